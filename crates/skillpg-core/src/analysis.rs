@@ -1,0 +1,205 @@
+//! Facts about one skill that do not depend on a profile: the parsed SKILL.md, every file's
+//! text and token count, the three levels, the body's sections and its links.
+//!
+//! Computed once per skill; every profile's rules then read it.
+
+use std::ops::Range;
+
+use crate::bundle::{FileText, MAX_FILE_BYTES, SkillBundle};
+use crate::frontmatter::SkillDoc;
+use crate::links::{self, Link};
+
+/// One file of the folder, read.
+#[derive(Debug, Clone)]
+pub struct FileFacts {
+    /// Path relative to the skill folder.
+    pub path: String,
+    /// Size in bytes.
+    pub n_bytes: usize,
+    /// The decoded text; `Binary` for binary files and for files over the size limit.
+    pub text: FileText,
+    /// o200k_base tokens (0 for binary files and for files over the size limit).
+    pub tokens: usize,
+    /// Over [`MAX_FILE_BYTES`]: neither decoded nor counted.
+    pub too_large: bool,
+}
+
+impl FileFacts {
+    /// Whether the file is binary (and so counts 0 tokens).
+    pub fn is_binary(&self) -> bool {
+        matches!(self.text, FileText::Binary) && !self.too_large
+    }
+}
+
+/// The three levels of the chapter's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Levels {
+    /// Tokens of `- name: description\n`.
+    pub level1: usize,
+    /// Tokens of the body, everything after the closing `---` line, unstripped.
+    pub level2: usize,
+    /// Tokens of every other file, each counted on its own.
+    pub level3: usize,
+    /// How many files level 3 counts.
+    pub files: usize,
+}
+
+impl std::ops::Add for Levels {
+    type Output = Levels;
+    fn add(self, rhs: Levels) -> Levels {
+        Levels {
+            level1: self.level1 + rhs.level1,
+            level2: self.level2 + rhs.level2,
+            level3: self.level3 + rhs.level3,
+            files: self.files + rhs.files,
+        }
+    }
+}
+
+/// A `##` section of the body (the text before the first one is the preamble, with an empty
+/// title).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    /// The heading text, without `## `.
+    pub title: String,
+    /// Byte range in SKILL.md, heading included.
+    pub range: Range<usize>,
+    /// o200k_base tokens of the range.
+    pub tokens: usize,
+}
+
+/// Everything the rules and the views need to know about one skill.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The folder's name.
+    pub dir_name: String,
+    /// Where the folder was found.
+    pub display_path: String,
+    /// Path of the skill file (`SKILL.md`, or `skill.md`), if any.
+    pub skill_md_path: Option<String>,
+    /// SKILL.md split and parsed.
+    pub doc: Option<SkillDoc>,
+    /// Every file, SKILL.md included, sorted by path.
+    pub files: Vec<FileFacts>,
+    /// The level-1 line exactly as counted: `- name: description\n`.
+    pub level1_line: String,
+    /// The three levels.
+    pub levels: Levels,
+    /// The body's `##` sections.
+    pub sections: Vec<Section>,
+    /// Relative links and backticked paths of the body, with what they resolve to.
+    pub links: Vec<Link>,
+}
+
+impl Analysis {
+    /// The `name` as YAML parsed it (unstripped), if it is a string.
+    pub fn name(&self) -> Option<&str> {
+        self.doc.as_ref()?.field_str("name")
+    }
+
+    /// The `description` as YAML parsed it, if it is a string.
+    pub fn description(&self) -> Option<&str> {
+        self.doc.as_ref()?.field_str("description")
+    }
+
+    /// The name to show: the frontmatter's, else the folder's.
+    pub fn display_name(&self) -> &str {
+        self.name().map(str::trim).filter(|n| !n.is_empty()).unwrap_or(&self.dir_name)
+    }
+
+    /// The file at `path`.
+    pub fn file(&self, path: &str) -> Option<&FileFacts> {
+        self.files.iter().find(|f| f.path == path)
+    }
+
+    /// The skill file's facts.
+    pub fn skill_md(&self) -> Option<&FileFacts> {
+        self.skill_md_path.as_deref().and_then(|p| self.file(p))
+    }
+
+    /// Tokens of the body.
+    pub fn body_tokens(&self) -> usize {
+        self.levels.level2
+    }
+}
+
+/// Analyzes one skill folder. Never fails: whatever cannot be read is recorded as such.
+pub fn analyze(bundle: &SkillBundle) -> Analysis {
+    let skill_md_path = bundle.skill_md().map(|f| f.path.clone());
+    let mut files: Vec<FileFacts> = bundle
+        .files
+        .iter()
+        .map(|f| {
+            let too_large = f.bytes.len() > MAX_FILE_BYTES;
+            let text = if too_large { FileText::Binary } else { FileText::decode(&f.bytes) };
+            let is_skill_md = Some(&f.path) == skill_md_path.as_ref();
+            // SKILL.md is counted by level (1 and 2), not as a whole file.
+            let tokens = if is_skill_md { 0 } else { text.text().map(skillpg_tokens::count).unwrap_or(0) };
+            FileFacts { path: f.path.clone(), n_bytes: f.bytes.len(), text, tokens, too_large }
+        })
+        .collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+
+    let doc = skill_md_path
+        .as_ref()
+        .and_then(|p| files.iter().find(|f| &f.path == p))
+        .and_then(|f| f.text.text())
+        .map(SkillDoc::parse);
+
+    let name = doc.as_ref().and_then(|d| d.field_str("name")).unwrap_or("");
+    let description = doc.as_ref().and_then(|d| d.field_str("description")).unwrap_or("");
+    let level1_line = format!("- {name}: {description}\n");
+    let level2 = doc.as_ref().map(|d| skillpg_tokens::count(d.body())).unwrap_or(0);
+    let others: Vec<&FileFacts> = files.iter().filter(|f| Some(&f.path) != skill_md_path.as_ref()).collect();
+    let levels = Levels {
+        level1: if doc.is_some() { skillpg_tokens::count(&level1_line) } else { 0 },
+        level2,
+        level3: others.iter().map(|f| f.tokens).sum(),
+        files: others.len(),
+    };
+    let sections = doc.as_ref().map(sections).unwrap_or_default();
+    let links = doc.as_ref().map(|d| links::extract(d, &files)).unwrap_or_default();
+    Analysis {
+        dir_name: bundle.dir_name.clone(),
+        display_path: bundle.display_path.clone(),
+        skill_md_path,
+        doc,
+        files,
+        level1_line,
+        levels,
+        sections,
+        links,
+    }
+}
+
+/// Splits the body at its `##` headings (outside fenced code).
+fn sections(doc: &SkillDoc) -> Vec<Section> {
+    let body = doc.body_range();
+    let mut starts: Vec<(usize, String)> = vec![(body.start, String::new())];
+    let mut offset = body.start;
+    let mut fence: Option<&str> = None;
+    for line in doc.text[body.clone()].split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if let Some(f) = fence {
+            if trimmed.starts_with(f) {
+                fence = None;
+            }
+        } else if trimmed.starts_with("```") {
+            fence = Some("```");
+        } else if trimmed.starts_with("~~~") {
+            fence = Some("~~~");
+        } else if let Some(title) = line.strip_prefix("## ") {
+            starts.push((offset, title.trim().to_owned()));
+        }
+        offset += line.len();
+    }
+    let mut res = Vec::with_capacity(starts.len());
+    for (idx, (start, title)) in starts.iter().enumerate() {
+        let end = starts.get(idx + 1).map(|(s, _)| *s).unwrap_or(body.end);
+        if idx == 0 && end == *start {
+            continue;
+        }
+        res.push(Section { title: title.clone(), range: *start..end, tokens: skillpg_tokens::count(&doc.text[*start..end]) });
+    }
+    res
+}

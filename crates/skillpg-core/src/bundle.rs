@@ -1,0 +1,102 @@
+//! The input of the engine: the bytes of a skill folder, never paths on a disk.
+
+/// claude.ai's upload limit per file, which the engine applies to every file it reads.
+pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
+
+/// One file of a skill folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BundleFile {
+    /// Path relative to the skill folder, `/`-separated, never starting with `/` or holding `..`.
+    pub path: String,
+    /// The file's bytes as read.
+    pub bytes: Vec<u8>,
+}
+
+/// A skill folder: its name (the last path component) and its files.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SkillBundle {
+    /// The folder's own name, which the spec compares with `name`.
+    pub dir_name: String,
+    /// Where the folder was found, for display (`skills/pdf`); may equal `dir_name`.
+    pub display_path: String,
+    /// Every file in the folder, in a stable order (sorted by path).
+    pub files: Vec<BundleFile>,
+}
+
+impl SkillBundle {
+    /// A bundle from files; sorts them by path so that reports are stable.
+    pub fn new(dir_name: &str, files: Vec<BundleFile>) -> SkillBundle {
+        let mut files = files;
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        SkillBundle { dir_name: dir_name.to_owned(), display_path: dir_name.to_owned(), files }
+    }
+
+    /// The skill file: `SKILL.md`, else the `skill.md` that skills-ref also accepts.
+    pub fn skill_md(&self) -> Option<&BundleFile> {
+        self.file("SKILL.md").or_else(|| self.file("skill.md"))
+    }
+
+    /// The file at `path`, if present.
+    pub fn file(&self, path: &str) -> Option<&BundleFile> {
+        self.files.iter().find(|f| f.path == path)
+    }
+}
+
+/// How the bytes of a file read as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileText {
+    /// Valid UTF-8 (a leading BOM is kept in `text` and reported by `has_bom`).
+    Utf8 { text: String, has_bom: bool },
+    /// Text-like bytes that are not valid UTF-8: decoded lossily, first bad byte at `bad_offset`.
+    Lossy { text: String, bad_offset: usize },
+    /// Binary content (a NUL byte, or mostly non-text): counted as 0 tokens.
+    Binary,
+}
+
+impl FileText {
+    /// Classifies `bytes`.
+    pub fn decode(bytes: &[u8]) -> FileText {
+        if looks_binary(bytes) {
+            return FileText::Binary;
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(text) => FileText::Utf8 { text: text.to_owned(), has_bom: text.starts_with('\u{feff}') },
+            Err(err) => FileText::Lossy {
+                text: String::from_utf8_lossy(bytes).into_owned(),
+                bad_offset: err.valid_up_to(),
+            },
+        }
+    }
+
+    /// The text, if the file is text.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            FileText::Utf8 { text, .. } | FileText::Lossy { text, .. } => Some(text),
+            FileText::Binary => None,
+        }
+    }
+}
+
+/// A file is binary when it holds a NUL byte in its first 8 KiB or starts with a known magic
+/// number, the way git and most editors decide.
+fn looks_binary(bytes: &[u8]) -> bool {
+    const MAGIC: [&[u8]; 8] = [
+        b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"%PDF", b"PK\x03\x04", b"\x7fELF", b"\x00asm", b"RIFF",
+    ];
+    let head = &bytes[..bytes.len().min(8192)];
+    head.contains(&0) || MAGIC.iter().any(|m| bytes.starts_with(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_classifies_text_bom_lossy_and_binary() {
+        assert_eq!(FileText::decode(b"abc"), FileText::Utf8 { text: "abc".into(), has_bom: false });
+        assert!(matches!(FileText::decode(b"\xef\xbb\xbfabc"), FileText::Utf8 { has_bom: true, .. }));
+        assert!(matches!(FileText::decode(b"ab\xffc"), FileText::Lossy { bad_offset: 2, .. }));
+        assert_eq!(FileText::decode(b"\x89PNG\r\n"), FileText::Binary);
+        assert_eq!(FileText::decode(b"a\0b"), FileText::Binary);
+    }
+}

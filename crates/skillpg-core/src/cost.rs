@@ -1,0 +1,175 @@
+//! The chapter's arithmetic: a system prompt that holds everything against a skill, over n
+//! turns.
+//!
+//! system prompt = n · (L1 + L2 + L3); skill = n · L1 + [used] · (L2 + Σ files read).
+//! With caching, the first turn pays the standing prefix in full and the later turns pay the
+//! cached price for it; what a skill loads on activation is paid once, at the full price.
+//! The body is counted once, when it is loaded, as the chapter counts it; a host that re-sends
+//! the conversation pays it again on later turns, at the cached price where caching is on.
+
+/// What the arithmetic needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostInputs {
+    /// Number of turns (requests) in the conversation.
+    pub turns: u64,
+    /// Level 1 tokens (the `- name: description` line).
+    pub level1: u64,
+    /// Level 2 tokens (the body).
+    pub level2: u64,
+    /// Level 3 tokens (every bundled file).
+    pub level3: u64,
+    /// Tokens of the bundled files actually read when the skill is used.
+    pub read_tokens: u64,
+    /// The turn (1-based) on which the skill is used, or `None` if it never is.
+    pub activate_at: Option<u64>,
+    /// Dollars per million input tokens.
+    pub price_per_million: f64,
+    /// Dollars per million cached input tokens.
+    pub cached_price_per_million: f64,
+}
+
+impl CostInputs {
+    /// The chapter's defaults for prices: $2.00 and $0.20 per million.
+    pub const DEFAULT_PRICE: f64 = 2.00;
+    /// See [`CostInputs::DEFAULT_PRICE`].
+    pub const DEFAULT_CACHED_PRICE: f64 = 0.20;
+}
+
+/// Tokens and dollars of one way of shipping the knowledge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostLine {
+    /// Input tokens over the conversation.
+    pub tokens: u64,
+    /// Their price without caching.
+    pub usd: f64,
+    /// Their price when the standing prefix is cached after the first turn.
+    pub usd_cached: f64,
+}
+
+/// The three lines of the chapter's table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostReport {
+    /// Everything in the system prompt, every turn.
+    pub system_prompt: CostLine,
+    /// As a skill, used on `activate_at` (or on turn 1 when never set but asked for).
+    pub skill_used: CostLine,
+    /// As a skill that is never used.
+    pub skill_unused: CostLine,
+}
+
+/// One turn of the cumulative series the page charts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostPoint {
+    /// 1-based turn.
+    pub turn: u64,
+    /// Cumulative tokens, everything in the system prompt.
+    pub system_prompt_tokens: u64,
+    /// Cumulative dollars, system prompt, uncached.
+    pub system_prompt_usd: f64,
+    /// Cumulative dollars, system prompt, cached after turn 1.
+    pub system_prompt_cached_usd: f64,
+    /// Cumulative tokens, skill used on `activate_at`.
+    pub skill_used_tokens: u64,
+    /// Cumulative dollars, skill used.
+    pub skill_used_usd: f64,
+    /// Cumulative tokens, skill never used.
+    pub skill_unused_tokens: u64,
+    /// Cumulative dollars, skill never used.
+    pub skill_unused_usd: f64,
+}
+
+fn usd(tokens: u64, per_million: f64) -> f64 {
+    tokens as f64 * per_million / 1_000_000.0
+}
+
+/// A standing prefix of `per_turn` tokens over `turns`, plus `once` tokens loaded one time.
+fn line(inputs: &CostInputs, per_turn: u64, once: u64) -> CostLine {
+    let n = inputs.turns;
+    let tokens = per_turn * n + once;
+    let cached = if n == 0 {
+        0.0
+    } else {
+        usd(per_turn, inputs.price_per_million) + usd(per_turn * (n - 1), inputs.cached_price_per_million)
+    };
+    CostLine { tokens, usd: usd(tokens, inputs.price_per_million), usd_cached: cached + usd(once, inputs.price_per_million) }
+}
+
+/// The chapter's table for `inputs`.
+pub fn cost(inputs: &CostInputs) -> CostReport {
+    let everything = inputs.level1 + inputs.level2 + inputs.level3;
+    let used_once = inputs.level2 + inputs.read_tokens;
+    CostReport {
+        system_prompt: line(inputs, everything, 0),
+        skill_used: line(inputs, inputs.level1, if inputs.turns > 0 { used_once } else { 0 }),
+        skill_unused: line(inputs, inputs.level1, 0),
+    }
+}
+
+/// The cumulative series over turns 1..=n; the skill is loaded on `activate_at` (turn 1 when
+/// `None`, for the "used" line).
+pub fn series(inputs: &CostInputs) -> Vec<CostPoint> {
+    let everything = inputs.level1 + inputs.level2 + inputs.level3;
+    let activate = inputs.activate_at.unwrap_or(1);
+    let p = inputs.price_per_million;
+    let c = inputs.cached_price_per_million;
+    let mut res = Vec::with_capacity(inputs.turns as usize);
+    for turn in 1..=inputs.turns {
+        let loaded = if turn >= activate { inputs.level2 + inputs.read_tokens } else { 0 };
+        let sp_cached = usd(everything, p) + usd(everything * (turn - 1), c);
+        res.push(CostPoint {
+            turn,
+            system_prompt_tokens: everything * turn,
+            system_prompt_usd: usd(everything * turn, p),
+            system_prompt_cached_usd: sp_cached,
+            skill_used_tokens: inputs.level1 * turn + loaded,
+            skill_used_usd: usd(inputs.level1 * turn + loaded, p),
+            skill_unused_tokens: inputs.level1 * turn,
+            skill_unused_usd: usd(inputs.level1 * turn, p),
+        });
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chapter() -> CostInputs {
+        // A release-notes procedure: 1,716 tokens in all, L1 46, body 324, two files read (665).
+        CostInputs {
+            turns: 40,
+            level1: 46,
+            level2: 324,
+            level3: 1716 - 46 - 324,
+            read_tokens: 665,
+            activate_at: Some(12),
+            price_per_million: CostInputs::DEFAULT_PRICE,
+            cached_price_per_million: CostInputs::DEFAULT_CACHED_PRICE,
+        }
+    }
+
+    #[test]
+    fn reproduces_the_chapter_table() {
+        let r = cost(&chapter());
+        assert_eq!(r.system_prompt.tokens, 68_640);
+        assert_eq!(format!("{:.4}", r.system_prompt.usd), "0.1373");
+        assert_eq!(format!("{:.4}", r.system_prompt.usd_cached), "0.0168");
+        assert_eq!(r.skill_used.tokens, 2_829);
+        assert_eq!(format!("{:.4}", r.skill_used.usd), "0.0057");
+        assert_eq!(r.skill_unused.tokens, 1_840);
+        assert_eq!(format!("{:.4}", r.skill_unused.usd), "0.0037");
+    }
+
+    #[test]
+    fn series_ends_at_the_table() {
+        let inputs = chapter();
+        let s = series(&inputs);
+        let last = s.last().copied().expect("40 points");
+        let r = cost(&inputs);
+        assert_eq!(last.system_prompt_tokens, r.system_prompt.tokens);
+        assert_eq!(last.skill_used_tokens, r.skill_used.tokens);
+        assert_eq!(s[10].skill_used_tokens, 46 * 11, "not loaded before turn 12");
+        assert_eq!(s[11].skill_used_tokens, 46 * 12 + 324 + 665);
+        assert!((last.system_prompt_cached_usd - r.system_prompt.usd_cached).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,180 @@
+//! Splits SKILL.md into its YAML frontmatter and Markdown body.
+//!
+//! The split follows the specification's text: the first line is `---`, and the frontmatter ends
+//! at the next line that is `---`.
+//! skills-ref splits differently (`content.split("---", 2)`: a first line `---name: x` passes,
+//! and the first `---` anywhere closes the frontmatter), so the split also records where
+//! skills-ref would read something else, for the rules that say so.
+
+use std::ops::Range;
+
+use crate::yaml::{self, ParsedYaml};
+
+/// The parts of SKILL.md.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Split {
+    /// The first line does not start with `---`.
+    NoFrontmatter,
+    /// The opening `---` has no closing `---` line; `yaml` runs to the end of the file.
+    Unclosed {
+        /// Byte range of the text after the opening `---`.
+        yaml: Range<usize>,
+    },
+    /// The normal case.
+    Closed {
+        /// Byte range of the YAML between the delimiter lines.
+        yaml: Range<usize>,
+        /// Byte range of the closing delimiter line, without its line ending.
+        closing_line: Range<usize>,
+        /// Byte range of the body: everything after the closing line, unstripped.
+        body: Range<usize>,
+    },
+}
+
+/// SKILL.md read and split.
+#[derive(Debug, Clone)]
+pub struct SkillDoc {
+    /// The decoded text, BOM included when the file has one.
+    pub text: String,
+    /// Byte length of a leading BOM (0 or 3).
+    pub bom_len: usize,
+    /// Where the frontmatter and body are.
+    pub split: Split,
+    /// Text after `---` on the first line (`---name: x`), which skills-ref accepts.
+    pub opening_line_rest: Option<Range<usize>>,
+    /// Where skills-ref's `split("---", 2)` would end the frontmatter, when that is before the
+    /// closing line (a `---` inside a value).
+    pub skills_ref_cut: Option<usize>,
+    /// The parsed frontmatter (offsets relative to the YAML range).
+    pub yaml: Option<ParsedYaml>,
+}
+
+impl SkillDoc {
+    /// Splits and parses `text` (the decoded SKILL.md).
+    pub fn parse(text: &str) -> SkillDoc {
+        let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let content = &text[bom_len..];
+        let mut doc = SkillDoc {
+            text: text.to_owned(),
+            bom_len,
+            split: Split::NoFrontmatter,
+            opening_line_rest: None,
+            skills_ref_cut: None,
+            yaml: None,
+        };
+        if !content.starts_with("---") {
+            return doc;
+        }
+        let first_line_end = content.find('\n').map(|i| i + 1).unwrap_or(content.len());
+        let first_line = content[..first_line_end].trim_end_matches(['\n', '\r']);
+        let yaml_start;
+        if first_line.trim_end() == "---" {
+            yaml_start = bom_len + first_line_end;
+        } else {
+            // `---name: x`: the spec's text has no such form; skills-ref parses `name: x` as YAML.
+            yaml_start = bom_len + 3;
+            doc.opening_line_rest = Some(yaml_start..bom_len + first_line.len());
+        }
+        let mut closing = None;
+        let mut offset = bom_len + first_line_end;
+        for line in text[offset..].split_inclusive('\n') {
+            if line.trim_end() == "---" {
+                let without_ending = line.trim_end_matches(['\n', '\r']);
+                closing = Some((offset..offset + without_ending.len(), offset + line.len()));
+                break;
+            }
+            offset += line.len();
+        }
+        // skills-ref ends the frontmatter at the first `---` after the opening three dashes.
+        let sr_search_end = closing.as_ref().map(|(line, _)| line.start).unwrap_or(text.len());
+        if let Some(pos) = text[bom_len + 3..sr_search_end].find("---") {
+            doc.skills_ref_cut = Some(bom_len + 3 + pos);
+        }
+        match closing {
+            Some((closing_line, body_start)) => {
+                let yaml = yaml_start.min(closing_line.start)..closing_line.start;
+                doc.yaml = Some(yaml::parse(&text[yaml.clone()]));
+                doc.split = Split::Closed { yaml, closing_line, body: body_start..text.len() };
+            }
+            None => {
+                let yaml = yaml_start.min(text.len())..text.len();
+                doc.split = Split::Unclosed { yaml };
+            }
+        }
+        doc
+    }
+
+    /// The byte range of the YAML text, when there is frontmatter.
+    pub fn yaml_range(&self) -> Option<Range<usize>> {
+        match &self.split {
+            Split::Closed { yaml, .. } | Split::Unclosed { yaml } => Some(yaml.clone()),
+            Split::NoFrontmatter => None,
+        }
+    }
+
+    /// The body: after the closing delimiter line when there is one, else the whole text.
+    pub fn body_range(&self) -> Range<usize> {
+        match &self.split {
+            Split::Closed { body, .. } => body.clone(),
+            Split::Unclosed { .. } => self.text.len()..self.text.len(),
+            Split::NoFrontmatter => self.bom_len..self.text.len(),
+        }
+    }
+
+    /// The body text.
+    pub fn body(&self) -> &str {
+        &self.text[self.body_range()]
+    }
+
+    /// The frontmatter's root node, when it parsed.
+    pub fn root(&self) -> Option<&yaml::Node> {
+        self.yaml.as_ref().and_then(|y| y.root.as_ref())
+    }
+
+    /// Converts a YAML-relative byte range to a file range.
+    pub fn yaml_span(&self, range: &Range<usize>) -> Range<usize> {
+        let base = self.yaml_range().map(|r| r.start).unwrap_or(0);
+        base + range.start..base + range.end
+    }
+
+    /// The string value of a top-level field, when it is a scalar.
+    pub fn field_str(&self, key: &str) -> Option<&str> {
+        self.root()?.get(key)?.as_scalar().map(|s| s.value.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closed_frontmatter_and_unstripped_body() {
+        let doc = SkillDoc::parse("---\nname: a\ndescription: b\n---\n\n# Body\n");
+        assert_eq!(doc.body(), "\n# Body\n");
+        assert_eq!(doc.field_str("name"), Some("a"));
+        assert_eq!(doc.skills_ref_cut, None);
+    }
+
+    #[test]
+    fn crlf_and_bom() {
+        let doc = SkillDoc::parse("\u{feff}---\r\nname: a\r\n---\r\nbody\r\n");
+        assert_eq!(doc.bom_len, 3);
+        assert_eq!(doc.field_str("name"), Some("a"));
+        assert_eq!(doc.body(), "body\r\n");
+    }
+
+    #[test]
+    fn records_where_skills_ref_reads_differently() {
+        let doc = SkillDoc::parse("---name: a\ndescription: x --- y\n---\n");
+        assert!(doc.opening_line_rest.is_some());
+        assert_eq!(doc.field_str("name"), Some("a"));
+        assert_eq!(doc.field_str("description"), Some("x --- y"));
+        assert!(doc.skills_ref_cut.is_some());
+    }
+
+    #[test]
+    fn unclosed_and_missing() {
+        assert!(matches!(SkillDoc::parse("---\nname: a\n").split, Split::Unclosed { .. }));
+        assert_eq!(SkillDoc::parse("# no frontmatter").split, Split::NoFrontmatter);
+    }
+}

@@ -1,0 +1,306 @@
+//! Turns what a person hands over (a folder's files, a folder of skill folders, a `.zip` or
+//! `.skill` archive) into skill bundles, with bounds: nothing here trusts sizes, counts or
+//! paths it is given.
+
+use std::io::Read;
+
+use crate::bundle::{BundleFile, MAX_FILE_BYTES, SkillBundle};
+use crate::diagnostic::{Diagnostic, Severity, SourceRef};
+use crate::rules::RuleMeta;
+
+/// An archive may expand to at most this many bytes in all (zip bombs expand to gigabytes).
+pub const MAX_EXPANDED_BYTES: u64 = 256 * 1024 * 1024;
+/// An archive or folder may hold at most this many files.
+pub const MAX_ENTRIES: usize = 20_000;
+/// An entry may not expand more than this many times its compressed size (and over 1 MiB).
+pub const MAX_RATIO: u64 = 200;
+
+const CLAUDE_AI_UPLOAD: SourceRef = SourceRef {
+    title: "claude.ai skill upload (one top-level folder holding SKILL.md)",
+    url: "https://support.claude.com/en/articles/12512180-using-skills-in-claude",
+};
+
+/// A path that leaves the folder.
+pub static PATH_OUTSIDE: RuleMeta = RuleMeta {
+    code: "SPG006",
+    name: "path-outside-folder",
+    summary: "An archive entry or file path that climbs out of the folder.",
+    default_severity: Severity::Error,
+    source: CLAUDE_AI_UPLOAD,
+};
+/// An archive too large to expand.
+pub static ARCHIVE_TOO_LARGE: RuleMeta = RuleMeta {
+    code: "SPG007",
+    name: "archive-too-large",
+    summary: "An archive whose expanded size, entry count or ratio is absurd (a zip bomb).",
+    default_severity: Severity::Error,
+    source: CLAUDE_AI_UPLOAD,
+};
+/// An archive laid out otherwise than claude.ai expects.
+pub static ARCHIVE_LAYOUT: RuleMeta = RuleMeta {
+    code: "SPG008",
+    name: "archive-layout",
+    summary: "An archive with no SKILL.md, several, or one not at the top level.",
+    default_severity: Severity::Error,
+    source: CLAUDE_AI_UPLOAD,
+};
+/// An archive that cannot be read at all.
+pub static ARCHIVE_UNREADABLE: RuleMeta = RuleMeta {
+    code: "SPG009",
+    name: "archive-unreadable",
+    summary: "A file that is not a readable zip archive.",
+    default_severity: Severity::Error,
+    source: CLAUDE_AI_UPLOAD,
+};
+
+/// The ingest rules, for the rule list.
+pub static RULES: [&RuleMeta; 4] = [&PATH_OUTSIDE, &ARCHIVE_TOO_LARGE, &ARCHIVE_LAYOUT, &ARCHIVE_UNREADABLE];
+
+/// What ingesting produced: the skills, and what went wrong on the way (paths relative to the
+/// input's root).
+#[derive(Debug, Clone, Default)]
+pub struct Ingested {
+    /// Every skill found, in path order.
+    pub skills: Vec<SkillBundle>,
+    /// Problems with the input itself.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn diag(meta: &'static RuleMeta, file: &str, message: String) -> Diagnostic {
+    Diagnostic {
+        code: meta.code,
+        rule: meta.name,
+        severity: meta.default_severity,
+        message,
+        file: file.to_owned(),
+        span: None,
+        location: None,
+        fix: None,
+        source: meta.source,
+    }
+}
+
+/// Normalizes a path from an archive or a drop: `\` becomes `/`, `.` parts go; `None` when it
+/// is absolute or climbs out with `..`.
+pub fn clean_path(raw: &str) -> Option<String> {
+    let raw = raw.replace('\\', "/");
+    if raw.starts_with('/') || raw.chars().nth(1) == Some(':') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in raw.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return None,
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Finds every skill in a tree of files: each folder holding a `SKILL.md` (or `skill.md`) is a
+/// skill with every file below it; `.git` and `node_modules` are skipped. `root_name` is the
+/// name of the folder the paths are relative to (a dropped folder's name).
+pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
+    let mut res = Ingested::default();
+    let mut clean: Vec<(String, Vec<u8>)> = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        match clean_path(&path) {
+            Some(p) if !p.is_empty() => {
+                if p.split('/').any(|part| part == ".git" || part == "node_modules") {
+                    continue;
+                }
+                clean.push((p, bytes));
+            }
+            _ => res.diagnostics.push(diag(&PATH_OUTSIDE, &path, format!("`{path}` leaves the folder; it was skipped"))),
+        }
+    }
+    if clean.len() > MAX_ENTRIES {
+        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, "", format!("{} files, over the limit of {MAX_ENTRIES}; nothing was read", clean.len())));
+        return res;
+    }
+    let mut roots: Vec<String> = clean
+        .iter()
+        .filter_map(|(p, _)| {
+            let (dir, file) = p.rsplit_once('/').unwrap_or(("", p));
+            (file == "SKILL.md" || file == "skill.md").then(|| dir.to_owned())
+        })
+        .collect();
+    roots.sort();
+    roots.dedup();
+    // A folder holding SKILL.md and skill.md is one skill.
+    for root in &roots {
+        let prefix = if root.is_empty() { String::new() } else { format!("{root}/") };
+        // Files of a nested skill belong to the nested skill only.
+        let nested: Vec<String> = roots.iter().filter(|r| *r != root && r.starts_with(&prefix)).map(|r| format!("{r}/")).collect();
+        let files: Vec<BundleFile> = clean
+            .iter()
+            .filter(|(p, _)| p.starts_with(&prefix) && !nested.iter().any(|n| p.starts_with(n)))
+            .map(|(p, b)| BundleFile { path: p[prefix.len()..].to_owned(), bytes: b.clone() })
+            .collect();
+        let dir_name = if root.is_empty() { root_name.to_owned() } else { root.rsplit('/').next().unwrap_or(root).to_owned() };
+        let mut bundle = SkillBundle::new(&dir_name, files);
+        bundle.display_path = if root.is_empty() { root_name.to_owned() } else if root_name.is_empty() { root.clone() } else { format!("{root_name}/{root}") };
+        res.skills.push(bundle);
+    }
+    if roots.is_empty() {
+        let mut bundle = SkillBundle::new(root_name, clean.into_iter().map(|(path, bytes)| BundleFile { path, bytes }).collect());
+        bundle.display_path = root_name.to_owned();
+        res.skills.push(bundle);
+    }
+    res
+}
+
+/// Reads a `.zip` or `.skill` archive as claude.ai does: one top-level folder holding
+/// SKILL.md. Bounded against zip bombs and path traversal; never panics.
+pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
+    let mut res = Ingested::default();
+    let mut archive = match zip::ZipArchive::new(std::io::Cursor::new(bytes)) {
+        Ok(a) => a,
+        Err(err) => {
+            res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, archive_name, format!("{archive_name} is not a readable zip archive: {err}")));
+            return res;
+        }
+    };
+    if archive.len() > MAX_ENTRIES {
+        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, archive_name, format!("{} entries, over the limit of {MAX_ENTRIES}; nothing was read", archive.len())));
+        return res;
+    }
+    let mut files = Vec::new();
+    let mut expanded: u64 = 0;
+    for idx in 0..archive.len() {
+        let mut entry = match archive.by_index(idx) {
+            Ok(e) => e,
+            Err(err) => {
+                res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, archive_name, format!("entry {idx} cannot be read: {err}")));
+                continue;
+            }
+        };
+        if entry.is_dir() {
+            continue;
+        }
+        let raw_name = String::from_utf8_lossy(entry.name_raw()).into_owned();
+        let Some(path) = clean_path(&raw_name).filter(|p| !p.is_empty()) else {
+            res.diagnostics.push(diag(&PATH_OUTSIDE, &raw_name, format!("archive entry `{raw_name}` leaves the folder; it was skipped")));
+            continue;
+        };
+        if path.starts_with("__MACOSX/") || path.ends_with(".DS_Store") {
+            continue;
+        }
+        let declared = entry.size();
+        let compressed = entry.compressed_size().max(1);
+        if declared > 1024 * 1024 && declared / compressed > MAX_RATIO {
+            res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, &path, format!("`{path}` expands {}× ({declared} bytes): a zip bomb; it was skipped", declared / compressed)));
+            continue;
+        }
+        // Read at most one byte past the limit, whatever the header claims.
+        let limit = (MAX_FILE_BYTES as u64 + 1).min(MAX_EXPANDED_BYTES - expanded.min(MAX_EXPANDED_BYTES) + 1);
+        let mut data = Vec::new();
+        if let Err(err) = (&mut entry).take(limit).read_to_end(&mut data) {
+            res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, &path, format!("`{path}` cannot be decompressed: {err}")));
+            continue;
+        }
+        expanded += data.len() as u64;
+        if expanded > MAX_EXPANDED_BYTES {
+            res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, archive_name, format!("the archive expands past {} MB; the rest was not read", MAX_EXPANDED_BYTES / 1_048_576)));
+            break;
+        }
+        if data.len() > MAX_FILE_BYTES {
+            // Keep a marker of the right size class without holding the content.
+            data.truncate(MAX_FILE_BYTES + 1);
+        }
+        files.push((path, data));
+    }
+    let skill_mds: Vec<&String> = files.iter().map(|(p, _)| p).filter(|p| p.rsplit('/').next() == Some("SKILL.md")).collect();
+    let top_dirs: std::collections::BTreeSet<&str> = files.iter().map(|(p, _)| p.split('/').next().unwrap_or("")).collect();
+    match skill_mds.len() {
+        0 => res.diagnostics.push(diag(&ARCHIVE_LAYOUT, archive_name, "the archive holds no SKILL.md".to_owned())),
+        1 => {
+            let depth = skill_mds[0].matches('/').count();
+            if depth != 1 {
+                let where_ = if depth == 0 { "at the archive's root, not inside a folder" } else { "nested below the top-level folder" };
+                res.diagnostics.push(diag(
+                    &ARCHIVE_LAYOUT,
+                    skill_mds[0],
+                    format!("SKILL.md not at the top level: `{}` is {where_}; claude.ai expects one top-level folder holding SKILL.md", skill_mds[0]),
+                ));
+            } else if top_dirs.len() > 1 {
+                res.diagnostics.push(diag(&ARCHIVE_LAYOUT, archive_name, format!("the archive has {} top-level entries; claude.ai expects one folder", top_dirs.len())));
+            }
+        }
+        n => res.diagnostics.push(diag(&ARCHIVE_LAYOUT, archive_name, format!("more than one SKILL.md: the archive holds {n}; claude.ai takes one skill per upload"))),
+    }
+    let stem = archive_name.rsplit('/').next().unwrap_or(archive_name);
+    let stem = stem.strip_suffix(".zip").or_else(|| stem.strip_suffix(".skill")).unwrap_or(stem);
+    let found = discover(stem, files);
+    res.skills = found.skills;
+    res.diagnostics.extend(found.diagnostics);
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut buf = std::io::Cursor::new(Vec::new());
+        {
+            let mut w = zip::ZipWriter::new(&mut buf);
+            let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+            for (name, data) in entries {
+                w.start_file(*name, opts).expect("start");
+                w.write_all(data).expect("write");
+            }
+            w.finish().expect("finish");
+        }
+        buf.into_inner()
+    }
+
+    #[test]
+    fn finds_every_skill_folder_and_skips_git() {
+        let found = discover(
+            "repo",
+            vec![
+                ("skills/a/SKILL.md".into(), b"---\n".to_vec()),
+                ("skills/a/references/x.md".into(), b"x".to_vec()),
+                ("skills/b/SKILL.md".into(), b"---\n".to_vec()),
+                (".git/config".into(), b"x".to_vec()),
+                ("../evil".into(), b"x".to_vec()),
+            ],
+        );
+        let names: Vec<(&str, usize)> = found.skills.iter().map(|s| (s.dir_name.as_str(), s.files.len())).collect();
+        assert_eq!(names, vec![("a", 2), ("b", 1)]);
+        assert_eq!(found.diagnostics.len(), 1);
+        assert_eq!(found.diagnostics[0].rule, "path-outside-folder");
+    }
+
+    #[test]
+    fn archive_with_one_top_level_folder() {
+        let zip = zip_of(&[("my-skill/SKILL.md", b"---\nname: my-skill\n---\n"), ("my-skill/scripts/a.py", b"print(1)")]);
+        let found = read_archive("my-skill.zip", &zip);
+        assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+        assert_eq!(found.skills.len(), 1);
+        assert_eq!(found.skills[0].dir_name, "my-skill");
+    }
+
+    #[test]
+    fn archive_layout_errors_use_the_products_words() {
+        let two = zip_of(&[("a/SKILL.md", b"-"), ("b/SKILL.md", b"-")]);
+        assert!(read_archive("x.zip", &two).diagnostics[0].message.starts_with("more than one SKILL.md"));
+        let flat = zip_of(&[("SKILL.md", b"-")]);
+        assert!(read_archive("x.zip", &flat).diagnostics[0].message.starts_with("SKILL.md not at the top level"));
+        assert_eq!(read_archive("x.zip", b"not a zip").diagnostics[0].rule, "archive-unreadable");
+    }
+
+    #[test]
+    fn traversal_and_bombs_are_refused() {
+        let evil = zip_of(&[("../../etc/passwd", b"x"), ("ok/SKILL.md", b"-")]);
+        let found = read_archive("x.zip", &evil);
+        assert!(found.diagnostics.iter().any(|d| d.rule == "path-outside-folder"));
+        let bomb = zip_of(&[("b/SKILL.md", b"-"), ("b/zeros.txt", &vec![0u8; 16 * 1024 * 1024])]);
+        let found = read_archive("bomb.zip", &bomb);
+        assert!(found.diagnostics.iter().any(|d| d.rule == "archive-too-large"), "{:?}", found.diagnostics);
+    }
+}

@@ -1,0 +1,204 @@
+//! The paths out of SKILL.md: relative Markdown links and backticked paths into the folder.
+//!
+//! These are how level 2 sends an agent to level 3, so each gets its target's token count.
+
+use std::ops::Range;
+
+use pulldown_cmark::{Event, Options, Parser, Tag};
+
+use crate::analysis::FileFacts;
+use crate::frontmatter::SkillDoc;
+
+/// How the body refers to the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkKind {
+    /// `[text](path)` or `![alt](path)`.
+    Markdown,
+    /// `` `path` `` in inline code.
+    CodePath,
+}
+
+/// What a link points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A file of the folder, with its tokens.
+    File { tokens: usize },
+    /// A folder of the folder: every file below it, with their tokens summed.
+    Dir { n_files: usize, tokens: usize },
+    /// Nothing in the folder.
+    Missing,
+    /// A path that climbs out of the skill folder.
+    OutsideFolder,
+}
+
+/// One path out of SKILL.md.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// As written.
+    pub written: String,
+    /// Normalized path relative to the skill folder.
+    pub path: String,
+    /// Byte range in SKILL.md.
+    pub span: Range<usize>,
+    /// Markdown link or backticked path.
+    pub kind: LinkKind,
+    /// What it resolves to.
+    pub target: Target,
+}
+
+impl Link {
+    /// Tokens an agent pays to follow the link (0 when it resolves to nothing).
+    pub fn tokens(&self) -> usize {
+        match self.target {
+            Target::File { tokens } | Target::Dir { tokens, .. } => tokens,
+            Target::Missing | Target::OutsideFolder => 0,
+        }
+    }
+}
+
+/// Finds the links of the body of `doc` and resolves them against `files`.
+pub fn extract(doc: &SkillDoc, files: &[FileFacts]) -> Vec<Link> {
+    let body = doc.body_range();
+    let text = &doc.text[body.clone()];
+    let mut res = Vec::new();
+    let mut in_code_block = false;
+    for (event, range) in Parser::new_ext(text, Options::ENABLE_TABLES).into_offset_iter() {
+        let span = body.start + range.start..body.start + range.end;
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => in_code_block = true,
+            Event::End(pulldown_cmark::TagEnd::CodeBlock) => in_code_block = false,
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                if let Some(path) = relative_path(&dest_url) {
+                    let target = resolve(&path, files);
+                    res.push(Link { written: dest_url.to_string(), path, span, kind: LinkKind::Markdown, target });
+                }
+            }
+            Event::Code(code) if !in_code_block => {
+                if let Some(path) = code_path(&code, files) {
+                    let target = resolve(&path, files);
+                    res.push(Link { written: code.to_string(), path, span, kind: LinkKind::CodePath, target });
+                }
+            }
+            _ => {}
+        }
+    }
+    res
+}
+
+/// The folder-relative path of a Markdown link target, or `None` for URLs and anchors.
+fn relative_path(url: &str) -> Option<String> {
+    let url = url.trim();
+    if url.is_empty() || url.starts_with('#') || url.starts_with('/') || url.contains("://") || url.contains(':') && !url.starts_with("${") {
+        return None;
+    }
+    let url = url.split(['#', '?']).next().unwrap_or("");
+    let url = url.strip_prefix("${CLAUDE_SKILL_DIR}/").unwrap_or(url);
+    if url.is_empty() {
+        return None;
+    }
+    Some(percent_decode(url))
+}
+
+/// The path of a backticked string when it refers into the folder: it starts with `./`, names a
+/// file of the folder, or starts with a top-level folder of the skill (or a conventional one).
+fn code_path(code: &str, files: &[FileFacts]) -> Option<String> {
+    const CONVENTIONAL: [&str; 3] = ["scripts/", "references/", "assets/"];
+    let code = code.trim();
+    if code.is_empty() || code.contains(char::is_whitespace) || code.contains("://") || code.contains(['*', '<', '>', '{', '}', '|', '$', '(', ')']) {
+        return None;
+    }
+    let code = code.strip_prefix("${CLAUDE_SKILL_DIR}/").unwrap_or(code);
+    let explicit = code.starts_with("./");
+    let path = code.trim_start_matches("./");
+    if path.is_empty() || path.starts_with('/') || path.starts_with('~') || path.starts_with('-') {
+        return None;
+    }
+    let names_a_file = files.iter().any(|f| f.path == path);
+    let first = path.split('/').next().unwrap_or("");
+    let in_known_dir = path.contains('/')
+        && (CONVENTIONAL.iter().any(|c| path.starts_with(c)) || files.iter().any(|f| f.path.starts_with(&format!("{first}/"))));
+    let looks_like_path = path.contains('/') || path.contains('.');
+    (names_a_file || in_known_dir || explicit && looks_like_path).then(|| path.to_owned())
+}
+
+/// Resolves `path` (which may hold `.` and `..`) against the folder's files.
+fn resolve(path: &str, files: &[FileFacts]) -> Target {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Target::OutsideFolder;
+                }
+            }
+            other => parts.push(other),
+        }
+    }
+    let normalized = parts.join("/");
+    if let Some(f) = files.iter().find(|f| f.path == normalized) {
+        return Target::File { tokens: f.tokens };
+    }
+    let prefix = format!("{normalized}/");
+    let below: Vec<&FileFacts> = files.iter().filter(|f| f.path.starts_with(&prefix)).collect();
+    if below.is_empty() || normalized.is_empty() {
+        Target::Missing
+    } else {
+        Target::Dir { n_files: below.len(), tokens: below.iter().map(|f| f.tokens).sum() }
+    }
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut idx = 0;
+    while idx < bytes.len() {
+        if bytes[idx] == b'%' && idx + 2 < bytes.len() && text.is_char_boundary(idx + 3) {
+            if let Ok(v) = u8::from_str_radix(&text[idx + 1..idx + 3], 16) {
+                out.push(v);
+                idx += 3;
+                continue;
+            }
+        }
+        out.push(bytes[idx]);
+        idx += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::FileText;
+
+    fn file(path: &str, tokens: usize) -> FileFacts {
+        FileFacts { path: path.into(), n_bytes: 1, text: FileText::Utf8 { text: String::new(), has_bom: false }, tokens, too_large: false }
+    }
+
+    #[test]
+    fn finds_links_and_code_paths_but_not_urls_or_code_blocks() {
+        let doc = SkillDoc::parse(
+            "---\nname: a\n---\nSee [guide](references/guide.md#top), [web](https://x.y), `scripts/run.py`,\n`next.config.js`, `references/gone.md`, [up](../x.md) and [sp](a%20b.md).\n\n```\nscripts/run.py\n```\n",
+        );
+        let files = vec![file("references/guide.md", 10), file("scripts/run.py", 5), file("a b.md", 2)];
+        let links = extract(&doc, &files);
+        let got: Vec<(&str, &Target)> = links.iter().map(|l| (l.path.as_str(), &l.target)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("references/guide.md", &Target::File { tokens: 10 }),
+                ("scripts/run.py", &Target::File { tokens: 5 }),
+                ("references/gone.md", &Target::Missing),
+                ("../x.md", &Target::OutsideFolder),
+                ("a b.md", &Target::File { tokens: 2 }),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_folder_link_sums_its_files() {
+        let doc = SkillDoc::parse("---\nname: a\n---\nAll in [refs](references/).\n");
+        let files = vec![file("references/a.md", 3), file("references/b.md", 4)];
+        assert_eq!(extract(&doc, &files)[0].target, Target::Dir { n_files: 2, tokens: 7 });
+    }
+}

@@ -1,0 +1,309 @@
+//! The rules. One rule per file; each file starts with the rule's documentation in fixed
+//! sections (what it checks, why it matters, example, fix, source) and defines `META` and
+//! `check`.
+//!
+//! Rules read an [`Analysis`] and a [`Profile`] and push [`Diagnostic`]s through [`Cx`]; the
+//! profile decides each rule's severity. A rule never panics and never fails.
+
+use std::ops::Range;
+
+use crate::analysis::Analysis;
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, SourceRef};
+use crate::frontmatter::SkillDoc;
+use crate::profile::{Profile, YamlDialect};
+use crate::yaml::{LenientType, Node, Scalar};
+
+mod allowed_tools_not_string;
+mod allowed_tools_wildcard;
+mod binary_file;
+mod body_too_long;
+mod bom;
+mod broken_link;
+mod claude_code_field_type;
+mod compatibility_empty;
+mod compatibility_not_string;
+mod compatibility_too_long;
+mod dashes_in_frontmatter;
+mod description_empty;
+mod description_missing;
+mod description_no_trigger;
+mod description_too_long;
+mod duplicate_key;
+mod dynamic_context_injection;
+mod error_code_table;
+mod escape_hatch;
+mod file_too_large;
+mod frontmatter_missing;
+mod frontmatter_not_mapping;
+mod frontmatter_opening_line;
+mod frontmatter_unclosed;
+mod invalid_yaml;
+mod invisible_unicode;
+pub(crate) mod listing_budget;
+mod listing_cap;
+mod metadata_not_string_map;
+mod missing_skill_md;
+mod name_consecutive_hyphens;
+mod name_dir_mismatch;
+mod name_hyphen_edge;
+mod name_invalid_chars;
+mod name_missing;
+mod name_not_lowercase;
+mod name_not_string;
+mod name_reserved_word;
+mod name_too_long;
+mod non_string_scalar;
+mod non_utf8_text;
+mod reference_too_large;
+mod references_too_large;
+mod schema_block_invalid;
+mod skill_md_lowercase;
+mod stale_count;
+mod unknown_field;
+mod version_not_semver;
+mod xml_in_field;
+mod yaml_anchor_or_tag;
+mod yaml_comment_in_value;
+mod yaml_flow_collection;
+mod yaml_tab;
+
+/// What every rule declares about itself.
+#[derive(Debug)]
+pub struct RuleMeta {
+    /// Stable code, `SPG` and three digits.
+    pub code: &'static str,
+    /// Kebab-case name of what is flagged.
+    pub name: &'static str,
+    /// One sentence: what it checks.
+    pub summary: &'static str,
+    /// Severity when the profile does not set one.
+    pub default_severity: Severity,
+    /// Where the requirement comes from.
+    pub source: SourceRef,
+}
+
+/// The sources rules cite.
+pub(crate) mod sources {
+    use crate::diagnostic::SourceRef;
+
+    pub const SPEC: SourceRef = SourceRef {
+        title: "Agent Skills specification",
+        url: "https://agentskills.io/specification",
+    };
+    pub const SKILLS_REF: SourceRef = SourceRef {
+        title: "skills-ref reference validator (validator.py, parser.py)",
+        url: "https://github.com/agentskills/agentskills/tree/main/skills-ref",
+    };
+    pub const CLIENT_GUIDE: SourceRef = SourceRef {
+        title: "Agent Skills client implementation guide",
+        url: "https://agentskills.io/client-implementation/adding-skills-support",
+    };
+    pub const CLAUDE_CODE: SourceRef = SourceRef {
+        title: "Claude Code skills documentation, frontmatter reference",
+        url: "https://code.claude.com/docs/en/skills",
+    };
+    pub const CLAUDE_API: SourceRef = SourceRef {
+        title: "Claude API, Agent Skills overview (field requirements)",
+        url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
+    };
+    pub const PACKAGER: SourceRef = SourceRef {
+        title: "anthropics/skills quick_validate.py (package_skill.py, claude.ai upload)",
+        url: "https://github.com/anthropics/skills/blob/main/skills/skill-creator/scripts/quick_validate.py",
+    };
+    pub const CHAPTER: SourceRef = SourceRef {
+        title: "Skill Playground chapter: progressive disclosure, measured",
+        url: "https://agentskills.io/specification#progressive-disclosure",
+    };
+    pub const UNICODE_SECURITY: SourceRef = SourceRef {
+        title: "Unicode Technical Report #36 and CVE-2021-42574 (Trojan Source)",
+        url: "https://trojansource.codes/",
+    };
+    pub const CONTRACT: SourceRef = SourceRef {
+        title: "SKILL.md as an interface contract (JSON Schema, semantic versioning)",
+        url: "https://semver.org/",
+    };
+}
+
+/// The state of one rule run: what it reads and where findings go.
+pub(crate) struct Cx<'a> {
+    pub a: &'a Analysis,
+    pub profile: &'a Profile,
+    pub out: Vec<Diagnostic>,
+}
+
+impl<'a> Cx<'a> {
+    /// Reports a finding of `meta` unless the profile turns the rule off; returns it so the
+    /// caller can attach a fix.
+    pub fn report(&mut self, meta: &'static RuleMeta, file: &str, span: Option<Range<usize>>, message: String) -> Option<&mut Diagnostic> {
+        let severity = self.profile.severity(meta.name, meta.default_severity)?;
+        self.out.push(Diagnostic {
+            code: meta.code,
+            rule: meta.name,
+            severity,
+            message,
+            file: file.to_owned(),
+            span,
+            location: None,
+            fix: None,
+            source: meta.source,
+        });
+        self.out.last_mut()
+    }
+
+    /// Reports a finding in SKILL.md.
+    pub fn report_md(&mut self, meta: &'static RuleMeta, span: Option<Range<usize>>, message: String) -> Option<&mut Diagnostic> {
+        let file = self.a.skill_md_path.clone().unwrap_or_else(|| "SKILL.md".to_owned());
+        self.report(meta, &file, span, message)
+    }
+
+    /// SKILL.md, split and parsed.
+    pub fn doc(&self) -> Option<&'a SkillDoc> {
+        self.a.doc.as_ref()
+    }
+
+    /// The frontmatter's entries, when it is a mapping.
+    pub fn entries(&self) -> Option<&'a [(Scalar, Node)]> {
+        match self.doc()?.root()? {
+            Node::Map { entries, .. } => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// The value of top-level `key` (the last one, as lenient loaders keep; strictyaml refuses
+    /// duplicates, which another rule reports).
+    pub fn field(&self, key: &str) -> Option<&'a Node> {
+        self.entries()?.iter().rev().find(|(k, _)| k.value == key).map(|(_, v)| v)
+    }
+
+    /// Converts a YAML-relative range to a SKILL.md range.
+    pub fn yaml_span(&self, range: &Range<usize>) -> Option<Range<usize>> {
+        self.doc().map(|d| d.yaml_span(range))
+    }
+
+    /// A field's value as a string under the profile's YAML dialect, or the Python type name a
+    /// loader would report.
+    pub fn as_string(&self, node: &'a Node) -> Result<&'a str, &'static str> {
+        match node {
+            Node::Scalar(s) => match self.profile.yaml {
+                YamlDialect::StrictYaml => Ok(&s.value),
+                YamlDialect::Lenient => match s.lenient_type() {
+                    LenientType::Str => Ok(&s.value),
+                    LenientType::Bool => Err("bool"),
+                    LenientType::Int => Err("int"),
+                    LenientType::Float => Err("float"),
+                    LenientType::Null => Err("NoneType"),
+                },
+            },
+            Node::Map { .. } => Err("dict"),
+            Node::Seq { .. } => Err("list"),
+        }
+    }
+}
+
+/// A fix of one edit.
+pub(crate) fn fix(title: &str, range: Range<usize>, replacement: String, applicability: Applicability) -> Fix {
+    Fix { title: title.to_owned(), edits: vec![Edit { range, replacement }], applicability }
+}
+
+/// Quotes `value` as a YAML double-quoted scalar.
+pub(crate) fn yaml_quote(value: &str) -> String {
+    let mut res = String::with_capacity(value.len() + 2);
+    res.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => res.push_str("\\\""),
+            '\\' => res.push_str("\\\\"),
+            '\n' => res.push_str("\\n"),
+            '\t' => res.push_str("\\t"),
+            c => res.push(c),
+        }
+    }
+    res.push('"');
+    res
+}
+
+/// Python's `str.isalnum` for one character: general category L* or N*.
+pub(crate) fn python_isalnum(c: char) -> bool {
+    use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+    matches!(c.general_category_group(), GeneralCategoryGroup::Letter | GeneralCategoryGroup::Number)
+}
+
+/// The stripped and NFKC-normalised name, as skills-ref compares it.
+pub(crate) fn normalized_name(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.trim().nfkc().collect()
+}
+
+/// The name when it is a non-empty string (what the name rules check); `None` otherwise.
+pub(crate) fn checked_name<'a>(cx: &Cx<'a>) -> Option<(String, &'a Scalar)> {
+    let node = cx.field("name")?;
+    let value = cx.as_string(node).ok()?;
+    if value.trim().is_empty() {
+        return None;
+    }
+    Some((normalized_name(value), node.as_scalar()?))
+}
+
+/// Every rule, in the order it runs (the order skills-ref reports in for the spec checks).
+pub(crate) static ALL: &[(&RuleMeta, fn(&mut Cx))] = &[
+    (&missing_skill_md::META, missing_skill_md::check),
+    (&skill_md_lowercase::META, skill_md_lowercase::check),
+    (&bom::META, bom::check),
+    (&frontmatter_missing::META, frontmatter_missing::check),
+    (&frontmatter_unclosed::META, frontmatter_unclosed::check),
+    (&frontmatter_opening_line::META, frontmatter_opening_line::check),
+    (&invalid_yaml::META, invalid_yaml::check),
+    (&yaml_flow_collection::META, yaml_flow_collection::check),
+    (&yaml_anchor_or_tag::META, yaml_anchor_or_tag::check),
+    (&yaml_tab::META, yaml_tab::check),
+    (&duplicate_key::META, duplicate_key::check),
+    (&frontmatter_not_mapping::META, frontmatter_not_mapping::check),
+    (&dashes_in_frontmatter::META, dashes_in_frontmatter::check),
+    (&unknown_field::META, unknown_field::check),
+    (&name_missing::META, name_missing::check),
+    (&name_not_string::META, name_not_string::check),
+    (&name_too_long::META, name_too_long::check),
+    (&name_not_lowercase::META, name_not_lowercase::check),
+    (&name_hyphen_edge::META, name_hyphen_edge::check),
+    (&name_consecutive_hyphens::META, name_consecutive_hyphens::check),
+    (&name_invalid_chars::META, name_invalid_chars::check),
+    (&name_dir_mismatch::META, name_dir_mismatch::check),
+    (&name_reserved_word::META, name_reserved_word::check),
+    (&description_missing::META, description_missing::check),
+    (&description_empty::META, description_empty::check),
+    (&description_too_long::META, description_too_long::check),
+    (&xml_in_field::META, xml_in_field::check),
+    (&compatibility_not_string::META, compatibility_not_string::check),
+    (&compatibility_too_long::META, compatibility_too_long::check),
+    (&compatibility_empty::META, compatibility_empty::check),
+    (&metadata_not_string_map::META, metadata_not_string_map::check),
+    (&allowed_tools_not_string::META, allowed_tools_not_string::check),
+    (&non_string_scalar::META, non_string_scalar::check),
+    (&yaml_comment_in_value::META, yaml_comment_in_value::check),
+    (&claude_code_field_type::META, claude_code_field_type::check),
+    (&listing_cap::META, listing_cap::check),
+    (&file_too_large::META, file_too_large::check),
+    (&binary_file::META, binary_file::check),
+    (&non_utf8_text::META, non_utf8_text::check),
+    (&body_too_long::META, body_too_long::check),
+    (&reference_too_large::META, reference_too_large::check),
+    (&references_too_large::META, references_too_large::check),
+    (&broken_link::META, broken_link::check),
+    (&escape_hatch::META, escape_hatch::check),
+    (&stale_count::META, stale_count::check),
+    (&dynamic_context_injection::META, dynamic_context_injection::check),
+    (&allowed_tools_wildcard::META, allowed_tools_wildcard::check),
+    (&invisible_unicode::META, invisible_unicode::check),
+    (&description_no_trigger::META, description_no_trigger::check),
+    (&schema_block_invalid::META, schema_block_invalid::check),
+    (&version_not_semver::META, version_not_semver::check),
+    (&error_code_table::META, error_code_table::check),
+];
+
+/// Every rule's metadata, the catalog-level ones included.
+pub fn all_rules() -> Vec<&'static RuleMeta> {
+    let mut res: Vec<&'static RuleMeta> = ALL.iter().map(|(m, _)| *m).collect();
+    res.push(&listing_budget::META);
+    res.extend(crate::ingest::RULES);
+    res
+}

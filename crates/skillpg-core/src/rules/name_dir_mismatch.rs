@@ -1,0 +1,41 @@
+//! ## What it checks
+//! `name` equals the folder's name (both NFKC-normalised).
+//! ## Why it matters
+//! The specification requires it; Claude Code takes a personal skill's command from the
+//! folder's name, so a different `name` shows one word and answers to another.
+//! ## Example
+//! Folder `react-best-practices`, `name: vercel-react-best-practices`.
+//! ## Fix
+//! Rename the folder, or set `name` to the folder's name (unsafe).
+//! ## Source
+//! Agent Skills specification, `name`; skills-ref `_validate_name`.
+
+use unicode_normalization::UnicodeNormalization;
+
+use super::{Cx, RuleMeta, checked_name, fix, sources};
+use crate::diagnostic::{Applicability, Severity};
+
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG038",
+    name: "name-dir-mismatch",
+    summary: "`name` differs from the folder's name.",
+    default_severity: Severity::Error,
+    source: sources::SKILLS_REF,
+};
+
+pub fn check(cx: &mut Cx) {
+    let Some((name, scalar)) = checked_name(cx) else { return };
+    let dir: String = cx.a.dir_name.nfkc().collect();
+    if dir == name {
+        return;
+    }
+    let message = format!("Directory name '{}' must match skill name '{}'", cx.a.dir_name, name);
+    let span = cx.yaml_span(&scalar.span);
+    let dir_name = cx.a.dir_name.clone();
+    let dir_is_valid = !dir_name.is_empty() && dir_name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if let Some(d) = cx.report_md(&META, span.clone(), message) {
+        if let Some(span) = span.filter(|s| !s.is_empty() && dir_is_valid) {
+            d.fix = Some(fix("Set `name` to the folder's name", span, dir_name, Applicability::Unsafe));
+        }
+    }
+}

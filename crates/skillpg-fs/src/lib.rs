@@ -1,0 +1,74 @@
+//! The native edge of the engine: reads a path on disk (a skill folder, a folder of skills, a
+//! `.zip` or `.skill` archive) into [`Ingested`] bundles.
+//!
+//! Only this crate and the CLI touch the file system; the engine itself takes bytes.
+
+use std::path::{Path, PathBuf};
+
+use skillpg_core::ingest::{self, Ingested, MAX_ENTRIES};
+
+/// Where the shared corpus of real skills lives, relative to the workspace root.
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+}
+
+/// Reads `path`: an archive by its extension, else a folder walked recursively (skipping
+/// `.git` and `node_modules`, not following symbolic links). I/O errors come back as `Err`
+/// with the path in the message.
+pub fn read_path(path: &Path) -> Result<Ingested, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let name = path
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| path.display().to_string());
+    if meta.is_file() {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if ext == "zip" || ext == "skill" {
+            return Ok(ingest::read_archive(&name, &bytes));
+        }
+        // A lone SKILL.md: its folder is the skill.
+        if let Some(parent) = path.parent().filter(|_| name.eq_ignore_ascii_case("skill.md")) {
+            let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
+            return read_path(parent);
+        }
+        return Err(format!("{}: not a folder, a SKILL.md, a .zip or a .skill archive", path.display()));
+    }
+    let mut files = Vec::new();
+    walk(path, Path::new(""), &mut files)?;
+    let mut res = ingest::discover(&name, files);
+    for skill in &mut res.skills {
+        skill.display_path = Path::new(&path.display().to_string())
+            .join(skill.display_path.strip_prefix(&name).unwrap_or(&skill.display_path).trim_start_matches('/'))
+            .display()
+            .to_string()
+            .trim_end_matches('/')
+            .to_owned();
+    }
+    Ok(res)
+}
+
+fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
+    let dir = root.join(rel);
+    let mut entries: Vec<_> = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == ".git" || name == "node_modules" {
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else { continue };
+        let rel_path = rel.join(&name);
+        if kind.is_dir() {
+            walk(root, &rel_path, out)?;
+        } else if kind.is_file() {
+            if out.len() >= MAX_ENTRIES + 1 {
+                return Ok(());
+            }
+            let bytes = std::fs::read(entry.path()).map_err(|e| format!("{}: {e}", entry.path().display()))?;
+            out.push((rel_path.to_string_lossy().replace('\\', "/"), bytes));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! o200k_base token counts and token segments for display.
+//!
+//! Every number this crate returns is an o200k_base count (OpenAI's encoding, as tiktoken 0.14 and
+//! tiktoken-rs 0.12 produce it).
+//! Other vendors' tokenizers differ: callers must label these counts as approximations.
+//!
+//! The encoder is built once per process on first use (about 150 ms natively, 250-400 ms in wasm),
+//! so the first call is slow and the later ones are not.
+
+use std::sync::OnceLock;
+
+use tiktoken_rs::CoreBPE;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// A token id of o200k_base.
+pub type TokenId = u32;
+
+/// A run of text that the view shows as one segment.
+///
+/// Usually one token.
+/// When a token ends inside a grapheme (an emoji split into byte tokens, say), the segment
+/// extends to the next grapheme boundary and holds every token that overlaps it, so a segment
+/// never splits a grapheme and the segments always re-join to the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// Byte offset of the first byte in the input text.
+    pub start: usize,
+    /// Byte offset one past the last byte.
+    pub end: usize,
+    /// The token ids of this segment, in order.
+    pub ids: Vec<TokenId>,
+}
+
+/// The shared encoder, built on first use.
+fn encoder() -> &'static CoreBPE {
+    static ENCODER: OnceLock<CoreBPE> = OnceLock::new();
+    ENCODER.get_or_init(|| {
+        // The vocabulary is compiled into tiktoken-rs, so construction cannot fail on any input.
+        #[allow(clippy::expect_used, reason = "the embedded o200k_base vocabulary always loads")]
+        tiktoken_rs::o200k_base().expect("embedded o200k_base vocabulary")
+    })
+}
+
+/// Builds the encoder now, so that a later call is not the one that pays for it.
+pub fn warm_up() {
+    let _ = encoder();
+}
+
+/// The o200k_base token ids of `text`, with special tokens treated as ordinary text.
+pub fn encode(text: &str) -> Vec<TokenId> {
+    encoder().encode_ordinary(text)
+}
+
+/// The number of o200k_base tokens in `text`.
+pub fn count(text: &str) -> usize {
+    if text.is_empty() {
+        return 0;
+    }
+    encode(text).len()
+}
+
+/// The bytes one token stands for (possibly part of a UTF-8 character).
+pub fn token_bytes(id: TokenId) -> Vec<u8> {
+    encoder().decode_bytes(&[id]).unwrap_or_default()
+}
+
+/// Splits `text` into grapheme-safe token segments that re-join to `text`.
+pub fn segments(text: &str) -> Vec<Segment> {
+    let ids = encode(text);
+    let mut boundaries = text.grapheme_indices(true).map(|(idx, _)| idx).peekable();
+    let mut res: Vec<Segment> = Vec::with_capacity(ids.len());
+    let mut seg_start = 0usize;
+    let mut offset = 0usize;
+    let mut pending: Vec<TokenId> = Vec::new();
+    for id in ids {
+        offset += encoder().decode_bytes(&[id]).map(|b| b.len()).unwrap_or(0);
+        pending.push(id);
+        // Advance the boundary cursor past everything before `offset`.
+        while boundaries.peek().is_some_and(|&b| b < offset) {
+            boundaries.next();
+        }
+        let at_boundary = offset >= text.len() || boundaries.peek() == Some(&offset);
+        if at_boundary {
+            res.push(Segment { start: seg_start, end: offset.min(text.len()), ids: std::mem::take(&mut pending) });
+            seg_start = offset;
+        }
+    }
+    if !pending.is_empty() {
+        res.push(Segment { start: seg_start, end: text.len(), ids: pending });
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hello_world_is_two_tokens() {
+        assert_eq!(count("hello world"), 2);
+        assert_eq!(count(""), 0);
+    }
+
+    #[test]
+    fn matches_tiktoken_reference_ids() {
+        // Ids from tiktoken 0.14 (Python), o200k_base, encode_ordinary.
+        assert_eq!(encode("hello world"), vec![24912, 2375]);
+        assert_eq!(encode("<|endoftext|>").len() > 1, true, "special tokens are ordinary text");
+    }
+
+    #[test]
+    fn segments_rejoin_and_never_split_graphemes() {
+        let inputs = [
+            "plain ascii text",
+            "emoji 👩‍👩‍👧‍👦 family and 🇫🇷 flag",
+            "CJK 漢字かな交じり文 and combining e\u{301}",
+            "  whitespace\n\n\trun  ",
+            "<|endoftext|> looks special",
+            "",
+        ];
+        for text in inputs {
+            let segs = segments(text);
+            let joined: String = segs.iter().map(|s| &text[s.start..s.end]).collect();
+            assert_eq!(joined, text);
+            let n_ids: usize = segs.iter().map(|s| s.ids.len()).sum();
+            assert_eq!(n_ids, count(text));
+            for s in &segs {
+                assert!(text.is_char_boundary(s.start) && text.is_char_boundary(s.end));
+                assert!(text[s.start..].graphemes(true).next().is_none_or(|g| s.start + g.len() <= s.end || s.start == s.end));
+            }
+        }
+    }
+}
