@@ -1,0 +1,274 @@
+//! `skillpg`: the engine on the command line.
+//!
+//! Exit codes: 0 when every skill passes, 1 when any has an error under the profile, 2 on a
+//! usage error (bad flags, a path that does not exist).
+
+#![allow(clippy::print_stdout, reason = "a command-line program prints its results")]
+
+mod render;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use skillpg_core::cost::{CostInputs, cost};
+use skillpg_core::ingest::Ingested;
+use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check_catalog};
+
+#[derive(Parser, Debug)]
+#[command(name = "skillpg", version, about = "Check, count, price and fix Agent Skills (o200k_base token counts)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Validate skills against a product profile.
+    Check {
+        /// spec, claude-ai, claude-code or strict-yaml.
+        #[arg(long, default_value = "spec")]
+        profile: String,
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
+        /// Context window (tokens) for Claude Code's listing budget.
+        #[arg(long, default_value_t = 200_000)]
+        context_window: usize,
+        /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Count the three levels in o200k_base tokens.
+    Levels {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Price a skill against a system prompt over n turns.
+    Cost {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[arg(long, default_value_t = 40)]
+        turns: u64,
+        /// The turn on which the skill is used.
+        #[arg(long)]
+        activate_at: Option<u64>,
+        /// A bundled file read when the skill is used (repeatable).
+        #[arg(long = "read")]
+        read: Vec<String>,
+        /// $ per million input tokens.
+        #[arg(long, default_value_t = CostInputs::DEFAULT_PRICE)]
+        price: f64,
+        /// $ per million cached input tokens.
+        #[arg(long, default_value_t = CostInputs::DEFAULT_CACHED_PRICE)]
+        cached_price: f64,
+        #[arg(long, requires_all = ["l2", "l3"], conflicts_with = "path")]
+        l1: Option<u64>,
+        #[arg(long, requires = "l1")]
+        l2: Option<u64>,
+        #[arg(long, requires = "l1")]
+        l3: Option<u64>,
+        /// Tokens of the files read on use (with --l1).
+        #[arg(long, requires = "l1", conflicts_with = "read")]
+        read_tokens: Option<u64>,
+        /// The skill to price (or give --l1 --l2 --l3).
+        #[arg(required_unless_present = "l1")]
+        path: Option<PathBuf>,
+    },
+    /// Apply the safe fixes and print the diff.
+    Fix {
+        /// Also apply fixes that change meaning.
+        #[arg(long = "unsafe")]
+        include_unsafe: bool,
+        /// Write the result back (the default only prints the diff).
+        #[arg(long)]
+        write: bool,
+        #[arg(long, default_value = "spec")]
+        profile: String,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// List every rule with its code and source.
+    Rules,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+enum CheckFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads every path; a path that cannot be read is a usage error.
+fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
+    paths.iter().map(|p| skillpg_fs::read_path(p).map(|i| (i, p.clone()))).collect()
+}
+
+/// Analyzes every skill found, with the input's own problems attached to the first skill of
+/// that input (or reported alone when the input held none).
+fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> (Vec<Analysis>, Vec<Vec<Diagnostic>>) {
+    let mut analyses = Vec::new();
+    let mut input_diags = Vec::new();
+    for (ingested, _) in inputs {
+        for (idx, skill) in ingested.skills.iter().enumerate() {
+            analyses.push(analyze(skill));
+            input_diags.push(if idx == 0 { ingested.diagnostics.clone() } else { Vec::new() });
+        }
+    }
+    (analyses, input_diags)
+}
+
+fn profile(key: &str) -> Result<&'static Profile, String> {
+    Profile::by_key(key).ok_or_else(|| format!("unknown profile '{key}' (expected spec, claude-ai, claude-code or strict-yaml)"))
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Check { profile: key, format, context_window, paths } => {
+            let profile = profile(&key)?;
+            let inputs = load(&paths)?;
+            let (analyses, input_diags) = analyze_all(&inputs);
+            let mut per_skill = check_catalog(&analyses, profile, context_window);
+            for (diags, extra) in per_skill.iter_mut().zip(input_diags) {
+                let mut all = extra;
+                all.append(diags);
+                *diags = all;
+            }
+            let report = skillpg_report::CheckJson {
+                profile: profile.key.to_owned(),
+                skills: analyses.iter().zip(&per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, false)).collect(),
+            };
+            match format {
+                CheckFormat::Json => println!("{}", to_json(&report)?),
+                CheckFormat::Sarif => println!("{}", to_json(&skillpg_report::sarif(&report))?),
+                CheckFormat::Text => print!("{}", render::check_text(profile, &analyses, &per_skill)),
+            }
+            let ok = report.skills.iter().all(|s| s.valid);
+            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Levels { format, paths } => {
+            let inputs = load(&paths)?;
+            let (analyses, _) = analyze_all(&inputs);
+            match format {
+                Format::Json => println!("{}", to_json(&skillpg_report::levels_report_json(&analyses))?),
+                Format::Text => print!("{}", render::levels_text(&analyses)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Cost { format, turns, activate_at, read, price, cached_price, l1, l2, l3, read_tokens, path } => {
+            let inputs = match (l1, path) {
+                (Some(l1), _) => CostInputs {
+                    turns,
+                    level1: l1,
+                    level2: l2.unwrap_or(0),
+                    level3: l3.unwrap_or(0),
+                    read_tokens: read_tokens.unwrap_or(0),
+                    activate_at,
+                    price_per_million: price,
+                    cached_price_per_million: cached_price,
+                },
+                (None, Some(path)) => {
+                    let loaded = load(&[path.clone()])?;
+                    let (analyses, _) = analyze_all(&loaded);
+                    let [a] = analyses.as_slice() else {
+                        return Err(format!("{}: cost takes one skill, found {}", path.display(), analyses.len()));
+                    };
+                    let mut read_total = 0u64;
+                    for file in &read {
+                        let f = a.file(file.trim_start_matches("./")).ok_or_else(|| format!("--read {file}: no such file in {}", a.display_path))?;
+                        read_total += f.tokens as u64;
+                    }
+                    CostInputs {
+                        turns,
+                        level1: a.levels.level1 as u64,
+                        level2: a.levels.level2 as u64,
+                        level3: a.levels.level3 as u64,
+                        read_tokens: read_total,
+                        activate_at,
+                        price_per_million: price,
+                        cached_price_per_million: cached_price,
+                    }
+                }
+                (None, None) => return Err("give a PATH or --l1 --l2 --l3".to_owned()),
+            };
+            if activate_at.is_some_and(|k| k == 0 || k > turns) {
+                return Err(format!("--activate-at must be between 1 and --turns ({turns})"));
+            }
+            let report = cost(&inputs);
+            match format {
+                Format::Json => println!("{}", to_json(&skillpg_report::cost_json(&inputs, &report))?),
+                Format::Text => print!("{}", render::cost_text(&inputs, &report)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Fix { include_unsafe, write, profile: key, paths } => {
+            let profile = profile(&key)?;
+            let inputs = load(&paths)?;
+            let mut any_left = false;
+            for (ingested, root) in &inputs {
+                for skill in &ingested.skills {
+                    let a = analyze(skill);
+                    let diags = skillpg_core::check(&a, profile);
+                    let (Some(doc), Some(md_path)) = (&a.doc, &a.skill_md_path) else { continue };
+                    let fixed = skillpg_core::fix::apply(&doc.text, md_path, &diags, include_unsafe);
+                    if fixed.applied.is_empty() {
+                        continue;
+                    }
+                    let display = format!("{}/{}", skill.display_path, md_path);
+                    let diff = similar::TextDiff::from_lines(&doc.text, &fixed.text);
+                    print!("{}", diff.unified_diff().header(&format!("a/{display}"), &format!("b/{display}")));
+                    println!("# applied: {}", fixed.applied.join(", "));
+                    any_left |= fixed.n_skipped > 0;
+                    if write {
+                        let target = skill_md_on_disk(root, &skill.display_path, md_path)?;
+                        std::fs::write(&target, fixed.text.as_bytes()).map_err(|e| format!("{}: {e}", target.display()))?;
+                        println!("# wrote {}", target.display());
+                    }
+                }
+            }
+            if any_left {
+                println!("# some fixes overlapped; run again to apply the rest");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Rules => {
+            print!("{}", render::rules_text());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// The SKILL.md file on disk for a skill found under `root`; archives cannot be written.
+fn skill_md_on_disk(root: &std::path::Path, display_path: &str, md_path: &str) -> Result<PathBuf, String> {
+    let dir = PathBuf::from(display_path);
+    let candidate = dir.join(md_path);
+    if root.is_dir() && candidate.is_file() {
+        Ok(candidate)
+    } else if root.is_file() && root.file_name().is_some_and(|n| n.eq_ignore_ascii_case("skill.md")) {
+        Ok(root.to_path_buf())
+    } else {
+        Err(format!("{}: cannot write fixes into an archive; extract it first", root.display()))
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map_err(|e| e.to_string())
+}
