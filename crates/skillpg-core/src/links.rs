@@ -69,13 +69,13 @@ pub fn extract(doc: &SkillDoc, files: &[FileFacts]) -> Vec<Link> {
             Event::End(pulldown_cmark::TagEnd::CodeBlock) => in_code_block = false,
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                 if let Some(path) = relative_path(&dest_url) {
-                    let target = resolve(&path, files);
+                    let (path, target) = resolve(&path, files);
                     res.push(Link { written: dest_url.to_string(), path, span, kind: LinkKind::Markdown, target });
                 }
             }
             Event::Code(code) if !in_code_block => {
-                if let Some(path) = code_path(&code, files) {
-                    let target = resolve(&path, files);
+                if let Some(path) = code_path(&code, files).filter(|_| !on_example_line(text, range.start)) {
+                    let (path, target) = resolve(&path, files);
                     res.push(Link { written: code.to_string(), path, span, kind: LinkKind::CodePath, target });
                 }
             }
@@ -85,15 +85,21 @@ pub fn extract(doc: &SkillDoc, files: &[FileFacts]) -> Vec<Link> {
     res
 }
 
+/// Strips the placeholders skills use for their own folder: `${CLAUDE_SKILL_DIR}/` (Claude
+/// Code) and `{baseDir}/` (trailofbits' convention).
+fn strip_root_placeholder(path: &str) -> &str {
+    ["${CLAUDE_SKILL_DIR}/", "{baseDir}/", "$CLAUDE_SKILL_DIR/"].iter().find_map(|p| path.strip_prefix(p)).unwrap_or(path)
+}
+
 /// The folder-relative path of a Markdown link target, or `None` for URLs and anchors.
 fn relative_path(url: &str) -> Option<String> {
     let url = url.trim();
-    if url.is_empty() || url.starts_with('#') || url.starts_with('/') || url.contains("://") || url.contains(':') && !url.starts_with("${") {
+    if url.is_empty() || url.starts_with('#') || url.starts_with('/') || url.contains("://") || url.contains(':') && !url.starts_with("${") && !url.starts_with('{') {
         return None;
     }
     let url = url.split(['#', '?']).next().unwrap_or("");
-    let url = url.strip_prefix("${CLAUDE_SKILL_DIR}/").unwrap_or(url);
-    if url.is_empty() {
+    let url = strip_root_placeholder(url);
+    if url.is_empty() || url.starts_with("path/to/") {
         return None;
     }
     Some(percent_decode(url))
@@ -103,26 +109,62 @@ fn relative_path(url: &str) -> Option<String> {
 /// file of the folder, or starts with a top-level folder of the skill (or a conventional one).
 fn code_path(code: &str, files: &[FileFacts]) -> Option<String> {
     const CONVENTIONAL: [&str; 3] = ["scripts/", "references/", "assets/"];
-    let code = code.trim();
+    let code = strip_root_placeholder(code.trim());
     if code.is_empty() || code.contains(char::is_whitespace) || code.contains("://") || code.contains(['*', '<', '>', '{', '}', '|', '$', '(', ')']) {
         return None;
     }
-    let code = code.strip_prefix("${CLAUDE_SKILL_DIR}/").unwrap_or(code);
     let explicit = code.starts_with("./");
     let path = code.trim_start_matches("./");
-    if path.is_empty() || path.starts_with('/') || path.starts_with('~') || path.starts_with('-') {
+    if path.is_empty() || path.starts_with('/') || path.starts_with('~') || path.starts_with('-') || path.starts_with("path/to/") {
         return None;
     }
     let names_a_file = files.iter().any(|f| f.path == path);
     let first = path.split('/').next().unwrap_or("");
-    let in_known_dir = path.contains('/')
-        && (CONVENTIONAL.iter().any(|c| path.starts_with(c)) || files.iter().any(|f| f.path.starts_with(&format!("{first}/"))));
+    // A conventional folder counts even when absent (`scripts/run.py` promises a file), but a
+    // bare `assets/` is as likely to describe the user's project as the skill.
+    let names_file_in_conventional = CONVENTIONAL.iter().any(|c| path.starts_with(c)) && !path.ends_with('/');
+    let in_known_dir = path.contains('/') && (names_file_in_conventional || files.iter().any(|f| f.path.starts_with(&format!("{first}/"))));
     let looks_like_path = path.contains('/') || path.contains('.');
     (names_a_file || in_known_dir || explicit && looks_like_path).then(|| path.to_owned())
 }
 
-/// Resolves `path` (which may hold `.` and `..`) against the folder's files.
-fn resolve(path: &str, files: &[FileFacts]) -> Target {
+/// Whether the line around `offset` presents its paths as examples ("e.g. `references/x.md`"),
+/// as skill-writing guides do; such paths are not promises that the file exists.
+fn on_example_line(text: &str, offset: usize) -> bool {
+    let start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let end = text[offset..].find('\n').map(|i| offset + i).unwrap_or(text.len());
+    let line = text[start..end].to_lowercase();
+    ["e.g.", "example", "for instance", "such as", "i.e."].iter().any(|w| line.contains(w))
+}
+
+/// Resolves `path` (which may hold `.` and `..`) against the folder's files; returns the
+/// normalized path with the target.
+fn resolve(path: &str, files: &[FileFacts]) -> (String, Target) {
+    let target = resolve_target(path, files);
+    let normalized = normalize(path).unwrap_or_else(|| path.to_owned());
+    (normalized, target)
+}
+
+/// `a/./b/../c` becomes `a/c`; `None` when it climbs out.
+fn normalize(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    let mut res = parts.join("/");
+    if path.ends_with('/') && !res.is_empty() {
+        res.push('/');
+    }
+    Some(res)
+}
+
+fn resolve_target(path: &str, files: &[FileFacts]) -> Target {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {

@@ -111,6 +111,7 @@ pub static SPEC: Profile = Profile {
     name_required: true,
     listing_cap_chars: None,
     severities: &[
+        ("duplicate-key", E),
         SPEC_ADVISORY_CAP[0],
         SPEC_ADVISORY_CAP[1],
         SPEC_ADVISORY_CAP[2],
@@ -172,6 +173,8 @@ pub static CLAUDE_CODE: Profile = Profile {
         ("allowed-tools-not-string", OFF),
         ("frontmatter-opening-line", W),
         ("bom", W),
+        ("xml-in-field", OFF),
+        ("name-reserved-word", OFF),
     ],
 };
 

@@ -29,7 +29,7 @@ pub fn check(cx: &mut Cx) {
     }
     let tokens = cx.a.body_tokens();
     if tokens > 5000 {
-        let message = format!("the body is {tokens} tokens (o200k_base); the specification recommends under 5,000, paid on every activation");
+        let message = format!("the body is {} tokens (o200k_base); the specification recommends under 5,000, paid on every activation", super::n(tokens));
         cx.report_md(&META, None, message);
     }
 }

@@ -29,7 +29,8 @@ pub fn check(cx: &mut Cx) {
     let index = LineIndex::new(&doc.text);
     let mut seen: Vec<&str> = Vec::new();
     for link in &cx.a.links {
-        let tokens = link.tokens();
+        // A folder link is a menu, not a read: only a file is read whole.
+        let crate::links::Target::File { tokens } = link.target else { continue };
         if tokens <= 5 * body_tokens || seen.contains(&link.path.as_str()) {
             continue;
         }
@@ -41,8 +42,9 @@ pub fn check(cx: &mut Cx) {
         seen.push(&link.path);
         let ratio = tokens as f64 / body_tokens as f64;
         let message = format!(
-            "`{}` costs {tokens} tokens, {ratio:.1}× the body, and this line says neither what it costs nor when it is worth reading",
-            link.path
+            "`{}` costs {} tokens, {ratio:.1}× the body, and this line says neither what it costs nor when it is worth reading",
+            link.path,
+            super::n(tokens)
         );
         cx.report_md(&META, Some(link.span.clone()), message);
     }

@@ -200,6 +200,19 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// `26362` as `26,362`, as the chapter writes counts.
+pub(crate) fn n(count: usize) -> String {
+    let digits = count.to_string();
+    let mut res = String::with_capacity(digits.len() + digits.len() / 3);
+    for (idx, c) in digits.chars().enumerate() {
+        if idx > 0 && (digits.len() - idx) % 3 == 0 {
+            res.push(',');
+        }
+        res.push(c);
+    }
+    res
+}
+
 /// A fix of one edit.
 pub(crate) fn fix(title: &str, range: Range<usize>, replacement: String, applicability: Applicability) -> Fix {
     Fix { title: title.to_owned(), edits: vec![Edit { range, replacement }], applicability }

@@ -27,7 +27,7 @@ pub fn check(cx: &mut Cx) {
         cx.a.files.iter().filter(|f| Some(&f.path) != skill_md.as_ref() && f.tokens > 10_000).map(|f| (f.path.clone(), f.tokens)).collect();
     for (path, tokens) in big {
         let limit = if tokens > 25_000 { "25,000" } else { "10,000" };
-        let message = format!("{path} is {tokens} tokens (o200k_base), over {limit}; an agent that opens it reads all of it");
+        let message = format!("{path} is {} tokens (o200k_base), over {limit}; an agent that opens it reads all of it", super::n(tokens));
         if let Some(d) = cx.report(&META, &path, None, message) {
             if tokens <= 25_000 {
                 d.severity = d.severity.min(Severity::Warning);

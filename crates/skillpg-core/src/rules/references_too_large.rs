@@ -27,7 +27,7 @@ pub fn check(cx: &mut Cx) {
         return;
     }
     let limit = if total > 50_000 { "50,000" } else { "25,000" };
-    let message = format!("the {} bundled files hold {total} tokens (o200k_base), over {limit}", cx.a.levels.files);
+    let message = format!("the {} bundled files hold {} tokens (o200k_base), over {limit}", cx.a.levels.files, super::n(total));
     if let Some(d) = cx.report(&META, "", None, message) {
         if total <= 50_000 {
             d.severity = d.severity.min(Severity::Warning);

@@ -1,0 +1,185 @@
+//! One fixture per rule at least: every rule fires on a small skill written to trigger it, and
+//! the whole output is kept as a reviewed snapshot (`UPDATE_EXPECT=1 cargo test` rewrites it).
+
+use std::collections::BTreeSet;
+
+use skillpg_core::profile::{self, Profile};
+use skillpg_core::{BundleFile, Diagnostic, SkillBundle, analyze, check, check_catalog};
+
+/// A fixture: the folder's name, its files, and the profile to check it under.
+struct Case {
+    name: &'static str,
+    dir: &'static str,
+    files: Vec<(&'static str, Vec<u8>)>,
+    profile: &'static Profile,
+}
+
+fn md(dir: &'static str, name: &'static str, text: &str, profile: &'static Profile) -> Case {
+    Case { name, dir, files: vec![("SKILL.md", text.as_bytes().to_vec())], profile }
+}
+
+const OK: &str = "---\nname: ok\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n";
+
+fn cases() -> Vec<Case> {
+    use profile::{CLAUDE_AI, CLAUDE_CODE, SPEC, STRICT_YAML};
+    let big = "word ".repeat(12_000);
+    let mut v = vec![
+        md("ok", "clean skill", OK, &SPEC),
+        Case { name: "no SKILL.md", dir: "empty", files: vec![("README.md", b"hi".to_vec())], profile: &SPEC },
+        Case { name: "lowercase skill.md", dir: "ok", files: vec![("skill.md", OK.as_bytes().to_vec())], profile: &CLAUDE_CODE },
+        md("ok", "bom", &format!("\u{feff}{OK}"), &SPEC),
+        md("ok", "no frontmatter", "# Just a body\n", &SPEC),
+        md("ok", "unclosed", "---\nname: ok\ndescription: x --- y\n", &SPEC),
+        md("ok", "opening line", "---name: ok\ndescription: Use when testing.\n---\n", &SPEC),
+        md("ok", "unquoted colon", "---\nname: ok\ndescription: Use when: the user asks\n---\n", &SPEC),
+        md("ok", "flow list", "---\nname: ok\ndescription: Use when testing.\nallowed-tools: [Read, Write]\n---\n", &SPEC),
+        md("ok", "anchor and tag", "---\nname: &n ok\ndescription: !!str Use when testing.\n---\n", &SPEC),
+        md("ok", "tab", "---\nname:\tok\ndescription: Use when testing.\n---\n", &SPEC),
+        md("ok", "duplicate key", "---\nname: ok\nname: ok\ndescription: Use when testing.\n---\n", &SPEC),
+        md("ok", "not a mapping", "---\n- a\n- b\n---\n", &SPEC),
+        md("ok", "dashes in value", "---\nname: ok\ndescription: Use when testing --- or not.\n---\n", &SPEC),
+        md("ok", "unknown fields (spec)", "---\nname: ok\ndescription: Use when testing.\nversion: 1.0.0\nargument-hint: file\n---\n", &SPEC),
+        md("ok", "unknown fields (claude.ai)", "---\nname: ok\ndescription: Use when testing.\nversion: 1.0.0\n---\n", &CLAUDE_AI),
+        md("ok", "unknown field (claude code)", "---\nname: ok\ndescription: Use when testing.\nflavour: x\n---\n", &CLAUDE_CODE),
+        md("ok", "name missing", "---\ndescription: Use when testing.\n---\n", &SPEC),
+        md("ok", "name empty", "---\nname:\ndescription: Use when testing.\n---\n", &SPEC),
+        md("ok", "name int (claude.ai)", "---\nname: 123\ndescription: Use when testing.\n---\n", &CLAUDE_AI),
+        md("ok", "name too long", &format!("---\nname: {}\ndescription: Use when testing.\n---\n", "a".repeat(65)), &SPEC),
+        md("ok", "name uppercase", "---\nname: OK\ndescription: Use when testing.\n---\n", &SPEC),
+        md("ok", "name hyphens", "---\nname: -o--k-\ndescription: Use when testing.\n---\n", &SPEC),
+        md("ok", "name chars", "---\nname: o_k\ndescription: Use when testing.\n---\n", &SPEC),
+        md("हिंदी", "name devanagari (skills-ref rejects marks)", "---\nname: हिंदी\ndescription: Use when testing.\n---\n", &SPEC),
+        md("ok", "name dir mismatch", "---\nname: other\ndescription: Use when testing.\n---\n", &SPEC),
+        md("claude-helper", "reserved word", "---\nname: claude-helper\ndescription: Use when testing.\n---\n", &CLAUDE_AI),
+        md("ok", "description missing", "---\nname: ok\n---\n", &SPEC),
+        md("ok", "description empty", "---\nname: ok\ndescription: \"\"\n---\n", &SPEC),
+        md("ok", "description too long", &format!("---\nname: ok\ndescription: Use when {}\n---\n", "x".repeat(1100)), &SPEC),
+        md("ok", "xml in description", "---\nname: ok\ndescription: Use when a <table> appears.\n---\n", &CLAUDE_AI),
+        md("ok", "compatibility list", "---\nname: ok\ndescription: Use when testing.\ncompatibility:\n  - a\n---\n", &SPEC),
+        md("ok", "compatibility long", &format!("---\nname: ok\ndescription: Use when testing.\ncompatibility: {}\n---\n", "c".repeat(501)), &SPEC),
+        md("ok", "compatibility empty", "---\nname: ok\ndescription: Use when testing.\ncompatibility: \"\"\n---\n", &SPEC),
+        md("ok", "metadata nested", "---\nname: ok\ndescription: Use when testing.\nmetadata:\n  tags:\n    - a\n---\n", &SPEC),
+        md("ok", "allowed-tools list", "---\nname: ok\ndescription: Use when testing.\nallowed-tools:\n  - Read\n  - Bash(*)\n---\n", &SPEC),
+        md("ok", "non-string scalar", "---\nname: ok\ndescription: Use when testing.\nlicense: no\nmetadata:\n  version: 1.10\n---\n", &STRICT_YAML),
+        md("ok", "comment in value", "---\nname: ok\ndescription: Use when linting C code #fast\n---\n", &STRICT_YAML),
+        md("ok", "claude code types", "---\nname: ok\ndescription: Use when testing.\nuser-invocable: nope\neffort: maximum\nhooks: x\n---\n", &CLAUDE_CODE),
+        md("ok", "listing cap", &format!("---\nname: ok\ndescription: Use when {}\nwhen_to_use: {}\n---\n", "d".repeat(1000), "w".repeat(600)), &CLAUDE_CODE),
+        Case {
+            name: "big, binary and broken files",
+            dir: "ok",
+            files: vec![
+                ("SKILL.md", b"---\nname: ok\ndescription: Use when testing.\n---\nRead [all](AGENTS.md), [gone](references/gone.md) and [up](../x.md).\n".to_vec()),
+                ("AGENTS.md", big.as_bytes().to_vec()),
+                ("references/more.md", big.as_bytes().to_vec()),
+                ("references/three.md", big.as_bytes().to_vec()),
+                ("assets/logo.png", b"\x89PNG\r\n\x1a\n\0\0".to_vec()),
+                ("notes.txt", b"caf\xe9".to_vec()),
+                ("huge.bin", vec![b'a'; skillpg_core::bundle::MAX_FILE_BYTES + 1]),
+            ],
+            profile: &CLAUDE_CODE,
+        },
+        md("ok", "body too long", &format!("---\nname: ok\ndescription: Use when testing.\n---\n{}", "line\n".repeat(600)), &SPEC),
+        Case {
+            name: "stale counts",
+            dir: "ok",
+            files: vec![
+                ("SKILL.md", b"---\nname: ok\ndescription: Use when testing.\n---\nThis skill has 3 rules.\n".to_vec()),
+                ("rules/a.md", b"a".to_vec()),
+                ("rules/b.md", b"b".to_vec()),
+                ("rules/_template.md", b"t".to_vec()),
+                ("README.md", b"Contains 10+ rules.\n".to_vec()),
+            ],
+            profile: &SPEC,
+        },
+        md("ok", "dynamic context and wildcard", "---\nname: ok\ndescription: Use when testing.\nallowed-tools: Bash(*) Read\n---\nBranch: !`git branch --show-current`\n```!\nls\n```\n", &CLAUDE_CODE),
+        md("ok", "invisible unicode", "---\nname: ok\ndescription: Use when testing\u{200B}.\n---\nText \u{202E}reversed\u{202C}.\n", &SPEC),
+        md("ok", "no trigger", "---\nname: ok\ndescription: Helps with SQL.\n---\n", &SPEC),
+        md(
+            "ok",
+            "contract view",
+            "---\nname: ok\ndescription: Use when an order id is given.\nmetadata:\n  version: \"1.0\"\n---\n## Input Schema\n```json\n{\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"sting\"}}}\n```\n## Output Schema\n```json\n{\"type\": \"object\",}\n```\n## Error Cases\n| code | when | recovery |\n|---|---|---|\n| E_NOT_FOUND | unknown id | ask again |\n| E_NOT_FOUND | dup | x |\n",
+            &SPEC,
+        ),
+    ];
+    v.push(md("ok", "crlf is fine", &OK.replace('\n', "\r\n"), &SPEC));
+    v
+}
+
+fn bundle(case: &Case) -> SkillBundle {
+    SkillBundle::new(case.dir, case.files.iter().map(|(p, b)| BundleFile { path: (*p).to_owned(), bytes: b.clone() }).collect())
+}
+
+fn render(case: &Case, diags: &[Diagnostic]) -> String {
+    let mut out = format!("## {} [{}]\n", case.name, case.profile.key);
+    if diags.is_empty() {
+        out.push_str("  (no findings)\n");
+    }
+    for d in diags {
+        let at = d.location.map(|l| format!(":{}:{}", l.line, l.column)).unwrap_or_default();
+        let fix = d.fix.as_ref().map(|f| format!(" [fix: {}]", f.title)).unwrap_or_default();
+        out.push_str(&format!("  {} {} {}{}: {}{}\n", d.code, d.severity.as_str(), d.file, at, d.message, fix));
+    }
+    out
+}
+
+#[test]
+fn every_rule_has_a_fixture_and_the_output_is_reviewed() {
+    let mut out = String::new();
+    let mut fired: BTreeSet<&str> = BTreeSet::new();
+    for case in cases() {
+        let diags = check(&analyze(&bundle(&case)), case.profile);
+        fired.extend(diags.iter().map(|d| d.rule));
+        out.push_str(&render(&case, &diags));
+    }
+    // The catalog rule needs several skills.
+    let many: Vec<_> = (0..60)
+        .map(|i| {
+            let text = format!("---\nname: s{i}\ndescription: Use when {}\n---\n", "x".repeat(200));
+            analyze(&SkillBundle::new(&format!("s{i}"), vec![BundleFile { path: "SKILL.md".into(), bytes: text.into_bytes() }]))
+        })
+        .collect();
+    let catalog = check_catalog(&many, &profile::CLAUDE_CODE, 200_000);
+    let n_dropped = catalog.iter().filter(|d| d.iter().any(|d| d.rule == "listing-budget")).count();
+    assert!(n_dropped > 0 && n_dropped < 60, "{n_dropped}");
+    fired.insert("listing-budget");
+    let ingest_rules: BTreeSet<&str> = skillpg_core::ingest::RULES.iter().map(|r| r.name).collect();
+    let missing: Vec<&str> = skillpg_core::rules::all_rules()
+        .iter()
+        .map(|r| r.name)
+        .filter(|n| !fired.contains(n) && !ingest_rules.contains(n))
+        .collect();
+    assert!(missing.is_empty(), "rules with no firing fixture: {missing:?}");
+    expect_test::expect_file!["fixtures/rules.snap"].assert_eq(&out);
+}
+
+#[test]
+fn codes_are_unique_and_stable_in_form() {
+    let rules = skillpg_core::rules::all_rules();
+    let codes: BTreeSet<&str> = rules.iter().map(|r| r.code).collect();
+    assert_eq!(codes.len(), rules.len());
+    assert!(rules.iter().all(|r| r.code.len() == 6 && r.code.starts_with("SPG")));
+}
+
+#[test]
+fn safe_fixes_make_the_finding_go_away() {
+    for case in cases() {
+        let a = analyze(&bundle(&case));
+        let diags = check(&a, case.profile);
+        let Some(doc) = &a.doc else { continue };
+        let md_path = a.skill_md_path.clone().unwrap_or_default();
+        let fixed = skillpg_core::fix::apply(&doc.text, &md_path, &diags, false);
+        if fixed.applied.is_empty() {
+            continue;
+        }
+        let mut files = case.files.clone();
+        for f in &mut files {
+            if f.0 == md_path {
+                f.1 = fixed.text.clone().into_bytes();
+            }
+        }
+        let again = check(&analyze(&SkillBundle::new(case.dir, files.into_iter().map(|(p, b)| BundleFile { path: p.into(), bytes: b }).collect())), case.profile);
+        for code in &fixed.applied {
+            assert!(!again.iter().any(|d| d.code == *code && d.fix.is_some()), "{}: {code} still fires after its fix:\n{}", case.name, fixed.text);
+        }
+    }
+}
