@@ -1,0 +1,37 @@
+//! Golden test over the 152 real skills of the shared corpus: every finding of every profile,
+//! with the levels, kept as a reviewed snapshot (`UPDATE_EXPECT=1 cargo test` rewrites it).
+//! A change in what the engine says about real skills shows up as a diff to review.
+
+use std::fmt::Write;
+
+use skillpg_core::{analyze, check_catalog, profile};
+
+#[test]
+fn corpus_findings_are_reviewed() {
+    let corpus = skillpg_fs::corpus_dir();
+    assert!(corpus.exists(), "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)", corpus.display());
+    let mut repos: Vec<_> = std::fs::read_dir(&corpus).expect("corpus").filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    repos.sort();
+    let mut out = String::new();
+    let mut n_skills = 0;
+    for repo in repos {
+        let ingested = skillpg_fs::read_path(&repo).expect("readable repo folder");
+        assert!(ingested.diagnostics.is_empty(), "{:?}", ingested.diagnostics);
+        let analyses: Vec<_> = ingested.skills.iter().map(analyze).collect();
+        n_skills += analyses.len();
+        let repo_name = repo.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let per_profile: Vec<_> = profile::ALL.iter().map(|p| (p.key, check_catalog(&analyses, p, 200_000))).collect();
+        for (idx, a) in analyses.iter().enumerate() {
+            let l = a.levels;
+            let _ = writeln!(out, "## {repo_name}/{} [{}] L1 {} L2 {} L3 {} files {}", a.dir_name, a.display_name(), l.level1, l.level2, l.level3, l.files);
+            for (key, diags) in &per_profile {
+                for d in &diags[idx] {
+                    let at = d.location.map(|l| format!(":{}:{}", l.line, l.column)).unwrap_or_default();
+                    let _ = writeln!(out, "  {key:11} {} {:7} {}{at}: {}", d.code, d.severity.as_str(), d.file, d.message);
+                }
+            }
+        }
+    }
+    assert_eq!(n_skills, 152, "the shared corpus should hold 152 skills");
+    expect_test::expect_file!["fixtures/corpus.snap"].assert_eq(&out);
+}
