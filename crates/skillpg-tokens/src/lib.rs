@@ -9,7 +9,8 @@
 
 use std::sync::OnceLock;
 
-use tiktoken_rs::CoreBPE;
+use rustc_hash::FxHashMap as HashMap;
+use tiktoken_rs::{CoreBPE, Rank};
 use unicode_segmentation::UnicodeSegmentation;
 
 /// A token id of o200k_base.
@@ -31,14 +32,38 @@ pub struct Segment {
     pub ids: Vec<TokenId>,
 }
 
+/// The number of ordinary (non-special) tokens of o200k_base: ranks 0 to 199,997.
+pub const N_ORDINARY: u32 = 199_998;
+
+/// o200k_base's vocabulary as one length byte and the token's bytes per rank, in rank order
+/// (written by `examples/make_vocab.rs` from tiktoken-rs; `tests/vocab_identity.rs` proves
+/// the encoder built from it gives tiktoken-rs's ids).
+static VOCAB: &[u8] = include_bytes!("../data/o200k_base.bin");
+
 /// The shared encoder, built on first use.
 fn encoder() -> &'static CoreBPE {
     static ENCODER: OnceLock<CoreBPE> = OnceLock::new();
-    ENCODER.get_or_init(|| {
-        // The vocabulary is compiled into tiktoken-rs, so construction cannot fail on any input.
-        #[allow(clippy::expect_used, reason = "the embedded o200k_base vocabulary always loads")]
-        tiktoken_rs::o200k_base().expect("embedded o200k_base vocabulary")
-    })
+    ENCODER.get_or_init(build_encoder)
+}
+
+/// Builds the encoder from [`VOCAB`] and tiktoken-rs's o200k_base pattern and special tokens.
+fn build_encoder() -> CoreBPE {
+    let mut encoder: HashMap<Vec<u8>, Rank> = HashMap::with_capacity_and_hasher(N_ORDINARY as usize, Default::default());
+    let mut idx = 0usize;
+    let mut rank: Rank = 0;
+    while idx < VOCAB.len() {
+        let len = VOCAB[idx] as usize;
+        let end = (idx + 1 + len).min(VOCAB.len());
+        encoder.insert(VOCAB[idx + 1..end].to_vec(), rank);
+        idx = end;
+        rank += 1;
+    }
+    let mut special = HashMap::default();
+    special.insert("<|endoftext|>".to_owned(), 199_999);
+    special.insert("<|endofprompt|>".to_owned(), 200_018);
+    // The vocabulary and the pattern are compiled in, so construction cannot fail on any input.
+    #[allow(clippy::expect_used, reason = "the embedded o200k_base vocabulary and pattern always load")]
+    CoreBPE::new(encoder, special, tiktoken_rs::O200K_BASE_PAT_STR).expect("embedded o200k_base vocabulary")
 }
 
 /// Builds the encoder now, so that a later call is not the one that pays for it.

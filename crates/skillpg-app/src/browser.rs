@@ -1,0 +1,162 @@
+//! The browser edge: clock, storage, location, downloads, clipboard, and reading dropped or
+//! picked files and folders. Natively (in tests) these are inert.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+/// Local-storage key of the saved state.
+const STORAGE_KEY: &str = "skill-playground.v1";
+
+/// Milliseconds from a monotonic clock (0 outside a browser).
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// Saves the encoded state; returns false when storage refuses (full, or disabled).
+pub fn save_state(encoded: &str) -> bool {
+    let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return false };
+    storage.set_item(STORAGE_KEY, encoded).is_ok()
+}
+
+/// The saved encoded state, if any.
+pub fn load_state() -> Option<String> {
+    web_sys::window()?.local_storage().ok()??.get_item(STORAGE_KEY).ok()?
+}
+
+/// The location's hash, `#...` or empty.
+pub fn location_hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// The page's address without the hash.
+pub fn location_base() -> String {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    let href = loc.href().unwrap_or_default();
+    href.split('#').next().unwrap_or("").to_owned()
+}
+
+/// Replaces the hash without adding a history entry.
+pub fn replace_hash(fragment: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let url = format!("{}#{fragment}", location_base());
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Offers `bytes` as a download named `name`.
+pub fn download(name: &str, mime: &str, bytes: &[u8]) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let array = js_sys::Uint8Array::from(bytes);
+    let parts = js_sys::Array::of1(&array);
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(a) = document.create_element("a").map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>()) {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Copies `text` to the clipboard (best effort; the page also shows the text).
+pub fn copy_text(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+/// Replaces the page with a message (used by the panic hook; no markup from user content).
+pub fn show_fatal(message: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Ok(div) = document.create_element("div") {
+        div.set_class_name("fatal");
+        div.set_attribute("role", "alert").ok();
+        div.set_attribute("data-testid", "fatal").ok();
+        div.set_text_content(Some(message));
+        if let Some(body) = document.body() {
+            let _ = body.append_child(&div);
+        }
+    }
+}
+
+/// Registers the service worker that makes the page work offline after the first visit.
+pub fn register_service_worker() {
+    if let Some(w) = web_sys::window() {
+        let sw = w.navigator().service_worker();
+        let _ = sw.register("sw.js");
+    }
+}
+
+/// A file read from a drop or a picker: its path relative to what was dropped, and bytes.
+pub type PickedFile = (String, Vec<u8>);
+
+/// The bytes of a `File`.
+pub async fn file_bytes(file: &web_sys::File) -> Result<Vec<u8>, String> {
+    let buf = JsFuture::from(file.array_buffer()).await.map_err(|e| format!("{} could not be read: {e:?}", file.name()))?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+/// Reads every file of a picker (`webkitdirectory` gives each its relative path).
+pub async fn read_file_list(files: web_sys::FileList, progress: impl Fn(usize)) -> Result<Vec<PickedFile>, String> {
+    let mut res = Vec::new();
+    for idx in 0..files.length() {
+        let Some(file) = files.get(idx) else { continue };
+        // `webkitRelativePath` is not in web-sys's stable bindings.
+        let rel = js_sys::Reflect::get(&file, &JsValue::from_str("webkitRelativePath")).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let path = if rel.is_empty() { file.name() } else { rel };
+        res.push((path, file_bytes(&file).await?));
+        progress(res.len());
+    }
+    Ok(res)
+}
+
+/// Reads dropped entries, walking folders with `readEntries` until it returns nothing (it
+/// gives at most 100 entries a call).
+pub async fn read_entries(roots: Vec<web_sys::FileSystemEntry>, progress: impl Fn(usize)) -> Result<Vec<PickedFile>, String> {
+    let mut res = Vec::new();
+    let mut stack: Vec<web_sys::FileSystemEntry> = roots;
+    while let Some(entry) = stack.pop() {
+        if entry.is_directory() {
+            let dir: web_sys::FileSystemDirectoryEntry = entry.unchecked_into();
+            let reader = dir.create_reader();
+            loop {
+                let promise = js_sys::Promise::new(&mut |resolve, reject| {
+                    let _ = reader.read_entries_with_callback_and_callback(&resolve, &reject);
+                });
+                let batch: js_sys::Array = JsFuture::from(promise).await.map_err(|e| format!("a folder could not be read: {e:?}"))?.unchecked_into();
+                if batch.length() == 0 {
+                    break;
+                }
+                stack.extend(batch.iter().map(|v| v.unchecked_into::<web_sys::FileSystemEntry>()));
+            }
+        } else if entry.is_file() {
+            let path = entry.full_path().trim_start_matches('/').to_owned();
+            let file_entry: web_sys::FileSystemFileEntry = entry.unchecked_into();
+            let promise = js_sys::Promise::new(&mut |resolve, reject| {
+                file_entry.file_with_callback_and_callback(&resolve, &reject);
+            });
+            let file: web_sys::File = JsFuture::from(promise).await.map_err(|e| format!("{path} could not be read: {e:?}"))?.unchecked_into();
+            res.push((path, file_bytes(&file).await?));
+            progress(res.len());
+        }
+    }
+    res.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(res)
+}
+
+/// Fetches `url` (CORS permitting) and returns its bytes.
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| format!("the browser could not fetch {url}: the network or the site's CORS policy refused it"))?
+        .unchecked_into();
+    if !resp.ok() {
+        return Err(format!("{url} answered HTTP {}", resp.status()));
+    }
+    let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?).await.map_err(|e| format!("{e:?}"))?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}

@@ -1,0 +1,98 @@
+//! The page: state, persistence, and the layout of the views.
+
+use leptos::prelude::*;
+
+use super::Ctx;
+use super::cost::CostPanel;
+use super::diagnostics::{DiagnosticsPanel, VerdictTable};
+use super::editor::Editor;
+use super::levels::LevelsPanel;
+use super::loaders::Loaders;
+use super::share::SharePanel;
+use super::tokens::TokenView;
+use crate::state::{self, PageState};
+use crate::{browser, compute, samples};
+
+/// The initial state: a share link, else what this browser saved, else the good sample.
+fn initial_state(status: &mut String) -> PageState {
+    if let Some(res) = state::decode_fragment(&browser::location_hash()) {
+        match res {
+            Ok(s) => return s,
+            Err(message) => *status = format!("The share link could not be opened: {message}. Your saved work is shown instead."),
+        }
+    }
+    if let Some(saved) = browser::load_state() {
+        if let Ok(s) = state::decode(&saved) {
+            return s;
+        }
+    }
+    PageState { skills: vec![samples::SAMPLES[0].input()], selected_file: "SKILL.md".into(), profile: "spec".into(), ..PageState::default() }
+}
+
+/// The whole page.
+#[component]
+pub fn App() -> impl IntoView {
+    let mut first_status = String::new();
+    let state = RwSignal::new(initial_state(&mut first_status));
+    let status = RwSignal::new(first_status);
+    let computed = Memo::new(move |_| state.with(compute));
+    provide_context(Ctx { state, computed, status });
+
+    // Effects sync with the outside world only: local storage, so a reload keeps the work.
+    Effect::new(move |_| {
+        let encoded = state.with(state::encode);
+        if !browser::save_state(&encoded) {
+            status.set("This browser refused to save the state (storage full or disabled); use a share link or the zip.".to_owned());
+        }
+    });
+    browser::register_service_worker();
+
+    let dark = RwSignal::new(false);
+    view! {
+        <div class="page" class:dark=move || dark.get()>
+            <header class="top">
+                <h1>"Skill Playground"</h1>
+                <p class="tagline">"Drop an Agent Skill: see it checked against the spec and the products, counted level by level, and priced. Nothing leaves your browser."</p>
+                <button class="theme" aria-pressed=move || dark.get().to_string() on:click=move |_| dark.update(|d| *d = !*d)>
+                    {move || if dark.get() { "Light theme" } else { "Dark theme" }}
+                </button>
+            </header>
+            <p class="note" data-testid="tokenizer-note">
+                "Token counts are o200k_base (OpenAI's encoding). Claude, Gemini and other models use other tokenizers, so every count here is an approximation for them."
+            </p>
+            <div class="status" role="status" aria-live="polite" data-testid="status">{move || status.get()}</div>
+            <Loaders/>
+            <main class="grid">
+                <section class="panel editor-panel" aria-labelledby="h-editor">
+                    <h2 id="h-editor">"SKILL.md"</h2>
+                    <Editor/>
+                </section>
+                <section class="panel" aria-labelledby="h-verdicts">
+                    <h2 id="h-verdicts">"Where it loads"</h2>
+                    <VerdictTable/>
+                    <DiagnosticsPanel/>
+                </section>
+                <section class="panel wide" aria-labelledby="h-levels">
+                    <h2 id="h-levels">"Levels"</h2>
+                    <LevelsPanel/>
+                </section>
+                <section class="panel wide" aria-labelledby="h-tokens">
+                    <h2 id="h-tokens">"Tokens"</h2>
+                    <TokenView/>
+                </section>
+                <section class="panel wide" aria-labelledby="h-cost">
+                    <h2 id="h-cost">"Cost over a conversation"</h2>
+                    <CostPanel/>
+                </section>
+                <section class="panel wide" aria-labelledby="h-share">
+                    <h2 id="h-share">"Share and export"</h2>
+                    <SharePanel/>
+                </section>
+            </main>
+            <footer>
+                <p>{move || format!("Report computed in {:.1} ms in this browser.", computed.get().elapsed_ms)}</p>
+                <p>"The spec profile follows skills-ref 0.1.1; product profiles are dated in each message's source. Counts: o200k_base."</p>
+            </footer>
+        </div>
+    }
+}

@@ -1,0 +1,196 @@
+//! The verdicts of the four profiles side by side, and the findings of the chosen one: grouped
+//! by file, with the source line and its span marked, the rule's source, and one-click fixes
+//! with a diff preview.
+
+use leptos::prelude::*;
+use skillpg_core::{Applicability, Diagnostic, LineIndex, Severity};
+
+use super::ctx;
+
+/// One row per profile: will the skill load there?
+#[component]
+pub fn VerdictTable() -> impl IntoView {
+    let c = ctx();
+    view! {
+        <table class="verdicts" data-testid="verdicts">
+            <caption>"The selected skill under each product's rules"</caption>
+            <thead><tr><th scope="col">"Profile"</th><th scope="col">"Verdict"</th><th scope="col">"Errors"</th><th scope="col">"Warnings"</th><th scope="col">"As of"</th></tr></thead>
+            <tbody>
+                {move || {
+                    let computed = c.computed.get();
+                    let (selected, current) = c.state.with(|s| (s.selected, s.profile.clone()));
+                    computed.checks.iter().map(|(p, per_skill)| {
+                        let diags = per_skill.get(selected).cloned().unwrap_or_default();
+                        let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+                        let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
+                        let key = p.key;
+                        view! {
+                            <tr class:current={current == key} data-testid=format!("verdict-{key}")>
+                                <th scope="row"><button on:click=move |_| c.state.update(|s| s.profile = key.to_owned())>{p.title}</button></th>
+                                <td class:bad={errors > 0}>{if errors == 0 { "loads" } else { "fails" }}</td>
+                                <td>{errors}</td>
+                                <td>{warnings}</td>
+                                <td class="as-of">{p.as_of}</td>
+                            </tr>
+                        }
+                    }).collect_view()
+                }}
+            </tbody>
+        </table>
+    }
+}
+
+/// The text a diagnostic points into.
+fn file_text(a: &skillpg_core::Analysis, file: &str) -> Option<String> {
+    if Some(file) == a.skill_md_path.as_deref() {
+        return a.doc.as_ref().map(|d| d.text.clone());
+    }
+    a.file(file).and_then(|f| f.text.text().map(str::to_owned))
+}
+
+/// The findings of the chosen profile.
+#[component]
+pub fn DiagnosticsPanel() -> impl IntoView {
+    let c = ctx();
+    let items = move || {
+        let computed = c.computed.get();
+        let (selected, profile) = c.state.with(|s| (s.selected, s.profile.clone()));
+        let Some(a) = computed.analyses.get(selected).cloned() else { return Vec::new() };
+        let diags = computed.checks.iter().find(|(p, _)| p.key == profile).and_then(|(_, d)| d.get(selected).cloned()).unwrap_or_default();
+        let mut files: Vec<String> = diags.iter().map(|d| d.file.clone()).collect();
+        files.dedup();
+        let mut seen = Vec::new();
+        files.retain(|f| if seen.contains(f) { false } else { seen.push(f.clone()); true });
+        files.into_iter().map(|f| {
+            let in_file: Vec<Diagnostic> = diags.iter().filter(|d| d.file == f).cloned().collect();
+            (f.clone(), file_text(&a, &f), in_file)
+        }).collect::<Vec<_>>()
+    };
+    view! {
+        <div class="diagnostics" data-testid="diagnostics" aria-live="polite">
+            <p class="profile-line">{move || c.state.with(|s| format!("Findings under “{}”:", s.profile))}</p>
+            {move || {
+                let groups = items();
+                if groups.is_empty() {
+                    return view! { <p class="clean" data-testid="no-findings">"No findings."</p> }.into_any();
+                }
+                groups.into_iter().map(|(file, text, diags)| {
+                    let title = if file.is_empty() { "(the folder)".to_owned() } else { file.clone() };
+                    view! {
+                        <div class="file-group">
+                            <h3>{title}</h3>
+                            <ul>{diags.into_iter().map(|d| view! { <DiagnosticItem d=d text=text.clone()/> }).collect_view()}</ul>
+                        </div>
+                    }
+                }).collect_view().into_any()
+            }}
+        </div>
+    }
+}
+
+/// One finding.
+#[component]
+fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
+    let c = ctx();
+    let sev = d.severity.as_str();
+    let excerpt = match (&text, &d.span, d.location) {
+        (Some(text), Some(span), Some(loc)) => {
+            let index = LineIndex::new(text);
+            let range = index.line_range(text, loc.line);
+            let start = span.start.clamp(range.start, range.end);
+            let end = span.end.clamp(start, range.end);
+            Some((loc.line, text[range.start..start].to_owned(), text[start..end].to_owned(), text[end..range.end].to_owned()))
+        }
+        _ => None,
+    };
+    let fix = d.fix.clone();
+    let file = d.file.clone();
+    let preview = RwSignal::new(false);
+    let rule_anchor = format!("https://agentskills.io/specification#{}", d.rule);
+    view! {
+        <li class=format!("diagnostic {sev}") data-testid="diagnostic" data-code=d.code>
+            <p>
+                <span class="sev" aria-label=format!("severity {sev}")>{sev}</span>
+                " "
+                <code class="code" title=d.rule>{d.code}</code>
+                " "
+                <span class="msg">{d.message.clone()}</span>
+                {d.location.map(|l| view! { <span class="loc">{format!(" (line {}, column {})", l.line, l.column)}</span> })}
+            </p>
+            {excerpt.map(|(line, before, marked, after)| view! {
+                <pre class="excerpt" data-testid="excerpt"><span class="ln">{format!("{line:>4} | ")}</span>{before}<mark>{if marked.is_empty() { " ".to_owned() } else { marked }}</mark>{after}</pre>
+            })}
+            <p class="source">
+                "Rule " <code>{d.rule}</code> ". Source: "
+                <a href=d.source.url target="_blank" rel="noopener noreferrer">{d.source.title}</a>
+                <span class="visually-hidden">{rule_anchor}</span>
+            </p>
+            {fix.map(|fix| {
+                let safe = fix.applicability == Applicability::Safe;
+                let title = fix.title.clone();
+                let fix_for_apply = fix.clone();
+                let fix_for_preview = fix.clone();
+                let file_for_preview = file.clone();
+                view! {
+                    <div class="fix">
+                        <button data-testid="apply-fix" on:click=move |_| {
+                            let fix = fix_for_apply.clone();
+                            c.state.update(|s| {
+                                let selected = s.selected;
+                                if let Some(skill) = s.skills.get_mut(selected) {
+                                    if let Some(f) = skill.files.iter_mut().find(|(p, _)| *p == file) {
+                                        let text = String::from_utf8_lossy(&f.1).into_owned();
+                                        let fixed = apply(&text, &fix);
+                                        f.1 = fixed.into_bytes();
+                                    }
+                                }
+                            });
+                            c.status.set(format!("Applied: {}", fix_for_apply.title));
+                        }>{format!("{} fix: {title}", if safe { "Apply safe" } else { "Apply unsafe" })}</button>
+                        <button class="link" aria-expanded=move || preview.get().to_string() on:click=move |_| preview.update(|p| *p = !*p)>"Preview the change"</button>
+                        <Show when=move || preview.get()>
+                            <pre class="diff" data-testid="fix-preview">{
+                                let c = ctx();
+                                let fix = fix_for_preview.clone();
+                                let file = file_for_preview.clone();
+                                move || {
+                                    let before = c.state.with(|s| s.skills.get(s.selected).and_then(|k| k.files.iter().find(|(p, _)| *p == file)).map(|(_, b)| String::from_utf8_lossy(b).into_owned())).unwrap_or_default();
+                                    diff(&before, &apply(&before, &fix))
+                                }
+                            }</pre>
+                        </Show>
+                    </div>
+                }
+            })}
+        </li>
+    }
+}
+
+/// Applies one fix's edits to `text` (edits are non-overlapping; applied from the end).
+fn apply(text: &str, fix: &skillpg_core::Fix) -> String {
+    let mut edits = fix.edits.clone();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.range.start));
+    let mut res = text.to_owned();
+    for e in edits {
+        if e.range.end <= res.len() && res.is_char_boundary(e.range.start) && res.is_char_boundary(e.range.end) {
+            res.replace_range(e.range.clone(), &e.replacement);
+        }
+    }
+    res
+}
+
+/// A small line diff: the lines that change, with `-` and `+`.
+fn diff(before: &str, after: &str) -> String {
+    let a: Vec<&str> = before.lines().collect();
+    let b: Vec<&str> = after.lines().collect();
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let mut out = format!("@@ line {} @@\n", prefix + 1);
+    for line in &a[prefix..a.len() - suffix] {
+        out.push_str(&format!("- {line}\n"));
+    }
+    for line in &b[prefix..b.len() - suffix] {
+        out.push_str(&format!("+ {line}\n"));
+    }
+    out
+}

@@ -1,0 +1,237 @@
+//! Getting skills in: a folder picker, a file picker (zip, .skill, SKILL.md), drag and drop of
+//! folders and archives, a URL, the gallery; and the catalog of loaded skills.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+use super::{ctx, n};
+use crate::browser::{self, PickedFile};
+use crate::samples::SAMPLES;
+use crate::state::SkillInput;
+
+/// Turns picked or dropped files into skills and adds them to the catalog (a skill with the
+/// same folder name is replaced). Archives among the files are opened.
+fn add_files(files: Vec<PickedFile>) {
+    let c = ctx();
+    let mut skills = Vec::new();
+    let mut problems = Vec::new();
+    let (archives, plain): (Vec<PickedFile>, Vec<PickedFile>) =
+        files.into_iter().partition(|(p, _)| p.ends_with(".zip") || p.ends_with(".skill"));
+    for (name, bytes) in archives {
+        let found = skillpg_core::ingest::read_archive(&name, &bytes);
+        problems.extend(found.diagnostics.iter().map(|d| format!("{}: {}", name, d.message)));
+        skills.extend(found.skills);
+    }
+    if !plain.is_empty() {
+        // A lone SKILL.md picked as a file becomes a skill folder of its own.
+        let lone = plain.len() == 1 && plain[0].0.eq_ignore_ascii_case("skill.md");
+        let found = skillpg_core::ingest::discover(if lone { "my-skill" } else { "dropped" }, plain);
+        problems.extend(found.diagnostics.iter().map(|d| d.message.clone()));
+        skills.extend(found.skills);
+    }
+    let n_found = skills.len();
+    c.state.update(|s| {
+        for b in skills {
+            let input = SkillInput { dir_name: b.dir_name.clone(), files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect() };
+            match s.skills.iter().position(|k| k.dir_name == input.dir_name) {
+                Some(idx) => {
+                    s.skills[idx] = input;
+                    s.selected = idx;
+                }
+                None => {
+                    s.skills.push(input);
+                    s.selected = s.skills.len() - 1;
+                }
+            }
+        }
+        s.selected_file = "SKILL.md".into();
+    });
+    let mut message = format!("Loaded {n_found} skill(s).");
+    if !problems.is_empty() {
+        message.push_str(&format!(" Problems with the input: {}", problems.join("; ")));
+    }
+    c.status.set(message);
+}
+
+/// The loading controls and the catalog.
+#[component]
+pub fn Loaders() -> impl IntoView {
+    let c = ctx();
+    let busy = RwSignal::new(false);
+    let dragging = RwSignal::new(false);
+    let url = RwSignal::new(String::new());
+    let folder_input = NodeRef::<leptos::html::Input>::new();
+    // `webkitdirectory` is not among the view macro's known attributes; set it on the element.
+    Effect::new(move |_| {
+        if let Some(el) = folder_input.get() {
+            let _ = el.set_attribute("webkitdirectory", "");
+        }
+    });
+
+    let on_pick = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(files) = input.files() else { return };
+        let total = files.length() as usize;
+        busy.set(true);
+        c.status.set(format!("Reading {} file(s)…", n(total)));
+        spawn_local(async move {
+            let res = browser::read_file_list(files, move |done| {
+                if done % 25 == 0 {
+                    c.status.set(format!("Reading files: {} of {}…", n(done), n(total)));
+                }
+            })
+            .await;
+            match res {
+                Ok(files) => add_files(files),
+                Err(message) => c.status.set(message),
+            }
+            busy.set(false);
+            input.set_value("");
+        });
+    };
+
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        let Some(dt) = ev.data_transfer() else { return };
+        let items = dt.items();
+        // Entries must be taken during the event; the items list empties afterwards.
+        let roots: Vec<web_sys::FileSystemEntry> = (0..items.length()).filter_map(|i| items.get(i)).filter_map(|item| item.webkit_get_as_entry().ok().flatten()).collect();
+        busy.set(true);
+        c.status.set("Reading the dropped files…".to_owned());
+        spawn_local(async move {
+            match browser::read_entries(roots, move |done| {
+                if done % 25 == 0 {
+                    c.status.set(format!("Reading files: {}…", n(done)));
+                }
+            })
+            .await
+            {
+                Ok(files) => add_files(files),
+                Err(message) => c.status.set(message),
+            }
+            busy.set(false);
+        });
+    };
+
+    let load_url = move |_| {
+        let address = url.get_untracked();
+        let raw = github_raw(&address);
+        busy.set(true);
+        c.status.set(format!("Fetching {raw}…"));
+        spawn_local(async move {
+            match browser::fetch_bytes(&raw).await {
+                Ok(bytes) => {
+                    let name = if raw.ends_with(".zip") || raw.ends_with(".skill") { raw.rsplit('/').next().unwrap_or("skill.zip").to_owned() } else { "SKILL.md".to_owned() };
+                    add_files(vec![(name, bytes)]);
+                }
+                Err(message) => c.status.set(format!("{message}. Download the folder and drop it here instead.")),
+            }
+            busy.set(false);
+        });
+    };
+
+    view! {
+        <section class="loaders" aria-label="Load skills">
+            <div
+                class="dropzone"
+                class:dragging=move || dragging.get()
+                data-testid="dropzone"
+                on:dragover=move |ev: leptos::ev::DragEvent| { ev.prevent_default(); dragging.set(true); }
+                on:dragleave=move |_| dragging.set(false)
+                on:drop=on_drop
+            >
+                <p>"Drop skill folders, a folder of skills, or a .zip / .skill archive here."</p>
+                <label class="button">
+                    "Pick a folder"
+                    <input type="file" class="visually-hidden" data-testid="folder-input" node_ref=folder_input multiple=true on:change=on_pick/>
+                </label>
+                <label class="button">
+                    "Pick a zip, .skill or SKILL.md"
+                    <input type="file" class="visually-hidden" data-testid="file-input" accept=".zip,.skill,.md" multiple=true on:change=on_pick/>
+                </label>
+                <Show when=move || busy.get()>
+                    <progress aria-label="Loading"></progress>
+                </Show>
+            </div>
+            <div class="url-load">
+                <label for="url-input">"Load from a URL (GitHub file or raw address, a gist's raw file, a zip)"</label>
+                <input id="url-input" type="url" placeholder="https://github.com/owner/repo/blob/main/skills/x/SKILL.md"
+                    prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))/>
+                <button on:click=load_url>"Load"</button>
+            </div>
+            <div class="gallery" aria-label="Samples">
+                <span>"Samples: "</span>
+                {SAMPLES.iter().map(|s| {
+                    let sample = *s;
+                    view! {
+                        <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| {
+                            c.state.update(|st| {
+                                let input = sample.input();
+                                match st.skills.iter().position(|k| k.dir_name == input.dir_name) {
+                                    Some(idx) => { st.skills[idx] = input; st.selected = idx; }
+                                    None => { st.skills.push(input); st.selected = st.skills.len() - 1; }
+                                }
+                                st.selected_file = "SKILL.md".into();
+                            });
+                        }>{sample.title}</button>
+                    }
+                }).collect_view()}
+                <button on:click=move |_| c.state.update(|st| {
+                    st.skills.push(SkillInput { dir_name: "new-skill".into(), files: vec![("SKILL.md".into(), b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec())] });
+                    st.selected = st.skills.len() - 1;
+                })>"New empty skill"</button>
+                <button data-testid="clear" on:click=move |_| c.state.update(|st| { st.skills.clear(); st.selected = 0; })>"Clear all"</button>
+            </div>
+            <Catalog/>
+        </section>
+    }
+}
+
+/// GitHub `blob` and `tree` addresses become raw file addresses; gists and raw addresses pass.
+fn github_raw(address: &str) -> String {
+    let address = address.trim();
+    if let Some(rest) = address.strip_prefix("https://github.com/") {
+        let parts: Vec<&str> = rest.splitn(4, '/').collect();
+        if parts.len() == 4 && (parts[2] == "blob" || parts[2] == "tree") {
+            let path = parts[3];
+            let path = if parts[2] == "tree" { format!("{path}/SKILL.md") } else { path.to_owned() };
+            return format!("https://raw.githubusercontent.com/{}/{}/{}", parts[0], parts[1], path);
+        }
+    }
+    address.to_owned()
+}
+
+/// The loaded skills side by side, as an agent sees them: one level-1 line each.
+#[component]
+fn Catalog() -> impl IntoView {
+    let c = ctx();
+    view! {
+        <div class="catalog" role="tablist" aria-label="Loaded skills" data-testid="catalog">
+            {move || {
+                let computed = c.computed.get();
+                let selected = c.state.with(|s| s.selected);
+                computed.analyses.iter().enumerate().map(|(idx, a)| {
+                    let errors = computed.checks[0].1[idx].iter().filter(|d| d.severity == skillpg_core::Severity::Error).count();
+                    let line = a.level1_line.trim_end().to_owned();
+                    let name = a.display_name().to_owned();
+                    view! {
+                        <div class="catalog-item" class:selected=move || selected == idx>
+                            <button role="tab" aria-selected=(selected == idx).to_string()
+                                on:click=move |_| c.state.update(|s| { s.selected = idx; s.selected_file = "SKILL.md".into(); })>
+                                <span class="skill-name">{name.clone()}</span>
+                                <span class="badge" class:bad={errors > 0}>{if errors > 0 { format!("{errors} spec error(s)") } else { "spec ok".to_owned() }}</span>
+                            </button>
+                            <code class="level1">{line}</code>
+                            <button class="remove" aria-label=format!("Remove {name}") on:click=move |_| c.state.update(|s| {
+                                if idx < s.skills.len() { s.skills.remove(idx); }
+                                s.selected = s.selected.min(s.skills.len().saturating_sub(1));
+                            })>"×"</button>
+                        </div>
+                    }
+                }).collect_view()
+            }}
+        </div>
+    }
+}

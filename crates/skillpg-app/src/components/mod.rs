@@ -1,0 +1,45 @@
+//! The page's components, one per file. Each binds signals to the engine; none computes what
+//! the engine could.
+
+pub mod app;
+pub mod cost;
+pub mod diagnostics;
+pub mod editor;
+pub mod levels;
+pub mod loaders;
+pub mod share;
+pub mod tokens;
+
+use leptos::prelude::*;
+
+use crate::Computed;
+use crate::state::PageState;
+
+/// What every component reads: the state (read and write) and what the engine made of it.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx {
+    /// The page's state.
+    pub state: RwSignal<PageState>,
+    /// The engine's results for it.
+    pub computed: Memo<Computed>,
+    /// A status line for the ARIA live region (progress, errors).
+    pub status: RwSignal<String>,
+}
+
+/// The shared context.
+pub fn ctx() -> Ctx {
+    expect_context::<Ctx>()
+}
+
+/// `26362` as `26,362`.
+pub fn n(count: usize) -> String {
+    let digits = count.to_string();
+    let mut res = String::new();
+    for (idx, c) in digits.chars().enumerate() {
+        if idx > 0 && (digits.len() - idx) % 3 == 0 {
+            res.push(',');
+        }
+        res.push(c);
+    }
+    res
+}

@@ -1,0 +1,92 @@
+//! Share and export: a link that carries the whole state in its fragment (no server), the
+//! report as JSON (`skillpg check --format json` plus levels), the skill as a zip claude.ai
+//! accepts, and a Markdown summary.
+
+use leptos::prelude::*;
+
+use super::{ctx, n};
+use crate::{browser, state};
+
+/// The report of the selected profile as `skillpg check --format json` prints it, with levels.
+pub fn report_json(computed: &crate::Computed, profile: &str) -> String {
+    let Some((p, per_skill)) = computed.checks.iter().find(|(p, _)| p.key == profile).or(computed.checks.first()) else { return "{}".into() };
+    let report = skillpg_report::CheckJson {
+        profile: p.key.to_owned(),
+        skills: computed.analyses.iter().zip(per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, true)).collect(),
+    };
+    serde_json::to_string_pretty(&report).unwrap_or_default()
+}
+
+/// A Markdown summary of the selected profile's verdicts and the levels.
+fn report_markdown(computed: &crate::Computed, profile: &str) -> String {
+    let mut out = format!("| skill | verdict ({profile}) | level 1 | level 2 | level 3 | files |\n|---|---|---|---|---|---|\n");
+    let per_skill = computed.checks.iter().find(|(p, _)| p.key == profile).map(|(_, d)| d.clone()).unwrap_or_default();
+    for (a, d) in computed.analyses.iter().zip(per_skill) {
+        let errors = d.iter().filter(|d| d.severity == skillpg_core::Severity::Error).count();
+        let l = a.levels;
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            a.display_name(),
+            if errors == 0 { "valid".to_owned() } else { format!("{errors} error(s)") },
+            n(l.level1),
+            n(l.level2),
+            n(l.level3),
+            n(l.files)
+        ));
+    }
+    out.push_str("\nTokens: o200k_base, an approximation for other vendors' tokenizers. Made with Skill Playground.\n");
+    out
+}
+
+/// The share and export controls.
+#[component]
+pub fn SharePanel() -> impl IntoView {
+    let c = ctx();
+    let link = RwSignal::new(String::new());
+    let too_large = RwSignal::new(false);
+    let make_link = move |_| {
+        let fragment = c.state.with(state::share_fragment);
+        let url = format!("{}#{fragment}", browser::location_base());
+        if url.len() > state::MAX_LINK_CHARS {
+            too_large.set(true);
+            link.set(String::new());
+            c.status.set(format!(
+                "The state is {} characters as a link, over the {} that chat apps and mail keep. Download the zip or copy the Markdown instead.",
+                n(url.len()),
+                n(state::MAX_LINK_CHARS)
+            ));
+            return;
+        }
+        too_large.set(false);
+        browser::replace_hash(&fragment);
+        browser::copy_text(&url);
+        link.set(url);
+        c.status.set("Share link copied; it holds the skills, the chosen file, the profile and the cost inputs.".to_owned());
+    };
+    view! {
+        <div class="share">
+            <button data-testid="share" on:click=make_link>"Make a share link"</button>
+            <button data-testid="export-json" on:click=move |_| {
+                let json = c.state.with(|s| report_json(&c.computed.get_untracked(), &s.profile));
+                browser::download("skill-report.json", "application/json", json.as_bytes());
+            }>"Export the report (JSON)"</button>
+            <button data-testid="export-zip" on:click=move |_| {
+                if let Some(skill) = c.state.with(|s| s.skills.get(s.selected).cloned()) {
+                    browser::download(&format!("{}.zip", skill.dir_name), "application/zip", &state::skill_zip(&skill));
+                }
+            }>"Download the skill (.zip for claude.ai)"</button>
+            <button data-testid="copy-markdown" on:click=move |_| {
+                let md = c.state.with(|s| report_markdown(&c.computed.get_untracked(), &s.profile));
+                browser::copy_text(&md);
+                c.status.set("Markdown summary copied.".to_owned());
+            }>"Copy a Markdown summary"</button>
+            <Show when=move || !link.get().is_empty()>
+                <label for="share-link">"Link"</label>
+                <input id="share-link" data-testid="share-link" readonly=true prop:value=move || link.get()/>
+            </Show>
+            <Show when=move || too_large.get()>
+                <p class="warning" data-testid="share-too-large">"Too large for a link: use the zip or the Markdown summary."</p>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,69 @@
+//! The token view: any file's text cut into its o200k_base tokens, as alternating segments that
+//! never split a grapheme, with the ids on hover and on keyboard focus.
+
+use leptos::prelude::*;
+
+use super::{ctx, n};
+
+/// The most segments drawn at once; past it the view says how many more there are.
+const MAX_SEGMENTS: usize = 6_000;
+
+/// Makes whitespace visible: `·` for spaces, `→` for tabs, `↵` before line breaks.
+fn show_whitespace(text: &str) -> String {
+    text.replace(' ', "·").replace('\t', "→").replace('\n', "↵\n")
+}
+
+/// The token view of the selected file.
+#[component]
+pub fn TokenView() -> impl IntoView {
+    let c = ctx();
+    let whitespace = RwSignal::new(false);
+    let file_names = move || c.state.with(|s| s.skills.get(s.selected).map(|k| k.files.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>()).unwrap_or_default());
+    let current = move || c.state.with(|s| s.selected_file.clone());
+    let text = move || {
+        c.state.with(|s| {
+            let skill = s.skills.get(s.selected)?;
+            let (_, bytes) = skill.files.iter().find(|(p, _)| *p == s.selected_file)?;
+            match skillpg_core::FileText::decode(bytes) {
+                skillpg_core::FileText::Binary => None,
+                other => other.text().map(str::to_owned),
+            }
+        })
+    };
+    view! {
+        <div class="token-view">
+            <div class="controls">
+                <label for="token-file">"File"</label>
+                <select id="token-file" data-testid="token-file" on:change=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.selected_file = v); }>
+                    {move || file_names().into_iter().map(|f| { let selected = f == current(); view! { <option value=f.clone() selected=selected>{f.clone()}</option> } }).collect_view()}
+                </select>
+                <label><input type="checkbox" data-testid="whitespace-toggle" prop:checked=move || whitespace.get() on:change=move |_| whitespace.update(|w| *w = !*w)/>" Show whitespace"</label>
+            </div>
+            {move || match text() {
+                None => view! { <p data-testid="token-binary">"Binary file (or none selected): counted as 0 tokens."</p> }.into_any(),
+                Some(text) => {
+                    let segments = skillpg_tokens::segments(&text);
+                    let n_tokens: usize = segments.iter().map(|s| s.ids.len()).sum();
+                    let shown = segments.len().min(MAX_SEGMENTS);
+                    let ws = whitespace.get();
+                    view! {
+                        <p data-testid="token-count">{format!("{} tokens, {} characters (o200k_base).", n(n_tokens), n(text.chars().count()))}
+                            {(segments.len() > shown).then(|| format!(" Showing the first {} segments.", n(shown)))}</p>
+                        <div class="tokens" data-testid="tokens" role="list" aria-label="Tokens">
+                            {segments.into_iter().take(shown).enumerate().map(|(i, seg)| {
+                                let piece = &text[seg.start..seg.end];
+                                let ids = seg.ids.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+                                let shown_text = if ws { show_whitespace(piece) } else { piece.to_owned() };
+                                view! {
+                                    <span class=if i % 2 == 0 { "tok even" } else { "tok odd" } role="listitem" tabindex="0"
+                                        title=format!("token {}: id {ids}", i + 1) aria-label=format!("token {}: {piece:?}, id {ids}", i + 1)
+                                        data-ids=ids.clone()>{shown_text}</span>
+                                }
+                            }).collect_view()}
+                        </div>
+                    }.into_any()
+                }
+            }}
+        </div>
+    }
+}

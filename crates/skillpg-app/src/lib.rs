@@ -1,0 +1,64 @@
+//! The Skill Playground page: the engine in the browser, nothing sent to any server.
+//!
+//! The app owns every boundary the engine does not: the DOM, drops and pickers, archives,
+//! local storage, the URL fragment and the JSON export. Components bind signals to the
+//! engine's pure functions and hold no logic of their own that could live in the engine.
+
+pub mod browser;
+pub mod components;
+pub mod samples;
+pub mod state;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check_catalog, profile};
+
+pub use components::app::App;
+
+/// Everything the views show, computed from the state in one pass.
+#[derive(Debug, Clone)]
+pub struct Computed {
+    /// Distinguishes computations, so that a `Memo` of it notifies on every change.
+    generation: u64,
+    /// One analysis per skill.
+    pub analyses: Arc<Vec<Analysis>>,
+    /// Per profile, one list of diagnostics per skill.
+    pub checks: Arc<Vec<(&'static Profile, Vec<Vec<Diagnostic>>)>>,
+    /// How long the computation took, in milliseconds.
+    pub elapsed_ms: f64,
+}
+
+impl PartialEq for Computed {
+    fn eq(&self, other: &Computed) -> bool {
+        self.generation == other.generation
+    }
+}
+
+/// The context window Claude Code's listing budget is computed for.
+pub const CONTEXT_WINDOW: usize = 200_000;
+
+/// Runs the engine over every skill of the state, under every profile.
+pub fn compute(state: &state::PageState) -> Computed {
+    static GENERATION: AtomicU64 = AtomicU64::new(0);
+    let start = browser::now_ms();
+    let analyses: Vec<Analysis> = state.skills.iter().map(|s| analyze(&s.bundle())).collect();
+    let checks = profile::ALL.iter().map(|p| (*p, check_catalog(&analyses, p, CONTEXT_WINDOW))).collect();
+    Computed {
+        generation: GENERATION.fetch_add(1, Ordering::Relaxed),
+        analyses: Arc::new(analyses),
+        checks: Arc::new(checks),
+        elapsed_ms: browser::now_ms() - start,
+    }
+}
+
+/// Shows a message instead of a blank page if the app ever panics, and keeps the input: the
+/// state is in local storage, which a reload restores.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        browser::show_fatal(&format!(
+            "Something went wrong inside the playground ({info}). Your skills are kept in this browser: reload the page to continue."
+        ));
+    }));
+}

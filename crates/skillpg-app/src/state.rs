@@ -1,0 +1,262 @@
+//! The page's state and its two serializations: the share link (`#v1=` + base64url of deflated
+//! JSON, no server) and local storage. Pure: no DOM here, so it is tested natively.
+
+use std::io::{Read, Write};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+use skillpg_core::{BundleFile, SkillBundle};
+
+/// A share link longer than this is refused with a fallback (download the zip, copy markdown):
+/// browsers accept longer fragments, but chat apps and mail clients cut them.
+pub const MAX_LINK_CHARS: usize = 60_000;
+
+/// The most a share link may expand to (a deflate bomb in a link is refused).
+const MAX_EXPANDED: u64 = 64 * 1024 * 1024;
+
+/// One skill folder as the page holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillInput {
+    /// The folder's name (editable beside the editor).
+    pub dir_name: String,
+    /// Its files, `/`-separated relative paths.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+impl SkillInput {
+    /// The engine's view of it.
+    pub fn bundle(&self) -> SkillBundle {
+        SkillBundle::new(&self.dir_name, self.files.iter().map(|(p, b)| BundleFile { path: p.clone(), bytes: b.clone() }).collect())
+    }
+
+    /// The text of SKILL.md, if present and text.
+    pub fn skill_md_text(&self) -> Option<String> {
+        self.files.iter().find(|(p, _)| p == "SKILL.md").map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+    }
+
+    /// Replaces SKILL.md's text (adding the file when absent).
+    pub fn set_skill_md(&mut self, text: &str) {
+        match self.files.iter_mut().find(|(p, _)| p == "SKILL.md") {
+            Some(f) => f.1 = text.as_bytes().to_vec(),
+            None => self.files.insert(0, ("SKILL.md".to_owned(), text.as_bytes().to_vec())),
+        }
+    }
+}
+
+/// The inputs of the cost view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostState {
+    /// Turns in the conversation.
+    pub turns: u64,
+    /// Turn on which the skill is used.
+    pub activate_at: u64,
+    /// Bundled files read on use.
+    pub read: Vec<String>,
+    /// $ per million input tokens.
+    pub price: f64,
+    /// $ per million cached input tokens.
+    pub cached_price: f64,
+}
+
+impl Default for CostState {
+    fn default() -> CostState {
+        CostState { turns: 40, activate_at: 12, read: Vec::new(), price: 2.0, cached_price: 0.2 }
+    }
+}
+
+/// Everything a link or a reload restores.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PageState {
+    /// The skills loaded, in order.
+    pub skills: Vec<SkillInput>,
+    /// Index of the skill shown.
+    pub selected: usize,
+    /// File shown in the token view.
+    pub selected_file: String,
+    /// Profile shown in the diagnostics list.
+    pub profile: String,
+    /// Cost inputs.
+    pub cost: CostState,
+}
+
+/// The versioned wire form of [`PageState`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ShareStateV1 {
+    v: u32,
+    skills: Vec<SkillV1>,
+    selected: usize,
+    file: String,
+    profile: String,
+    cost: CostState,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SkillV1 {
+    dir: String,
+    files: Vec<FileV1>,
+}
+
+/// A file: text when it is UTF-8, else base64.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct FileV1 {
+    p: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    t: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    b: Option<String>,
+}
+
+fn to_wire(state: &PageState) -> ShareStateV1 {
+    ShareStateV1 {
+        v: 1,
+        skills: state
+            .skills
+            .iter()
+            .map(|s| SkillV1 {
+                dir: s.dir_name.clone(),
+                files: s
+                    .files
+                    .iter()
+                    .map(|(p, bytes)| match String::from_utf8(bytes.clone()) {
+                        Ok(t) => FileV1 { p: p.clone(), t: Some(t), b: None },
+                        Err(_) => FileV1 { p: p.clone(), t: None, b: Some(URL_SAFE_NO_PAD.encode(bytes)) },
+                    })
+                    .collect(),
+            })
+            .collect(),
+        selected: state.selected,
+        file: state.selected_file.clone(),
+        profile: state.profile.clone(),
+        cost: state.cost.clone(),
+    }
+}
+
+fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
+    if wire.v != 1 {
+        return Err(format!("this link was made by a newer version of the playground (format v{})", wire.v));
+    }
+    let mut skills = Vec::with_capacity(wire.skills.len());
+    for s in wire.skills {
+        let mut files = Vec::with_capacity(s.files.len());
+        for f in s.files {
+            // Paths from a link are as untrusted as paths from an archive.
+            let Some(path) = skillpg_core::ingest::clean_path(&f.p).filter(|p| !p.is_empty()) else {
+                return Err(format!("the link names a file outside its folder: {:?}", f.p));
+            };
+            let bytes = match (f.t, f.b) {
+                (Some(t), _) => t.into_bytes(),
+                (None, Some(b)) => URL_SAFE_NO_PAD.decode(b.as_bytes()).map_err(|e| format!("a file in the link is damaged ({path}): {e}"))?,
+                (None, None) => Vec::new(),
+            };
+            files.push((path, bytes));
+        }
+        skills.push(SkillInput { dir_name: s.dir, files });
+    }
+    let selected = wire.selected.min(skills.len().saturating_sub(1));
+    Ok(PageState { skills, selected, selected_file: wire.file, profile: wire.profile, cost: wire.cost })
+}
+
+/// Serializes the state for a link fragment or storage: base64url of deflated JSON.
+pub fn encode(state: &PageState) -> String {
+    let json = serde_json::to_vec(&to_wire(state)).unwrap_or_default();
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    let _ = enc.write_all(&json);
+    let deflated = enc.finish().unwrap_or_default();
+    URL_SAFE_NO_PAD.encode(deflated)
+}
+
+/// The fragment of a share link: `v1=...`.
+pub fn share_fragment(state: &PageState) -> String {
+    format!("v1={}", encode(state))
+}
+
+/// Reads what [`encode`] wrote; every failure is a message for a person.
+pub fn decode(data: &str) -> Result<PageState, String> {
+    let deflated = URL_SAFE_NO_PAD.decode(data.trim().as_bytes()).map_err(|e| format!("the link is damaged (not base64url: {e}); was it cut short?"))?;
+    let mut json = Vec::new();
+    flate2::read::DeflateDecoder::new(&deflated[..])
+        .take(MAX_EXPANDED + 1)
+        .read_to_end(&mut json)
+        .map_err(|e| format!("the link is damaged (cannot inflate: {e}); was it cut short?"))?;
+    if json.len() as u64 > MAX_EXPANDED {
+        return Err("the link expands to more than 64 MB; it was not opened".to_owned());
+    }
+    let wire: ShareStateV1 = serde_json::from_slice(&json).map_err(|e| format!("the link holds no playground state ({e})"))?;
+    from_wire(wire)
+}
+
+/// Reads a location hash (`#v1=...`); `None` when the hash is not a share link at all.
+pub fn decode_fragment(hash: &str) -> Option<Result<PageState, String>> {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    if hash.is_empty() {
+        return None;
+    }
+    match hash.strip_prefix("v1=") {
+        Some(data) => Some(decode(data)),
+        None if hash.starts_with('v') && hash.contains('=') => Some(Err("this share link has a format this version does not know".to_owned())),
+        None => None,
+    }
+}
+
+/// A `.zip` of one skill, laid out as claude.ai expects: one top-level folder.
+pub fn skill_zip(skill: &SkillInput) -> Vec<u8> {
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut w = zip::ZipWriter::new(&mut buf);
+        let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        for (path, bytes) in &skill.files {
+            if w.start_file(format!("{}/{}", skill.dir_name, path), opts).is_ok() {
+                let _ = w.write_all(bytes);
+            }
+        }
+        let _ = w.finish();
+    }
+    buf.into_inner()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> PageState {
+        PageState {
+            skills: vec![SkillInput {
+                dir_name: "my-skill".into(),
+                files: vec![("SKILL.md".into(), b"---\nname: my-skill\n---\n".to_vec()), ("assets/x.png".into(), vec![0x89, 0, 0xff])],
+            }],
+            selected: 0,
+            selected_file: "SKILL.md".into(),
+            profile: "claude-ai".into(),
+            cost: CostState::default(),
+        }
+    }
+
+    #[test]
+    fn share_links_round_trip() {
+        let state = sample();
+        let frag = share_fragment(&state);
+        let back = decode_fragment(&format!("#{frag}")).expect("a share link").expect("decodes");
+        assert_eq!(back, state);
+    }
+
+    #[test]
+    fn damaged_links_get_a_message() {
+        let frag = share_fragment(&sample());
+        let cut = &frag[..frag.len() / 2];
+        assert!(decode_fragment(&format!("#{cut}")).expect("a share link").is_err());
+        assert!(decode_fragment("#v1=!!!").expect("a share link").is_err());
+        assert!(decode_fragment("#v9=abc").expect("a share link").is_err());
+        assert!(decode_fragment("#section-2").is_none());
+        let evil = ShareStateV1 { v: 1, skills: vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }], selected: 0, file: String::new(), profile: String::new(), cost: CostState::default() };
+        assert!(from_wire(evil).is_err());
+    }
+
+    #[test]
+    fn zip_export_has_one_top_level_folder() {
+        let zip = skill_zip(&sample().skills[0]);
+        let found = skillpg_core::ingest::read_archive("my-skill.zip", &zip);
+        assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+        assert_eq!(found.skills[0].dir_name, "my-skill");
+    }
+}

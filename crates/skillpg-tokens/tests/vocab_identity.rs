@@ -1,0 +1,40 @@
+//! The encoder built from the compact vocabulary gives exactly tiktoken-rs's o200k_base ids:
+//! on every text file of the shared corpus, and on inputs chosen to be awkward.
+
+use std::path::Path;
+
+fn walk(dir: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else if let Ok(text) = std::fs::read_to_string(&path) {
+            out.push(text);
+        }
+    }
+}
+
+#[test]
+fn same_ids_as_tiktoken_rs_on_the_corpus_and_edge_cases() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    assert!(corpus.exists(), "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)", corpus.display());
+    let mut texts = Vec::new();
+    walk(&corpus, &mut texts);
+    assert!(texts.len() > 1000, "expected the corpus' text files, found {}", texts.len());
+    texts.extend(
+        [
+            "", " ", "\n\n\n", "\t\t x", "héllo wörld", "日本語のテキスト", "emoji 👩‍👩‍👧‍👦 🇫🇷", "<|endoftext|> <|endofprompt|>",
+            "don't you'll I'M", "1234567890 3.14159", "a\u{200B}b\u{202E}c", "\r\n\r\n", "ﬁ ligature and ǅ", "😀😀😀😀😀😀",
+        ]
+        .map(str::to_owned),
+    );
+    let reference = tiktoken_rs::o200k_base().expect("o200k");
+    let mut n_tokens = 0usize;
+    for text in &texts {
+        let ours = skillpg_tokens::encode(text);
+        assert_eq!(ours, reference.encode_ordinary(text), "ids differ on a text starting {:?}", text.chars().take(60).collect::<String>());
+        n_tokens += ours.len();
+    }
+    println!("identical ids on {} texts, {n_tokens} tokens", texts.len());
+}
