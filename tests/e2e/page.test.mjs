@@ -11,11 +11,16 @@ let server;
 let ctx;
 let pageErrors = [];
 
-async function openPage(context = ctx, url = server.url) {
+async function openPage(context = ctx, url = server.url, { fresh = true } = {}) {
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(url);
   await page.waitForSelector('[data-testid="levels-table"]');
+  if (fresh && !url.includes('#')) {
+    // Each test starts from the good sample alone, whatever an earlier test saved.
+    await page.click('[data-testid="clear"]');
+    await page.click('[data-testid="sample-release-notes"]');
+  }
   return page;
 }
 
@@ -180,6 +185,28 @@ describe('the playground page', () => {
     assert.equal(row[1], `$${cli.system_prompt.usd.toFixed(4)}`);
     await page.screenshot({ path: screenshotPath('07-cost'), fullPage: true });
     await page.close();
+  });
+
+  test('the page works offline after the first visit (service worker)', async () => {
+    const other = await browser();
+    try {
+      const page = await other.newPage();
+      await page.goto(server.url);
+      await page.waitForSelector('[data-testid="levels-table"]');
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+      await page.waitForFunction(async () => {
+        const keys = await caches.keys();
+        if (keys.length === 0) return false;
+        const cache = await caches.open(keys[0]);
+        return (await cache.match('./skillpg_app_bg.wasm')) !== undefined;
+      }, null, { timeout: 20000 });
+      await other.setOffline(true);
+      await page.reload();
+      await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+      assert.match(await page.textContent('[data-testid="token-count"]'), /tokens/);
+    } finally {
+      await other.close();
+    }
   });
 
   test('no page errors were raised', () => {

@@ -62,3 +62,10 @@ pub fn install_panic_hook() {
         ));
     }));
 }
+
+/// o200k_base token count of `text`, exported for the timed page benchmark
+/// (`scripts/bench-page.mjs`), which compares it with JavaScript tokenizers in the same browser.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn count_tokens(text: &str) -> usize {
+    skillpg_tokens::count(text)
+}

@@ -115,7 +115,6 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
                 <code class="code" title=d.rule>{d.code}</code>
                 " "
                 <span class="msg">{d.message.clone()}</span>
-                {d.location.map(|l| view! { <span class="loc">{format!(" (line {}, column {})", l.line, l.column)}</span> })}
             </p>
             {excerpt.map(|(line, before, marked, after)| view! {
                 <pre class="excerpt" data-testid="excerpt"><span class="ln">{format!("{line:>4} | ")}</span>{before}<mark>{if marked.is_empty() { " ".to_owned() } else { marked }}</mark>{after}</pre>

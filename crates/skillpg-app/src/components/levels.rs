@@ -74,7 +74,7 @@ fn LevelChart() -> impl IntoView {
         let computed = c.computed.get();
         let rows: Vec<(String, Levels)> = computed.analyses.iter().map(|a| (a.display_name().to_owned(), a.levels)).collect();
         let max = rows.iter().map(|(_, l)| l.level1.max(l.level2).max(l.level3)).max().unwrap_or(1).max(10) as f64;
-        let scale = |v: usize| if v == 0 { 0.0 } else { 460.0 * (v as f64 + 1.0).log10() / (max + 1.0).log10() };
+        let scale = |v: usize| if v == 0 { 0.0 } else { 340.0 * (v as f64 + 1.0).log10() / (max + 1.0).log10() };
         let height = rows.len() * 54 + 30;
         view! {
             <figure class="chart">

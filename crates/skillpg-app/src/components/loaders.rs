@@ -10,10 +10,10 @@ use crate::browser::{self, PickedFile};
 use crate::samples::SAMPLES;
 use crate::state::SkillInput;
 
-/// Turns picked or dropped files into skills and adds them to the catalog (a skill with the
+/// Turns picked or dropped files into skills (`c` is passed in: this runs in a task, outside
+/// the component tree that provides the context) and adds them to the catalog (a skill with the
 /// same folder name is replaced). Archives among the files are opened.
-fn add_files(files: Vec<PickedFile>) {
-    let c = ctx();
+fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
     let mut skills = Vec::new();
     let mut problems = Vec::new();
     let (archives, plain): (Vec<PickedFile>, Vec<PickedFile>) =
@@ -83,7 +83,7 @@ pub fn Loaders() -> impl IntoView {
             })
             .await;
             match res {
-                Ok(files) => add_files(files),
+                Ok(files) => add_files(c, files),
                 Err(message) => c.status.set(message),
             }
             busy.set(false);
@@ -108,7 +108,7 @@ pub fn Loaders() -> impl IntoView {
             })
             .await
             {
-                Ok(files) => add_files(files),
+                Ok(files) => add_files(c, files),
                 Err(message) => c.status.set(message),
             }
             busy.set(false);
@@ -124,7 +124,7 @@ pub fn Loaders() -> impl IntoView {
             match browser::fetch_bytes(&raw).await {
                 Ok(bytes) => {
                     let name = if raw.ends_with(".zip") || raw.ends_with(".skill") { raw.rsplit('/').next().unwrap_or("skill.zip").to_owned() } else { "SKILL.md".to_owned() };
-                    add_files(vec![(name, bytes)]);
+                    add_files(c, vec![(name, bytes)]);
                 }
                 Err(message) => c.status.set(format!("{message}. Download the folder and drop it here instead.")),
             }

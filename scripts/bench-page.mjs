@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Timed page benchmark in headless Chromium (SwiftShader; no GPU), for BENCHMARKS.md:
+// - first render of the page on localhost (navigation to the levels table), fresh profile;
+// - the full report (analysis + four profiles) of vercel-react-best-practices after load;
+// - o200k_base tokenization: the page's wasm against gpt-tokenizer and js-tiktoken, in the
+//   same browser, on the same text (the corpus' largest file, react-best-practices/AGENTS.md);
+// - the size of the wasm and its assets, gzip.
+// Usage: node scripts/bench-page.mjs [runs]   (after scripts/build-web)
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { browser, corpus, root, serve } from '../tests/e2e/harness.mjs';
+
+const runs = Number(process.argv[2] || 7);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const benchDir = path.join(root, 'target/bench-page');
+fs.mkdirSync(benchDir, { recursive: true });
+fs.writeFileSync(path.join(benchDir, 'base64-shim.js'),
+  'export function toByteArray(s) { const b = atob(s); const a = new Uint8Array(b.length); for (let i = 0; i < b.length; i++) a[i] = b.charCodeAt(i); return a; }\n' +
+  'export function fromByteArray(a) { let s = ""; for (const x of a) s += String.fromCharCode(x); return btoa(s); }\nexport default { toByteArray, fromByteArray };\n');
+fs.writeFileSync(path.join(benchDir, 'bench.html'), `<!doctype html><meta charset="utf-8"><title>bench</title>
+<script type="importmap">{"imports": {"base64-js": "/target/bench-page/base64-shim.js"}}</script>
+<script type="module">
+import init, { count_tokens } from '/dist/skillpg_app.js';
+import { encode as gptEncode } from '/node_modules/gpt-tokenizer/esm/encoding/o200k_base.js';
+import { Tiktoken } from '/node_modules/js-tiktoken/dist/lite.js';
+import o200k from '/node_modules/js-tiktoken/dist/ranks/o200k_base.js';
+await init({ module_or_path: '/dist/skillpg_app_bg.wasm' });
+const time = (f) => { const t = performance.now(); const r = f(); return [performance.now() - t, r]; };
+window.runTokenizers = (text, runs) => {
+  const out = {};
+  const make = { wasm: () => (t) => count_tokens(t), 'gpt-tokenizer': () => (t) => gptEncode(t).length, 'js-tiktoken': () => { const enc = new Tiktoken(o200k); return (t) => enc.encode(t).length; } };
+  for (const [name, build] of Object.entries(make)) {
+    const [buildMs, fn] = time(build);
+    const [firstMs, count] = time(() => fn(text));
+    const times = [];
+    for (let i = 0; i < runs; i++) times.push(time(() => fn(text))[0]);
+    times.sort((a, b) => a - b);
+    out[name] = { buildMs, firstMs, count, medianMs: times[Math.floor(times.length / 2)] };
+  }
+  return out;
+};
+window.benchReady = true;
+</script>`);
+
+const server = await serve(root);
+const results = {};
+
+// First render, fresh profile each time.
+const firstRender = [];
+for (let i = 0; i < runs; i++) {
+  const ctx = await browser();
+  const page = await ctx.newPage();
+  const t = Date.now();
+  await page.goto(server.url + 'dist/index.html');
+  await page.waitForSelector('[data-testid="levels-table"]');
+  firstRender.push(Date.now() - t);
+  await ctx.close();
+}
+results.firstRenderMs = median(firstRender);
+
+// Full report of react-best-practices, recomputed by editing a cost input.
+{
+  const ctx = await browser();
+  const page = await ctx.newPage();
+  await page.goto(server.url + 'dist/index.html');
+  await page.waitForSelector('[data-testid="levels-table"]');
+  await page.click('[data-testid="clear"]');
+  await page.setInputFiles('[data-testid="folder-input"]', path.join(corpus, 'vercel-labs__agent-skills/react-best-practices'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="levels-table"] tbody tr td')?.textContent === '68');
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    await page.fill('[data-testid="cost-turns"]', String(40 + i + 1));
+    await page.waitForTimeout(50);
+    const text = await page.textContent('footer');
+    times.push(Number(text.match(/computed in ([\d.]+) ms/)[1]));
+  }
+  results.reactBestPracticesReportMs = median(times);
+  await ctx.close();
+}
+
+// Tokenizers on the same text.
+{
+  const text = fs.readFileSync(path.join(corpus, 'vercel-labs__agent-skills/react-best-practices/AGENTS.md'), 'utf8');
+  const ctx = await browser();
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error('pageerror', String(e)));
+  await page.goto(server.url + 'target/bench-page/bench.html');
+  await page.waitForFunction(() => window.benchReady === true, null, { timeout: 60000 });
+  results.tokenizers = await page.evaluate(([t, r]) => window.runTokenizers(t, r), [text, runs]);
+  results.tokenizerText = { bytes: Buffer.byteLength(text), tokens: results.tokenizers.wasm.count };
+  await ctx.close();
+}
+server.stop();
+
+const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(root, 'dist', f)), { level: 9 }).length;
+results.gzipBytes = Object.fromEntries(['skillpg_app_bg.wasm', 'skillpg_app.js', 'style.css', 'boot.js', 'index.html', 'sw.js'].map((f) => [f, gz(f)]));
+results.gzipTotal = Object.values(results.gzipBytes).reduce((a, b) => a + b, 0);
+fs.writeFileSync(path.join(benchDir, 'results.json'), JSON.stringify(results, null, 2));
+
+const t = results.tokenizers;
+const best = Math.min(t['gpt-tokenizer'].medianMs, t['js-tiktoken'].medianMs);
+console.log(`| measure (headless Chromium, SwiftShader, ${runs} runs, median) | value | target |`);
+console.log('|---|---|---|');
+console.log(`| first render on localhost (goto to the levels table, fresh profile) | ${results.firstRenderMs} ms | under 1 s |`);
+console.log(`| full report, vercel-react-best-practices (75 files, 4 profiles) | ${results.reactBestPracticesReportMs.toFixed(1)} ms | under 50 ms |`);
+for (const [name, r] of Object.entries(t)) {
+  console.log(`| o200k ${name}: ${results.tokenizerText.tokens} tokens (${results.tokenizerText.bytes} bytes) | ${r.medianMs.toFixed(2)} ms (build ${r.buildMs.toFixed(0)} ms, first ${r.firstMs.toFixed(0)} ms, count ${r.count}) | |`);
+}
+console.log(`| wasm speed-up over the fastest JS tokenizer | ${(best / t.wasm.medianMs).toFixed(2)}× | at least 2× |`);
+console.log(`| wasm + assets, gzip -9 | ${(results.gzipTotal / 1e6).toFixed(2)} MB | under 2.5 MB |`);
