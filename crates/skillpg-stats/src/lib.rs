@@ -1,0 +1,150 @@
+//! The statistics that make two descriptions comparable honestly on a small labelled set:
+//! Wilson score intervals for each arm's accuracy, the exact two-sided sign test on the
+//! discordant pairs of a paired comparison, and the paired table itself.
+//!
+//! The chapter's figures are the tests: 18/24 gives [55.1, 88.0] %, 10/24 gives
+//! [24.5, 61.2] %, and 9 against 1 discordant pairs gives p = 0.0215.
+
+/// The z of a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// A Wilson score interval, as proportions in [0, 1].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+}
+
+/// The Wilson score interval of `k` successes in `n` trials at `z` (use [`Z95`]).
+/// With `n == 0` the interval is the whole of [0, 1].
+pub fn wilson(k: u64, n: u64, z: f64) -> Interval {
+    if n == 0 {
+        return Interval { low: 0.0, high: 1.0 };
+    }
+    let n_f = n as f64;
+    let p = k.min(n) as f64 / n_f;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n_f;
+    let centre = (p + z2 / (2.0 * n_f)) / denom;
+    let half = z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+    Interval { low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+}
+
+/// The exact two-sided sign test on discordant pairs: `b` pairs where only A was right, `c`
+/// where only B was. Under the null hypothesis each discordant pair goes either way with
+/// probability one half; the p-value is twice the smaller tail, capped at 1.
+pub fn sign_test(b: u64, c: u64) -> f64 {
+    let n = b + c;
+    if n == 0 {
+        return 1.0;
+    }
+    let k = b.min(c);
+    // P(X <= k) for X ~ Binomial(n, 1/2). Up to 1,000 pairs the terms are built by the exact
+    // recurrence p(i+1) = p(i)·(n−i)/(i+1) from 2⁻ⁿ (exact for the chapter's 11/1024);
+    // beyond, 2⁻ⁿ underflows and the sum is taken in log space.
+    let tail: f64 = if n <= 1000 {
+        let mut p = 0.5f64.powi(n as i32);
+        let mut sum = 0.0;
+        for i in 0..=k {
+            sum += p;
+            p = p * (n - i) as f64 / (i + 1) as f64;
+        }
+        sum
+    } else {
+        (0..=k).map(|i| (ln_choose(n, i) - n as f64 * std::f64::consts::LN_2).exp()).sum()
+    };
+    (2.0 * tail).min(1.0)
+}
+
+fn ln_choose(n: u64, k: u64) -> f64 {
+    ln_factorial(n) - ln_factorial(k) - ln_factorial(n - k)
+}
+
+fn ln_factorial(n: u64) -> f64 {
+    (2..=n).map(|i| (i as f64).ln()).sum()
+}
+
+/// The paired table of two arms on the same cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Paired {
+    /// Both arms right.
+    pub both: u64,
+    /// Only A right.
+    pub only_a: u64,
+    /// Only B right.
+    pub only_b: u64,
+    /// Neither right.
+    pub neither: u64,
+}
+
+impl Paired {
+    /// Builds the table from per-case correctness of A and B (same length, same order).
+    pub fn from_outcomes(a: &[bool], b: &[bool]) -> Paired {
+        let mut res = Paired::default();
+        for (&x, &y) in a.iter().zip(b) {
+            match (x, y) {
+                (true, true) => res.both += 1,
+                (true, false) => res.only_a += 1,
+                (false, true) => res.only_b += 1,
+                (false, false) => res.neither += 1,
+            }
+        }
+        res
+    }
+
+    /// The sign test's p-value on the discordant pairs.
+    pub fn p_value(&self) -> f64 {
+        sign_test(self.only_a, self.only_b)
+    }
+}
+
+/// Recall and precision of one label among predictions (`None` when undefined: no such label
+/// expected, or never predicted).
+pub fn recall_precision(expected: &[&str], predicted: &[&str], label: &str) -> (Option<f64>, Option<f64>) {
+    let tp = expected.iter().zip(predicted).filter(|(e, p)| **e == label && **p == label).count() as f64;
+    let n_expected = expected.iter().filter(|e| **e == label).count() as f64;
+    let n_predicted = predicted.iter().filter(|p| **p == label).count() as f64;
+    ((n_expected > 0.0).then(|| tp / n_expected), (n_predicted > 0.0).then(|| tp / n_predicted))
+}
+
+/// A proportion as a percentage with one decimal, as the chapter prints it.
+pub fn percent(p: f64) -> String {
+    format!("{:.1}", p * 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reproduces_the_chapter() {
+        let rich = wilson(18, 24, Z95);
+        assert_eq!((percent(rich.low), percent(rich.high)), ("55.1".into(), "88.0".into()));
+        let thin = wilson(10, 24, Z95);
+        assert_eq!((percent(thin.low), percent(thin.high)), ("24.5".into(), "61.2".into()));
+        assert_eq!(format!("{:.4}", sign_test(9, 1)), "0.0215");
+        assert_eq!(sign_test(9, 1), 2.0 * 11.0 / 1024.0);
+    }
+
+    #[test]
+    fn edges() {
+        assert_eq!(wilson(0, 0, Z95), Interval { low: 0.0, high: 1.0 });
+        assert_eq!(wilson(0, 10, Z95).low, 0.0);
+        assert!(wilson(10, 10, Z95).high >= 1.0 - 1e-12);
+        assert_eq!(sign_test(0, 0), 1.0);
+        assert_eq!(sign_test(3, 3), 1.0);
+        assert!((sign_test(0, 10) - 2.0 / 1024.0).abs() < 1e-15);
+        assert!(sign_test(500, 520) > 0.4 && sign_test(500, 520) < 1.0);
+    }
+
+    #[test]
+    fn paired_and_per_label() {
+        let p = Paired::from_outcomes(&[true, true, false, false], &[true, false, true, false]);
+        assert_eq!(p, Paired { both: 1, only_a: 1, only_b: 1, neither: 1 });
+        let (r, pr) = recall_precision(&["x", "x", "y"], &["x", "y", "x"], "x");
+        assert_eq!((r, pr), (Some(0.5), Some(0.5)));
+        assert_eq!(recall_precision(&["y"], &["y"], "x"), (None, None));
+    }
+}
