@@ -1,0 +1,321 @@
+//! all-MiniLM-L6-v2 on the GPU: the forward pass of `skillpg_router::cpu` as WGSL compute
+//! kernels on wgpu (Vulkan, Metal or DX12 natively; WebGPU in the browser). It knows nothing
+//! of the page. Every kernel and the whole model are tested against the CPU reference on
+//! Mesa's software Vulkan (lavapipe).
+//!
+//! Results are read back asynchronously (`map_async`); natively the device is polled, in the
+//! browser the future resolves on its own.
+
+use std::sync::Arc;
+
+use skillpg_router::cpu::Model;
+use skillpg_router::weights::LAYER_NORM_EPS;
+use wgpu::util::DeviceExt;
+
+/// The kernels' uniform block (see `kernels.wgsl`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable, Default)]
+struct Params {
+    rows: u32,
+    n_in: u32,
+    n_out: u32,
+    flag: u32,
+    heads: u32,
+    head_dim: u32,
+    eps: f32,
+    pad: u32,
+}
+
+/// What the GPU is.
+#[derive(Debug, Clone)]
+pub struct AdapterSummary {
+    /// The adapter's name ("llvmpipe ...", "" for SwiftShader in Chromium).
+    pub name: String,
+    /// Backend (Vulkan, BrowserWebGpu...).
+    pub backend: String,
+    /// Integrated, discrete, CPU...
+    pub device_type: String,
+    /// Whether the adapter offers `shader-f16` (not used yet: storage is f32).
+    pub shader_f16: bool,
+}
+
+/// A wgpu device with the kernels compiled.
+#[derive(Debug, Clone)]
+pub struct Gpu {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    layout: wgpu::BindGroupLayout,
+    pipelines: Arc<[(&'static str, wgpu::ComputePipeline)]>,
+    /// The adapter.
+    pub adapter: AdapterSummary,
+}
+
+/// A buffer on the device and its length in f32s.
+#[derive(Debug)]
+pub struct DeviceBuf {
+    buf: wgpu::Buffer,
+    len: usize,
+}
+
+impl Gpu {
+    /// Finds an adapter and compiles the kernels; `Err` with the reason when there is no GPU.
+    pub async fn new() -> Result<Gpu, String> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, ..Default::default() })
+            .await
+            .map_err(|e| format!("no GPU adapter: {e}"))?;
+        let info = adapter.get_info();
+        let summary = AdapterSummary {
+            name: info.name.clone(),
+            backend: format!("{:?}", info.backend),
+            device_type: format!("{:?}", info.device_type),
+            shader_f16: adapter.features().contains(wgpu::Features::SHADER_F16),
+        };
+        // Raise the limits to what the adapter offers: the word embeddings are a 47 MB binding.
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor { label: Some("skillpg"), required_limits: adapter.limits(), ..Default::default() })
+            .await
+            .map_err(|e| format!("the GPU refused a device: {e}"))?;
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("kernels"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("kernels.wgsl").into()),
+        });
+        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { read_only }, has_dynamic_offset: false, min_binding_size: None },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("kernels"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
+                    count: None,
+                },
+                storage(1, true),
+                storage(2, true),
+                storage(3, true),
+                storage(4, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("kernels"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
+        let pipelines: Vec<(&'static str, wgpu::ComputePipeline)> = ["linear", "layer_norm", "attention", "embed", "mean_pool"]
+            .into_iter()
+            .map(|entry| {
+                let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(entry),
+                    layout: Some(&pipeline_layout),
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: Default::default(),
+                    cache: None,
+                });
+                (entry, p)
+            })
+            .collect();
+        Ok(Gpu { device, queue, layout, pipelines: pipelines.into(), adapter: summary })
+    }
+
+    /// Uploads `data` (an empty slice gets one zero, as bindings may not be empty).
+    pub fn upload(&self, data: &[f32]) -> DeviceBuf {
+        let data: &[f32] = if data.is_empty() { &[0.0] } else { data };
+        let buf = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: bytemuck::cast_slice(data),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        });
+        DeviceBuf { buf, len: data.len() }
+    }
+
+    fn output(&self, len: usize) -> DeviceBuf {
+        let buf = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: (len.max(1) * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        DeviceBuf { buf, len }
+    }
+
+    /// Records one kernel dispatch of `n_invocations` into `encoder`.
+    fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, kernel: &str, params: Params, inputs: [&DeviceBuf; 3], out: &DeviceBuf, n_invocations: usize) {
+        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == kernel) else { return };
+        let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: None, contents: bytemuck::bytes_of(&params), usage: wgpu::BufferUsages::UNIFORM });
+        let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: inputs[0].buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: inputs[1].buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: inputs[2].buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: out.buf.as_entire_binding() },
+            ],
+        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(kernel), timestamp_writes: None });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &bind, &[]);
+        let groups = if kernel == "mean_pool" { 1 } else { n_invocations.div_ceil(64) as u32 };
+        // More than 65,535 workgroups spill into y (the linear kernel reads gid.y).
+        let (x, y) = if groups > 65_535 { (65_535, groups.div_ceil(65_535)) } else { (groups.max(1), 1) };
+        pass.dispatch_workgroups(x, y, 1);
+    }
+
+    /// Reads a buffer back, asynchronously.
+    pub async fn read(&self, src: &DeviceBuf) -> Result<Vec<f32>, String> {
+        let size = (src.len.max(1) * 4) as u64;
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor { label: None, size, usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, mapped_at_creation: false });
+        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        encoder.copy_buffer_to_buffer(&src.buf, 0, &staging, 0, size);
+        self.queue.submit([encoder.finish()]);
+        let (tx, rx) = futures_channel::oneshot::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |res| {
+            let _ = tx.send(res);
+        });
+        #[cfg(not(target_arch = "wasm32"))]
+        self.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| format!("GPU poll failed: {e}"))?;
+        rx.await.map_err(|_| "the GPU dropped the read".to_owned())?.map_err(|e| format!("reading the GPU buffer failed: {e}"))?;
+        let view = staging.get_mapped_range(..).map_err(|e| format!("{e:?}"))?;
+        let data: Vec<f32> = bytemuck::cast_slice(&view[..]).to_vec();
+        drop(view);
+        staging.unmap();
+        Ok(data[..src.len].to_vec())
+    }
+
+    /// `y = x · wᵀ + b` (then GELU when `gelu`), as `cpu::linear`.
+    pub fn linear(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, rows: usize, n_in: usize, w: &DeviceBuf, b: &DeviceBuf, n_out: usize, gelu: bool) -> DeviceBuf {
+        let out = self.output(rows * n_out);
+        let p = Params { rows: rows as u32, n_in: n_in as u32, n_out: n_out as u32, flag: gelu as u32, ..Default::default() };
+        self.dispatch(enc, "linear", p, [x, w, b], &out, rows * n_out);
+        out
+    }
+
+    /// LayerNorm of `x` (+ `residual`), gamma and beta concatenated in `gb`.
+    pub fn layer_norm(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, residual: Option<&DeviceBuf>, rows: usize, width: usize, gb: &DeviceBuf, eps: f32) -> DeviceBuf {
+        let out = self.output(rows * width);
+        let p = Params { rows: rows as u32, n_in: width as u32, flag: residual.is_some() as u32, eps, ..Default::default() };
+        self.dispatch(enc, "layer_norm", p, [x, residual.unwrap_or(x), gb], &out, rows);
+        out
+    }
+
+    /// Self-attention, as `cpu::attention`.
+    pub fn attention(&self, enc: &mut wgpu::CommandEncoder, q: &DeviceBuf, k: &DeviceBuf, v: &DeviceBuf, seq: usize, heads: usize, head_dim: usize) -> DeviceBuf {
+        let out = self.output(seq * heads * head_dim);
+        let p = Params { rows: seq as u32, heads: heads as u32, head_dim: head_dim as u32, ..Default::default() };
+        self.dispatch(enc, "attention", p, [q, k, v], &out, seq * heads);
+        out
+    }
+
+    /// Mean pooling and L2 normalization, as `cpu::mean_pool_normalize`.
+    pub fn mean_pool(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, rows: usize, width: usize) -> DeviceBuf {
+        let out = self.output(width);
+        let p = Params { rows: rows as u32, n_in: width as u32, ..Default::default() };
+        self.dispatch(enc, "mean_pool", p, [x, x, x], &out, 1);
+        out
+    }
+
+    /// A command encoder; submit it with [`Gpu::submit`].
+    pub fn encoder(&self) -> wgpu::CommandEncoder {
+        self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
+    }
+
+    /// Submits recorded work.
+    pub fn submit(&self, enc: wgpu::CommandEncoder) {
+        self.queue.submit([enc.finish()]);
+    }
+}
+
+/// One layer's weights on the device.
+#[derive(Debug)]
+struct GpuLayer {
+    q: (DeviceBuf, DeviceBuf),
+    k: (DeviceBuf, DeviceBuf),
+    v: (DeviceBuf, DeviceBuf),
+    o: (DeviceBuf, DeviceBuf),
+    ln1: DeviceBuf,
+    up: (DeviceBuf, DeviceBuf),
+    down: (DeviceBuf, DeviceBuf),
+    ln2: DeviceBuf,
+}
+
+/// The model's weights on the device.
+#[derive(Debug)]
+pub struct GpuModel {
+    /// The device.
+    pub gpu: Gpu,
+    config: skillpg_router::weights::Config,
+    word: DeviceBuf,
+    position: DeviceBuf,
+    type0: Vec<f32>,
+    ln: DeviceBuf,
+    layers: Vec<GpuLayer>,
+}
+
+fn concat(a: &[f32], b: &[f32]) -> Vec<f32> {
+    let mut v = a.to_vec();
+    v.extend_from_slice(b);
+    v
+}
+
+impl GpuModel {
+    /// Uploads the CPU model's weights.
+    pub fn new(gpu: Gpu, model: &Model) -> GpuModel {
+        let up = |p: &(Vec<f32>, Vec<f32>)| (gpu.upload(&p.0), gpu.upload(&p.1));
+        let layers = model
+            .layers
+            .iter()
+            .map(|l| GpuLayer {
+                q: up(&l.q),
+                k: up(&l.k),
+                v: up(&l.v),
+                o: up(&l.o),
+                ln1: gpu.upload(&concat(&l.ln1.0, &l.ln1.1)),
+                up: up(&l.up),
+                down: up(&l.down),
+                ln2: gpu.upload(&concat(&l.ln2.0, &l.ln2.1)),
+            })
+            .collect();
+        GpuModel {
+            config: model.config,
+            word: gpu.upload(&model.word),
+            position: gpu.upload(&model.position),
+            type0: model.token_type0.clone(),
+            ln: gpu.upload(&concat(&model.ln.0, &model.ln.1)),
+            layers,
+            gpu,
+        }
+    }
+
+    /// The sentence embedding of `ids` (at most 256 of them), computed on the GPU.
+    pub async fn forward(&self, ids: &[u32]) -> Result<Vec<f32>, String> {
+        let c = self.config;
+        let (h, seq) = (c.hidden, ids.len().min(256));
+        let g = &self.gpu;
+        let mut extra = self.type0.clone();
+        extra.extend(ids.iter().take(seq).map(|&id| f32::from_bits(id.min(c.vocab as u32 - 1))));
+        let extra = g.upload(&extra);
+        let mut enc = g.encoder();
+        let x0 = g.output(seq * h);
+        let p = Params { rows: seq as u32, n_in: h as u32, ..Default::default() };
+        g.dispatch(&mut enc, "embed", p, [&self.word, &self.position, &extra], &x0, seq * h);
+        let mut x = g.layer_norm(&mut enc, &x0, None, seq, h, &self.ln, LAYER_NORM_EPS);
+        for l in &self.layers {
+            let q = g.linear(&mut enc, &x, seq, h, &l.q.0, &l.q.1, h, false);
+            let k = g.linear(&mut enc, &x, seq, h, &l.k.0, &l.k.1, h, false);
+            let v = g.linear(&mut enc, &x, seq, h, &l.v.0, &l.v.1, h, false);
+            let ctx = g.attention(&mut enc, &q, &k, &v, seq, c.heads, h / c.heads);
+            let attn = g.linear(&mut enc, &ctx, seq, h, &l.o.0, &l.o.1, h, false);
+            let a = g.layer_norm(&mut enc, &attn, Some(&x), seq, h, &l.ln1, LAYER_NORM_EPS);
+            let up = g.linear(&mut enc, &a, seq, h, &l.up.0, &l.up.1, c.intermediate, true);
+            let down = g.linear(&mut enc, &up, seq, c.intermediate, &l.down.0, &l.down.1, h, false);
+            x = g.layer_norm(&mut enc, &down, Some(&a), seq, h, &l.ln2, LAYER_NORM_EPS);
+        }
+        let pooled = g.mean_pool(&mut enc, &x, seq, h);
+        g.submit(enc);
+        g.read(&pooled).await
+    }
+}

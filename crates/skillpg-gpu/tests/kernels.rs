@@ -1,0 +1,119 @@
+//! Every WGSL kernel against the CPU reference on random inputs, at several shapes (some not
+//! multiples of the workgroup size), then the whole model on the sample routing set, on the
+//! native wgpu adapter (Mesa's lavapipe on the test machine; `apt-get install
+//! mesa-vulkan-drivers`). Tolerances are stated per kernel.
+
+use skillpg_gpu::{Gpu, GpuModel};
+use skillpg_router::cpu;
+
+fn gpu() -> Gpu {
+    pollster::block_on(Gpu::new()).unwrap_or_else(|e| panic!("{e}: the GPU tests need a wgpu adapter (on this machine, Mesa's lavapipe: apt-get install mesa-vulkan-drivers)"))
+}
+
+/// Deterministic values in [-1, 1).
+fn random(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+        })
+        .collect()
+}
+
+fn max_abs(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+#[test]
+fn linear_and_gelu_match_the_cpu() {
+    let g = gpu();
+    println!("adapter: {:?}", g.adapter);
+    for (rows, n_in, n_out, gelu) in [(1, 3, 5, false), (7, 384, 384, false), (13, 384, 1536, true), (5, 1536, 384, false), (65, 70, 129, true)] {
+        let (x, w, b) = (random(rows * n_in, 1), random(n_out * n_in, 2), random(n_out, 3));
+        let mut want = cpu::linear(&x, rows, n_in, &w, &b, n_out);
+        if gelu {
+            cpu::gelu(&mut want);
+        }
+        let mut enc = g.encoder();
+        let out = g.linear(&mut enc, &g.upload(&x), rows, n_in, &g.upload(&w), &g.upload(&b), n_out, gelu);
+        g.submit(enc);
+        let got = pollster::block_on(g.read(&out)).expect("read");
+        let err = max_abs(&got, &want);
+        assert!(err <= 2e-4, "linear {rows}x{n_in}->{n_out} gelu={gelu}: max |Δ| {err}");
+    }
+}
+
+#[test]
+fn layer_norm_matches_the_cpu() {
+    let g = gpu();
+    for (rows, width, residual) in [(1, 384, false), (9, 384, true), (70, 33, true)] {
+        let (x, r, gamma, beta) = (random(rows * width, 4), random(rows * width, 5), random(width, 6), random(width, 7));
+        let mut want: Vec<f32> = if residual { x.iter().zip(&r).map(|(a, b)| a + b).collect() } else { x.clone() };
+        cpu::layer_norm(&mut want, width, &gamma, &beta, 1e-12);
+        let mut gb = gamma.clone();
+        gb.extend_from_slice(&beta);
+        let (xb, rb) = (g.upload(&x), g.upload(&r));
+        let mut enc = g.encoder();
+        let out = g.layer_norm(&mut enc, &xb, residual.then_some(&rb), rows, width, &g.upload(&gb), 1e-12);
+        g.submit(enc);
+        let err = max_abs(&pollster::block_on(g.read(&out)).expect("read"), &want);
+        assert!(err <= 1e-4, "layer_norm {rows}x{width}: max |Δ| {err}");
+    }
+}
+
+#[test]
+fn attention_matches_the_cpu() {
+    let g = gpu();
+    for (seq, heads, head_dim) in [(1, 1, 4), (5, 12, 32), (67, 12, 32), (256, 2, 8)] {
+        let n = seq * heads * head_dim;
+        let (q, k, v) = (random(n, 8), random(n, 9), random(n, 10));
+        let want = cpu::attention(&q, &k, &v, seq, heads, head_dim);
+        let mut enc = g.encoder();
+        let out = g.attention(&mut enc, &g.upload(&q), &g.upload(&k), &g.upload(&v), seq, heads, head_dim);
+        g.submit(enc);
+        let err = max_abs(&pollster::block_on(g.read(&out)).expect("read"), &want);
+        assert!(err <= 1e-5, "attention seq {seq} heads {heads}: max |Δ| {err}");
+    }
+}
+
+#[test]
+fn mean_pool_matches_the_cpu() {
+    let g = gpu();
+    for (rows, width) in [(1, 384), (37, 384), (3, 5)] {
+        let x = random(rows * width, 11);
+        let want = cpu::mean_pool_normalize(&x, rows, width);
+        let mut enc = g.encoder();
+        let out = g.mean_pool(&mut enc, &g.upload(&x), rows, width);
+        g.submit(enc);
+        let err = max_abs(&pollster::block_on(g.read(&out)).expect("read"), &want);
+        assert!(err <= 1e-5, "mean_pool {rows}x{width}: max |Δ| {err}");
+    }
+}
+
+#[test]
+fn the_whole_model_matches_the_cpu_reference() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/model");
+    assert!(root.join("minilm-f32.spgm").exists(), "the model is absent: run `bash scripts/fetch-model` (scripts/test does)");
+    let weights = skillpg_router::weights::Weights::from_spgm(&std::fs::read(root.join("minilm-f32.spgm")).expect("weights")).expect("spgm");
+    let model = cpu::Model::from_weights(&weights).expect("model");
+    let wp = skillpg_router::wordpiece::WordPiece::from_vocab_txt(&std::fs::read_to_string(root.join("vocab.txt")).expect("vocab")).expect("vocab");
+    let requests: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/routing/requests.json")).expect("requests")).expect("json");
+    let texts: Vec<String> = requests.as_array().expect("list").iter().take(8).map(|r| r["query"].as_str().unwrap_or("").to_owned()).collect();
+    let gm = GpuModel::new(gpu(), &model);
+    let mut worst = (0.0f32, 1.0f32);
+    for t in &texts {
+        let ids = wp.encode(t);
+        let want = model.forward(&ids);
+        let got = pollster::block_on(gm.forward(&ids)).expect("forward");
+        let err = max_abs(&got, &want);
+        let cos: f32 = got.iter().zip(&want).map(|(a, b)| a * b).sum();
+        assert!(err <= 1e-4 && cos >= 0.9999, "{t:?}: max |Δ| {err}, cosine {cos}");
+        worst = (worst.0.max(err), worst.1.min(cos));
+    }
+    println!("whole model, GPU vs CPU on {} requests: worst max |Δ| {:e}, worst cosine {}", texts.len(), worst.0, worst.1);
+}
