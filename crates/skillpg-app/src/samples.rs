@@ -41,3 +41,22 @@ pub static SAMPLES: [Sample; 2] = [
         files: &[("SKILL.md", include_str!("../../../web/samples/pdf-helper/SKILL.md"))],
     },
 ];
+
+/// The routing set: six skills (rich descriptions) and 28 labelled requests, written for this
+/// project; the chapter's experiment at the same size.
+pub static ROUTING_SKILLS: [(&str, &str); 6] = [
+    ("accessibility-audit", include_str!("../../../web/samples/routing/accessibility-audit/SKILL.md")),
+    ("app-store-listing", include_str!("../../../web/samples/routing/app-store-listing/SKILL.md")),
+    ("incident-postmortem", include_str!("../../../web/samples/routing/incident-postmortem/SKILL.md")),
+    ("invoice-reconciliation", include_str!("../../../web/samples/routing/invoice-reconciliation/SKILL.md")),
+    ("release-notes", include_str!("../../../web/samples/routing/release-notes/SKILL.md")),
+    ("sql-review", include_str!("../../../web/samples/routing/sql-review/SKILL.md")),
+];
+
+/// The labelled requests of the routing set (`[{"query", "expected"}]`).
+pub static ROUTING_REQUESTS: &str = include_str!("../../../web/samples/routing/requests.json");
+
+/// The routing set's skills as page input.
+pub fn routing_inputs() -> Vec<SkillInput> {
+    ROUTING_SKILLS.iter().map(|(dir, md)| SkillInput { dir_name: (*dir).to_owned(), files: vec![("SKILL.md".to_owned(), md.as_bytes().to_vec())] }).collect()
+}

@@ -65,6 +65,23 @@ impl Default for CostState {
     }
 }
 
+/// The inputs of the routing preview.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoutingState {
+    /// Requests: one per line (`request => expected-skill` labels it), or a JSON list.
+    pub requests: String,
+    /// Threshold τ.
+    pub tau: f32,
+    /// Margin δ.
+    pub delta: f32,
+}
+
+impl Default for RoutingState {
+    fn default() -> RoutingState {
+        RoutingState { requests: String::new(), tau: 0.20, delta: 0.0 }
+    }
+}
+
 /// Everything a link or a reload restores.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PageState {
@@ -78,6 +95,8 @@ pub struct PageState {
     pub profile: String,
     /// Cost inputs.
     pub cost: CostState,
+    /// Routing inputs.
+    pub routing: RoutingState,
 }
 
 /// The versioned wire form of [`PageState`].
@@ -89,6 +108,8 @@ struct ShareStateV1 {
     file: String,
     profile: String,
     cost: CostState,
+    #[serde(default)]
+    routing: RoutingState,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -129,6 +150,7 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
         file: state.selected_file.clone(),
         profile: state.profile.clone(),
         cost: state.cost.clone(),
+        routing: state.routing.clone(),
     }
 }
 
@@ -154,7 +176,7 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
         skills.push(SkillInput { dir_name: s.dir, files });
     }
     let selected = wire.selected.min(skills.len().saturating_sub(1));
-    Ok(PageState { skills, selected, selected_file: wire.file, profile: wire.profile, cost: wire.cost })
+    Ok(PageState { skills, selected, selected_file: wire.file, profile: wire.profile, cost: wire.cost, routing: wire.routing })
 }
 
 /// Serializes the state for a link fragment or storage: base64url of deflated JSON.
@@ -229,6 +251,7 @@ mod tests {
             selected_file: "SKILL.md".into(),
             profile: "claude-ai".into(),
             cost: CostState::default(),
+            routing: RoutingState::default(),
         }
     }
 
@@ -248,7 +271,7 @@ mod tests {
         assert!(decode_fragment("#v1=!!!").expect("a share link").is_err());
         assert!(decode_fragment("#v9=abc").expect("a share link").is_err());
         assert!(decode_fragment("#section-2").is_none());
-        let evil = ShareStateV1 { v: 1, skills: vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }], selected: 0, file: String::new(), profile: String::new(), cost: CostState::default() };
+        let evil = ShareStateV1 { v: 1, skills: vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }], selected: 0, file: String::new(), profile: String::new(), cost: CostState::default(), routing: RoutingState::default() };
         assert!(from_wire(evil).is_err());
     }
 

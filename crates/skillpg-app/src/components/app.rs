@@ -8,6 +8,7 @@ use super::diagnostics::{DiagnosticsPanel, VerdictTable};
 use super::editor::Editor;
 use super::levels::LevelsPanel;
 use super::loaders::Loaders;
+use super::routing::RoutingPanel;
 use super::share::SharePanel;
 use super::tokens::TokenView;
 use crate::state::{self, PageState};
@@ -83,6 +84,10 @@ pub fn App() -> impl IntoView {
                 <section class="panel wide" aria-labelledby="h-cost">
                     <h2 id="h-cost">"Cost over a conversation"</h2>
                     <CostPanel/>
+                </section>
+                <section class="panel wide" aria-labelledby="h-routing">
+                    <h2 id="h-routing">"Routing preview"</h2>
+                    <RoutingPanel/>
                 </section>
                 <section class="panel wide" aria-labelledby="h-share">
                     <h2 id="h-share">"Share and export"</h2>

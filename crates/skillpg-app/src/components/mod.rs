@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod editor;
 pub mod levels;
 pub mod loaders;
+pub mod routing;
 pub mod share;
 pub mod tokens;
 

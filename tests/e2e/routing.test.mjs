@@ -1,0 +1,63 @@
+// The routing preview in headless Chromium with WebGPU on SwiftShader: the page's decisions and
+// scores must equal the native CPU reference's (`skillpg route --cpu`) within tolerance.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { browser, root, screenshotPath, serve } from './harness.mjs';
+
+let server;
+let ctx;
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(root, 'dist/model/minilm-f32.spgm')), 'dist/model is missing: run scripts/fetch-model, then scripts/build-web');
+  server = await serve();
+  ctx = await browser();
+});
+
+after(async () => {
+  await ctx?.close();
+  server?.stop();
+});
+
+test('the page routes the sample set on WebGPU like the native CPU reference', { timeout: 600_000 }, async () => {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid="levels-table"]');
+  await page.click('[data-testid="routing-sample"]');
+  const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
+  // Two requests per skill and two with no skill keep SwiftShader's run short.
+  const picked = all.filter((_, i) => i % 4 < 2 || i >= 26).slice(0, 14);
+  await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+  const start = Date.now();
+  await page.click('[data-testid="routing-run"]');
+  await page.waitForSelector('[data-testid="route-row"]', { timeout: 540_000 });
+  const seconds = (Date.now() - start) / 1000;
+  const backend = await page.textContent('[data-testid="routing-backend"]');
+  console.log(`backend: ${backend}; model load and ${picked.length} requests x 6 skills: ${seconds.toFixed(1)} s`);
+  assert.match(backend, /WebGPU/, 'the page should run the model on WebGPU (SwiftShader here)');
+  const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.map((tr) => ({ choice: tr.dataset.choice, scores: tr.dataset.scores.split(',').map(Number) })));
+  const names = await page.$$eval('[data-testid="collisions"] thead th[scope="col"]', (ths) => ths.map((t) => t.textContent));
+
+  const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'route-')), 'requests.json');
+  fs.writeFileSync(tmp, JSON.stringify(picked));
+  const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--cpu', '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
+  assert.equal(rows.length, native.requests.length);
+  let worst = 0;
+  native.requests.forEach((want, i) => {
+    names.forEach((name, j) => {
+      worst = Math.max(worst, Math.abs(rows[i].scores[j] - want.scores[name]));
+    });
+    assert.equal(rows[i].choice, want.choice, `request ${i}: ${want.query}`);
+  });
+  console.log(`worst |score difference| page (WebGPU) vs native CPU reference: ${worst.toExponential(2)}`);
+  assert.ok(worst <= 1e-3, `scores differ by ${worst}`);
+  assert.match(await page.textContent('[data-testid="sign-test"]'), /sign test/);
+  await page.screenshot({ path: screenshotPath('08-routing'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
