@@ -5,18 +5,7 @@ use std::fmt::Write;
 use skillpg_core::cost::{CostInputs, CostReport};
 use skillpg_core::{Analysis, Applicability, Diagnostic, LineIndex, Profile, Severity};
 
-/// Formats a number with thousands separators, as the chapter writes them.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut res = String::new();
-    for (idx, c) in digits.chars().enumerate() {
-        if idx > 0 && (digits.len() - idx) % 3 == 0 {
-            res.push(',');
-        }
-        res.push(c);
-    }
-    res
-}
+pub use skillpg_core::diagnostic::thousands;
 
 /// The text of `file` in `a`, for source excerpts.
 fn file_text<'a>(a: &'a Analysis, file: &str) -> Option<&'a str> {

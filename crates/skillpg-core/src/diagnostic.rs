@@ -94,6 +94,19 @@ pub struct Diagnostic {
     pub source: SourceRef,
 }
 
+/// `26362` as `26,362`, as the chapter writes counts (messages, tables and the page use it).
+pub fn thousands(count: u64) -> String {
+    let digits = count.to_string();
+    let mut res = String::with_capacity(digits.len() + digits.len() / 3);
+    for (idx, c) in digits.chars().enumerate() {
+        if idx > 0 && (digits.len() - idx) % 3 == 0 {
+            res.push(',');
+        }
+        res.push(c);
+    }
+    res
+}
+
 /// Maps byte offsets of a text to 1-based lines and columns.
 #[derive(Debug, Clone)]
 pub struct LineIndex {

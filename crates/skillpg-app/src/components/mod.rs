@@ -34,13 +34,5 @@ pub fn ctx() -> Ctx {
 
 /// `26362` as `26,362`.
 pub fn n(count: usize) -> String {
-    let digits = count.to_string();
-    let mut res = String::new();
-    for (idx, c) in digits.chars().enumerate() {
-        if idx > 0 && (digits.len() - idx) % 3 == 0 {
-            res.push(',');
-        }
-        res.push(c);
-    }
-    res
+    skillpg_core::diagnostic::thousands(count as u64)
 }

@@ -200,17 +200,9 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// `26362` as `26,362`, as the chapter writes counts.
+/// `26362` as `26,362`.
 pub(crate) fn n(count: usize) -> String {
-    let digits = count.to_string();
-    let mut res = String::with_capacity(digits.len() + digits.len() / 3);
-    for (idx, c) in digits.chars().enumerate() {
-        if idx > 0 && (digits.len() - idx) % 3 == 0 {
-            res.push(',');
-        }
-        res.push(c);
-    }
-    res
+    crate::diagnostic::thousands(count as u64)
 }
 
 /// A fix of one edit.
