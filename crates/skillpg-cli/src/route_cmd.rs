@@ -23,7 +23,7 @@ pub fn load_any_embedder(dir: &Path, cpu_only: bool) -> Result<(Box<dyn Embedder
         match pollster::block_on(skillpg_gpu::Gpu::new()) {
             Ok(gpu) => {
                 let what = format!("GPU via wgpu: {} ({}, {})", gpu.adapter.name, gpu.adapter.backend, gpu.adapter.device_type);
-                let model = skillpg_gpu::GpuModel::new(gpu, &cpu.model);
+                let model = skillpg_gpu::GpuModel::new(gpu, &cpu.model, true);
                 return Ok((Box::new(skillpg_gpu::GpuEmbedder { tokenizer: cpu.tokenizer, model }), what));
             }
             Err(e) => eprintln!("note: {e}; using the CPU reference"),

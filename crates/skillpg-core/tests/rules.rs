@@ -183,3 +183,21 @@ fn safe_fixes_make_the_finding_go_away() {
         }
     }
 }
+
+/// Every span lies inside its file's decoded text, on character boundaries (the fuzzer found a
+/// non-UTF-8 span that cut the replacement character in two).
+#[test]
+fn every_span_lies_on_char_boundaries() {
+    let mut cases = cases();
+    cases.push(md("ok", "bad byte in SKILL.md", "---\nname: ok\n---\n\u{1}", &profile::SPEC));
+    cases.last_mut().expect("case").files[0].1.push(0xE9);
+    for case in cases {
+        let a = analyze(&bundle(&case));
+        for d in check(&a, case.profile) {
+            let Some(span) = &d.span else { continue };
+            let text = if Some(&d.file) == a.skill_md_path.as_ref() { a.doc.as_ref().map(|x| x.text.clone()) } else { a.file(&d.file).and_then(|f| f.text.text().map(str::to_owned)) };
+            let Some(text) = text else { continue };
+            assert!(span.end <= text.len() && text.is_char_boundary(span.start) && text.is_char_boundary(span.end), "{}: {d:?}", case.name);
+        }
+    }
+}

@@ -47,7 +47,7 @@ fn main() {
     let device_ms = t.elapsed().as_secs_f64() * 1e3;
     let adapter = gpu.adapter.clone();
     let t = Instant::now();
-    let gm = GpuModel::new(gpu, &model);
+    let gm = GpuModel::new(gpu, &model, true);
     let _ = pollster::block_on(gm.forward(&ids[0])).unwrap();
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
 
@@ -83,7 +83,7 @@ fn main() {
 
     println!("| measure | value |");
     println!("|---|---|");
-    println!("| adapter | {} ({}, {}, shader-f16 {}) |", adapter.name, adapter.backend, adapter.device_type, adapter.shader_f16);
+    println!("| adapter | {} ({}, {}, shader-f16 {}; weights stored in {}) |", adapter.name, adapter.backend, adapter.device_type, adapter.shader_f16, if gm.f16 { "f16" } else { "f32" });
     println!("| device creation | {device_ms:.1} ms |");
     println!("| model load (upload 90.9 MB f32) and first request | {load_ms:.1} ms |");
     println!("| one request, median of 24 (mean {mean_len:.1} tokens) | {:.2} ms (target < 5 ms on a laptop GPU) |", median(per_request));

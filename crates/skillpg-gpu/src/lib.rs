@@ -73,8 +73,9 @@ impl Gpu {
             shader_f16: adapter.features().contains(wgpu::Features::SHADER_F16),
         };
         // Raise the limits to what the adapter offers: the word embeddings are a 47 MB binding.
+        let required_features = if summary.shader_f16 { wgpu::Features::SHADER_F16 } else { wgpu::Features::empty() };
         let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor { label: Some("skillpg"), required_limits: adapter.limits(), ..Default::default() })
+            .request_device(&wgpu::DeviceDescriptor { label: Some("skillpg"), required_features, required_limits: adapter.limits(), ..Default::default() })
             .await
             .map_err(|e| format!("the GPU refused a device: {e}"))?;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -103,21 +104,46 @@ impl Gpu {
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("kernels"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
-        let pipelines: Vec<(&'static str, wgpu::ComputePipeline)> = ["linear", "layer_norm", "attention", "embed", "mean_pool"]
-            .into_iter()
-            .map(|entry| {
-                let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    cache: None,
-                });
-                (entry, p)
-            })
-            .collect();
+        let make = |module: &wgpu::ShaderModule, entry: &'static str| {
+            let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&pipeline_layout),
+                module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+            (entry, p)
+        };
+        let mut pipelines: Vec<(&'static str, wgpu::ComputePipeline)> =
+            ["linear", "layer_norm", "attention", "embed", "mean_pool"].into_iter().map(|e| make(&module, e)).collect();
+        if summary.shader_f16 {
+            let module16 = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("kernels-f16"),
+                source: wgpu::ShaderSource::Wgsl(include_str!("kernels_f16.wgsl").into()),
+            });
+            pipelines.push(make(&module16, "linear_f16"));
+        }
         Ok(Gpu { device, queue, layout, pipelines: pipelines.into(), adapter: summary })
+    }
+
+    /// Whether weights can be stored in f16 (the adapter offers `shader-f16`).
+    pub fn has_f16(&self) -> bool {
+        self.pipelines.iter().any(|(n, _)| *n == "linear_f16")
+    }
+
+    /// Uploads `data` as IEEE halves, for the f16 kernels.
+    pub fn upload_f16(&self, data: &[f32]) -> DeviceBuf {
+        let mut halves: Vec<u16> = data.iter().map(|&v| skillpg_router::weights::f32_to_f16(v)).collect();
+        if halves.len() % 2 == 1 || halves.is_empty() {
+            halves.push(0);
+        }
+        let buf = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: bytemuck::cast_slice(&halves),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        });
+        DeviceBuf { buf, len: data.len() }
     }
 
     /// Uploads `data` (an empty slice gets one zero, as bindings may not be empty).
@@ -186,11 +212,13 @@ impl Gpu {
         Ok(data[..src.len].to_vec())
     }
 
-    /// `y = x · wᵀ + b` (then GELU when `gelu`), as `cpu::linear`.
-    pub fn linear(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, rows: usize, n_in: usize, w: &DeviceBuf, b: &DeviceBuf, n_out: usize, gelu: bool) -> DeviceBuf {
+    /// `y = x · wᵀ + b` (then GELU when `gelu`), as `cpu::linear`; `w` uploaded in f32, or in
+    /// f16 with [`Gpu::upload_f16`] when `w_f16`.
+    #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
+    pub fn linear(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, rows: usize, n_in: usize, w: &DeviceBuf, b: &DeviceBuf, n_out: usize, gelu: bool, w_f16: bool) -> DeviceBuf {
         let out = self.output(rows * n_out);
         let p = Params { rows: rows as u32, n_in: n_in as u32, n_out: n_out as u32, flag: gelu as u32, ..Default::default() };
-        self.dispatch(enc, "linear", p, [x, w, b], &out, rows * n_out);
+        self.dispatch(enc, if w_f16 { "linear_f16" } else { "linear" }, p, [x, w, b], &out, rows * n_out);
         out
     }
 
@@ -253,6 +281,8 @@ pub struct GpuModel {
     type0: Vec<f32>,
     ln: DeviceBuf,
     layers: Vec<GpuLayer>,
+    /// Whether the layers' weights are stored in f16.
+    pub f16: bool,
 }
 
 fn concat(a: &[f32], b: &[f32]) -> Vec<f32> {
@@ -262,9 +292,11 @@ fn concat(a: &[f32], b: &[f32]) -> Vec<f32> {
 }
 
 impl GpuModel {
-    /// Uploads the CPU model's weights.
-    pub fn new(gpu: Gpu, model: &Model) -> GpuModel {
-        let up = |p: &(Vec<f32>, Vec<f32>)| (gpu.upload(&p.0), gpu.upload(&p.1));
+    /// Uploads the CPU model's weights: the layers' matrices in f16 where the adapter offers
+    /// `shader-f16` (and `allow_f16`), in f32 otherwise.
+    pub fn new(gpu: Gpu, model: &Model, allow_f16: bool) -> GpuModel {
+        let f16 = allow_f16 && gpu.has_f16();
+        let up = |p: &(Vec<f32>, Vec<f32>)| (if f16 { gpu.upload_f16(&p.0) } else { gpu.upload(&p.0) }, gpu.upload(&p.1));
         let layers = model
             .layers
             .iter()
@@ -287,6 +319,7 @@ impl GpuModel {
             ln: gpu.upload(&concat(&model.ln.0, &model.ln.1)),
             layers,
             gpu,
+            f16,
         }
     }
 
@@ -304,14 +337,15 @@ impl GpuModel {
         g.dispatch(&mut enc, "embed", p, [&self.word, &self.position, &extra], &x0, seq * h);
         let mut x = g.layer_norm(&mut enc, &x0, None, seq, h, &self.ln, LAYER_NORM_EPS);
         for l in &self.layers {
-            let q = g.linear(&mut enc, &x, seq, h, &l.q.0, &l.q.1, h, false);
-            let k = g.linear(&mut enc, &x, seq, h, &l.k.0, &l.k.1, h, false);
-            let v = g.linear(&mut enc, &x, seq, h, &l.v.0, &l.v.1, h, false);
+            let f = self.f16;
+            let q = g.linear(&mut enc, &x, seq, h, &l.q.0, &l.q.1, h, false, f);
+            let k = g.linear(&mut enc, &x, seq, h, &l.k.0, &l.k.1, h, false, f);
+            let v = g.linear(&mut enc, &x, seq, h, &l.v.0, &l.v.1, h, false, f);
             let ctx = g.attention(&mut enc, &q, &k, &v, seq, c.heads, h / c.heads);
-            let attn = g.linear(&mut enc, &ctx, seq, h, &l.o.0, &l.o.1, h, false);
+            let attn = g.linear(&mut enc, &ctx, seq, h, &l.o.0, &l.o.1, h, false, f);
             let a = g.layer_norm(&mut enc, &attn, Some(&x), seq, h, &l.ln1, LAYER_NORM_EPS);
-            let up = g.linear(&mut enc, &a, seq, h, &l.up.0, &l.up.1, c.intermediate, true);
-            let down = g.linear(&mut enc, &up, seq, c.intermediate, &l.down.0, &l.down.1, h, false);
+            let up = g.linear(&mut enc, &a, seq, h, &l.up.0, &l.up.1, c.intermediate, true, f);
+            let down = g.linear(&mut enc, &up, seq, c.intermediate, &l.down.0, &l.down.1, h, false, f);
             x = g.layer_norm(&mut enc, &down, Some(&a), seq, h, &l.ln2, LAYER_NORM_EPS);
         }
         let pooled = g.mean_pool(&mut enc, &x, seq, h);

@@ -39,11 +39,24 @@ fn linear_and_gelu_match_the_cpu() {
             cpu::gelu(&mut want);
         }
         let mut enc = g.encoder();
-        let out = g.linear(&mut enc, &g.upload(&x), rows, n_in, &g.upload(&w), &g.upload(&b), n_out, gelu);
+        let out = g.linear(&mut enc, &g.upload(&x), rows, n_in, &g.upload(&w), &g.upload(&b), n_out, gelu, false);
         g.submit(enc);
         let got = pollster::block_on(g.read(&out)).expect("read");
         let err = max_abs(&got, &want);
         assert!(err <= 2e-4, "linear {rows}x{n_in}->{n_out} gelu={gelu}: max |Δ| {err}");
+        if g.has_f16() {
+            // f16 weights against the CPU on the same rounded weights.
+            let w16: Vec<f32> = w.iter().map(|&v| skillpg_router::weights::f16_to_f32(skillpg_router::weights::f32_to_f16(v))).collect();
+            let mut want16 = cpu::linear(&x, rows, n_in, &w16, &b, n_out);
+            if gelu {
+                cpu::gelu(&mut want16);
+            }
+            let mut enc = g.encoder();
+            let out = g.linear(&mut enc, &g.upload(&x), rows, n_in, &g.upload_f16(&w), &g.upload(&b), n_out, gelu, true);
+            g.submit(enc);
+            let err = max_abs(&pollster::block_on(g.read(&out)).expect("read"), &want16);
+            assert!(err <= 2e-4, "linear_f16 {rows}x{n_in}->{n_out}: max |Δ| {err}");
+        }
     }
 }
 
@@ -104,7 +117,7 @@ fn the_whole_model_matches_the_cpu_reference() {
     let requests: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/routing/requests.json")).expect("requests")).expect("json");
     let texts: Vec<String> = requests.as_array().expect("list").iter().take(8).map(|r| r["query"].as_str().unwrap_or("").to_owned()).collect();
-    let gm = GpuModel::new(gpu(), &model);
+    let gm = GpuModel::new(gpu(), &model, false);
     let mut worst = (0.0f32, 1.0f32);
     for t in &texts {
         let ids = wp.encode(t);
@@ -116,4 +129,29 @@ fn the_whole_model_matches_the_cpu_reference() {
         worst = (worst.0.max(err), worst.1.min(cos));
     }
     println!("whole model, GPU vs CPU on {} requests: worst max |Δ| {:e}, worst cosine {}", texts.len(), worst.0, worst.1);
+}
+
+#[test]
+fn the_whole_model_with_f16_weights_matches_the_cpu_on_the_f16_file() {
+    let g = gpu();
+    if !g.has_f16() {
+        // Not silent: say why the f16 path is not exercised on this adapter.
+        println!("adapter {:?} has no shader-f16: the f16 path is not exercised here", g.adapter);
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/model");
+    assert!(root.join("minilm-f16.spgm").exists(), "the model is absent: run `bash scripts/fetch-model`");
+    // The f16 file widened to f32 is exactly the weights the f16 kernels see.
+    let weights = skillpg_router::weights::Weights::from_spgm(&std::fs::read(root.join("minilm-f16.spgm")).expect("weights")).expect("spgm");
+    let model = cpu::Model::from_weights(&weights).expect("model");
+    let wp = skillpg_router::wordpiece::WordPiece::from_vocab_txt(&std::fs::read_to_string(root.join("vocab.txt")).expect("vocab")).expect("vocab");
+    let gm = GpuModel::new(g, &model, true);
+    assert!(gm.f16);
+    for t in ["Will this CREATE INDEX lock writes?", "Write a haiku about autumn leaves."] {
+        let ids = wp.encode(t);
+        let (want, got) = (model.forward(&ids), pollster::block_on(gm.forward(&ids)).expect("forward"));
+        let err = max_abs(&got, &want);
+        let cos: f32 = got.iter().zip(&want).map(|(a, b)| a * b).sum();
+        assert!(err <= 1e-4 && cos >= 0.9999, "{t:?}: f16 weights, max |Δ| {err}, cosine {cos}");
+    }
 }

@@ -130,7 +130,7 @@ pub fn RoutingPanel() -> impl IntoView {
             let gpu = match skillpg_gpu::Gpu::new().await {
                 Ok(g) => {
                     backend.set(format!("WebGPU via wgpu ({} {}{})", g.adapter.backend, g.adapter.device_type, if g.adapter.name.is_empty() { String::new() } else { format!(", {}", g.adapter.name) }));
-                    Some(skillpg_gpu::GpuModel::new(g, &model))
+                    Some(skillpg_gpu::GpuModel::new(g, &model, true))
                 }
                 Err(e) => {
                     backend.set(format!("CPU reference in wasm: this browser offers no WebGPU adapter ({e})"));

@@ -36,7 +36,8 @@ pub fn check(cx: &mut Cx) {
     for (path, offset) in bad {
         let message = format!("not valid UTF-8 (first bad byte at offset {offset}); decoded with replacement characters");
         let is_skill_md = Some(&path) == skill_md.as_ref();
-        if let Some(d) = cx.report(&META, &path, Some(offset..offset + 1), message) {
+        // In the decoded text the bad byte became U+FFFD, three bytes long.
+        if let Some(d) = cx.report(&META, &path, Some(offset..offset + '\u{FFFD}'.len_utf8()), message) {
             if is_skill_md {
                 d.severity = Severity::Error;
             }
