@@ -136,10 +136,14 @@ impl LineIndex {
         LineCol { line: line_idx + 1, column: text[line_start..end].chars().count() + 1 }
     }
 
-    /// The byte range of 1-based `line`, without its line ending.
+    /// The byte range of 1-based `line`, without its line ending (empty for line 0 or past
+    /// the end).
     pub fn line_range(&self, text: &str, line: usize) -> Range<usize> {
+        if line == 0 {
+            return 0..0;
+        }
         let start = self.line_starts.get(line.saturating_sub(1)).copied().unwrap_or(text.len());
-        let mut end = self.line_starts.get(line).map(|&next| next - 1).unwrap_or(text.len());
+        let mut end = self.line_starts.get(line).map(|&next| next.saturating_sub(1)).unwrap_or(text.len());
         if end > start && text.as_bytes().get(end - 1) == Some(&b'\r') {
             end -= 1;
         }
@@ -166,5 +170,8 @@ mod tests {
         assert_eq!(idx.line_col(text, x), LineCol { line: 2, column: 4 });
         assert_eq!(idx.line_range(text, 2), 3..(text.find('\r').unwrap_or(0)));
         assert_eq!(idx.n_lines(text), 3);
+        // The fuzzer's second finding: line 0 used to underflow.
+        assert_eq!(idx.line_range(text, 0), 0..0);
+        assert_eq!(idx.line_range(text, 99), text.len()..text.len());
     }
 }

@@ -201,3 +201,19 @@ fn every_span_lies_on_char_boundaries() {
         }
     }
 }
+
+/// Inputs the fuzzer (fuzz/fuzz_targets/frontmatter.rs) found that used to panic.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let findings: [&[u8]; 2] = [b"---@\n---\n-\xff\xff\xffu\xff", b"-\n\xe9"];
+    for bytes in findings {
+        let bundle = SkillBundle::new("fuzz", vec![BundleFile { path: "SKILL.md".into(), bytes: bytes.to_vec() }]);
+        let a = analyze(&bundle);
+        for p in profile::ALL {
+            let diags = check(&a, p);
+            if let Some(doc) = &a.doc {
+                let _ = skillpg_core::fix::apply(&doc.text, "SKILL.md", &diags, true);
+            }
+        }
+    }
+}

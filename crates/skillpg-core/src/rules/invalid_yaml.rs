@@ -45,7 +45,7 @@ pub fn check(cx: &mut Cx) {
 /// double-quotes the value.
 fn unquoted_colon_fix(text: &str, index: &LineIndex, line: usize) -> Option<crate::diagnostic::Fix> {
     // The parser reports the error on the line of the colon or, for a folded value, the next one.
-    for candidate in [line, line.saturating_sub(1)] {
+    for candidate in [line, line.saturating_sub(1)].into_iter().filter(|&l| l > 0) {
         let range = index.line_range(text, candidate);
         let line_text = &text[range.clone()];
         let Some(colon) = line_text.find(": ") else { continue };
