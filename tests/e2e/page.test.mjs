@@ -73,6 +73,9 @@ describe('the playground page', () => {
     await diag.waitFor();
     assert.match(await diag.textContent(), /line 3, column 22/);
     assert.match(await diag.locator('[data-testid="excerpt"]').textContent(), /description: Use when: the user asks/);
+    await diag.locator('[data-testid="rule-doc"] summary').click();
+    assert.match(await diag.locator('[data-testid="rule-doc"] pre').textContent(), /## What it checks[\s\S]*## Fix/);
+    assert.ok((await page.locator('[data-testid="rules-reference"] details').count()) >= 50, 'every rule is in the reference');
     await page.screenshot({ path: screenshotPath('03-diagnostics'), fullPage: true });
     await diag.getByRole('button', { name: 'Preview the change' }).click();
     assert.match(await diag.locator('[data-testid="fix-preview"]').textContent(), /\+ description: "Use when: the user asks for notes"/);

@@ -90,8 +90,11 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// List every rule with its code and source.
-    Rules,
+    /// List every rule with its code and source, or explain one (`skillpg rules SPG038`).
+    Rules {
+        /// A code (SPG038) or a rule name (name-dir-mismatch).
+        rule: Option<String>,
+    },
     /// Route requests to skills with the small embedding model (a preview, not a product's router).
     Route {
         #[arg(long, default_value_t = 0.20)]
@@ -317,8 +320,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Rules => {
+        Command::Rules { rule: None } => {
             print!("{}", render::rules_text());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Rules { rule: Some(key) } => {
+            let rules = skillpg_core::rules::all_rules();
+            let r = rules.iter().find(|r| r.code.eq_ignore_ascii_case(&key) || r.name == key).ok_or_else(|| format!("no rule {key}; `skillpg rules` lists them"))?;
+            println!("{} {} ({} by default)\n", r.code, r.name, r.default_severity.as_str());
+            println!("{}", skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary));
+            println!("\nSource: {} <{}>", r.source.title, r.source.url);
             Ok(ExitCode::SUCCESS)
         }
         Command::Route { threshold, margin, format, requests, calibrate, model, cpu, paths } => {

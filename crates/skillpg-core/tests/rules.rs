@@ -153,6 +153,19 @@ fn every_rule_has_a_fixture_and_the_output_is_reviewed() {
 }
 
 #[test]
+fn every_rule_of_a_skill_is_documented_in_its_file() {
+    for r in skillpg_core::rules::all_rules() {
+        if skillpg_core::ingest::RULES.iter().any(|i| i.name == r.name) {
+            continue;
+        }
+        let doc = skillpg_core::rules::rule_doc(r.name).unwrap_or_else(|| panic!("{} has no file doc", r.name));
+        for section in ["## What it checks", "## Why it matters", "## Example", "## Fix", "## Source"] {
+            assert!(doc.contains(section), "{}: its doc lacks {section}", r.name);
+        }
+    }
+}
+
+#[test]
 fn codes_are_unique_and_stable_in_form() {
     let rules = skillpg_core::rules::all_rules();
     let codes: BTreeSet<&str> = rules.iter().map(|r| r.code).collect();

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::Ctx;
 use super::cost::CostPanel;
-use super::diagnostics::{DiagnosticsPanel, VerdictTable};
+use super::diagnostics::{DiagnosticsPanel, RulesReference, VerdictTable};
 use super::editor::Editor;
 use super::levels::LevelsPanel;
 use super::loaders::Loaders;
@@ -92,6 +92,10 @@ pub fn App() -> impl IntoView {
                 <section class="panel wide" aria-labelledby="h-share">
                     <h2 id="h-share">"Share and export"</h2>
                     <SharePanel/>
+                </section>
+                <section class="panel wide" aria-labelledby="h-rules">
+                    <h2 id="h-rules">"Rules"</h2>
+                    <RulesReference/>
                 </section>
             </main>
             <footer>

@@ -106,7 +106,7 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
     let fix = d.fix.clone();
     let file = d.file.clone();
     let preview = RwSignal::new(false);
-    let rule_anchor = format!("https://agentskills.io/specification#{}", d.rule);
+    let rule_anchor = skillpg_core::rules::all_rules().iter().find(|r| r.name == d.rule).map(|r| r.summary.to_owned()).unwrap_or_default();
     view! {
         <li class=format!("diagnostic {sev}") data-testid="diagnostic" data-code=d.code>
             <p>
@@ -122,8 +122,11 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
             <p class="source">
                 "Rule " <code>{d.rule}</code> ". Source: "
                 <a href=d.source.url target="_blank" rel="noopener noreferrer">{d.source.title}</a>
-                <span class="visually-hidden">{rule_anchor}</span>
             </p>
+            <details class="rule-doc" data-testid="rule-doc">
+                <summary>{format!("Explain {} ({})", d.code, d.rule)}</summary>
+                <pre>{skillpg_core::rules::rule_doc(d.rule).unwrap_or(rule_anchor.as_str()).to_owned()}</pre>
+            </details>
             {fix.map(|fix| {
                 let safe = fix.applicability == Applicability::Safe;
                 let title = fix.title.clone();
@@ -192,4 +195,23 @@ fn diff(before: &str, after: &str) -> String {
         out.push_str(&format!("+ {line}\n"));
     }
     out
+}
+
+/// Every rule with its code, default severity and documentation: the reference a teacher can
+/// walk through.
+#[component]
+pub fn RulesReference() -> impl IntoView {
+    let mut rules = skillpg_core::rules::all_rules();
+    rules.sort_by_key(|r| r.code);
+    view! {
+        <div class="rules-reference" data-testid="rules-reference">
+            {rules.into_iter().map(|r| view! {
+                <details id=format!("rule-{}", r.name)>
+                    <summary><code>{r.code}</code>" "{r.name}" ("{r.default_severity.as_str()}"): "{r.summary}</summary>
+                    <pre>{skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary)}</pre>
+                    <p class="source">"Source: "<a href=r.source.url target="_blank" rel="noopener noreferrer">{r.source.title}</a></p>
+                </details>
+            }).collect_view()}
+        </div>
+    }
 }

@@ -240,6 +240,19 @@ pub fn RoutingPanel() -> impl IntoView {
                 <Show when=move || loading.get()><progress aria-label="Loading the model"></progress></Show>
                 <span data-testid="routing-backend">{move || backend.get()}</span>
             </div>
+            <label class="button">"Import requests (JSON or text)"
+                <input type="file" class="visually-hidden" accept=".json,.txt" data-testid="routing-import" on:change=move |ev: leptos::ev::Event| {
+                    use wasm_bindgen::JsCast;
+                    let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+                    let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+                    spawn_local(async move {
+                        match browser::file_bytes(&file).await {
+                            Ok(bytes) => c.state.update(|s| s.routing.requests = String::from_utf8_lossy(&bytes).into_owned()),
+                            Err(e) => c.status.set(e),
+                        }
+                    });
+                }/>
+            </label>
             <label for="routing-requests">"Requests: one per line, optionally `request => expected-skill` (or NONE); or a JSON list in skill-creator's or the multi-skill format"</label>
             <textarea id="routing-requests" data-testid="routing-requests" rows="8" prop:value=move || c.state.with(|s| s.routing.requests.clone())
                 on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.routing.requests = v); }></textarea>

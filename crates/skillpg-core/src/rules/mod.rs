@@ -305,6 +305,14 @@ pub(crate) static ALL: &[(&RuleMeta, fn(&mut Cx))] = &[
     (&error_code_table::META, error_code_table::check),
 ];
 
+include!(concat!(env!("OUT_DIR"), "/rule_docs.rs"));
+
+/// The documentation of the rule `name` (what it checks, why it matters, example, fix,
+/// source), when its file has one.
+pub fn rule_doc(name: &str) -> Option<&'static str> {
+    RULE_DOCS.iter().find(|(n, _)| *n == name).map(|(_, d)| *d)
+}
+
 /// Every rule's metadata, the catalog-level ones included.
 pub fn all_rules() -> Vec<&'static RuleMeta> {
     let mut res: Vec<&'static RuleMeta> = ALL.iter().map(|(m, _)| *m).collect();
