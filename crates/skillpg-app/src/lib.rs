@@ -38,11 +38,11 @@ impl PartialEq for Computed {
 /// The context window Claude Code's listing budget is computed for.
 pub const CONTEXT_WINDOW: usize = 200_000;
 
-/// Runs the engine over every skill of the state, under every profile.
-pub fn compute(state: &state::PageState) -> Computed {
+/// Runs the engine over every skill, under every profile.
+pub fn compute(skills: &[state::SkillInput]) -> Computed {
     static GENERATION: AtomicU64 = AtomicU64::new(0);
     let start = browser::now_ms();
-    let analyses: Vec<Analysis> = state.skills.iter().map(|s| analyze(&s.bundle())).collect();
+    let analyses: Vec<Analysis> = skills.iter().map(|s| analyze(&s.bundle())).collect();
     let checks = profile::ALL.iter().map(|p| (*p, check_catalog(&analyses, p, CONTEXT_WINDOW))).collect();
     Computed {
         generation: GENERATION.fetch_add(1, Ordering::Relaxed),

@@ -36,7 +36,11 @@ pub fn App() -> impl IntoView {
     let mut first_status = String::new();
     let state = RwSignal::new(initial_state(&mut first_status));
     let status = RwSignal::new(first_status);
-    let computed = Memo::new(move |_| state.with(compute));
+    // The report depends on the skills alone: editing cost inputs, the profile or the routing
+    // requests must not re-analyze and re-tokenize every file. This memo notifies only when the
+    // skills really change.
+    let skills = Memo::new(move |_| state.with(|s| s.skills.clone()));
+    let computed = Memo::new(move |_| skills.with(|s| compute(s)));
     provide_context(Ctx { state, computed, status });
 
     // Effects sync with the outside world only: local storage, so a reload keeps the work.
