@@ -2,31 +2,9 @@
 // element (or one row); workgroups of 64; every kernel checks its bounds, so any shape works,
 // multiples of 64 or not. f32 storage (SwiftShader, the browser's CPU adapter, has no f16).
 
-struct Params {
-    rows: u32,
-    n_in: u32,
-    n_out: u32,
-    flag: u32,   // linear: 1 = apply GELU; layer_norm: 1 = add the residual first
-    heads: u32,
-    head_dim: u32,
-    eps: f32,
-    pad: u32,
-}
+// Prefixed with common.wgsl at load time.
 
-@group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<f32>;
-@group(0) @binding(3) var<storage, read> c: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out: array<f32>;
-
-// erf to about 1e-7 (the erfc approximation of Numerical Recipes), as the CPU reference.
-fn erf_approx(x: f32) -> f32 {
-    let t = 1.0 / (1.0 + 0.5 * abs(x));
-    let y = t * exp(-x * x - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
-        + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
-        + t * (-0.82215223 + t * 0.17087277)))))))));
-    return select(y - 1.0, 1.0 - y, x >= 0.0);
-}
 
 // out[r, o] = a[r, :] · b[o, :] + c[o]   (a: x [rows, n_in], b: W [n_out, n_in], c: bias)
 @compute @workgroup_size(64)
@@ -39,11 +17,7 @@ fn linear(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var k = 0u; k < p.n_in; k++) {
         acc += a[r * p.n_in + k] * b[o * p.n_in + k];
     }
-    var y = acc + c[o];
-    if (p.flag == 1u) {
-        y = 0.5 * y * (1.0 + erf_approx(y * 0.70710678118654752));
-    }
-    out[idx] = y;
+    finish_linear(idx, o, acc);
 }
 
 // out[r, :] = LayerNorm(a[r, :] (+ b[r, :])) with gamma = c[0..n], beta = c[n..2n]

@@ -80,7 +80,7 @@ impl Gpu {
             .map_err(|e| format!("the GPU refused a device: {e}"))?;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kernels"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("kernels.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(concat!(include_str!("common.wgsl"), include_str!("kernels.wgsl")).into()),
         });
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
             binding,
@@ -120,7 +120,7 @@ impl Gpu {
         if summary.shader_f16 {
             let module16 = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("kernels-f16"),
-                source: wgpu::ShaderSource::Wgsl(include_str!("kernels_f16.wgsl").into()),
+                source: wgpu::ShaderSource::Wgsl(concat!("enable f16;\n", include_str!("common.wgsl"), include_str!("kernels_f16.wgsl")).into()),
             });
             pipelines.push(make(&module16, "linear_f16"));
         }
@@ -363,6 +363,8 @@ pub struct GpuEmbedder {
     pub tokenizer: skillpg_router::wordpiece::WordPiece,
     /// The model on the device.
     pub model: GpuModel,
+    /// The CPU reference, used for a text whose GPU run fails (as the page does).
+    pub fallback: Model,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -370,7 +372,10 @@ impl skillpg_router::Embedder for GpuEmbedder {
     fn embed(&self, texts: &[String]) -> Vec<Vec<f32>> {
         texts
             .iter()
-            .map(|t| pollster::block_on(self.model.forward(&self.tokenizer.encode(t))).unwrap_or_else(|_| vec![0.0; self.model.config.hidden]))
+            .map(|t| {
+                let ids = self.tokenizer.encode(t);
+                pollster::block_on(self.model.forward(&ids)).unwrap_or_else(|_| self.fallback.forward(&ids))
+            })
             .collect()
     }
 }
