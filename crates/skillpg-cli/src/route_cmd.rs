@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use skillpg_router::Embedder;
 use skillpg_router::cpu::{CpuEmbedder, Model};
-#[allow(unused_imports, reason = "the trait object type in signatures")]
 use skillpg_router::route::{self, Labelled, NONE, Thresholds};
 use skillpg_router::weights::{DType, Weights};
 use skillpg_router::wordpiece::WordPiece;
@@ -24,7 +23,7 @@ pub fn load_any_embedder(dir: &Path, cpu_only: bool) -> Result<(Box<dyn Embedder
             Ok(gpu) => {
                 let what = format!("GPU via wgpu: {} ({}, {})", gpu.adapter.name, gpu.adapter.backend, gpu.adapter.device_type);
                 let model = skillpg_gpu::GpuModel::new(gpu, &cpu.model, true);
-                return Ok((Box::new(skillpg_gpu::GpuEmbedder { tokenizer: cpu.tokenizer, model }), what));
+                return Ok((Box::new(skillpg_gpu::GpuEmbedder { tokenizer: cpu.tokenizer, model, fallback: cpu.model }), what));
             }
             Err(e) => eprintln!("note: {e}; using the CPU reference"),
         }
