@@ -12,7 +12,7 @@ pub mod state;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check_catalog, profile};
+use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog, profile};
 
 pub use components::app::App;
 
@@ -25,6 +25,8 @@ pub struct Computed {
     pub analyses: Arc<Vec<Analysis>>,
     /// Per profile, one list of diagnostics per skill.
     pub checks: Arc<Vec<(&'static Profile, Vec<Vec<Diagnostic>>)>>,
+    /// Per profile, the findings about the skills installed together (empty unless they are).
+    pub catalog: Arc<Vec<(&'static Profile, Vec<Diagnostic>)>>,
     /// How long the computation took, in milliseconds.
     pub elapsed_ms: f64,
 }
@@ -38,16 +40,19 @@ impl PartialEq for Computed {
 /// The context window Claude Code's listing budget is computed for.
 pub const CONTEXT_WINDOW: usize = 200_000;
 
-/// Runs the engine over every skill, under every profile.
-pub fn compute(skills: &[state::SkillInput]) -> Computed {
+/// Runs the engine over every skill, under every profile; the catalog rules too when the
+/// skills are installed together.
+pub fn compute(skills: &[state::SkillInput], together: bool) -> Computed {
     static GENERATION: AtomicU64 = AtomicU64::new(0);
     let start = browser::now_ms();
     let analyses: Vec<Analysis> = skills.iter().map(|s| analyze(&s.bundle())).collect();
-    let checks = profile::ALL.iter().map(|p| (*p, check_catalog(&analyses, p, CONTEXT_WINDOW))).collect();
+    let checks = profile::ALL.iter().map(|p| (*p, analyses.iter().map(|a| check(a, p)).collect())).collect();
+    let catalog = profile::ALL.iter().map(|p| (*p, if together { check_catalog(&analyses, p, CONTEXT_WINDOW) } else { Vec::new() })).collect();
     Computed {
         generation: GENERATION.fetch_add(1, Ordering::Relaxed),
         analyses: Arc::new(analyses),
         checks: Arc::new(checks),
+        catalog: Arc::new(catalog),
         elapsed_ms: browser::now_ms() - start,
     }
 }

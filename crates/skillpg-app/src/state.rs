@@ -13,7 +13,19 @@ use skillpg_core::{BundleFile, SkillBundle};
 pub const MAX_LINK_CHARS: usize = 60_000;
 
 /// The most a share link may expand to (a deflate bomb in a link is refused).
-const MAX_EXPANDED: u64 = 64 * 1024 * 1024;
+const MAX_EXPANDED: u64 = 16 * 1024 * 1024;
+/// A link holds at most this many skills, files in all, and bytes of files in all: a state
+/// from a link is as untrusted as an archive, and a 300-character link can expand to
+/// megabytes.
+pub const MAX_LINK_SKILLS: usize = 200;
+/// See [`MAX_LINK_SKILLS`].
+pub const MAX_LINK_FILES: usize = 5_000;
+/// See [`MAX_LINK_SKILLS`].
+pub const MAX_LINK_BYTES: usize = 12 * 1024 * 1024;
+/// The most turns the cost view takes (its input clamps to the same).
+pub const MAX_TURNS: u64 = 10_000;
+/// The most bytes of routing requests a link may carry.
+const MAX_REQUEST_BYTES: usize = 1024 * 1024;
 
 /// One skill folder as the page holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,6 +109,16 @@ pub struct PageState {
     pub cost: CostState,
     /// Routing inputs.
     pub routing: RoutingState,
+    /// Whether the skills are installed together (the catalog rules run over them); `None`
+    /// follows the default: together when more than one skill is loaded.
+    pub installed_together: Option<bool>,
+}
+
+impl PageState {
+    /// Whether the loaded skills are checked as one catalog.
+    pub fn together(&self) -> bool {
+        self.installed_together.unwrap_or(self.skills.len() > 1)
+    }
 }
 
 /// The versioned wire form of [`PageState`].
@@ -110,6 +132,8 @@ struct ShareStateV1 {
     cost: CostState,
     #[serde(default)]
     routing: RoutingState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    together: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -151,6 +175,7 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
         profile: state.profile.clone(),
         cost: state.cost.clone(),
         routing: state.routing.clone(),
+        together: state.installed_together,
     }
 }
 
@@ -158,7 +183,15 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
     if wire.v != 1 {
         return Err(format!("this link was made by a newer version of the playground (format v{})", wire.v));
     }
+    if wire.skills.len() > MAX_LINK_SKILLS {
+        return Err(format!("the link holds {} skills, more than the {MAX_LINK_SKILLS} a link may carry; it was not opened", wire.skills.len()));
+    }
+    let n_files: usize = wire.skills.iter().map(|s| s.files.len()).sum();
+    if n_files > MAX_LINK_FILES {
+        return Err(format!("the link holds {n_files} files, more than the {MAX_LINK_FILES} a link may carry; it was not opened"));
+    }
     let mut skills = Vec::with_capacity(wire.skills.len());
+    let mut n_bytes = 0usize;
     for s in wire.skills {
         let mut files = Vec::with_capacity(s.files.len());
         for f in s.files {
@@ -171,12 +204,31 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
                 (None, Some(b)) => URL_SAFE_NO_PAD.decode(b.as_bytes()).map_err(|e| format!("a file in the link is damaged ({path}): {e}"))?,
                 (None, None) => Vec::new(),
             };
+            n_bytes += bytes.len();
+            if n_bytes > MAX_LINK_BYTES {
+                return Err(format!("the link's files hold more than {} MB, more than a link may carry; it was not opened", MAX_LINK_BYTES / (1024 * 1024)));
+            }
             files.push((path, bytes));
         }
         skills.push(SkillInput { dir_name: s.dir, files });
     }
     let selected = wire.selected.min(skills.len().saturating_sub(1));
-    Ok(PageState { skills, selected, selected_file: wire.file, profile: wire.profile, cost: wire.cost, routing: wire.routing })
+    // Every number and name is clamped to what the page's own inputs allow.
+    let profile = if skillpg_core::Profile::by_key(&wire.profile).is_some() { wire.profile } else { "spec".to_owned() };
+    let mut cost = wire.cost;
+    cost.turns = cost.turns.clamp(1, MAX_TURNS);
+    cost.activate_at = cost.activate_at.clamp(1, cost.turns);
+    for price in [&mut cost.price, &mut cost.cached_price] {
+        *price = if price.is_finite() { price.clamp(0.0, 1_000.0) } else { 0.0 };
+    }
+    cost.read.truncate(MAX_LINK_FILES);
+    let mut routing = wire.routing;
+    if routing.requests.len() > MAX_REQUEST_BYTES {
+        return Err("the link's routing requests are over 1 MB; it was not opened".to_owned());
+    }
+    routing.tau = if routing.tau.is_finite() { routing.tau.clamp(-1.0, 1.0) } else { 0.2 };
+    routing.delta = if routing.delta.is_finite() { routing.delta.clamp(0.0, 1.0) } else { 0.0 };
+    Ok(PageState { skills, selected, selected_file: wire.file, profile, cost, routing, installed_together: wire.together })
 }
 
 /// Serializes the state for a link fragment or storage: base64url of deflated JSON.
@@ -202,7 +254,7 @@ pub fn decode(data: &str) -> Result<PageState, String> {
         .read_to_end(&mut json)
         .map_err(|e| format!("the link is damaged (cannot inflate: {e}); was it cut short?"))?;
     if json.len() as u64 > MAX_EXPANDED {
-        return Err("the link expands to more than 64 MB; it was not opened".to_owned());
+        return Err(format!("the link expands to more than {} MB; it was not opened", MAX_EXPANDED / (1024 * 1024)));
     }
     let wire: ShareStateV1 = serde_json::from_slice(&json).map_err(|e| format!("the link holds no playground state ({e})"))?;
     from_wire(wire)
@@ -252,6 +304,7 @@ mod tests {
             profile: "claude-ai".into(),
             cost: CostState::default(),
             routing: RoutingState::default(),
+            installed_together: Some(true),
         }
     }
 
@@ -271,8 +324,43 @@ mod tests {
         assert!(decode_fragment("#v1=!!!").expect("a share link").is_err());
         assert!(decode_fragment("#v9=abc").expect("a share link").is_err());
         assert!(decode_fragment("#section-2").is_none());
-        let evil = ShareStateV1 { v: 1, skills: vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }], selected: 0, file: String::new(), profile: String::new(), cost: CostState::default(), routing: RoutingState::default() };
+        let evil = ShareStateV1 { v: 1, skills: vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }], selected: 0, file: String::new(), profile: String::new(), cost: CostState::default(), routing: RoutingState::default(), together: None };
         assert!(from_wire(evil).is_err());
+    }
+
+    fn wire_with(skills: Vec<SkillV1>) -> ShareStateV1 {
+        ShareStateV1 { v: 1, skills, selected: 0, file: String::new(), profile: "spec".into(), cost: CostState::default(), routing: RoutingState::default(), together: None }
+    }
+
+    fn link_of(wire: &ShareStateV1) -> String {
+        let json = serde_json::to_vec(wire).expect("json");
+        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        enc.write_all(&json).expect("deflate");
+        URL_SAFE_NO_PAD.encode(enc.finish().expect("deflate"))
+    }
+
+    #[test]
+    fn crafted_links_are_bounded_like_archives() {
+        // Many skills, many files, a huge file: refused with a message, before any analysis.
+        let many_skills: Vec<SkillV1> = (0..MAX_LINK_SKILLS + 1).map(|i| SkillV1 { dir: format!("s{i}"), files: vec![] }).collect();
+        assert!(decode(&link_of(&wire_with(many_skills))).is_err_and(|e| e.contains("skills")));
+        let many_files = vec![SkillV1 { dir: "x".into(), files: (0..MAX_LINK_FILES + 1).map(|i| FileV1 { p: format!("f{i}"), t: Some(String::new()), b: None }).collect() }];
+        assert!(decode(&link_of(&wire_with(many_files))).is_err_and(|e| e.contains("files")));
+        let huge = vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "SKILL.md".into(), t: Some("a".repeat(MAX_LINK_BYTES + 1)), b: None }] }];
+        let link = link_of(&wire_with(huge));
+        assert!(link.len() < 20_000, "a small link: {}", link.len());
+        assert!(decode(&link).is_err_and(|e| e.contains("MB")));
+        // Absurd numbers are clamped and an unknown profile falls back to the spec's.
+        let mut wire = wire_with(vec![SkillV1 { dir: "x".into(), files: vec![] }]);
+        wire.cost.turns = u64::MAX;
+        wire.cost.activate_at = 0;
+        wire.cost.price = 1e300;
+        wire.profile = "<img src=x>".into();
+        wire.routing.tau = 5.0;
+        let state = decode(&link_of(&wire)).expect("clamped");
+        assert_eq!((state.cost.turns, state.cost.activate_at, state.cost.price), (MAX_TURNS, 1, 1_000.0));
+        assert_eq!(state.profile, "spec");
+        assert_eq!(state.routing.tau, 1.0);
     }
 
     #[test]

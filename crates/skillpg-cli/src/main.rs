@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use skillpg_core::cost::{CostInputs, cost};
 use skillpg_core::ingest::Ingested;
-use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check_catalog};
+use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog};
 
 #[derive(Parser, Debug)]
 #[command(name = "skillpg", version, about = "Check, count, price and fix Agent Skills (o200k_base token counts)")]
@@ -35,6 +35,10 @@ enum Command {
         /// Context window (tokens) for Claude Code's listing budget.
         #[arg(long, default_value_t = 200_000)]
         context_window: usize,
+        /// The skills given are installed together: also check the catalog as a whole (Claude
+        /// Code's listing budget), reported once.
+        #[arg(long)]
+        catalog: bool,
         /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -97,14 +101,16 @@ enum Command {
     },
     /// Route requests to skills with the small embedding model (a preview, not a product's router).
     Route {
-        #[arg(long, default_value_t = 0.20)]
+        /// Cosine threshold τ below which a request goes to no skill (negative values allowed).
+        #[arg(long, default_value_t = 0.20, allow_negative_numbers = true)]
         threshold: f32,
-        #[arg(long, default_value_t = 0.0)]
+        /// Margin δ the best skill must lead the second by.
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
         margin: f32,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Requests: a labelled JSON list (`[{"query","expected"}]` or skill-creator's
-        /// `[{"query","should_trigger"}]`) or one request per line.
+        /// `[{"query","should_trigger"}]`) or one request per line (`request => skill` labels it).
         #[arg(long)]
         requests: PathBuf,
         /// Find the best threshold and margin on the labelled requests first.
@@ -130,9 +136,11 @@ enum Command {
         b: Vec<PathBuf>,
         #[arg(long)]
         thin_b: bool,
-        #[arg(long, default_value_t = 0.20)]
+        /// Cosine threshold τ below which a request goes to no skill (negative values allowed).
+        #[arg(long, default_value_t = 0.20, allow_negative_numbers = true)]
         threshold: f32,
-        #[arg(long, default_value_t = 0.0)]
+        /// Margin δ the best skill must lead the second by.
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
         margin: f32,
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         model: PathBuf,
@@ -196,15 +204,29 @@ fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
 /// Analyzes every skill found, with the input's own problems attached to the first skill of
 /// that input (or reported alone when the input held none).
 fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> (Vec<Analysis>, Vec<Vec<Diagnostic>>) {
-    let mut analyses = Vec::new();
+    let mut bundles = Vec::new();
     let mut input_diags = Vec::new();
     for (ingested, _) in inputs {
         for (idx, skill) in ingested.skills.iter().enumerate() {
-            analyses.push(analyze(skill));
+            bundles.push(skill);
             input_diags.push(if idx == 0 { ingested.diagnostics.clone() } else { Vec::new() });
         }
     }
-    (analyses, input_diags)
+    (parallel_map(&bundles, |b| analyze(b)), input_diags)
+}
+
+/// `f` over `items` on every core, in order: skills are independent, and tokenizing a large
+/// folder is the slow part of a check.
+fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let n_threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(items.len().max(1));
+    if n_threads <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let chunk = items.len().div_ceil(n_threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    })
 }
 
 fn profile(key: &str) -> Result<&'static Profile, String> {
@@ -213,24 +235,26 @@ fn profile(key: &str) -> Result<&'static Profile, String> {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Check { profile: key, format, context_window, paths } => {
+        Command::Check { profile: key, format, context_window, catalog, paths } => {
             let profile = profile(&key)?;
             let inputs = load(&paths)?;
             let (analyses, input_diags) = analyze_all(&inputs);
-            let mut per_skill = check_catalog(&analyses, profile, context_window);
+            let mut per_skill = parallel_map(&analyses, |a| check(a, profile));
             for (diags, extra) in per_skill.iter_mut().zip(input_diags) {
                 let mut all = extra;
                 all.append(diags);
                 *diags = all;
             }
+            let catalog_diags = if catalog { check_catalog(&analyses, profile, context_window) } else { Vec::new() };
             let report = skillpg_report::CheckJson {
                 profile: profile.key.to_owned(),
                 skills: analyses.iter().zip(&per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, false)).collect(),
+                catalog: catalog_diags.iter().map(skillpg_report::diagnostic_json).collect(),
             };
             match format {
                 CheckFormat::Json => println!("{}", to_json(&report)?),
                 CheckFormat::Sarif => println!("{}", to_json(&skillpg_report::sarif(&report))?),
-                CheckFormat::Text => print!("{}", render::check_text(profile, &analyses, &per_skill)),
+                CheckFormat::Text => print!("{}", render::check_text(profile, &analyses, &per_skill, &catalog_diags)),
             }
             let ok = report.skills.iter().all(|s| s.valid);
             Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -361,6 +385,20 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 route_cmd::load_skills(&b)?
             };
             let reqs = route_cmd::load_requests(&requests, None)?;
+            if reqs.is_empty() {
+                return Err(format!("{}: no requests", requests.display()));
+            }
+            let missing = skillpg_router::route::unlabelled(&reqs);
+            if !missing.is_empty() {
+                let shown: Vec<String> = missing.iter().take(5).map(usize::to_string).collect();
+                return Err(format!(
+                    "compare needs every request labelled with the skill it should choose (`request => skill`, or NONE): {} of {} have no label (request {}{})",
+                    missing.len(),
+                    reqs.len(),
+                    shown.join(", "),
+                    if missing.len() > 5 { ", ..." } else { "" }
+                ));
+            }
             let (embedder, backend) = route_cmd::load_any_embedder(&model, cpu)?;
             let t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
             let arm_a = route_cmd::run_arm(embedder.as_ref(), &skills_a, &reqs, t);

@@ -48,13 +48,16 @@ fn diagnostic_text(out: &mut String, a: &Analysis, d: &Diagnostic) {
 }
 
 /// The whole `check` output.
-pub fn check_text(profile: &Profile, analyses: &[Analysis], per_skill: &[Vec<Diagnostic>]) -> String {
+pub fn check_text(profile: &Profile, analyses: &[Analysis], per_skill: &[Vec<Diagnostic>], catalog: &[Diagnostic]) -> String {
     let mut out = String::new();
     let mut n_valid = 0;
     for (a, diags) in analyses.iter().zip(per_skill) {
         for d in diags {
             diagnostic_text(&mut out, a, d);
         }
+    }
+    for d in catalog {
+        let _ = writeln!(out, "{}[{}]: {}\n  = catalog of the {} skills installed together\n", d.severity.as_str(), d.code, d.message, analyses.len());
     }
     for (a, diags) in analyses.iter().zip(per_skill) {
         let count = |s: Severity| diags.iter().filter(|d| d.severity == s).count();

@@ -72,13 +72,11 @@ pub fn load_skills(paths: &[PathBuf]) -> Result<Vec<RouteSkill>, String> {
     Ok(res)
 }
 
-/// Reads requests: a labelled JSON list (either format), or one request per line.
+/// Reads requests: a labelled JSON list (either format), or one request per line with an
+/// optional `=> expected-skill`.
 pub fn load_requests(path: &Path, skill_for_per_skill: Option<&str>) -> Result<Vec<Labelled>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if text.trim_start().starts_with('[') {
-        return route::parse_labelled(&text, skill_for_per_skill);
-    }
-    Ok(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(|q| Labelled { query: q.to_owned(), expected: String::new() }).collect())
+    route::parse_requests(&text, skill_for_per_skill)
 }
 
 /// The decisions of one arm.

@@ -98,3 +98,39 @@ fn stats_reproduce_the_chapter() {
     assert!(out.contains("p = 0.0215"), "{out}");
     assert_eq!(skillpg(&["stats", "wilson", "5", "4"]).status.code(), Some(2));
 }
+
+/// The listing budget runs only over a declared catalog, and is reported once for it.
+#[test]
+fn catalog_is_declared_and_reported_once() {
+    let root = std::env::temp_dir().join(format!("skillpg-cli-{}-catalog", std::process::id()));
+    for i in 0..60 {
+        let dir = root.join(format!("s{i:02}"));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(dir.join("SKILL.md"), format!("---\nname: s{i:02}\ndescription: Use when {}\n---\n", "x".repeat(200))).expect("write");
+    }
+    let path = root.to_str().expect("utf-8");
+    let alone = skillpg(&["check", "--profile", "claude-code", "--format", "json", path]);
+    let json: serde_json::Value = serde_json::from_slice(&alone.stdout).expect("json");
+    assert_eq!(json["skills"].as_array().map(Vec::len), Some(60));
+    assert_eq!(json["catalog"].as_array().map(Vec::len), Some(0), "no catalog unless declared");
+    assert!(!String::from_utf8_lossy(&alone.stdout).contains("SPG051"));
+    let together = skillpg(&["check", "--catalog", "--profile", "claude-code", "--format", "json", path]);
+    assert_eq!(together.status.code(), Some(0), "the listing budget is advisory");
+    let json: serde_json::Value = serde_json::from_slice(&together.stdout).expect("json");
+    assert_eq!(json["catalog"].as_array().map(Vec::len), Some(1), "{}", json["catalog"]);
+    assert_eq!(json["catalog"][0]["code"], "SPG051");
+    assert_eq!(String::from_utf8_lossy(&together.stdout).matches("SPG051").count(), 1);
+}
+
+/// `compare` refuses requests without labels (no "0/n correct"), and negative thresholds parse.
+#[test]
+fn compare_refuses_unlabelled_requests_and_accepts_negative_thresholds() {
+    let skill = temp_skill("cmp-skill", "---\nname: cmp-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n");
+    let requests = skill.parent().expect("parent").join("requests.txt");
+    std::fs::write(&requests, "format this CSV => cmp-skill\nwhat is the weather\n").expect("write");
+    let out = skillpg(&["compare", "--requests", requests.to_str().expect("utf-8"), "--a", skill.to_str().expect("utf-8"), "--thin-b", "--threshold", "-0.5", "--margin", "-1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(err.contains("1 of 2 have no label (request 2)"), "{err}");
+    assert!(!err.contains("unexpected argument"), "a negative threshold is a value: {err}");
+}

@@ -5,31 +5,10 @@
 
 use std::ops::Range;
 
+pub use crate::bundle::FileFacts;
 use crate::bundle::{FileText, MAX_FILE_BYTES, SkillBundle};
 use crate::frontmatter::SkillDoc;
 use crate::links::{self, Link};
-
-/// One file of the folder, read.
-#[derive(Debug, Clone)]
-pub struct FileFacts {
-    /// Path relative to the skill folder.
-    pub path: String,
-    /// Size in bytes.
-    pub n_bytes: usize,
-    /// The decoded text; `Binary` for binary files and for files over the size limit.
-    pub text: FileText,
-    /// o200k_base tokens (0 for binary files and for files over the size limit).
-    pub tokens: usize,
-    /// Over [`MAX_FILE_BYTES`]: neither decoded nor counted.
-    pub too_large: bool,
-}
-
-impl FileFacts {
-    /// Whether the file is binary (and so counts 0 tokens).
-    pub fn is_binary(&self) -> bool {
-        matches!(self.text, FileText::Binary) && !self.too_large
-    }
-}
 
 /// The three levels of the chapter's table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -77,8 +56,10 @@ pub struct Analysis {
     pub display_path: String,
     /// Path of the skill file (`SKILL.md`, or `skill.md`), if any.
     pub skill_md_path: Option<String>,
-    /// SKILL.md split and parsed.
+    /// SKILL.md split and parsed as the specification's text says.
     pub doc: Option<SkillDoc>,
+    /// SKILL.md as skills-ref splits it, when that differs (a `---` inside a value).
+    pub skills_ref_doc: Option<SkillDoc>,
     /// Every file, SKILL.md included, sorted by path.
     pub files: Vec<FileFacts>,
     /// The level-1 line exactly as counted: `- name: description\n`.
@@ -163,6 +144,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         dir_name: bundle.dir_name.clone(),
         display_path: bundle.display_path.clone(),
         skill_md_path,
+        skills_ref_doc: doc.as_ref().and_then(SkillDoc::skills_ref_view),
         doc,
         files,
         level1_line,

@@ -49,6 +49,9 @@ pub enum FileText {
     Utf8 { text: String, has_bom: bool },
     /// Text-like bytes that are not valid UTF-8: decoded lossily, first bad byte at `bad_offset`.
     Lossy { text: String, bad_offset: usize },
+    /// UTF-16 text with a byte order mark (Windows editors write it), decoded; `big_endian`
+    /// when the mark was FE FF.
+    Utf16 { text: String, big_endian: bool },
     /// Binary content (a NUL byte, or mostly non-text): counted as 0 tokens.
     Binary,
 }
@@ -56,6 +59,10 @@ pub enum FileText {
 impl FileText {
     /// Classifies `bytes`.
     pub fn decode(bytes: &[u8]) -> FileText {
+        // Before the binary test: UTF-16 is full of NUL bytes.
+        if let Some(decoded) = decode_utf16(bytes) {
+            return decoded;
+        }
         if looks_binary(bytes) {
             return FileText::Binary;
         }
@@ -71,10 +78,45 @@ impl FileText {
     /// The text, if the file is text.
     pub fn text(&self) -> Option<&str> {
         match self {
-            FileText::Utf8 { text, .. } | FileText::Lossy { text, .. } => Some(text),
+            FileText::Utf8 { text, .. } | FileText::Lossy { text, .. } | FileText::Utf16 { text, .. } => Some(text),
             FileText::Binary => None,
         }
     }
+}
+
+/// One file of the folder, read.
+#[derive(Debug, Clone)]
+pub struct FileFacts {
+    /// Path relative to the skill folder.
+    pub path: String,
+    /// Size in bytes.
+    pub n_bytes: usize,
+    /// The decoded text; `Binary` for binary files and for files over the size limit.
+    pub text: FileText,
+    /// o200k_base tokens (0 for binary files and for files over the size limit).
+    pub tokens: usize,
+    /// Over [`MAX_FILE_BYTES`]: neither decoded nor counted.
+    pub too_large: bool,
+}
+
+impl FileFacts {
+    /// Whether the file is binary (and so counts 0 tokens).
+    pub fn is_binary(&self) -> bool {
+        matches!(self.text, FileText::Binary) && !self.too_large
+    }
+}
+
+/// UTF-16 text behind a byte order mark (FF FE little-endian, FE FF big-endian), decoded with
+/// replacement characters for unpaired surrogates; `None` without a mark.
+fn decode_utf16(bytes: &[u8]) -> Option<FileText> {
+    let big_endian = match bytes {
+        [0xFF, 0xFE, ..] => false,
+        [0xFE, 0xFF, ..] => true,
+        _ => return None,
+    };
+    let units = bytes[2..].chunks_exact(2).map(|pair| if big_endian { u16::from_be_bytes([pair[0], pair[1]]) } else { u16::from_le_bytes([pair[0], pair[1]]) });
+    let text: String = char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect();
+    Some(FileText::Utf16 { text, big_endian })
 }
 
 /// A file is binary when it holds a NUL byte in its first 8 KiB or starts with a known magic
@@ -98,5 +140,7 @@ mod tests {
         assert!(matches!(FileText::decode(b"ab\xffc"), FileText::Lossy { bad_offset: 2, .. }));
         assert_eq!(FileText::decode(b"\x89PNG\r\n"), FileText::Binary);
         assert_eq!(FileText::decode(b"a\0b"), FileText::Binary);
+        assert_eq!(FileText::decode(b"\xff\xfe-\0-\0"), FileText::Utf16 { text: "--".into(), big_endian: false });
+        assert_eq!(FileText::decode(b"\xfe\xff\0-"), FileText::Utf16 { text: "-".into(), big_endian: true });
     }
 }

@@ -85,11 +85,11 @@ fn usd(tokens: u64, per_million: f64) -> f64 {
 /// A standing prefix of `per_turn` tokens over `turns`, plus `once` tokens loaded one time.
 fn line(inputs: &CostInputs, per_turn: u64, once: u64) -> CostLine {
     let n = inputs.turns;
-    let tokens = per_turn * n + once;
+    let tokens = per_turn.saturating_mul(n).saturating_add(once);
     let cached = if n == 0 {
         0.0
     } else {
-        usd(per_turn, inputs.price_per_million) + usd(per_turn * (n - 1), inputs.cached_price_per_million)
+        usd(per_turn, inputs.price_per_million) + usd(per_turn.saturating_mul(n.saturating_sub(1)), inputs.cached_price_per_million)
     };
     CostLine { tokens, usd: usd(tokens, inputs.price_per_million), usd_cached: cached + usd(once, inputs.price_per_million) }
 }
@@ -105,6 +105,9 @@ pub fn cost(inputs: &CostInputs) -> CostReport {
     }
 }
 
+/// The most turns [`series`] computes (a conversation of more turns is charted up to here).
+pub const MAX_SERIES_TURNS: u64 = 100_000;
+
 /// The cumulative series over turns 1..=n; the skill is loaded on `activate_at` (turn 1 when
 /// `None`, for the "used" line).
 pub fn series(inputs: &CostInputs) -> Vec<CostPoint> {
@@ -112,8 +115,9 @@ pub fn series(inputs: &CostInputs) -> Vec<CostPoint> {
     let activate = inputs.activate_at.unwrap_or(1);
     let p = inputs.price_per_million;
     let c = inputs.cached_price_per_million;
-    let mut res = Vec::with_capacity(inputs.turns as usize);
-    for turn in 1..=inputs.turns {
+    // A chart has at most MAX_SERIES_TURNS points: turns come from users and links.
+    let mut res = Vec::with_capacity(inputs.turns.min(MAX_SERIES_TURNS) as usize);
+    for turn in 1..=inputs.turns.min(MAX_SERIES_TURNS) {
         let loaded = if turn >= activate { inputs.level2 + inputs.read_tokens } else { 0 };
         let sp_cached = usd(everything, p) + usd(everything * (turn - 1), c);
         res.push(CostPoint {

@@ -121,6 +121,22 @@ impl SkillDoc {
         }
     }
 
+    /// SKILL.md as skills-ref reads it, when that differs from this split: the frontmatter ends
+    /// at the first `---` after the opening one, even inside a value, and the rest is body.
+    pub fn skills_ref_view(&self) -> Option<SkillDoc> {
+        let cut = self.skills_ref_cut?;
+        let yaml_start = self.yaml_range()?.start.min(cut);
+        let yaml = yaml_start..cut;
+        Some(SkillDoc {
+            text: self.text.clone(),
+            bom_len: self.bom_len,
+            split: Split::Closed { yaml: yaml.clone(), closing_line: cut..cut + 3, body: cut + 3..self.text.len() },
+            opening_line_rest: self.opening_line_rest.clone(),
+            skills_ref_cut: Some(cut),
+            yaml: Some(yaml::parse(&self.text[yaml])),
+        })
+    }
+
     /// The body text.
     pub fn body(&self) -> &str {
         &self.text[self.body_range()]
@@ -170,6 +186,19 @@ mod tests {
         assert_eq!(doc.field_str("name"), Some("a"));
         assert_eq!(doc.field_str("description"), Some("x --- y"));
         assert!(doc.skills_ref_cut.is_some());
+        let theirs = doc.skills_ref_view().expect("skills-ref reads it differently");
+        assert_eq!(theirs.field_str("description"), Some("x"));
+        assert_eq!(theirs.field_str("name"), Some("a"));
+    }
+
+    #[test]
+    fn skills_ref_closes_an_unclosed_frontmatter_at_dashes_in_a_value() {
+        let doc = SkillDoc::parse("---\ndescription: a --- b\nname: n\n");
+        assert!(matches!(doc.split, Split::Unclosed { .. }));
+        let theirs = doc.skills_ref_view().expect("a cut");
+        assert!(matches!(theirs.split, Split::Closed { .. }));
+        assert_eq!(theirs.field_str("name"), None);
+        assert!(SkillDoc::parse("---\nname: a\n---\n").skills_ref_view().is_none());
     }
 
     #[test]

@@ -5,11 +5,11 @@
 use std::io::Read;
 
 use crate::bundle::{BundleFile, MAX_FILE_BYTES, SkillBundle};
-use crate::diagnostic::{Diagnostic, Severity, SourceRef};
-use crate::rules::RuleMeta;
+use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SourceRef};
 
-/// An archive may expand to at most this many bytes in all (zip bombs expand to gigabytes).
-pub const MAX_EXPANDED_BYTES: u64 = 256 * 1024 * 1024;
+/// An archive may expand to at most this many bytes in all (zip bombs expand to gigabytes; the
+/// page holds every file several times over, in a 4 GB wasm memory).
+pub const MAX_EXPANDED_BYTES: u64 = 64 * 1024 * 1024;
 /// An archive or folder may hold at most this many files.
 pub const MAX_ENTRIES: usize = 20_000;
 /// An entry may not expand more than this many times its compressed size (and over 1 MiB).
@@ -166,6 +166,22 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
         res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, archive_name, format!("{} entries, over the limit of {MAX_ENTRIES}; nothing was read", archive.len())));
         return res;
     }
+    // Before inflating anything: the sizes the archive declares, in all and against its own
+    // size. Many small entries that each pass the per-entry ratio still make a bomb together.
+    let declared_total: u64 = (0..archive.len()).filter_map(|i| archive.by_index_raw(i).ok().map(|e| e.size())).fold(0u64, u64::saturating_add);
+    if declared_total > MAX_EXPANDED_BYTES {
+        res.diagnostics.push(diag(
+            &ARCHIVE_TOO_LARGE,
+            archive_name,
+            format!("the archive declares {} MB of files, over the limit of {} MB; nothing was read", declared_total / 1_048_576, MAX_EXPANDED_BYTES / 1_048_576),
+        ));
+        return res;
+    }
+    let whole_ratio = declared_total / (bytes.len() as u64).max(1);
+    if declared_total > 1024 * 1024 && whole_ratio > MAX_RATIO {
+        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, archive_name, format!("the archive expands {whole_ratio}× in all ({declared_total} bytes): a zip bomb; nothing was read")));
+        return res;
+    }
     let mut files = Vec::new();
     let mut expanded: u64 = 0;
     for idx in 0..archive.len() {
@@ -302,5 +318,13 @@ mod tests {
         let bomb = zip_of(&[("b/SKILL.md", b"-"), ("b/zeros.txt", &vec![0u8; 16 * 1024 * 1024])]);
         let found = read_archive("bomb.zip", &bomb);
         assert!(found.diagnostics.iter().any(|d| d.rule == "archive-too-large"), "{:?}", found.diagnostics);
+        // Many entries, each under the per-entry check (under 1 MiB), together a bomb.
+        let entries: Vec<(String, Vec<u8>)> = (0..200).map(|i| (format!("b/f{i}.txt"), vec![b'a'; 1024 * 1024 - 1])).collect();
+        let mut refs: Vec<(&str, &[u8])> = entries.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+        refs.push(("b/SKILL.md", b"-"));
+        let many = zip_of(&refs);
+        let found = read_archive("many.zip", &many);
+        assert!(found.skills.is_empty(), "nothing is inflated");
+        assert!(found.diagnostics.iter().any(|d| d.rule == "archive-too-large" && d.message.contains("nothing was read")), "{:?}", found.diagnostics);
     }
 }

@@ -19,21 +19,23 @@ pub mod profile;
 pub mod rules;
 pub mod yaml;
 
-pub use analysis::{Analysis, FileFacts, Levels, Section, analyze};
-pub use bundle::{BundleFile, FileText, SkillBundle};
+pub use analysis::{Analysis, Levels, Section, analyze};
+pub use bundle::{BundleFile, FileFacts, FileText, SkillBundle};
 pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, LineCol, LineIndex, Severity, SourceRef};
 pub use profile::Profile;
 
 use rules::{Cx, listing_budget};
 
 /// Runs every rule of `profile` over one analyzed skill. Diagnostics come in rule order, with
-/// their line and column filled in.
+/// their line and column filled in. Only the profile's gates are errors: whatever a rule set,
+/// any other finding is capped at a warning here, so no advisory rule can change a verdict.
 pub fn check(analysis: &Analysis, profile: &Profile) -> Vec<Diagnostic> {
     let mut cx = Cx { a: analysis, profile, out: Vec::new() };
     for (_, rule) in rules::ALL {
         rule(&mut cx);
     }
     let mut res = cx.out;
+    cap_to_gates(profile, &mut res);
     locate(analysis, &mut res);
     res
 }
@@ -43,45 +45,20 @@ pub fn is_valid(diagnostics: &[Diagnostic]) -> bool {
     !diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
-/// Checks several skills loaded together: each skill's own rules, plus the rules that look at
-/// the catalog as a whole (Claude Code's listing budget). Returns one list per skill.
-pub fn check_catalog(analyses: &[Analysis], profile: &Profile, context_window_tokens: usize) -> Vec<Vec<Diagnostic>> {
-    let mut res: Vec<Vec<Diagnostic>> = analyses.iter().map(|a| check(a, profile)).collect();
-    if profile.listing_cap_chars.is_none() {
-        return res;
-    }
-    let Some(severity) = profile.severity(listing_budget::META.name, listing_budget::META.default_severity) else { return res };
-    // 1% of the context window, at 4 characters per token.
-    let budget = context_window_tokens / 100 * 4;
-    let mut entries: Vec<(usize, usize)> = analyses.iter().enumerate().map(|(idx, a)| (idx, a.level1_line.chars().count())).collect();
-    let total: usize = entries.iter().map(|(_, n)| n).sum();
-    if total <= budget {
-        return res;
-    }
-    // Estimate: the listing is filled in name order and what does not fit is dropped.
-    entries.sort_by(|a, b| analyses[a.0].display_name().cmp(analyses[b.0].display_name()));
-    let mut used = 0;
-    for (idx, n) in entries {
-        used += n;
-        if used > budget {
-            let meta = &listing_budget::META;
-            res[idx].push(Diagnostic {
-                code: meta.code,
-                rule: meta.name,
-                severity,
-                message: format!(
-                    "the {} skills' level-1 entries take {total} characters, over Claude Code's listing budget of {budget} (1% of a {context_window_tokens}-token window at 4 characters a token); this one falls past it (estimate: filled in name order)",
-                    analyses.len()
-                ),
-                file: analyses[idx].skill_md_path.clone().unwrap_or_default(),
-                span: None,
-                location: None,
-                fix: None,
-                source: meta.source,
-            });
-        }
-    }
+/// The findings about several skills installed together, beyond each skill's own: Claude
+/// Code's listing budget over all their level-1 entries. One list for the whole catalog (each
+/// finding is about the catalog, not one skill); empty when the profile has no such rule.
+pub fn check_catalog(analyses: &[Analysis], profile: &Profile, context_window_tokens: usize) -> Vec<Diagnostic> {
+    let mut res: Vec<Diagnostic> = listing_budget::check(analyses, profile, context_window_tokens).into_iter().collect();
+    cap_to_gates(profile, &mut res);
     res
+}
+
+/// Lowers every error that is not one of `profile`'s gates to a warning.
+fn cap_to_gates(profile: &Profile, diagnostics: &mut [Diagnostic]) {
+    for d in diagnostics.iter_mut().filter(|d| d.severity == Severity::Error && !profile.is_gate(d.rule)) {
+        d.severity = Severity::Warning;
+    }
 }
 
 /// Fills in each diagnostic's line and column from its span.

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Options, Parser, Tag};
 
-use crate::analysis::FileFacts;
+use crate::bundle::FileFacts;
 use crate::frontmatter::SkillDoc;
 
 /// How the body refers to the file.
@@ -44,6 +44,13 @@ pub struct Link {
     pub kind: LinkKind,
     /// What it resolves to.
     pub target: Target,
+    /// Whether the body sends the agent to read it: a Markdown link, or a path under
+    /// `scripts/`, `references/` or `assets/` (unless the skill's paths are relative to a plugin
+    /// root). Any other path may be the user's project, the repository's or an output.
+    pub sent: bool,
+    /// Whether its line tells the agent to write the file (`Save the report to ./report.md`):
+    /// an output, not a reference.
+    pub output: bool,
 }
 
 impl Link {
@@ -61,6 +68,7 @@ pub fn extract(doc: &SkillDoc, files: &[FileFacts]) -> Vec<Link> {
     let body = doc.body_range();
     let text = &doc.text[body.clone()];
     let mut res = Vec::new();
+    let plugin_relative = mentions_plugin_root(text);
     let mut in_code_block = false;
     for (event, range) in Parser::new_ext(text, Options::ENABLE_TABLES).into_offset_iter() {
         let span = body.start + range.start..body.start + range.end;
@@ -70,13 +78,16 @@ pub fn extract(doc: &SkillDoc, files: &[FileFacts]) -> Vec<Link> {
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                 if let Some(path) = relative_path(&dest_url) {
                     let (path, target) = resolve(&path, files);
-                    res.push(Link { written: dest_url.to_string(), path, span, kind: LinkKind::Markdown, target });
+                    let output = on_output_line(text, range.start);
+                    res.push(Link { written: dest_url.to_string(), path, span, kind: LinkKind::Markdown, target, sent: true, output });
                 }
             }
             Event::Code(code) if !in_code_block => {
                 if let Some(path) = code_path(&code, files).filter(|_| !on_example_line(text, range.start)) {
                     let (path, target) = resolve(&path, files);
-                    res.push(Link { written: code.to_string(), path, span, kind: LinkKind::CodePath, target });
+                    let sent = !plugin_relative && CONVENTIONAL.iter().any(|c| path.starts_with(c));
+                    let output = on_output_line(text, range.start);
+                    res.push(Link { written: code.to_string(), path, span, kind: LinkKind::CodePath, target, sent, output });
                 }
             }
             _ => {}
@@ -105,10 +116,37 @@ fn relative_path(url: &str) -> Option<String> {
     Some(percent_decode(url))
 }
 
+/// The folders the specification names for bundled files.
+const CONVENTIONAL: [&str; 3] = ["scripts/", "references/", "assets/"];
+
+/// Whether the body names a plugin's root (`${CLAUDE_PLUGIN_ROOT}`, `${X_PLUGIN_ROOT}`): such
+/// skills write paths relative to the plugin, whose files are not in the skill folder.
+fn mentions_plugin_root(body: &str) -> bool {
+    body.contains("PLUGIN_ROOT")
+}
+
+/// The line of `text` around byte `offset`, lower-cased.
+fn line_around(text: &str, offset: usize) -> String {
+    let start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let end = text[offset..].find('\n').map(|i| offset + i).unwrap_or(text.len());
+    text[start..end].to_lowercase()
+}
+
+/// Whether the line around `offset` tells the agent to produce the file (`Write the plan to
+/// `plan.md``), so the path names an output.
+fn on_output_line(text: &str, offset: usize) -> bool {
+    let line = line_around(text, offset);
+    let words: Vec<&str> = line.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    const VERBS: [&str; 16] = [
+        "write", "writes", "written", "create", "creates", "save", "saves", "saved", "generate", "generates", "output", "outputs",
+        "produce", "produces", "emit", "emits",
+    ];
+    words.iter().any(|w| VERBS.contains(w))
+}
+
 /// The path of a backticked string when it refers into the folder: it starts with `./`, names a
 /// file of the folder, or starts with a top-level folder of the skill (or a conventional one).
 fn code_path(code: &str, files: &[FileFacts]) -> Option<String> {
-    const CONVENTIONAL: [&str; 3] = ["scripts/", "references/", "assets/"];
     let code = strip_root_placeholder(code.trim());
     if code.is_empty() || code.contains(char::is_whitespace) || code.contains("://") || code.contains(['*', '<', '>', '{', '}', '|', '$', '(', ')']) {
         return None;
@@ -131,10 +169,9 @@ fn code_path(code: &str, files: &[FileFacts]) -> Option<String> {
 /// Whether the line around `offset` presents its paths as examples ("e.g. `references/x.md`"),
 /// as skill-writing guides do; such paths are not promises that the file exists.
 fn on_example_line(text: &str, offset: usize) -> bool {
-    let start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let end = text[offset..].find('\n').map(|i| offset + i).unwrap_or(text.len());
-    let line = text[start..end].to_lowercase();
-    ["e.g.", "example", "for instance", "such as", "i.e."].iter().any(|w| line.contains(w))
+    let line = line_around(text, offset);
+    // "would be helpful to store in the skill": a file the reader might write, not one that is.
+    ["e.g.", "example", "for instance", "such as", "i.e.", "would be", "could be", "might be"].iter().any(|w| line.contains(w))
 }
 
 /// Resolves `path` (which may hold `.` and `..`) against the folder's files; returns the

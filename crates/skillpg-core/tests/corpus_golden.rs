@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use skillpg_core::{analyze, check_catalog, profile};
+use skillpg_core::{analyze, check, check_catalog, profile};
 
 #[test]
 fn corpus_findings_are_reviewed() {
@@ -20,7 +20,13 @@ fn corpus_findings_are_reviewed() {
         let analyses: Vec<_> = ingested.skills.iter().map(analyze).collect();
         n_skills += analyses.len();
         let repo_name = repo.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let per_profile: Vec<_> = profile::ALL.iter().map(|p| (p.key, check_catalog(&analyses, p, 200_000))).collect();
+        let per_profile: Vec<_> = profile::ALL.iter().map(|p| (p.key, analyses.iter().map(|a| check(a, p)).collect::<Vec<_>>())).collect();
+        // Each repository as one catalog installed together (as its plugin installs it).
+        for p in profile::ALL {
+            for d in check_catalog(&analyses, p, 200_000) {
+                let _ = writeln!(out, "## {repo_name} (catalog of {})\n  {:11} {} {:7}: {}", analyses.len(), p.key, d.code, d.severity.as_str(), d.message);
+            }
+        }
         for (idx, a) in analyses.iter().enumerate() {
             let l = a.levels;
             let _ = writeln!(out, "## {repo_name}/{} [{}] L1 {} L2 {} L3 {} files {}", a.dir_name, a.display_name(), l.level1, l.level2, l.level3, l.files);

@@ -29,7 +29,8 @@ fn cases() -> Vec<Case> {
         Case { name: "lowercase skill.md", dir: "ok", files: vec![("skill.md", OK.as_bytes().to_vec())], profile: &CLAUDE_CODE },
         md("ok", "bom", &format!("\u{feff}{OK}"), &SPEC),
         md("ok", "no frontmatter", "# Just a body\n", &SPEC),
-        md("ok", "unclosed", "---\nname: ok\ndescription: x --- y\n", &SPEC),
+        md("ok", "unclosed", "---\nname: ok\ndescription: Use when testing.\n", &SPEC),
+        md("ok", "unclosed, but skills-ref closes it at dashes in a value", "---\nname: ok\ndescription: x --- y\n", &CLAUDE_AI),
         md("ok", "opening line", "---name: ok\ndescription: Use when testing.\n---\n", &SPEC),
         md("ok", "unquoted colon", "---\nname: ok\ndescription: Use when: the user asks\n---\n", &SPEC),
         md("ok", "flow list", "---\nname: ok\ndescription: Use when testing.\nallowed-tools: [Read, Write]\n---\n", &SPEC),
@@ -68,7 +69,7 @@ fn cases() -> Vec<Case> {
             name: "big, binary and broken files",
             dir: "ok",
             files: vec![
-                ("SKILL.md", b"---\nname: ok\ndescription: Use when testing.\n---\nRead [all](AGENTS.md), [gone](references/gone.md) and [up](../x.md).\n".to_vec()),
+                ("SKILL.md", b"---\nname: ok\ndescription: Use when testing.\n---\nFor the complete guide: [all](AGENTS.md). Then [gone](references/gone.md) and [up](../x.md).\n".to_vec()),
                 ("AGENTS.md", big.as_bytes().to_vec()),
                 ("references/more.md", big.as_bytes().to_vec()),
                 ("references/three.md", big.as_bytes().to_vec()),
@@ -102,6 +103,37 @@ fn cases() -> Vec<Case> {
         ),
     ];
     v.push(md("ok", "crlf is fine", &OK.replace('\n', "\r\n"), &SPEC));
+    v.push(md("ok", "no frontmatter (claude code loads it)", "# Just a body\n\nFormats tables.\n", &CLAUDE_CODE));
+    v.push(md("ok", "invalid YAML (claude code loads the body)", "---\nname: ok\ndescription: Use when: the user asks\n---\n", &CLAUDE_CODE));
+    v.push(md("ok", "dashes cut the name off (skills-ref)", "---\ndescription: Use when testing --- or not.\nname: ok\n---\n", &SPEC));
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(OK.encode_utf16().flat_map(u16::to_le_bytes));
+    v.push(Case { name: "UTF-16 SKILL.md", dir: "ok", files: vec![("SKILL.md", utf16)], profile: &SPEC });
+    v.push(Case {
+        name: "paths: sent, mentioned, written, outside",
+        dir: "ok",
+        files: vec![(
+            "SKILL.md",
+            b"---\nname: ok\ndescription: Use when testing.\n---\nRead [the guide](guide.md) and run `scripts/run.py`.\nCheck the project's `./docs/` folder.\nSave the summary to `./report.md`.\nSee [x](../other-skill/SKILL.md).\n"
+                .to_vec(),
+        )],
+        profile: &SPEC,
+    });
+    v.push(Case {
+        name: "paths relative to a plugin root",
+        dir: "ok",
+        files: vec![("SKILL.md", b"---\nname: ok\ndescription: Use when testing.\n---\nResolve `${MY_PLUGIN_ROOT}` first, then run `scripts/plan.py`.\n".to_vec())],
+        profile: &SPEC,
+    });
+    v.push(Case {
+        name: "an index entry names its topic",
+        dir: "ok",
+        files: vec![
+            ("SKILL.md", b"---\nname: ok\ndescription: Use when testing.\n---\n- `references/play.md` \xe2\x80\x94 combined play/pause toggle\n".to_vec()),
+            ("references/play.md", "word ".repeat(500).into_bytes()),
+        ],
+        profile: &SPEC,
+    });
     v
 }
 
@@ -139,8 +171,11 @@ fn every_rule_has_a_fixture_and_the_output_is_reviewed() {
         })
         .collect();
     let catalog = check_catalog(&many, &profile::CLAUDE_CODE, 200_000);
-    let n_dropped = catalog.iter().filter(|d| d.iter().any(|d| d.rule == "listing-budget")).count();
-    assert!(n_dropped > 0 && n_dropped < 60, "{n_dropped}");
+    assert_eq!(catalog.len(), 1, "one finding for the whole catalog: {catalog:?}");
+    assert!(catalog[0].message.contains("fall past it"), "{}", catalog[0].message);
+    out.push_str(&render(&Case { name: "catalog of 60 skills installed together", dir: "", files: vec![], profile: &profile::CLAUDE_CODE }, &catalog));
+    assert!(check_catalog(&many[..5], &profile::CLAUDE_CODE, 200_000).is_empty(), "five skills fit the budget");
+    assert!(check_catalog(&many, &profile::SPEC, 200_000).is_empty(), "the spec lists no skills");
     fired.insert("listing-budget");
     let ingest_rules: BTreeSet<&str> = skillpg_core::ingest::RULES.iter().map(|r| r.name).collect();
     let missing: Vec<&str> = skillpg_core::rules::all_rules()
@@ -229,4 +264,46 @@ fn fuzz_findings_stay_fixed() {
             }
         }
     }
+}
+
+/// Only a profile's documented gates are errors: every fixture under every profile, and every
+/// rule's severity, are checked against `Profile::gates`.
+#[test]
+fn only_documented_gates_are_errors() {
+    let names: BTreeSet<&str> = skillpg_core::rules::all_rules().iter().map(|r| r.name).collect();
+    for p in profile::ALL {
+        for g in p.gates {
+            assert!(names.contains(g.rule), "{}: gate names no rule: {}", p.key, g.rule);
+            assert!(!g.models.is_empty(), "{}: gate {} cites no documented check", p.key, g.rule);
+        }
+        for (rule, _) in p.severities {
+            assert!(names.contains(rule), "{}: severity names no rule: {rule}", p.key);
+        }
+        for r in skillpg_core::rules::all_rules() {
+            let is_error = p.severity(r.name, r.default_severity) == Some(skillpg_core::Severity::Error);
+            assert_eq!(is_error, p.is_gate(r.name), "{}: {} is an error exactly when it is a gate", p.key, r.name);
+        }
+        for case in cases() {
+            for d in check(&analyze(&bundle(&case)), p) {
+                assert!(d.severity != skillpg_core::Severity::Error || p.is_gate(d.rule), "{}: {} raised an error on {:?} but is no gate", p.key, d.rule, case.name);
+            }
+        }
+    }
+}
+
+/// Advisory rules never make a skill fail: budgets, links, style and the contract view.
+#[test]
+fn advisory_rules_are_never_gates() {
+    const ADVISORY: [&str; 16] = [
+        "body-too-long", "reference-too-large", "references-too-large", "broken-link", "escape-hatch", "stale-count",
+        "dynamic-context-injection", "allowed-tools-wildcard", "invisible-unicode", "description-no-trigger",
+        "schema-block-invalid", "version-not-semver", "error-code-table", "listing-budget", "listing-cap", "dashes-in-frontmatter",
+    ];
+    for p in profile::ALL {
+        for rule in ADVISORY {
+            assert!(!p.is_gate(rule), "{}: advisory rule {rule} is a gate", p.key);
+        }
+    }
+    // Claude Code documents every field as optional and loads a skill without frontmatter.
+    assert!(!profile::CLAUDE_CODE.is_gate("frontmatter-missing"));
 }

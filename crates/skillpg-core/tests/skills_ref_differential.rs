@@ -2,11 +2,10 @@
 //!
 //! Generates many SKILL.md files from combinations of names, folder names, descriptions,
 //! extra fields and formatting quirks, runs skills-ref over all of them in one Python process,
-//! and compares with the `spec` profile:
-//! - where the specification's text and skills-ref agree, the verdicts must be equal, and where
-//!   skills-ref reports field errors, our error messages must equal its messages, in order;
-//! - where skills-ref is looser than the text (our message says "the specification's text"),
-//!   we must be the stricter side, and equal once those errors are set aside.
+//! and compares with the `spec` profile: the verdicts must be equal on every case, and where
+//! skills-ref reports field errors, our error messages must equal its messages, in order.
+//! What the specification's text forbids and skills-ref accepts is a warning on our side
+//! (its message says "the specification's text"), never an error.
 //!
 //! Needs `python3` with skills-ref installed (the README's test command installs it).
 
@@ -97,6 +96,7 @@ fn generate(n: usize) -> Vec<Case> {
         "metadata:\n  author: me\n  version: \"1.0\"".into(),
         "metadata: foo".into(),
         "metadata:\n  nested:\n    a: b".into(),
+        "metadata:\n  tags:\n    - a\n    - b".into(),
         "allowed-tools: Read Write".into(),
         "allowed-tools: [Read, Write]".into(),
         "allowed-tools:\n  - Read".into(),
@@ -168,23 +168,25 @@ fn spec_profile_agrees_with_skills_ref_on_the_corpus() {
     let mut args: Vec<std::ffi::OsString> = vec!["--each".into()];
     args.extend(dirs.iter().map(|d| d.as_os_str().to_owned()));
     let parsed = run_oracle(&args);
-    let (mut same, mut stricter) = (0, 0);
+    let (mut same, mut text_warnings) = (0, 0);
     let mut disagreements = Vec::new();
     for dir in &dirs {
         let theirs: Vec<String> = serde_json::from_value(parsed["cases"][dir.to_string_lossy().as_ref()].clone()).expect("oracle entry");
         let ingested = skillpg_fs::read_path(dir).expect("corpus skill");
         let diags = check(&analyze(&ingested.skills[0]), &profile::SPEC);
         let errors: Vec<&str> = diags.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.as_str()).collect();
-        let text_only: Vec<&str> = errors.iter().copied().filter(|m| !m.contains("the specification's text")).collect();
-        if text_only.len() < errors.len() && theirs.is_empty() && text_only.is_empty() {
-            stricter += 1;
-        } else if text_only == theirs.iter().map(String::as_str).collect::<Vec<_>>() || theirs.iter().any(|m| is_parse_error(m)) && !errors.is_empty() {
+        text_warnings += usize::from(diags.iter().any(|d| d.severity != Severity::Error && d.message.contains("the specification's text")));
+        if errors == theirs.iter().map(String::as_str).collect::<Vec<_>>() || theirs.iter().any(|m| is_parse_error(m)) && !errors.is_empty() {
             same += 1;
         } else {
             disagreements.push(format!("{}: ours {errors:?} theirs {theirs:?}", dir.display()));
         }
     }
-    println!("corpus: {} skills; same verdict and messages {same}; stricter by the spec's text {stricter}; disagreements {}", dirs.len(), disagreements.len());
+    println!(
+        "corpus: {} skills; same verdict and messages {same}; warned under the spec's text {text_warnings}; disagreements {}",
+        dirs.len(),
+        disagreements.len()
+    );
     assert!(dirs.len() >= 150, "expected the 152-skill corpus, found {}", dirs.len());
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
@@ -208,41 +210,36 @@ fn spec_profile_agrees_with_skills_ref() {
     let parsed = run_oracle(&[tmp.as_os_str().to_owned()]);
     let oracle: BTreeMap<String, Vec<String>> = serde_json::from_value(parsed["cases"].clone()).expect("cases");
 
-    let (mut agree, mut text_stricter, mut n_msgs_compared, mut cut_short) = (0usize, 0usize, 0usize, 0usize);
+    let (mut agree, mut text_warnings, mut n_msgs_compared, mut cut_short, mut parse_stricter) = (0usize, 0usize, 0usize, 0usize, 0usize);
     let mut disagreements = Vec::new();
     for c in &cases {
         let bundle = SkillBundle::new(&c.dir, vec![BundleFile { path: "SKILL.md".into(), bytes: c.text.clone().into_bytes() }]);
         let diags = check(&analyze(&bundle), &profile::SPEC);
         let errors: Vec<&str> = diags.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.as_str()).collect();
-        let ours_text_only: Vec<&str> = errors.iter().copied().filter(|m| !m.contains("the specification's text")).collect();
         let theirs = &oracle[&c.id];
-        let their_valid = theirs.is_empty();
-        // skills-ref ends the frontmatter at a `---` inside a value and reads another document;
-        // we follow the specification's text and warn (dashes-in-frontmatter). Nothing to compare.
-        if diags.iter().any(|d| d.rule == "dashes-in-frontmatter") {
-            cut_short += 1;
-            continue;
-        }
-        if errors.is_empty() == their_valid {
-            agree += 1;
-        } else if ours_text_only.is_empty() && their_valid {
-            text_stricter += 1;
-            continue;
-        } else {
+        text_warnings += usize::from(diags.iter().any(|d| d.severity != Severity::Error && d.message.contains("the specification's text")));
+        // skills-ref ends the frontmatter at a `---` inside a value; so does the spec profile.
+        cut_short += usize::from(diags.iter().any(|d| d.rule == "dashes-in-frontmatter"));
+        if errors.is_empty() != theirs.is_empty() {
             disagreements.push(format!("{} ({}): ours {errors:?} theirs {theirs:?}\n{}", c.id, c.dir, c.text));
             continue;
         }
+        agree += 1;
         // Same verdict: where skills-ref reports field errors, the messages must match in order.
         if !theirs.is_empty() && !theirs.iter().any(|m| is_parse_error(m)) {
             n_msgs_compared += 1;
-            if ours_text_only != theirs.iter().map(String::as_str).collect::<Vec<_>>() {
-                disagreements.push(format!("{} ({}): messages differ\n ours   {ours_text_only:?}\n theirs {theirs:?}\n{}", c.id, c.dir, c.text));
+            if errors.iter().any(|m| is_parse_error(m)) {
+                // Same verdict, but we stop at a YAML error that strictyaml reads past (a tab
+                // before the only key of the document): counted, not compared.
+                parse_stricter += 1;
+            } else if errors != theirs.iter().map(String::as_str).collect::<Vec<_>>() {
+                disagreements.push(format!("{} ({}): messages differ\n ours   {errors:?}\n theirs {theirs:?}\n{}", c.id, c.dir, c.text));
             }
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
     println!(
-        "skills-ref {}: {} cases; same verdict {agree}; stricter by the spec's text {text_stricter}; cut short by skills-ref at `---` {cut_short}; messages compared {n_msgs_compared}; disagreements {}",
+        "skills-ref {}: {} cases; same verdict {agree}; warned under the spec's text {text_warnings}; cut short at `---` in a value {cut_short}; messages compared {n_msgs_compared} (and {parse_stricter} where only our YAML error differs); disagreements {}",
         parsed["version"],
         cases.len(),
         disagreements.len()

@@ -15,6 +15,10 @@ pub struct CheckJson {
     pub profile: String,
     /// One entry per skill.
     pub skills: Vec<SkillCheckJson>,
+    /// Findings about the skills installed together (the listing budget), when the caller
+    /// declared them a catalog; about no single skill, so they never change a skill's verdict.
+    #[serde(default)]
+    pub catalog: Vec<DiagnosticJson>,
 }
 
 /// One skill's verdict.
@@ -329,6 +333,13 @@ pub fn sarif(check: &CheckJson) -> serde_json::Value {
                 })
             })
         })
+        .chain(check.catalog.iter().map(|d| {
+            serde_json::json!({
+                "ruleId": d.code,
+                "level": match d.severity.as_str() { "error" => "error", "warning" => "warning", _ => "note" },
+                "message": {"text": d.message},
+            })
+        }))
         .collect();
     serde_json::json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

@@ -74,6 +74,41 @@ pub fn parse_labelled(json: &str, skill_for_per_skill_format: Option<&str>) -> R
         .collect()
 }
 
+/// Reads a list of requests as a person writes it: a JSON list in either labelled format, or
+/// one request per line with an optional `=> expected-skill` (or `=> NONE`). The one parser of
+/// the CLI and the page.
+pub fn parse_requests(text: &str, skill_for_per_skill_format: Option<&str>) -> Result<Vec<Labelled>, String> {
+    if text.trim_start().starts_with('[') {
+        return parse_labelled(text, skill_for_per_skill_format);
+    }
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| match l.rsplit_once("=>") {
+            Some((q, e)) => Labelled { query: q.trim().to_owned(), expected: e.trim().to_owned() },
+            None => Labelled { query: l.to_owned(), expected: String::new() },
+        })
+        .collect())
+}
+
+/// The requests without a label (an empty `expected`), by 1-based position.
+pub fn unlabelled(requests: &[Labelled]) -> Vec<usize> {
+    requests.iter().enumerate().filter(|(_, r)| r.expected.trim().is_empty()).map(|(i, _)| i + 1).collect()
+}
+
+/// skill-creator's per-skill evaluation format, `[{"query", "should_trigger"}]`, for `skill`:
+/// a request labelled with that skill should trigger it, every other labelled one should not.
+/// Unlabelled requests are left out (they say nothing about triggering).
+pub fn to_skill_creator_json(items: &[Labelled], skill: &str) -> String {
+    let v: Vec<serde_json::Value> = items
+        .iter()
+        .filter(|l| !l.expected.trim().is_empty())
+        .map(|l| serde_json::json!({"query": l.query, "should_trigger": l.expected.trim() == skill}))
+        .collect();
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
 /// Writes the multi-skill format.
 pub fn to_labelled_json(items: &[Labelled]) -> String {
     let v: Vec<serde_json::Value> = items.iter().map(|l| serde_json::json!({"query": l.query, "expected": l.expected})).collect();
@@ -167,5 +202,23 @@ mod tests {
     fn thin_keeps_the_subject() {
         assert_eq!(thin("Review a SQL migration for locks. Use when someone adds a migration."), "Review a SQL migration for locks.");
         assert_eq!(thin("Helps with SQL."), "Helps with SQL.");
+    }
+}
+
+#[cfg(test)]
+mod request_tests {
+    use super::*;
+
+    #[test]
+    fn one_parser_for_lines_and_json() {
+        let lines = parse_requests("format this CSV => csv-tables\n\nhello => NONE\nno label\n", None).expect("lines");
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0], Labelled { query: "format this CSV".into(), expected: "csv-tables".into() });
+        assert_eq!(unlabelled(&lines), vec![3]);
+        let json = parse_requests(r#"[{"query": "q", "should_trigger": true}, {"query": "r", "should_trigger": false}]"#, Some("pdf")).expect("json");
+        assert_eq!(json[0].expected, "pdf");
+        assert_eq!(json[1].expected, NONE);
+        let back = to_skill_creator_json(&json, "pdf");
+        assert_eq!(parse_requests(&back, Some("pdf")).expect("round trip"), json);
     }
 }

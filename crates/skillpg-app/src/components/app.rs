@@ -39,8 +39,8 @@ pub fn App() -> impl IntoView {
     // The report depends on the skills alone: editing cost inputs, the profile or the routing
     // requests must not re-analyze and re-tokenize every file. This memo notifies only when the
     // skills really change.
-    let skills = Memo::new(move |_| state.with(|s| s.skills.clone()));
-    let computed = Memo::new(move |_| skills.with(|s| compute(s)));
+    let skills = Memo::new(move |_| state.with(|s| (s.skills.clone(), s.together())));
+    let computed = Memo::new(move |_| skills.with(|(s, together)| compute(s, *together)));
     provide_context(Ctx { state, computed, status });
 
     // Effects sync with the outside world only: local storage, so a reload keeps the work.

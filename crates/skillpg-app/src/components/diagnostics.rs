@@ -20,16 +20,23 @@ pub fn VerdictTable() -> impl IntoView {
                     let computed = c.computed.get();
                     let (selected, current) = c.state.with(|s| (s.selected, s.profile.clone()));
                     computed.checks.iter().map(|(p, per_skill)| {
-                        let diags = per_skill.get(selected).cloned().unwrap_or_default();
-                        let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
-                        let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
+                        // Nothing loaded, nothing to judge: no verdict rather than "loads".
+                        let diags = per_skill.get(selected).cloned();
+                        let errors = diags.as_ref().map(|d| d.iter().filter(|d| d.severity == Severity::Error).count());
+                        let warnings = diags.as_ref().map(|d| d.iter().filter(|d| d.severity == Severity::Warning).count());
+                        let verdict = match errors {
+                            None => "no skill loaded",
+                            Some(0) => "loads",
+                            Some(_) => "fails",
+                        };
+                        let show = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_else(|| "–".to_owned());
                         let key = p.key;
                         view! {
                             <tr class:current={current == key} data-testid=format!("verdict-{key}")>
                                 <th scope="row"><button on:click=move |_| c.state.update(|s| s.profile = key.to_owned())>{p.title}</button></th>
-                                <td class:bad={errors > 0}>{if errors == 0 { "loads" } else { "fails" }}</td>
-                                <td>{errors}</td>
-                                <td>{warnings}</td>
+                                <td class:bad={errors.is_some_and(|e| e > 0)}>{verdict}</td>
+                                <td>{show(errors)}</td>
+                                <td>{show(warnings)}</td>
                                 <td class="as-of">{p.as_of}</td>
                             </tr>
                         }
@@ -37,6 +44,33 @@ pub fn VerdictTable() -> impl IntoView {
                 }}
             </tbody>
         </table>
+        <CatalogFindings/>
+    }
+}
+
+/// The "installed together" switch and what the catalog rules say about the loaded skills as
+/// one catalog (Claude Code's listing budget), once for the catalog.
+#[component]
+fn CatalogFindings() -> impl IntoView {
+    let c = ctx();
+    view! {
+        <div class="catalog" data-testid="catalog">
+            <label>
+                <input type="checkbox" data-testid="installed-together"
+                    prop:checked=move || c.state.with(|s| s.together())
+                    on:change=move |ev| { let on = event_target_checked(&ev); c.state.update(|s| s.installed_together = Some(on)); }/>
+                " Installed together (check the loaded skills as one catalog)"
+            </label>
+            <ul>
+                {move || {
+                    let computed = c.computed.get();
+                    let profile = c.state.with(|s| s.profile.clone());
+                    computed.catalog.iter().filter(|(p, _)| p.key == profile).flat_map(|(_, d)| d.clone()).map(|d| view! {
+                        <li class=format!("sev-{}", d.severity.as_str()) data-testid="catalog-finding"><code>{d.code}</code>" "{d.message}</li>
+                    }).collect_view()
+                }}
+            </ul>
+        </div>
     }
 }
 

@@ -66,23 +66,6 @@ pub struct RouteRun {
     pub ms: f64,
 }
 
-/// Reads the requests box: a JSON list in either labelled format, or one request per line with
-/// an optional `=> expected`.
-pub fn parse_requests(text: &str, selected_skill: &str) -> Result<Vec<Labelled>, String> {
-    if text.trim_start().starts_with('[') {
-        return route::parse_labelled(text, Some(selected_skill));
-    }
-    Ok(text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|l| match l.rsplit_once("=>") {
-            Some((q, e)) => Labelled { query: q.trim().to_owned(), expected: e.trim().to_owned() },
-            None => Labelled { query: l.to_owned(), expected: String::new() },
-        })
-        .collect())
-}
-
 /// Results as CSV (`query,expected,choice,<skill>...`).
 fn to_csv(run: &RouteRun, choices: &[&str]) -> String {
     let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
@@ -161,7 +144,7 @@ pub fn RoutingPanel() -> impl IntoView {
             let Some(engine) = ENGINE.with(|e| e.borrow().clone()) else { return };
             let computed = c.computed.get_untracked();
             let (text, selected_name) = c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
-            let requests = match parse_requests(&text, &selected_name) {
+            let requests = match route::parse_requests(&text, Some(&selected_name)) {
                 Ok(r) if !r.is_empty() => r,
                 Ok(_) => {
                     c.status.set("Type some requests first, one per line.".to_owned());
@@ -286,7 +269,7 @@ pub fn RoutingPanel() -> impl IntoView {
                                         <td>{q.expected.clone()}</td>
                                         <td class:none={choice == NONE} class:bad={!ok}>{if ok { choice.clone() } else { format!("{choice} ✗") }}</td>
                                         <td class="bars">{r.names.iter().zip(row).map(|(n, s)| view! {
-                                            <span class="bar-row" title=format!("{n}: {s:.3}")><span class="bar-label">{n.clone()}</span><span class="bar-fill" style=format!("width: {:.0}%", (s.max(0.0) * 100.0).min(100.0))></span><span class="bar-value">{format!("{s:.2}")}</span></span>
+                                            <span class="bar-row" title=format!("{n}: {s:.3}")><span class="bar-label">{n.clone()}</span><span class="bar-fill" data-score=format!("{s:.4}") style:width=format!("{:.1}%", (s.max(0.0) * 100.0).min(100.0))></span><span class="bar-value">{format!("{s:.2}")}</span></span>
                                         }).collect_view()}</td>
                                     </tr>
                                 }

@@ -13,6 +13,7 @@ pub fn report_json(computed: &crate::Computed, profile: &str) -> String {
     let report = skillpg_report::CheckJson {
         profile: p.key.to_owned(),
         skills: computed.analyses.iter().zip(per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, true)).collect(),
+        catalog: computed.catalog.iter().filter(|(q, _)| q.key == p.key).flat_map(|(_, d)| d.iter().map(skillpg_report::diagnostic_json)).collect(),
     };
     serde_json::to_string_pretty(&report).unwrap_or_default()
 }

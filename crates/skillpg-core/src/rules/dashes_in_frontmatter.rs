@@ -14,6 +14,7 @@
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
 use crate::frontmatter::Split;
+use crate::profile::SplitRule;
 
 pub static META: RuleMeta = RuleMeta {
     code: "SPG014",
@@ -26,6 +27,10 @@ pub static META: RuleMeta = RuleMeta {
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
     let (Some(cut), Split::Closed { .. }) = (doc.skills_ref_cut, &doc.split) else { return };
-    let message = "skills-ref ends the frontmatter at this `---` and reads the rest as body; the specification's text ends it at the `---` line, as this report does".to_owned();
+    let message = match cx.profile.split {
+        SplitRule::SkillsRef => "skills-ref ends the frontmatter at this `---` and reads the rest as body, as this profile does; the specification's text ends it at the `---` line",
+        SplitRule::SpecText => "skills-ref ends the frontmatter at this `---` and reads the rest as body; the specification's text ends it at the `---` line, as this profile does",
+    }
+    .to_owned();
     cx.report_md(&META, Some(cut..cut + 3), message);
 }

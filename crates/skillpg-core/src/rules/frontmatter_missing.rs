@@ -30,8 +30,12 @@ pub fn check(cx: &mut Cx) {
     }
     let first_line_end = doc.text.find('\n').unwrap_or(doc.text.len());
     let message = match cx.profile.wording {
-        Wording::AnthropicUpload => "No YAML frontmatter found",
-        _ => "SKILL.md must start with YAML frontmatter (---)",
+        _ if !cx.profile.name_required => format!(
+            "no YAML frontmatter: {} still loads the skill, named after its folder `{}`, with the body's first paragraph as its description",
+            cx.profile.title, cx.a.dir_name
+        ),
+        Wording::AnthropicUpload => "No YAML frontmatter found".to_owned(),
+        _ => "SKILL.md must start with YAML frontmatter (---)".to_owned(),
     };
-    cx.report_md(&META, Some(doc.bom_len..first_line_end), message.to_owned());
+    cx.report_md(&META, Some(doc.bom_len..first_line_end), message);
 }

@@ -34,6 +34,12 @@ pub fn check(cx: &mut Cx) {
         Wording::SkillsRef | Wording::AnthropicUpload => format!("Invalid YAML in frontmatter: {} (line {}, column {})", err.message, at.line, at.column),
         Wording::Playground => format!("invalid YAML in frontmatter: {} (line {}, column {})", err.message, at.line, at.column),
     };
+    // Claude Code documents what it does with malformed YAML: it loads the body anyway.
+    let message = if cx.profile.name_required {
+        message
+    } else {
+        format!("{message}; {} still loads the body, with empty metadata: `/{}` works, but the model has no description to choose the skill by", cx.profile.title, cx.a.dir_name)
+    };
     let quote_fix = unquoted_colon_fix(&doc.text, &index, at.line);
     let span = offset..(offset + doc.text[offset..].chars().next().map(char::len_utf8).unwrap_or(0));
     if let Some(d) = cx.report_md(&META, Some(span), message) {

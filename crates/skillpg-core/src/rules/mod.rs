@@ -8,9 +8,11 @@
 use std::ops::Range;
 
 use crate::analysis::Analysis;
-use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, SourceRef};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
+pub use crate::diagnostic::RuleMeta;
+pub(crate) use crate::diagnostic::sources;
 use crate::frontmatter::SkillDoc;
-use crate::profile::{Profile, YamlDialect};
+use crate::profile::{Profile, SplitRule, YamlDialect};
 use crate::yaml::{LenientType, Node, Scalar};
 
 mod allowed_tools_not_string;
@@ -31,7 +33,7 @@ mod description_too_long;
 mod duplicate_key;
 mod dynamic_context_injection;
 mod error_code_table;
-mod escape_hatch;
+pub mod escape_hatch;
 mod file_too_large;
 mod frontmatter_missing;
 mod frontmatter_not_mapping;
@@ -67,63 +69,6 @@ mod yaml_comment_in_value;
 mod yaml_flow_collection;
 mod yaml_tab;
 
-/// What every rule declares about itself.
-#[derive(Debug)]
-pub struct RuleMeta {
-    /// Stable code, `SPG` and three digits.
-    pub code: &'static str,
-    /// Kebab-case name of what is flagged.
-    pub name: &'static str,
-    /// One sentence: what it checks.
-    pub summary: &'static str,
-    /// Severity when the profile does not set one.
-    pub default_severity: Severity,
-    /// Where the requirement comes from.
-    pub source: SourceRef,
-}
-
-/// The sources rules cite.
-pub(crate) mod sources {
-    use crate::diagnostic::SourceRef;
-
-    pub const SPEC: SourceRef = SourceRef {
-        title: "Agent Skills specification",
-        url: "https://agentskills.io/specification",
-    };
-    pub const SKILLS_REF: SourceRef = SourceRef {
-        title: "skills-ref reference validator (validator.py, parser.py)",
-        url: "https://github.com/agentskills/agentskills/tree/main/skills-ref",
-    };
-    pub const CLIENT_GUIDE: SourceRef = SourceRef {
-        title: "Agent Skills client implementation guide",
-        url: "https://agentskills.io/client-implementation/adding-skills-support",
-    };
-    pub const CLAUDE_CODE: SourceRef = SourceRef {
-        title: "Claude Code skills documentation, frontmatter reference",
-        url: "https://code.claude.com/docs/en/skills",
-    };
-    pub const CLAUDE_API: SourceRef = SourceRef {
-        title: "Claude API, Agent Skills overview (field requirements)",
-        url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
-    };
-    pub const PACKAGER: SourceRef = SourceRef {
-        title: "anthropics/skills quick_validate.py (package_skill.py, claude.ai upload)",
-        url: "https://github.com/anthropics/skills/blob/main/skills/skill-creator/scripts/quick_validate.py",
-    };
-    pub const CHAPTER: SourceRef = SourceRef {
-        title: "Skill Playground chapter: progressive disclosure, measured",
-        url: "https://agentskills.io/specification#progressive-disclosure",
-    };
-    pub const UNICODE_SECURITY: SourceRef = SourceRef {
-        title: "Unicode Technical Report #36 and CVE-2021-42574 (Trojan Source)",
-        url: "https://trojansource.codes/",
-    };
-    pub const CONTRACT: SourceRef = SourceRef {
-        title: "SKILL.md as an interface contract (JSON Schema, semantic versioning)",
-        url: "https://semver.org/",
-    };
-}
-
 /// The state of one rule run: what it reads and where findings go.
 pub(crate) struct Cx<'a> {
     pub a: &'a Analysis,
@@ -158,7 +103,10 @@ impl<'a> Cx<'a> {
 
     /// SKILL.md, split and parsed.
     pub fn doc(&self) -> Option<&'a SkillDoc> {
-        self.a.doc.as_ref()
+        match self.profile.split {
+            SplitRule::SkillsRef => self.a.skills_ref_doc.as_ref().or(self.a.doc.as_ref()),
+            SplitRule::SpecText => self.a.doc.as_ref(),
+        }
     }
 
     /// The frontmatter's entries, when it is a mapping.

@@ -24,22 +24,35 @@ pub static META: RuleMeta = RuleMeta {
 
 pub fn check(cx: &mut Cx) {
     let skill_md = cx.a.skill_md_path.clone();
-    let bad: Vec<(String, usize)> = cx
+    let bad: Vec<(String, Option<std::ops::Range<usize>>, String)> = cx
         .a
         .files
         .iter()
         .filter_map(|f| match f.text {
-            FileText::Lossy { bad_offset, .. } => Some((f.path.clone(), bad_offset)),
+            // In the decoded text the bad byte became U+FFFD, three bytes long.
+            FileText::Lossy { bad_offset, .. } => Some((
+                f.path.clone(),
+                Some(bad_offset..bad_offset + '\u{FFFD}'.len_utf8()),
+                format!("not valid UTF-8 (first bad byte at offset {bad_offset}); decoded with replacement characters"),
+            )),
+            FileText::Utf16 { big_endian, .. } => Some((
+                f.path.clone(),
+                None,
+                format!(
+                    "encoded as UTF-16 ({}, byte order mark {}); skills are read as UTF-8, so loaders see no frontmatter. Save it as UTF-8",
+                    if big_endian { "big-endian" } else { "little-endian" },
+                    if big_endian { "FE FF" } else { "FF FE" }
+                ),
+            )),
             _ => None,
         })
         .collect();
-    for (path, offset) in bad {
-        let message = format!("not valid UTF-8 (first bad byte at offset {offset}); decoded with replacement characters");
+    for (path, span, message) in bad {
         let is_skill_md = Some(&path) == skill_md.as_ref();
-        // In the decoded text the bad byte became U+FFFD, three bytes long.
-        if let Some(d) = cx.report(&META, &path, Some(offset..offset + '\u{FFFD}'.len_utf8()), message) {
-            if is_skill_md {
-                d.severity = Severity::Error;
+        if let Some(d) = cx.report(&META, &path, span, message) {
+            // Only SKILL.md is parsed by loaders; another file that does not decode still loads.
+            if !is_skill_md {
+                d.severity = d.severity.min(Severity::Warning);
             }
         }
     }

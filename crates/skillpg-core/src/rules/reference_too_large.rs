@@ -17,7 +17,7 @@ pub static META: RuleMeta = RuleMeta {
     code: "SPG061",
     name: "reference-too-large",
     summary: "A bundled file over 10,000 tokens.",
-    default_severity: Severity::Error,
+    default_severity: Severity::Warning,
     source: sources::CLAUDE_CODE,
 };
 

@@ -17,7 +17,7 @@ pub static META: RuleMeta = RuleMeta {
     code: "SPG062",
     name: "references-too-large",
     summary: "All bundled files together over 25,000 tokens.",
-    default_severity: Severity::Error,
+    default_severity: Severity::Warning,
     source: sources::CLAUDE_CODE,
 };
 

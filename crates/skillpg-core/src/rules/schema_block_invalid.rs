@@ -19,7 +19,7 @@ pub static META: RuleMeta = RuleMeta {
     code: "SPG080",
     name: "schema-block-invalid",
     summary: "An Input or Output Schema block that is not valid JSON Schema.",
-    default_severity: Severity::Error,
+    default_severity: Severity::Warning,
     source: sources::CONTRACT,
 };
 
