@@ -56,6 +56,17 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
   });
   console.log(`worst |score difference| page (WebGPU) vs native CPU reference: ${worst.toExponential(2)}`);
   assert.ok(worst <= 1e-3, `scores differ by ${worst}`);
+  // Score bars are as wide as their scores: the CSP drops inline style attributes, so widths
+  // are set through the CSSOM.
+  const bars = await page.$$eval('.bar-fill', (els) => els.map((el) => ({ score: Number(el.dataset.score), width: el.getBoundingClientRect().width, track: el.parentElement.getBoundingClientRect().width })));
+  assert.ok(bars.length > 0, 'score bars are drawn');
+  const widths = new Set(bars.map((b) => Math.round(b.width)));
+  assert.ok(widths.size > 3, `bars have different widths: ${[...widths]}`);
+  const wide = bars.filter((b) => b.score > 0.5);
+  const narrow = bars.filter((b) => b.score < 0.1);
+  if (wide.length && narrow.length) {
+    assert.ok(Math.min(...wide.map((b) => b.width)) > Math.max(...narrow.map((b) => b.width)), 'a higher score draws a wider bar');
+  }
   assert.match(await page.textContent('[data-testid="sign-test"]'), /sign test/);
   await page.screenshot({ path: screenshotPath('08-routing'), fullPage: true });
   assert.deepEqual(errors, []);

@@ -1,6 +1,7 @@
 // all-MiniLM-L6-v2's forward pass as compute kernels. One invocation computes one output
 // element (or one row); workgroups of 64; every kernel checks its bounds, so any shape works,
-// multiples of 64 or not. f32 storage (SwiftShader, the browser's CPU adapter, has no f16).
+// multiples of 64 or not. This module stores weights in f32 (SwiftShader, the browser's CPU
+// adapter, has no shader-f16); kernels_f16.wgsl is its twin with f16 weights, f32 arithmetic.
 
 // Prefixed with common.wgsl at load time.
 

@@ -54,7 +54,7 @@ pub fn VerdictTable() -> impl IntoView {
 fn CatalogFindings() -> impl IntoView {
     let c = ctx();
     view! {
-        <div class="catalog" data-testid="catalog">
+        <div class="catalog-findings" data-testid="catalog-findings">
             <label>
                 <input type="checkbox" data-testid="installed-together"
                     prop:checked=move || c.state.with(|s| s.together())

@@ -1,0 +1,97 @@
+// Hostile and degenerate input in the real page: crafted share links, a UTF-16 SKILL.md, an
+// empty catalog, an unknown profile. The page must answer with a message, keep working, and
+// never claim that nothing "loads".
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { browser, screenshotPath, serve } from './harness.mjs';
+
+let server;
+let ctx;
+
+/** A share fragment as the page writes it: base64url of raw-deflated JSON. */
+function link(state) {
+  const wire = {
+    v: 1, skills: [], selected: 0, file: 'SKILL.md', profile: 'spec',
+    cost: { turns: 40, activate_at: 12, read: [], price: 2, cached_price: 0.2 },
+    routing: { requests: '', tau: 0.2, delta: 0 },
+    ...state,
+  };
+  return server.url + '#v1=' + zlib.deflateRawSync(Buffer.from(JSON.stringify(wire))).toString('base64url');
+}
+
+const GOOD = '---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n';
+
+async function open(url) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('[data-testid="levels-table"]');
+  return { page, errors };
+}
+
+const verdict = (page, key) => page.locator(`[data-testid="verdict-${key}"] td`).first().textContent();
+
+before(async () => {
+  server = await serve();
+  ctx = await browser();
+});
+
+after(async () => {
+  await ctx?.close();
+  server?.stop();
+});
+
+describe('hostile input', () => {
+  test('crafted share links are refused or clamped, and the plain page still opens', async () => {
+    // Tens of thousands of skills in a few kilobytes of link.
+    const many = link({ skills: Array.from({ length: 20_000 }, (_, i) => ({ dir: `s${i}`, files: [] })) });
+    assert.ok(many.length < 100_000, `a small link: ${many.length} characters`);
+    let { page, errors } = await open(many);
+    assert.match(await page.textContent('[data-testid="status"]'), /could not be opened.*skills/);
+    assert.deepEqual(errors, []);
+    await page.close();
+    // One huge SKILL.md.
+    const huge = link({ skills: [{ dir: 'huge', files: [{ p: 'SKILL.md', t: GOOD + 'a'.repeat(20 * 1024 * 1024) }] }] });
+    ({ page, errors } = await open(huge));
+    assert.match(await page.textContent('[data-testid="status"]'), /could not be opened.*MB/);
+    await page.close();
+    // Absurd turns and an unknown profile: clamped, with the findings of the profile shown.
+    const absurd = link({ skills: [{ dir: 'bad', files: [{ p: 'SKILL.md', t: '---\nname: Bad_Name\ndescription: x\n---\n' }] }], profile: 'no-such-profile', cost: { turns: 1e15, activate_at: 1e15, read: [], price: 2, cached_price: 0.2 } });
+    ({ page, errors } = await open(absurd));
+    assert.equal(await page.inputValue('[data-testid="cost-turns"]'), '10000');
+    assert.equal(await verdict(page, 'spec'), 'fails');
+    assert.ok(await page.locator('[data-testid="diagnostic"]').count() > 0, 'the verdict "fails" comes with its findings');
+    assert.deepEqual(errors, []);
+    await page.close();
+    // After all that, the plain address opens normally.
+    ({ page, errors } = await open(server.url));
+    assert.ok(await page.locator('[data-testid="levels-table"] tbody tr').count() >= 1);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a UTF-16 SKILL.md is read and fails where loaders read UTF-8; an empty catalog has no verdict', async () => {
+    const { page, errors } = await open(server.url);
+    await page.click('[data-testid="clear"]');
+    for (const key of ['spec', 'claude-ai', 'claude-code', 'strict-yaml']) {
+      assert.equal(await verdict(page, key), 'no skill loaded', `${key} after Clear all`);
+    }
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'utf16-')), 'utf16-skill');
+    fs.mkdirSync(dir);
+    const text = '---\nname: utf16-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n';
+    fs.writeFileSync(path.join(dir, 'SKILL.md'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    await page.setInputFiles('[data-testid="folder-input"]', dir);
+    await page.waitForSelector('[data-testid="diagnostic"][data-code="SPG005"]');
+    assert.equal(await verdict(page, 'spec'), 'fails');
+    const level1 = Number((await page.locator('[data-testid="levels-table"] tbody tr td').first().textContent()).replace(/,/g, ''));
+    assert.ok(level1 > 0, 'levels are counted from the decoded text');
+    await page.screenshot({ path: screenshotPath('09-hostile'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
