@@ -148,15 +148,62 @@ pub async fn read_entries(roots: Vec<web_sys::FileSystemEntry>, progress: impl F
 }
 
 /// Fetches `url` (CORS permitting) and returns its bytes.
-pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+pub async fn fetch_bytes(url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
+    let got = fetch_full(url, max_bytes).await?;
+    if !(200..300).contains(&got.status) {
+        return Err(format!("{url} answered HTTP {}", got.status));
+    }
+    Ok(got.bytes)
+}
+
+/// An answer: its status, GitHub's rate-limit headers (when the server exposes them) and body.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    pub status: u16,
+    pub ratelimit_remaining: Option<String>,
+    pub ratelimit_reset: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+/// Fetches `url` whatever its status; refuses a body over `max_bytes` (by its declared length
+/// before reading, and by its real length after).
+pub async fn fetch_full(url: &str, max_bytes: u64) -> Result<Fetched, String> {
+    const MB: u64 = 1_048_576;
     let window = web_sys::window().ok_or("no window")?;
     let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(|_| format!("the browser could not fetch {url}: the network or the site's CORS policy refused it"))?
         .unchecked_into();
-    if !resp.ok() {
-        return Err(format!("{url} answered HTTP {}", resp.status()));
+    let header = |name: &str| resp.headers().get(name).ok().flatten();
+    let declared = header("content-length").and_then(|v| v.parse::<u64>().ok());
+    if let Some(n) = declared.filter(|&n| n > max_bytes) {
+        return Err(format!("{url} is {} MB, over the {} MB allowed here", n / MB, max_bytes / MB));
     }
+    let (ratelimit_remaining, ratelimit_reset) = (header("x-ratelimit-remaining"), header("x-ratelimit-reset"));
     let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?).await.map_err(|e| format!("{e:?}"))?;
-    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+    let array = js_sys::Uint8Array::new(&buf);
+    if u64::from(array.length()) > max_bytes {
+        return Err(format!("{url} is over the {} MB allowed here", max_bytes / MB));
+    }
+    Ok(Fetched { status: resp.status(), ratelimit_remaining, ratelimit_reset, bytes: array.to_vec() })
+}
+
+/// Seconds since the Unix epoch (0 outside a browser).
+pub fn epoch_seconds() -> f64 {
+    js_sys::Date::now() / 1000.0
+}
+
+/// Where GitHub folders are listed and read: the defaults, or the bases set in local storage
+/// under `skillpg-github-api` and `skillpg-github-raw` (tests point them at a local server).
+pub fn github_endpoints() -> crate::github::Endpoints {
+    let mut ep = crate::github::Endpoints::default();
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        if let Ok(Some(api)) = storage.get_item("skillpg-github-api") {
+            ep.api = api;
+        }
+        if let Ok(Some(raw)) = storage.get_item("skillpg-github-raw") {
+            ep.raw = raw;
+        }
+    }
+    ep
 }

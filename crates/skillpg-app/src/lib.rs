@@ -6,6 +6,7 @@
 
 pub mod browser;
 pub mod components;
+pub mod github;
 pub mod samples;
 pub mod state;
 

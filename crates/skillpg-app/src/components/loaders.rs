@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 
 use super::{ctx, n};
 use crate::browser::{self, PickedFile};
+use crate::github;
 use crate::samples::SAMPLES;
 use crate::state::SkillInput;
 
@@ -115,18 +116,18 @@ pub fn Loaders() -> impl IntoView {
         });
     };
 
-    let load_url = move |_| {
-        let address = url.get_untracked();
-        let raw = github_raw(&address);
+    let load_url = move || {
+        let address = url.get_untracked().trim().to_owned();
+        // An empty or relative address would fetch the page itself.
+        if !(address.starts_with("https://") || address.starts_with("http://")) {
+            c.status.set("Type or paste an http(s) address of a skill folder on GitHub, a SKILL.md, a raw file or a zip first.".to_owned());
+            return;
+        }
         busy.set(true);
-        c.status.set(format!("Fetching {raw}…"));
         spawn_local(async move {
-            match browser::fetch_bytes(&raw).await {
-                Ok(bytes) => {
-                    let name = if raw.ends_with(".zip") || raw.ends_with(".skill") { raw.rsplit('/').next().unwrap_or("skill.zip").to_owned() } else { "SKILL.md".to_owned() };
-                    add_files(c, vec![(name, bytes)]);
-                }
-                Err(message) => c.status.set(format!("{message}. Download the folder and drop it here instead.")),
+            match load_address(c, &address).await {
+                Ok(files) => add_files(c, files),
+                Err(message) => c.status.set(format!("{message}. You can also download the folder and drop it here.")),
             }
             busy.set(false);
         });
@@ -158,8 +159,9 @@ pub fn Loaders() -> impl IntoView {
             <div class="url-load">
                 <label for="url-input">"Load from a URL (GitHub file or raw address, a gist's raw file, a zip)"</label>
                 <input id="url-input" type="url" placeholder="https://github.com/owner/repo/blob/main/skills/x/SKILL.md"
-                    prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))/>
-                <button on:click=load_url>"Load"</button>
+                    prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))
+                    on:keydown=move |ev| if ev.key() == "Enter" { load_url() }/>
+                <button data-testid="url-load" on:click=move |_| load_url()>"Load"</button>
             </div>
             <div class="gallery" aria-label="Samples">
                 <span>"Samples: "</span>
@@ -189,18 +191,84 @@ pub fn Loaders() -> impl IntoView {
     }
 }
 
-/// GitHub `blob` and `tree` addresses become raw file addresses; gists and raw addresses pass.
-fn github_raw(address: &str) -> String {
-    let address = address.trim();
-    if let Some(rest) = address.strip_prefix("https://github.com/") {
-        let parts: Vec<&str> = rest.splitn(4, '/').collect();
-        if parts.len() == 4 && (parts[2] == "blob" || parts[2] == "tree") {
-            let path = parts[3];
-            let path = if parts[2] == "tree" { format!("{path}/SKILL.md") } else { path.to_owned() };
-            return format!("https://raw.githubusercontent.com/{}/{}/{}", parts[0], parts[1], path);
+/// The files at `address`: a GitHub folder (listed through the API, read from the raw host),
+/// a GitHub file, or any other address of a SKILL.md or an archive. Paths keep the folder's
+/// name, so the skill's `name` is compared with the folder it really has.
+async fn load_address(c: super::Ctx, address: &str) -> Result<Vec<PickedFile>, String> {
+    let ep = browser::github_endpoints();
+    let one_file_max = github::MAX_BYTES;
+    if let Some(gh) = github::parse(address) {
+        if !gh.is_file {
+            return load_github_folder(c, &gh, &ep).await;
+        }
+        let raw = gh.raw_url(&ep, &gh.path);
+        c.status.set(format!("Fetching {raw}…"));
+        let bytes = browser::fetch_bytes(&raw, one_file_max).await?;
+        let file = gh.path.rsplit('/').next().unwrap_or("SKILL.md");
+        return Ok(vec![(if is_archive(file) { file.to_owned() } else { format!("{}/{file}", gh.folder_name()) }, bytes)]);
+    }
+    c.status.set(format!("Fetching {address}…"));
+    let bytes = browser::fetch_bytes(address, one_file_max).await?;
+    let path = address.split(['?', '#']).next().unwrap_or(address);
+    let mut segments = path.rsplit('/');
+    let file = segments.next().filter(|f| !f.is_empty()).unwrap_or("SKILL.md").to_owned();
+    if is_archive(&file) {
+        return Ok(vec![(file, bytes)]);
+    }
+    // A SKILL.md keeps the folder it sits in: `.../skills/pdf/SKILL.md` is `pdf`.
+    let folder = segments.next().filter(|f| !f.is_empty() && !f.contains(['.', ':'])).unwrap_or("my-skill");
+    Ok(vec![(format!("{folder}/SKILL.md"), bytes)])
+}
+
+fn is_archive(file: &str) -> bool {
+    let lower = file.to_ascii_lowercase();
+    lower.ends_with(".zip") || lower.ends_with(".skill")
+}
+
+/// Lists a GitHub folder recursively through the contents API, then reads every file from the
+/// raw host, saying how far it got; bounded in requests, files and bytes before anything is read.
+async fn load_github_folder(c: super::Ctx, gh: &github::GithubPath, ep: &github::Endpoints) -> Result<Vec<PickedFile>, String> {
+    let mut queue = vec![gh.path.clone()];
+    let mut entries: Vec<github::Entry> = Vec::new();
+    let mut n_listings = 0;
+    while let Some(dir) = queue.pop() {
+        n_listings += 1;
+        if n_listings > github::MAX_LISTINGS {
+            return Err(format!("the folder holds more than {} folders; pick the skill's own folder", github::MAX_LISTINGS));
+        }
+        c.status.set(format!("Listing {}/{} on GitHub… ({} files so far)", gh.repo, dir, n(entries.len())));
+        let got = browser::fetch_full(&gh.contents_url(ep, &dir), github::MAX_BYTES).await?;
+        if got.status != 200 {
+            return Err(github::api_error(got.status, got.ratelimit_remaining.as_deref(), got.ratelimit_reset.as_deref(), browser::epoch_seconds()));
+        }
+        for entry in github::parse_listing(&got.bytes)? {
+            match entry.kind.as_str() {
+                "file" => entries.push(entry),
+                "dir" => queue.push(entry.path),
+                _ => {}
+            }
+        }
+        if entries.len() > github::MAX_FILES {
+            return Err(format!("the folder holds more than {} files; pick the skill's own folder", n(github::MAX_FILES)));
         }
     }
-    address.to_owned()
+    let total: u64 = entries.iter().map(|e| e.size).sum();
+    if total > github::MAX_BYTES {
+        return Err(format!("the folder's {} files hold {} MB, over the {} MB a skill may take here", n(entries.len()), total / 1_048_576, github::MAX_BYTES / 1_048_576));
+    }
+    let folder = gh.folder_name();
+    let prefix = if gh.path.is_empty() { String::new() } else { format!("{}/", gh.path) };
+    let mut files = Vec::with_capacity(entries.len());
+    let mut fetched = 0u64;
+    for (idx, entry) in entries.iter().enumerate() {
+        c.status.set(format!("Fetching file {} of {} ({} of {} bytes)…", idx + 1, entries.len(), n(fetched as usize), n(total as usize)));
+        let bytes = browser::fetch_bytes(&gh.raw_url(ep, &entry.path), github::MAX_BYTES - fetched.min(github::MAX_BYTES)).await?;
+        fetched += bytes.len() as u64;
+        let relative = entry.path.strip_prefix(&prefix).unwrap_or(&entry.path);
+        files.push((format!("{folder}/{relative}"), bytes));
+    }
+    c.status.set(format!("Loaded {} files ({} bytes) from {}/{}.", n(files.len()), n(fetched as usize), gh.owner, gh.repo));
+    Ok(files)
 }
 
 /// The loaded skills side by side, as an agent sees them: one level-1 line each.
