@@ -74,11 +74,13 @@ describe('the playground page', () => {
     assert.match(await diag.textContent(), /line 3, column 22/);
     assert.match(await diag.locator('[data-testid="excerpt"]').textContent(), /description: Use when: the user asks/);
     await diag.locator('[data-testid="rule-doc"] summary').click();
-    assert.match(await diag.locator('[data-testid="rule-doc"] pre').textContent(), /## What it checks[\s\S]*## Fix/);
+    const doc = diag.locator('[data-testid="rule-doc-body"]');
+    assert.deepEqual(await doc.locator('h4').allTextContents(), ['What it checks', 'Why it matters', 'Example', 'Fix', 'Source'], 'the rule doc is structured');
+    assert.doesNotMatch(await doc.textContent(), /##/, 'no raw Markdown');
     assert.ok((await page.locator('[data-testid="rules-reference"] details').count()) >= 50, 'every rule is in the reference');
     await page.screenshot({ path: screenshotPath('03-diagnostics'), fullPage: true });
     await diag.getByRole('button', { name: 'Preview the change' }).click();
-    assert.match(await diag.locator('[data-testid="fix-preview"]').textContent(), /\+ description: "Use when: the user asks for notes"/);
+    assert.match(await diag.locator('[data-testid="fix-preview"]').textContent(), /^\+description: "Use when: the user asks for notes"$/m);
     await diag.locator('[data-testid="apply-fix"]').click();
     await page.waitForSelector('[data-testid="diagnostic"][data-code="SPG015"]', { state: 'detached' });
     assert.match(await page.inputValue('[data-testid="editor"]'), /description: "Use when: the user asks for notes"/);

@@ -68,6 +68,11 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
     assert.ok(Math.min(...wide.map((b) => b.width)) > Math.max(...narrow.map((b) => b.width)), 'a higher score draws a wider bar');
   }
   assert.match(await page.textContent('[data-testid="sign-test"]'), /sign test/);
+  // The labelled set exports in skill-creator's per-skill format, for the selected skill.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-skill-creator"]')]);
+  const evals = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  assert.equal(evals.length, picked.length, 'one entry per labelled request');
+  assert.ok(evals.every((e) => typeof e.query === 'string' && typeof e.should_trigger === 'boolean'), JSON.stringify(evals[0]));
   await page.screenshot({ path: screenshotPath('08-routing'), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();

@@ -7,6 +7,7 @@
 pub mod browser;
 pub mod components;
 pub mod github;
+pub mod markdown;
 pub mod samples;
 pub mod state;
 

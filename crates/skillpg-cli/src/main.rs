@@ -328,8 +328,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         continue;
                     }
                     let display = format!("{}/{}", skill.display_path, md_path);
-                    let diff = similar::TextDiff::from_lines(&doc.text, &fixed.text);
-                    print!("{}", diff.unified_diff().header(&format!("a/{display}"), &format!("b/{display}")));
+                    print!("{}", skillpg_core::fix::unified_diff(&doc.text, &fixed.text, &display));
                     println!("# applied: {}", fixed.applied.join(", "));
                     any_left |= fixed.n_skipped > 0;
                     if write {

@@ -9,7 +9,7 @@ use skillpg_router::cpu::{CpuEmbedder, Model};
 use skillpg_router::route::{self, Labelled, NONE, Thresholds};
 use skillpg_router::weights::{DType, Weights};
 use skillpg_router::wordpiece::WordPiece;
-use skillpg_stats::{Paired, Z95, percent, recall_precision, sign_test, wilson};
+use skillpg_stats::recall_precision;
 
 /// Where `scripts/fetch-model` puts the model.
 pub const DEFAULT_MODEL_DIR: &str = "target/model";
@@ -125,24 +125,18 @@ pub fn route_text(requests: &[Labelled], arm: &Arm, t: Thresholds, backend: &str
 /// rates and per-skill recall and precision.
 pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm, backend: &str) -> String {
     let expected: Vec<&str> = requests.iter().map(|r| r.expected.as_str()).collect();
-    let right = |arm: &Arm| -> Vec<bool> { arm.choices.iter().zip(&expected).map(|(c, e)| c == e).collect() };
-    let (ra, rb) = (right(a), right(b));
-    let n = requests.len() as u64;
+    let ca: Vec<&str> = a.choices.iter().map(String::as_str).collect();
+    let cb: Vec<&str> = b.choices.iter().map(String::as_str).collect();
+    let cmp = skillpg_stats::compare(&expected, &ca, &cb, NONE);
+    let p = cmp.paired;
     let mut out = format!("A/B routing comparison (all-MiniLM-L6-v2 on {backend}): a preview by a small model, not any product's router\n");
-    for (label, r, arm) in [("A", &ra, a), ("B", &rb, b)] {
-        let k = r.iter().filter(|x| **x).count() as u64;
-        let ci = wilson(k, n, Z95);
-        let nones = arm.choices.iter().filter(|c| *c == NONE).count();
-        let _ = writeln!(out, "{label}: {k}/{n} correct = {}%  Wilson 95% [{}, {}]  answered NONE {nones} of {n}", percent(k as f64 / n.max(1) as f64), percent(ci.low), percent(ci.high));
-    }
-    let p = Paired::from_outcomes(&ra, &rb);
+    let _ = writeln!(out, "{}", cmp.a.line("A", NONE));
+    let _ = writeln!(out, "{}", cmp.b.line("B", NONE));
     let _ = writeln!(out, "paired: both right {}, only A {}, only B {}, neither {}", p.both, p.only_a, p.only_b, p.neither);
-    let _ = writeln!(out, "exact two-sided sign test on {} discordant pairs: p = {:.4}", p.only_a + p.only_b, sign_test(p.only_a, p.only_b));
+    let _ = writeln!(out, "exact two-sided sign test on {} discordant pairs: p = {:.4}", p.only_a + p.only_b, p.p_value());
     let _ = writeln!(out, "per skill (recall / precision): A | B");
     for name in &a.names {
         let fmt = |v: Option<f64>| v.map(|x| format!("{:.2}", x)).unwrap_or_else(|| "-".into());
-        let ca: Vec<&str> = a.choices.iter().map(String::as_str).collect();
-        let cb: Vec<&str> = b.choices.iter().map(String::as_str).collect();
         let (r1, p1) = recall_precision(&expected, &ca, name);
         let (r2, p2) = recall_precision(&expected, &cb, name);
         let _ = writeln!(out, "  {name:>24}: {} / {} | {} / {}", fmt(r1), fmt(p1), fmt(r2), fmt(p2));

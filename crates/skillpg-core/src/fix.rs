@@ -53,3 +53,25 @@ fn overlaps(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
     // Two insertions at one point conflict too: their order would be arbitrary.
     a.start < b.end && b.start < a.end || a.start == b.start
 }
+
+/// Applies the edits of one fix to `text` (edits that do not fit the text are skipped).
+pub fn apply_one(text: &str, fix: &crate::diagnostic::Fix) -> String {
+    let d = Diagnostic {
+        code: "",
+        rule: "",
+        severity: crate::diagnostic::Severity::Info,
+        message: String::new(),
+        file: String::new(),
+        span: None,
+        location: None,
+        fix: Some(fix.clone()),
+        source: crate::diagnostic::SourceRef { title: "", url: "" },
+    };
+    apply(text, "", std::slice::from_ref(&d), true).text
+}
+
+/// A unified diff of `before` and `after` with `a/`/`b/` headers for `path`, as `skillpg fix`
+/// prints it and the page previews a fix.
+pub fn unified_diff(before: &str, after: &str, path: &str) -> String {
+    similar::TextDiff::from_lines(before, after).unified_diff().header(&format!("a/{path}"), &format!("b/{path}")).to_string()
+}

@@ -109,6 +109,63 @@ pub fn recall_precision(expected: &[&str], predicted: &[&str], label: &str) -> (
     ((n_expected > 0.0).then(|| tp / n_expected), (n_predicted > 0.0).then(|| tp / n_predicted))
 }
 
+/// One arm of an A/B comparison: how often it chose the expected label.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ArmSummary {
+    /// Cases it got right.
+    pub correct: u64,
+    /// Cases in all.
+    pub n: u64,
+    /// Wilson 95% interval of `correct / n`.
+    pub wilson: Interval,
+    /// Cases it answered `none_label`.
+    pub nones: u64,
+}
+
+impl ArmSummary {
+    /// `correct / n` (0 when there are no cases).
+    pub fn rate(&self) -> f64 {
+        self.correct as f64 / self.n.max(1) as f64
+    }
+
+    /// `A: 18/24 correct = 75.0%, Wilson 95% [55.1, 88.0]; answered NONE 1 of 24`.
+    pub fn line(&self, label: &str, none_label: &str) -> String {
+        format!(
+            "{label}: {}/{} correct = {}%, Wilson 95% [{}, {}]; answered {none_label} {} of {}",
+            self.correct,
+            self.n,
+            percent(self.rate()),
+            percent(self.wilson.low),
+            percent(self.wilson.high),
+            self.nones,
+            self.n
+        )
+    }
+}
+
+/// An A/B comparison of two arms' choices against the expected labels, on the same cases.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    pub a: ArmSummary,
+    pub b: ArmSummary,
+    /// The paired table (its `p_value` is the exact sign test).
+    pub paired: Paired,
+}
+
+/// Compares arms `a` and `b` (one choice per case) against `expected`; `none_label` is the
+/// answer that means "no label" (NONE), counted apart. The one A/B arithmetic of the CLI and
+/// the page.
+pub fn compare(expected: &[&str], a: &[&str], b: &[&str], none_label: &str) -> Comparison {
+    let right = |choices: &[&str]| -> Vec<bool> { choices.iter().zip(expected).map(|(c, e)| c == e).collect() };
+    let (ra, rb) = (right(a), right(b));
+    let n = expected.len() as u64;
+    let summary = |r: &[bool], choices: &[&str]| {
+        let correct = r.iter().filter(|x| **x).count() as u64;
+        ArmSummary { correct, n, wilson: wilson(correct, n, Z95), nones: choices.iter().filter(|c| **c == none_label).count() as u64 }
+    };
+    Comparison { a: summary(&ra, a), b: summary(&rb, b), paired: Paired::from_outcomes(&ra, &rb) }
+}
+
 /// A proportion as a percentage with one decimal, as the chapter prints it.
 pub fn percent(p: f64) -> String {
     format!("{:.1}", p * 100.0)
@@ -137,6 +194,14 @@ mod tests {
         assert_eq!(sign_test(3, 3), 1.0);
         assert!((sign_test(0, 10) - 2.0 / 1024.0).abs() < 1e-15);
         assert!(sign_test(500, 520) > 0.4 && sign_test(500, 520) < 1.0);
+    }
+
+    #[test]
+    fn comparison_of_two_arms() {
+        let c = compare(&["x", "y", "NONE", "x"], &["x", "y", "NONE", "y"], &["NONE", "y", "x", "NONE"], "NONE");
+        assert_eq!((c.a.correct, c.b.correct, c.a.nones, c.b.nones), (3, 1, 1, 2));
+        assert_eq!(c.paired, Paired { both: 1, only_a: 2, only_b: 0, neither: 1 });
+        assert_eq!(c.a.line("A", "NONE"), "A: 3/4 correct = 75.0%, Wilson 95% [30.1, 95.4]; answered NONE 1 of 4");
     }
 
     #[test]

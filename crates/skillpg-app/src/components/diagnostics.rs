@@ -159,7 +159,7 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
             </p>
             <details class="rule-doc" data-testid="rule-doc">
                 <summary>{format!("Explain {} ({})", d.code, d.rule)}</summary>
-                <pre>{skillpg_core::rules::rule_doc(d.rule).unwrap_or(rule_anchor.as_str()).to_owned()}</pre>
+                <RuleDoc markdown=skillpg_core::rules::rule_doc(d.rule).map(str::to_owned).unwrap_or(rule_anchor)/>
             </details>
             {fix.map(|fix| {
                 let safe = fix.applicability == Applicability::Safe;
@@ -176,7 +176,7 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
                                 if let Some(skill) = s.skills.get_mut(selected) {
                                     if let Some(f) = skill.files.iter_mut().find(|(p, _)| *p == file) {
                                         let text = String::from_utf8_lossy(&f.1).into_owned();
-                                        let fixed = apply(&text, &fix);
+                                        let fixed = skillpg_core::fix::apply_one(&text, &fix);
                                         f.1 = fixed.into_bytes();
                                     }
                                 }
@@ -191,7 +191,7 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
                                 let file = file_for_preview.clone();
                                 move || {
                                     let before = c.state.with(|s| s.skills.get(s.selected).and_then(|k| k.files.iter().find(|(p, _)| *p == file)).map(|(_, b)| String::from_utf8_lossy(b).into_owned())).unwrap_or_default();
-                                    diff(&before, &apply(&before, &fix))
+                                    skillpg_core::fix::unified_diff(&before, &skillpg_core::fix::apply_one(&before, &fix), &file)
                                 }
                             }</pre>
                         </Show>
@@ -200,35 +200,6 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
             })}
         </li>
     }
-}
-
-/// Applies one fix's edits to `text` (edits are non-overlapping; applied from the end).
-fn apply(text: &str, fix: &skillpg_core::Fix) -> String {
-    let mut edits = fix.edits.clone();
-    edits.sort_by_key(|e| std::cmp::Reverse(e.range.start));
-    let mut res = text.to_owned();
-    for e in edits {
-        if e.range.end <= res.len() && res.is_char_boundary(e.range.start) && res.is_char_boundary(e.range.end) {
-            res.replace_range(e.range.clone(), &e.replacement);
-        }
-    }
-    res
-}
-
-/// A small line diff: the lines that change, with `-` and `+`.
-fn diff(before: &str, after: &str) -> String {
-    let a: Vec<&str> = before.lines().collect();
-    let b: Vec<&str> = after.lines().collect();
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
-    let mut out = format!("@@ line {} @@\n", prefix + 1);
-    for line in &a[prefix..a.len() - suffix] {
-        out.push_str(&format!("- {line}\n"));
-    }
-    for line in &b[prefix..b.len() - suffix] {
-        out.push_str(&format!("+ {line}\n"));
-    }
-    out
 }
 
 /// Every rule with its code, default severity and documentation: the reference a teacher can
@@ -242,9 +213,33 @@ pub fn RulesReference() -> impl IntoView {
             {rules.into_iter().map(|r| view! {
                 <details id=format!("rule-{}", r.name)>
                     <summary><code>{r.code}</code>" "{r.name}" ("{r.default_severity.as_str()}"): "{r.summary}</summary>
-                    <pre>{skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary)}</pre>
+                    <RuleDoc markdown=skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary).to_owned()/>
                     <p class="source">"Source: "<a href=r.source.url target="_blank" rel="noopener noreferrer">{r.source.title}</a></p>
                 </details>
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// A rule's documentation as structured text: every string reaches the DOM as text.
+#[component]
+fn RuleDoc(markdown: String) -> impl IntoView {
+    use crate::markdown::{Block, Inline, blocks};
+    let inline = |runs: Vec<Inline>| {
+        runs.into_iter()
+            .map(|r| match r {
+                Inline::Text(t) => view! { <span>{t}</span> }.into_any(),
+                Inline::Code(c) => view! { <code>{c}</code> }.into_any(),
+            })
+            .collect_view()
+    };
+    view! {
+        <div class="rule-doc-body" data-testid="rule-doc-body">
+            {blocks(&markdown).into_iter().map(|b| match b {
+                Block::Heading(runs) => view! { <h4>{inline(runs)}</h4> }.into_any(),
+                Block::Paragraph(runs) => view! { <p>{inline(runs)}</p> }.into_any(),
+                Block::List(items) => view! { <ul>{items.into_iter().map(|runs| view! { <li>{inline(runs)}</li> }).collect_view()}</ul> }.into_any(),
+                Block::Code(code) => view! { <pre><code>{code}</code></pre> }.into_any(),
             }).collect_view()}
         </div>
     }

@@ -13,7 +13,7 @@ use skillpg_router::cpu::Model;
 use skillpg_router::route::{self, Labelled, NONE, Thresholds};
 use skillpg_router::weights::Weights;
 use skillpg_router::wordpiece::WordPiece;
-use skillpg_stats::{Paired, Z95, percent, recall_precision, wilson};
+use skillpg_stats::recall_precision;
 
 use super::ctx;
 use crate::{browser, samples};
@@ -280,6 +280,11 @@ pub fn RoutingPanel() -> impl IntoView {
                         <button on:click={let json = json.clone(); move |_| browser::download("routing.json", "application/json", json.as_bytes())}>"Export results (JSON)"</button>
                         <button on:click={let csv = csv.clone(); move |_| browser::download("routing.csv", "text/csv", csv.as_bytes())}>"Export results (CSV)"</button>
                         <button on:click={let reqs = r.requests.clone(); move |_| browser::download("requests.json", "application/json", route::to_labelled_json(&reqs).as_bytes())}>"Export the labelled set"</button>
+                        <button data-testid="export-skill-creator" on:click={let reqs = r.requests.clone(); move |_| {
+                            // skill-creator evaluates one skill at a time: the selected one.
+                            let name = c.computed.with_untracked(|comp| c.state.with_untracked(|s| comp.analyses.get(s.selected).map(|a| a.display_name().to_owned()))).unwrap_or_default();
+                            browser::download(&format!("{name}.evals.json"), "application/json", route::to_skill_creator_json(&reqs, &name).as_bytes());
+                        }}>"Export for skill-creator (the selected skill)"</button>
                     </div>
                     <Collisions run=r.clone()/>
                     <Comparison run=r.clone() t=t/>
@@ -324,21 +329,13 @@ fn Comparison(run: RouteRun, t: Thresholds) -> impl IntoView {
     let expected: Vec<&str> = run.requests.iter().map(|r| r.expected.as_str()).collect();
     let a = route::choices(&run.rich, &run.names, t);
     let b = route::choices(&run.thin, &run.names, t);
-    let right = |c: &[&str]| -> Vec<bool> { c.iter().zip(&expected).map(|(x, e)| x == e).collect() };
-    let (ra, rb) = (right(&a), right(&b));
-    let n = expected.len() as u64;
-    let p = Paired::from_outcomes(&ra, &rb);
-    let arm = |label: &str, r: &[bool], c: &[&str]| {
-        let k = r.iter().filter(|x| **x).count() as u64;
-        let ci = wilson(k, n, Z95);
-        let nones = c.iter().filter(|x| **x == NONE).count();
-        format!("{label}: {k}/{n} correct = {}%, Wilson 95% [{}, {}]; answered NONE {nones} of {n}", percent(k as f64 / n as f64), percent(ci.low), percent(ci.high))
-    };
+    let cmp = skillpg_stats::compare(&expected, &a, &b, NONE);
+    let p = cmp.paired;
     view! {
         <h3>"A/B: descriptions as written (A) against thinned (B)"</h3>
         <div data-testid="comparison">
-            <p>{arm("A", &ra, &a)}</p>
-            <p>{arm("B", &rb, &b)}</p>
+            <p>{cmp.a.line("A", NONE)}</p>
+            <p>{cmp.b.line("B", NONE)}</p>
             <table class="paired"><caption>"Paired outcomes on the same requests"</caption>
                 <tbody>
                     <tr><th scope="row">"both right"</th><td>{p.both}</td><th scope="row">"only A right"</th><td>{p.only_a}</td></tr>
