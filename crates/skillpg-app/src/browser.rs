@@ -13,8 +13,25 @@ pub fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// Saves the encoded state; returns false when storage refuses (full, or disabled).
+/// Set once the app has panicked: nothing is saved after that, so the saved state stays the
+/// last one that rendered, and a reload starts from it.
+static PANICKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records that the app panicked: stops saving, and drops a share link's fragment from the
+/// address so that a reload does not open the same state again.
+pub fn mark_panicked() {
+    PANICKED.store(true, std::sync::atomic::Ordering::SeqCst);
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&location_base()));
+    }
+}
+
+/// Saves the encoded state; returns false when storage refuses (full, or disabled). After a
+/// panic it saves nothing (and says it did not need to).
 pub fn save_state(encoded: &str) -> bool {
+    if PANICKED.load(std::sync::atomic::Ordering::SeqCst) {
+        return true;
+    }
     let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return false };
     storage.set_item(STORAGE_KEY, encoded).is_ok()
 }
@@ -71,6 +88,10 @@ pub fn copy_text(text: &str) {
 /// Replaces the page with a message (used by the panic hook; no markup from user content).
 pub fn show_fatal(message: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    // One banner: a panic can be followed by others while the app unwinds.
+    if document.query_selector("[data-testid=fatal]").ok().flatten().is_some() {
+        return;
+    }
     if let Ok(div) = document.create_element("div") {
         div.set_class_name("fatal");
         div.set_attribute("role", "alert").ok();

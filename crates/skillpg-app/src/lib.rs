@@ -64,8 +64,11 @@ pub fn compute(skills: &[state::SkillInput], together: bool) -> Computed {
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
+        // The state that panicked is never saved, so a reload starts from the last one that
+        // rendered (saving waits until a state has been shown).
+        browser::mark_panicked();
         browser::show_fatal(&format!(
-            "Something went wrong inside the playground ({info}). Your skills are kept in this browser: reload the page to continue."
+            "Something went wrong inside the playground ({info}). Reload the page to continue from your last saved work; the change that caused this was not saved."
         ));
     }));
 }

@@ -115,7 +115,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
             let text = if too_large { FileText::Binary } else { FileText::decode(&f.bytes) };
             let is_skill_md = Some(&f.path) == skill_md_path.as_ref();
             // SKILL.md is counted by level (1 and 2), not as a whole file.
-            let tokens = if is_skill_md { 0 } else { text.text().map(skillpg_tokens::count).unwrap_or(0) };
+            let tokens = if is_skill_md { 0 } else { text.text().map(skillpg_tokens::count_cached).unwrap_or(0) };
             FileFacts { path: f.path.clone(), n_bytes: f.bytes.len(), text, tokens, too_large }
         })
         .collect();
@@ -130,7 +130,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
     let name = doc.as_ref().and_then(|d| d.field_str("name")).unwrap_or("");
     let description = doc.as_ref().and_then(|d| d.field_str("description")).unwrap_or("");
     let level1_line = format!("- {name}: {description}\n");
-    let level2 = doc.as_ref().map(|d| skillpg_tokens::count(d.body())).unwrap_or(0);
+    let level2 = doc.as_ref().map(|d| skillpg_tokens::count_cached(d.body())).unwrap_or(0);
     let others: Vec<&FileFacts> = files.iter().filter(|f| Some(&f.path) != skill_md_path.as_ref()).collect();
     let levels = Levels {
         level1: if doc.is_some() { skillpg_tokens::count(&level1_line) } else { 0 },
@@ -181,7 +181,7 @@ fn sections(doc: &SkillDoc) -> Vec<Section> {
         if idx == 0 && end == *start {
             continue;
         }
-        res.push(Section { title: title.clone(), range: *start..end, tokens: skillpg_tokens::count(&doc.text[*start..end]) });
+        res.push(Section { title: title.clone(), range: *start..end, tokens: skillpg_tokens::count_cached(&doc.text[*start..end]) });
     }
     res
 }

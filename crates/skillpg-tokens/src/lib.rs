@@ -84,6 +84,96 @@ pub fn count(text: &str) -> usize {
     encode(text).len()
 }
 
+/// Where o200k_base's pre-tokenizer always starts a new piece: right after a `\n` followed by a
+/// character that is neither whitespace nor `/`. No piece of its pattern runs across such a
+/// place (the newline pieces `\s*[\r\n]+` and the `[\r\n/]*` tail of punctuation stop before a
+/// non-space that is not `/`; the word and number pieces never hold a newline), so the count of
+/// a text is the sum of the counts of the parts cut there. `count_cached` relies on it, and
+/// `tests/chunked.rs` checks it on every text of the corpus.
+fn is_piece_boundary(text: &str, at: usize) -> bool {
+    at > 0
+        && at < text.len()
+        && text.as_bytes()[at - 1] == b'\n'
+        && text[at..].chars().next().is_some_and(|c| !c.is_whitespace() && c != '/')
+}
+
+/// The parts of `text` that [`count_cached`] counts one by one: cut at piece boundaries chosen
+/// by content (after a line whose hash ends in three zero bits, or once a part passes 16 KiB),
+/// so an edit changes only the parts around it and the others keep their cached counts.
+pub fn chunks(text: &str) -> Vec<&str> {
+    use std::hash::{BuildHasher, Hasher};
+    const FORCE_AFTER: usize = 16 * 1024;
+    let mut res = Vec::new();
+    let mut start = 0;
+    let mut line_start = 0;
+    for (idx, _) in text.match_indices('\n') {
+        let at = idx + 1;
+        let mut h = rustc_hash::FxBuildHasher.build_hasher();
+        h.write(text[line_start..at].as_bytes());
+        line_start = at;
+        if (h.finish() >> 61 == 0 || at - start >= FORCE_AFTER) && is_piece_boundary(text, at) {
+            res.push(&text[start..at]);
+            start = at;
+        }
+    }
+    res.push(&text[start..]);
+    res
+}
+
+/// The shortest prefix of `text` at least `min_len` bytes long that ends at a piece boundary
+/// (or the whole text): its tokens are exactly the first tokens of `text`, so a view can cut a
+/// long file into its first segments without tokenizing all of it.
+pub fn prefix_at_piece_boundary(text: &str, min_len: usize) -> &str {
+    if text.len() <= min_len {
+        return text;
+    }
+    let mut at = min_len;
+    while at < text.len() {
+        if is_piece_boundary(text, at) {
+            return &text[..at];
+        }
+        at += text[at..].find('\n').map(|i| i + 1).unwrap_or(text.len() - at);
+    }
+    text
+}
+
+/// [`count`], remembering the counts of the parts of long texts: after an edit, only the parts
+/// that changed are tokenized again (typing in a 5 MB SKILL.md re-counts a few lines, not 5 MB).
+/// Always equal to `count(text)`.
+pub fn count_cached(text: &str) -> usize {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::Mutex;
+    const SHORT: usize = 4 * 1024;
+    const MAX_ENTRIES: usize = 1 << 18;
+    static CACHE: OnceLock<Mutex<HashMap<(u64, usize), usize>>> = OnceLock::new();
+    if text.len() <= SHORT {
+        return count(text);
+    }
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::default()));
+    let mut total = 0;
+    for part in chunks(text) {
+        let mut h = rustc_hash::FxBuildHasher.build_hasher();
+        h.write(part.as_bytes());
+        let key = (h.finish(), part.len());
+        let known = cache.lock().ok().and_then(|c| c.get(&key).copied());
+        let n = match known {
+            Some(n) => n,
+            None => {
+                let n = count(part);
+                if let Ok(mut c) = cache.lock() {
+                    if c.len() >= MAX_ENTRIES {
+                        c.clear();
+                    }
+                    c.insert(key, n);
+                }
+                n
+            }
+        };
+        total += n;
+    }
+    total
+}
+
 /// The bytes one token stands for (possibly part of a UTF-8 character).
 pub fn token_bytes(id: TokenId) -> Vec<u8> {
     encoder().decode_bytes(&[id]).unwrap_or_default()

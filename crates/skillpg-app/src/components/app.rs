@@ -44,11 +44,25 @@ pub fn App() -> impl IntoView {
     provide_context(Ctx { state, computed, status });
 
     // Effects sync with the outside world only: local storage, so a reload keeps the work.
+    // Saving waits until the state has rendered and typing pauses: encoding a large skill on
+    // every keystroke would slow the editor, and a state that panics is never saved.
+    let pending_save: StoredValue<Option<leptos::prelude::TimeoutHandle>> = StoredValue::new(None);
     Effect::new(move |_| {
-        let encoded = state.with(state::encode);
-        if !browser::save_state(&encoded) {
-            status.set("This browser refused to save the state (storage full or disabled); use a share link or the zip.".to_owned());
+        state.track();
+        if let Some(handle) = pending_save.get_value() {
+            handle.clear();
         }
+        let handle = leptos::prelude::set_timeout_with_handle(
+            move || {
+                let encoded = state.with_untracked(state::encode);
+                if !browser::save_state(&encoded) {
+                    status.set("This browser refused to save the state (storage full or disabled); use a share link or the zip.".to_owned());
+                }
+            },
+            std::time::Duration::from_millis(400),
+        )
+        .ok();
+        pending_save.set_value(handle);
     });
     browser::register_service_worker();
 

@@ -14,6 +14,21 @@ pub fn Editor() -> impl IntoView {
     let dir = move || c.state.with(|s| s.skills.get(s.selected).map(|k| k.dir_name.clone()).unwrap_or_default());
     let has_skill = move || c.state.with(|s| !s.skills.is_empty());
     let area = NodeRef::<leptos::html::Textarea>::new();
+    // What the textarea holds as typed: the state is written back into it only when it differs
+    // (a fix, a sample, a load). Writing 5 MB back on every keystroke made the browser lay the
+    // whole text out again, seconds per key.
+    let typed = StoredValue::new(String::new());
+    Effect::new(move |_| {
+        let value = text();
+        let Some(el) = area.get() else { return };
+        // A textarea mounted anew (after "Clear all") is empty while `typed` remembers the old
+        // text: its length tells (UTF-16 units, as the DOM counts).
+        let stale = typed.with_value(|t| *t != value) || el.text_length() as usize != value.encode_utf16().count();
+        if stale {
+            el.set_value(&value);
+            typed.set_value(value);
+        }
+    });
 
     let findings = move || {
         let computed = c.computed.get();
@@ -34,9 +49,9 @@ pub fn Editor() -> impl IntoView {
             </div>
             <label for="skill-md" class="visually-hidden">"SKILL.md text"</label>
             <textarea id="skill-md" data-testid="editor" node_ref=area spellcheck="false" rows="22"
-                prop:value=text
                 on:input=move |ev| {
                     let value = event_target_value(&ev);
+                    typed.set_value(value.clone());
                     c.state.update(|s| if let Some(k) = s.skills.get_mut(s.selected) { k.set_skill_md(&value); });
                 }></textarea>
             <ul class="inline-findings" data-testid="inline-findings" aria-label="Findings in SKILL.md">

@@ -7,6 +7,9 @@ use super::{ctx, n};
 
 /// The most segments drawn at once; past it the view says how many more there are.
 const MAX_SEGMENTS: usize = 6_000;
+/// Only this much of a file (cut at a piece boundary) is split into segments: enough for
+/// `MAX_SEGMENTS` of ordinary text.
+const PREFIX_BYTES: usize = 48 * 1024;
 
 /// Makes whitespace visible: `·` for spaces, `→` for tabs, `↵` before line breaks.
 fn show_whitespace(text: &str) -> String {
@@ -30,6 +33,16 @@ pub fn TokenView() -> impl IntoView {
             }
         })
     };
+    // What the view draws, recomputed only when it changes: the total comes from the cached
+    // count, and only a prefix cut at a piece boundary is split into segments, so typing in a
+    // long file does not re-tokenize it all or rebuild the spans.
+    let shown = Memo::new(move |_| {
+        text().map(|t| {
+            let total = skillpg_tokens::count_cached(&t);
+            let n_chars = t.chars().count();
+            (skillpg_tokens::prefix_at_piece_boundary(&t, PREFIX_BYTES).to_owned(), total, n_chars)
+        })
+    });
     view! {
         <div class="token-view">
             <div class="controls">
@@ -39,16 +52,17 @@ pub fn TokenView() -> impl IntoView {
                 </select>
                 <label><input type="checkbox" data-testid="whitespace-toggle" prop:checked=move || whitespace.get() on:change=move |_| whitespace.update(|w| *w = !*w)/>" Show whitespace"</label>
             </div>
-            {move || match text() {
+            {move || match shown.get() {
                 None => view! { <p data-testid="token-binary">"Binary file (or none selected): counted as 0 tokens."</p> }.into_any(),
-                Some(text) => {
+                Some((text, n_tokens, n_chars)) => {
                     let segments = skillpg_tokens::segments(&text);
-                    let n_tokens: usize = segments.iter().map(|s| s.ids.len()).sum();
+                    let n_prefix_tokens: usize = segments.iter().map(|s| s.ids.len()).sum();
                     let shown = segments.len().min(MAX_SEGMENTS);
+                    let cut = shown < segments.len() || n_prefix_tokens < n_tokens;
                     let ws = whitespace.get();
                     view! {
-                        <p data-testid="token-count">{format!("{} tokens, {} characters (o200k_base).", n(n_tokens), n(text.chars().count()))}
-                            {(segments.len() > shown).then(|| format!(" Showing the first {} segments.", n(shown)))}</p>
+                        <p data-testid="token-count">{format!("{} tokens, {} characters (o200k_base).", n(n_tokens), n(n_chars))}
+                            {cut.then(|| format!(" Showing the first {} segments.", n(shown)))}</p>
                         <div class="tokens" data-testid="tokens" role="list" aria-label="Tokens">
                             {segments.into_iter().take(shown).enumerate().map(|(i, seg)| {
                                 let piece = &text[seg.start..seg.end];
