@@ -48,6 +48,10 @@ pub fn compute(skills: &[state::SkillInput], together: bool) -> Computed {
     static GENERATION: AtomicU64 = AtomicU64::new(0);
     let start = browser::now_ms();
     let analyses: Vec<Analysis> = skills.iter().map(|s| analyze(&s.bundle())).collect();
+    // The page shows every level: count them first, so the rules report exact totals.
+    for a in &analyses {
+        let _ = a.levels();
+    }
     let checks = profile::ALL.iter().map(|p| (*p, analyses.iter().map(|a| check(a, p)).collect())).collect();
     let catalog = profile::ALL.iter().map(|p| (*p, if together { check_catalog(&analyses, p, CONTEXT_WINDOW) } else { Vec::new() })).collect();
     Computed {

@@ -2,5 +2,7 @@
 
 fn main() {
     skillpg_app::install_panic_hook();
+    // The editor counts the same files again on every edit: remember their parts' counts.
+    skillpg_tokens::enable_count_cache();
     leptos::mount::mount_to_body(skillpg_app::App);
 }

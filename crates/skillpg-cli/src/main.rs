@@ -198,7 +198,9 @@ fn main() -> ExitCode {
 
 /// Reads every path; a path that cannot be read is a usage error.
 fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
-    paths.iter().map(|p| skillpg_fs::read_path(p).map(|i| (i, p.clone()))).collect()
+    // Build the tokenizer while the files are read: most runs will count something.
+    std::thread::spawn(skillpg_tokens::warm_up);
+    parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone()))).into_iter().collect()
 }
 
 /// Analyzes every skill found, with the input's own problems attached to the first skill of
@@ -215,18 +217,33 @@ fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> (Vec<Analysis>, Vec<Vec<Diagno
     (parallel_map(&bundles, |b| analyze(b)), input_diags)
 }
 
-/// `f` over `items` on every core, in order: skills are independent, and tokenizing a large
-/// folder is the slow part of a check.
+/// `f` over `items` on every core, results in order: skills are independent, and tokenizing a
+/// large folder is the slow part of a check. Each thread takes the next item when it is done
+/// (one large skill does not hold up a fixed share of the others).
 fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let n_threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(items.len().max(1));
     if n_threads <= 1 {
         return items.iter().map(&f).collect();
     }
-    let chunk = items.len().div_ceil(n_threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>())).collect();
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n_threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let idx = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(idx) else { break mine };
+                        mine.push((idx, f(item)));
+                    }
+                })
+            })
+            .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
-    })
+    });
+    done.sort_by_key(|(idx, _)| *idx);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 fn profile(key: &str) -> Result<&'static Profile, String> {
@@ -289,13 +306,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     let mut read_total = 0u64;
                     for file in &read {
                         let f = a.file(file.trim_start_matches("./")).ok_or_else(|| format!("--read {file}: no such file in {}", a.display_path))?;
-                        read_total += f.tokens as u64;
+                        read_total += f.tokens() as u64;
                     }
                     CostInputs {
                         turns,
-                        level1: a.levels.level1 as u64,
-                        level2: a.levels.level2 as u64,
-                        level3: a.levels.level3 as u64,
+                        level1: a.levels().level1 as u64,
+                        level2: a.levels().level2 as u64,
+                        level3: a.levels().level3 as u64,
                         read_tokens: read_total,
                         activate_at,
                         price_per_million: price,

@@ -79,7 +79,7 @@ pub fn levels_text(analyses: &[Analysis]) -> String {
     let _ = writeln!(out, "{:width$}  {:>8}  {:>8}  {:>9}  {:>6}", "skill", "level 1", "level 2", "level 3", "files");
     let mut total = skillpg_core::Levels::default();
     for a in analyses {
-        let l = a.levels;
+        let l = a.levels();
         total = total + l;
         let _ = writeln!(
             out,

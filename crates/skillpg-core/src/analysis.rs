@@ -4,6 +4,7 @@
 //! Computed once per skill; every profile's rules then read it.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 pub use crate::bundle::FileFacts;
 use crate::bundle::{FileText, MAX_FILE_BYTES, SkillBundle};
@@ -41,13 +42,14 @@ impl std::ops::Add for Levels {
 pub struct Section {
     /// The heading text, without `## `.
     pub title: String,
-    /// Byte range in SKILL.md, heading included.
+    /// Byte range in SKILL.md, heading included (its tokens: `Analysis::section_tokens`).
     pub range: Range<usize>,
-    /// o200k_base tokens of the range.
-    pub tokens: usize,
 }
 
 /// Everything the rules and the views need to know about one skill.
+///
+/// Token counts are computed on first use and kept: `levels()`, `sections()` and
+/// `body_tokens()` count; a check counts only what a rule cannot rule out by size.
 #[derive(Debug, Clone)]
 pub struct Analysis {
     /// The folder's name.
@@ -64,12 +66,11 @@ pub struct Analysis {
     pub files: Vec<FileFacts>,
     /// The level-1 line exactly as counted: `- name: description\n`.
     pub level1_line: String,
-    /// The three levels.
-    pub levels: Levels,
-    /// The body's `##` sections.
-    pub sections: Vec<Section>,
     /// Relative links and backticked paths of the body, with what they resolve to.
     pub links: Vec<Link>,
+    levels: OnceLock<Levels>,
+    body_tokens: OnceLock<usize>,
+    sections: OnceLock<Vec<Section>>,
 }
 
 impl Analysis {
@@ -98,13 +99,60 @@ impl Analysis {
         self.skill_md_path.as_deref().and_then(|p| self.file(p))
     }
 
-    /// Tokens of the body.
+    /// Tokens of the body (level 2).
     pub fn body_tokens(&self) -> usize {
-        self.levels.level2
+        *self.body_tokens.get_or_init(|| self.doc.as_ref().map(|d| skillpg_tokens::count_cached(d.body())).unwrap_or(0))
+    }
+
+    /// Bytes of the body (a bound on its tokens: a token is at least one byte).
+    pub fn body_bytes(&self) -> usize {
+        self.doc.as_ref().map(|d| d.body().len()).unwrap_or(0)
+    }
+
+    /// The three levels, counted on first use.
+    pub fn levels(&self) -> Levels {
+        *self.levels.get_or_init(|| {
+            let others = self.files.iter().filter(|f| Some(&f.path) != self.skill_md_path.as_ref());
+            let (level3, files) = others.fold((0, 0), |(t, n), f| (t + f.tokens(), n + 1));
+            Levels {
+                level1: if self.doc.is_some() { skillpg_tokens::count(&self.level1_line) } else { 0 },
+                level2: self.body_tokens(),
+                level3,
+                files,
+            }
+        })
+    }
+
+    /// The levels, if they have been counted already.
+    pub fn counted_levels(&self) -> Option<Levels> {
+        self.levels.get().copied()
+    }
+
+    /// o200k_base tokens of `section` (one of [`Analysis::sections`]).
+    pub fn section_tokens(&self, section: &Section) -> usize {
+        self.doc.as_ref().and_then(|d| d.text.get(section.range.clone())).map(skillpg_tokens::count_cached).unwrap_or(0)
+    }
+
+    /// The body's `##` sections.
+    pub fn sections(&self) -> &[Section] {
+        self.sections.get_or_init(|| self.doc.as_ref().map(sections).unwrap_or_default())
+    }
+
+    /// The tokens an agent pays to follow `link` (0 when it resolves to nothing).
+    pub fn link_tokens(&self, link: &Link) -> usize {
+        match &link.target {
+            crate::links::Target::File { file } => self.files.get(*file).map(FileFacts::tokens).unwrap_or(0),
+            crate::links::Target::Dir { .. } => {
+                let prefix = format!("{}/", link.path.trim_end_matches('/'));
+                self.files.iter().filter(|f| f.path.starts_with(&prefix)).map(FileFacts::tokens).sum()
+            }
+            crate::links::Target::Missing | crate::links::Target::OutsideFolder => 0,
+        }
     }
 }
 
-/// Analyzes one skill folder. Never fails: whatever cannot be read is recorded as such.
+/// Analyzes one skill folder. Never fails: whatever cannot be read is recorded as such. Counts
+/// nothing yet: tokens are counted when asked for.
 pub fn analyze(bundle: &SkillBundle) -> Analysis {
     let skill_md_path = bundle.skill_md().map(|f| f.path.clone());
     let mut files: Vec<FileFacts> = bundle
@@ -113,10 +161,9 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         .map(|f| {
             let too_large = f.bytes.len() > MAX_FILE_BYTES;
             let text = if too_large { FileText::Binary } else { FileText::decode(&f.bytes) };
-            let is_skill_md = Some(&f.path) == skill_md_path.as_ref();
             // SKILL.md is counted by level (1 and 2), not as a whole file.
-            let tokens = if is_skill_md { 0 } else { text.text().map(skillpg_tokens::count_cached).unwrap_or(0) };
-            FileFacts { path: f.path.clone(), n_bytes: f.bytes.len(), text, tokens, too_large }
+            let is_skill_md = Some(&f.path) == skill_md_path.as_ref();
+            FileFacts::new(f.path.clone(), f.bytes.len(), text, too_large, !is_skill_md)
         })
         .collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -130,15 +177,6 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
     let name = doc.as_ref().and_then(|d| d.field_str("name")).unwrap_or("");
     let description = doc.as_ref().and_then(|d| d.field_str("description")).unwrap_or("");
     let level1_line = format!("- {name}: {description}\n");
-    let level2 = doc.as_ref().map(|d| skillpg_tokens::count_cached(d.body())).unwrap_or(0);
-    let others: Vec<&FileFacts> = files.iter().filter(|f| Some(&f.path) != skill_md_path.as_ref()).collect();
-    let levels = Levels {
-        level1: if doc.is_some() { skillpg_tokens::count(&level1_line) } else { 0 },
-        level2,
-        level3: others.iter().map(|f| f.tokens).sum(),
-        files: others.len(),
-    };
-    let sections = doc.as_ref().map(sections).unwrap_or_default();
     let links = doc.as_ref().map(|d| links::extract(d, &files)).unwrap_or_default();
     Analysis {
         dir_name: bundle.dir_name.clone(),
@@ -148,9 +186,10 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         doc,
         files,
         level1_line,
-        levels,
-        sections,
         links,
+        levels: OnceLock::new(),
+        body_tokens: OnceLock::new(),
+        sections: OnceLock::new(),
     }
 }
 
@@ -181,7 +220,7 @@ fn sections(doc: &SkillDoc) -> Vec<Section> {
         if idx == 0 && end == *start {
             continue;
         }
-        res.push(Section { title: title.clone(), range: *start..end, tokens: skillpg_tokens::count_cached(&doc.text[*start..end]) });
+        res.push(Section { title: title.clone(), range: *start..end });
     }
     res
 }

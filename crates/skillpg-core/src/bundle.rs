@@ -93,13 +93,62 @@ pub struct FileFacts {
     pub n_bytes: usize,
     /// The decoded text; `Binary` for binary files and for files over the size limit.
     pub text: FileText,
-    /// o200k_base tokens (0 for binary files and for files over the size limit).
-    pub tokens: usize,
     /// Over [`MAX_FILE_BYTES`]: neither decoded nor counted.
     pub too_large: bool,
+    /// Whether the file counts whole (SKILL.md counts by level instead).
+    pub counted: bool,
+    /// o200k_base tokens, counted on first use: a check needs only the files that a size bound
+    /// cannot rule out.
+    tokens: std::sync::OnceLock<usize>,
 }
 
 impl FileFacts {
+    /// A file read: `counted` is false for SKILL.md, which counts by level.
+    pub fn new(path: String, n_bytes: usize, text: FileText, too_large: bool, counted: bool) -> FileFacts {
+        FileFacts { path, n_bytes, text, too_large, counted, tokens: std::sync::OnceLock::new() }
+    }
+
+    /// A file whose count is already known (tests and fixtures).
+    pub fn with_tokens(path: &str, text: FileText, tokens: usize) -> FileFacts {
+        let f = FileFacts::new(path.to_owned(), text.text().map(str::len).unwrap_or(0), text, false, true);
+        let _ = f.tokens.set(tokens);
+        f
+    }
+
+    /// o200k_base tokens of the file (0 for SKILL.md, binary files and files over the size
+    /// limit), counted on first use.
+    pub fn tokens(&self) -> usize {
+        *self.tokens.get_or_init(|| if self.counted { self.text.text().map(skillpg_tokens::count_cached).unwrap_or(0) } else { 0 })
+    }
+
+    /// The file's tokens when they are at most `limit`; otherwise some number over `limit` (the
+    /// count stops there unless the exact count is known already).
+    pub fn tokens_up_to(&self, limit: usize) -> usize {
+        if let Some(&n) = self.tokens.get() {
+            return n;
+        }
+        if !self.counted {
+            return 0;
+        }
+        let Some(text) = self.text.text() else { return 0 };
+        let n = skillpg_tokens::count_at_most(text, limit);
+        if n <= limit {
+            let _ = self.tokens.set(n);
+        }
+        n
+    }
+
+    /// The exact count, if it has been made.
+    pub fn tokens_known(&self) -> Option<usize> {
+        if self.counted { self.tokens.get().copied() } else { Some(0) }
+    }
+
+    /// Whether the file may hold more than `limit` tokens: a token is at least one byte, so a
+    /// file of at most `limit` bytes cannot, and is not counted.
+    pub fn may_exceed(&self, limit: usize) -> bool {
+        self.counted && self.n_bytes > limit && self.text.text().is_some()
+    }
+
     /// Whether the file is binary (and so counts 0 tokens).
     pub fn is_binary(&self) -> bool {
         matches!(self.text, FileText::Binary) && !self.too_large

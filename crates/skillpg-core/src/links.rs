@@ -18,13 +18,13 @@ pub enum LinkKind {
     CodePath,
 }
 
-/// What a link points at.
+/// What a link points at (its tokens: `Analysis::link_tokens`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
-    /// A file of the folder, with its tokens.
-    File { tokens: usize },
-    /// A folder of the folder: every file below it, with their tokens summed.
-    Dir { n_files: usize, tokens: usize },
+    /// A file of the folder: its index in `Analysis::files`.
+    File { file: usize },
+    /// A folder of the folder, holding `n_files` files.
+    Dir { n_files: usize },
     /// Nothing in the folder.
     Missing,
     /// A path that climbs out of the skill folder.
@@ -51,16 +51,6 @@ pub struct Link {
     /// Whether its line tells the agent to write the file (`Save the report to ./report.md`):
     /// an output, not a reference.
     pub output: bool,
-}
-
-impl Link {
-    /// Tokens an agent pays to follow the link (0 when it resolves to nothing).
-    pub fn tokens(&self) -> usize {
-        match self.target {
-            Target::File { tokens } | Target::Dir { tokens, .. } => tokens,
-            Target::Missing | Target::OutsideFolder => 0,
-        }
-    }
 }
 
 /// Finds the links of the body of `doc` and resolves them against `files`.
@@ -215,15 +205,15 @@ fn resolve_target(path: &str, files: &[FileFacts]) -> Target {
         }
     }
     let normalized = parts.join("/");
-    if let Some(f) = files.iter().find(|f| f.path == normalized) {
-        return Target::File { tokens: f.tokens };
+    if let Some(file) = files.iter().position(|f| f.path == normalized) {
+        return Target::File { file };
     }
     let prefix = format!("{normalized}/");
     let below: Vec<&FileFacts> = files.iter().filter(|f| f.path.starts_with(&prefix)).collect();
     if below.is_empty() || normalized.is_empty() {
         Target::Missing
     } else {
-        Target::Dir { n_files: below.len(), tokens: below.iter().map(|f| f.tokens).sum() }
+        Target::Dir { n_files: below.len() }
     }
 }
 
@@ -251,7 +241,7 @@ mod tests {
     use crate::bundle::FileText;
 
     fn file(path: &str, tokens: usize) -> FileFacts {
-        FileFacts { path: path.into(), n_bytes: 1, text: FileText::Utf8 { text: String::new(), has_bom: false }, tokens, too_large: false }
+        FileFacts::with_tokens(path, FileText::Utf8 { text: String::new(), has_bom: false }, tokens)
     }
 
     #[test]
@@ -265,11 +255,11 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                ("references/guide.md", &Target::File { tokens: 10 }),
-                ("scripts/run.py", &Target::File { tokens: 5 }),
+                ("references/guide.md", &Target::File { file: 0 }),
+                ("scripts/run.py", &Target::File { file: 1 }),
                 ("references/gone.md", &Target::Missing),
                 ("../x.md", &Target::OutsideFolder),
-                ("a b.md", &Target::File { tokens: 2 }),
+                ("a b.md", &Target::File { file: 2 }),
             ]
         );
     }
@@ -278,6 +268,6 @@ mod tests {
     fn a_folder_link_sums_its_files() {
         let doc = SkillDoc::parse("---\nname: a\n---\nAll in [refs](references/).\n");
         let files = vec![file("references/a.md", 3), file("references/b.md", 4)];
-        assert_eq!(extract(&doc, &files)[0].target, Target::Dir { n_files: 2, tokens: 7 });
+        assert_eq!(extract(&doc, &files)[0].target, Target::Dir { n_files: 2 });
     }
 }

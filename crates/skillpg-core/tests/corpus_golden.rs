@@ -28,7 +28,7 @@ fn corpus_findings_are_reviewed() {
             }
         }
         for (idx, a) in analyses.iter().enumerate() {
-            let l = a.levels;
+            let l = a.levels();
             let _ = writeln!(out, "## {repo_name}/{} [{}] L1 {} L2 {} L3 {} files {}", a.dir_name, a.display_name(), l.level1, l.level2, l.level3, l.files);
             for (key, diags) in &per_profile {
                 for d in &diags[idx] {

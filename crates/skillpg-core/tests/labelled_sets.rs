@@ -125,7 +125,8 @@ fn escape_hatch_precision_on_labelled_real_cases() {
         let text = &a.doc.as_ref().expect("doc").text;
         let mut lines_seen = std::collections::BTreeSet::new();
         for link in &a.links {
-            let Target::File { tokens } = link.target else { continue };
+            let Target::File { .. } = link.target else { continue };
+            let tokens = a.link_tokens(link);
             let (line, line_text) = line_of(&a, link.span.start);
             if !lines_seen.insert(line) {
                 continue;

@@ -11,7 +11,7 @@ fn levels_of(repo: &str, skill: &str) -> Levels {
     );
     let ingested = skillpg_fs::read_path(&dir).expect("readable corpus folder");
     assert_eq!(ingested.skills.len(), 1);
-    analyze(&ingested.skills[0]).levels
+    analyze(&ingested.skills[0]).levels()
 }
 
 #[test]

@@ -237,23 +237,23 @@ pub fn levels_json(a: &Analysis) -> LevelsJson {
     LevelsJson {
         path: a.display_path.clone(),
         name: a.display_name().to_owned(),
-        level1: a.levels.level1,
-        level2: a.levels.level2,
-        level3: a.levels.level3,
-        files: a.levels.files,
+        level1: a.levels().level1,
+        level2: a.levels().level2,
+        level3: a.levels().level3,
+        files: a.levels().files,
         files_detail: a
             .files
             .iter()
             .filter(|f| Some(f.path.as_str()) != skill_md)
-            .map(|f| FileJson { path: f.path.clone(), tokens: f.tokens, bytes: f.n_bytes, binary: f.is_binary() })
+            .map(|f| FileJson { path: f.path.clone(), tokens: f.tokens(), bytes: f.n_bytes, binary: f.is_binary() })
             .collect(),
-        sections: a.sections.iter().map(|s| SectionJson { title: s.title.clone(), tokens: s.tokens }).collect(),
+        sections: a.sections().iter().map(|s| SectionJson { title: s.title.clone(), tokens: a.section_tokens(s) }).collect(),
         links: a
             .links
             .iter()
             .map(|l| LinkJson {
                 path: l.path.clone(),
-                tokens: l.tokens(),
+                tokens: a.link_tokens(l),
                 target: match l.target {
                     skillpg_core::links::Target::File { .. } => "file",
                     skillpg_core::links::Target::Dir { .. } => "dir",

@@ -10,8 +10,10 @@
 use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap as HashMap;
-use tiktoken_rs::{CoreBPE, Rank};
 use unicode_segmentation::UnicodeSegmentation;
+
+mod bpe;
+mod pretokenize;
 
 /// A token id of o200k_base.
 pub type TokenId = u32;
@@ -40,30 +42,10 @@ pub const N_ORDINARY: u32 = 199_998;
 /// the encoder built from it gives tiktoken-rs's ids).
 static VOCAB: &[u8] = include_bytes!("../data/o200k_base.bin");
 
-/// The shared encoder, built on first use.
-fn encoder() -> &'static CoreBPE {
-    static ENCODER: OnceLock<CoreBPE> = OnceLock::new();
-    ENCODER.get_or_init(build_encoder)
-}
-
-/// Builds the encoder from [`VOCAB`] and tiktoken-rs's o200k_base pattern and special tokens.
-fn build_encoder() -> CoreBPE {
-    let mut encoder: HashMap<Vec<u8>, Rank> = HashMap::with_capacity_and_hasher(N_ORDINARY as usize, Default::default());
-    let mut idx = 0usize;
-    let mut rank: Rank = 0;
-    while idx < VOCAB.len() {
-        let len = VOCAB[idx] as usize;
-        let end = (idx + 1 + len).min(VOCAB.len());
-        encoder.insert(VOCAB[idx + 1..end].to_vec(), rank);
-        idx = end;
-        rank += 1;
-    }
-    let mut special = HashMap::default();
-    special.insert("<|endoftext|>".to_owned(), 199_999);
-    special.insert("<|endofprompt|>".to_owned(), 200_018);
-    // The vocabulary and the pattern are compiled in, so construction cannot fail on any input.
-    #[allow(clippy::expect_used, reason = "the embedded o200k_base vocabulary and pattern always load")]
-    CoreBPE::new(encoder, special, tiktoken_rs::O200K_BASE_PAT_STR).expect("embedded o200k_base vocabulary")
+/// The encoder, built on first use from the embedded compact vocabulary (borrowed, not copied).
+fn encoder() -> &'static bpe::Encoder {
+    static ENCODER: OnceLock<bpe::Encoder> = OnceLock::new();
+    ENCODER.get_or_init(|| bpe::Encoder::from_compact(VOCAB, N_ORDINARY as usize))
 }
 
 /// Builds the encoder now, so that a later call is not the one that pays for it.
@@ -73,7 +55,7 @@ pub fn warm_up() {
 
 /// The o200k_base token ids of `text`, with special tokens treated as ordinary text.
 pub fn encode(text: &str) -> Vec<TokenId> {
-    encoder().encode_ordinary(text)
+    encoder().encode(text)
 }
 
 /// The number of o200k_base tokens in `text`.
@@ -81,7 +63,7 @@ pub fn count(text: &str) -> usize {
     if text.is_empty() {
         return 0;
     }
-    encode(text).len()
+    encoder().count(text)
 }
 
 /// Where o200k_base's pre-tokenizer always starts a new piece: right after a `\n` followed by a
@@ -93,6 +75,7 @@ pub fn count(text: &str) -> usize {
 fn is_piece_boundary(text: &str, at: usize) -> bool {
     at > 0
         && at < text.len()
+        && text.is_char_boundary(at)
         && text.as_bytes()[at - 1] == b'\n'
         && text[at..].chars().next().is_some_and(|c| !c.is_whitespace() && c != '/')
 }
@@ -128,6 +111,9 @@ pub fn prefix_at_piece_boundary(text: &str, min_len: usize) -> &str {
         return text;
     }
     let mut at = min_len;
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
     while at < text.len() {
         if is_piece_boundary(text, at) {
             return &text[..at];
@@ -135,6 +121,35 @@ pub fn prefix_at_piece_boundary(text: &str, min_len: usize) -> &str {
         at += text[at..].find('\n').map(|i| i + 1).unwrap_or(text.len() - at);
     }
     text
+}
+
+/// The tokens of `text`, counted part by part (cut at piece boundaries, so each partial sum is
+/// the exact count of a prefix) and stopping once past `limit`: the result is exact when it is
+/// at most `limit`, and otherwise a count of a prefix that already exceeds it. A check that only
+/// needs to know "over 10,000?" stops there.
+pub fn count_at_most(text: &str, limit: usize) -> usize {
+    const PART: usize = 8 * 1024;
+    let mut total = 0;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let part = prefix_at_piece_boundary(rest, PART);
+        total += count(part);
+        rest = &rest[part.len()..];
+        if total > limit {
+            break;
+        }
+    }
+    total
+}
+
+/// Whether [`count_cached`] remembers counts: off by default (a command-line run reads each
+/// text once, and hashing it would be wasted), on in the page, where the same files are
+/// counted again on every edit.
+static CACHE_ON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Turns on the cache of [`count_cached`] for this process.
+pub fn enable_count_cache() {
+    CACHE_ON.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// [`count`], remembering the counts of the parts of long texts: after an edit, only the parts
@@ -146,7 +161,7 @@ pub fn count_cached(text: &str) -> usize {
     const SHORT: usize = 4 * 1024;
     const MAX_ENTRIES: usize = 1 << 18;
     static CACHE: OnceLock<Mutex<HashMap<(u64, usize), usize>>> = OnceLock::new();
-    if text.len() <= SHORT {
+    if text.len() <= SHORT || !CACHE_ON.load(std::sync::atomic::Ordering::Relaxed) {
         return count(text);
     }
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::default()));
@@ -176,7 +191,7 @@ pub fn count_cached(text: &str) -> usize {
 
 /// The bytes one token stands for (possibly part of a UTF-8 character).
 pub fn token_bytes(id: TokenId) -> Vec<u8> {
-    encoder().decode_bytes(&[id]).unwrap_or_default()
+    encoder().token(id).map(<[u8]>::to_vec).unwrap_or_default()
 }
 
 /// Splits `text` into grapheme-safe token segments that re-join to `text`.
@@ -188,7 +203,7 @@ pub fn segments(text: &str) -> Vec<Segment> {
     let mut offset = 0usize;
     let mut pending: Vec<TokenId> = Vec::new();
     for id in ids {
-        offset += encoder().decode_bytes(&[id]).map(|b| b.len()).unwrap_or(0);
+        offset += encoder().token(id).map(<[u8]>::len).unwrap_or(0);
         pending.push(id);
         // Advance the boundary cursor past everything before `offset`.
         while boundaries.peek().is_some_and(|&b| b < offset) {

@@ -19,6 +19,7 @@ fn walk(dir: &Path, out: &mut Vec<String>) {
 
 #[test]
 fn part_by_part_equals_whole_on_the_corpus() {
+    skillpg_tokens::enable_count_cache();
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     assert!(corpus.exists(), "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)", corpus.display());
     let mut texts = Vec::new();
@@ -36,6 +37,7 @@ fn part_by_part_equals_whole_on_the_corpus() {
 
 #[test]
 fn awkward_cuts_and_edits() {
+    skillpg_tokens::enable_count_cache();
     let pieces = [
         "line one.\n", "/usr/bin\n", "  indented\n", ".\n/path\n", "\u{a0}nbsp\n", "\u{2003}em space\n", "x\r\n", "\n\n\n", "日本語\n", "12345\n",
         "don't\n", "!!!\n\n/x\n", "\t tab\n", "end", "word \n", "😀\n", "- item\n", "## Heading\n",
@@ -63,12 +65,26 @@ fn awkward_cuts_and_edits() {
 
 #[test]
 fn a_prefix_cut_at_a_piece_boundary_has_the_first_tokens() {
-    let text = "alpha beta.\n/gamma\n delta\nepsilon zeta\n".repeat(2_000);
-    for min in [0usize, 1, 10, 100, 5_000, 50_000, text.len() + 1] {
+    let text = "alpha — beta.\n/gamma\n delta\népsilon 日本\n".repeat(2_000);
+    for min in [0usize, 1, 7, 8, 9, 10, 100, 5_000, 8_192, 50_000, text.len() + 1] {
         let prefix = skillpg_tokens::prefix_at_piece_boundary(&text, min);
         assert!(prefix.len() >= min.min(text.len()));
         let whole = skillpg_tokens::encode(&text);
         let head = skillpg_tokens::encode(prefix);
         assert_eq!(&whole[..head.len()], &head[..], "prefix of {} bytes (asked {min})", prefix.len());
+    }
+}
+
+#[test]
+fn counting_up_to_a_limit_is_exact_below_it_and_a_true_excess_above() {
+    let text = "Every column — a field; every row, a récord.\n/path and more\n".repeat(3_000);
+    let exact = skillpg_tokens::count(&text);
+    for limit in [0usize, 10, 1_000, exact - 1, exact, exact + 1, usize::MAX] {
+        let got = skillpg_tokens::count_at_most(&text, limit);
+        if exact <= limit {
+            assert_eq!(got, exact, "limit {limit}");
+        } else {
+            assert!(got > limit && got <= exact, "limit {limit}: {got} of {exact}");
+        }
     }
 }

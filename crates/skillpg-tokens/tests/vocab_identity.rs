@@ -38,3 +38,30 @@ fn same_ids_as_tiktoken_rs_on_the_corpus_and_edge_cases() {
     }
     println!("identical ids on {} texts, {n_tokens} tokens", texts.len());
 }
+
+/// Text generated to mix every class the pre-tokenizer's pattern tells apart (cased and uncased
+/// letters, marks, modifier letters, letter numbers, other numbers, punctuation, `/`, every kind
+/// of Unicode whitespace and line break, contractions in any case, `ſ`), compared with
+/// tiktoken-rs: the hand-written pre-tokenizer must cut exactly where the regex does.
+#[test]
+fn same_ids_as_tiktoken_rs_on_generated_mixtures() {
+    const ALPHABET: &[&str] = &[
+        "a", "Z", "é", "É", "ǅ", "ʰ", "日", "ا", "\u{301}", "\u{903}", "Ⅻ", "²", "٣", "7", "0", "'", "'s", "'S", "'re", "'LL", "'ſ", "'d", "'x",
+        " ", "  ", "\t", "\n", "\r\n", "\r", "\u{a0}", "\u{2003}", "\u{3000}", "\u{85}", "\u{2028}", "\u{b}", "\u{c}", "\u{1c}", "\u{200b}",
+        "\u{feff}", "/", ".", ",", "!?", "-", "_", "#", "`", "😀", "👩‍👩‍👧", "<|endoftext|>", "\u{0}", "$", "€", "—",
+    ];
+    let reference = tiktoken_rs::o200k_base().expect("o200k");
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for case in 0..5_000 {
+        let len = 1 + next() % 40;
+        let text: String = (0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect();
+        assert_eq!(skillpg_tokens::encode(&text), reference.encode_ordinary(&text), "case {case}: {text:?}");
+        assert_eq!(skillpg_tokens::count(&text), skillpg_tokens::encode(&text).len());
+    }
+}

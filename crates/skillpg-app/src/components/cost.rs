@@ -49,12 +49,12 @@ pub fn CostPanel() -> impl IntoView {
         let computed = c.computed.get();
         c.state.with(|s| {
             let a = computed.analyses.get(s.selected)?;
-            let read: u64 = s.cost.read.iter().filter_map(|p| a.file(p)).map(|f| f.tokens as u64).sum();
+            let read: u64 = s.cost.read.iter().filter_map(|p| a.file(p)).map(|f| f.tokens() as u64).sum();
             Some(CostInputs {
                 turns: s.cost.turns.max(1),
-                level1: a.levels.level1 as u64,
-                level2: a.levels.level2 as u64,
-                level3: a.levels.level3 as u64,
+                level1: a.levels().level1 as u64,
+                level2: a.levels().level2 as u64,
+                level3: a.levels().level3 as u64,
                 read_tokens: read,
                 activate_at: Some(s.cost.activate_at.clamp(1, s.cost.turns.max(1))),
                 price_per_million: s.cost.price,
@@ -64,7 +64,7 @@ pub fn CostPanel() -> impl IntoView {
     };
     let files = move || {
         let computed = c.computed.get();
-        c.state.with(|s| computed.analyses.get(s.selected).map(|a| a.files.iter().filter(|f| Some(&f.path) != a.skill_md_path.as_ref() && !f.is_binary()).map(|f| (f.path.clone(), f.tokens)).collect::<Vec<_>>()).unwrap_or_default())
+        c.state.with(|s| computed.analyses.get(s.selected).map(|a| a.files.iter().filter(|f| Some(&f.path) != a.skill_md_path.as_ref() && !f.is_binary()).map(|f| (f.path.clone(), f.tokens())).collect::<Vec<_>>()).unwrap_or_default())
     };
     view! {
         <div class="cost">
@@ -136,11 +136,11 @@ fn ContextAtTurn(turn: RwSignal<u64>) -> impl IntoView {
                     let k = turn.get();
                     c.state.with(|s| computed.analyses.iter().enumerate().map(|(idx, a)| {
                         let used = idx == s.selected && k >= s.cost.activate_at;
-                        let reads: usize = if used { s.cost.read.iter().filter_map(|p| a.file(p)).map(|f| f.tokens).sum() } else { 0 };
+                        let reads: usize = if used { s.cost.read.iter().filter_map(|p| a.file(p)).map(|f| f.tokens()).sum() } else { 0 };
                         let what = if used {
-                            format!("level 1 ({}) + level 2 ({}) + {} file(s) read ({}): {} tokens", n(a.levels.level1), n(a.levels.level2), s.cost.read.len(), n(reads), n(a.levels.level1 + a.levels.level2 + reads))
+                            format!("level 1 ({}) + level 2 ({}) + {} file(s) read ({}): {} tokens", n(a.levels().level1), n(a.levels().level2), s.cost.read.len(), n(reads), n(a.levels().level1 + a.levels().level2 + reads))
                         } else {
-                            format!("level 1 only: {} tokens ({} tokens stay on disk)", n(a.levels.level1), n(a.levels.level2 + a.levels.level3))
+                            format!("level 1 only: {} tokens ({} tokens stay on disk)", n(a.levels().level1), n(a.levels().level2 + a.levels().level3))
                         };
                         view! { <li><strong>{a.display_name().to_owned()}</strong>": "{what}</li> }
                     }).collect_view())

@@ -34,7 +34,7 @@ pub fn LevelsPanel() -> impl IntoView {
         let computed = c.computed.get();
         let mut total = Levels::default();
         let rows = computed.analyses.iter().map(|a| {
-            let l = a.levels;
+            let l = a.levels();
             total = total + l;
             view! {
                 <tr>
@@ -72,7 +72,7 @@ fn LevelChart() -> impl IntoView {
     let c = ctx();
     move || {
         let computed = c.computed.get();
-        let rows: Vec<(String, Levels)> = computed.analyses.iter().map(|a| (a.display_name().to_owned(), a.levels)).collect();
+        let rows: Vec<(String, Levels)> = computed.analyses.iter().map(|a| (a.display_name().to_owned(), a.levels())).collect();
         let max = rows.iter().map(|(_, l)| l.level1.max(l.level2).max(l.level3)).max().unwrap_or(1).max(10) as f64;
         let scale = |v: usize| if v == 0 { 0.0 } else { 340.0 * (v as f64 + 1.0).log10() / (max + 1.0).log10() };
         let height = rows.len() * 54 + 30;
@@ -153,7 +153,7 @@ fn FilesTable() -> impl IntoView {
                             view! {
                                 <tr>
                                     <th scope="row"><button class="link" on:click=move |_| c.state.update(|s| s.selected_file = path.clone())>{f.path.clone()}</button></th>
-                                    <td>{if f.is_binary() { "binary (0)".to_owned() } else if f.too_large { "too large".to_owned() } else { n(f.tokens) }}</td>
+                                    <td>{if f.is_binary() { "binary (0)".to_owned() } else if f.too_large { "too large".to_owned() } else { n(f.tokens()) }}</td>
                                     <td>{n(f.n_bytes)}</td>
                                     <td>{if linked { "yes" } else { "" }}</td>
                                 </tr>
@@ -165,8 +165,8 @@ fn FilesTable() -> impl IntoView {
                     <caption>"Level 2, section by section"</caption>
                     <thead><tr><th scope="col">"section"</th><th scope="col">"tokens"</th></tr></thead>
                     <tbody>
-                        {a.sections.iter().map(|s| view! {
-                            <tr><th scope="row">{if s.title.is_empty() { "(before the first ##)".to_owned() } else { s.title.clone() }}</th><td>{n(s.tokens)}</td></tr>
+                        {a.sections().iter().map(|s| view! {
+                            <tr><th scope="row">{if s.title.is_empty() { "(before the first ##)".to_owned() } else { s.title.clone() }}</th><td>{n(a.section_tokens(s))}</td></tr>
                         }).collect_view()}
                     </tbody>
                 </table>

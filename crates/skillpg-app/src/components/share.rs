@@ -24,7 +24,7 @@ fn report_markdown(computed: &crate::Computed, profile: &str) -> String {
     let per_skill = computed.checks.iter().find(|(p, _)| p.key == profile).map(|(_, d)| d.clone()).unwrap_or_default();
     for (a, d) in computed.analyses.iter().zip(per_skill) {
         let errors = d.iter().filter(|d| d.severity == skillpg_core::Severity::Error).count();
-        let l = a.levels;
+        let l = a.levels();
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} |\n",
             a.display_name(),

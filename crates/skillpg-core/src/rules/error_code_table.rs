@@ -25,7 +25,7 @@ pub static META: RuleMeta = RuleMeta {
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
     let mut reports = Vec::new();
-    for section in &cx.a.sections {
+    for section in cx.a.sections() {
         let title = section.title.to_lowercase();
         if !(title.starts_with("error cases") || title == "errors" || title == "error codes") {
             continue;

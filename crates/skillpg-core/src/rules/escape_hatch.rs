@@ -28,14 +28,20 @@ pub static META: RuleMeta = RuleMeta {
 
 pub(crate) fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
-    let body_tokens = cx.a.body_tokens().max(1);
     let mut seen: Vec<&str> = Vec::new();
     for link in &cx.a.links {
         // A folder link is a menu, not a read: only a file is read whole.
-        let crate::links::Target::File { tokens } = link.target else { continue };
-        if tokens <= 5 * body_tokens || seen.contains(&link.path.as_str()) {
+        let crate::links::Target::File { file } = link.target else { continue };
+        let Some(target) = cx.a.files.get(file) else { continue };
+        // Counted only when its size allows it to be over five times the body.
+        let body_tokens = cx.a.body_tokens().max(1);
+        if !target.may_exceed(5 * body_tokens) || seen.contains(&link.path.as_str()) {
             continue;
         }
+        if target.tokens_up_to(5 * body_tokens) <= 5 * body_tokens {
+            continue;
+        }
+        let tokens = target.tokens();
         if says_when(&doc.text, link.span.clone()) {
             continue;
         }

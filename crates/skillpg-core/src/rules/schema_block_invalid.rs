@@ -28,7 +28,7 @@ const TYPES: [&str; 7] = ["object", "array", "string", "number", "integer", "boo
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
     let mut reports = Vec::new();
-    for section in &cx.a.sections {
+    for section in cx.a.sections() {
         let title = section.title.to_lowercase();
         if title != "input schema" && title != "output schema" {
             continue;
