@@ -66,19 +66,7 @@ pub fn count(text: &str) -> usize {
     encoder().count(text)
 }
 
-/// Where o200k_base's pre-tokenizer always starts a new piece: right after a `\n` followed by a
-/// character that is neither whitespace nor `/`. No piece of its pattern runs across such a
-/// place (the newline pieces `\s*[\r\n]+` and the `[\r\n/]*` tail of punctuation stop before a
-/// non-space that is not `/`; the word and number pieces never hold a newline), so the count of
-/// a text is the sum of the counts of the parts cut there. `count_cached` relies on it, and
-/// `tests/chunked.rs` checks it on every text of the corpus.
-fn is_piece_boundary(text: &str, at: usize) -> bool {
-    at > 0
-        && at < text.len()
-        && text.is_char_boundary(at)
-        && text.as_bytes()[at - 1] == b'\n'
-        && text[at..].chars().next().is_some_and(|c| !c.is_whitespace() && c != '/')
-}
+use pretokenize::is_piece_boundary;
 
 /// The parts of `text` that [`count_cached`] counts one by one: cut at piece boundaries chosen
 /// by content (after a line whose hash ends in three zero bits, or once a part passes 16 KiB),
