@@ -2,6 +2,7 @@
 // empty catalog, an unknown profile. The page must answer with a message, keep working, and
 // never claim that nothing "loads".
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +72,28 @@ describe('hostile input', () => {
     // After all that, the plain address opens normally.
     ({ page, errors } = await open(server.url));
     assert.ok(await page.locator('[data-testid="levels-table"] tbody tr').count() >= 1);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a zip of many small, highly compressible entries is refused before it is inflated', async () => {
+    // 300 entries of just under 1 MiB each (each passes the per-entry ratio check): 300 MiB in
+    // a zip of a few hundred kilobytes. Written by Python's zipfile, which the tests have.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bomb-'));
+    const zip = path.join(dir, 'many.zip');
+    execFileSync('python3', ['-c', `
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('b/SKILL.md', '---\\nname: b\\ndescription: Use when testing.\\n---\\n')
+    for i in range(300):
+        z.writestr(f'b/f{i}.txt', b'a' * (1024 * 1024 - 1))
+`, zip]);
+    assert.ok(fs.statSync(zip).size < 2 * 1024 * 1024, 'a small archive');
+    const { page, errors } = await open(server.url);
+    await page.click('[data-testid="clear"]');
+    await page.setInputFiles('[data-testid="file-input"]', zip);
+    await page.waitForFunction(() => /zip bomb|nothing was read/.test(document.querySelector('[data-testid="status"]').textContent));
+    assert.match(await page.textContent('[data-testid="status"]'), /Loaded 0 skill\(s\).*(over the limit of 64 MB|zip bomb)/);
     assert.deepEqual(errors, []);
     await page.close();
   });
