@@ -118,7 +118,7 @@ enum Command {
         calibrate: bool,
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         model: PathBuf,
-        /// Skip the GPU and use the CPU reference.
+        /// Use the CPU reference (the oracle), not the GPU or the fast CPU path.
         #[arg(long)]
         cpu: bool,
         #[arg(required = true)]
@@ -144,7 +144,7 @@ enum Command {
         margin: f32,
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         model: PathBuf,
-        /// Skip the GPU and use the CPU reference.
+        /// Use the CPU reference (the oracle), not the GPU or the fast CPU path.
         #[arg(long)]
         cpu: bool,
     },

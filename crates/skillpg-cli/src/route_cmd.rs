@@ -14,21 +14,24 @@ use skillpg_stats::recall_precision;
 /// Where `scripts/fetch-model` puts the model.
 pub const DEFAULT_MODEL_DIR: &str = "target/model";
 
-/// The model on the GPU when wgpu finds an adapter, else the CPU reference; with a line saying
-/// which.
-pub fn load_any_embedder(dir: &Path, cpu_only: bool) -> Result<(Box<dyn Embedder>, String), String> {
+/// The model on the GPU when wgpu finds a hardware adapter, else the fast CPU path (a software
+/// adapter such as lavapipe is slower than it); `reference` forces the CPU reference, the
+/// oracle. Returns a line saying which ran.
+pub fn load_any_embedder(dir: &Path, reference: bool) -> Result<(Box<dyn Embedder>, String), String> {
     let cpu = load_embedder(dir)?;
-    if !cpu_only {
-        match pollster::block_on(skillpg_gpu::Gpu::new()) {
-            Ok(gpu) => {
-                let what = format!("GPU via wgpu: {} ({}, {})", gpu.adapter.name, gpu.adapter.backend, gpu.adapter.device_type);
-                let model = skillpg_gpu::GpuModel::new(gpu, &cpu.model, true);
-                return Ok((Box::new(skillpg_gpu::GpuEmbedder { tokenizer: cpu.tokenizer, model, fallback: cpu.model }), what));
-            }
-            Err(e) => eprintln!("note: {e}; using the CPU reference"),
-        }
+    if reference {
+        return Ok((Box::new(cpu), "CPU reference".to_owned()));
     }
-    Ok((Box::new(cpu), "CPU reference".to_owned()))
+    match pollster::block_on(skillpg_gpu::Gpu::new()) {
+        Ok(gpu) if !gpu.adapter.device_type.eq_ignore_ascii_case("cpu") => {
+            let what = format!("GPU via wgpu: {} ({}, {})", gpu.adapter.name, gpu.adapter.backend, gpu.adapter.device_type);
+            let model = skillpg_gpu::GpuModel::new(gpu, &cpu.model, true);
+            return Ok((Box::new(skillpg_gpu::GpuEmbedder { tokenizer: cpu.tokenizer, model, fallback: cpu.model }), what));
+        }
+        Ok(gpu) => eprintln!("note: the adapter is software ({}, {}); using the fast CPU path", gpu.adapter.name, gpu.adapter.device_type),
+        Err(e) => eprintln!("note: {e}; using the fast CPU path"),
+    }
+    Ok((Box::new(skillpg_router::fast::FastEmbedder::new(cpu.tokenizer, cpu.model)), "fast CPU path".to_owned()))
 }
 
 /// Loads the CPU embedder from `dir` (`minilm-f32.spgm` or `model.safetensors`, and `vocab.txt`).

@@ -8,6 +8,7 @@
 //! A routing decision here is a preview by a small embedding model, not any product's router.
 
 pub mod cpu;
+pub mod fast;
 pub mod route;
 pub mod weights;
 pub mod wordpiece;

@@ -76,3 +76,37 @@ fn f16_weights_stay_close_to_f32() {
     let cos: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
     assert!(cos >= 0.999, "f16 weights: cosine {cos}");
 }
+
+/// The fast CPU path against the reference: every embedding of the parity corpus and of the
+/// sample routing set (descriptions and requests, batched as the page batches them) within
+/// 1e-4, every cosine score within 1e-4, every routing decision the same.
+#[test]
+fn fast_forward_matches_the_reference() {
+    let reference = embedder();
+    let fast = skillpg_router::fast::FastEmbedder::new(reference.tokenizer.clone(), reference.model.clone());
+    let mut texts = parity_corpus();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/routing");
+    let requests: Vec<skillpg_router::route::Labelled> =
+        skillpg_router::route::parse_requests(&std::fs::read_to_string(root.join("requests.json")).expect("sample requests"), None).expect("requests");
+    texts.extend(requests.iter().map(|r| r.query.clone()));
+    let ours = fast.embed(&texts);
+    let want = reference.embed(&texts);
+    let mut worst = 0.0f32;
+    for ((text, a), b) in texts.iter().zip(&ours).zip(&want) {
+        for (x, y) in a.iter().zip(b) {
+            worst = worst.max((x - y).abs());
+        }
+        assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-4), "embedding of {text:?} differs");
+    }
+    // Scores and decisions of requests against the parity texts standing in for skills.
+    let skills = &want[..6];
+    let fast_skills = &ours[..6];
+    let t = skillpg_router::route::Thresholds { tau: 0.2, delta: 0.0 };
+    for (r, (a, b)) in ours[14..].iter().zip(&want[14..]).enumerate() {
+        let sa: Vec<f32> = fast_skills.iter().map(|s| skillpg_router::route::cosine(a, s)).collect();
+        let sb: Vec<f32> = skills.iter().map(|s| skillpg_router::route::cosine(b, s)).collect();
+        assert!(sa.iter().zip(&sb).all(|(x, y)| (x - y).abs() <= 1e-4), "request {r}: scores differ");
+        assert_eq!(skillpg_router::route::decide(&sa, t), skillpg_router::route::decide(&sb, t), "request {r}");
+    }
+    println!("fast path vs reference on {} texts: worst |Δ| {worst:.2e}", texts.len());
+}

@@ -20,27 +20,47 @@ use crate::{browser, samples};
 
 /// The model and where it runs.
 struct Engine {
-    tokenizer: WordPiece,
-    model: Model,
+    /// The fast CPU path (batched, SIMD in wasm); also what runs when the GPU is software.
+    fast: skillpg_router::fast::FastEmbedder,
+    /// The GPU path, only on an adapter that is not a CPU.
     gpu: Option<skillpg_gpu::GpuModel>,
     cache: RefCell<HashMap<String, Vec<f32>>>,
 }
 
 impl Engine {
-    async fn embed(&self, text: &str) -> Vec<f32> {
-        if let Some(v) = self.cache.borrow().get(text) {
-            return v.clone();
-        }
-        let ids = self.tokenizer.encode(text);
-        let v = match &self.gpu {
-            Some(g) => match g.forward(&ids).await {
-                Ok(v) => v,
-                Err(_) => self.model.forward(&ids),
-            },
-            None => self.model.forward(&ids),
+    /// The embeddings of `texts`, from the cache where known; the rest in one batch on the CPU
+    /// path, or text by text on the GPU. A GPU failure is never hidden: the run stops using the
+    /// GPU and `backend` says what ran from then on.
+    async fn embed_all(&self, texts: &[String], backend: RwSignal<String>) -> Vec<Vec<f32>> {
+        let missing: Vec<String> = {
+            let cache = self.cache.borrow();
+            let mut seen = std::collections::HashSet::new();
+            texts.iter().filter(|t| !cache.contains_key(*t) && seen.insert(t.as_str())).cloned().collect()
         };
-        self.cache.borrow_mut().insert(text.to_owned(), v.clone());
-        v
+        if !missing.is_empty() {
+            let mut computed: Vec<(String, Vec<f32>)> = Vec::with_capacity(missing.len());
+            let mut on_cpu = missing.clone();
+            if let Some(g) = &self.gpu {
+                on_cpu.clear();
+                for (idx, t) in missing.iter().enumerate() {
+                    match g.forward(&self.fast.tokenizer.encode(t)).await {
+                        Ok(v) => computed.push((t.clone(), v)),
+                        Err(e) => {
+                            backend.set(format!("The GPU failed ({e}): the CPU path (wasm SIMD) ran the rest of this run"));
+                            on_cpu = missing[idx..].to_vec();
+                            break;
+                        }
+                    }
+                }
+            }
+            if !on_cpu.is_empty() {
+                let batch: Vec<Vec<u32>> = on_cpu.iter().map(|t| self.fast.tokenizer.encode(t)).collect();
+                computed.extend(on_cpu.into_iter().zip(self.fast.forward_batch(&batch)));
+            }
+            self.cache.borrow_mut().extend(computed);
+        }
+        let cache = self.cache.borrow();
+        texts.iter().map(|t| cache.get(t).cloned().unwrap_or_default()).collect()
     }
 }
 
@@ -111,16 +131,22 @@ pub fn RoutingPanel() -> impl IntoView {
             let bytes = browser::fetch_bytes("model/minilm-f32.spgm", u64::MAX).await?;
             let model = Model::from_weights(&Weights::from_spgm(&bytes)?)?;
             let gpu = match skillpg_gpu::Gpu::new().await {
+                // A CPU adapter (SwiftShader, lavapipe) runs WGSL slower than the wasm SIMD path.
+                Ok(g) if g.adapter.device_type.eq_ignore_ascii_case("cpu") => {
+                    backend.set(format!("WebGPU is software here ({} {}): using the CPU path (wasm SIMD), which is faster on it", g.adapter.backend, g.adapter.device_type));
+                    None
+                }
                 Ok(g) => {
                     backend.set(format!("WebGPU via wgpu ({} {}{})", g.adapter.backend, g.adapter.device_type, if g.adapter.name.is_empty() { String::new() } else { format!(", {}", g.adapter.name) }));
                     Some(skillpg_gpu::GpuModel::new(g, &model, true))
                 }
                 Err(e) => {
-                    backend.set(format!("CPU reference in wasm: this browser offers no WebGPU adapter ({e})"));
+                    backend.set(format!("CPU path (wasm SIMD): this browser offers no WebGPU adapter ({e})"));
                     None
                 }
             };
-            Ok(Engine { tokenizer: WordPiece::from_vocab_txt(&vocab)?, model, gpu, cache: RefCell::new(HashMap::new()) })
+            let tokenizer = WordPiece::from_vocab_txt(&vocab)?;
+            Ok(Engine { fast: skillpg_router::fast::FastEmbedder::new(tokenizer, model), gpu, cache: RefCell::new(HashMap::new()) })
         }
         .await;
         loading.set(false);
@@ -162,13 +188,7 @@ pub fn RoutingPanel() -> impl IntoView {
             let mut done = 0;
             let embed_all = |texts: Vec<String>| {
                 let engine = engine.clone();
-                async move {
-                    let mut res = Vec::with_capacity(texts.len());
-                    for t in texts {
-                        res.push(engine.embed(&t).await);
-                    }
-                    res
-                }
+                async move { engine.embed_all(&texts, backend).await }
             };
             let rich_vecs = embed_all(names.iter().zip(&descriptions).map(|(n, d)| format!("{n}: {d}")).collect()).await;
             done += names.len();
