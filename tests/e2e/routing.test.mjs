@@ -12,7 +12,7 @@ let server;
 let ctx;
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(root, 'dist/model/minilm-f32.spgm')), 'dist/model is missing: run scripts/fetch-model, then scripts/build-web');
+  assert.ok(fs.existsSync(path.join(root, 'dist/model/minilm-i8.spgm')), 'dist/model is missing: run scripts/fetch-model, then scripts/build-web');
   server = await serve();
   ctx = await browser();
 });
@@ -33,6 +33,8 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
   // Two requests per skill and two with no skill keep SwiftShader's run short.
   const picked = all.filter((_, i) => i % 4 < 2 || i >= 26).slice(0, 14);
   await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+  const modelRequests = [];
+  page.on('request', (r) => { if (r.url().includes('/model/')) modelRequests.push(r.url()); });
   const start = Date.now();
   await page.click('[data-testid="routing-run"]');
   await page.waitForSelector('[data-testid="route-row"]', { timeout: 540_000 });
@@ -41,12 +43,14 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
   console.log(`backend: ${backend}; model load and ${picked.length} requests x 6 skills: ${seconds.toFixed(1)} s`);
   // SwiftShader is a CPU adapter: the page must say so and run its faster CPU path (wasm SIMD).
   assert.match(backend, /CPU path \(wasm SIMD\)/, `the backend line says what ran: ${backend}`);
+  assert.ok(modelRequests.some((u) => u.endsWith('minilm-i8.spgm')), `the int8 weights are fetched: ${modelRequests}`);
+  assert.ok(!modelRequests.some((u) => /minilm-f(32|16)/.test(u)), 'the f32 and f16 files are never fetched');
   const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.map((tr) => ({ choice: tr.dataset.choice, scores: tr.dataset.scores.split(',').map(Number) })));
   const names = await page.$$eval('[data-testid="collisions"] thead th[scope="col"]', (ths) => ths.map((t) => t.textContent));
 
   const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'route-')), 'requests.json');
   fs.writeFileSync(tmp, JSON.stringify(picked));
-  const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--cpu', '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
+  const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--cpu', '--weights', 'i8', '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
   assert.equal(rows.length, native.requests.length);
   let worst = 0;
   native.requests.forEach((want, i) => {

@@ -118,6 +118,9 @@ enum Command {
         calibrate: bool,
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         model: PathBuf,
+        /// Which packed weights to load: f32, f16 or i8 (`minilm-<WEIGHTS>.spgm`).
+        #[arg(long, default_value = "f32", value_parser = ["f32", "f16", "i8"])]
+        weights: String,
         /// Use the CPU reference (the oracle), not the GPU or the fast CPU path.
         #[arg(long)]
         cpu: bool,
@@ -144,6 +147,9 @@ enum Command {
         margin: f32,
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         model: PathBuf,
+        /// Which packed weights to load: f32, f16 or i8 (`minilm-<WEIGHTS>.spgm`).
+        #[arg(long, default_value = "f32", value_parser = ["f32", "f16", "i8"])]
+        weights: String,
         /// Use the CPU reference (the oracle), not the GPU or the fast CPU path.
         #[arg(long)]
         cpu: bool,
@@ -372,10 +378,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             println!("\nSource: {} <{}>", r.source.title, r.source.url);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Route { threshold, margin, format, requests, calibrate, model, cpu, paths } => {
+        Command::Route { threshold, margin, format, requests, calibrate, model, weights, cpu, paths } => {
             let skills = route_cmd::load_skills(&paths)?;
             let reqs = route_cmd::load_requests(&requests, (skills.len() == 1).then(|| skills[0].name.as_str()))?;
-            let (embedder, backend) = route_cmd::load_any_embedder(&model, cpu)?;
+            let (embedder, backend) = route_cmd::load_any_embedder(&model, &weights, cpu)?;
             let mut t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
             let mut arm = route_cmd::run_arm(embedder.as_ref(), &skills, &reqs, t);
             if calibrate {
@@ -391,7 +397,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { requests, a, b, thin_b, threshold, margin, model, cpu } => {
+        Command::Compare { requests, a, b, thin_b, threshold, margin, model, weights, cpu } => {
             let skills_a = route_cmd::load_skills(&a)?;
             let skills_b = if thin_b {
                 skills_a.iter().map(|s| route_cmd::RouteSkill { name: s.name.clone(), description: skillpg_router::route::thin(&s.description) }).collect()
@@ -415,7 +421,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     if missing.len() > 5 { ", ..." } else { "" }
                 ));
             }
-            let (embedder, backend) = route_cmd::load_any_embedder(&model, cpu)?;
+            let (embedder, backend) = route_cmd::load_any_embedder(&model, &weights, cpu)?;
             let t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
             let arm_a = route_cmd::run_arm(embedder.as_ref(), &skills_a, &reqs, t);
             let arm_b = route_cmd::run_arm(embedder.as_ref(), &skills_b, &reqs, t);

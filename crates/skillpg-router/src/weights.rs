@@ -53,7 +53,13 @@ pub enum DType {
     F32,
     /// 2 bytes a value (IEEE half).
     F16,
+    /// Matrices as 1 byte a value with an f16 scale per block of 32 (symmetric, as GGUF's Q8_0
+    /// quantizes); vectors (biases, LayerNorm) stay f32.
+    I8,
 }
+
+/// Values per scale in the int8 format.
+pub const Q8_BLOCK: usize = 32;
 
 impl Weights {
     /// The tensor `name`, or an error naming it.
@@ -86,15 +92,34 @@ impl Weights {
             while data.len() % 16 != 0 {
                 data.push(0);
             }
-            entries.insert(name.clone(), serde_json::json!({"shape": t.shape, "offset": data.len()}));
+            let quantized = dtype == DType::I8 && t.shape.len() == 2;
+            let stored = if quantized { "i8" } else if dtype == DType::F16 { "f16" } else { "f32" };
+            entries.insert(name.clone(), serde_json::json!({"shape": t.shape, "offset": data.len(), "dtype": stored}));
+            if quantized {
+                // Blocks of 32 values, each with an f16 scale (GGUF's Q8_0): all scales first,
+                // then all values.
+                let blocks: Vec<&[f32]> = t.data.chunks(Q8_BLOCK).collect();
+                let scales: Vec<u16> = blocks.iter().map(|b| f32_to_f16(b.iter().fold(0.0f32, |m, v| m.max(v.abs())) / 127.0)).collect();
+                for s in &scales {
+                    data.extend_from_slice(&s.to_le_bytes());
+                }
+                for (block, s) in blocks.iter().zip(&scales) {
+                    let s = f16_to_f32(*s);
+                    for &v in *block {
+                        let q = if s > 0.0 { (v / s).round().clamp(-127.0, 127.0) as i8 } else { 0 };
+                        data.push(q as u8);
+                    }
+                }
+                continue;
+            }
             for &v in &t.data {
                 match dtype {
-                    DType::F32 => data.extend_from_slice(&v.to_le_bytes()),
                     DType::F16 => data.extend_from_slice(&f32_to_f16(v).to_le_bytes()),
+                    DType::F32 | DType::I8 => data.extend_from_slice(&v.to_le_bytes()),
                 }
             }
         }
-        let header = serde_json::json!({"dtype": match dtype { DType::F32 => "f32", DType::F16 => "f16" }, "tensors": entries}).to_string();
+        let header = serde_json::json!({"dtype": match dtype { DType::F32 => "f32", DType::F16 => "f16", DType::I8 => "i8" }, "tensors": entries}).to_string();
         let mut out = b"SPGM\0\0\0\x01".to_vec();
         out.extend_from_slice(&(header.len() as u32).to_le_bytes());
         out.extend_from_slice(header.as_bytes());
@@ -118,18 +143,31 @@ impl Weights {
         while base % 16 != 0 {
             base += 1;
         }
-        let f16 = header["dtype"] == "f16";
-        let width = if f16 { 2 } else { 4 };
+        let file_dtype = header["dtype"].as_str().unwrap_or("f32").to_owned();
         let mut tensors = BTreeMap::new();
         for (name, info) in header["tensors"].as_object().ok_or("no tensors")? {
             let shape = shape_of(&info["shape"])?;
             let n: usize = shape.iter().product();
             let start = base + info["offset"].as_u64().unwrap_or(0) as usize;
-            let raw = bytes.get(start..start + n * width).ok_or_else(|| format!("{name} lies outside the file"))?;
-            let data = if f16 {
-                raw.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect()
-            } else {
-                raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+            // Files written before per-tensor types carry one type for all.
+            let stored = info["dtype"].as_str().unwrap_or(if file_dtype == "f16" { "f16" } else { "f32" });
+            let data = match stored {
+                "f16" => {
+                    let raw = bytes.get(start..start + n * 2).ok_or_else(|| format!("{name} lies outside the file"))?;
+                    raw.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect()
+                }
+                "i8" => {
+                    let n_blocks = n.div_ceil(Q8_BLOCK);
+                    let scales = bytes.get(start..start + n_blocks * 2).ok_or_else(|| format!("{name} lies outside the file"))?;
+                    let values = bytes.get(start + n_blocks * 2..start + n_blocks * 2 + n).ok_or_else(|| format!("{name} lies outside the file"))?;
+                    let scales: Vec<f32> = scales.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect();
+                    values.iter().enumerate().map(|(i, &q)| q as i8 as f32 * scales[i / Q8_BLOCK]).collect()
+                }
+                "f32" => {
+                    let raw = bytes.get(start..start + n * 4).ok_or_else(|| format!("{name} lies outside the file"))?;
+                    raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+                }
+                other => return Err(format!("{name}: unknown weight type {other:?}")),
             };
             tensors.insert(name.clone(), Tensor { shape, data });
         }

@@ -110,3 +110,77 @@ fn fast_forward_matches_the_reference() {
     }
     println!("fast path vs reference on {} texts: worst |Δ| {worst:.2e}", texts.len());
 }
+
+/// The smaller weight files against f32: the sample set's requests routed over the sample
+/// skills and over every description of the corpus (152 skills), with the int8 and the f16
+/// files. Every score is within 0.01, and a decision differs only where f32's own scores sit
+/// within 0.01 of a boundary (τ, or a tie between the two best skills).
+#[test]
+fn int8_and_f16_weights_route_like_f32() {
+    let (packed, _) = common::model_dirs();
+    let vocab = std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab");
+    let load = |file: &str| {
+        let bytes = std::fs::read(packed.join(file)).unwrap_or_else(|e| panic!("{file}: {e} (run scripts/fetch-model)"));
+        skillpg_router::fast::FastEmbedder::new(WordPiece::from_vocab_txt(&vocab).expect("vocab"), Model::from_weights(&Weights::from_spgm(&bytes).expect("spgm")).expect("model"))
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let requests: Vec<String> = skillpg_router::route::parse_requests(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests"), None)
+        .expect("requests")
+        .into_iter()
+        .map(|r| r.query)
+        .collect();
+    let skill_texts = |dir: &std::path::Path| -> Vec<String> {
+        skillpg_fs::read_path(dir)
+            .expect("skills")
+            .skills
+            .iter()
+            .map(|b| {
+                let a = skillpg_core::analyze(b);
+                format!("{}: {}", a.display_name(), a.description().unwrap_or("").trim())
+            })
+            .collect()
+    };
+    let corpus = skillpg_fs::corpus_dir();
+    assert!(corpus.exists(), "the shared corpus is absent: {} not found", corpus.display());
+    let sets = [("sample skills", skill_texts(&root.join("web/samples/routing"))), ("corpus descriptions", skill_texts(&corpus))];
+    let f32_model = load("minilm-f32.spgm");
+    let t = skillpg_router::route::Thresholds { tau: 0.2, delta: 0.0 };
+    let reference: Vec<Vec<Vec<f32>>> = sets
+        .iter()
+        .map(|(_, skills)| {
+            let mut texts = skills.clone();
+            texts.extend(requests.iter().cloned());
+            f32_model.embed(&texts)
+        })
+        .collect();
+    for file in ["minilm-i8.spgm", "minilm-f16.spgm"] {
+        let small = load(file);
+        for ((what, skills), a) in sets.iter().zip(&reference) {
+            let mut texts = skills.clone();
+            texts.extend(requests.iter().cloned());
+            let b = small.embed(&texts);
+            let n = skills.len();
+            let (mut worst, mut decisions, mut at_boundary) = (0.0f32, 0, 0);
+            for (ra, rb) in a[n..].iter().zip(&b[n..]) {
+                let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_router::route::cosine(ra, s)).collect();
+                let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_router::route::cosine(rb, s)).collect();
+                for (x, y) in sa.iter().zip(&sb) {
+                    worst = worst.max((x - y).abs());
+                }
+                decisions += 1;
+                let (da, db) = (skillpg_router::route::decide(&sa, t), skillpg_router::route::decide(&sb, t));
+                if da != db {
+                    // A decision may flip only where f32 itself sits within the score tolerance
+                    // of a boundary: its best score within 0.01 of τ, or its two best within 0.01.
+                    let mut sorted = sa.clone();
+                    sorted.sort_by(|x, y| y.total_cmp(x));
+                    let near = (sorted[0] - t.tau).abs() <= 0.01 || sorted.len() > 1 && sorted[0] - sorted[1] <= 0.01;
+                    assert!(near, "{file}, {what}: decision {da:?} vs {db:?} away from any boundary (f32 best {:.4})", sorted[0]);
+                    at_boundary += 1;
+                }
+            }
+            println!("{file} vs f32 on {what} ({n} skills, {decisions} requests): {} decisions identical, {at_boundary} flipped at a boundary (f32 within 0.01 of τ or of a tie); worst |score difference| {worst:.4}", decisions - at_boundary);
+            assert!(worst <= 0.01, "{file}, {what}: scores differ by {worst}");
+        }
+    }
+}

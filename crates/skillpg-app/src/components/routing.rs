@@ -125,10 +125,10 @@ pub fn RoutingPanel() -> impl IntoView {
             return true;
         }
         loading.set(true);
-        c.status.set("Loading the routing model (all-MiniLM-L6-v2, 91 MB, from this site)…".to_owned());
+        c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
         let res: Result<Engine, String> = async {
             let vocab = String::from_utf8_lossy(&browser::fetch_bytes("model/vocab.txt", u64::MAX).await?).into_owned();
-            let bytes = browser::fetch_bytes("model/minilm-f32.spgm", u64::MAX).await?;
+            let bytes = browser::fetch_bytes("model/minilm-i8.spgm", u64::MAX).await?;
             let model = Model::from_weights(&Weights::from_spgm(&bytes)?)?;
             let gpu = match skillpg_gpu::Gpu::new().await {
                 // A CPU adapter (SwiftShader, lavapipe) runs WGSL slower than the wasm SIMD path.
