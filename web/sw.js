@@ -1,6 +1,9 @@
 // Offline support: after the first visit the page, the wasm (tokenizer included) and the
 // styles are served from the cache. Network first, so a new build is picked up when online.
 const CACHE = 'skill-playground-__BUILD_ID__';
+// The routing model's files are large and change only with the model: kept across builds, and
+// served cache-first, so a second visit makes no request for them.
+const MODEL_CACHE = 'skill-playground-model-minilm-i8-v1';
 const ASSETS = ['./', './index.html', './style.css', './boot.js', './skillpg_app.js', './skillpg_app_bg.wasm'];
 
 self.addEventListener('install', (event) => {
@@ -9,13 +12,23 @@ self.addEventListener('install', (event) => {
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(
-    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
+    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== CACHE && k !== MODEL_CACHE).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
   );
 });
 
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== self.location.origin) return;
+  if (url.pathname.includes('/model/')) {
+    event.respondWith(
+      caches.open(MODEL_CACHE).then((cache) =>
+        cache.match(event.request).then((hit) => hit || fetch(event.request).then((resp) => {
+          if (resp.ok) cache.put(event.request, resp.clone());
+          return resp;
+        }))),
+    );
+    return;
+  }
   event.respondWith(
     fetch(event.request)
       .then((resp) => {

@@ -33,6 +33,8 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
   // Two requests per skill and two with no skill keep SwiftShader's run short.
   const picked = all.filter((_, i) => i % 4 < 2 || i >= 26).slice(0, 14);
   await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+  // The service worker controls the page before the model is fetched (it keeps the model).
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
   const modelRequests = [];
   page.on('request', (r) => { if (r.url().includes('/model/')) modelRequests.push(r.url()); });
   const start = Date.now();
@@ -79,6 +81,24 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
   assert.equal(evals.length, picked.length, 'one entry per labelled request');
   assert.ok(evals.every((e) => typeof e.query === 'string' && typeof e.should_trigger === 'boolean'), JSON.stringify(evals[0]));
   await page.screenshot({ path: screenshotPath('08-routing'), fullPage: true });
+
+  // A second visit takes the model from the service worker's cache: the response is the first
+  // one, byte for byte and header for header (its Date is the first fetch's, not a new one).
+  const first = await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    const keys = await caches.keys();
+    const model = keys.find((k) => k.includes('model'));
+    const hit = model && (await (await caches.open(model)).match(new URL('model/minilm-i8.spgm', location.href).href));
+    return hit ? hit.headers.get('date') : null;
+  });
+  assert.ok(first, 'the int8 model is in the model cache after the first run');
+  await new Promise((r) => setTimeout(r, 1100));
+  const again = await ctx.newPage();
+  await again.goto(server.url);
+  await again.waitForSelector('[data-testid="levels-table"]');
+  const date = await again.evaluate(async () => (await fetch('model/minilm-i8.spgm')).headers.get('date'));
+  assert.equal(date, first, 'the second visit is served from the cache, with no new request');
+  await again.close();
   assert.deepEqual(errors, []);
   await page.close();
 });
