@@ -35,6 +35,14 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
   await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
   // The service worker controls the page before the model is fetched (it keeps the model).
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  // The download shows its progress in bytes: record what the progress bar says.
+  await page.evaluate(() => {
+    window.__progress = [];
+    new MutationObserver(() => {
+      const bar = document.querySelector('[data-testid="model-progress"]');
+      if (bar) window.__progress.push([Number(bar.getAttribute('value')), Number(bar.getAttribute('max'))]);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
   const modelRequests = [];
   page.on('request', (r) => { if (r.url().includes('/model/')) modelRequests.push(r.url()); });
   const start = Date.now();
@@ -46,6 +54,9 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
   // SwiftShader is a CPU adapter: the page must say so and run its faster CPU path (wasm SIMD).
   assert.match(backend, /CPU path \(wasm SIMD\)/, `the backend line says what ran: ${backend}`);
   assert.ok(modelRequests.some((u) => u.endsWith('minilm-i8.spgm')), `the int8 weights are fetched: ${modelRequests}`);
+  const progress = await page.evaluate(() => window.__progress);
+  const size = fs.statSync(path.join(root, 'dist/model/minilm-i8.spgm')).size;
+  assert.ok(progress.length > 0 && progress.every(([v, m]) => m === size && v > 0 && v <= size), `a progress bar in bytes of ${size}: ${JSON.stringify(progress.slice(0, 5))}`);
   assert.ok(!modelRequests.some((u) => /minilm-f(32|16)/.test(u)), 'the f32 and f16 files are never fetched');
   const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.map((tr) => ({ choice: tr.dataset.choice, scores: tr.dataset.scores.split(',').map(Number) })));
   const names = await page.$$eval('[data-testid="collisions"] thead th[scope="col"]', (ths) => ths.map((t) => t.textContent));

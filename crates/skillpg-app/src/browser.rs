@@ -209,6 +209,40 @@ pub async fn fetch_full(url: &str, max_bytes: u64) -> Result<Fetched, String> {
     Ok(Fetched { status: resp.status(), ratelimit_remaining, ratelimit_reset, bytes: array.to_vec() })
 }
 
+/// Fetches `url` as a stream, calling `progress(loaded, total)` after each chunk (`total` from
+/// the Content-Length header, when there is one), and stopping with a message past `max_bytes`.
+pub async fn fetch_with_progress(url: &str, max_bytes: u64, progress: impl Fn(u64, Option<u64>)) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| format!("the browser could not fetch {url}"))?
+        .unchecked_into();
+    if !resp.ok() {
+        return Err(format!("{url} answered HTTP {}", resp.status()));
+    }
+    let total = resp.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok());
+    let Some(body) = resp.body() else { return Ok(Vec::new()) };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut out = Vec::with_capacity(total.unwrap_or(0).min(max_bytes) as usize);
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(|e| format!("{url}: the download stopped ({e:?})"))?;
+        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|v| v.as_bool()).unwrap_or(true);
+        if done {
+            break;
+        }
+        if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
+            let bytes: js_sys::Uint8Array = value.unchecked_into();
+            out.extend_from_slice(&bytes.to_vec());
+        }
+        if out.len() as u64 > max_bytes {
+            let _ = reader.cancel();
+            return Err(format!("{url} is over the {} MB allowed here", max_bytes / 1_048_576));
+        }
+        progress(out.len() as u64, total);
+    }
+    Ok(out)
+}
+
 /// Seconds since the Unix epoch (0 outside a browser).
 pub fn epoch_seconds() -> f64 {
     js_sys::Date::now() / 1000.0

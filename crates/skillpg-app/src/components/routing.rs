@@ -117,6 +117,8 @@ pub fn RoutingPanel() -> impl IntoView {
     let c = ctx();
     let backend = RwSignal::new(String::new());
     let loading = RwSignal::new(false);
+    // Bytes of the model downloaded so far, and in all when the server says.
+    let download = RwSignal::new(None::<(u64, Option<u64>)>);
     let run = RwSignal::new(None::<RouteRun>);
     let use_thin = RwSignal::new(false);
 
@@ -128,7 +130,11 @@ pub fn RoutingPanel() -> impl IntoView {
         c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
         let res: Result<Engine, String> = async {
             let vocab = String::from_utf8_lossy(&browser::fetch_bytes("model/vocab.txt", u64::MAX).await?).into_owned();
-            let bytes = browser::fetch_bytes("model/minilm-i8.spgm", u64::MAX).await?;
+            let bytes = browser::fetch_with_progress("model/minilm-i8.spgm", 64 * 1024 * 1024, |loaded, total| {
+                download.set(Some((loaded, total)));
+            })
+            .await?;
+            download.set(None);
             let model = Model::from_weights(&Weights::from_spgm(&bytes)?)?;
             let gpu = match skillpg_gpu::Gpu::new().await {
                 // A CPU adapter (SwiftShader, lavapipe) runs WGSL slower than the wasm SIMD path.
@@ -240,7 +246,16 @@ pub fn RoutingPanel() -> impl IntoView {
                     run.set(None);
                 }>"Load the six-skill routing set"</button>
                 <button data-testid="routing-run" on:click=start_run disabled=move || loading.get()>"Route the requests"</button>
-                <Show when=move || loading.get()><progress aria-label="Loading the model"></progress></Show>
+                <Show when=move || loading.get()>
+                    {move || match download.get() {
+                        Some((loaded, Some(total))) => view! {
+                            <progress data-testid="model-progress" aria-label="Downloading the model" max=total.to_string() value=loaded.to_string()></progress>
+                            <span>{format!("{} of {} bytes", super::n(loaded as usize), super::n(total as usize))}</span>
+                        }.into_any(),
+                        Some((loaded, None)) => view! { <progress aria-label="Downloading the model"></progress><span>{format!("{} bytes", super::n(loaded as usize))}</span> }.into_any(),
+                        None => view! { <progress aria-label="Loading the model"></progress> }.into_any(),
+                    }}
+                </Show>
                 <span data-testid="routing-backend">{move || backend.get()}</span>
             </div>
             <label class="button">"Import requests (JSON or text)"
