@@ -3,28 +3,12 @@
 //! (newlines before `/`, spaces, punctuation, non-ASCII whitespace), and after edits, when most
 //! parts come from the cache.
 
-use std::path::Path;
-
-fn walk(dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, out);
-        } else if let Ok(text) = std::fs::read_to_string(&path) {
-            out.push(text);
-        }
-    }
-}
+mod common;
 
 #[test]
 fn part_by_part_equals_whole_on_the_corpus() {
     skillpg_tokens::enable_count_cache();
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    assert!(corpus.exists(), "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)", corpus.display());
-    let mut texts = Vec::new();
-    walk(&corpus, &mut texts);
-    assert!(texts.len() > 1000, "expected the corpus' text files, found {}", texts.len());
+    let texts = common::corpus_texts();
     let mut n_parts = 0;
     for text in &texts {
         assert_eq!(skillpg_tokens::count_cached(text), skillpg_tokens::count(text), "text starting {:?}", text.chars().take(60).collect::<String>());

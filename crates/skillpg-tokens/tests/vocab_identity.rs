@@ -1,27 +1,11 @@
 //! The encoder built from the compact vocabulary gives exactly tiktoken-rs's o200k_base ids:
 //! on every text file of the shared corpus, and on inputs chosen to be awkward.
 
-use std::path::Path;
-
-fn walk(dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, out);
-        } else if let Ok(text) = std::fs::read_to_string(&path) {
-            out.push(text);
-        }
-    }
-}
+mod common;
 
 #[test]
 fn same_ids_as_tiktoken_rs_on_the_corpus_and_edge_cases() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    assert!(corpus.exists(), "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)", corpus.display());
-    let mut texts = Vec::new();
-    walk(&corpus, &mut texts);
-    assert!(texts.len() > 1000, "expected the corpus' text files, found {}", texts.len());
+    let mut texts = common::corpus_texts();
     texts.extend(
         [
             "", " ", "\n\n\n", "\t\t x", "héllo wörld", "日本語のテキスト", "emoji 👩‍👩‍👧‍👦 🇫🇷", "<|endoftext|> <|endofprompt|>",
