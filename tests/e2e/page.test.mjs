@@ -105,9 +105,14 @@ describe('the playground page', () => {
     await setEditor(page, '---\nname: shared-skill\ndescription: Shared. Use when testing links.\n---\n# Shared body ✓\n');
     await page.fill('[data-testid="dir-name"]', 'shared-skill');
     await page.fill('[data-testid="cost-turns"]', '17');
+    // A browser that refuses the clipboard: the page must not claim "copied".
+    await page.evaluate(() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); });
     await page.click('[data-testid="share"]');
+    await page.waitForFunction(() => /did not let the page copy/.test(document.querySelector('[data-testid="status"]').textContent));
     const link = await page.inputValue('[data-testid="share-link"]');
     assert.match(link, /#v1=/);
+    assert.ok(await page.evaluate(() => { const el = document.activeElement; return el.dataset.testid === 'share-link' && el.selectionStart === 0 && el.selectionEnd === el.value.length; }), 'the link is selected for copying by hand');
+    assert.doesNotMatch(page.url(), /#v1=/, 'making a link does not put it in the address');
     const other = await browser();
     try {
       const fresh = await openPage(other, link);
@@ -115,6 +120,13 @@ describe('the playground page', () => {
       assert.equal(await fresh.inputValue('[data-testid="dir-name"]'), 'shared-skill');
       assert.equal(await fresh.inputValue('[data-testid="cost-turns"]'), '17');
       await fresh.screenshot({ path: screenshotPath('04-shared'), fullPage: true });
+      // The link's fragment is dropped once read: a reload keeps the edits made since.
+      assert.equal(await fresh.evaluate(() => location.hash), '');
+      await fresh.fill('[data-testid="cost-turns"]', '23');
+      await fresh.waitForTimeout(700);
+      await fresh.reload();
+      await fresh.waitForSelector('[data-testid="levels-table"]');
+      assert.equal(await fresh.inputValue('[data-testid="cost-turns"]'), '23', 'the edit survived the reload');
     } finally {
       await other.close();
     }

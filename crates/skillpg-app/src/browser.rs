@@ -21,9 +21,7 @@ static PANICKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::
 /// address so that a reload does not open the same state again.
 pub fn mark_panicked() {
     PANICKED.store(true, std::sync::atomic::Ordering::SeqCst);
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&location_base()));
-    }
+    clear_hash();
 }
 
 /// Saves the encoded state; returns false when storage refuses (full, or disabled). After a
@@ -53,13 +51,6 @@ pub fn location_base() -> String {
     href.split('#').next().unwrap_or("").to_owned()
 }
 
-/// Replaces the hash without adding a history entry.
-pub fn replace_hash(fragment: &str) {
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let url = format!("{}#{fragment}", location_base());
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-    }
-}
 
 /// Offers `bytes` as a download named `name`.
 pub fn download(name: &str, mime: &str, bytes: &[u8]) {
@@ -78,10 +69,25 @@ pub fn download(name: &str, mime: &str, bytes: &[u8]) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// Copies `text` to the clipboard (best effort; the page also shows the text).
-pub fn copy_text(text: &str) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.navigator().clipboard().write_text(text);
+/// Copies `text` to the clipboard; whether the browser accepted it.
+pub async fn copy_text(text: &str) -> bool {
+    let Some(w) = web_sys::window() else { return false };
+    JsFuture::from(w.navigator().clipboard().write_text(text)).await.is_ok()
+}
+
+/// Focuses and selects the text of the input `id`, for a person to copy it by hand.
+pub fn select_input(id: &str) {
+    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else { return };
+    if let Ok(input) = el.dyn_into::<web_sys::HtmlInputElement>() {
+        let _ = input.focus();
+        input.select();
+    }
+}
+
+/// Removes the fragment from the address without adding a history entry.
+pub fn clear_hash() {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&location_base()));
     }
 }
 

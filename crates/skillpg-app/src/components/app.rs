@@ -17,6 +17,9 @@ use crate::{browser, compute, samples};
 /// The initial state: a share link, else what this browser saved, else the good sample.
 fn initial_state(status: &mut String) -> PageState {
     if let Some(res) = state::decode_fragment(&browser::location_hash()) {
+        // The link has been read: drop it from the address, so that a reload shows the edits
+        // made since (saved in this browser), not the link's state again.
+        browser::clear_hash();
         match res {
             Ok(s) => return s,
             Err(message) => *status = format!("The share link could not be opened: {message}. Your saved work is shown instead."),

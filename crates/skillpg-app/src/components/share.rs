@@ -59,10 +59,16 @@ pub fn SharePanel() -> impl IntoView {
             return;
         }
         too_large.set(false);
-        browser::replace_hash(&fragment);
-        browser::copy_text(&url);
-        link.set(url);
-        c.status.set("Share link copied; it holds the skills, the chosen file, the profile and the cost inputs.".to_owned());
+        link.set(url.clone());
+        leptos::task::spawn_local(async move {
+            // "Copied" only when the browser says so; otherwise the link is selected for copying.
+            if browser::copy_text(&url).await {
+                c.status.set("Share link copied; it holds the skills, the chosen file, the profile and the cost inputs.".to_owned());
+            } else {
+                browser::select_input("share-link");
+                c.status.set("The browser did not let the page copy the link: it is selected below, copy it with Ctrl+C (⌘C on a Mac).".to_owned());
+            }
+        });
     };
     view! {
         <div class="share">
@@ -78,8 +84,10 @@ pub fn SharePanel() -> impl IntoView {
             }>"Download the skill (.zip for claude.ai)"</button>
             <button data-testid="copy-markdown" on:click=move |_| {
                 let md = c.state.with(|s| report_markdown(&c.computed.get_untracked(), &s.profile));
-                browser::copy_text(&md);
-                c.status.set("Markdown summary copied.".to_owned());
+                leptos::task::spawn_local(async move {
+                    let said = if browser::copy_text(&md).await { "Markdown summary copied." } else { "The browser did not let the page copy the summary; download the JSON report instead." };
+                    c.status.set(said.to_owned());
+                });
             }>"Copy a Markdown summary"</button>
             <Show when=move || !link.get().is_empty()>
                 <label for="share-link">"Link"</label>
