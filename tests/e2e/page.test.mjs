@@ -226,6 +226,23 @@ describe('the playground page', () => {
     }
   });
 
+  test('the theme follows the system until chosen, then is remembered, form controls included', async () => {
+    const page = await openPage();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.evaluate(() => localStorage.removeItem('skill-playground.theme'));
+    await page.reload();
+    await page.waitForSelector('[data-testid="levels-table"]');
+    assert.ok(await page.locator('.page.dark').count() === 1, 'dark by the system preference');
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('[data-testid="editor"]')).colorScheme), 'dark');
+    await page.click('button.theme');
+    await page.reload();
+    await page.waitForSelector('[data-testid="levels-table"]');
+    assert.equal(await page.locator('.page.dark').count(), 0, 'the light theme chosen is remembered over the system preference');
+    await page.evaluate(() => localStorage.removeItem('skill-playground.theme'));
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.close();
+  });
+
   test('no page errors were raised', () => {
     assert.deepEqual(pageErrors, []);
   });

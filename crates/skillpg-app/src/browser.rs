@@ -84,6 +84,26 @@ pub fn select_input(id: &str) {
     }
 }
 
+/// Local-storage key of the chosen theme.
+const THEME_KEY: &str = "skill-playground.theme";
+
+/// Whether the page starts dark: the theme chosen here before, else the system's
+/// `prefers-color-scheme`.
+pub fn prefers_dark() -> bool {
+    let Some(w) = web_sys::window() else { return false };
+    if let Some(saved) = w.local_storage().ok().flatten().and_then(|s| s.get_item(THEME_KEY).ok().flatten()) {
+        return saved == "dark";
+    }
+    w.match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches())
+}
+
+/// Remembers the theme a person chose.
+pub fn save_theme(dark: bool) {
+    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = s.set_item(THEME_KEY, if dark { "dark" } else { "light" });
+    }
+}
+
 /// Removes the fragment from the address without adding a history entry.
 pub fn clear_hash() {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {

@@ -69,13 +69,14 @@ pub fn App() -> impl IntoView {
     });
     browser::register_service_worker();
 
-    let dark = RwSignal::new(false);
+    // The system's preference until a person chooses; then their choice, remembered.
+    let dark = RwSignal::new(browser::prefers_dark());
     view! {
         <div class="page" class:dark=move || dark.get()>
             <header class="top">
                 <h1>"Skill Playground"</h1>
                 <p class="tagline">"Drop an Agent Skill: see it checked against the spec and the products, counted level by level, and priced. Nothing leaves your browser."</p>
-                <button class="theme" aria-pressed=move || dark.get().to_string() on:click=move |_| dark.update(|d| *d = !*d)>
+                <button class="theme" aria-pressed=move || dark.get().to_string() on:click=move |_| { dark.update(|d| *d = !*d); browser::save_theme(dark.get_untracked()); }>
                     {move || if dark.get() { "Light theme" } else { "Dark theme" }}
                 </button>
             </header>
