@@ -61,3 +61,14 @@ export function screenshotPath(name) {
   fs.mkdirSync(artifacts, { recursive: true });
   return path.join(artifacts, `${name}.png`);
 }
+
+/// Opens `url` in a new page of `context` and waits for the levels table (the app has
+/// rendered); returns the page and the list its uncaught errors are collected into.
+export async function openPage(context, url) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('[data-testid="levels-table"]');
+  return { page, errors };
+}

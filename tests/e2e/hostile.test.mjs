@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { browser, screenshotPath, serve } from './harness.mjs';
+import { browser, openPage, screenshotPath, serve } from './harness.mjs';
 
 let server;
 let ctx;
@@ -26,14 +26,7 @@ function link(state) {
 
 const GOOD = '---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n';
 
-async function open(url) {
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.waitForSelector('[data-testid="levels-table"]');
-  return { page, errors };
-}
+const open = (url) => openPage(ctx, url);
 
 const verdict = (page, key) => page.locator(`[data-testid="verdict-${key}"] td`).first().textContent();
 

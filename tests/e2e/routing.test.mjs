@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { browser, root, screenshotPath, serve } from './harness.mjs';
+import { browser, openPage, root, screenshotPath, serve } from './harness.mjs';
 
 let server;
 let ctx;
@@ -23,11 +23,7 @@ after(async () => {
 });
 
 test('the page routes the sample set on WebGPU like the native CPU reference', { timeout: 600_000 }, async () => {
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(server.url);
-  await page.waitForSelector('[data-testid="levels-table"]');
+  const { page, errors } = await openPage(ctx, server.url);
   await page.click('[data-testid="routing-sample"]');
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
   // Two requests per skill and two with no skill keep SwiftShader's run short.

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { browser, screenshotPath, serve } from './harness.mjs';
+import { browser, openPage, screenshotPath, serve } from './harness.mjs';
 
 let server;
 let ctx;
@@ -76,13 +76,9 @@ after(async () => {
 });
 
 async function open() {
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(server.url);
-  await page.waitForSelector('[data-testid="levels-table"]');
-  await page.click('[data-testid="clear"]');
-  return { page, errors };
+  const opened = await openPage(ctx, server.url);
+  await opened.page.click('[data-testid="clear"]');
+  return opened;
 }
 
 const status = (page) => page.textContent('[data-testid="status"]');

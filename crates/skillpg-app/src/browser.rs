@@ -212,20 +212,32 @@ pub struct Fetched {
     pub bytes: Vec<u8>,
 }
 
-/// Fetches `url` whatever its status; refuses a body over `max_bytes` (by its declared length
-/// before reading, and by its real length after).
-pub async fn fetch_full(url: &str, max_bytes: u64) -> Result<Fetched, String> {
-    const MB: u64 = 1_048_576;
+const MB: u64 = 1_048_576;
+
+/// Starts fetching `url`: the response once its headers are in, refused when the length it
+/// declares is over `max_bytes`.
+async fn start_fetch(url: &str, max_bytes: u64) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
     let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(|_| format!("the browser could not fetch {url}: the network or the site's CORS policy refused it"))?
         .unchecked_into();
-    let header = |name: &str| resp.headers().get(name).ok().flatten();
-    let declared = header("content-length").and_then(|v| v.parse::<u64>().ok());
-    if let Some(n) = declared.filter(|&n| n > max_bytes) {
+    if let Some(n) = declared_length(&resp).filter(|&n| n > max_bytes) {
         return Err(format!("{url} is {} MB, over the {} MB allowed here", n / MB, max_bytes / MB));
     }
+    Ok(resp)
+}
+
+/// The body's length as the Content-Length header states it.
+fn declared_length(resp: &web_sys::Response) -> Option<u64> {
+    resp.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok())
+}
+
+/// Fetches `url` whatever its status; refuses a body over `max_bytes` (by its declared length
+/// before reading, and by its real length after).
+pub async fn fetch_full(url: &str, max_bytes: u64) -> Result<Fetched, String> {
+    let resp = start_fetch(url, max_bytes).await?;
+    let header = |name: &str| resp.headers().get(name).ok().flatten();
     let (ratelimit_remaining, ratelimit_reset) = (header("x-ratelimit-remaining"), header("x-ratelimit-reset"));
     let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?).await.map_err(|e| format!("{e:?}"))?;
     let array = js_sys::Uint8Array::new(&buf);
@@ -238,15 +250,11 @@ pub async fn fetch_full(url: &str, max_bytes: u64) -> Result<Fetched, String> {
 /// Fetches `url` as a stream, calling `progress(loaded, total)` after each chunk (`total` from
 /// the Content-Length header, when there is one), and stopping with a message past `max_bytes`.
 pub async fn fetch_with_progress(url: &str, max_bytes: u64, progress: impl Fn(u64, Option<u64>)) -> Result<Vec<u8>, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
-        .await
-        .map_err(|_| format!("the browser could not fetch {url}"))?
-        .unchecked_into();
+    let resp = start_fetch(url, max_bytes).await?;
     if !resp.ok() {
         return Err(format!("{url} answered HTTP {}", resp.status()));
     }
-    let total = resp.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok());
+    let total = declared_length(&resp);
     let Some(body) = resp.body() else { return Ok(Vec::new()) };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut out = Vec::with_capacity(total.unwrap_or(0).min(max_bytes) as usize);
@@ -258,11 +266,13 @@ pub async fn fetch_with_progress(url: &str, max_bytes: u64, progress: impl Fn(u6
         }
         if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
             let bytes: js_sys::Uint8Array = value.unchecked_into();
-            out.extend_from_slice(&bytes.to_vec());
+            let start = out.len();
+            out.resize(start + bytes.length() as usize, 0);
+            bytes.copy_to(&mut out[start..]);
         }
         if out.len() as u64 > max_bytes {
             let _ = reader.cancel();
-            return Err(format!("{url} is over the {} MB allowed here", max_bytes / 1_048_576));
+            return Err(format!("{url} is over the {} MB allowed here", max_bytes / MB));
         }
         progress(out.len() as u64, total);
     }

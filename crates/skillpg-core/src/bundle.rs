@@ -108,8 +108,9 @@ impl FileFacts {
         FileFacts { path, n_bytes, text, too_large, counted, tokens: std::sync::OnceLock::new() }
     }
 
-    /// A file whose count is already known (tests and fixtures).
-    pub fn with_tokens(path: &str, text: FileText, tokens: usize) -> FileFacts {
+    /// A file whose count is already known (the links tests).
+    #[cfg(test)]
+    pub(crate) fn with_tokens(path: &str, text: FileText, tokens: usize) -> FileFacts {
         let f = FileFacts::new(path.to_owned(), text.text().map(str::len).unwrap_or(0), text, false, true);
         let _ = f.tokens.set(tokens);
         f

@@ -15,6 +15,8 @@ use unicode_segmentation::UnicodeSegmentation;
 mod bpe;
 mod pretokenize;
 
+use pretokenize::is_piece_boundary;
+
 /// A token id of o200k_base.
 pub type TokenId = u32;
 
@@ -65,8 +67,6 @@ pub fn count(text: &str) -> usize {
     }
     encoder().count(text)
 }
-
-use pretokenize::is_piece_boundary;
 
 /// The parts of `text` that [`count_cached`] counts one by one: cut at piece boundaries chosen
 /// by content (after a line whose hash ends in three zero bits, or once a part passes 16 KiB),

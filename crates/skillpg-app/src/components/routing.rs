@@ -39,23 +39,24 @@ impl Engine {
         };
         if !missing.is_empty() {
             let mut computed: Vec<(String, Vec<f32>)> = Vec::with_capacity(missing.len());
-            let mut on_cpu = missing.clone();
+            // On the GPU text by text until one fails; what is left goes to the CPU path.
+            let mut done_on_gpu = 0;
             if let Some(g) = &self.gpu {
-                on_cpu.clear();
-                for (idx, t) in missing.iter().enumerate() {
+                for t in &missing {
                     match g.forward(&self.fast.tokenizer.encode(t)).await {
                         Ok(v) => computed.push((t.clone(), v)),
                         Err(e) => {
                             backend.set(format!("The GPU failed ({e}): the CPU path (wasm SIMD) ran the rest of this run"));
-                            on_cpu = missing[idx..].to_vec();
                             break;
                         }
                     }
+                    done_on_gpu += 1;
                 }
             }
+            let on_cpu = &missing[done_on_gpu..];
             if !on_cpu.is_empty() {
                 let batch: Vec<Vec<u32>> = on_cpu.iter().map(|t| self.fast.tokenizer.encode(t)).collect();
-                computed.extend(on_cpu.into_iter().zip(self.fast.forward_batch(&batch)));
+                computed.extend(on_cpu.iter().cloned().zip(self.fast.forward_batch(&batch)));
             }
             self.cache.borrow_mut().extend(computed);
         }

@@ -22,25 +22,28 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let skill_md = cx.a.skill_md_path.clone();
-    // Counted only past 10,000 bytes (a token is at least one byte), and only up to 25,000: the
-    // exact count is `skillpg levels`'s (or known already, as in the page).
-    let big: Vec<(String, usize)> = cx
+    // Counted only past 10,000 bytes (a token is at least one byte; SKILL.md is never counted
+    // whole), and only up to 25,000: the exact count is `skillpg levels`'s (or known already, as
+    // in the page).
+    let big: Vec<(String, usize, bool)> = cx
         .a
         .files
         .iter()
-        .filter(|f| Some(&f.path) != skill_md.as_ref() && f.may_exceed(10_000))
-        .map(|f| (f.path.clone(), f.tokens_up_to(25_000)))
-        .filter(|(_, tokens)| *tokens > 10_000)
+        .filter(|f| f.may_exceed(10_000))
+        .map(|f| {
+            let tokens = f.tokens_up_to(25_000);
+            (f.path.clone(), tokens, f.tokens_known() == Some(tokens))
+        })
+        .filter(|(_, tokens, _)| *tokens > 10_000)
         .collect();
-    for (path, tokens) in big {
-        let message = if tokens > 25_000 {
-            match cx.a.file(&path).and_then(|f| f.tokens_known()) {
-                Some(exact) => format!("{path} is {} tokens (o200k_base), over 25,000; an agent that opens it reads all of it", super::n(exact)),
-                None => format!("{path} is over 25,000 tokens (o200k_base; `skillpg levels` gives its count); an agent that opens it reads all of it"),
-            }
-        } else {
-            format!("{path} is {} tokens (o200k_base), over 10,000; an agent that opens it reads all of it", super::n(tokens))
+    for (path, tokens, exact) in big {
+        let message = match (tokens > 25_000, exact) {
+            (true, false) => format!("{path} is over 25,000 tokens (o200k_base; `skillpg levels` gives its count); an agent that opens it reads all of it"),
+            (over_25k, _) => format!(
+                "{path} is {} tokens (o200k_base), over {}; an agent that opens it reads all of it",
+                super::n(tokens),
+                if over_25k { "25,000" } else { "10,000" }
+            ),
         };
         cx.report(&META, &path, None, message);
     }

@@ -35,12 +35,13 @@ pub fn check(cx: &mut Cx) {
         None => {
             let mut total = 0;
             let mut complete = true;
-            for f in &files {
+            for (idx, f) in files.iter().enumerate() {
                 // Each file counted only as far as the running total needs.
                 let n = f.tokens_up_to(50_000 - total);
                 total += n;
                 if total > 50_000 {
-                    complete = f.tokens_known() == Some(n) && std::ptr::eq(*f, *files.last().unwrap_or(f));
+                    // Exact only when this was the last file and it was counted to its end.
+                    complete = idx + 1 == files.len() && f.tokens_known() == Some(n);
                     break;
                 }
             }
