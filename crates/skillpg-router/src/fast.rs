@@ -1,58 +1,130 @@
 //! The fast CPU forward pass: the same model as `cpu.rs`, arranged for speed, and tested
 //! against it (scores within 1e-4).
 //!
-//! - Every text of a call is batched: the linear layers run over the rows of all texts at once,
-//!   so each weight row is read once per batch, not once per token (attention stays per text).
-//! - The matrix multiply keeps eight independent lanes per dot product and four rows per weight
-//!   row, a shape LLVM turns into SIMD (SSE/AVX natively, `simd128` in wasm with the target
-//!   feature `.cargo/config.toml` turns on).
+//! - Every text of a call is batched: the linear layers run over the rows of all texts at once
+//!   (attention stays per text).
+//! - Weights are packed once, at construction, in panels of [`NR`] outputs: panel `p` holds, for
+//!   each input `k`, the weights `W[p·NR + j][k]` side by side. The micro-kernel keeps an
+//!   `MR × NR` block of outputs in registers and, for each `k`, multiplies [`NR`] contiguous
+//!   weights by one broadcast activation per row: the shape LLVM turns into `f32x4` SIMD
+//!   (`simd128` in wasm with the target feature `.cargo/config.toml` turns on; SSE natively).
+//!   Each panel (12 KB for 384 inputs) stays in L1 while every row of the batch passes over
+//!   it, so each weight is read from memory once per batch.
+//! - Query, key and value are one packed matrix (one pass over the activations); bias, GELU and
+//!   the residual are applied as each output block is written.
 //! - Buffers live in a workspace that grows to the largest batch and is reused: no allocation
 //!   inside a forward once it has grown.
 
 use std::cell::RefCell;
 
 use crate::Embedder;
-use crate::cpu::{Model, erf};
-use crate::weights::LAYER_NORM_EPS;
+use crate::cpu::{Layer, Model, erf};
+use crate::weights::{Config, LAYER_NORM_EPS};
 use crate::wordpiece::WordPiece;
 
-/// `y[r][o] = x[r] · w[o] + b[o]` for `rows` rows of width `n_in`; `w` is `[n_out, n_in]`.
-/// Four rows share each pass over a weight row; each dot product runs in eight lanes.
-pub fn linear_into(x: &[f32], rows: usize, n_in: usize, w: &[f32], b: &[f32], n_out: usize, y: &mut [f32]) {
-    const LANES: usize = 8;
-    let body = n_in - n_in % LANES;
-    for (o, wr) in w.chunks_exact(n_in).take(n_out).enumerate() {
-        let bias = b[o];
+/// Outputs per panel: two `f32x4` registers.
+pub const NR: usize = 8;
+/// Rows per micro-kernel call: 4 × 2 accumulators, 2 weight registers and a broadcast fit in
+/// the 16 SIMD registers of x86-64 (and V8's wasm code on it).
+const MR: usize = 4;
+
+/// A linear layer's weights packed in panels of [`NR`] outputs, with its bias (zero-padded to a
+/// whole number of panels).
+#[derive(Debug, Clone)]
+pub struct PackedLinear {
+    n_in: usize,
+    n_out: usize,
+    panels: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl PackedLinear {
+    /// Packs `w` (`[n_out, n_in]`, row-major as safetensors stores it) and `b`.
+    pub fn new(w: &[f32], b: &[f32], n_in: usize, n_out: usize) -> PackedLinear {
+        let n_panels = n_out.div_ceil(NR);
+        let mut panels = vec![0.0f32; n_panels * n_in * NR];
+        for (o, row) in w.chunks_exact(n_in).take(n_out).enumerate() {
+            let (p, j) = (o / NR, o % NR);
+            let panel = &mut panels[p * n_in * NR..(p + 1) * n_in * NR];
+            for (k, &v) in row.iter().enumerate() {
+                panel[k * NR + j] = v;
+            }
+        }
+        let mut bias = b[..n_out].to_vec();
+        bias.resize(n_panels * NR, 0.0);
+        PackedLinear { n_in, n_out, panels, bias }
+    }
+
+    /// Several layers with the same input stacked into one (`[q; k; v]`): one pass over `x`.
+    fn stacked(parts: &[&(Vec<f32>, Vec<f32>)], n_in: usize, n_out_each: usize) -> PackedLinear {
+        let w: Vec<f32> = parts.iter().flat_map(|p| p.0[..n_in * n_out_each].iter().copied()).collect();
+        let b: Vec<f32> = parts.iter().flat_map(|p| p.1[..n_out_each].iter().copied()).collect();
+        PackedLinear::new(&w, &b, n_in, n_out_each * parts.len())
+    }
+}
+
+/// What is done to each output as it is written.
+#[derive(Debug, Clone, Copy)]
+pub enum Epilogue<'a> {
+    /// `y = x·Wᵀ + b`.
+    Bias,
+    /// `y = gelu(x·Wᵀ + b)`, the exact GELU.
+    BiasGelu,
+    /// `y = x·Wᵀ + b + residual` (`residual` is `[rows, n_out]`).
+    BiasResidual(&'a [f32]),
+}
+
+fn gelu(v: f32) -> f32 {
+    0.5 * v * (1.0 + erf(v / std::f32::consts::SQRT_2))
+}
+
+/// The `M × NR` block of `x[rows] · panel` (each `x` row cut to the panel's depth).
+#[inline(always)]
+fn micro_kernel<const M: usize>(xs: [&[f32]; M], panel: &[f32]) -> [[f32; NR]; M] {
+    let mut acc = [[0.0f32; NR]; M];
+    for (k, w) in panel.chunks_exact(NR).enumerate() {
+        for r in 0..M {
+            let xv = xs[r][k];
+            for j in 0..NR {
+                acc[r][j] += xv * w[j];
+            }
+        }
+    }
+    acc
+}
+
+/// `y = epilogue(x · Wᵀ + b)` for `rows` rows; `y` is `[rows, n_out]`.
+pub fn linear_packed(x: &[f32], rows: usize, p: &PackedLinear, epilogue: Epilogue<'_>, y: &mut [f32]) {
+    let (n_in, n_out) = (p.n_in, p.n_out);
+    let x = &x[..rows * n_in];
+    let y = &mut y[..rows * n_out];
+    for (pi, panel) in p.panels.chunks_exact(n_in * NR).enumerate() {
+        let o0 = pi * NR;
+        let width = NR.min(n_out - o0);
+        let bias = &p.bias[o0..o0 + NR];
+        let mut write = |r: usize, acc: &[f32; NR]| {
+            let out = &mut y[r * n_out + o0..r * n_out + o0 + width];
+            match epilogue {
+                Epilogue::Bias => out.iter_mut().zip(acc).zip(bias).for_each(|((o, a), b)| *o = a + b),
+                Epilogue::BiasGelu => out.iter_mut().zip(acc).zip(bias).for_each(|((o, a), b)| *o = gelu(a + b)),
+                Epilogue::BiasResidual(res) => {
+                    let res = &res[r * n_out + o0..r * n_out + o0 + width];
+                    out.iter_mut().zip(acc).zip(bias).zip(res).for_each(|(((o, a), b), s)| *o = a + b + s);
+                }
+            }
+        };
+        let row = |r: usize| &x[r * n_in..(r + 1) * n_in];
         let mut r = 0;
-        while r + 4 <= rows {
-            let x0 = &x[r * n_in..(r + 1) * n_in];
-            let x1 = &x[(r + 1) * n_in..(r + 2) * n_in];
-            let x2 = &x[(r + 2) * n_in..(r + 3) * n_in];
-            let x3 = &x[(r + 3) * n_in..(r + 4) * n_in];
-            let mut acc = [[0.0f32; LANES]; 4];
-            let mut k = 0;
-            while k < body {
-                let wk = &wr[k..k + LANES];
-                for l in 0..LANES {
-                    acc[0][l] += x0[k + l] * wk[l];
-                    acc[1][l] += x1[k + l] * wk[l];
-                    acc[2][l] += x2[k + l] * wk[l];
-                    acc[3][l] += x3[k + l] * wk[l];
-                }
-                k += LANES;
+        while r + MR <= rows {
+            let acc = micro_kernel::<MR>([row(r), row(r + 1), row(r + 2), row(r + 3)], panel);
+            for (i, a) in acc.iter().enumerate() {
+                write(r + i, a);
             }
-            for (i, xi) in [x0, x1, x2, x3].into_iter().enumerate() {
-                let mut s = reduce(&acc[i]);
-                for k in body..n_in {
-                    s += xi[k] * wr[k];
-                }
-                y[(r + i) * n_out + o] = s + bias;
-            }
-            r += 4;
+            r += MR;
         }
         while r < rows {
-            let xr = &x[r * n_in..(r + 1) * n_in];
-            y[r * n_out + o] = dot(xr, wr) + bias;
+            let [acc] = micro_kernel::<1>([row(r)], panel);
+            write(r, &acc);
             r += 1;
         }
     }
@@ -69,15 +141,11 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
             acc[l] += ca[l] * cb[l];
         }
     }
-    let mut s = reduce(&acc);
+    let mut s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
     for (x, y) in chunks_a.remainder().iter().zip(chunks_b.remainder()) {
         s += x * y;
     }
     s
-}
-
-fn reduce(acc: &[f32; 8]) -> f32 {
-    ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]))
 }
 
 /// LayerNorm of each row, in place (as `cpu::layer_norm`).
@@ -85,13 +153,36 @@ fn layer_norm(x: &mut [f32], width: usize, gamma: &[f32], beta: &[f32]) {
     crate::cpu::layer_norm(x, width, gamma, beta, LAYER_NORM_EPS);
 }
 
+/// One encoder layer, packed.
+#[derive(Debug, Clone)]
+struct PackedLayer {
+    qkv: PackedLinear,
+    o: PackedLinear,
+    ln1: (Vec<f32>, Vec<f32>),
+    up: PackedLinear,
+    down: PackedLinear,
+    ln2: (Vec<f32>, Vec<f32>),
+}
+
+impl PackedLayer {
+    fn new(l: Layer, c: Config) -> PackedLayer {
+        let h = c.hidden;
+        PackedLayer {
+            qkv: PackedLinear::stacked(&[&l.q, &l.k, &l.v], h, h),
+            o: PackedLinear::new(&l.o.0, &l.o.1, h, h),
+            ln1: l.ln1,
+            up: PackedLinear::new(&l.up.0, &l.up.1, h, c.intermediate),
+            down: PackedLinear::new(&l.down.0, &l.down.1, c.intermediate, h),
+            ln2: l.ln2,
+        }
+    }
+}
+
 /// Reusable buffers, sized for the largest batch seen.
 #[derive(Debug, Default)]
 struct Workspace {
     x: Vec<f32>,
-    q: Vec<f32>,
-    k: Vec<f32>,
-    v: Vec<f32>,
+    qkv: Vec<f32>,
     ctx: Vec<f32>,
     a: Vec<f32>,
     up: Vec<f32>,
@@ -105,22 +196,28 @@ fn grow(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
     &mut buf[..len]
 }
 
-/// The fast embedder: the CPU reference's model and tokenizer, run batched.
+/// The fast embedder: the reference's tokenizer and weights, packed and run batched.
 #[derive(Debug)]
 pub struct FastEmbedder {
+    /// The tokenizer.
     pub tokenizer: WordPiece,
-    pub model: Model,
+    /// The embedding tables (the model's layers are moved into `layers`, packed).
+    embeddings: Model,
+    layers: Vec<PackedLayer>,
     work: RefCell<Workspace>,
 }
 
 impl FastEmbedder {
-    pub fn new(tokenizer: WordPiece, model: Model) -> FastEmbedder {
-        FastEmbedder { tokenizer, model, work: RefCell::new(Workspace::default()) }
+    /// Takes the model's weights and packs its layers (the unpacked copies are dropped).
+    pub fn new(tokenizer: WordPiece, mut model: Model) -> FastEmbedder {
+        let c = model.config;
+        let layers = std::mem::take(&mut model.layers).into_iter().map(|l| PackedLayer::new(l, c)).collect();
+        FastEmbedder { tokenizer, embeddings: model, layers, work: RefCell::new(Workspace::default()) }
     }
 
     /// Sentence embeddings of token-id sequences, all in one batch.
     pub fn forward_batch(&self, batch: &[Vec<u32>]) -> Vec<Vec<f32>> {
-        let m = &self.model;
+        let m = &self.embeddings;
         let c = m.config;
         let h = c.hidden;
         let heads = c.heads;
@@ -136,35 +233,41 @@ impl FastEmbedder {
             let x = grow(&mut ws.x, rows * h);
             let mut row = 0;
             for ids in batch {
-                let e = m.embed_ids(ids);
-                x[row * h..(row + ids.len()) * h].copy_from_slice(&e);
+                for (pos, &id) in ids.iter().enumerate() {
+                    let id = (id as usize).min(c.vocab - 1);
+                    let pos = pos.min(c.max_positions - 1);
+                    let out = &mut x[(row + pos) * h..(row + pos + 1) * h];
+                    let (w, p) = (&m.word[id * h..(id + 1) * h], &m.position[pos * h..(pos + 1) * h]);
+                    for (((o, a), b), t) in out.iter_mut().zip(w).zip(p).zip(&m.token_type0) {
+                        *o = a + b + t;
+                    }
+                }
                 row += ids.len();
             }
+            layer_norm(x, h, &m.ln.0, &m.ln.1);
         }
-        for l in &m.layers {
-            let x = &ws.x[..rows * h];
-            linear_into(x, rows, h, &l.q.0, &l.q.1, h, grow(&mut ws.q, rows * h));
-            linear_into(x, rows, h, &l.k.0, &l.k.1, h, grow(&mut ws.k, rows * h));
-            linear_into(x, rows, h, &l.v.0, &l.v.1, h, grow(&mut ws.v, rows * h));
-            // Attention, text by text (no mask within a text; none across texts).
+        for l in &self.layers {
+            linear_packed(&ws.x, rows, &l.qkv, Epilogue::Bias, grow(&mut ws.qkv, rows * 3 * h));
+            // Attention, text by text (no mask within a text; none across texts). Row `i` of
+            // `qkv` is `[q | k | v]`.
             {
                 let ctx = grow(&mut ws.ctx, rows * h);
                 ctx.fill(0.0);
                 let max_seq = batch.iter().map(Vec::len).max().unwrap_or(0);
                 let scores = grow(&mut ws.scores, max_seq);
-                let (q, k, v) = (&ws.q[..rows * h], &ws.k[..rows * h], &ws.v[..rows * h]);
+                let qkv = &ws.qkv[..rows * 3 * h];
                 let scale = 1.0 / (hd as f32).sqrt();
                 let mut start = 0;
                 for ids in batch {
                     let seq = ids.len();
                     for head in 0..heads {
                         let off = head * hd;
+                        let part = |row: usize, which: usize| &qkv[row * 3 * h + which * h + off..row * 3 * h + which * h + off + hd];
                         for i in 0..seq {
-                            let qi = &q[(start + i) * h + off..(start + i) * h + off + hd];
+                            let qi = part(start + i, 0);
                             let mut max = f32::NEG_INFINITY;
                             for j in 0..seq {
-                                let kj = &k[(start + j) * h + off..(start + j) * h + off + hd];
-                                let s = dot(qi, kj) * scale;
+                                let s = dot(qi, part(start + j, 1)) * scale;
                                 scores[j] = s;
                                 max = max.max(s);
                             }
@@ -177,8 +280,7 @@ impl FastEmbedder {
                             let o = &mut ctx[(start + i) * h + off..(start + i) * h + off + hd];
                             for j in 0..seq {
                                 let p = scores[j] * inv;
-                                let vj = &v[(start + j) * h + off..(start + j) * h + off + hd];
-                                for (od, vd) in o.iter_mut().zip(vj) {
+                                for (od, vd) in o.iter_mut().zip(part(start + j, 2)) {
                                     *od += p * vd;
                                 }
                             }
@@ -187,29 +289,16 @@ impl FastEmbedder {
                     start += seq;
                 }
             }
-            // Output projection, residual, LayerNorm.
-            {
-                let a = grow(&mut ws.a, rows * h);
-                linear_into(&ws.ctx[..rows * h], rows, h, &l.o.0, &l.o.1, h, a);
-                for (ai, xi) in a.iter_mut().zip(&ws.x[..rows * h]) {
-                    *ai += xi;
-                }
-                layer_norm(a, h, &l.ln1.0, &l.ln1.1);
-            }
-            // Feed-forward with the exact GELU, residual, LayerNorm, back into x.
-            {
-                let up = grow(&mut ws.up, rows * c.intermediate);
-                linear_into(&ws.a[..rows * h], rows, h, &l.up.0, &l.up.1, c.intermediate, up);
-                for u in up.iter_mut() {
-                    *u = 0.5 * *u * (1.0 + erf(*u / std::f32::consts::SQRT_2));
-                }
-                let x = grow(&mut ws.x, rows * h);
-                linear_into(&ws.up[..rows * c.intermediate], rows, c.intermediate, &l.down.0, &l.down.1, h, x);
-                for (xi, ai) in x.iter_mut().zip(&ws.a[..rows * h]) {
-                    *xi += ai;
-                }
-                layer_norm(x, h, &l.ln2.0, &l.ln2.1);
-            }
+            // Output projection plus the residual, then LayerNorm.
+            let a = grow(&mut ws.a, rows * h);
+            linear_packed(&ws.ctx, rows, &l.o, Epilogue::BiasResidual(&ws.x[..rows * h]), a);
+            layer_norm(a, h, &l.ln1.0, &l.ln1.1);
+            // Feed-forward: bias and GELU fused into the up projection, the residual into the
+            // down projection; LayerNorm; back into x.
+            linear_packed(&ws.a, rows, &l.up, Epilogue::BiasGelu, grow(&mut ws.up, rows * c.intermediate));
+            let x = grow(&mut ws.x, rows * h);
+            linear_packed(&ws.up, rows, &l.down, Epilogue::BiasResidual(&ws.a[..rows * h]), x);
+            layer_norm(x, h, &l.ln2.0, &l.ln2.1);
         }
         let mut res = Vec::with_capacity(batch.len());
         let mut start = 0;
@@ -233,7 +322,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn linear_matches_the_reference_at_odd_shapes() {
+    fn packed_linear_matches_the_reference_at_odd_shapes() {
         let mut x_state: u64 = 0x1234_5678;
         let mut rnd = move || {
             x_state ^= x_state << 13;
@@ -241,15 +330,28 @@ mod tests {
             x_state ^= x_state << 17;
             (x_state % 2000) as f32 / 1000.0 - 1.0
         };
-        for (rows, n_in, n_out) in [(1, 1, 1), (3, 7, 5), (4, 8, 3), (5, 17, 9), (9, 384, 13), (2, 1536, 4)] {
+        for (rows, n_in, n_out) in [(1, 1, 1), (3, 7, 5), (4, 8, 3), (5, 17, 9), (9, 384, 13), (2, 1536, 4), (8, 16, 16)] {
             let x: Vec<f32> = (0..rows * n_in).map(|_| rnd()).collect();
             let w: Vec<f32> = (0..n_out * n_in).map(|_| rnd()).collect();
             let b: Vec<f32> = (0..n_out).map(|_| rnd()).collect();
+            let res: Vec<f32> = (0..rows * n_out).map(|_| rnd()).collect();
             let want = crate::cpu::linear(&x, rows, n_in, &w, &b, n_out);
-            let mut got = vec![0.0; rows * n_out];
-            linear_into(&x, rows, n_in, &w, &b, n_out, &mut got);
+            let p = PackedLinear::new(&w, &b, n_in, n_out);
+            let close = |g: f32, w: f32| (g - w).abs() <= 1e-4 * (1.0 + w.abs());
+            let mut got = vec![f32::NAN; rows * n_out];
+            linear_packed(&x, rows, &p, Epilogue::Bias, &mut got);
             for (g, w) in got.iter().zip(&want) {
-                assert!((g - w).abs() <= 1e-4 * (1.0 + w.abs()), "{rows}x{n_in}x{n_out}: {g} vs {w}");
+                assert!(close(*g, *w), "{rows}x{n_in}x{n_out}: {g} vs {w}");
+            }
+            linear_packed(&x, rows, &p, Epilogue::BiasResidual(&res), &mut got);
+            for ((g, w), s) in got.iter().zip(&want).zip(&res) {
+                assert!(close(*g, w + s), "residual {rows}x{n_in}x{n_out}: {g} vs {}", w + s);
+            }
+            linear_packed(&x, rows, &p, Epilogue::BiasGelu, &mut got);
+            let mut gelu_want = want.clone();
+            crate::cpu::gelu(&mut gelu_want);
+            for (g, w) in got.iter().zip(&gelu_want) {
+                assert!(close(*g, *w), "gelu {rows}x{n_in}x{n_out}: {g} vs {w}");
             }
         }
     }
