@@ -8,6 +8,7 @@ pub mod browser;
 pub mod components;
 pub mod github;
 pub mod markdown;
+pub mod model_worker;
 pub mod samples;
 pub mod state;
 

@@ -1,73 +1,32 @@
 //! The routing preview: which requests would activate which skill, or none, by a small
-//! embedding model (all-MiniLM-L6-v2) on WebGPU (wgpu), with the CPU reference as the fallback;
+//! embedding model (all-MiniLM-L6-v2) run in a Web Worker (`model_worker.rs`): WebGPU on a real GPU,
+//! the wasm SIMD path otherwise;
 //! thresholds, calibration, a collision matrix, the "thin it" switch and an honest A/B
 //! comparison. A preview by a small model, not any product's router.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use skillpg_router::cpu::Model;
 use skillpg_router::route::{self, Labelled, NONE, Thresholds};
-use skillpg_router::weights::Weights;
-use skillpg_router::wordpiece::WordPiece;
 use skillpg_stats::recall_precision;
 
 use super::ctx;
+use crate::model_worker::ModelWorker;
 use crate::{browser, samples};
 
-/// The model and where it runs.
-struct Engine {
-    /// The fast CPU path (batched, SIMD in wasm); also what runs when the GPU is software.
-    fast: skillpg_router::fast::FastEmbedder,
-    /// The GPU path, only on an adapter that is not a CPU.
-    gpu: Option<skillpg_gpu::GpuModel>,
-    cache: RefCell<HashMap<String, Vec<f32>>>,
-}
-
-impl Engine {
-    /// The embeddings of `texts`, from the cache where known; the rest in one batch on the CPU
-    /// path, or text by text on the GPU. A GPU failure is never hidden: the run stops using the
-    /// GPU and `backend` says what ran from then on.
-    async fn embed_all(&self, texts: &[String], backend: RwSignal<String>) -> Vec<Vec<f32>> {
-        let missing: Vec<String> = {
-            let cache = self.cache.borrow();
-            let mut seen = std::collections::HashSet::new();
-            texts.iter().filter(|t| !cache.contains_key(*t) && seen.insert(t.as_str())).cloned().collect()
-        };
-        if !missing.is_empty() {
-            let mut computed: Vec<(String, Vec<f32>)> = Vec::with_capacity(missing.len());
-            // On the GPU text by text until one fails; what is left goes to the CPU path.
-            let mut done_on_gpu = 0;
-            if let Some(g) = &self.gpu {
-                for t in &missing {
-                    match g.forward(&self.fast.tokenizer.encode(t)).await {
-                        Ok(v) => computed.push((t.clone(), v)),
-                        Err(e) => {
-                            backend.set(format!("The GPU failed ({e}): the CPU path (wasm SIMD) ran the rest of this run"));
-                            break;
-                        }
-                    }
-                    done_on_gpu += 1;
-                }
-            }
-            let on_cpu = &missing[done_on_gpu..];
-            if !on_cpu.is_empty() {
-                let batch: Vec<Vec<u32>> = on_cpu.iter().map(|t| self.fast.tokenizer.encode(t)).collect();
-                computed.extend(on_cpu.iter().cloned().zip(self.fast.forward_batch(&batch)));
-            }
-            self.cache.borrow_mut().extend(computed);
-        }
-        let cache = self.cache.borrow();
-        texts.iter().map(|t| cache.get(t).cloned().unwrap_or_default()).collect()
-    }
-}
+/// The embedding width of all-MiniLM-L6-v2.
+const DIM: usize = 384;
 
 thread_local! {
-    // The engine holds GPU handles, which are not Send: it lives here, not in a signal.
-    static ENGINE: RefCell<Option<Rc<Engine>>> = const { RefCell::new(None) };
+    // The worker that holds the model, once loaded (a JS handle: not Send, so not in a signal).
+    static MODEL: RefCell<Option<Rc<ModelWorker>>> = const { RefCell::new(None) };
+}
+
+/// Forgets the worker (after it failed): the next run starts a fresh one.
+fn drop_model() {
+    MODEL.with(|m| m.borrow_mut().take());
 }
 
 /// What a run produced; decisions are derived from it with the current thresholds.
@@ -124,42 +83,29 @@ pub fn RoutingPanel() -> impl IntoView {
     let use_thin = RwSignal::new(false);
 
     let load_model = move || async move {
-        if ENGINE.with(|e| e.borrow().is_some()) {
+        if MODEL.with(|m| m.borrow().is_some()) {
             return true;
         }
         loading.set(true);
         c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
-        let res: Result<Engine, String> = async {
+        let res: Result<ModelWorker, String> = async {
+            let worker = ModelWorker::spawn()?;
             let vocab = String::from_utf8_lossy(&browser::fetch_bytes("model/vocab.txt", u64::MAX).await?).into_owned();
             let bytes = browser::fetch_with_progress("model/minilm-i8.spgm", 64 * 1024 * 1024, |loaded, total| {
                 download.set(Some((loaded, total)));
             })
             .await?;
             download.set(None);
-            let model = Model::from_weights(&Weights::from_spgm(&bytes)?)?;
-            let gpu = match skillpg_gpu::Gpu::new().await {
-                // A CPU adapter (SwiftShader, lavapipe) runs WGSL slower than the wasm SIMD path.
-                Ok(g) if g.adapter.device_type.eq_ignore_ascii_case("cpu") => {
-                    backend.set(format!("WebGPU is software here ({} {}): using the CPU path (wasm SIMD), which is faster on it", g.adapter.backend, g.adapter.device_type));
-                    None
-                }
-                Ok(g) => {
-                    backend.set(format!("WebGPU via wgpu ({} {}{})", g.adapter.backend, g.adapter.device_type, if g.adapter.name.is_empty() { String::new() } else { format!(", {}", g.adapter.name) }));
-                    Some(skillpg_gpu::GpuModel::new(g, &model, true))
-                }
-                Err(e) => {
-                    backend.set(format!("CPU path (wasm SIMD): this browser offers no WebGPU adapter ({e})"));
-                    None
-                }
-            };
-            let tokenizer = WordPiece::from_vocab_txt(&vocab)?;
-            Ok(Engine { fast: skillpg_router::fast::FastEmbedder::new(tokenizer, model), gpu, cache: RefCell::new(HashMap::new()) })
+            c.status.set("Preparing the routing model in a worker…".to_owned());
+            backend.set(worker.load(&bytes, &vocab).await?);
+            Ok(worker)
         }
         .await;
         loading.set(false);
+        download.set(None);
         match res {
-            Ok(engine) => {
-                ENGINE.with(|e| *e.borrow_mut() = Some(Rc::new(engine)));
+            Ok(worker) => {
+                MODEL.with(|m| *m.borrow_mut() = Some(Rc::new(worker)));
                 true
             }
             Err(e) => {
@@ -174,7 +120,7 @@ pub fn RoutingPanel() -> impl IntoView {
             if !load_model().await {
                 return;
             }
-            let Some(engine) = ENGINE.with(|e| e.borrow().clone()) else { return };
+            let Some(worker) = MODEL.with(|m| m.borrow().clone()) else { return };
             let computed = c.computed.get_untracked();
             let (text, selected_name) = c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
             let requests = match route::parse_requests(&text, Some(&selected_name)) {
@@ -193,17 +139,34 @@ pub fn RoutingPanel() -> impl IntoView {
             let start = browser::now_ms();
             let total = names.len() * 2 + requests.len();
             let mut done = 0;
+            // Each step's embeddings come from the worker; the page stays live meanwhile.
             let embed_all = |texts: Vec<String>| {
-                let engine = engine.clone();
-                async move { engine.embed_all(&texts, backend).await }
+                let worker = worker.clone();
+                async move {
+                    let (vectors, line) = worker.embed(&texts, DIM).await?;
+                    backend.set(line);
+                    Ok::<_, String>(vectors)
+                }
             };
-            let rich_vecs = embed_all(names.iter().zip(&descriptions).map(|(n, d)| format!("{n}: {d}")).collect()).await;
-            done += names.len();
-            c.status.set(format!("Embedding: {done} of {total}…"));
-            let thin_vecs = embed_all(names.iter().zip(&descriptions).map(|(n, d)| format!("{n}: {}", route::thin(d))).collect()).await;
-            done += names.len();
-            c.status.set(format!("Embedding: {done} of {total}…"));
-            let req_vecs = embed_all(requests.iter().map(|r| r.query.clone()).collect()).await;
+            let steps = async {
+                let rich = embed_all(names.iter().zip(&descriptions).map(|(n, d)| format!("{n}: {d}")).collect()).await?;
+                done += names.len();
+                c.status.set(format!("Embedding: {done} of {total}…"));
+                let thin = embed_all(names.iter().zip(&descriptions).map(|(n, d)| format!("{n}: {}", route::thin(d))).collect()).await?;
+                done += names.len();
+                c.status.set(format!("Embedding: {done} of {total}…"));
+                let requests = embed_all(requests.iter().map(|r| r.query.clone()).collect()).await?;
+                Ok::<_, String>((rich, thin, requests))
+            };
+            let (rich_vecs, thin_vecs, req_vecs) = match steps.await {
+                Ok(v) => v,
+                Err(e) => {
+                    drop_model();
+                    backend.set(String::new());
+                    c.status.set(format!("The routing run failed: {e}. Route again to restart the model."));
+                    return;
+                }
+            };
             let ms = browser::now_ms() - start;
             run.set(Some(RouteRun {
                 rich: route::score_matrix(&req_vecs, &rich_vecs),

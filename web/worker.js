@@ -1,0 +1,31 @@
+// The routing model's Web Worker: loads the skillpg_worker wasm module and answers the page's
+// messages one at a time (a GPU run awaits, and the next message must not interleave with it).
+//   {kind: 'load', id, model: ArrayBuffer, vocab: string} -> {kind: 'ready', id, backend}
+//   {kind: 'embed', id, texts: string[]}                   -> {kind: 'embedded', id, vectors: Float32Array, backend}
+// Any failure (a panic included) answers {kind: 'error', id, message}.
+// scripts/build-web names the module skillpg_worker.js; Trunk names it after the crate.
+const wasm = import('./skillpg_worker.js').catch(() => import('./skillpg-worker.js'));
+// The glue finds its `_bg.wasm` beside itself.
+const ready = wasm.then((m) => m.default().then(() => m));
+let queue = Promise.resolve();
+
+async function handle(m) {
+  try {
+    const { load, embed, backend } = await ready;
+    if (m.kind === 'load') {
+      const line = await load(new Uint8Array(m.model), m.vocab);
+      self.postMessage({ kind: 'ready', id: m.id, backend: line });
+    } else if (m.kind === 'embed') {
+      const vectors = await embed(m.texts);
+      self.postMessage({ kind: 'embedded', id: m.id, vectors, backend: backend() }, [vectors.buffer]);
+    } else {
+      throw new Error('unknown message ' + m.kind);
+    }
+  } catch (err) {
+    self.postMessage({ kind: 'error', id: m.id, message: String((err && err.message) || err) });
+  }
+}
+
+self.onmessage = (ev) => {
+  queue = queue.then(() => handle(ev.data));
+};
