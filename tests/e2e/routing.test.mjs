@@ -50,7 +50,7 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
   console.log(`backend: ${backend}; model load and ${picked.length} requests x 6 skills: ${seconds.toFixed(1)} s`);
   // SwiftShader is a CPU adapter: the page must say so and run its faster CPU path (wasm SIMD),
   // in the model's worker. (Without any adapter the line says that instead.)
-  assert.match(backend, /^(WebGPU is software here \(BrowserWebGpu Cpu\): using the CPU path|CPU path) \(wasm SIMD, in a worker\)/, `the backend line says what ran: ${backend}`);
+  assert.match(backend, /^(WebGPU is software here \(BrowserWebGpu Cpu\): using the CPU path|CPU path) \(wasm SIMD, int8 kernel, in a worker\)/, `the backend line says what ran: ${backend}`);
   assert.ok(modelRequests.some((u) => u.endsWith('minilm-i8.spgm')), `the int8 weights are fetched: ${modelRequests}`);
   const progress = await page.evaluate(() => window.__progress);
   const size = fs.statSync(path.join(root, 'dist/model/minilm-i8.spgm')).size;
@@ -115,9 +115,9 @@ test('the page routes the sample set on WebGPU like the native CPU reference', {
 test('a keystroke during a routing run reaches the findings in under 100 ms (the model runs in a worker)', { timeout: 300_000 }, async () => {
   const { page, errors } = await openPage(ctx, server.url);
   await page.click('[data-testid="routing-sample"]');
-  // 112 new requests: a run of a few seconds on the CPU path, long enough to type during it.
+  // 224 new requests: a run of a few seconds on the CPU path, long enough to type during it.
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
-  const many = [1, 2, 3, 4].flatMap((take) => all.map((r) => `${r.query} (take ${take}) => ${r.expected}`));
+  const many = [1, 2, 3, 4, 5, 6, 7, 8].flatMap((take) => all.map((r) => `${r.query} (take ${take}) => ${r.expected}`));
   await page.fill('[data-testid="routing-requests"]', many.join('\n'));
   await page.evaluate(() => {
     const ed = document.querySelector('[data-testid="editor"]');

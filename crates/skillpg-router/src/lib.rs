@@ -9,6 +9,7 @@
 
 pub mod cpu;
 pub mod fast;
+pub mod q8;
 pub mod route;
 pub mod weights;
 pub mod wordpiece;

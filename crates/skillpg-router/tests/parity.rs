@@ -184,3 +184,42 @@ fn int8_and_f16_weights_route_like_f32() {
         }
     }
 }
+
+/// The integer kernel (int8 weights, activations quantized to i16 per block) against the plain
+/// reference run on the same int8 weights in f32: the sample set's embeddings within 1e-3,
+/// every score within 1e-3, every decision the same.
+#[test]
+fn integer_path_matches_the_reference_on_int8_weights() {
+    let (packed, _) = common::model_dirs();
+    let vocab = std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab");
+    let wp = WordPiece::from_vocab_txt(&vocab).expect("vocab");
+    let model = Model::from_weights(&Weights::from_spgm(&std::fs::read(packed.join("minilm-i8.spgm")).expect("i8")).expect("spgm")).expect("model");
+    let reference = CpuEmbedder { tokenizer: wp.clone(), model: model.clone() };
+    let fast = skillpg_router::fast::FastEmbedder::with_kernel(wp, model, skillpg_router::fast::Kernel::Integer);
+    assert!(fast.runs_on_integers(), "the int8 file's layers take the integer kernel");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/routing");
+    let mut texts: Vec<String> = std::fs::read_dir(&root)
+        .expect("samples")
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("SKILL.md")).ok())
+        .map(|md| md.lines().filter(|l| l.starts_with("name: ") || l.starts_with("description: ")).collect::<Vec<_>>().join(" "))
+        .collect();
+    texts.sort();
+    let n = texts.len();
+    let requests = skillpg_router::route::parse_requests(&std::fs::read_to_string(root.join("requests.json")).expect("requests"), None).expect("requests");
+    texts.extend(requests.iter().map(|r| r.query.clone()));
+    let (a, b) = (fast.embed(&texts), reference.embed(&texts));
+    let mut worst = 0.0f32;
+    for (x, y) in a.iter().zip(&b) {
+        worst = x.iter().zip(y).fold(worst, |w, (p, q)| w.max((p - q).abs()));
+    }
+    let t = skillpg_router::route::Thresholds { tau: 0.2, delta: 0.0 };
+    let mut worst_score = 0.0f32;
+    for (ra, rb) in a[n..].iter().zip(&b[n..]) {
+        let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_router::route::cosine(ra, s)).collect();
+        let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_router::route::cosine(rb, s)).collect();
+        worst_score = sa.iter().zip(&sb).fold(worst_score, |w, (x, y)| w.max((x - y).abs()));
+        assert_eq!(skillpg_router::route::decide(&sa, t), skillpg_router::route::decide(&sb, t));
+    }
+    println!("integer path vs reference on int8 weights, {} texts: worst |embedding difference| {worst:.2e}, worst |score difference| {worst_score:.2e}", texts.len());
+    assert!(worst <= 1e-3 && worst_score <= 1e-3, "embeddings differ by {worst}, scores by {worst_score}");
+}

@@ -41,14 +41,16 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The backend line for an adapter, and whether the GPU path should run on it.
-pub fn backend_choice(adapter: Result<&skillpg_gpu::AdapterSummary, &str>) -> (String, bool) {
+/// The backend line for an adapter, and whether the GPU path should run on it; `cpu_kernel`
+/// names the CPU path's kernel ("int8" or "f32").
+pub fn backend_choice(adapter: Result<&skillpg_gpu::AdapterSummary, &str>, cpu_kernel: &str) -> (String, bool) {
     match adapter {
-        Ok(a) if a.device_type.eq_ignore_ascii_case("cpu") => {
-            (format!("WebGPU is software here ({} {}): using the CPU path (wasm SIMD, in a worker), which is faster on it", a.backend, a.device_type), false)
-        }
+        Ok(a) if a.device_type.eq_ignore_ascii_case("cpu") => (
+            format!("WebGPU is software here ({} {}): using the CPU path (wasm SIMD, {cpu_kernel} kernel, in a worker), which is faster on it", a.backend, a.device_type),
+            false,
+        ),
         Ok(a) => (format!("WebGPU via wgpu ({} {}{}), in a worker", a.backend, a.device_type, if a.name.is_empty() { String::new() } else { format!(", {}", a.name) }), true),
-        Err(e) => (format!("CPU path (wasm SIMD, in a worker): this browser offers no WebGPU adapter ({e})"), false),
+        Err(e) => (format!("CPU path (wasm SIMD, {cpu_kernel} kernel, in a worker): this browser offers no WebGPU adapter ({e})"), false),
     }
 }
 
@@ -62,12 +64,15 @@ pub async fn load(model: Vec<u8>, vocab: String) -> Result<String, JsError> {
     drop(weights);
     let tokenizer = WordPiece::from_vocab_txt(&vocab).map_err(|e| JsError::new(&e))?;
     let adapter = skillpg_gpu::Gpu::new().await;
-    let (backend, use_gpu) = backend_choice(adapter.as_ref().map(|g| &g.adapter).map_err(String::as_str));
-    let gpu = match adapter {
-        Ok(g) if use_gpu => Some(skillpg_gpu::GpuModel::new(g, &model, true)),
+    let use_gpu = matches!(&adapter, Ok(g) if !g.adapter.device_type.eq_ignore_ascii_case("cpu"));
+    let gpu = match adapter.as_ref() {
+        Ok(g) if use_gpu => Some(skillpg_gpu::GpuModel::new(g.clone(), &model, true)),
         _ => None,
     };
-    let engine = Engine { fast: FastEmbedder::new(tokenizer, model), gpu, backend: backend.clone(), cache: HashMap::new() };
+    let fast = FastEmbedder::new(tokenizer, model);
+    let kernel = if fast.runs_on_integers() { "int8" } else { "f32" };
+    let (backend, _) = backend_choice(adapter.as_ref().map(|g| &g.adapter).map_err(String::as_str), kernel);
+    let engine = Engine { fast, gpu, backend: backend.clone(), cache: HashMap::new() };
     ENGINE.with(|e| *e.borrow_mut() = Some(engine));
     Ok(backend)
 }
@@ -105,7 +110,7 @@ pub async fn embed(texts: Vec<String>) -> Result<Vec<f32>, JsError> {
             }
         }
         if let Some(e) = failed {
-            engine.backend = format!("The GPU failed ({e}): the CPU path (wasm SIMD, in a worker) ran the rest, and runs from now on");
+            engine.backend = format!("The GPU failed ({e}): the CPU path (wasm SIMD, {} kernel, in a worker) ran the rest, and runs from now on", if engine.fast.runs_on_integers() { "int8" } else { "f32" });
             engine.gpu = None;
         }
     }
@@ -137,16 +142,16 @@ mod tests {
 
     #[test]
     fn a_software_adapter_runs_the_cpu_path_and_says_so() {
-        let (line, gpu) = backend_choice(Ok(&adapter("Cpu", "")));
+        let (line, gpu) = backend_choice(Ok(&adapter("Cpu", "")), "int8");
         assert!(!gpu);
-        assert!(line.starts_with("WebGPU is software here") && line.contains("CPU path"), "{line}");
+        assert!(line.starts_with("WebGPU is software here") && line.contains("CPU path (wasm SIMD, int8 kernel, in a worker)"), "{line}");
     }
 
     #[test]
     fn a_real_gpu_runs_webgpu_and_no_adapter_runs_the_cpu_path() {
-        let (line, gpu) = backend_choice(Ok(&adapter("DiscreteGpu", "NVIDIA")));
+        let (line, gpu) = backend_choice(Ok(&adapter("DiscreteGpu", "NVIDIA")), "int8");
         assert!(gpu && line.starts_with("WebGPU via wgpu") && line.contains("NVIDIA"), "{line}");
-        let (line, gpu) = backend_choice(Err("navigator.gpu is undefined"));
+        let (line, gpu) = backend_choice(Err("navigator.gpu is undefined"), "f32");
         assert!(!gpu && line.contains("no WebGPU adapter") && line.contains("navigator.gpu is undefined"), "{line}");
     }
 }
