@@ -36,3 +36,35 @@ fn finish_linear(idx: u32, o: u32, acc: f32) {
     out[idx] = y;
 }
 
+
+// The tiled matrix multiply behind both linear kernels: a workgroup of 16 × 16 invocations
+// computes a 16 × 16 block of outputs (rows × outputs); x and W pass through workgroup memory in
+// slices of 16 inputs, so each value is read from storage once per block instead of once per
+// output. `load_w` is the module's weight read (f32, or f16 widened). Out-of-range rows,
+// outputs and inputs load zeros; every invocation reaches every barrier.
+const TILE: u32 = 16u;
+var<workgroup> tile_x: array<array<f32, 16>, 16>;
+var<workgroup> tile_w: array<array<f32, 16>, 16>;
+
+fn linear_tiled(lid: vec3<u32>, wid: vec3<u32>) {
+    let row0 = wid.y * TILE;
+    let out0 = wid.x * TILE;
+    var acc = 0.0;
+    for (var k0 = 0u; k0 < p.n_in; k0 += TILE) {
+        let k = k0 + lid.x;
+        var xv = 0.0;
+        if (row0 + lid.y < p.rows && k < p.n_in) { xv = a[(row0 + lid.y) * p.n_in + k]; }
+        tile_x[lid.y][lid.x] = xv;
+        var wv = 0.0;
+        if (out0 + lid.y < p.n_out && k < p.n_in) { wv = load_w((out0 + lid.y) * p.n_in + k); }
+        tile_w[lid.y][lid.x] = wv;
+        workgroupBarrier();
+        for (var kk = 0u; kk < TILE; kk++) {
+            acc += tile_x[lid.y][kk] * tile_w[lid.x][kk];
+        }
+        workgroupBarrier();
+    }
+    let r = row0 + lid.y;
+    let o = out0 + lid.x;
+    if (r < p.rows && o < p.n_out) { finish_linear(r * p.n_out + o, o, acc); }
+}

@@ -4,16 +4,11 @@
 
 @group(0) @binding(2) var<storage, read> w: array<f16>;
 
+// The weights as `linear_tiled` reads them (common.wgsl): f16, widened.
+fn load_w(i: u32) -> f32 { return f32(w[i]); }
+
 // out[r, o] = a[r, :] · w[o, :] + c[o], w in f16.
-@compute @workgroup_size(64)
-fn linear_f16(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let idx = gid.x + gid.y * 65535u * 64u;
-    if (idx >= p.rows * p.n_out) { return; }
-    let r = idx / p.n_out;
-    let o = idx % p.n_out;
-    var acc = 0.0;
-    for (var k = 0u; k < p.n_in; k++) {
-        acc += a[r * p.n_in + k] * f32(w[o * p.n_in + k]);
-    }
-    finish_linear(idx, o, acc);
+@compute @workgroup_size(16, 16)
+fn linear_f16(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    linear_tiled(lid, wid);
 }

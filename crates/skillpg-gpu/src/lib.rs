@@ -46,6 +46,8 @@ pub struct Gpu {
     queue: wgpu::Queue,
     layout: wgpu::BindGroupLayout,
     pipelines: Arc<[(&'static str, wgpu::ComputePipeline)]>,
+    /// Dispatches recorded so far (for the benchmark's dispatches per batch).
+    dispatches: Arc<std::sync::atomic::AtomicUsize>,
     /// The adapter.
     pub adapter: AdapterSummary,
 }
@@ -124,7 +126,12 @@ impl Gpu {
             });
             pipelines.push(make(&module16, "linear_f16"));
         }
-        Ok(Gpu { device, queue, layout, pipelines: pipelines.into(), adapter: summary })
+        Ok(Gpu { device, queue, layout, pipelines: pipelines.into(), dispatches: Arc::default(), adapter: summary })
+    }
+
+    /// Kernel dispatches recorded since this device was made.
+    pub fn dispatch_count(&self) -> usize {
+        self.dispatches.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Whether weights can be stored in f16 (the adapter offers `shader-f16`).
@@ -167,9 +174,10 @@ impl Gpu {
         DeviceBuf { buf, len }
     }
 
-    /// Records one kernel dispatch of `n_invocations` into `encoder`.
-    fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, kernel: &str, params: Params, inputs: [&DeviceBuf; 3], out: &DeviceBuf, n_invocations: usize) {
+    /// Records one kernel dispatch of `groups` workgroups (x, y) into `encoder`.
+    fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, kernel: &str, params: Params, inputs: [&DeviceBuf; 3], out: &DeviceBuf, groups: (u32, u32)) {
         let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == kernel) else { return };
+        self.dispatches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: None, contents: bytemuck::bytes_of(&params), usage: wgpu::BufferUsages::UNIFORM });
         let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
@@ -185,10 +193,14 @@ impl Gpu {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(kernel), timestamp_writes: None });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind, &[]);
-        let groups = if kernel == "mean_pool" { 1 } else { n_invocations.div_ceil(64) as u32 };
-        // More than 65,535 workgroups spill into y (the linear kernel reads gid.y).
-        let (x, y) = if groups > 65_535 { (65_535, groups.div_ceil(65_535)) } else { (groups.max(1), 1) };
-        pass.dispatch_workgroups(x, y, 1);
+        pass.dispatch_workgroups(groups.0.max(1), groups.1.max(1), 1);
+    }
+
+    /// Workgroups of 64 for `n` invocations; past 65,535 groups they spill into y (the kernels
+    /// that can be that large read `gid.y`).
+    fn groups_of_64(n: usize) -> (u32, u32) {
+        let groups = n.div_ceil(64) as u32;
+        if groups > 65_535 { (65_535, groups.div_ceil(65_535)) } else { (groups, 1) }
     }
 
     /// Reads a buffer back, asynchronously.
@@ -213,12 +225,12 @@ impl Gpu {
     }
 
     /// `y = x · wᵀ + b` (then GELU when `gelu`), as `cpu::linear`; `w` uploaded in f32, or in
-    /// f16 with [`Gpu::upload_f16`] when `w_f16`.
+    /// f16 with [`Gpu::upload_f16`] when `w_f16`. Tiled: 16 × 16 outputs a workgroup.
     #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
     pub fn linear(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, rows: usize, n_in: usize, w: &DeviceBuf, b: &DeviceBuf, n_out: usize, gelu: bool, w_f16: bool) -> DeviceBuf {
         let out = self.output(rows * n_out);
         let p = Params { rows: rows as u32, n_in: n_in as u32, n_out: n_out as u32, flag: gelu as u32, ..Default::default() };
-        self.dispatch(enc, if w_f16 { "linear_f16" } else { "linear" }, p, [x, w, b], &out, rows * n_out);
+        self.dispatch(enc, if w_f16 { "linear_f16" } else { "linear" }, p, [x, w, b], &out, (n_out.div_ceil(16) as u32, rows.div_ceil(16) as u32));
         out
     }
 
@@ -226,24 +238,33 @@ impl Gpu {
     pub fn layer_norm(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, residual: Option<&DeviceBuf>, rows: usize, width: usize, gb: &DeviceBuf, eps: f32) -> DeviceBuf {
         let out = self.output(rows * width);
         let p = Params { rows: rows as u32, n_in: width as u32, flag: residual.is_some() as u32, eps, ..Default::default() };
-        self.dispatch(enc, "layer_norm", p, [x, residual.unwrap_or(x), gb], &out, rows);
+        self.dispatch(enc, "layer_norm", p, [x, residual.unwrap_or(x), gb], &out, Gpu::groups_of_64(rows));
         out
     }
 
-    /// Self-attention, as `cpu::attention`.
-    pub fn attention(&self, enc: &mut wgpu::CommandEncoder, q: &DeviceBuf, k: &DeviceBuf, v: &DeviceBuf, seq: usize, heads: usize, head_dim: usize) -> DeviceBuf {
-        let out = self.output(seq * heads * head_dim);
-        let p = Params { rows: seq as u32, heads: heads as u32, head_dim: head_dim as u32, ..Default::default() };
-        self.dispatch(enc, "attention", p, [q, k, v], &out, seq * heads);
+    /// Self-attention over packed sequences, as `cpu::attention` on each: `qkv` is `[rows,
+    /// 3 · heads · head_dim]` (query, key, value side by side), `row_seqs` per row its sequence's
+    /// first row and length ([`Gpu::upload_spans`]).
+    pub fn attention(&self, enc: &mut wgpu::CommandEncoder, qkv: &DeviceBuf, row_seqs: &DeviceBuf, rows: usize, heads: usize, head_dim: usize) -> DeviceBuf {
+        let out = self.output(rows * heads * head_dim);
+        let p = Params { rows: rows as u32, heads: heads as u32, head_dim: head_dim as u32, ..Default::default() };
+        self.dispatch(enc, "attention", p, [qkv, row_seqs, qkv], &out, Gpu::groups_of_64(rows * heads));
         out
     }
 
-    /// Mean pooling and L2 normalization, as `cpu::mean_pool_normalize`.
-    pub fn mean_pool(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, rows: usize, width: usize) -> DeviceBuf {
-        let out = self.output(width);
-        let p = Params { rows: rows as u32, n_in: width as u32, ..Default::default() };
-        self.dispatch(enc, "mean_pool", p, [x, x, x], &out, 1);
+    /// Mean pooling and L2 normalization of each sequence (`seqs`: first row and length of
+    /// each, [`Gpu::upload_spans`]), as `cpu::mean_pool_normalize`: `[n_seqs, width]`.
+    pub fn mean_pool(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, seqs: &DeviceBuf, n_seqs: usize, width: usize) -> DeviceBuf {
+        let out = self.output(n_seqs * width);
+        let p = Params { rows: n_seqs as u32, n_in: width as u32, ..Default::default() };
+        self.dispatch(enc, "mean_pool", p, [x, seqs, x], &out, Gpu::groups_of_64(n_seqs));
         out
+    }
+
+    /// Uploads `(first row, length)` pairs as the kernels read them (u32 bit patterns).
+    pub fn upload_spans(&self, spans: &[(usize, usize)]) -> DeviceBuf {
+        let bits: Vec<f32> = spans.iter().flat_map(|&(s, l)| [f32::from_bits(s as u32), f32::from_bits(l as u32)]).collect();
+        self.upload(&bits)
     }
 
     /// A command encoder; submit it with [`Gpu::submit`].
@@ -260,9 +281,8 @@ impl Gpu {
 /// One layer's weights on the device.
 #[derive(Debug)]
 struct GpuLayer {
-    q: (DeviceBuf, DeviceBuf),
-    k: (DeviceBuf, DeviceBuf),
-    v: (DeviceBuf, DeviceBuf),
+    /// Query, key and value stacked: `[3 · hidden, hidden]`, one dispatch.
+    qkv: (DeviceBuf, DeviceBuf),
     o: (DeviceBuf, DeviceBuf),
     ln1: DeviceBuf,
     up: (DeviceBuf, DeviceBuf),
@@ -301,9 +321,7 @@ impl GpuModel {
             .layers
             .iter()
             .map(|l| GpuLayer {
-                q: up(&l.q),
-                k: up(&l.k),
-                v: up(&l.v),
+                qkv: up(&(concat(&concat(&l.q.0, &l.k.0), &l.v.0), concat(&concat(&l.q.1, &l.k.1), &l.v.1))),
                 o: up(&l.o),
                 ln1: gpu.upload(&concat(&l.ln1.0, &l.ln1.1)),
                 up: up(&l.up),
@@ -323,34 +341,60 @@ impl GpuModel {
         }
     }
 
-    /// The sentence embedding of `ids` (at most 256 of them), computed on the GPU.
+    /// The sentence embedding of `ids` (its first 256), computed on the GPU.
     pub async fn forward(&self, ids: &[u32]) -> Result<Vec<f32>, String> {
+        Ok(self.forward_batch(std::slice::from_ref(&ids.to_vec())).await?.remove(0))
+    }
+
+    /// The sentence embeddings of every text of `batch` (each cut to its first 256 ids) in one
+    /// forward pass: the texts' rows stacked, attention and pooling per text, one command
+    /// encoder, one read-back. An empty text gets a zero vector (as the CPU paths give).
+    pub async fn forward_batch(&self, batch: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, String> {
         let c = self.config;
-        let (h, seq) = (c.hidden, ids.len().min(256));
+        let h = c.hidden;
         let g = &self.gpu;
+        let mut spans = Vec::new();
+        let mut row_spans = Vec::new();
+        let (mut ids, mut positions) = (Vec::new(), Vec::new());
+        for text in batch {
+            let len = text.len().min(256);
+            if len == 0 {
+                continue;
+            }
+            let start = ids.len();
+            spans.push((start, len));
+            row_spans.extend(std::iter::repeat_n((start, len), len));
+            ids.extend(text[..len].iter().map(|&id| f32::from_bits(id.min(c.vocab as u32 - 1))));
+            positions.extend((0..len).map(|p| f32::from_bits(p as u32)));
+        }
+        let rows = ids.len();
+        if rows == 0 {
+            return Ok(batch.iter().map(|_| vec![0.0; h]).collect());
+        }
         let mut extra = self.type0.clone();
-        extra.extend(ids.iter().take(seq).map(|&id| f32::from_bits(id.min(c.vocab as u32 - 1))));
-        let extra = g.upload(&extra);
+        extra.extend(ids);
+        extra.extend(positions);
+        let (extra, row_seqs, seqs) = (g.upload(&extra), g.upload_spans(&row_spans), g.upload_spans(&spans));
         let mut enc = g.encoder();
-        let x0 = g.output(seq * h);
-        let p = Params { rows: seq as u32, n_in: h as u32, ..Default::default() };
-        g.dispatch(&mut enc, "embed", p, [&self.word, &self.position, &extra], &x0, seq * h);
-        let mut x = g.layer_norm(&mut enc, &x0, None, seq, h, &self.ln, LAYER_NORM_EPS);
+        let x0 = g.output(rows * h);
+        let p = Params { rows: rows as u32, n_in: h as u32, ..Default::default() };
+        g.dispatch(&mut enc, "embed", p, [&self.word, &self.position, &extra], &x0, Gpu::groups_of_64(rows * h));
+        let mut x = g.layer_norm(&mut enc, &x0, None, rows, h, &self.ln, LAYER_NORM_EPS);
         for l in &self.layers {
             let f = self.f16;
-            let q = g.linear(&mut enc, &x, seq, h, &l.q.0, &l.q.1, h, false, f);
-            let k = g.linear(&mut enc, &x, seq, h, &l.k.0, &l.k.1, h, false, f);
-            let v = g.linear(&mut enc, &x, seq, h, &l.v.0, &l.v.1, h, false, f);
-            let ctx = g.attention(&mut enc, &q, &k, &v, seq, c.heads, h / c.heads);
-            let attn = g.linear(&mut enc, &ctx, seq, h, &l.o.0, &l.o.1, h, false, f);
-            let a = g.layer_norm(&mut enc, &attn, Some(&x), seq, h, &l.ln1, LAYER_NORM_EPS);
-            let up = g.linear(&mut enc, &a, seq, h, &l.up.0, &l.up.1, c.intermediate, true, f);
-            let down = g.linear(&mut enc, &up, seq, c.intermediate, &l.down.0, &l.down.1, h, false, f);
-            x = g.layer_norm(&mut enc, &down, Some(&a), seq, h, &l.ln2, LAYER_NORM_EPS);
+            let qkv = g.linear(&mut enc, &x, rows, h, &l.qkv.0, &l.qkv.1, 3 * h, false, f);
+            let ctx = g.attention(&mut enc, &qkv, &row_seqs, rows, c.heads, h / c.heads);
+            let attn = g.linear(&mut enc, &ctx, rows, h, &l.o.0, &l.o.1, h, false, f);
+            let a = g.layer_norm(&mut enc, &attn, Some(&x), rows, h, &l.ln1, LAYER_NORM_EPS);
+            let up = g.linear(&mut enc, &a, rows, h, &l.up.0, &l.up.1, c.intermediate, true, f);
+            let down = g.linear(&mut enc, &up, rows, c.intermediate, &l.down.0, &l.down.1, h, false, f);
+            x = g.layer_norm(&mut enc, &down, Some(&a), rows, h, &l.ln2, LAYER_NORM_EPS);
         }
-        let pooled = g.mean_pool(&mut enc, &x, seq, h);
+        let pooled = g.mean_pool(&mut enc, &x, &seqs, spans.len(), h);
         g.submit(enc);
-        g.read(&pooled).await
+        let flat = g.read(&pooled).await?;
+        let mut vectors = flat.chunks_exact(h).map(<[f32]>::to_vec);
+        Ok(batch.iter().map(|t| if t.is_empty() { vec![0.0; h] } else { vectors.next().unwrap_or_else(|| vec![0.0; h]) }).collect())
     }
 }
 
@@ -370,12 +414,7 @@ pub struct GpuEmbedder {
 #[cfg(not(target_arch = "wasm32"))]
 impl skillpg_router::Embedder for GpuEmbedder {
     fn embed(&self, texts: &[String]) -> Vec<Vec<f32>> {
-        texts
-            .iter()
-            .map(|t| {
-                let ids = self.tokenizer.encode(t);
-                pollster::block_on(self.model.forward(&ids)).unwrap_or_else(|_| self.fallback.forward(&ids))
-            })
-            .collect()
+        let batch: Vec<Vec<u32>> = texts.iter().map(|t| self.tokenizer.encode(t)).collect();
+        pollster::block_on(self.model.forward_batch(&batch)).unwrap_or_else(|_| batch.iter().map(|ids| self.fallback.forward(ids)).collect())
     }
 }

@@ -78,32 +78,57 @@ fn layer_norm_matches_the_cpu() {
     }
 }
 
+/// Packed sequences: each sequence's rows attend only to each other, as `cpu::attention` on
+/// that sequence alone.
 #[test]
 fn attention_matches_the_cpu() {
     let g = gpu();
-    for (seq, heads, head_dim) in [(1, 1, 4), (5, 12, 32), (67, 12, 32), (256, 2, 8)] {
-        let n = seq * heads * head_dim;
-        let (q, k, v) = (random(n, 8), random(n, 9), random(n, 10));
-        let want = cpu::attention(&q, &k, &v, seq, heads, head_dim);
+    for (seqs, heads, head_dim) in [(vec![1], 1, 4), (vec![5], 12, 32), (vec![67, 3, 1, 20], 12, 32), (vec![256], 2, 8)] {
+        let width = heads * head_dim;
+        let rows: usize = seqs.iter().sum();
+        let (q, k, v) = (random(rows * width, 8), random(rows * width, 9), random(rows * width, 10));
+        let mut qkv = Vec::with_capacity(rows * 3 * width);
+        for r in 0..rows {
+            for m in [&q, &k, &v] {
+                qkv.extend_from_slice(&m[r * width..(r + 1) * width]);
+            }
+        }
+        let mut want = Vec::new();
+        let mut row_spans = Vec::new();
+        let mut start = 0;
+        for &len in &seqs {
+            let part = |m: &Vec<f32>| m[start * width..(start + len) * width].to_vec();
+            want.extend(cpu::attention(&part(&q), &part(&k), &part(&v), len, heads, head_dim));
+            row_spans.extend(std::iter::repeat_n((start, len), len));
+            start += len;
+        }
         let mut enc = g.encoder();
-        let out = g.attention(&mut enc, &g.upload(&q), &g.upload(&k), &g.upload(&v), seq, heads, head_dim);
+        let out = g.attention(&mut enc, &g.upload(&qkv), &g.upload_spans(&row_spans), rows, heads, head_dim);
         g.submit(enc);
         let err = max_abs(&pollster::block_on(g.read(&out)).expect("read"), &want);
-        assert!(err <= 1e-5, "attention seq {seq} heads {heads}: max |Δ| {err}");
+        assert!(err <= 1e-5, "attention seqs {seqs:?} heads {heads}: max |Δ| {err}");
     }
 }
 
 #[test]
 fn mean_pool_matches_the_cpu() {
     let g = gpu();
-    for (rows, width) in [(1, 384), (37, 384), (3, 5)] {
+    for (seqs, width) in [(vec![1], 384), (vec![37, 2, 9], 384), (vec![3], 5)] {
+        let rows: usize = seqs.iter().sum();
         let x = random(rows * width, 11);
-        let want = cpu::mean_pool_normalize(&x, rows, width);
+        let mut want = Vec::new();
+        let mut spans = Vec::new();
+        let mut start = 0;
+        for &len in &seqs {
+            want.extend(cpu::mean_pool_normalize(&x[start * width..(start + len) * width], len, width));
+            spans.push((start, len));
+            start += len;
+        }
         let mut enc = g.encoder();
-        let out = g.mean_pool(&mut enc, &g.upload(&x), rows, width);
+        let out = g.mean_pool(&mut enc, &g.upload(&x), &g.upload_spans(&spans), seqs.len(), width);
         g.submit(enc);
         let err = max_abs(&pollster::block_on(g.read(&out)).expect("read"), &want);
-        assert!(err <= 1e-5, "mean_pool {rows}x{width}: max |Δ| {err}");
+        assert!(err <= 1e-5, "mean_pool {seqs:?}x{width}: max |Δ| {err}");
     }
 }
 
@@ -119,16 +144,25 @@ fn the_whole_model_matches_the_cpu_reference() {
     let texts: Vec<String> = requests.as_array().expect("list").iter().take(8).map(|r| r["query"].as_str().unwrap_or("").to_owned()).collect();
     let gm = GpuModel::new(gpu(), &model, false);
     let mut worst = (0.0f32, 1.0f32);
-    for t in &texts {
-        let ids = wp.encode(t);
-        let want = model.forward(&ids);
-        let got = pollster::block_on(gm.forward(&ids)).expect("forward");
-        let err = max_abs(&got, &want);
-        let cos: f32 = got.iter().zip(&want).map(|(a, b)| a * b).sum();
-        assert!(err <= 1e-4 && cos >= 0.9999, "{t:?}: max |Δ| {err}, cosine {cos}");
-        worst = (worst.0.max(err), worst.1.min(cos));
+    // One text at a time, then all of them (and an empty one) in one packed batch.
+    let mut batch: Vec<Vec<u32>> = texts.iter().map(|t| wp.encode(t)).collect();
+    batch.insert(3, Vec::new());
+    let before = gm.gpu.dispatch_count();
+    let batched = pollster::block_on(gm.forward_batch(&batch)).expect("batch");
+    let per_batch = gm.gpu.dispatch_count() - before;
+    assert_eq!(per_batch, 2 + 7 * 6 + 1, "dispatches per batch: embed, LayerNorm, 7 a layer, pooling");
+    assert_eq!(batched[3], vec![0.0; 384], "an empty text embeds to zeros");
+    for (ids, got_batched) in batch.iter().zip(&batched).filter(|(ids, _)| !ids.is_empty()) {
+        let want = model.forward(ids);
+        let got = pollster::block_on(gm.forward(ids)).expect("forward");
+        for got in [&got, got_batched] {
+            let err = max_abs(got, &want);
+            let cos: f32 = got.iter().zip(&want).map(|(a, b)| a * b).sum();
+            assert!(err <= 1e-4 && cos >= 0.9999, "{ids:?}: max |Δ| {err}, cosine {cos}");
+            worst = (worst.0.max(err), worst.1.min(cos));
+        }
     }
-    println!("whole model, GPU vs CPU on {} requests: worst max |Δ| {:e}, worst cosine {}", texts.len(), worst.0, worst.1);
+    println!("whole model, GPU vs CPU on {} requests, one by one and in one batch ({per_batch} dispatches): worst max |Δ| {:e}, worst cosine {}", texts.len(), worst.0, worst.1);
 }
 
 #[test]

@@ -84,7 +84,7 @@ pub fn backend() -> String {
 }
 
 /// The sentence embeddings of `texts`, flattened (`texts.len() × 384` floats), from the cache
-/// where known; the rest in one batch on the CPU path, or text by text on the GPU.
+/// where known; the rest in one batch, on the GPU or the CPU path.
 #[wasm_bindgen]
 pub async fn embed(texts: Vec<String>) -> Result<Vec<f32>, JsError> {
     let Some(mut engine) = ENGINE.with(|e| e.borrow_mut().take()) else {
@@ -94,27 +94,22 @@ pub async fn embed(texts: Vec<String>) -> Result<Vec<f32>, JsError> {
         let mut seen = HashSet::new();
         texts.iter().filter(|t| !engine.cache.contains_key(*t) && seen.insert(t.as_str())).cloned().collect()
     };
-    let mut done_on_gpu = 0;
-    if let Some(g) = &engine.gpu {
-        let mut failed = None;
-        for t in &missing {
-            match g.forward(&engine.fast.tokenizer.encode(t)).await {
-                Ok(v) => {
-                    engine.cache.insert(t.clone(), v);
-                    done_on_gpu += 1;
-                }
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
+    // On the GPU all missing texts go in one packed batch; if it fails, the CPU path runs them
+    // and every later run, and the backend line says so.
+    let mut on_cpu: &[String] = &missing;
+    if let (Some(g), false) = (&engine.gpu, missing.is_empty()) {
+        let batch: Vec<Vec<u32>> = missing.iter().map(|t| engine.fast.tokenizer.encode(t)).collect();
+        match g.forward_batch(&batch).await {
+            Ok(vectors) => {
+                engine.cache.extend(missing.iter().cloned().zip(vectors));
+                on_cpu = &[];
+            }
+            Err(e) => {
+                engine.backend = format!("The GPU failed ({e}): the CPU path (wasm SIMD, {} kernel, in a worker) ran this run, and runs from now on", if engine.fast.runs_on_integers() { "int8" } else { "f32" });
+                engine.gpu = None;
             }
         }
-        if let Some(e) = failed {
-            engine.backend = format!("The GPU failed ({e}): the CPU path (wasm SIMD, {} kernel, in a worker) ran the rest, and runs from now on", if engine.fast.runs_on_integers() { "int8" } else { "f32" });
-            engine.gpu = None;
-        }
     }
-    let on_cpu = &missing[done_on_gpu..];
     if !on_cpu.is_empty() {
         let batch: Vec<Vec<u32>> = on_cpu.iter().map(|t| engine.fast.tokenizer.encode(t)).collect();
         let vectors = engine.fast.forward_batch(&batch);
