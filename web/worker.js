@@ -1,6 +1,6 @@
 // The routing model's Web Worker: loads the skillpg_worker wasm module and answers the page's
 // messages one at a time (a GPU run awaits, and the next message must not interleave with it).
-//   {kind: 'load', id, model: ArrayBuffer, vocab: string} -> {kind: 'ready', id, backend}
+//   {kind: 'load', id, model: ArrayBuffer, vocab: string, forceWebgpu?: bool} -> {kind: 'ready', id, backend}
 //   {kind: 'embed', id, texts: string[]}                   -> {kind: 'embedded', id, vectors: Float32Array, backend}
 // Any failure (a panic included) answers {kind: 'error', id, message}.
 // scripts/build-web names the module skillpg_worker.js; Trunk names it after the crate.
@@ -13,7 +13,7 @@ async function handle(m) {
   try {
     const { load, embed, backend } = await ready;
     if (m.kind === 'load') {
-      const line = await load(new Uint8Array(m.model), m.vocab);
+      const line = await load(new Uint8Array(m.model), m.vocab, m.forceWebgpu === true);
       self.postMessage({ kind: 'ready', id: m.id, backend: line });
     } else if (m.kind === 'embed') {
       const vectors = await embed(m.texts);

@@ -23,7 +23,7 @@ after(async () => {
   server?.stop();
 });
 
-test('the page routes the sample set on WebGPU like the native CPU reference', { timeout: 600_000 }, async () => {
+test('the page routes the sample set like the native CPU reference (SwiftShader is software: the CPU path runs)', { timeout: 600_000 }, async () => {
   const { page, errors } = await openPage(ctx, server.url);
   await page.click('[data-testid="routing-sample"]');
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
@@ -143,6 +143,36 @@ test('a keystroke during a routing run reaches the findings in under 100 ms (the
   assert.ok(Math.max(...times) < 100, `a keystroke took ${Math.max(...times).toFixed(0)} ms to reach the findings during the run`);
   await page.waitForSelector('[data-testid="route-row"]', { timeout: 240_000 });
   assert.equal(await page.$$eval('[data-testid="route-row"]', (rows) => rows.length), many.length);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('forced onto WebGPU (SwiftShader), the WGSL kernels route in the worker like the native CPU reference', { timeout: 300_000 }, async () => {
+  const { page, errors } = await openPage(ctx, server.url);
+  await page.evaluate(() => localStorage.setItem('skillpg-routing-backend', 'webgpu'));
+  await page.click('[data-testid="routing-sample"]');
+  const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
+  const picked = [all[0], all[6], all[13], all[27]];
+  await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+  const start = Date.now();
+  await page.click('[data-testid="routing-run"]');
+  await page.waitForSelector('[data-testid="route-row"]', { timeout: 280_000 });
+  const backend = await page.textContent('[data-testid="routing-backend"]');
+  console.log(`backend: ${backend}; ${picked.length} requests x 6 skills in ${((Date.now() - start) / 1000).toFixed(1)} s`);
+  assert.match(backend, /^WebGPU via wgpu \(BrowserWebGpu Cpu\), in a worker, weights in f(16|32): forced/, `the backend line says WebGPU ran: ${backend}`);
+  const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.map((tr) => ({ choice: tr.dataset.choice, scores: tr.dataset.scores.split(',').map(Number) })));
+  const names = await page.$$eval('[data-testid="collisions"] thead th[scope="col"]', (ths) => ths.map((t) => t.textContent));
+  const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'route-')), 'requests.json');
+  fs.writeFileSync(tmp, JSON.stringify(picked));
+  const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--cpu', '--weights', 'i8', '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
+  let worst = 0;
+  native.requests.forEach((want, i) => {
+    names.forEach((name, j) => { worst = Math.max(worst, Math.abs(rows[i].scores[j] - want.scores[name])); });
+    assert.equal(rows[i].choice, want.choice, `request ${i}: ${want.query}`);
+  });
+  console.log(`worst |score difference| WebGPU (SwiftShader) vs native CPU reference: ${worst.toExponential(2)}`);
+  // f16 storage rounds the int8 weights' products (q · d needs up to 18 bits; f16 keeps 11).
+  assert.ok(worst <= (/weights in f16/.test(backend) ? 5e-3 : 1e-4), `scores differ by ${worst}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -298,3 +298,13 @@ pub fn github_endpoints() -> crate::github::Endpoints {
     }
     ep
 }
+
+/// Whether local storage asks the routing model to run on WebGPU even on a software adapter
+/// (`skillpg-routing-backend` = `webgpu`): how the browser tests exercise the WGSL kernels in
+/// Chromium, whose only adapter there is SwiftShader.
+pub fn force_webgpu() -> bool {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item("skillpg-routing-backend").ok().flatten())
+        .is_some_and(|v| v == "webgpu")
+}

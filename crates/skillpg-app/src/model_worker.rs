@@ -96,10 +96,11 @@ impl ModelWorker {
     }
 
     /// Sends the weights (moved, not copied, into the worker) and the vocabulary; answers the
-    /// backend line.
-    pub async fn load(&self, model: &[u8], vocab: &str) -> Result<String, String> {
+    /// backend line. `force_webgpu` runs WebGPU even on a software adapter.
+    pub async fn load(&self, model: &[u8], vocab: &str, force_webgpu: bool) -> Result<String, String> {
         let msg = Object::new();
         set(&msg, "kind", &"load".into());
+        set(&msg, "forceWebgpu", &JsValue::from_bool(force_webgpu));
         let bytes = Uint8Array::from(model);
         let buffer = bytes.buffer();
         set(&msg, "model", &buffer);

@@ -64,7 +64,7 @@ impl Q8Linear {
     /// Packs `w` (`[n_out, n_in]`) if every block of 32 inputs is exactly int8 times a scale;
     /// `None` for weights that are not (f32 and f16 files), which keep the f32 kernel.
     pub fn exact(w: &[f32], b: &[f32], n_in: usize, n_out: usize) -> Option<Q8Linear> {
-        if n_in == 0 || n_in % Q8_BLOCK != 0 {
+        if n_in == 0 || !n_in.is_multiple_of(Q8_BLOCK) {
             return None;
         }
         let n_blocks = n_in / Q8_BLOCK;

@@ -55,23 +55,27 @@ pub fn backend_choice(adapter: Result<&skillpg_gpu::AdapterSummary, &str>, cpu_k
 }
 
 /// Loads the model from the bytes of a `.spgm` file and the WordPiece vocabulary, picks the
-/// backend, and returns the backend line.
+/// backend (WebGPU on any adapter when `force_webgpu`: the browser tests' way to run the WGSL
+/// kernels on SwiftShader), and returns the backend line.
 #[wasm_bindgen]
-pub async fn load(model: Vec<u8>, vocab: String) -> Result<String, JsError> {
+pub async fn load(model: Vec<u8>, vocab: String, force_webgpu: bool) -> Result<String, JsError> {
     let weights = Weights::from_spgm(&model).map_err(|e| JsError::new(&e))?;
     drop(model);
     let model = Model::from_weights(&weights).map_err(|e| JsError::new(&e))?;
     drop(weights);
     let tokenizer = WordPiece::from_vocab_txt(&vocab).map_err(|e| JsError::new(&e))?;
     let adapter = skillpg_gpu::Gpu::new().await;
-    let use_gpu = matches!(&adapter, Ok(g) if !g.adapter.device_type.eq_ignore_ascii_case("cpu"));
+    let use_gpu = matches!(&adapter, Ok(g) if force_webgpu || !g.adapter.device_type.eq_ignore_ascii_case("cpu"));
     let gpu = match adapter.as_ref() {
         Ok(g) if use_gpu => Some(skillpg_gpu::GpuModel::new(g.clone(), &model, true)),
         _ => None,
     };
     let fast = FastEmbedder::new(tokenizer, model);
     let kernel = if fast.runs_on_integers() { "int8" } else { "f32" };
-    let (backend, _) = backend_choice(adapter.as_ref().map(|g| &g.adapter).map_err(String::as_str), kernel);
+    let (mut backend, _) = backend_choice(adapter.as_ref().map(|g| &g.adapter).map_err(String::as_str), kernel);
+    if let (Ok(a), true, Some(g)) = (&adapter, force_webgpu, &gpu) {
+        backend = format!("WebGPU via wgpu ({} {}), in a worker, weights in {}: forced by the skillpg-routing-backend setting", a.adapter.backend, a.adapter.device_type, if g.f16 { "f16" } else { "f32" });
+    }
     let engine = Engine { fast, gpu, backend: backend.clone(), cache: HashMap::new() };
     ENGINE.with(|e| *e.borrow_mut() = Some(engine));
     Ok(backend)

@@ -97,7 +97,7 @@ pub fn RoutingPanel() -> impl IntoView {
             .await?;
             download.set(None);
             c.status.set("Preparing the routing model in a worker…".to_owned());
-            backend.set(worker.load(&bytes, &vocab).await?);
+            backend.set(worker.load(&bytes, &vocab, browser::force_webgpu()).await?);
             Ok(worker)
         }
         .await;
