@@ -58,6 +58,7 @@ const server = await serve(root);
 const results = {};
 
 // First render, fresh profile each time.
+console.error('== first render');
 const firstRender = [];
 for (let i = 0; i < runs; i++) {
   const ctx = await browser();
@@ -70,6 +71,7 @@ for (let i = 0; i < runs; i++) {
 }
 results.firstRenderMs = median(firstRender);
 
+console.error('== full report');
 // Full report of react-best-practices, recomputed by renaming its folder (the report depends on
 // the skills alone).
 {
@@ -91,6 +93,7 @@ results.firstRenderMs = median(firstRender);
   await ctx.close();
 }
 
+console.error('== typing after a 5 MB paste');
 // Typing after a large paste: a 5 MB SKILL.md is pasted once, then each keystroke (one
 // character typed into the name, alternately breaking and fixing it) is timed until the
 // findings show the change. Measures the whole path: input, state, analysis, four profiles, DOM.
@@ -150,6 +153,7 @@ results.firstRenderMs = median(firstRender);
   await ctx.close();
 }
 
+console.error('== routing');
 // Routing in the page (the backend it picks here: SwiftShader is software, so the CPU path):
 // the sample set's 28 requests over its 6 skills. The first run includes loading the int8
 // model; later runs embed 28 new requests (each run's requests differ, so nothing is cached).
@@ -180,6 +184,7 @@ if (fs.existsSync(path.join(root, 'dist/model/minilm-i8.spgm'))) {
   await ctx.close();
 }
 
+console.error('== tokenizers');
 // Tokenizers on the same text.
 {
   const text = fs.readFileSync(path.join(corpus, 'vercel-labs__agent-skills/react-best-practices/AGENTS.md'), 'utf8');
@@ -197,6 +202,8 @@ server.stop();
 const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(root, 'dist', f)), { level: 9 }).length;
 results.gzipBytes = Object.fromEntries(['skillpg_app_bg.wasm', 'skillpg_app.js', 'style.css', 'boot.js', 'index.html', 'sw.js'].map((f) => [f, gz(f)]));
 results.gzipTotal = Object.values(results.gzipBytes).reduce((a, b) => a + b, 0);
+// The routing model's worker, fetched only when a person routes (the weights come on top).
+results.gzipWorker = ['worker.js', 'skillpg_worker.js', 'skillpg_worker_bg.wasm'].map(gz).reduce((a, b) => a + b, 0);
 fs.writeFileSync(path.join(benchDir, 'results.json'), JSON.stringify(results, null, 2));
 
 const t = results.tokenizers;
@@ -217,3 +224,4 @@ if (results.routing28Ms) {
   console.log(`| routing, 28 new requests (descriptions cached) | ${results.routing28Ms.toFixed(0)} ms, ${(results.routing28Ms / 28).toFixed(1)} ms a request | ≤ 12 ms a request |`);
 }
 console.log(`| wasm + assets, gzip -9 | ${(results.gzipTotal / 1e6).toFixed(2)} MB | under 2.5 MB |`);
+console.log(`| the routing worker (JS + wasm), gzip -9, fetched on the first routing run | ${(results.gzipWorker / 1e6).toFixed(2)} MB | |`);

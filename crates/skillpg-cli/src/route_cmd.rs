@@ -149,7 +149,8 @@ pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm, backend: &str) -> S
 
 /// Packs the model for the page and the CLI: f32 and f16 `.spgm` files and the vocabulary.
 pub fn pack(safetensors: &Path, vocab: &Path, out: &Path) -> Result<String, String> {
-    let weights = Weights::from_safetensors(&std::fs::read(safetensors).map_err(|e| format!("{}: {e}", safetensors.display()))?)?;
+    let vocab_txt = std::fs::read_to_string(vocab).map_err(|e| format!("{}: {e}", vocab.display()))?;
+    let weights = Weights::from_safetensors(&std::fs::read(safetensors).map_err(|e| format!("{}: {e}", safetensors.display()))?)?.for_routing(&vocab_txt);
     Model::from_weights(&weights)?;
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
     let mut report = String::new();

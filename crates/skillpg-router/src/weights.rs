@@ -62,6 +62,26 @@ pub enum DType {
 pub const Q8_BLOCK: usize = 32;
 
 impl Weights {
+    /// What the router reads of the shipped model, and nothing else, for the packed files:
+    /// the pooler is dropped (the model is mean-pooled; the pooler is never run), and the
+    /// word-embedding rows of the vocabulary's `[unusedN]` tokens are zeroed (WordPiece splits
+    /// `[` and `]` off as punctuation, so it never emits them; zeros cost nothing compressed).
+    /// The int8 file is 0.5 MB smaller gzipped; no embedding changes.
+    pub fn for_routing(&self, vocab_txt: &str) -> Weights {
+        let mut out = self.clone();
+        out.tensors.retain(|name, _| !name.starts_with("pooler."));
+        if let Some(word) = out.tensors.get_mut("embeddings.word_embeddings.weight") {
+            let width = word.shape.last().copied().unwrap_or(0);
+            for (id, token) in vocab_txt.lines().enumerate() {
+                let unused = token.strip_prefix("[unused").and_then(|t| t.strip_suffix(']')).is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+                if unused && let Some(row) = word.data.get_mut(id * width..(id + 1) * width) {
+                    row.fill(0.0);
+                }
+            }
+        }
+        out
+    }
+
     /// The tensor `name`, or an error naming it.
     pub fn get(&self, name: &str) -> Result<&Tensor, String> {
         self.tensors.get(name).ok_or_else(|| format!("the weights have no tensor {name}"))
@@ -248,6 +268,16 @@ pub fn f16_to_f32(h: u16) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn for_routing_drops_the_pooler_and_zeroes_unused_tokens() {
+        let mut w = Weights::default();
+        w.tensors.insert("embeddings.word_embeddings.weight".into(), Tensor { shape: vec![4, 2], data: vec![1.0; 8] });
+        w.tensors.insert("pooler.dense.weight".into(), Tensor { shape: vec![2, 2], data: vec![1.0; 4] });
+        let r = w.for_routing("[PAD]\n[unused0]\n[unusedx]\nhello\n");
+        assert!(!r.tensors.contains_key("pooler.dense.weight"));
+        assert_eq!(r.tensors["embeddings.word_embeddings.weight"].data, vec![1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+    }
 
     #[test]
     fn half_round_trips() {

@@ -160,6 +160,14 @@ mod tests {
     }
 
     #[test]
+    fn never_emits_unused_tokens() {
+        // `[` and `]` are punctuation: the text of a `[unusedN]` token never matches it (the
+        // packed weights zero those rows).
+        let wp = WordPiece::from_vocab_txt("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[unused0]\nunused\n##0\n[\n]\n").expect("vocab");
+        assert_eq!(wp.encode("[unused0]"), vec![2, 7, 5, 6, 8, 3]);
+    }
+
+    #[test]
     fn normalizes_like_bert() {
         assert_eq!(normalize("Héllo\tWÖRLD\u{200B}"), "hello world");
         assert_eq!(pre_tokenize(&normalize("中文ok")), vec!["中", "文", "ok"]);
