@@ -72,6 +72,17 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   });
   console.log(`worst |score difference| page (${backend}) vs native CPU reference: ${worst.toExponential(2)}`);
   assert.ok(worst <= 1e-3, `scores differ by ${worst}`);
+  // The f32 oracle (the CPU reference on the f32 weights): the same decisions, scores within
+  // 0.01 (int8 quantization). On the whole sample set one request sits 0.0006 above τ in f32
+  // and flips (BENCHMARKS.md); it is not among these 14.
+  const f32 = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--cpu', '--weights', 'f32', '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
+  let worstF32 = 0;
+  f32.requests.forEach((want, i) => {
+    names.forEach((name, j) => { worstF32 = Math.max(worstF32, Math.abs(rows[i].scores[j] - want.scores[name])); });
+    assert.equal(rows[i].choice, want.choice, `request ${i} against the f32 oracle: ${want.query}`);
+  });
+  console.log(`worst |score difference| page (int8) vs the f32 oracle: ${worstF32.toFixed(4)}`);
+  assert.ok(worstF32 <= 0.01, `scores differ from f32 by ${worstF32}`);
   // Score bars are as wide as their scores: the CSP drops inline style attributes, so widths
   // are set through the CSSOM.
   const bars = await page.$$eval('.bar-fill', (els) => els.map((el) => ({ score: Number(el.dataset.score), width: el.getBoundingClientRect().width, track: el.parentElement.getBoundingClientRect().width })));
