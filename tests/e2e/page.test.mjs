@@ -105,12 +105,14 @@ describe('the playground page', () => {
     await setEditor(page, '---\nname: shared-skill\ndescription: Shared. Use when testing links.\n---\n# Shared body ✓\n');
     await page.fill('[data-testid="dir-name"]', 'shared-skill');
     await page.fill('[data-testid="cost-turns"]', '17');
+    // The link opens on the view the sender was looking at.
+    await page.click('[data-testid="view-nav"] a[data-view="cost"]');
     // A browser that refuses the clipboard: the page must not claim "copied".
     await page.evaluate(() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); });
     await page.click('[data-testid="share"]');
     await page.waitForFunction(() => /did not let the page copy/.test(document.querySelector('[data-testid="status"]').textContent));
     const link = await page.inputValue('[data-testid="share-link"]');
-    assert.match(link, /#v1=/);
+    assert.match(link, /#v1=[A-Za-z0-9_-]+&view=cost$/, 'the state, then the view, as separate parts of the fragment');
     assert.ok(await page.evaluate(() => { const el = document.activeElement; return el.dataset.testid === 'share-link' && el.selectionStart === 0 && el.selectionEnd === el.value.length; }), 'the link is selected for copying by hand');
     assert.doesNotMatch(page.url(), /#v1=/, 'making a link does not put it in the address');
     const other = await browser();
@@ -120,8 +122,11 @@ describe('the playground page', () => {
       assert.equal(await fresh.inputValue('[data-testid="dir-name"]'), 'shared-skill');
       assert.equal(await fresh.inputValue('[data-testid="cost-turns"]'), '17');
       await fresh.screenshot({ path: screenshotPath('04-shared'), fullPage: true });
-      // The link's fragment is dropped once read: a reload keeps the edits made since.
-      assert.equal(await fresh.evaluate(() => location.hash), '');
+      // The link's state is dropped from the address once read (a reload keeps the edits made
+      // since); its view stays, and the page opened on it.
+      assert.equal(await fresh.evaluate(() => location.hash), '#view=cost');
+      await fresh.waitForFunction(() => { const r = document.getElementById('view-cost').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; });
+      assert.equal(await fresh.getAttribute('[data-testid="view-nav"] a[data-view="cost"]', 'aria-current'), 'true');
       await fresh.fill('[data-testid="cost-turns"]', '23');
       await fresh.waitForTimeout(700);
       await fresh.reload();

@@ -111,6 +111,30 @@ pub fn clear_hash() {
     }
 }
 
+/// Replaces the address's fragment (`view=cost`) without a history entry or a hashchange.
+pub fn replace_hash(fragment: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{}#{fragment}", location_base())));
+    }
+}
+
+/// Scrolls the element with `id` to the top of the window (below the sticky navigation) and
+/// gives it the focus, for keyboard and screen-reader users.
+pub fn scroll_to(id: &str) {
+    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else { return };
+    el.scroll_into_view();
+    if let Some(html) = el.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = html.focus();
+    }
+}
+
+/// Opens the `<details>` with `id` and scrolls to it.
+pub fn open_details(id: &str) {
+    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else { return };
+    let _ = el.set_attribute("open", "");
+    el.scroll_into_view();
+}
+
 /// Replaces the page with a message (used by the panic hook; no markup from user content).
 pub fn show_fatal(message: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };

@@ -260,10 +260,77 @@ pub fn decode(data: &str) -> Result<PageState, String> {
     from_wire(wire)
 }
 
-/// Reads a location hash (`#v1=...`); `None` when the hash is not a share link at all.
+/// The page's views, each reachable by a fragment (`#view=levels`), alone or after a share
+/// link's state (`#v1=...&view=levels`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    /// Verdicts and findings.
+    #[default]
+    Check,
+    /// The chapter's levels table and chart.
+    Levels,
+    /// The per-token view.
+    Tokens,
+    /// Cost over a conversation, and the context window at turn k.
+    Cost,
+    /// The routing preview.
+    Routing,
+    /// Share and export.
+    Share,
+    /// The rule reference.
+    Rules,
+}
+
+impl View {
+    /// Every view, in the navigation's order.
+    pub const ALL: [View; 7] = [View::Check, View::Levels, View::Tokens, View::Cost, View::Routing, View::Share, View::Rules];
+
+    /// The fragment's name of the view.
+    pub fn key(self) -> &'static str {
+        match self {
+            View::Check => "check",
+            View::Levels => "levels",
+            View::Tokens => "tokens",
+            View::Cost => "cost",
+            View::Routing => "routing",
+            View::Share => "share",
+            View::Rules => "rules",
+        }
+    }
+
+    /// The navigation's label.
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Check => "Check",
+            View::Levels => "Levels",
+            View::Tokens => "Tokens",
+            View::Cost => "Cost",
+            View::Routing => "Routing",
+            View::Share => "Share",
+            View::Rules => "Rules",
+        }
+    }
+
+    /// The view a fragment names (`view=cost` among its `&`-separated parts), if any.
+    pub fn from_fragment(hash: &str) -> Option<View> {
+        let hash = hash.strip_prefix('#').unwrap_or(hash);
+        let key = hash.split('&').find_map(|part| part.strip_prefix("view="))?;
+        View::ALL.into_iter().find(|v| v.key() == key)
+    }
+}
+
+/// The fragment of a share link that opens on `view`: the state, then the view.
+pub fn share_fragment_with_view(state: &PageState, view: View) -> String {
+    format!("{}&view={}", share_fragment(state), view.key())
+}
+
+/// Reads a location hash (`#v1=...`, optionally `&view=...` after it); `None` when the hash
+/// carries no share state at all (`#view=cost` alone, `#rule-...`).
 pub fn decode_fragment(hash: &str) -> Option<Result<PageState, String>> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
-    if hash.is_empty() {
+    // base64url has no `&`: the state is everything before the first one.
+    let hash = hash.split('&').next().unwrap_or("");
+    if hash.is_empty() || hash.starts_with("view=") {
         return None;
     }
     match hash.strip_prefix("v1=") {
@@ -292,6 +359,21 @@ pub fn skill_zip(skill: &SkillInput) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_view_and_the_state_are_separate_parts_of_the_fragment() {
+        let state = PageState { profile: "claude-code".into(), ..PageState::default() };
+        let fragment = share_fragment_with_view(&state, View::Cost);
+        assert_eq!(View::from_fragment(&format!("#{fragment}")), Some(View::Cost));
+        let back = decode_fragment(&format!("#{fragment}")).expect("a share link").expect("decodes");
+        assert_eq!(back.profile, "claude-code");
+        assert_eq!(View::from_fragment("#view=routing"), Some(View::Routing));
+        assert_eq!(View::from_fragment("#view=nope"), None);
+        assert_eq!(View::from_fragment("#rule-broken_link"), None);
+        for v in View::ALL {
+            assert_eq!(View::from_fragment(&format!("view={}", v.key())), Some(v));
+        }
+    }
 
     fn sample() -> PageState {
         PageState {
@@ -324,6 +406,7 @@ mod tests {
         assert!(decode_fragment("#v1=!!!").expect("a share link").is_err());
         assert!(decode_fragment("#v9=abc").expect("a share link").is_err());
         assert!(decode_fragment("#section-2").is_none());
+        assert!(decode_fragment("#view=cost").is_none());
         let evil = ShareStateV1 { v: 1, skills: vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }], selected: 0, file: String::new(), profile: String::new(), cost: CostState::default(), routing: RoutingState::default(), together: None };
         assert!(from_wire(evil).is_err());
     }

@@ -11,15 +11,19 @@ use super::loaders::Loaders;
 use super::routing::RoutingPanel;
 use super::share::SharePanel;
 use super::tokens::TokenView;
-use crate::state::{self, PageState};
+use crate::state::{self, PageState, View};
 use crate::{browser, compute, samples};
 
 /// The initial state: a share link, else what this browser saved, else the good sample.
 fn initial_state(status: &mut String) -> PageState {
-    if let Some(res) = state::decode_fragment(&browser::location_hash()) {
-        // The link has been read: drop it from the address, so that a reload shows the edits
-        // made since (saved in this browser), not the link's state again.
-        browser::clear_hash();
+    let hash = browser::location_hash();
+    if let Some(res) = state::decode_fragment(&hash) {
+        // The link has been read: drop its state from the address, so that a reload shows the
+        // edits made since (saved in this browser), not the link's state again; keep its view.
+        match View::from_fragment(&hash) {
+            Some(v) => browser::replace_hash(&format!("view={}", v.key())),
+            None => browser::clear_hash(),
+        }
         match res {
             Ok(s) => return s,
             Err(message) => *status = format!("The share link could not be opened: {message}. Your saved work is shown instead."),
@@ -44,7 +48,25 @@ pub fn App() -> impl IntoView {
     // skills really change.
     let skills = Memo::new(move |_| state.with(|s| (s.skills.clone(), s.together())));
     let computed = Memo::new(move |_| skills.with(|(s, together)| compute(s, *together)));
-    provide_context(Ctx { state, computed, status });
+    let view = RwSignal::new(View::from_fragment(&browser::location_hash()).unwrap_or_default());
+    provide_context(Ctx { state, computed, status, view });
+    // Each view has a fragment (`#view=cost`): following one scrolls to its section, and a
+    // link's fragment does so on load. `#rule-<name>` opens that rule in the reference.
+    let follow_hash = move || {
+        let hash = browser::location_hash();
+        if let Some(v) = View::from_fragment(&hash) {
+            view.set(v);
+            browser::scroll_to(&format!("view-{}", v.key()));
+        } else if let Some(rule) = hash.strip_prefix("#rule-") {
+            view.set(View::Rules);
+            browser::open_details(&format!("rule-{rule}"));
+        }
+    };
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| follow_hash());
+    if view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-") {
+        // After the first render, when the sections exist.
+        leptos::prelude::set_timeout(follow_hash, std::time::Duration::from_millis(0));
+    }
 
     // Effects sync with the outside world only: local storage, so a reload keeps the work.
     // Saving waits until the state has rendered and typing pauses: encoding a large skill on
@@ -71,8 +93,10 @@ pub fn App() -> impl IntoView {
 
     // The system's preference until a person chooses; then their choice, remembered.
     let dark = RwSignal::new(browser::prefers_dark());
+    let section = move |v: View| format!("view-{}", v.key());
     view! {
         <div class="page" class:dark=move || dark.get()>
+            <a class="skip-link" href="#view-check">"Skip to the checks"</a>
             <header class="top">
                 <h1>"Skill Playground"</h1>
                 <p class="tagline">"Drop an Agent Skill: see it checked against the spec and the products, counted level by level, and priced. Nothing leaves your browser."</p>
@@ -80,42 +104,47 @@ pub fn App() -> impl IntoView {
                     {move || if dark.get() { "Light theme" } else { "Dark theme" }}
                 </button>
             </header>
+            <nav class="views" aria-label="Views" data-testid="view-nav">
+                {View::ALL.into_iter().map(|v| view! {
+                    <a href=format!("#view={}", v.key()) data-view=v.key() aria-current=move || (view.get() == v).then_some("true")>{v.title()}</a>
+                }).collect_view()}
+            </nav>
             <p class="note" data-testid="tokenizer-note">
-                "Token counts are o200k_base (OpenAI's encoding). Claude, Gemini and other models use other tokenizers, so every count here is an approximation for them."
+                "Token counts are o200k_base (OpenAI's encoding); Claude, Gemini and other models tokenize differently, so every count is an approximation for them."
             </p>
             <div class="status" role="status" aria-live="polite" data-testid="status">{move || status.get()}</div>
             <Loaders/>
-            <main class="grid">
+            <main class="grid" id="main">
                 <section class="panel editor-panel" aria-labelledby="h-editor">
                     <h2 id="h-editor">"SKILL.md"</h2>
                     <Editor/>
                 </section>
-                <section class="panel" aria-labelledby="h-verdicts">
+                <section class="panel" aria-labelledby="h-verdicts" id=section(View::Check) tabindex="-1">
                     <h2 id="h-verdicts">"Where it loads"</h2>
                     <VerdictTable/>
                     <DiagnosticsPanel/>
                 </section>
-                <section class="panel wide" aria-labelledby="h-levels">
+                <section class="panel wide" aria-labelledby="h-levels" id=section(View::Levels) tabindex="-1">
                     <h2 id="h-levels">"Levels"</h2>
                     <LevelsPanel/>
                 </section>
-                <section class="panel wide" aria-labelledby="h-tokens">
+                <section class="panel wide" aria-labelledby="h-tokens" id=section(View::Tokens) tabindex="-1">
                     <h2 id="h-tokens">"Tokens"</h2>
                     <TokenView/>
                 </section>
-                <section class="panel wide" aria-labelledby="h-cost">
+                <section class="panel wide" aria-labelledby="h-cost" id=section(View::Cost) tabindex="-1">
                     <h2 id="h-cost">"Cost over a conversation"</h2>
                     <CostPanel/>
                 </section>
-                <section class="panel wide" aria-labelledby="h-routing">
+                <section class="panel wide" aria-labelledby="h-routing" id=section(View::Routing) tabindex="-1">
                     <h2 id="h-routing">"Routing preview"</h2>
                     <RoutingPanel/>
                 </section>
-                <section class="panel wide" aria-labelledby="h-share">
+                <section class="panel wide" aria-labelledby="h-share" id=section(View::Share) tabindex="-1">
                     <h2 id="h-share">"Share and export"</h2>
                     <SharePanel/>
                 </section>
-                <section class="panel wide" aria-labelledby="h-rules">
+                <section class="panel wide" aria-labelledby="h-rules" id=section(View::Rules) tabindex="-1">
                     <h2 id="h-rules">"Rules"</h2>
                     <RulesReference/>
                 </section>

@@ -102,12 +102,12 @@ pub fn CostPanel() -> impl IntoView {
                     </table>
                     <p>{format!("The skill is {:.0}× cheaper used and {:.0}× cheaper unused. Caching makes a standing prompt cheaper, not smaller.", ratio(r.system_prompt.tokens, r.skill_used.tokens), ratio(r.system_prompt.tokens, r.skill_unused.tokens))}</p>
                     <div class="two-col">
-                        <figure>{chart(&pts, &[
+                        <figure class="chart">{chart(&pts, &[
                             ("everything in the system prompt", "s-sp", |p| p.system_prompt_tokens as f64),
                             ("skill used", "s-used", |p| p.skill_used_tokens as f64),
                             ("skill never used", "s-unused", |p| p.skill_unused_tokens as f64),
                         ], "tokens")}<figcaption>"Cumulative input tokens"</figcaption></figure>
-                        <figure>{chart(&pts, &[
+                        <figure class="chart">{chart(&pts, &[
                             ("system prompt", "s-sp", |p| p.system_prompt_usd),
                             ("system prompt, cached", "s-cached", |p| p.system_prompt_cached_usd),
                             ("skill used", "s-used", |p| p.skill_used_usd),

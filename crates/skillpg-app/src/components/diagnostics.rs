@@ -146,7 +146,7 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
             <p>
                 <span class="sev" aria-label=format!("severity {sev}")>{sev}</span>
                 " "
-                <code class="code" title=d.rule>{d.code}</code>
+                <a class="code" href=format!("#rule-{}", d.rule) title=format!("{}: the rule in the reference", d.rule)><code>{d.code}</code></a>
                 " "
                 <span class="msg">{d.message.clone()}</span>
             </p>
@@ -208,14 +208,34 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
 pub fn RulesReference() -> impl IntoView {
     let mut rules = skillpg_core::rules::all_rules();
     rules.sort_by_key(|r| r.code);
+    let query = RwSignal::new(String::new());
+    // A rule shows when every word of the query is in its code, name or summary.
+    let matches = move |code: &str, name: &str, summary: &str| {
+        let q = query.get().to_lowercase();
+        let hay = format!("{code} {name} {} {summary}", name.replace('_', " ")).to_lowercase();
+        q.split_whitespace().all(|w| hay.contains(w))
+    };
+    let total = rules.len();
+    let shown = {
+        let rules = rules.clone();
+        move || rules.iter().filter(|r| matches(r.code, r.name, r.summary)).count()
+    };
     view! {
         <div class="rules-reference" data-testid="rules-reference">
-            {rules.into_iter().map(|r| view! {
-                <details id=format!("rule-{}", r.name)>
-                    <summary><code>{r.code}</code>" "{r.name}" ("{r.default_severity.as_str()}"): "{r.summary}</summary>
-                    <RuleDoc markdown=skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary).to_owned()/>
-                    <p class="source">"Source: "<a href=r.source.url target="_blank" rel="noopener noreferrer">{r.source.title}</a></p>
-                </details>
+            <label class="rule-search">"Search the rules "
+                <input type="search" data-testid="rule-search" placeholder="code, name or words: SPG038, name, budget…" prop:value=move || query.get()
+                    on:input=move |ev| query.set(event_target_value(&ev))/>
+            </label>
+            <p class="hint" aria-live="polite" data-testid="rule-count">{move || format!("{} of {total} rules", shown())}</p>
+            {rules.into_iter().map(|r| {
+                let (code, name, summary) = (r.code, r.name, r.summary);
+                view! {
+                    <details id=format!("rule-{}", r.name) data-testid="rule" hidden=move || !matches(code, name, summary)>
+                        <summary><code>{r.code}</code>" "{r.name}" ("{r.default_severity.as_str()}"): "{r.summary}</summary>
+                        <RuleDoc markdown=skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary).to_owned()/>
+                        <p class="source">"Source: "<a href=r.source.url target="_blank" rel="noopener noreferrer">{r.source.title}</a></p>
+                    </details>
+                }
             }).collect_view()}
         </div>
     }

@@ -76,9 +76,19 @@ fn LevelChart() -> impl IntoView {
         let max = rows.iter().map(|(_, l)| l.level1.max(l.level2).max(l.level3)).max().unwrap_or(1).max(10) as f64;
         let scale = |v: usize| if v == 0 { 0.0 } else { 340.0 * (v as f64 + 1.0).log10() / (max + 1.0).log10() };
         let height = rows.len() * 54 + 30;
+        // A tick at every power of ten up to the largest level, so lengths can be read.
+        let ticks: Vec<usize> = (0..).map(|k| 10usize.pow(k)).take_while(|&v| v as f64 <= max).collect();
+        let axis = height - 12;
         view! {
             <figure class="chart">
-                <svg viewBox=format!("0 0 640 {height}") role="img" aria-label="Tokens per level, log scale" data-testid="level-chart">
+                <svg viewBox=format!("0 0 640 {height}") role="img" aria-label="Tokens per level, logarithmic scale with a tick at every power of ten" data-testid="level-chart">
+                    {ticks.into_iter().map(|v| {
+                        let x = 170.0 + scale(v);
+                        view! {
+                            <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="4" y2=axis - 8 class="tick" data-testid="chart-tick"></line>
+                            <text x=format!("{x:.1}") y=axis class="tick-label" text-anchor="middle">{n(v)}</text>
+                        }
+                    }).collect_view()}
                     {rows.iter().enumerate().map(|(i, (name, l))| {
                         let y = i * 54 + 8;
                         view! {
@@ -96,7 +106,7 @@ fn LevelChart() -> impl IntoView {
                         }
                     }).collect_view()}
                 </svg>
-                <figcaption>"Log scale: each step is ten times more tokens."</figcaption>
+                <figcaption>"Logarithmic scale: each tick is ten times the one before, so a bar twice as long is far more than twice the tokens. The table above has the exact counts."</figcaption>
             </figure>
         }
     }

@@ -25,6 +25,8 @@ pub struct Ctx {
     pub computed: Memo<Computed>,
     /// A status line for the ARIA live region (progress, errors).
     pub status: RwSignal<String>,
+    /// The view the navigation last went to (carried in share links).
+    pub view: RwSignal<crate::state::View>,
 }
 
 /// The shared context.

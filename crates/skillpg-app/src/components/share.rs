@@ -46,7 +46,8 @@ pub fn SharePanel() -> impl IntoView {
     let link = RwSignal::new(String::new());
     let too_large = RwSignal::new(false);
     let make_link = move |_| {
-        let fragment = c.state.with(state::share_fragment);
+        let view = c.view.get_untracked();
+        let fragment = c.state.with(|s| state::share_fragment_with_view(s, view));
         let url = format!("{}#{fragment}", browser::location_base());
         if url.len() > state::MAX_LINK_CHARS {
             too_large.set(true);

@@ -1,0 +1,122 @@
+// The page as a place to find things: the views' navigation and fragments, the rule reference
+// with its search and the findings' links into it, the log chart's ticks, and a 390 px phone.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { browser, openPage, screenshotPath, serve } from './harness.mjs';
+
+let server;
+let ctx;
+
+before(async () => {
+  server = await serve();
+  ctx = await browser();
+});
+
+after(async () => {
+  await ctx?.close();
+  server?.stop();
+});
+
+const inViewport = (page, selector) => page.evaluate((sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight && r.height > 0;
+}, selector);
+
+test('at 1280×800 the drop area, the verdicts and every view are reachable without scrolling; each view has a fragment', async () => {
+  const { page, errors } = await openPage(ctx, server.url);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.click('[data-testid="clear"]');
+  await page.click('[data-testid="sample-release-notes"]');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  assert.ok(await inViewport(page, '[data-testid="dropzone"]'), 'where to drop a skill');
+  assert.ok(await inViewport(page, '[data-testid="verdicts"]'), 'the verdicts');
+  const views = await page.$$eval('[data-testid="view-nav"] a', (as) => as.map((a) => a.dataset.view));
+  assert.deepEqual(views, ['check', 'levels', 'tokens', 'cost', 'routing', 'share', 'rules']);
+  assert.ok(await inViewport(page, '[data-testid="view-nav"]'), 'the navigation');
+  await page.screenshot({ path: screenshotPath('10-first-screen-1280') });
+  for (const v of views) {
+    await page.click(`[data-testid="view-nav"] a[data-view="${v}"]`);
+    await page.waitForFunction((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.top >= 0 && r.top < 120; }, `view-${v}`);
+    assert.equal(await page.evaluate(() => location.hash), `#view=${v}`);
+    assert.equal(await page.getAttribute(`[data-testid="view-nav"] a[data-view="${v}"]`, 'aria-current'), 'true');
+    // The navigation stays at hand (sticky).
+    assert.ok(await inViewport(page, '[data-testid="view-nav"]'), `the navigation while on ${v}`);
+  }
+  // A link to a view opens on it.
+  const other = await ctx.newPage();
+  await other.goto(server.url + '#view=routing');
+  await other.waitForSelector('[data-testid="levels-table"]');
+  await other.waitForFunction(() => { const r = document.getElementById('view-routing').getBoundingClientRect(); return r.top >= 0 && r.top < 120; });
+  await other.close();
+  // The skip link is the first stop of the keyboard, and leads to the checks.
+  const keys = await ctx.newPage();
+  await keys.goto(server.url);
+  await keys.waitForSelector('[data-testid="levels-table"]');
+  await keys.keyboard.press('Tab');
+  assert.equal(await keys.evaluate(() => document.activeElement.className), 'skip-link');
+  assert.equal(await keys.evaluate(() => document.activeElement.getAttribute('href')), '#view-check');
+  await keys.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the rule reference is searchable and every finding links to its rule', async () => {
+  const { page, errors } = await openPage(ctx, server.url);
+  await page.click('[data-testid="clear"]');
+  await page.click('[data-testid="sample-release-notes"]');
+  await page.fill('[data-testid="editor"]', '---\nname: Bad_Name\ndescription: x\n---\nbody\n');
+  const first = page.locator('[data-testid="diagnostic"] a.code').first();
+  const href = await first.getAttribute('href');
+  assert.match(href, /^#rule-[a-z0-9_-]+$/);
+  await first.click();
+  const id = href.slice(1);
+  await page.waitForFunction((rid) => { const d = document.getElementById(rid); const r = d.getBoundingClientRect(); return d.open && r.top >= 0 && r.top < innerHeight; }, id);
+  const total = await page.locator('[data-testid="rule"]').count();
+  await page.fill('[data-testid="rule-search"]', 'SPG038');
+  assert.equal(await page.locator('[data-testid="rule"]:visible').count(), 1, 'a code finds its rule');
+  await page.fill('[data-testid="rule-search"]', 'description');
+  const some = await page.locator('[data-testid="rule"]:visible').count();
+  assert.ok(some > 1 && some < total, `words filter the rules: ${some} of ${total}`);
+  assert.match(await page.textContent('[data-testid="rule-count"]'), new RegExp(`^${some} of ${total} rules$`));
+  await page.fill('[data-testid="rule-search"]', '');
+  assert.equal(await page.locator('[data-testid="rule"]:visible').count(), total);
+  // The log chart has ticks at powers of ten and says it is logarithmic.
+  assert.ok((await page.locator('[data-testid="chart-tick"]').count()) >= 2, 'ticks on the level chart');
+  assert.match(await page.textContent('.chart figcaption'), /Logarithmic/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('at 390 px nothing is wider than the screen outside a scrolling box, and no text is under 11 px', async () => {
+  const phone = await browser();
+  try {
+    const { page, errors } = await openPage(phone, server.url);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.click('[data-testid="clear"]');
+    // The sample with every common mistake: long findings, every table filled.
+    await page.click('[data-testid="sample-pdf-helper"]');
+    await page.waitForTimeout(300);
+    const problems = await page.evaluate(() => {
+      const scrolls = (el) => { for (let p = el.parentElement; p; p = p.parentElement) { const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; } return false; };
+      const out = [];
+      for (const el of document.querySelectorAll('body *')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+        if ((r.right > innerWidth + 1 || r.left < -1) && !scrolls(el) && !el.classList.contains('skip-link')) out.push(`too wide: ${el.tagName}.${el.className.baseVal ?? el.className} (${Math.round(r.left)}–${Math.round(r.right)})`);
+        const hasText = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+        // SVG text shrinks with its drawing: its size on screen is its font size times the scale.
+        const svg = el.closest('svg');
+        const scale = svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 1;
+        const size = parseFloat(getComputedStyle(el).fontSize) * scale;
+        if (hasText && size < 10.5) out.push(`text under 11 px: ${el.tagName}.${el.className.baseVal ?? el.className} "${el.textContent.trim().slice(0, 30)}" (${size.toFixed(1)} px)`);
+      }
+      return out.slice(0, 15);
+    });
+    await page.screenshot({ path: screenshotPath('11-phone-390'), fullPage: true });
+    assert.deepEqual(problems, []);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), true, 'no horizontal scroll of the page');
+    assert.deepEqual(errors, []);
+  } finally {
+    await phone.close();
+  }
+});
