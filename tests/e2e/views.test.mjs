@@ -120,3 +120,34 @@ test('at 390 px nothing is wider than the screen outside a scrolling box, and no
     await phone.close();
   }
 });
+
+test('the token view is one tab stop, with the arrow keys, Home and End inside it; findings show once', async () => {
+  const { page, errors } = await openPage(ctx, server.url);
+  await page.click('[data-testid="clear"]');
+  await page.click('[data-testid="sample-release-notes"]');
+  assert.equal(await page.locator('[data-testid="tokens"] [tabindex="0"]').count(), 1, 'one tab stop');
+  const spans = page.locator('[data-testid="tokens"] .tok');
+  const n = await spans.count();
+  assert.ok(n > 10);
+  await spans.first().focus();
+  const active = () => page.evaluate(() => [...document.activeElement.parentElement.children].indexOf(document.activeElement));
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await active(), 2);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await active(), 1);
+  await page.keyboard.press('End');
+  assert.equal(await active(), n - 1);
+  await page.keyboard.press('Home');
+  assert.equal(await active(), 0);
+  assert.equal(await page.locator('[data-testid="tokens"] [tabindex="0"]').count(), 1, 'still one tab stop');
+  // A finding's message is written once (the list under Check); by the editor, a button that
+  // selects the place. The profile is named by its title.
+  await page.fill('[data-testid="editor"]', '---\nname: Bad_Name\ndescription: x\n---\nbody\n');
+  const message = await page.locator('[data-testid="diagnostic"] .msg').first().textContent();
+  assert.equal(await page.getByText(message, { exact: true }).count(), 1, `"${message}" appears once`);
+  assert.match(await page.textContent('[data-testid="inline-findings"]'), /\d+:\d+ SPG\d{3}/);
+  assert.match(await page.textContent('[data-testid="profile-line"]'), /^Findings under Agent Skills spec/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

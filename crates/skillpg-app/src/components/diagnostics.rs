@@ -102,7 +102,7 @@ pub fn DiagnosticsPanel() -> impl IntoView {
     };
     view! {
         <div class="diagnostics" data-testid="diagnostics" aria-live="polite">
-            <p class="profile-line">{move || c.state.with(|s| format!("Findings under “{}”:", s.profile))}</p>
+            <p class="profile-line" data-testid="profile-line">{move || c.state.with(|s| format!("Findings under {}:", skillpg_core::profile::Profile::by_key(&s.profile).map_or(s.profile.as_str(), |p| p.title)))}</p>
             {move || {
                 let groups = items();
                 if groups.is_empty() {

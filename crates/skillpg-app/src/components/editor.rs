@@ -54,14 +54,16 @@ pub fn Editor() -> impl IntoView {
                     typed.set_value(value.clone());
                     c.state.update(|s| if let Some(k) = s.skills.get_mut(s.selected) { k.set_skill_md(&value); });
                 }></textarea>
-            <ul class="inline-findings" data-testid="inline-findings" aria-label="Findings in SKILL.md">
+            // Where the findings are in the text, as buttons that select it; their messages are
+            // in the findings list (Check), once.
+            <ul class="inline-findings" data-testid="inline-findings" aria-label="Jump to a finding in SKILL.md">
                 {move || findings().into_iter().map(|d| {
                     let loc = d.location.unwrap_or_default();
                     let span = d.span.clone().unwrap_or(0..0);
                     let sev = d.severity.as_str();
                     view! {
                         <li class=format!("finding {sev}")>
-                            <button class="goto" on:click=move |_| {
+                            <button class="goto" title=format!("{sev}: {}", d.message) on:click=move |_| {
                                 if let Some(el) = area.get() {
                                     let el: web_sys::HtmlTextAreaElement = el.unchecked_into();
                                     let text = el.value();
@@ -70,10 +72,7 @@ pub fn Editor() -> impl IntoView {
                                     let _ = el.focus();
                                     let _ = el.set_selection_range(to_utf16(span.start), to_utf16(span.end.max(span.start)));
                                 }
-                            }>{format!("{}:{}", loc.line, loc.column)}</button>
-                            <span class="sev">{sev}</span>
-                            <code>{d.code}</code>
-                            <span class="msg">{d.message.clone()}</span>
+                            }>{format!("{}:{} {}", loc.line, loc.column, d.code)}</button>
                         </li>
                     }
                 }).collect_view()}

@@ -16,6 +16,28 @@ fn show_whitespace(text: &str) -> String {
     text.replace(' ', "·").replace('\t', "→").replace('\n', "↵\n")
 }
 
+/// Keyboard inside the token view: the view is one tab stop (a roving tabindex), and the arrow
+/// keys, Home and End move between tokens.
+fn move_between_tokens(ev: leptos::ev::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let Some(current) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+    let Some(parent) = current.parent_element() else { return };
+    let next = match ev.key().as_str() {
+        "ArrowRight" | "ArrowDown" => current.next_element_sibling(),
+        "ArrowLeft" | "ArrowUp" => current.previous_element_sibling(),
+        "Home" => parent.first_element_child(),
+        "End" => parent.last_element_child(),
+        _ => return,
+    };
+    ev.prevent_default();
+    let Some(next) = next else { return };
+    let _ = current.set_attribute("tabindex", "-1");
+    let _ = next.set_attribute("tabindex", "0");
+    if let Ok(el) = next.dyn_into::<web_sys::HtmlElement>() {
+        let _ = el.focus();
+    }
+}
+
 /// The token view of the selected file.
 #[component]
 pub fn TokenView() -> impl IntoView {
@@ -63,13 +85,13 @@ pub fn TokenView() -> impl IntoView {
                     view! {
                         <p data-testid="token-count">{format!("{} tokens, {} characters (o200k_base).", n(n_tokens), n(n_chars))}
                             {cut.then(|| format!(" Showing the first {} segments.", n(shown)))}</p>
-                        <div class="tokens" data-testid="tokens" role="list" aria-label="Tokens">
+                        <div class="tokens" data-testid="tokens" role="list" aria-label="Tokens: arrow keys move from token to token" on:keydown=move_between_tokens>
                             {segments.into_iter().take(shown).enumerate().map(|(i, seg)| {
                                 let piece = &text[seg.start..seg.end];
                                 let ids = seg.ids.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
                                 let shown_text = if ws { show_whitespace(piece) } else { piece.to_owned() };
                                 view! {
-                                    <span class=if i % 2 == 0 { "tok even" } else { "tok odd" } role="listitem" tabindex="0"
+                                    <span class=if i % 2 == 0 { "tok even" } else { "tok odd" } role="listitem" tabindex=if i == 0 { "0" } else { "-1" }
                                         title=format!("token {}: id {ids}", i + 1) aria-label=format!("token {}: {piece:?}, id {ids}", i + 1)
                                         data-ids=ids.clone()>{shown_text}</span>
                                 }
