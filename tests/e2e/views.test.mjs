@@ -151,3 +151,65 @@ test('the token view is one tab stop, with the arrow keys, Home and End inside i
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the context window to scale, played along the turns, and presenter mode from a link', async () => {
+  const { page, errors } = await openPage(ctx, server.url);
+  await page.click('[data-testid="clear"]');
+  await page.click('[data-testid="sample-release-notes"]');
+  await page.fill('[data-testid="cost-turns"]', '40');
+  await page.fill('[data-testid="cost-activate"]', '12');
+  for (const box of await page.locator('.reads input[type="checkbox"]').all()) await box.check();
+  // The blocks ease to their width (0.2 s): measure after it.
+  const setTurn = async (t) => {
+    await page.$eval('[data-testid="turn-slider"]', (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }, t);
+    await page.waitForTimeout(400);
+  };
+  const parts = () => page.$$eval('[data-testid="window-part"]', (els) => els.map((e) => ({ tokens: Number(e.dataset.tokens), width: e.getBoundingClientRect().width, isNew: e.classList.contains('new') })));
+  await setTurn(11);
+  const before = await parts();
+  assert.equal(before.length, 1, 'before activation: level 1 only');
+  await setTurn(12);
+  const at = await parts();
+  assert.equal(at.length, 4, 'on activation: level 1, the body, two files');
+  assert.deepEqual(at.map((p) => p.isNew), [false, true, true, true]);
+  // To scale: widths in proportion to tokens (the full width is the last turn's window).
+  const barWidth = await page.$eval('[data-testid="window-bar"]', (e) => e.clientWidth);
+  const full = at.reduce((a, p) => a + p.tokens, 0);
+  for (const p of at) assert.ok(Math.abs(p.width - (barWidth * p.tokens) / full) <= 2.5, `width ${p.width} for ${p.tokens} of ${full} tokens in ${barWidth} px`);
+  assert.match(await page.textContent('[data-testid="window-numbers"]'), /In the window at turn 12: [\d,]+ tokens from skills\. Input so far: [\d,]+ tokens/);
+  // Play the turns: the slider moves on its own.
+  await setTurn(1);
+  await page.click('[data-testid="turn-play"]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="turn-slider"]').value) >= 4, null, { timeout: 10_000 });
+  await page.click('[data-testid="turn-play"]');
+  await page.screenshot({ path: screenshotPath('12-context-window'), fullPage: false });
+  // Presenter mode from a share link that opens on it: a slide.
+  await page.click('[data-testid="view-nav"] a[data-view="cost"]');
+  await page.evaluate(() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); });
+  await page.click('[data-testid="share"]');
+  const link = (await page.inputValue('[data-testid="share-link"]')).replace('&view=cost', '&view=present&turn=11');
+  const other = await browser();
+  try {
+    const slide = await other.newPage();
+    await slide.goto(link);
+    await slide.waitForSelector('[data-testid="presenter"]');
+    assert.equal(await slide.textContent('[data-testid="present-turn"]'), 'Turn 11 of 40');
+    assert.match(await slide.textContent('[data-testid="present-idea"]'), /Only level 1/);
+    await slide.keyboard.press('ArrowRight');
+    assert.equal(await slide.textContent('[data-testid="present-turn"]'), 'Turn 12 of 40');
+    assert.match(await slide.textContent('[data-testid="present-idea"]'), /reads the body/);
+    assert.equal(await slide.evaluate(() => location.hash), '#view=present&turn=12');
+    await slide.screenshot({ path: screenshotPath('13-presenter') });
+    await slide.keyboard.press('End');
+    assert.equal(await slide.textContent('[data-testid="present-turn"]'), 'Turn 40 of 40');
+    await slide.keyboard.press('ArrowLeft');
+    assert.equal(await slide.textContent('[data-testid="present-turn"]'), 'Turn 39 of 40');
+    await slide.keyboard.press('Escape');
+    await slide.waitForSelector('[data-testid="presenter"]', { state: 'detached' });
+    assert.equal(await slide.evaluate(() => location.hash), '#view=cost');
+  } finally {
+    await other.close();
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -279,11 +279,13 @@ pub enum View {
     Share,
     /// The rule reference.
     Rules,
+    /// Presenter mode: the context window at turn k, full screen, for workshops.
+    Present,
 }
 
 impl View {
-    /// Every view, in the navigation's order.
-    pub const ALL: [View; 7] = [View::Check, View::Levels, View::Tokens, View::Cost, View::Routing, View::Share, View::Rules];
+    /// The views of the navigation, in order (presenter mode is entered from Cost).
+    pub const NAV: [View; 7] = [View::Check, View::Levels, View::Tokens, View::Cost, View::Routing, View::Share, View::Rules];
 
     /// The fragment's name of the view.
     pub fn key(self) -> &'static str {
@@ -295,6 +297,7 @@ impl View {
             View::Routing => "routing",
             View::Share => "share",
             View::Rules => "rules",
+            View::Present => "present",
         }
     }
 
@@ -308,6 +311,7 @@ impl View {
             View::Routing => "Routing",
             View::Share => "Share",
             View::Rules => "Rules",
+            View::Present => "Presenter mode",
         }
     }
 
@@ -315,8 +319,21 @@ impl View {
     pub fn from_fragment(hash: &str) -> Option<View> {
         let hash = hash.strip_prefix('#').unwrap_or(hash);
         let key = hash.split('&').find_map(|part| part.strip_prefix("view="))?;
-        View::ALL.into_iter().find(|v| v.key() == key)
+        View::NAV.into_iter().chain([View::Present]).find(|v| v.key() == key)
     }
+}
+
+/// A fragment without its share state: the view and the turn it names (`view=present&turn=12`),
+/// what the address keeps once a link's state has been read.
+pub fn fragment_without_state(hash: &str) -> String {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    hash.split('&').filter(|part| !part.is_empty() && !part.starts_with('v') || part.starts_with("view=")).collect::<Vec<_>>().join("&")
+}
+
+/// The turn a fragment names (`turn=12`), for presenter mode's links.
+pub fn turn_from_fragment(hash: &str) -> Option<u64> {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    hash.split('&').find_map(|part| part.strip_prefix("turn="))?.parse().ok().filter(|&t| t >= 1)
 }
 
 /// The fragment of a share link that opens on `view`: the state, then the view.
@@ -370,9 +387,15 @@ mod tests {
         assert_eq!(View::from_fragment("#view=routing"), Some(View::Routing));
         assert_eq!(View::from_fragment("#view=nope"), None);
         assert_eq!(View::from_fragment("#rule-broken_link"), None);
-        for v in View::ALL {
+        for v in View::NAV.into_iter().chain([View::Present]) {
             assert_eq!(View::from_fragment(&format!("view={}", v.key())), Some(v));
         }
+        assert_eq!(turn_from_fragment("#v1=abc&view=present&turn=12"), Some(12));
+        assert_eq!(fragment_without_state("#v1=abc&view=present&turn=12"), "view=present&turn=12");
+        assert_eq!(fragment_without_state("#v1=abc"), "");
+        assert_eq!(fragment_without_state("#v2=abc&view=cost"), "view=cost");
+        assert_eq!(turn_from_fragment("#view=present&turn=0"), None);
+        assert_eq!(turn_from_fragment("#view=present&turn=x"), None);
     }
 
     fn sample() -> PageState {

@@ -134,9 +134,81 @@ pub fn series(inputs: &CostInputs) -> Vec<CostPoint> {
     res
 }
 
+/// Which level a part of the context window is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// A skill's `- name: description` line, in every request.
+    One,
+    /// The used skill's body, from the turn it is activated.
+    Two,
+    /// A bundled file, from the turn the body sends the agent to it.
+    Three,
+}
+
+/// One part of the context window at a turn, for the to-scale picture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowPart {
+    /// What it is: a skill's name, "body of x", a file's path.
+    pub label: String,
+    /// Its tokens.
+    pub tokens: u64,
+    /// Its level.
+    pub level: Level,
+    /// Whether it entered on this turn.
+    pub new: bool,
+}
+
+/// What the skills put in the context window: every installed skill's level 1, and the used
+/// skill's body and the files it reads from its activation turn on.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WindowInputs {
+    /// Every installed skill's name and level-1 tokens, in catalog order.
+    pub listing: Vec<(String, u64)>,
+    /// The used skill's name and body tokens.
+    pub used: (String, u64),
+    /// The files read on use, with their tokens.
+    pub reads: Vec<(String, u64)>,
+    /// The turn the skill is used on (never when `None`).
+    pub activate_at: Option<u64>,
+}
+
+/// The parts of the window at `turn` (1-based), in the order they enter it. The body and the
+/// files stay once loaded: they are part of the conversation from then on (the arithmetic pays
+/// them once, as the chapter does).
+pub fn window_at(inputs: &WindowInputs, turn: u64) -> Vec<WindowPart> {
+    let mut parts: Vec<WindowPart> = inputs.listing.iter().map(|(name, t)| WindowPart { label: name.clone(), tokens: *t, level: Level::One, new: turn == 1 }).collect();
+    if let Some(at) = inputs.activate_at.filter(|&at| turn >= at) {
+        let new = turn == at;
+        parts.push(WindowPart { label: format!("body of {}", inputs.used.0), tokens: inputs.used.1, level: Level::Two, new });
+        parts.extend(inputs.reads.iter().map(|(path, t)| WindowPart { label: path.clone(), tokens: *t, level: Level::Three, new }));
+    }
+    parts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_window_holds_level_one_until_activation_then_the_body_and_the_files() {
+        let inputs = WindowInputs {
+            listing: vec![("release-notes".into(), 46), ("other".into(), 30)],
+            used: ("release-notes".into(), 324),
+            reads: vec![("references/a.md".into(), 400), ("references/b.md".into(), 265)],
+            activate_at: Some(12),
+        };
+        let before = window_at(&inputs, 11);
+        assert_eq!(before.iter().map(|p| p.tokens).sum::<u64>(), 76);
+        assert!(before.iter().all(|p| p.level == Level::One && !p.new));
+        let at = window_at(&inputs, 12);
+        assert_eq!(at.iter().map(|p| p.tokens).sum::<u64>(), 76 + 324 + 665);
+        assert_eq!(at.iter().filter(|p| p.new).count(), 3);
+        assert_eq!(at[2].label, "body of release-notes");
+        assert!(window_at(&inputs, 40).iter().all(|p| !p.new));
+        assert!(window_at(&inputs, 1).iter().all(|p| p.new && p.level == Level::One));
+        let never = WindowInputs { activate_at: None, ..inputs };
+        assert_eq!(window_at(&never, 40).len(), 2);
+    }
 
     fn chapter() -> CostInputs {
         // A release-notes procedure: 1,716 tokens in all, L1 46, body 324, two files read (665).

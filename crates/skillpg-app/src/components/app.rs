@@ -8,6 +8,7 @@ use super::diagnostics::{DiagnosticsPanel, RulesReference, VerdictTable};
 use super::editor::Editor;
 use super::levels::LevelsPanel;
 use super::loaders::Loaders;
+use super::presenter::Presenter;
 use super::routing::RoutingPanel;
 use super::share::SharePanel;
 use super::tokens::TokenView;
@@ -20,9 +21,9 @@ fn initial_state(status: &mut String) -> PageState {
     if let Some(res) = state::decode_fragment(&hash) {
         // The link has been read: drop its state from the address, so that a reload shows the
         // edits made since (saved in this browser), not the link's state again; keep its view.
-        match View::from_fragment(&hash) {
-            Some(v) => browser::replace_hash(&format!("view={}", v.key())),
-            None => browser::clear_hash(),
+        match state::fragment_without_state(&hash) {
+            rest if rest.is_empty() => browser::clear_hash(),
+            rest => browser::replace_hash(&rest),
         }
         match res {
             Ok(s) => return s,
@@ -49,14 +50,20 @@ pub fn App() -> impl IntoView {
     let skills = Memo::new(move |_| state.with(|s| (s.skills.clone(), s.together())));
     let computed = Memo::new(move |_| skills.with(|(s, together)| compute(s, *together)));
     let view = RwSignal::new(View::from_fragment(&browser::location_hash()).unwrap_or_default());
-    provide_context(Ctx { state, computed, status, view });
+    let turn = RwSignal::new(state::turn_from_fragment(&browser::location_hash()).unwrap_or(1));
+    provide_context(Ctx { state, computed, status, view, turn });
     // Each view has a fragment (`#view=cost`): following one scrolls to its section, and a
     // link's fragment does so on load. `#rule-<name>` opens that rule in the reference.
     let follow_hash = move || {
         let hash = browser::location_hash();
         if let Some(v) = View::from_fragment(&hash) {
             view.set(v);
-            browser::scroll_to(&format!("view-{}", v.key()));
+            if let Some(t) = state::turn_from_fragment(&hash) {
+                turn.set(t);
+            }
+            if v != View::Present {
+                browser::scroll_to(&format!("view-{}", v.key()));
+            }
         } else if let Some(rule) = hash.strip_prefix("#rule-") {
             view.set(View::Rules);
             browser::open_details(&format!("rule-{rule}"));
@@ -105,7 +112,7 @@ pub fn App() -> impl IntoView {
                 </button>
             </header>
             <nav class="views" aria-label="Views" data-testid="view-nav">
-                {View::ALL.into_iter().map(|v| view! {
+                {View::NAV.into_iter().map(|v| view! {
                     <a href=format!("#view={}", v.key()) data-view=v.key() aria-current=move || (view.get() == v).then_some("true")>{v.title()}</a>
                 }).collect_view()}
             </nav>
@@ -149,6 +156,7 @@ pub fn App() -> impl IntoView {
                     <RulesReference/>
                 </section>
             </main>
+            <Presenter/>
             <footer>
                 <p>{move || format!("Report computed in {:.1} ms in this browser.", computed.get().elapsed_ms)}</p>
                 <p>"The spec profile follows skills-ref 0.1.1; product profiles are dated in each message's source. Counts: o200k_base."</p>

@@ -2,9 +2,9 @@
 //! over the turns, and a slider that shows what sits in the context window at turn k.
 
 use leptos::prelude::*;
-use skillpg_core::cost::{CostInputs, CostPoint, cost, series};
+use skillpg_core::cost::{CostInputs, CostPoint, Level, WindowInputs, WindowPart, cost, series, window_at};
 
-use super::{ctx, n};
+use super::{Ctx, ctx, n};
 
 fn number_input(label: &'static str, id: &'static str, get: impl Fn() -> f64 + Send + Sync + 'static, set: impl Fn(f64) + 'static, step: &'static str) -> impl IntoView {
     view! {
@@ -44,7 +44,7 @@ fn chart(points: &[CostPoint], series: &[(&'static str, &'static str, fn(&CostPo
 #[component]
 pub fn CostPanel() -> impl IntoView {
     let c = ctx();
-    let turn = RwSignal::new(1u64);
+    let turn = c.turn;
     let inputs = move || {
         let computed = c.computed.get();
         c.state.with(|s| {
@@ -116,36 +116,127 @@ pub fn CostPanel() -> impl IntoView {
                     </div>
                 }
             })}
-            <ContextAtTurn turn=turn/>
+            <ContextWindow turn=turn/>
         </div>
     }
 }
 
-/// For teaching: which level of which skill sits in the window at turn k.
+/// The window's inputs and the arithmetic's, for the selected skill as used and every loaded
+/// skill installed.
+pub(super) fn window_inputs(c: Ctx) -> Option<(WindowInputs, CostInputs)> {
+    let computed = c.computed.get();
+    c.state.with(|s| {
+        let a = computed.analyses.get(s.selected)?;
+        let turns = s.cost.turns.max(1);
+        let activate_at = s.cost.activate_at.clamp(1, turns);
+        let reads: Vec<(String, u64)> = s.cost.read.iter().filter_map(|p| a.file(p)).map(|f| (f.path.clone(), f.tokens() as u64)).collect();
+        let window = WindowInputs {
+            listing: computed.analyses.iter().map(|x| (x.display_name().to_owned(), x.levels().level1 as u64)).collect(),
+            used: (a.display_name().to_owned(), a.levels().level2 as u64),
+            reads: reads.clone(),
+            activate_at: Some(activate_at),
+        };
+        let inputs = CostInputs {
+            turns,
+            level1: a.levels().level1 as u64,
+            level2: a.levels().level2 as u64,
+            level3: a.levels().level3 as u64,
+            read_tokens: reads.iter().map(|(_, t)| t).sum(),
+            activate_at: Some(activate_at),
+            price_per_million: s.cost.price,
+            cached_price_per_million: s.cost.cached_price,
+        };
+        Some((window, inputs))
+    })
+}
+
+/// The context window at a turn, to scale: one block per part, as wide as its tokens against
+/// the fullest window of the conversation (its last turn), coloured by level; new parts marked.
 #[component]
-fn ContextAtTurn(turn: RwSignal<u64>) -> impl IntoView {
+pub(super) fn WindowBar(parts: Vec<WindowPart>, full: u64) -> impl IntoView {
+    let full = full.max(1) as f64;
+    let label = format!("The context window: {} tokens from skills", n(parts.iter().map(|p| p.tokens as usize).sum()));
+    view! {
+        <div class="window-bar" data-testid="window-bar" role="img" aria-label=label>
+            {parts.into_iter().map(|p| {
+                let cls = match p.level { Level::One => "l1", Level::Two => "l2", Level::Three => "l3" };
+                let pct = 100.0 * p.tokens as f64 / full;
+                view! {
+                    <span class=format!("window-part {cls}") class:new=p.new data-testid="window-part" data-tokens=p.tokens.to_string()
+                        style:width=format!("{pct:.3}%") title=format!("{}: {} tokens", p.label, n(p.tokens as usize))>{p.label.clone()}</span>
+                }
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// For teaching: which level of which skill sits in the window at turn k, to scale, stepped by
+/// a slider or played along the turns; presenter mode shows the same full screen.
+#[component]
+fn ContextWindow(turn: RwSignal<u64>) -> impl IntoView {
     let c = ctx();
+    let playing: StoredValue<Option<leptos::prelude::IntervalHandle>> = StoredValue::new(None);
+    let is_playing = RwSignal::new(false);
+    let stop = move || {
+        if let Some(h) = playing.get_value() {
+            h.clear();
+        }
+        playing.set_value(None);
+        is_playing.set(false);
+    };
+    let play = move |_| {
+        if is_playing.get_untracked() {
+            stop();
+            return;
+        }
+        let turns = c.state.with_untracked(|s| s.cost.turns.max(1));
+        if turn.get_untracked() >= turns {
+            turn.set(1);
+        }
+        is_playing.set(true);
+        let handle = leptos::prelude::set_interval_with_handle(
+            move || {
+                let turns = c.state.with_untracked(|s| s.cost.turns.max(1));
+                if turn.get_untracked() >= turns {
+                    stop();
+                } else {
+                    turn.update(|t| *t += 1);
+                }
+            },
+            std::time::Duration::from_millis(250),
+        )
+        .ok();
+        playing.set_value(handle);
+    };
     view! {
         <div class="at-turn">
-            <label for="turn-slider">{move || format!("What is in the context window at turn {}", turn.get())}</label>
-            <input id="turn-slider" data-testid="turn-slider" type="range" min="1" max=move || c.state.with(|s| s.cost.turns.max(1).to_string())
-                prop:value=move || turn.get().to_string() on:input=move |ev| turn.set(event_target_value(&ev).parse().unwrap_or(1))/>
-            <ul data-testid="in-context">
-                {move || {
-                    let computed = c.computed.get();
-                    let k = turn.get();
-                    c.state.with(|s| computed.analyses.iter().enumerate().map(|(idx, a)| {
-                        let used = idx == s.selected && k >= s.cost.activate_at;
-                        let reads: usize = if used { s.cost.read.iter().filter_map(|p| a.file(p)).map(|f| f.tokens()).sum() } else { 0 };
-                        let what = if used {
-                            format!("level 1 ({}) + level 2 ({}) + {} file(s) read ({}): {} tokens", n(a.levels().level1), n(a.levels().level2), s.cost.read.len(), n(reads), n(a.levels().level1 + a.levels().level2 + reads))
-                        } else {
-                            format!("level 1 only: {} tokens ({} tokens stay on disk)", n(a.levels().level1), n(a.levels().level2 + a.levels().level3))
-                        };
-                        view! { <li><strong>{a.display_name().to_owned()}</strong>": "{what}</li> }
-                    }).collect_view())
-                }}
-            </ul>
+            <h3>"The context window, turn by turn"</h3>
+            <div class="controls">
+                <label for="turn-slider">{move || format!("Turn {} of {}", turn.get(), c.state.with(|s| s.cost.turns.max(1)))}</label>
+                <input id="turn-slider" data-testid="turn-slider" type="range" min="1" max=move || c.state.with(|s| s.cost.turns.max(1).to_string())
+                    prop:value=move || turn.get().to_string() on:input=move |ev| { stop(); turn.set(event_target_value(&ev).parse().unwrap_or(1)) }/>
+                <button data-testid="turn-play" on:click=play aria-pressed=move || is_playing.get().to_string()>{move || if is_playing.get() { "Pause" } else { "Play the turns" }}</button>
+                <a class="button" href=move || format!("#view=present&turn={}", turn.get()) data-testid="presenter-link">"Presenter mode"</a>
+            </div>
+            {move || window_inputs(c).map(|(w, inp)| {
+                let k = turn.get().min(inp.turns);
+                let parts = window_at(&w, k);
+                let full: u64 = window_at(&w, inp.turns).iter().map(|p| p.tokens).sum();
+                let now: u64 = parts.iter().map(|p| p.tokens).sum();
+                let point = series(&inp).get(k as usize - 1).copied();
+                view! {
+                    <WindowBar parts=parts.clone() full=full/>
+                    <p class="hint">"To scale: the full width is the window at the last turn. Blue: level 1 of every installed skill; orange: the body (level 2); green: files read (level 3); outlined: what entered on this turn."</p>
+                    <ul data-testid="in-context">
+                        {parts.iter().map(|p| {
+                            let what = match p.level { Level::One => "level 1", Level::Two => "level 2", Level::Three => "level 3, read on use" };
+                            view! { <li class:new=p.new><strong>{p.label.clone()}</strong>{format!(" ({what}): {} tokens{}", n(p.tokens as usize), if p.new { ", entered on this turn" } else { "" })}</li> }
+                        }).collect_view()}
+                    </ul>
+                    <p data-testid="window-numbers">{format!("In the window at turn {k}: {} tokens from skills.", n(now as usize))}
+                        {point.map(|pt| format!(" Input so far: {} tokens (${:.4}) as a skill, against {} (${:.4}) with everything in the system prompt.", n(pt.skill_used_tokens as usize), pt.skill_used_usd, n(pt.system_prompt_tokens as usize), pt.system_prompt_usd))}</p>
+                }
+            })}
         </div>
     }
 }

@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod editor;
 pub mod levels;
 pub mod loaders;
+pub mod presenter;
 pub mod routing;
 pub mod share;
 pub mod tokens;
@@ -27,6 +28,8 @@ pub struct Ctx {
     pub status: RwSignal<String>,
     /// The view the navigation last went to (carried in share links).
     pub view: RwSignal<crate::state::View>,
+    /// The turn the context-window picture shows (the cost view and presenter mode share it).
+    pub turn: RwSignal<u64>,
 }
 
 /// The shared context.
