@@ -58,8 +58,9 @@ export async function browser() {
 }
 
 export function screenshotPath(name) {
-  fs.mkdirSync(artifacts, { recursive: true });
-  return path.join(artifacts, `${name}.png`);
+  const file = path.join(artifacts, `${name}.png`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return file;
 }
 
 /// Opens `url` in a new page of `context` and waits for the levels table (the app has

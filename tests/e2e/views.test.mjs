@@ -110,6 +110,15 @@ test('at 390 px nothing is wider than the screen outside a scrolling box, and no
         const size = parseFloat(getComputedStyle(el).fontSize) * scale;
         if (hasText && size < 10.5) out.push(`text under 11 px: ${el.tagName}.${el.className.baseVal ?? el.className} "${el.textContent.trim().slice(0, 30)}" (${size.toFixed(1)} px)`);
       }
+      // A column's header hides with its cells.
+      for (const table of document.querySelectorAll('table')) {
+        const heads = [...table.querySelectorAll('thead th')];
+        heads.forEach((th, i) => {
+          const cells = [...table.querySelectorAll('tbody tr')].map((tr) => tr.children[i]).filter(Boolean);
+          const shown = (el) => el.getBoundingClientRect().width > 0;
+          if (cells.length && shown(th) && !cells.some(shown)) out.push(`header without cells: "${th.textContent}"`);
+        });
+      }
       return out.slice(0, 15);
     });
     await page.screenshot({ path: screenshotPath('11-phone-390'), fullPage: true });
@@ -212,4 +221,31 @@ test('the context window to scale, played along the turns, and presenter mode fr
   }
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('every view at desktop and phone width, light and dark, opens on its section (screenshots for review)', async () => {
+  for (const [width, height, name] of [[1280, 800, 'desktop'], [390, 844, 'phone']]) {
+    for (const scheme of ['light', 'dark']) {
+      const context = await browser();
+      try {
+        const page = await context.newPage();
+        const errors = [];
+        page.on('pageerror', (e) => errors.push(String(e)));
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        await page.goto(server.url);
+        await page.waitForSelector('[data-testid="levels-table"]');
+        assert.equal(await page.evaluate(() => document.querySelector('.page').classList.contains('dark')), scheme === 'dark', `the ${scheme} theme follows the system`);
+        for (const v of ['check', 'levels', 'tokens', 'cost', 'routing', 'share', 'rules']) {
+          await page.click(`[data-testid="view-nav"] a[data-view="${v}"]`);
+          await page.waitForFunction((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.top >= 0 && r.top < 140; }, `view-${v}`);
+          await page.waitForTimeout(250);
+          await page.screenshot({ path: screenshotPath(`views/${name}-${scheme}-${v}`) });
+        }
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    }
+  }
 });

@@ -14,7 +14,7 @@ pub fn VerdictTable() -> impl IntoView {
     view! {
         <table class="verdicts" data-testid="verdicts">
             <caption>"The selected skill under each product's rules"</caption>
-            <thead><tr><th scope="col">"Profile"</th><th scope="col">"Verdict"</th><th scope="col">"Errors"</th><th scope="col">"Warnings"</th><th scope="col">"As of"</th></tr></thead>
+            <thead><tr><th scope="col">"Profile"</th><th scope="col">"Verdict"</th><th scope="col">"Errors"</th><th scope="col">"Warnings"</th><th scope="col" class="as-of">"As of"</th></tr></thead>
             <tbody>
                 {move || {
                     let computed = c.computed.get();
