@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -72,4 +73,19 @@ export async function openPage(context, url) {
   await page.goto(url);
   await page.waitForSelector('[data-testid="levels-table"]');
   return { page, errors };
+}
+
+/// Registers the usual hooks of a test file: a server for dist/ and a browser context before
+/// the tests, both closed after; returns an object whose `server` and `ctx` are set by then.
+export function serveAndBrowse() {
+  const env = {};
+  before(async () => {
+    env.server = await serve();
+    env.ctx = await browser();
+  });
+  after(async () => {
+    await env.ctx?.close();
+    env.server?.stop();
+  });
+  return env;
 }

@@ -1,21 +1,18 @@
 // The page as a place to find things: the views' navigation and fragments, the rule reference
 // with its search and the findings' links into it, the log chart's ticks, and a 390 px phone.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { browser, openPage, screenshotPath, serve } from './harness.mjs';
+import { test } from 'node:test';
+import { browser, openPage, screenshotPath, serveAndBrowse } from './harness.mjs';
 
-let server;
-let ctx;
+const env = serveAndBrowse();
 
-before(async () => {
-  server = await serve();
-  ctx = await browser();
-});
-
-after(async () => {
-  await ctx?.close();
-  server?.stop();
-});
+/// A page with the good sample alone, whatever an earlier test saved.
+async function samplePage() {
+  const opened = await openPage(env.ctx, env.server.url);
+  await opened.page.click('[data-testid="clear"]');
+  await opened.page.click('[data-testid="sample-release-notes"]');
+  return opened;
+}
 
 const inViewport = (page, selector) => page.evaluate((sel) => {
   const r = document.querySelector(sel).getBoundingClientRect();
@@ -23,10 +20,8 @@ const inViewport = (page, selector) => page.evaluate((sel) => {
 }, selector);
 
 test('at 1280×800 the drop area, the verdicts and every view are reachable without scrolling; each view has a fragment', async () => {
-  const { page, errors } = await openPage(ctx, server.url);
+  const { page, errors } = await samplePage();
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.click('[data-testid="clear"]');
-  await page.click('[data-testid="sample-release-notes"]');
   await page.evaluate(() => window.scrollTo(0, 0));
   assert.ok(await inViewport(page, '[data-testid="dropzone"]'), 'where to drop a skill');
   assert.ok(await inViewport(page, '[data-testid="verdicts"]'), 'the verdicts');
@@ -43,14 +38,14 @@ test('at 1280×800 the drop area, the verdicts and every view are reachable with
     assert.ok(await inViewport(page, '[data-testid="view-nav"]'), `the navigation while on ${v}`);
   }
   // A link to a view opens on it.
-  const other = await ctx.newPage();
-  await other.goto(server.url + '#view=routing');
+  const other = await env.ctx.newPage();
+  await other.goto(env.server.url + '#view=routing');
   await other.waitForSelector('[data-testid="levels-table"]');
   await other.waitForFunction(() => { const r = document.getElementById('view-routing').getBoundingClientRect(); return r.top >= 0 && r.top < 120; });
   await other.close();
   // The skip link is the first stop of the keyboard, and leads to the checks.
-  const keys = await ctx.newPage();
-  await keys.goto(server.url);
+  const keys = await env.ctx.newPage();
+  await keys.goto(env.server.url);
   await keys.waitForSelector('[data-testid="levels-table"]');
   await keys.keyboard.press('Tab');
   assert.equal(await keys.evaluate(() => document.activeElement.className), 'skip-link');
@@ -61,9 +56,7 @@ test('at 1280×800 the drop area, the verdicts and every view are reachable with
 });
 
 test('the rule reference is searchable and every finding links to its rule', async () => {
-  const { page, errors } = await openPage(ctx, server.url);
-  await page.click('[data-testid="clear"]');
-  await page.click('[data-testid="sample-release-notes"]');
+  const { page, errors } = await samplePage();
   await page.fill('[data-testid="editor"]', '---\nname: Bad_Name\ndescription: x\n---\nbody\n');
   const first = page.locator('[data-testid="diagnostic"] a.code').first();
   const href = await first.getAttribute('href');
@@ -90,7 +83,7 @@ test('the rule reference is searchable and every finding links to its rule', asy
 test('at 390 px nothing is wider than the screen outside a scrolling box, and no text is under 11 px', async () => {
   const phone = await browser();
   try {
-    const { page, errors } = await openPage(phone, server.url);
+    const { page, errors } = await openPage(phone, env.server.url);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.click('[data-testid="clear"]');
     // The sample with every common mistake: long findings, every table filled.
@@ -131,9 +124,7 @@ test('at 390 px nothing is wider than the screen outside a scrolling box, and no
 });
 
 test('the token view is one tab stop, with the arrow keys, Home and End inside it; findings show once', async () => {
-  const { page, errors } = await openPage(ctx, server.url);
-  await page.click('[data-testid="clear"]');
-  await page.click('[data-testid="sample-release-notes"]');
+  const { page, errors } = await samplePage();
   assert.equal(await page.locator('[data-testid="tokens"] [tabindex="0"]').count(), 1, 'one tab stop');
   const spans = page.locator('[data-testid="tokens"] .tok');
   const n = await spans.count();
@@ -162,9 +153,7 @@ test('the token view is one tab stop, with the arrow keys, Home and End inside i
 });
 
 test('the context window to scale, played along the turns, and presenter mode from a link', async () => {
-  const { page, errors } = await openPage(ctx, server.url);
-  await page.click('[data-testid="clear"]');
-  await page.click('[data-testid="sample-release-notes"]');
+  const { page, errors } = await samplePage();
   await page.fill('[data-testid="cost-turns"]', '40');
   await page.fill('[data-testid="cost-activate"]', '12');
   for (const box of await page.locator('.reads input[type="checkbox"]').all()) await box.check();
@@ -233,7 +222,7 @@ test('every view at desktop and phone width, light and dark, opens on its sectio
         page.on('pageerror', (e) => errors.push(String(e)));
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height });
-        await page.goto(server.url);
+        await page.goto(env.server.url);
         await page.waitForSelector('[data-testid="levels-table"]');
         assert.equal(await page.evaluate(() => document.querySelector('.page').classList.contains('dark')), scheme === 'dark', `the ${scheme} theme follows the system`);
         for (const v of ['check', 'levels', 'tokens', 'cost', 'routing', 'share', 'rules']) {
