@@ -1,0 +1,180 @@
+//! GGML's tensor types and their dequantization to f32, block by block, as ggml's reference
+//! (`ggml-quants.c`) and the `gguf` Python package define them.
+
+/// A tensor's storage type (GGML's numbering).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GgmlType {
+    /// 4-byte floats.
+    F32,
+    /// IEEE halves.
+    F16,
+    /// bfloat16.
+    Bf16,
+    /// Blocks of 32: an f16 scale, 32 signed bytes.
+    Q8_0,
+    /// Blocks of 32: an f16 scale, 32 nibbles offset by 8.
+    Q4_0,
+    /// Blocks of 32: an f16 scale and minimum, 32 nibbles.
+    Q4_1,
+    /// Super-blocks of 256: f16 scale and minimum, 8 six-bit sub-scales and minima, nibbles.
+    Q4K,
+    /// Super-blocks of 256: 6-bit values (low nibbles and high pairs), 16 signed sub-scales, f16 scale.
+    Q6K,
+}
+
+impl GgmlType {
+    /// The type for GGML's number, or `None` for one this reader does not dequantize.
+    pub fn from_id(id: u32) -> Option<GgmlType> {
+        Some(match id {
+            0 => GgmlType::F32,
+            1 => GgmlType::F16,
+            8 => GgmlType::Q8_0,
+            2 => GgmlType::Q4_0,
+            3 => GgmlType::Q4_1,
+            12 => GgmlType::Q4K,
+            14 => GgmlType::Q6K,
+            30 => GgmlType::Bf16,
+            _ => return None,
+        })
+    }
+
+    /// GGML's name of a type number, for messages (also for the types this reader refuses).
+    pub fn name_of(id: u32) -> &'static str {
+        const NAMES: [&str; 31] = [
+            "F32", "F16", "Q4_0", "Q4_1", "Q4_2", "Q4_3", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K", "IQ2_XXS", "IQ2_XS",
+            "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "I8", "I16", "I32", "I64", "F64", "IQ1_M", "BF16",
+        ];
+        NAMES.get(id as usize).copied().unwrap_or("unknown")
+    }
+
+    /// Values per block, and bytes per block.
+    pub fn block(self) -> (usize, usize) {
+        match self {
+            GgmlType::F32 => (1, 4),
+            GgmlType::F16 | GgmlType::Bf16 => (1, 2),
+            GgmlType::Q8_0 => (32, 34),
+            GgmlType::Q4_0 => (32, 18),
+            GgmlType::Q4_1 => (32, 20),
+            GgmlType::Q4K => (256, 144),
+            GgmlType::Q6K => (256, 210),
+        }
+    }
+
+    /// Bytes that `n` values take, or `None` when `n` is not a whole number of blocks.
+    pub fn bytes_for(self, n: u64) -> Option<u64> {
+        let (per, bytes) = self.block();
+        (n % per as u64 == 0).then(|| n / per as u64 * bytes as u64)
+    }
+}
+
+fn f16(b: &[u8]) -> f32 {
+    half::f16::from_le_bytes([b[0], b[1]]).to_f32()
+}
+
+/// Dequantizes `data` (whole blocks of `ty`) into `out` (one f32 a value).
+pub fn dequantize(ty: GgmlType, data: &[u8], out: &mut Vec<f32>) {
+    let (_, bytes) = ty.block();
+    for b in data.chunks_exact(bytes) {
+        match ty {
+            GgmlType::F32 => out.push(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            GgmlType::F16 => out.push(f16(b)),
+            GgmlType::Bf16 => out.push(half::bf16::from_le_bytes([b[0], b[1]]).to_f32()),
+            GgmlType::Q8_0 => {
+                let d = f16(b);
+                out.extend(b[2..34].iter().map(|&q| d * f32::from(q as i8)));
+            }
+            GgmlType::Q4_0 => {
+                let d = f16(b);
+                let qs = &b[2..18];
+                out.extend(qs.iter().map(|&q| d * (f32::from(q & 0xF) - 8.0)));
+                out.extend(qs.iter().map(|&q| d * (f32::from(q >> 4) - 8.0)));
+            }
+            GgmlType::Q4_1 => {
+                let (d, m) = (f16(b), f16(&b[2..]));
+                let qs = &b[4..20];
+                out.extend(qs.iter().map(|&q| d * f32::from(q & 0xF) + m));
+                out.extend(qs.iter().map(|&q| d * f32::from(q >> 4) + m));
+            }
+            GgmlType::Q4K => dequantize_q4_k(b, out),
+            GgmlType::Q6K => dequantize_q6_k(b, out),
+        }
+    }
+}
+
+/// The `j`-th six-bit scale and minimum of a Q4_K super-block's 12 packed bytes.
+fn scale_min_k4(j: usize, q: &[u8]) -> (u8, u8) {
+    if j < 4 {
+        (q[j] & 63, q[j + 4] & 63)
+    } else {
+        ((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4), (q[j + 4] >> 4) | ((q[j] >> 6) << 4))
+    }
+}
+
+fn dequantize_q4_k(b: &[u8], out: &mut Vec<f32>) {
+    let (d, dmin) = (f16(b), f16(&b[2..]));
+    let scales = &b[4..16];
+    let qs = &b[16..144];
+    for (chunk, q) in qs.chunks_exact(32).enumerate() {
+        let (sc1, m1) = scale_min_k4(2 * chunk, scales);
+        let (sc2, m2) = scale_min_k4(2 * chunk + 1, scales);
+        let (d1, min1) = (d * f32::from(sc1), dmin * f32::from(m1));
+        let (d2, min2) = (d * f32::from(sc2), dmin * f32::from(m2));
+        out.extend(q.iter().map(|&v| d1 * f32::from(v & 0xF) - min1));
+        out.extend(q.iter().map(|&v| d2 * f32::from(v >> 4) - min2));
+    }
+}
+
+fn dequantize_q6_k(b: &[u8], out: &mut Vec<f32>) {
+    let (ql_all, qh_all, sc_all) = (&b[..128], &b[128..192], &b[192..208]);
+    let d = f16(&b[208..]);
+    let mut y = [0.0f32; 256];
+    for half in 0..2 {
+        let (ql, qh, sc) = (&ql_all[half * 64..], &qh_all[half * 32..], &sc_all[half * 8..]);
+        let y = &mut y[half * 128..];
+        for l in 0..32 {
+            let is = l / 16;
+            let q1 = i32::from((ql[l] & 0xF) | ((qh[l] & 3) << 4)) - 32;
+            let q2 = i32::from((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32;
+            let q3 = i32::from((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32;
+            let q4 = i32::from((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
+            let s = |k: usize| d * f32::from(sc[is + k] as i8);
+            y[l] = s(0) * q1 as f32;
+            y[l + 32] = s(2) * q2 as f32;
+            y[l + 64] = s(4) * q3 as f32;
+            y[l + 96] = s(6) * q4 as f32;
+        }
+    }
+    out.extend_from_slice(&y);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn q4_0_and_q8_0_by_hand() {
+        // d = 0.5 (f16 0x3800); nibbles 0..15 low, 15..0 high.
+        let mut b = vec![0x00, 0x38];
+        b.extend((0..16u8).map(|i| i | ((15 - i) << 4)));
+        let mut out = Vec::new();
+        dequantize(GgmlType::Q4_0, &b, &mut out);
+        assert_eq!(out[0], -4.0);
+        assert_eq!(out[15], 3.5);
+        assert_eq!(out[16], 3.5);
+        assert_eq!(out.len(), 32);
+        let mut b = vec![0x00, 0x3C];
+        b.extend((0..32).map(|i| (i as i8 - 16) as u8));
+        out.clear();
+        dequantize(GgmlType::Q8_0, &b, &mut out);
+        assert_eq!(out[0], -16.0);
+        assert_eq!(out[31], 15.0);
+    }
+
+    #[test]
+    fn sizes_and_names() {
+        assert_eq!(GgmlType::Q4K.bytes_for(512), Some(288));
+        assert_eq!(GgmlType::Q8_0.bytes_for(33), None);
+        assert_eq!(GgmlType::name_of(13), "Q5_K");
+        assert_eq!(GgmlType::from_id(13), None);
+    }
+}
