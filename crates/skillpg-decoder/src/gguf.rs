@@ -233,20 +233,20 @@ mod tests {
 
     #[test]
     fn hostile_headers_are_messages() {
-        assert!(Gguf::parse(b"GG").unwrap_err().contains("not a GGUF file"));
-        assert!(Gguf::parse(b"PK\x03\x04rest").unwrap_err().contains("not a GGUF file"));
+        assert!(Gguf::parse(b"GG").expect_err("refused").contains("not a GGUF file"));
+        assert!(Gguf::parse(b"PK\x03\x04rest").expect_err("refused").contains("not a GGUF file"));
         let mut b = b"GGUF".to_vec();
         b.extend(9u32.to_le_bytes());
-        assert!(Gguf::parse(&b).unwrap_err().contains("version 9"));
+        assert!(Gguf::parse(&b).expect_err("refused").contains("version 9"));
         // A count that cannot fit is refused before anything is allocated.
-        assert!(Gguf::parse(&header(u64::MAX, 0)).unwrap_err().contains("cannot fit"));
+        assert!(Gguf::parse(&header(u64::MAX, 0)).expect_err("refused").contains("cannot fit"));
         let mut b = header(0, 1);
         b.extend(4u64.to_le_bytes());
         b.extend(b"name");
         b.extend(8u32.to_le_bytes());
         b.extend(1000u64.to_le_bytes());
         b.extend(b"short");
-        assert!(Gguf::parse(&b).unwrap_err().contains("truncated"));
+        assert!(Gguf::parse(&b).expect_err("refused").contains("truncated"));
     }
 
     #[test]
@@ -259,7 +259,7 @@ mod tests {
         b.extend(13u32.to_le_bytes());
         b.extend(0u64.to_le_bytes());
         b.resize(1024, 0);
-        let e = Gguf::parse(&b).unwrap_err();
+        let e = Gguf::parse(&b).expect_err("refused");
         assert!(e.contains("Q5_K") && e.contains("tensor w"), "{e}");
     }
 }

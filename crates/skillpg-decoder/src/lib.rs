@@ -6,5 +6,6 @@
 //! Q4_1, Q4_K, Q6_K: the types SmolLM2's and the common Qwen2.5 GGUFs use), as ggml defines
 //! them; both are tested against the `gguf` Python package's reference (PyPI).
 
+pub mod bpe;
 pub mod gguf;
 pub mod quant;

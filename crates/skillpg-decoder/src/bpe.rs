@@ -1,0 +1,250 @@
+//! Byte-level BPE, as GPT-2 and the Llama/Qwen2-family GGUFs that say `tokenizer.ggml.model =
+//! gpt2` tokenize: special tokens first, then a pre-tokenizer cuts the text into pieces, each
+//! piece's UTF-8 bytes become GPT-2's printable characters, and adjacent symbols merge by the
+//! rank of their merge until none applies.
+//!
+//! Pre-tokenizers, written out by hand (no regex engine: GPT-2's pattern needs a lookahead):
+//! - `gpt2`: `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`;
+//! - `smollm` (SmolLM2): every digit its own piece first (Hugging Face's `Digits` with
+//!   individual digits), then `gpt2` on what is between.
+//!
+//! `tests/bpe_oracle.rs` holds the ids to Hugging Face `tokenizers` (PyPI) built from the same
+//! vocabulary and merges, on the corpus's descriptions and non-ASCII text.
+
+use std::collections::HashMap;
+
+use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+
+use crate::gguf::{Gguf, Value};
+
+/// Which pre-tokenizer a model uses (`tokenizer.ggml.pre`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreTokenizer {
+    /// GPT-2's pattern.
+    Gpt2,
+    /// Digits one by one, then GPT-2's pattern.
+    SmolLm,
+}
+
+/// A byte-level BPE tokenizer.
+#[derive(Debug, Clone)]
+pub struct Bpe {
+    pre: PreTokenizer,
+    vocab: HashMap<String, u32>,
+    tokens: Vec<String>,
+    /// `(left, right)` → `(rank, merged)`.
+    merges: HashMap<(u32, u32), (u32, u32)>,
+    /// Special (control and user-defined) tokens, longest first.
+    specials: Vec<(String, u32)>,
+    byte_chars: [char; 256],
+    /// The id of a byte the vocabulary lacks.
+    unknown: u32,
+}
+
+/// GPT-2's map from bytes to printable characters: printable Latin-1 bytes stand for
+/// themselves, the others are shifted to U+0100 and up.
+fn byte_chars() -> [char; 256] {
+    let mut map = ['\0'; 256];
+    let mut next = 256u32;
+    for b in 0..=255u8 {
+        let printable = matches!(b, b'!'..=b'~' | 0xA1..=0xAC | 0xAE..=0xFF);
+        map[b as usize] = if printable {
+            char::from(b)
+        } else {
+            let c = char::from_u32(next).unwrap_or('\u{FFFD}');
+            next += 1;
+            c
+        };
+    }
+    map
+}
+
+fn is_letter(c: char) -> bool {
+    c.is_alphabetic() && c.general_category_group() == GeneralCategoryGroup::Letter
+}
+
+fn is_number(c: char) -> bool {
+    c.general_category_group() == GeneralCategoryGroup::Number
+}
+
+/// GPT-2's pattern over `s`, leftmost alternative first.
+fn gpt2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
+    let cs: Vec<(usize, char)> = s.char_indices().collect();
+    let end_of = |i: usize| cs.get(i).map_or(s.len(), |&(b, _)| b);
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i].1;
+        let run = |from: usize, pred: &dyn Fn(char) -> bool| {
+            let mut j = from;
+            while j < cs.len() && pred(cs[j].1) {
+                j += 1;
+            }
+            j
+        };
+        let mut len = 0;
+        // 1. Contractions.
+        if c == '\'' {
+            let rest: String = cs[i + 1..cs.len().min(i + 3)].iter().map(|&(_, c)| c).collect();
+            if rest.starts_with("re") || rest.starts_with("ve") || rest.starts_with("ll") {
+                len = 3;
+            } else if rest.starts_with(['s', 't', 'm', 'd']) {
+                len = 2;
+            }
+        }
+        // 2–4. An optional space, then letters, numbers, or other symbols.
+        if len == 0 {
+            let start = if c == ' ' { i + 1 } else { i };
+            for pred in [&is_letter as &dyn Fn(char) -> bool, &is_number, &|c: char| !c.is_whitespace() && !is_letter(c) && !is_number(c)] {
+                let j = run(start, pred);
+                if j > start {
+                    len = j - i;
+                    break;
+                }
+            }
+        }
+        // 5. Whitespace not followed by a non-space (so the last space can lead the next
+        // piece), 6. else any whitespace.
+        if len == 0 {
+            let j = run(i, &char::is_whitespace);
+            len = if j < cs.len() && j - i > 1 { j - i - 1 } else { j - i };
+        }
+        let len = len.max(1);
+        out.push(&s[end_of(i)..end_of(i + len)]);
+        i += len;
+    }
+}
+
+impl Bpe {
+    /// The tokenizer a GGUF file carries (`tokenizer.ggml.*`), or a message naming what is missing.
+    pub fn from_gguf(g: &Gguf<'_>) -> Result<Bpe, String> {
+        let model = g.get("tokenizer.ggml.model").and_then(Value::as_str).unwrap_or("");
+        if model != "gpt2" {
+            return Err(format!("the tokenizer is \"{model}\"; only byte-level BPE (\"gpt2\", as Qwen2 and SmolLM2 use) is supported"));
+        }
+        let pre = match g.get("tokenizer.ggml.pre").and_then(Value::as_str).unwrap_or("default") {
+            "smollm" => PreTokenizer::SmolLm,
+            "gpt2" | "default" => PreTokenizer::Gpt2,
+            other => return Err(format!("the pre-tokenizer \"{other}\" is not supported (gpt2 and smollm are)")),
+        };
+        let strings = |key: &str| -> Result<Vec<String>, String> {
+            match g.get(key) {
+                Some(Value::Array(items)) => Ok(items.iter().map(|v| v.as_str().unwrap_or("").to_owned()).collect()),
+                _ => Err(format!("the file has no {key}")),
+            }
+        };
+        let tokens = strings("tokenizer.ggml.tokens")?;
+        let types: Vec<u64> = match g.get("tokenizer.ggml.token_type") {
+            Some(Value::Array(items)) => items.iter().map(|v| v.as_u64().unwrap_or(1)).collect(),
+            _ => vec![1; tokens.len()],
+        };
+        let vocab: HashMap<String, u32> = tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
+        let mut merges = HashMap::new();
+        for (rank, m) in strings("tokenizer.ggml.merges")?.iter().enumerate() {
+            let Some((a, b)) = m.split_once(' ') else { return Err(format!("merge {rank} (\"{m}\") is not two tokens")) };
+            let (Some(&ia), Some(&ib), Some(&im)) = (vocab.get(a), vocab.get(b), vocab.get(&format!("{a}{b}"))) else {
+                return Err(format!("merge {rank} (\"{m}\") names tokens the vocabulary does not have: the tokenizer does not match the vocabulary"));
+            };
+            merges.entry((ia, ib)).or_insert((rank as u32, im));
+        }
+        // Control (3) and user-defined (4) tokens are matched whole, before pre-tokenizing.
+        let mut specials: Vec<(String, u32)> = tokens.iter().zip(&types).enumerate().filter(|(_, (t, ty))| matches!(ty, 3 | 4) && !t.is_empty()).map(|(i, (t, _))| (t.clone(), i as u32)).collect();
+        specials.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
+        let byte_chars = byte_chars();
+        // Byte-level vocabularies have the printable ASCII bytes at least; some drop control
+        // bytes, which then become the unknown token (as Hugging Face's BPE with an unk token).
+        if let Some(b) = (b'!'..=b'~').find(|&b| !vocab.contains_key(&byte_chars[b as usize].to_string())) {
+            return Err(format!("the vocabulary lacks the byte {b:#04x} ({:?}): it is not a byte-level BPE vocabulary", char::from(b)));
+        }
+        let unknown = g.get("tokenizer.ggml.unknown_token_id").and_then(Value::as_u64).unwrap_or(0) as u32;
+        Ok(Bpe { pre, vocab, tokens, merges, specials, byte_chars, unknown })
+    }
+
+    /// The token `id`'s text in GPT-2's characters (`Ġhello`), or `None`.
+    pub fn token(&self, id: u32) -> Option<&str> {
+        self.tokens.get(id as usize).map(String::as_str)
+    }
+
+    /// The id of a special token (`<|im_start|>`), if the vocabulary has it.
+    pub fn special(&self, text: &str) -> Option<u32> {
+        self.specials.iter().find(|(t, _)| t == text).map(|&(_, id)| id)
+    }
+
+    /// The ids of `text`: special tokens where their text appears, BPE elsewhere.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            // The earliest special token (the longest at the same place).
+            let found = self.specials.iter().filter_map(|(t, id)| rest.find(t.as_str()).map(|at| (at, t.len(), *id))).min_by_key(|&(at, len, _)| (at, std::cmp::Reverse(len)));
+            let (plain, next) = match found {
+                Some((at, len, id)) => (&rest[..at], Some((id, &rest[at + len..]))),
+                None => (rest, None),
+            };
+            self.encode_plain(plain, &mut ids);
+            match next {
+                Some((id, after)) => {
+                    ids.push(id);
+                    rest = after;
+                }
+                None => break,
+            }
+        }
+        ids
+    }
+
+    fn encode_plain(&self, text: &str, ids: &mut Vec<u32>) {
+        let mut pieces = Vec::new();
+        match self.pre {
+            PreTokenizer::Gpt2 => gpt2_pieces(text, &mut pieces),
+            PreTokenizer::SmolLm => {
+                let mut start = 0;
+                for (at, c) in text.char_indices() {
+                    if c.is_numeric() {
+                        gpt2_pieces(&text[start..at], &mut pieces);
+                        pieces.push(&text[at..at + c.len_utf8()]);
+                        start = at + c.len_utf8();
+                    }
+                }
+                gpt2_pieces(&text[start..], &mut pieces);
+            }
+        }
+        for piece in pieces {
+            let mapped: String = piece.bytes().map(|b| self.byte_chars[b as usize]).collect();
+            if let Some(&id) = self.vocab.get(&mapped) {
+                ids.push(id);
+                continue;
+            }
+            let mut symbols: Vec<u32> = mapped.chars().map(|c| self.vocab.get(&c.to_string()).copied().unwrap_or(self.unknown)).collect();
+            // Merge the lowest-ranked adjacent pair until none is a merge.
+            while let Some((at, (_, merged))) = symbols.windows(2).enumerate().filter_map(|(i, w)| self.merges.get(&(w[0], w[1])).map(|m| (i, *m))).min_by_key(|&(_, (rank, _))| rank) {
+                symbols[at] = merged;
+                symbols.remove(at + 1);
+            }
+            ids.extend(symbols);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpt2_pattern_pieces() {
+        let mut out = Vec::new();
+        gpt2_pieces("Hello world's  end!!\n\n 42x", &mut out);
+        assert_eq!(out, vec!["Hello", " world", "'s", " ", " end", "!!", "\n\n", " 42", "x"]);
+        out.clear();
+        gpt2_pieces("a\tb  ", &mut out);
+        assert_eq!(out, vec!["a", "\t", "b", "  "]);
+    }
+
+    #[test]
+    fn the_byte_map_is_gpt2s() {
+        let m = byte_chars();
+        assert_eq!(m[b' ' as usize], 'Ġ');
+        assert_eq!(m[b'\n' as usize], 'Ċ');
+        assert_eq!(m[b'a' as usize], 'a');
+        assert_eq!(m.iter().collect::<std::collections::HashSet<_>>().len(), 256);
+    }
+}
