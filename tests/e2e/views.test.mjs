@@ -37,6 +37,9 @@ test('at 1280×800 the drop area, the verdicts and every view are reachable with
     // The navigation stays at hand (sticky).
     assert.ok(await inViewport(page, '[data-testid="view-nav"]'), `the navigation while on ${v}`);
   }
+  // Scrolling by hand moves the mark to the view being read.
+  await page.evaluate(() => window.scrollTo(0, document.getElementById('view-tokens').getBoundingClientRect().top + window.scrollY - 60));
+  await page.waitForFunction(() => document.querySelector('[data-testid="view-nav"] a[data-view="tokens"]').getAttribute('aria-current') === 'true', null, { timeout: 5000 });
   // A link to a view opens on it.
   const other = await env.ctx.newPage();
   await other.goto(env.server.url + '#view=routing');

@@ -128,6 +128,12 @@ pub fn scroll_to(id: &str) {
     }
 }
 
+/// The top of the element `id` relative to the viewport, in CSS pixels.
+pub fn element_top(id: &str) -> Option<f64> {
+    let el = web_sys::window()?.document()?.get_element_by_id(id)?;
+    Some(el.get_bounding_client_rect().top())
+}
+
 /// Opens the `<details>` with `id` and scrolls to it.
 pub fn open_details(id: &str) {
     let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else { return };

@@ -336,6 +336,12 @@ pub fn turn_from_fragment(hash: &str) -> Option<u64> {
     hash.split('&').find_map(|part| part.strip_prefix("turn="))?.parse().ok().filter(|&t| t >= 1)
 }
 
+/// The view being read, from each section's top relative to the viewport (in page order): the
+/// last whose top has passed `line` (the bottom of the sticky navigation), else the first.
+pub fn view_in_reading(tops: &[(View, f64)], line: f64) -> Option<View> {
+    tops.iter().rev().find(|(_, top)| *top <= line).or_else(|| tops.first()).map(|(v, _)| *v)
+}
+
 /// The fragment of a share link that opens on `view`: the state, then the view.
 pub fn share_fragment_with_view(state: &PageState, view: View) -> String {
     format!("{}&view={}", share_fragment(state), view.key())
@@ -391,6 +397,9 @@ mod tests {
             assert_eq!(View::from_fragment(&format!("view={}", v.key())), Some(v));
         }
         assert_eq!(turn_from_fragment("#v1=abc&view=present&turn=12"), Some(12));
+        let tops = [(View::Check, -900.0), (View::Levels, -300.0), (View::Tokens, 100.0), (View::Cost, 700.0)];
+        assert_eq!(view_in_reading(&tops, 140.0), Some(View::Tokens));
+        assert_eq!(view_in_reading(&[(View::Check, 300.0), (View::Levels, 900.0)], 140.0), Some(View::Check));
         assert_eq!(fragment_without_state("#v1=abc&view=present&turn=12"), "view=present&turn=12");
         assert_eq!(fragment_without_state("#v1=abc"), "");
         assert_eq!(fragment_without_state("#v2=abc&view=cost"), "view=cost");

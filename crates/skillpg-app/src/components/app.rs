@@ -54,10 +54,14 @@ pub fn App() -> impl IntoView {
     provide_context(Ctx { state, computed, status, view, turn });
     // Each view has a fragment (`#view=cost`): following one scrolls to its section, and a
     // link's fragment does so on load. `#rule-<name>` opens that rule in the reference.
+    // The view being read, for the navigation's mark: followed on scroll; `view` changes only
+    // when a person chooses one (a share link carries that one, not the Share section's).
+    let reading = RwSignal::new(view.get_untracked());
     let follow_hash = move || {
         let hash = browser::location_hash();
         if let Some(v) = View::from_fragment(&hash) {
             view.set(v);
+            reading.set(v);
             if let Some(t) = state::turn_from_fragment(&hash) {
                 turn.set(t);
             }
@@ -70,6 +74,24 @@ pub fn App() -> impl IntoView {
         }
     };
     let _ = window_event_listener(leptos::ev::hashchange, move |_| follow_hash());
+    // The navigation marks the view being read: the last section whose top has passed under
+    // the navigation bar (checked once a frame at most while scrolling).
+    let spy_pending = StoredValue::new(false);
+    let _ = window_event_listener(leptos::ev::scroll, move |_| {
+        if spy_pending.get_value() || view.get_untracked() == View::Present {
+            return;
+        }
+        spy_pending.set_value(true);
+        request_animation_frame(move || {
+            spy_pending.set_value(false);
+            let tops: Vec<(View, f64)> = View::NAV.into_iter().filter_map(|v| browser::element_top(&format!("view-{}", v.key())).map(|t| (v, t))).collect();
+            if let Some(current) = crate::state::view_in_reading(&tops, 140.0) {
+                if reading.get_untracked() != current {
+                    reading.set(current);
+                }
+            }
+        });
+    });
     if view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-") {
         // After the first render, when the sections exist.
         leptos::prelude::set_timeout(follow_hash, std::time::Duration::from_millis(0));
@@ -113,7 +135,7 @@ pub fn App() -> impl IntoView {
             </header>
             <nav class="views" aria-label="Views" data-testid="view-nav">
                 {View::NAV.into_iter().map(|v| view! {
-                    <a href=format!("#view={}", v.key()) data-view=v.key() aria-current=move || (view.get() == v).then_some("true")>{v.title()}</a>
+                    <a href=format!("#view={}", v.key()) data-view=v.key() aria-current=move || (reading.get() == v).then_some("true")>{v.title()}</a>
                 }).collect_view()}
             </nav>
             <p class="note" data-testid="tokenizer-note">
