@@ -8,4 +8,5 @@
 
 pub mod bpe;
 pub mod gguf;
+pub mod llama;
 pub mod quant;
