@@ -6,6 +6,7 @@
 #![allow(clippy::print_stdout, reason = "a command-line program prints its results")]
 
 mod render;
+mod decoder_cmd;
 mod route_cmd;
 
 use std::path::PathBuf;
@@ -116,8 +117,14 @@ enum Command {
         /// Find the best threshold and margin on the labelled requests first.
         #[arg(long)]
         calibrate: bool,
+        /// The embedding model's folder, or a decoder's GGUF file (Llama or Qwen2 family:
+        /// SmolLM2, Qwen2.5-Instruct) for the chapter's protocol.
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         model: PathBuf,
+        /// With a decoder: `chapter` (greedy answer, parsed) or `choice` (each name's and
+        /// NONE's probability).
+        #[arg(long, value_enum, default_value_t = decoder_cmd::Mode::Chapter)]
+        mode: decoder_cmd::Mode,
         /// Which packed weights to load: f32, f16 or i8 (`minilm-<WEIGHTS>.spgm`).
         #[arg(long, default_value = "f32", value_parser = ["f32", "f16", "i8"])]
         weights: String,
@@ -145,8 +152,14 @@ enum Command {
         /// Margin δ the best skill must lead the second by.
         #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
         margin: f32,
+        /// The embedding model's folder, or a decoder's GGUF file (Llama or Qwen2 family:
+        /// SmolLM2, Qwen2.5-Instruct) for the chapter's protocol.
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         model: PathBuf,
+        /// With a decoder: `chapter` (greedy answer, parsed) or `choice` (each name's and
+        /// NONE's probability).
+        #[arg(long, value_enum, default_value_t = decoder_cmd::Mode::Chapter)]
+        mode: decoder_cmd::Mode,
         /// Which packed weights to load: f32, f16 or i8 (`minilm-<WEIGHTS>.spgm`).
         #[arg(long, default_value = "f32", value_parser = ["f32", "f16", "i8"])]
         weights: String,
@@ -378,10 +391,22 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             println!("\nSource: {} <{}>", r.source.title, r.source.url);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Route { threshold, margin, format, requests, calibrate, model, weights, cpu, paths } => {
+        Command::Route { threshold, margin, format, requests, calibrate, model, mode, weights, cpu, paths } => {
             let skills = route_cmd::load_skills(&paths)?;
             let reqs = route_cmd::load_requests(&requests, (skills.len() == 1).then(|| skills[0].name.as_str()))?;
+            if decoder_cmd::is_decoder(&model) {
+                let d = decoder_cmd::load(&model)?;
+                let arm = decoder_cmd::run_arm(&d, &skills, &reqs, mode, &mut |done| eprint!("\r{done}/{} requests", reqs.len()))?;
+                eprintln!();
+                let label = format!("{}, {}", d.label, mode.label());
+                match format {
+                    Format::Json => println!("{}", to_json(&route_cmd::route_json(&reqs, &arm, &label))?),
+                    Format::Text => print!("{}", route_cmd::route_text(&reqs, &arm, skillpg_router::route::Thresholds { tau: threshold, delta: margin }, &label)),
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             let (embedder, backend) = route_cmd::load_any_embedder(&model, &weights, cpu)?;
+            let backend = format!("all-MiniLM-L6-v2 on {backend}");
             let mut t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
             let mut arm = route_cmd::run_arm(embedder.as_ref(), &skills, &reqs, t);
             if calibrate {
@@ -397,7 +422,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { requests, a, b, thin_b, threshold, margin, model, weights, cpu } => {
+        Command::Compare { requests, a, b, thin_b, threshold, margin, model, mode, weights, cpu } => {
             let skills_a = route_cmd::load_skills(&a)?;
             let skills_b = if thin_b {
                 skills_a.iter().map(|s| route_cmd::RouteSkill { name: s.name.clone(), description: skillpg_router::route::thin(&s.description) }).collect()
@@ -421,7 +446,17 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     if missing.len() > 5 { ", ..." } else { "" }
                 ));
             }
+            if decoder_cmd::is_decoder(&model) {
+                let d = decoder_cmd::load(&model)?;
+                let n = reqs.len();
+                let arm_a = decoder_cmd::run_arm(&d, &skills_a, &reqs, mode, &mut |done| eprint!("\rA: {done}/{n} requests"))?;
+                let arm_b = decoder_cmd::run_arm(&d, &skills_b, &reqs, mode, &mut |done| eprint!("\rB: {done}/{n} requests"))?;
+                eprintln!();
+                print!("{}", route_cmd::compare_text(&reqs, &arm_a, &arm_b, &format!("{}, {}", d.label, mode.label())));
+                return Ok(ExitCode::SUCCESS);
+            }
             let (embedder, backend) = route_cmd::load_any_embedder(&model, &weights, cpu)?;
+            let backend = format!("all-MiniLM-L6-v2 on {backend}");
             let t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
             let arm_a = route_cmd::run_arm(embedder.as_ref(), &skills_a, &reqs, t);
             let arm_b = route_cmd::run_arm(embedder.as_ref(), &skills_b, &reqs, t);

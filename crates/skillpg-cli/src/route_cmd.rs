@@ -85,8 +85,12 @@ pub fn load_requests(path: &Path, skill_for_per_skill: Option<&str>) -> Result<V
 /// The decisions of one arm.
 pub struct Arm {
     pub names: Vec<String>,
+    /// Per request, a score a skill: cosines (embedding model), the candidates' probabilities
+    /// (decoder, constrained choice; NONE last), or nothing (decoder, chapter protocol).
     pub matrix: Vec<Vec<f32>>,
     pub choices: Vec<String>,
+    /// Per request, the decoder's verbatim answer (chapter protocol), or `None`.
+    pub answers: Vec<Option<String>>,
 }
 
 pub fn run_arm(embedder: &dyn Embedder, skills: &[RouteSkill], requests: &[Labelled], t: Thresholds) -> Arm {
@@ -95,7 +99,8 @@ pub fn run_arm(embedder: &dyn Embedder, skills: &[RouteSkill], requests: &[Label
     let matrix = route::score_matrix(&req_vecs, &skill_vecs);
     let names: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
     let choices = route::choices(&matrix, &names, t).into_iter().map(str::to_owned).collect();
-    Arm { names, matrix, choices }
+    let answers = vec![None; requests.len()];
+    Arm { names, matrix, choices, answers }
 }
 
 /// `skillpg route` as JSON.
@@ -104,22 +109,29 @@ pub fn route_json(requests: &[Labelled], arm: &Arm, backend: &str) -> serde_json
         .iter()
         .zip(&arm.matrix)
         .zip(&arm.choices)
-        .map(|((r, row), choice)| {
-            let scores: serde_json::Map<String, serde_json::Value> = arm.names.iter().zip(row).map(|(n, s)| (n.clone(), serde_json::json!(s))).collect();
-            serde_json::json!({"query": r.query, "choice": choice, "expected": if r.expected.is_empty() { serde_json::Value::Null } else { r.expected.clone().into() }, "scores": scores})
+        .zip(&arm.answers)
+        .map(|(((r, row), choice), answer)| {
+            let scores: serde_json::Map<String, serde_json::Value> = arm.names.iter().map(String::as_str).chain([NONE]).zip(row).map(|(n, s)| (n.to_owned(), serde_json::json!(s))).collect();
+            serde_json::json!({"query": r.query, "choice": choice, "answer": answer, "expected": if r.expected.is_empty() { serde_json::Value::Null } else { r.expected.clone().into() }, "scores": scores})
         })
         .collect();
-    serde_json::json!({"model": format!("all-MiniLM-L6-v2 ({backend})"), "note": "a preview by a small embedding model, not any product's router", "requests": items})
+    serde_json::json!({"model": backend, "note": "a preview by a small model, not any product's router", "requests": items})
 }
 
 /// `skillpg route` as text.
 pub fn route_text(requests: &[Labelled], arm: &Arm, t: Thresholds, backend: &str) -> String {
-    let mut out = format!("routing preview (all-MiniLM-L6-v2 on {backend}; tau {:.2}, delta {:.2}); not any product's router\n", t.tau, t.delta);
-    for ((r, row), choice) in requests.iter().zip(&arm.matrix).zip(&arm.choices) {
+    let settings = if arm.answers.iter().any(Option::is_some) || arm.matrix.first().is_some_and(|row| row.len() > arm.names.len()) { String::new() } else { format!("; tau {:.2}, delta {:.2}", t.tau, t.delta) };
+    let mut out = format!("routing preview ({backend}{settings}); not any product's router\n");
+    for (((r, row), choice), answer) in requests.iter().zip(&arm.matrix).zip(&arm.choices).zip(&arm.answers) {
         let mark = if r.expected.is_empty() { "" } else if &r.expected == choice { "  ok" } else { "  MISS" };
         let _ = writeln!(out, "{choice:>24}{mark}  {}", r.query);
-        let scores: Vec<String> = arm.names.iter().zip(row).map(|(n, s)| format!("{n} {s:.3}")).collect();
-        let _ = writeln!(out, "{:>24}  {}", "", scores.join(", "));
+        if let Some(a) = answer {
+            let _ = writeln!(out, "{:>24}  answered {a:?}", "");
+        }
+        if !row.is_empty() {
+            let scores: Vec<String> = arm.names.iter().map(String::as_str).chain([NONE]).zip(row).map(|(n, s)| format!("{n} {s:.3}")).collect();
+            let _ = writeln!(out, "{:>24}  {}", "", scores.join(", "));
+        }
     }
     out
 }
@@ -132,7 +144,7 @@ pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm, backend: &str) -> S
     let cb: Vec<&str> = b.choices.iter().map(String::as_str).collect();
     let cmp = skillpg_stats::compare(&expected, &ca, &cb, NONE);
     let p = cmp.paired;
-    let mut out = format!("A/B routing comparison (all-MiniLM-L6-v2 on {backend}): a preview by a small model, not any product's router\n");
+    let mut out = format!("A/B routing comparison ({backend}): a preview by a small model, not any product's router\n");
     let _ = writeln!(out, "{}", cmp.a.line("A", NONE));
     let _ = writeln!(out, "{}", cmp.b.line("B", NONE));
     let _ = writeln!(out, "paired: both right {}, only A {}, only B {}, neither {}", p.both, p.only_a, p.only_b, p.neither);
@@ -143,6 +155,14 @@ pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm, backend: &str) -> S
         let (r1, p1) = recall_precision(&expected, &ca, name);
         let (r2, p2) = recall_precision(&expected, &cb, name);
         let _ = writeln!(out, "  {name:>24}: {} / {} | {} / {}", fmt(r1), fmt(p1), fmt(r2), fmt(p2));
+    }
+    for (label, arm) in [("A", a), ("B", b)] {
+        let odd: Vec<String> = requests.iter().zip(&arm.answers).zip(&arm.choices).filter_map(|((r, ans), choice)| ans.as_ref().filter(|ans| ans.trim().to_lowercase() != choice.to_lowercase()).map(|ans| format!("  {:?} -> {ans:?}", r.query))).collect();
+        if !odd.is_empty() {
+            let _ = writeln!(out, "{label}: answers that are neither a name nor NONE, counted as NONE, verbatim:");
+            out.push_str(&odd.join("\n"));
+            out.push('\n');
+        }
     }
     out
 }

@@ -6,13 +6,16 @@
 //! Pre-tokenizers, written out by hand (no regex engine: GPT-2's pattern needs a lookahead):
 //! - `gpt2`: `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`;
 //! - `smollm` (SmolLM2): every digit its own piece first (Hugging Face's `Digits` with
-//!   individual digits), then `gpt2` on what is between.
+//!   individual digits), then `gpt2` on what is between;
+//! - `qwen2` (Qwen2 and Qwen2.5), after NFC normalization:
+//!   `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`.
 //!
 //! `tests/bpe_oracle.rs` holds the ids to Hugging Face `tokenizers` (PyPI) built from the same
 //! vocabulary and merges, on the corpus's descriptions and non-ASCII text.
 
 use std::collections::HashMap;
 
+use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::gguf::{Gguf, Value};
@@ -24,6 +27,9 @@ pub enum PreTokenizer {
     Gpt2,
     /// Digits one by one, then GPT-2's pattern.
     SmolLm,
+    /// Qwen2's pattern (letters with one leading non-letter, digits one by one, newlines kept
+    /// with the symbols before them), on NFC-normalized text.
+    Qwen2,
 }
 
 /// A byte-level BPE tokenizer.
@@ -114,6 +120,77 @@ fn gpt2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
     }
 }
 
+/// The contraction at the start of `cs` (after its apostrophe), case-insensitive: its length in
+/// characters, apostrophe included, or 0.
+fn contraction(cs: &[(usize, char)]) -> usize {
+    let lower: Vec<char> = cs.iter().take(2).map(|&(_, c)| c.to_ascii_lowercase()).collect();
+    match lower.as_slice() {
+        ['s' | 't' | 'm' | 'd', ..] => 2,
+        ['r', 'e'] | ['v', 'e'] | ['l', 'l'] => 3,
+        _ => 0,
+    }
+}
+
+/// Qwen2's pattern over `s`, leftmost alternative first, each greedy as the regex engine backtracks.
+fn qwen2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
+    let cs: Vec<(usize, char)> = s.char_indices().collect();
+    let end_of = |i: usize| cs.get(i).map_or(s.len(), |&(b, _)| b);
+    let is_newline = |c: char| c == '\r' || c == '\n';
+    let is_symbol = |c: char| !c.is_whitespace() && !is_letter(c) && !is_number(c);
+    let run = |from: usize, pred: &dyn Fn(char) -> bool| {
+        let mut j = from;
+        while j < cs.len() && pred(cs[j].1) {
+            j += 1;
+        }
+        j
+    };
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i].1;
+        let next = cs.get(i + 1).map(|&(_, c)| c);
+        let mut len = 0;
+        // 1. Contractions, any case.
+        if c == '\'' {
+            len = contraction(&cs[i + 1..]);
+        }
+        // 2. Letters, with one leading character that is no newline, letter or number.
+        if len == 0 {
+            if is_letter(c) {
+                len = run(i, &is_letter) - i;
+            } else if !is_newline(c) && !is_number(c) && next.is_some_and(is_letter) {
+                len = run(i + 1, &is_letter) - i;
+            }
+        }
+        // 3. One number.
+        if len == 0 && is_number(c) {
+            len = 1;
+        }
+        // 4. An optional space, symbols, then any newlines.
+        if len == 0 {
+            let start = if c == ' ' && next.is_some_and(is_symbol) { i + 1 } else { i };
+            if cs.get(start).is_some_and(|&(_, c)| is_symbol(c)) {
+                len = run(run(start, &is_symbol), &is_newline) - i;
+            }
+        }
+        if len == 0 {
+            let ws = run(i, &char::is_whitespace);
+            // 5. Whitespace up to its last newline.
+            if let Some(last) = (i..ws).rev().find(|&k| is_newline(cs[k].1)) {
+                len = last + 1 - i;
+            } else if ws == cs.len() || ws - i == 1 {
+                // 6–7. Whitespace to the end, or a single space before a non-space.
+                len = ws - i;
+            } else {
+                // 6. Whitespace not followed by a non-space: all but the last.
+                len = ws - i - 1;
+            }
+        }
+        let len = len.max(1);
+        out.push(&s[end_of(i)..end_of(i + len)]);
+        i += len;
+    }
+}
+
 impl Bpe {
     /// The tokenizer a GGUF file carries (`tokenizer.ggml.*`), or a message naming what is missing.
     pub fn from_gguf(g: &Gguf<'_>) -> Result<Bpe, String> {
@@ -124,7 +201,8 @@ impl Bpe {
         let pre = match g.get("tokenizer.ggml.pre").and_then(Value::as_str).unwrap_or("default") {
             "smollm" => PreTokenizer::SmolLm,
             "gpt2" | "default" => PreTokenizer::Gpt2,
-            other => return Err(format!("the pre-tokenizer \"{other}\" is not supported (gpt2 and smollm are)")),
+            "qwen2" => PreTokenizer::Qwen2,
+            other => return Err(format!("the pre-tokenizer \"{other}\" is not supported (gpt2, smollm and qwen2 are)")),
         };
         let strings = |key: &str| -> Result<Vec<String>, String> {
             match g.get(key) {
@@ -159,9 +237,44 @@ impl Bpe {
         Ok(Bpe { pre, vocab, tokens, merges, specials, byte_chars, unknown })
     }
 
+    /// The same vocabulary with another pre-tokenizer (for tests of the pre-tokenizers).
+    pub fn with_pre_tokenizer(mut self, pre: PreTokenizer) -> Bpe {
+        self.pre = pre;
+        self
+    }
+
+    /// The text of `ids`: each token's GPT-2 characters turned back into bytes, read as UTF-8
+    /// (a sequence cut inside a character shows U+FFFD); special tokens as their text.
+    pub fn decode(&self, ids: &[u32]) -> String {
+        let mut byte_of = HashMap::with_capacity(256);
+        for (b, c) in self.byte_chars.iter().enumerate() {
+            byte_of.insert(*c, b as u8);
+        }
+        let mut bytes = Vec::new();
+        for &id in ids {
+            let Some(t) = self.tokens.get(id as usize) else { continue };
+            if self.specials.iter().any(|(_, s)| *s == id) {
+                bytes.extend_from_slice(t.as_bytes());
+            } else {
+                for ch in t.chars() {
+                    match byte_of.get(&ch) {
+                        Some(&b) => bytes.push(b),
+                        None => bytes.extend_from_slice(ch.to_string().as_bytes()),
+                    }
+                }
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
     /// The token `id`'s text in GPT-2's characters (`Ġhello`), or `None`.
     pub fn token(&self, id: u32) -> Option<&str> {
         self.tokens.get(id as usize).map(String::as_str)
+    }
+
+    /// The id that stands for a byte the vocabulary lacks.
+    pub fn unknown_id(&self) -> u32 {
+        self.unknown
     }
 
     /// The id of a special token (`<|im_start|>`), if the vocabulary has it.
@@ -196,6 +309,15 @@ impl Bpe {
         let mut pieces = Vec::new();
         match self.pre {
             PreTokenizer::Gpt2 => gpt2_pieces(text, &mut pieces),
+            PreTokenizer::Qwen2 => {
+                let normalized: String = text.nfc().collect();
+                let mut owned = Vec::new();
+                qwen2_pieces(&normalized, &mut owned);
+                for piece in owned {
+                    self.encode_piece(piece, ids);
+                }
+                return;
+            }
             PreTokenizer::SmolLm => {
                 let mut start = 0;
                 for (at, c) in text.char_indices() {
@@ -209,19 +331,23 @@ impl Bpe {
             }
         }
         for piece in pieces {
-            let mapped: String = piece.bytes().map(|b| self.byte_chars[b as usize]).collect();
-            if let Some(&id) = self.vocab.get(&mapped) {
-                ids.push(id);
-                continue;
-            }
-            let mut symbols: Vec<u32> = mapped.chars().map(|c| self.vocab.get(&c.to_string()).copied().unwrap_or(self.unknown)).collect();
-            // Merge the lowest-ranked adjacent pair until none is a merge.
-            while let Some((at, (_, merged))) = symbols.windows(2).enumerate().filter_map(|(i, w)| self.merges.get(&(w[0], w[1])).map(|m| (i, *m))).min_by_key(|&(_, (rank, _))| rank) {
-                symbols[at] = merged;
-                symbols.remove(at + 1);
-            }
-            ids.extend(symbols);
+            self.encode_piece(piece, ids);
         }
+    }
+
+    fn encode_piece(&self, piece: &str, ids: &mut Vec<u32>) {
+        let mapped: String = piece.bytes().map(|b| self.byte_chars[b as usize]).collect();
+        if let Some(&id) = self.vocab.get(&mapped) {
+            ids.push(id);
+            return;
+        }
+        let mut symbols: Vec<u32> = mapped.chars().map(|c| self.vocab.get(&c.to_string()).copied().unwrap_or(self.unknown)).collect();
+        // Merge the lowest-ranked adjacent pair until none is a merge.
+        while let Some((at, (_, merged))) = symbols.windows(2).enumerate().filter_map(|(i, w)| self.merges.get(&(w[0], w[1])).map(|m| (i, *m))).min_by_key(|&(_, (rank, _))| rank) {
+            symbols[at] = merged;
+            symbols.remove(at + 1);
+        }
+        ids.extend(symbols);
     }
 }
 
@@ -237,6 +363,16 @@ mod tests {
         out.clear();
         gpt2_pieces("a\tb  ", &mut out);
         assert_eq!(out, vec!["a", "\t", "b", "  "]);
+    }
+
+    #[test]
+    fn qwen2_pattern_pieces() {
+        let mut out = Vec::new();
+        qwen2_pieces("Hello world's 2024!!\n\n  x\tDON'T  end  ", &mut out);
+        assert_eq!(out, vec!["Hello", " world", "'s", " ", "2", "0", "2", "4", "!!\n\n", " ", " x", "\tDON", "'T", " ", " end", "  "]);
+        out.clear();
+        qwen2_pieces("a \n\n b", &mut out);
+        assert_eq!(out, vec!["a", " \n\n", " b"]);
     }
 
     #[test]

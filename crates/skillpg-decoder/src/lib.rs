@@ -9,4 +9,6 @@
 pub mod bpe;
 pub mod gguf;
 pub mod llama;
+pub mod model;
+pub mod protocol;
 pub mod quant;

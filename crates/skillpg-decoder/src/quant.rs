@@ -16,6 +16,10 @@ pub enum GgmlType {
     Q4_0,
     /// Blocks of 32: an f16 scale and minimum, 32 nibbles.
     Q4_1,
+    /// Blocks of 32: an f16 scale, 32 fifth bits, 32 nibbles; offset by 16.
+    Q5_0,
+    /// Blocks of 32: an f16 scale and minimum, 32 fifth bits, 32 nibbles.
+    Q5_1,
     /// Super-blocks of 256: f16 scale and minimum, 8 six-bit sub-scales and minima, nibbles.
     Q4K,
     /// Super-blocks of 256: 6-bit values (low nibbles and high pairs), 16 signed sub-scales, f16 scale.
@@ -31,6 +35,8 @@ impl GgmlType {
             8 => GgmlType::Q8_0,
             2 => GgmlType::Q4_0,
             3 => GgmlType::Q4_1,
+            6 => GgmlType::Q5_0,
+            7 => GgmlType::Q5_1,
             12 => GgmlType::Q4K,
             14 => GgmlType::Q6K,
             30 => GgmlType::Bf16,
@@ -55,6 +61,8 @@ impl GgmlType {
             GgmlType::Q8_0 => (32, 34),
             GgmlType::Q4_0 => (32, 18),
             GgmlType::Q4_1 => (32, 20),
+            GgmlType::Q5_0 => (32, 22),
+            GgmlType::Q5_1 => (32, 24),
             GgmlType::Q4K => (256, 144),
             GgmlType::Q6K => (256, 210),
         }
@@ -95,10 +103,26 @@ pub fn dequantize(ty: GgmlType, data: &[u8], out: &mut Vec<f32>) {
                 out.extend(qs.iter().map(|&q| d * f32::from(q & 0xF) + m));
                 out.extend(qs.iter().map(|&q| d * f32::from(q >> 4) + m));
             }
+            GgmlType::Q5_0 => dequantize_q5(f16(b), None, &b[2..22], out),
+            GgmlType::Q5_1 => dequantize_q5(f16(b), Some(f16(&b[2..])), &b[4..24], out),
             GgmlType::Q4K => dequantize_q4_k(b, out),
             GgmlType::Q6K => dequantize_q6_k(b, out),
         }
     }
+}
+
+/// A Q5 block after its scale (and minimum): the 32 fifth bits as a little-endian u32, then 16
+/// bytes of nibbles (values `j` low, `j + 16` high). Q5_0 centres the values on 16; Q5_1 adds
+/// its minimum.
+fn dequantize_q5(d: f32, min: Option<f32>, b: &[u8], out: &mut Vec<f32>) {
+    let qh = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let qs = &b[4..20];
+    let value = |q: u32| match min {
+        None => d * (q as f32 - 16.0),
+        Some(m) => d * q as f32 + m,
+    };
+    out.extend(qs.iter().enumerate().map(|(j, &q)| value(u32::from(q & 0xF) | (((qh >> j) << 4) & 0x10))));
+    out.extend(qs.iter().enumerate().map(|(j, &q)| value(u32::from(q >> 4) | ((qh >> (j + 12)) & 0x10))));
 }
 
 /// The `j`-th six-bit scale and minimum of a Q4_K super-block's 12 packed bytes.
@@ -175,6 +199,7 @@ mod tests {
         assert_eq!(GgmlType::Q4K.bytes_for(512), Some(288));
         assert_eq!(GgmlType::Q8_0.bytes_for(33), None);
         assert_eq!(GgmlType::name_of(13), "Q5_K");
+        assert_eq!(GgmlType::Q5_0.bytes_for(64), Some(44));
         assert_eq!(GgmlType::from_id(13), None);
     }
 }

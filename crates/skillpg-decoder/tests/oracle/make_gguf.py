@@ -1,6 +1,6 @@
 """Writes a GGUF file with the `gguf` Python package (PyPI) and the values its reference
 dequantizes it to, for tests/gguf_oracle.rs: metadata of several types, and one tensor of each
-type the reader supports. Q8_0, Q4_0 and Q4_1 are quantized by the package from random values;
+type the reader supports. Q8_0, Q4_0, Q4_1, Q5_0 and Q5_1 are quantized by the package from random values;
 Q4_K and Q6_K (which it only dequantizes) are random blocks with finite scales.
 
 Usage: make_gguf.py OUT.gguf OUT.json
@@ -40,6 +40,8 @@ add("t.f16", T.F16, rng.standard_normal((2, 8)).astype(np.float32))
 add("t.q8_0", T.Q8_0, rng.standard_normal((4, 64)).astype(np.float32))
 add("t.q4_0", T.Q4_0, rng.standard_normal((2, 96)).astype(np.float32))
 add("t.q4_1", T.Q4_1, rng.standard_normal((3, 32)).astype(np.float32))
+add("t.q5_0", T.Q5_0, rng.standard_normal((2, 64)).astype(np.float32))
+add("t.q5_1", T.Q5_1, rng.standard_normal((3, 32)).astype(np.float32))
 for name, qtype, block_bytes, scale_at in [("t.q4_k", T.Q4_K, 144, [0, 2]), ("t.q6_k", T.Q6_K, 210, [208])]:
     blocks = rng.integers(0, 256, size=(4, block_bytes), dtype=np.uint8)
     for at in scale_at:

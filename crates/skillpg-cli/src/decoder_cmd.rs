@@ -1,0 +1,87 @@
+//! `skillpg route --model FILE.gguf` and `skillpg compare --model FILE.gguf`: the chapter's
+//! protocol on a small instruction model (Llama or Qwen2 family, GGUF), natively on the CPU.
+
+use std::path::Path;
+
+use clap::ValueEnum;
+use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::gguf::{Gguf, Value};
+use skillpg_decoder::model::Decoder;
+use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter, NONE};
+use skillpg_router::route::Labelled;
+
+use crate::route_cmd::{Arm, RouteSkill};
+
+/// How the decoder answers.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum Mode {
+    /// The chapter's protocol: greedy decoding, the answer parsed (a name, NONE, or anything
+    /// else counted as NONE and shown verbatim).
+    Chapter,
+    /// Constrained choice: each name's and NONE's log-probability after the same prompt.
+    Choice,
+}
+
+impl Mode {
+    /// The mode in words, for the report's first line.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Chapter => "the chapter's protocol (greedy answer)",
+            Mode::Choice => "constrained choice",
+        }
+    }
+}
+
+/// A decoder and its tokenizer, and a line naming them.
+pub struct LoadedDecoder {
+    pub model: Decoder,
+    pub bpe: Bpe,
+    pub label: String,
+}
+
+/// Whether `--model` names a decoder file rather than the embedding model's folder.
+pub fn is_decoder(model: &Path) -> bool {
+    model.is_file()
+}
+
+/// Reads a GGUF decoder, or says what is wrong with it.
+pub fn load(path: &Path) -> Result<LoadedDecoder, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (bpe, name) = {
+        let g = Gguf::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = g.get("general.name").and_then(Value::as_str).map(str::to_owned);
+        (Bpe::from_gguf(&g).map_err(|e| format!("{}: {e}", path.display()))?, name)
+    };
+    let size = bytes.len();
+    let model = Decoder::from_gguf(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let name = name.unwrap_or_else(|| path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
+    let c = model.config;
+    let label = format!("{name} ({:?}, {} layers, {:.0} MB; decoder on the CPU)", c.family, c.layers, size as f64 / 1e6);
+    Ok(LoadedDecoder { model, bpe, label })
+}
+
+/// Routes `requests` over `skills` with the decoder; `progress` hears each request done.
+pub fn run_arm(d: &LoadedDecoder, skills: &[RouteSkill], requests: &[Labelled], mode: Mode, progress: &mut dyn FnMut(usize)) -> Result<Arm, String> {
+    let pairs: Vec<(String, String)> = skills.iter().map(|s| (s.name.clone(), s.description.clone())).collect();
+    let mut router = DecoderRouter::new(&d.model, &d.bpe, &pairs, true)?;
+    let names: Vec<String> = pairs.iter().map(|(n, _)| n.clone()).collect();
+    let (mut matrix, mut choices, mut answers) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, r) in requests.iter().enumerate() {
+        match mode {
+            Mode::Chapter => {
+                let a = router.chapter(&r.query, DEFAULT_MAX_ANSWER_TOKENS);
+                choices.push(a.parsed.choice.map_or(NONE, |i| names[i].as_str()).to_owned());
+                answers.push(Some(a.verbatim));
+                matrix.push(Vec::new());
+            }
+            Mode::Choice => {
+                let a = router.choice(&r.query);
+                choices.push(a.choice.map_or(NONE, |i| names[i].as_str()).to_owned());
+                answers.push(None);
+                matrix.push(a.distribution);
+            }
+        }
+        progress(i + 1);
+    }
+    Ok(Arm { names, matrix, choices, answers })
+}

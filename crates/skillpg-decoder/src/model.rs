@@ -1,0 +1,430 @@
+//! The decoder's forward pass for routing: Llama (SmolLM2) and Qwen2 (Qwen2.5), weights kept in
+//! the file's own storage type and dequantized a row at a time inside the matrix multiply, f32
+//! arithmetic, and a key/value cache so that a prompt's shared prefix is computed once.
+//!
+//! `llama.rs` is the plain f32 reference this is tested against (and both against candle).
+//! Invariants:
+//! - the model owns the file's bytes and never copies a weight matrix: a matrix is a type, a
+//!   shape and a byte range;
+//! - `forward` appends exactly `ids.len()` positions to the cache, and the logits it returns
+//!   are those of the positions asked for, in order;
+//! - a cache truncated back to a length is exactly the cache that length had (prefix reuse).
+
+use crate::gguf::{Gguf, Value};
+use crate::quant::{dequantize, GgmlType};
+
+/// Which decoder family a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Llama and SmolLM2: no attention biases.
+    Llama,
+    /// Qwen2 and Qwen2.5: biases on the query, key and value projections.
+    Qwen2,
+}
+
+/// How the rotary embedding pairs a head's dimensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RopeLayout {
+    /// Dimensions `2i` and `2i + 1` rotate together (GGML's "normal" RoPE: `llama` GGUFs store
+    /// Q and K permuted for it).
+    AdjacentPairs,
+    /// Dimensions `i` and `i + d/2` rotate together (NeoX's `rotate_half`, as Hugging Face
+    /// implements Llama and Qwen2, and as `qwen2` GGUFs expect).
+    Halves,
+}
+
+/// A decoder's shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    /// The family.
+    pub family: Family,
+    /// Width of the residual stream.
+    pub dim: usize,
+    /// Layers.
+    pub layers: usize,
+    /// Query heads.
+    pub heads: usize,
+    /// Key/value heads (grouped-query attention).
+    pub kv_heads: usize,
+    /// Width of a head.
+    pub head_dim: usize,
+    /// Feed-forward width.
+    pub ff: usize,
+    /// Vocabulary size (rows of the LM head).
+    pub vocab: usize,
+    /// RMSNorm epsilon.
+    pub eps: f32,
+    /// Rotary base.
+    pub rope_base: f32,
+    /// Rotary pairing.
+    pub rope: RopeLayout,
+    /// The longest context the model was trained for.
+    pub context: usize,
+}
+
+/// A weight matrix `[rows, cols]` as the file stores it: row `r` is `row_bytes` bytes at
+/// `start + r * row_bytes`.
+#[derive(Debug, Clone, Copy)]
+struct Matrix {
+    ty: GgmlType,
+    rows: usize,
+    cols: usize,
+    start: usize,
+    row_bytes: usize,
+}
+
+#[derive(Debug, Clone)]
+struct Layer {
+    attn_norm: Vec<f32>,
+    q: Matrix,
+    k: Matrix,
+    v: Matrix,
+    /// `[q, k, v]` biases (Qwen2), empty otherwise.
+    qkv_bias: Option<[Vec<f32>; 3]>,
+    o: Matrix,
+    ffn_norm: Vec<f32>,
+    gate: Matrix,
+    up: Matrix,
+    down: Matrix,
+}
+
+/// A loaded decoder: the file's bytes and where its tensors are.
+#[derive(Clone)]
+pub struct Decoder {
+    /// Its shape.
+    pub config: Config,
+    bytes: Vec<u8>,
+    embed: Matrix,
+    layers: Vec<Layer>,
+    norm: Vec<f32>,
+    head: Matrix,
+    /// `base^(-2i/d)` for each rotated pair.
+    inv_freq: Vec<f32>,
+}
+
+impl std::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Decoder").field("config", &self.config).field("bytes", &self.bytes.len()).finish_non_exhaustive()
+    }
+}
+
+/// Keys and values of every position computed so far, per layer.
+#[derive(Debug, Clone, Default)]
+pub struct KvCache {
+    len: usize,
+    /// Per layer, `len × kv_dim` keys (rotated) and values.
+    keys: Vec<Vec<f32>>,
+    values: Vec<Vec<f32>>,
+}
+
+impl KvCache {
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no position is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Forgets every position from `len` on (a prompt's shared prefix is kept, a request's
+    /// tokens dropped).
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        let kv_dim = self.keys.first().map_or(0, |k| k.len() / self.len.max(1));
+        for (k, v) in self.keys.iter_mut().zip(&mut self.values) {
+            k.truncate(len * kv_dim);
+            v.truncate(len * kv_dim);
+        }
+        self.len = len;
+    }
+}
+
+/// Which positions' logits `forward` returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Logits {
+    /// None (a prefix being cached).
+    None,
+    /// The last position's.
+    Last,
+    /// Every position's, in order.
+    All,
+}
+
+fn rms_norm_into(x: &[f32], w: &[f32], eps: f32, out: &mut [f32]) {
+    let ms = x.iter().map(|v| v * v).sum::<f32>() / x.len() as f32;
+    let inv = 1.0 / (ms + eps).sqrt();
+    for ((o, v), g) in out.iter_mut().zip(x).zip(w) {
+        *o = v * inv * g;
+    }
+}
+
+/// A dot product in eight independent lanes, which the compiler turns into SIMD (wasm
+/// `simd128`, SSE2/AVX natively).
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    acc.iter().sum::<f32>() + tail
+}
+
+impl Decoder {
+    /// Reads a `llama` or `qwen2` GGUF, keeping its bytes; or says what is missing, unknown or
+    /// inconsistent.
+    pub fn from_gguf(bytes: Vec<u8>) -> Result<Decoder, String> {
+        let (config, embed, layers, norm, head) = {
+            let g = Gguf::parse(&bytes)?;
+            Self::layout(&g)?
+        };
+        let half = config.head_dim / 2;
+        let inv_freq = (0..half).map(|i| config.rope_base.powf(-2.0 * i as f32 / config.head_dim as f32)).collect();
+        Ok(Decoder { config, bytes, embed, layers, norm, head, inv_freq })
+    }
+
+    #[allow(clippy::type_complexity, reason = "the parts of a model, returned once to the constructor")]
+    fn layout(g: &Gguf<'_>) -> Result<(Config, Matrix, Vec<Layer>, Vec<f32>, Matrix), String> {
+        let arch = g.get("general.architecture").and_then(Value::as_str).unwrap_or("").to_owned();
+        let family = match arch.as_str() {
+            "llama" => Family::Llama,
+            "qwen2" => Family::Qwen2,
+            other => return Err(format!("the model's architecture is \"{other}\"; the decoder router reads \"llama\" (SmolLM2) and \"qwen2\" (Qwen2.5)")),
+        };
+        let num = |key: &str| g.get(&format!("{arch}.{key}")).and_then(Value::as_u64).map(|v| v as usize).ok_or_else(|| format!("the file has no {arch}.{key}"));
+        let float = |key: &str, default: f32| match g.get(&format!("{arch}.{key}")) {
+            Some(Value::Float(f)) => *f as f32,
+            _ => default,
+        };
+        let matrix = |name: &str, rows: usize, cols: usize| -> Result<Matrix, String> {
+            let t = g.tensor(name).ok_or_else(|| format!("the file has no tensor {name}"))?;
+            let ty = GgmlType::from_id(t.type_id).ok_or_else(|| format!("tensor {name} has a quantization this reader does not know"))?;
+            if t.dims.len() != 2 || t.dims[0] as usize != cols || t.dims[1] as usize != rows {
+                return Err(format!("tensor {name} is {:?}; the model's metadata says [{cols}, {rows}]", t.dims));
+            }
+            let (per, block_bytes) = ty.block();
+            if !cols.is_multiple_of(per) {
+                return Err(format!("tensor {name}'s rows ({cols} values) are not whole {} blocks", GgmlType::name_of(t.type_id)));
+            }
+            Ok(Matrix { ty, rows, cols, start: t.start as usize, row_bytes: cols / per * block_bytes })
+        };
+        let vector = |name: &str, len: usize| -> Result<Vec<f32>, String> {
+            let t = g.tensor(name).ok_or_else(|| format!("the file has no tensor {name}"))?;
+            let v = g.to_f32(t);
+            if v.len() != len {
+                return Err(format!("tensor {name} has {} values; the model's metadata says {len}", v.len()));
+            }
+            Ok(v)
+        };
+        let dim = num("embedding_length")?;
+        let heads = num("attention.head_count")?;
+        let kv_heads = num("attention.head_count_kv").unwrap_or(heads);
+        if heads == 0 || kv_heads == 0 || !dim.is_multiple_of(heads) || !heads.is_multiple_of(kv_heads) || !(dim / heads).is_multiple_of(2) {
+            return Err(format!("{heads} query heads and {kv_heads} key/value heads do not divide a width of {dim} into even heads"));
+        }
+        let head_dim = dim / heads;
+        let embed_info = g.tensor("token_embd.weight").ok_or("the file has no tensor token_embd.weight")?;
+        let vocab = embed_info.dims.get(1).copied().unwrap_or(0) as usize;
+        let config = Config {
+            family,
+            dim,
+            layers: num("block_count")?,
+            heads,
+            kv_heads,
+            head_dim,
+            ff: num("feed_forward_length")?,
+            vocab,
+            eps: float("attention.layer_norm_rms_epsilon", 1e-6),
+            rope_base: float("rope.freq_base", 10_000.0),
+            rope: match family {
+                Family::Llama => RopeLayout::AdjacentPairs,
+                Family::Qwen2 => RopeLayout::Halves,
+            },
+            context: num("context_length").unwrap_or(2048),
+        };
+        let kv_dim = kv_heads * head_dim;
+        let embed = matrix("token_embd.weight", vocab, dim)?;
+        let layers = (0..config.layers)
+            .map(|i| {
+                let name = |part: &str| format!("blk.{i}.{part}");
+                let qkv_bias = match family {
+                    Family::Llama => None,
+                    Family::Qwen2 => Some([vector(&name("attn_q.bias"), dim)?, vector(&name("attn_k.bias"), kv_dim)?, vector(&name("attn_v.bias"), kv_dim)?]),
+                };
+                Ok(Layer {
+                    attn_norm: vector(&name("attn_norm.weight"), dim)?,
+                    q: matrix(&name("attn_q.weight"), dim, dim)?,
+                    k: matrix(&name("attn_k.weight"), kv_dim, dim)?,
+                    v: matrix(&name("attn_v.weight"), kv_dim, dim)?,
+                    qkv_bias,
+                    o: matrix(&name("attn_output.weight"), dim, dim)?,
+                    ffn_norm: vector(&name("ffn_norm.weight"), dim)?,
+                    gate: matrix(&name("ffn_gate.weight"), config.ff, dim)?,
+                    up: matrix(&name("ffn_up.weight"), config.ff, dim)?,
+                    down: matrix(&name("ffn_down.weight"), dim, config.ff)?,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let head = if g.tensor("output.weight").is_some() { matrix("output.weight", vocab, dim)? } else { embed };
+        Ok((config, embed, layers, vector("output_norm.weight", dim)?, head))
+    }
+
+    /// An empty cache for this model.
+    pub fn cache(&self) -> KvCache {
+        KvCache { len: 0, keys: vec![Vec::new(); self.config.layers], values: vec![Vec::new(); self.config.layers] }
+    }
+
+    /// Bytes of weights the model holds (the file's size).
+    pub fn weight_bytes(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// `out[t][r] = W[r] · xs[t]` for `n` inputs of `W.cols`: each row is dequantized once and
+    /// multiplied by every input, so a prompt's tokens share the dequantization.
+    fn matmul(&self, w: &Matrix, xs: &[f32], n: usize, out: &mut [f32], row: &mut Vec<f32>) {
+        debug_assert_eq!(xs.len(), n * w.cols);
+        debug_assert_eq!(out.len(), n * w.rows);
+        for r in 0..w.rows {
+            let at = w.start + r * w.row_bytes;
+            row.clear();
+            dequantize(w.ty, &self.bytes[at..at + w.row_bytes], row);
+            for t in 0..n {
+                out[t * w.rows + r] = dot(row, &xs[t * w.cols..(t + 1) * w.cols]);
+            }
+        }
+    }
+
+    fn rope(&self, x: &mut [f32], pos: usize) {
+        let d = self.config.head_dim;
+        let half = d / 2;
+        for head in x.chunks_exact_mut(d) {
+            for (i, &f) in self.inv_freq.iter().enumerate() {
+                let (s, c) = (pos as f32 * f).sin_cos();
+                let (ia, ib) = match self.config.rope {
+                    RopeLayout::AdjacentPairs => (2 * i, 2 * i + 1),
+                    RopeLayout::Halves => (i, i + half),
+                };
+                let (a, b) = (head[ia], head[ib]);
+                head[ia] = a * c - b * s;
+                head[ib] = a * s + b * c;
+            }
+        }
+    }
+
+    /// Runs `ids` at the positions after the cache's, appends their keys and values, and returns
+    /// the logits asked for (`vocab` values a position). Ids past the vocabulary read as 0.
+    pub fn forward(&self, cache: &mut KvCache, ids: &[u32], logits: Logits) -> Vec<f32> {
+        let c = self.config;
+        let n = ids.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let (dim, hd, kv_dim) = (c.dim, c.head_dim, c.kv_heads * c.head_dim);
+        let group = c.heads / c.kv_heads;
+        let start = cache.len;
+        let mut row = Vec::with_capacity(dim.max(c.ff));
+        let mut x = vec![0.0f32; n * dim];
+        for (t, &id) in ids.iter().enumerate() {
+            let id = if (id as usize) < c.vocab { id as usize } else { 0 };
+            let at = self.embed.start + id * self.embed.row_bytes;
+            row.clear();
+            dequantize(self.embed.ty, &self.bytes[at..at + self.embed.row_bytes], &mut row);
+            x[t * dim..(t + 1) * dim].copy_from_slice(&row);
+        }
+        let mut h = vec![0.0f32; n * dim];
+        let mut q = vec![0.0f32; n * dim];
+        let mut k = vec![0.0f32; n * kv_dim];
+        let mut v = vec![0.0f32; n * kv_dim];
+        let mut attn = vec![0.0f32; n * dim];
+        let mut proj = vec![0.0f32; n * dim];
+        let mut gate = vec![0.0f32; n * c.ff];
+        let mut up = vec![0.0f32; n * c.ff];
+        let mut scores = Vec::with_capacity(start + n);
+        let scale = 1.0 / (hd as f32).sqrt();
+        for (li, l) in self.layers.iter().enumerate() {
+            for t in 0..n {
+                rms_norm_into(&x[t * dim..(t + 1) * dim], &l.attn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
+            }
+            self.matmul(&l.q, &h, n, &mut q, &mut row);
+            self.matmul(&l.k, &h, n, &mut k, &mut row);
+            self.matmul(&l.v, &h, n, &mut v, &mut row);
+            if let Some([bq, bk, bv]) = &l.qkv_bias {
+                for (buf, b) in [(&mut q, bq), (&mut k, bk), (&mut v, bv)] {
+                    for chunk in buf.chunks_exact_mut(b.len()) {
+                        for (o, bi) in chunk.iter_mut().zip(b) {
+                            *o += bi;
+                        }
+                    }
+                }
+            }
+            for t in 0..n {
+                self.rope(&mut q[t * dim..(t + 1) * dim], start + t);
+                self.rope(&mut k[t * kv_dim..(t + 1) * kv_dim], start + t);
+            }
+            let (keys, values) = (&mut cache.keys[li], &mut cache.values[li]);
+            keys.extend_from_slice(&k);
+            values.extend_from_slice(&v);
+            attn.fill(0.0);
+            for t in 0..n {
+                let seen = start + t + 1;
+                for head in 0..c.heads {
+                    let kvh = head / group;
+                    let qh = &q[t * dim + head * hd..t * dim + (head + 1) * hd];
+                    scores.clear();
+                    scores.extend((0..seen).map(|j| dot(qh, &keys[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd]) * scale));
+                    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    let mut sum = 0.0;
+                    for s in scores.iter_mut() {
+                        *s = (*s - max).exp();
+                        sum += *s;
+                    }
+                    let out = &mut attn[t * dim + head * hd..t * dim + (head + 1) * hd];
+                    for (j, &e) in scores.iter().enumerate() {
+                        let p = e / sum;
+                        let vj = &values[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd];
+                        for (o, vv) in out.iter_mut().zip(vj) {
+                            *o += p * vv;
+                        }
+                    }
+                }
+            }
+            self.matmul(&l.o, &attn, n, &mut proj, &mut row);
+            for (xi, pi) in x.iter_mut().zip(&proj) {
+                *xi += pi;
+            }
+            for t in 0..n {
+                rms_norm_into(&x[t * dim..(t + 1) * dim], &l.ffn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
+            }
+            self.matmul(&l.gate, &h, n, &mut gate, &mut row);
+            self.matmul(&l.up, &h, n, &mut up, &mut row);
+            for (g, u) in gate.iter_mut().zip(&up) {
+                *g = *g / (1.0 + (-*g).exp()) * u;
+            }
+            self.matmul(&l.down, &gate, n, &mut proj, &mut row);
+            for (xi, pi) in x.iter_mut().zip(&proj) {
+                *xi += pi;
+            }
+        }
+        cache.len += n;
+        let wanted: Vec<usize> = match logits {
+            Logits::None => return Vec::new(),
+            Logits::Last => vec![n - 1],
+            Logits::All => (0..n).collect(),
+        };
+        let mut normed = vec![0.0f32; wanted.len() * dim];
+        for (i, &t) in wanted.iter().enumerate() {
+            rms_norm_into(&x[t * dim..(t + 1) * dim], &self.norm, c.eps, &mut normed[i * dim..(i + 1) * dim]);
+        }
+        let mut out = vec![0.0f32; wanted.len() * c.vocab];
+        self.matmul(&self.head, &normed, wanted.len(), &mut out, &mut row);
+        out
+    }
+}

@@ -1,0 +1,235 @@
+//! The chapter's routing protocol on a decoder: the system prompt lists every skill's
+//! `- name: description` line and asks for one name or NONE, in the model's chat template
+//! (ChatML, as Qwen2.5 and SmolLM2 use it), then either
+//! - *chapter*: greedy decoding to the end of the turn (with a cap), the answer parsed as the
+//!   chapter does: an exact name after trimming and case-folding, or NONE; anything else counts
+//!   as NONE and is kept verbatim;
+//! - *choice*: the log-probability of each candidate answer (every name, and NONE, each followed
+//!   by the end of the turn) after the same prompt, as a distribution.
+//!
+//! The system turn is the same for every request, so it is prefilled once and its key/value
+//! cache reused: a request costs only its own tokens. The prompt is cut at a special token
+//! (`<|im_start|>`), where the tokenizer starts afresh, so the cut never changes the ids.
+
+use crate::bpe::Bpe;
+use crate::model::{Decoder, KvCache, Logits};
+
+/// The answer that means "no skill".
+pub const NONE: &str = "NONE";
+
+/// The most tokens an answer may run to in the chapter's protocol.
+pub const DEFAULT_MAX_ANSWER_TOKENS: usize = 24;
+
+/// The system prompt: the instruction, then one `- name: description` line a skill.
+pub fn system_prompt(skills: &[(String, String)]) -> String {
+    let mut s = String::from(
+        "You route a user's request to a skill. These skills are installed, one per line as `- name: description`:\n",
+    );
+    for (name, description) in skills {
+        s.push_str(&format!("- {name}: {}\n", description.split_whitespace().collect::<Vec<_>>().join(" ")));
+    }
+    s.push_str("\nAnswer with the name of the one skill that should handle the request, exactly as written above, or NONE if no skill fits. Answer with the name or NONE only.");
+    s
+}
+
+/// The text before the request: the system turn, and the opening of the user's turn up to its
+/// special token.
+pub fn prompt_prefix(system: &str) -> String {
+    format!("<|im_start|>system\n{system}<|im_end|>\n<|im_start|>")
+}
+
+/// The text after the prefix: the user's turn and the opening of the assistant's.
+pub fn prompt_request(request: &str) -> String {
+    format!("user\n{request}<|im_end|>\n<|im_start|>assistant\n")
+}
+
+/// How an answer was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed {
+    /// The skill chosen (an index into the names), or `None` for NONE and for anything else.
+    pub choice: Option<usize>,
+    /// Whether the answer was a name or NONE exactly (after trimming and case-folding); when
+    /// not, it counts as NONE and is shown verbatim.
+    pub recognised: bool,
+}
+
+/// Reads an answer as the chapter does.
+pub fn parse_answer(answer: &str, names: &[String]) -> Parsed {
+    let a = answer.trim().to_lowercase();
+    if let Some(i) = names.iter().position(|n| n.trim().to_lowercase() == a) {
+        return Parsed { choice: Some(i), recognised: true };
+    }
+    Parsed { choice: None, recognised: a == NONE.to_lowercase() }
+}
+
+/// One request's answer under the chapter's protocol.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChapterAnswer {
+    /// What the model wrote, verbatim (without the end-of-turn token).
+    pub verbatim: String,
+    /// How it was read.
+    pub parsed: Parsed,
+    /// Tokens prefilled for this request (its own, the prefix being cached).
+    pub prefill_tokens: usize,
+    /// Tokens generated.
+    pub generated_tokens: usize,
+    /// Whether decoding stopped at the cap rather than at the end of the turn.
+    pub capped: bool,
+}
+
+/// One request's answer under constrained choice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChoiceAnswer {
+    /// Log-probability of each candidate (the names in order, then NONE), each as the whole
+    /// answer followed by the end of the turn.
+    pub log_probs: Vec<f32>,
+    /// The same, normalised over the candidates (sums to 1).
+    pub distribution: Vec<f32>,
+    /// The most probable candidate: a skill's index, or `None` for NONE.
+    pub choice: Option<usize>,
+    /// Tokens prefilled for this request (its own and the candidates').
+    pub prefill_tokens: usize,
+}
+
+/// A decoder routing requests over one set of skills, its system turn cached.
+#[derive(Debug)]
+pub struct DecoderRouter<'m> {
+    model: &'m Decoder,
+    bpe: &'m Bpe,
+    names: Vec<String>,
+    cache: KvCache,
+    prefix_len: usize,
+    prefix_ids: Vec<u32>,
+    reuse_prefix: bool,
+    stops: Vec<u32>,
+    /// Each candidate's tokens (names, then NONE), end-of-turn included.
+    candidates: Vec<Vec<u32>>,
+}
+
+fn log_softmax_at(logits: &[f32], id: u32) -> f32 {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let sum: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+    logits.get(id as usize).map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
+}
+
+fn argmax(v: &[f32]) -> u32 {
+    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
+}
+
+impl<'m> DecoderRouter<'m> {
+    /// Prefills the system turn for `skills` (`(name, description)`), or says why the model's
+    /// tokenizer cannot hold this chat template. With `reuse_prefix` false every request
+    /// prefills the whole prompt again (to measure what the cache saves).
+    pub fn new(model: &'m Decoder, bpe: &'m Bpe, skills: &[(String, String)], reuse_prefix: bool) -> Result<DecoderRouter<'m>, String> {
+        let end = bpe.special("<|im_end|>").ok_or("the tokenizer has no <|im_end|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
+        bpe.special("<|im_start|>").ok_or("the tokenizer has no <|im_start|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
+        let mut stops = vec![end];
+        stops.extend(bpe.special("<|endoftext|>"));
+        let names: Vec<String> = skills.iter().map(|(n, _)| n.clone()).collect();
+        let candidates = names.iter().map(String::as_str).chain([NONE]).map(|n| {
+            let mut ids = bpe.encode(n);
+            ids.push(end);
+            ids
+        });
+        let candidates = candidates.collect();
+        let prefix_ids = bpe.encode(&prompt_prefix(&system_prompt(skills)));
+        let mut cache = model.cache();
+        if reuse_prefix {
+            model.forward(&mut cache, &prefix_ids, Logits::None);
+        }
+        let prefix_len = cache.len();
+        Ok(DecoderRouter { model, bpe, names, cache, prefix_len, prefix_ids, reuse_prefix, stops, candidates })
+    }
+
+    /// Tokens of the shared prefix (system turn).
+    pub fn prefix_tokens(&self) -> usize {
+        self.prefix_ids.len()
+    }
+
+    /// The skills' names, in order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The request's ids after the prefix (the whole prompt's when the prefix is not reused),
+    /// and the cache rewound to the prefix.
+    fn request_ids(&mut self, request: &str) -> Vec<u32> {
+        self.cache.truncate(self.prefix_len);
+        let mut ids = if self.reuse_prefix { Vec::new() } else { self.prefix_ids.clone() };
+        ids.extend(self.bpe.encode(&prompt_request(request)));
+        ids
+    }
+
+    /// The chapter's protocol: greedy decoding to the end of the turn, at most `max_tokens`.
+    pub fn chapter(&mut self, request: &str, max_tokens: usize) -> ChapterAnswer {
+        let ids = self.request_ids(request);
+        let mut logits = self.model.forward(&mut self.cache, &ids, Logits::Last);
+        let mut answer = Vec::new();
+        let mut capped = true;
+        for _ in 0..max_tokens {
+            let next = argmax(&logits);
+            if self.stops.contains(&next) {
+                capped = false;
+                break;
+            }
+            answer.push(next);
+            if answer.len() == max_tokens {
+                break;
+            }
+            logits = self.model.forward(&mut self.cache, &[next], Logits::Last);
+        }
+        let verbatim = self.bpe.decode(&answer);
+        let parsed = parse_answer(&verbatim, &self.names);
+        ChapterAnswer { verbatim, parsed, prefill_tokens: ids.len(), generated_tokens: answer.len(), capped }
+    }
+
+    /// Constrained choice: every candidate's log-probability after the prompt.
+    pub fn choice(&mut self, request: &str) -> ChoiceAnswer {
+        let ids = self.request_ids(request);
+        let first = self.model.forward(&mut self.cache, &ids, Logits::Last);
+        let prompt_len = self.cache.len();
+        let mut prefill = ids.len();
+        let vocab = self.model.config.vocab;
+        let mut log_probs = Vec::with_capacity(self.candidates.len());
+        for cand in &self.candidates {
+            self.cache.truncate(prompt_len);
+            let mut lp = log_softmax_at(&first, cand[0]);
+            if cand.len() > 1 {
+                let rest = self.model.forward(&mut self.cache, &cand[..cand.len() - 1], Logits::All);
+                prefill += cand.len() - 1;
+                for (i, &id) in cand[1..].iter().enumerate() {
+                    lp += log_softmax_at(&rest[i * vocab..(i + 1) * vocab], id);
+                }
+            }
+            log_probs.push(lp);
+        }
+        let max = log_probs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let sum: f32 = log_probs.iter().map(|l| (l - max).exp()).sum();
+        let distribution = log_probs.iter().map(|l| (l - max).exp() / sum).collect();
+        let best = argmax(&log_probs) as usize;
+        let choice = (best < self.names.len()).then_some(best);
+        ChoiceAnswer { log_probs, distribution, choice, prefill_tokens: prefill }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_read_as_the_chapter_reads_them() {
+        let names = vec!["sql-review".to_owned(), "release-notes".to_owned()];
+        assert_eq!(parse_answer("  SQL-Review\n", &names), Parsed { choice: Some(0), recognised: true });
+        assert_eq!(parse_answer("none", &names), Parsed { choice: None, recognised: true });
+        // Anything else is NONE, kept verbatim by the caller.
+        assert_eq!(parse_answer("release-notes.", &names), Parsed { choice: None, recognised: false });
+        assert_eq!(parse_answer("The skill is sql-review", &names), Parsed { choice: None, recognised: false });
+    }
+
+    #[test]
+    fn the_system_prompt_lists_every_skill_on_one_line() {
+        let s = system_prompt(&[("a".into(), "Does\n  A.".into()), ("b".into(), "Does B.".into())]);
+        assert!(s.contains("\n- a: Does A.\n- b: Does B.\n"), "{s}");
+        assert!(s.ends_with("NONE only."));
+    }
+}

@@ -1,0 +1,85 @@
+"""Writes synthetic tiny decoders as GGUF files with the `gguf` Python package (PyPI), for
+tests/tiny_oracle.rs: random weights, two layers, grouped-query attention, both families
+(`llama`: no biases, adjacent-pair rotary; `qwen2`: q/k/v biases, rotate-half rotary), in several
+shapes and storage types. Prints a JSON list of what it wrote.
+
+Usage: make_tiny.py OUT_DIR
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import gguf
+from gguf import GGMLQuantizationType as T
+from gguf import quants
+
+out_dir = sys.argv[1]
+os.makedirs(out_dir, exist_ok=True)
+
+# (name, arch, dim, heads, kv_heads, ff, vocab, matrix type, tied head). candle's Q4 products
+# want an even number of blocks a row, so the quantized rows are 64, 128 or 192 long.
+SHAPES = [
+    ("llama-f32", "llama", 64, 4, 2, 96, 160, T.F32, True),
+    ("llama-q8_0", "llama", 96, 6, 2, 128, 192, T.Q8_0, False),
+    ("llama-q4_1", "llama", 64, 4, 1, 192, 128, T.Q4_1, True),
+    ("qwen2-f16", "qwen2", 64, 4, 2, 96, 160, T.F16, True),
+    ("qwen2-q5_0", "qwen2", 128, 8, 2, 192, 224, T.Q5_0, False),
+    ("qwen2-q4_0", "qwen2", 128, 4, 4, 128, 192, T.Q4_0, True),
+]
+
+written = []
+for seed, (name, arch, dim, heads, kv_heads, ff, vocab, qtype, tied) in enumerate(SHAPES):
+    rng = np.random.default_rng(100 + seed)
+    head_dim = dim // heads
+    kv_dim = kv_heads * head_dim
+    path = os.path.join(out_dir, f"{name}.gguf")
+    w = gguf.GGUFWriter(path, arch)
+    w.add_context_length(256)
+    w.add_embedding_length(dim)
+    w.add_block_count(2)
+    w.add_feed_forward_length(ff)
+    w.add_head_count(heads)
+    w.add_head_count_kv(kv_heads)
+    w.add_layer_norm_rms_eps(1e-6)
+    w.add_rope_freq_base(10000.0 if arch == "llama" else 1000000.0)
+    w.add_rope_dimension_count(head_dim)
+
+    def matrix(tname, rows, cols, scale=None):
+        values = (rng.standard_normal((rows, cols)) * (scale or 1.0 / np.sqrt(cols))).astype(np.float32)
+        if qtype == T.F32:
+            w.add_tensor(tname, values)
+        elif qtype == T.F16:
+            w.add_tensor(tname, values.astype(np.float16))
+        else:
+            w.add_tensor(tname, quants.quantize(values, qtype), raw_dtype=qtype)
+
+    def vector(tname, n, around):
+        w.add_tensor(tname, (around + 0.1 * rng.standard_normal(n)).astype(np.float32))
+
+    matrix("token_embd.weight", vocab, dim, scale=1.0)
+    for i in range(2):
+        p = f"blk.{i}"
+        vector(f"{p}.attn_norm.weight", dim, 1.0)
+        matrix(f"{p}.attn_q.weight", dim, dim)
+        matrix(f"{p}.attn_k.weight", kv_dim, dim)
+        matrix(f"{p}.attn_v.weight", kv_dim, dim)
+        if arch == "qwen2":
+            vector(f"{p}.attn_q.bias", dim, 0.0)
+            vector(f"{p}.attn_k.bias", kv_dim, 0.0)
+            vector(f"{p}.attn_v.bias", kv_dim, 0.0)
+        matrix(f"{p}.attn_output.weight", dim, dim)
+        vector(f"{p}.ffn_norm.weight", dim, 1.0)
+        matrix(f"{p}.ffn_gate.weight", ff, dim)
+        matrix(f"{p}.ffn_up.weight", ff, dim)
+        matrix(f"{p}.ffn_down.weight", dim, ff)
+    vector("output_norm.weight", dim, 1.0)
+    if not tied:
+        matrix("output.weight", vocab, dim)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    written.append({"path": path, "arch": arch, "vocab": vocab, "type": qtype.name})
+
+print(json.dumps(written))
