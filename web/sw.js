@@ -4,6 +4,9 @@ const CACHE = 'skill-playground-__BUILD_ID__';
 // The routing model's files are large and change only with the model: kept across builds, and
 // served cache-first, so a second visit makes no request for them.
 const MODEL_CACHE = 'skill-playground-model-minilm-i8-v1';
+// Decoder models the person brought (the page's Cache API store, written by the page): theirs to
+// keep or forget, never deleted by a new build.
+const KEPT = (k) => k === CACHE || k === MODEL_CACHE || k.startsWith('skillpg-decoder-');
 const ASSETS = ['./', './index.html', './style.css', './boot.js', './skillpg_app.js', './skillpg_app_bg.wasm'];
 
 self.addEventListener('install', (event) => {
@@ -12,7 +15,7 @@ self.addEventListener('install', (event) => {
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(
-    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== CACHE && k !== MODEL_CACHE).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
+    caches.keys().then((keys) => Promise.all(keys.filter((k) => !KEPT(k)).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
   );
 });
 

@@ -280,6 +280,29 @@ pub async fn fetch_full(url: &str, max_bytes: u64) -> Result<Fetched, String> {
 /// Fetches `url` as a stream, calling `progress(loaded, total)` after each chunk (`total` from
 /// the Content-Length header, when there is one), and stopping with a message past `max_bytes`.
 pub async fn fetch_with_progress(url: &str, max_bytes: u64, progress: impl Fn(u64, Option<u64>)) -> Result<Vec<u8>, String> {
+    fetch_cancellable(url, max_bytes, progress, || false).await
+}
+
+/// The message a download stopped by the person ends with.
+pub const CANCELLED: &str = "the download was cancelled";
+
+/// The size `url` declares (a HEAD request, redirects followed), before anything is downloaded.
+pub async fn declared_size(url: &str) -> Result<Option<u64>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let init = web_sys::RequestInit::new();
+    init.set_method("HEAD");
+    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(|_| format!("the browser could not reach {url}: the network or the site's CORS policy refused it"))?
+        .unchecked_into();
+    if !resp.ok() {
+        return Err(format!("{url} answered HTTP {}", resp.status()));
+    }
+    Ok(declared_length(&resp))
+}
+
+/// As `fetch_with_progress`, and stops (with `CANCELLED`) when `stop()` says so between chunks.
+pub async fn fetch_cancellable(url: &str, max_bytes: u64, progress: impl Fn(u64, Option<u64>), stop: impl Fn() -> bool) -> Result<Vec<u8>, String> {
     let resp = start_fetch(url, max_bytes).await?;
     if !resp.ok() {
         return Err(format!("{url} answered HTTP {}", resp.status()));
@@ -304,9 +327,68 @@ pub async fn fetch_with_progress(url: &str, max_bytes: u64, progress: impl Fn(u6
             let _ = reader.cancel();
             return Err(format!("{url} is over the {} MB allowed here", max_bytes / MB));
         }
+        if stop() {
+            let _ = reader.cancel();
+            return Err(CANCELLED.to_owned());
+        }
         progress(out.len() as u64, total);
     }
     Ok(out)
+}
+
+/// The origin's Cache API store `cache`, when the browser has one (not on plain http pages
+/// other than localhost).
+async fn open_cache(cache: &str) -> Option<web_sys::Cache> {
+    let caches = web_sys::window()?.caches().ok()?;
+    JsFuture::from(caches.open(cache)).await.ok().map(JsCast::unchecked_into)
+}
+
+/// Keeps `bytes` in the origin's Cache API store `cache` under `key` (a path of this origin),
+/// so a later visit reads them without the network. Fails quietly: storage is a convenience.
+pub async fn cache_put(cache: &str, key: &str, bytes: &[u8]) -> bool {
+    let Some(c) = open_cache(cache).await else { return false };
+    let body = js_sys::Uint8Array::from(bytes);
+    let init = web_sys::ResponseInit::new();
+    let headers = web_sys::Headers::new().ok();
+    if let Some(h) = &headers {
+        let _ = h.set("content-length", &bytes.len().to_string());
+        init.set_headers(h);
+    }
+    let Ok(resp) = web_sys::Response::new_with_opt_buffer_source_and_init(Some(&body), &init) else { return false };
+    JsFuture::from(c.put_with_str(key, &resp)).await.is_ok()
+}
+
+/// The keys (paths) held in the store `cache`, with their sizes when known.
+pub async fn cache_entries(cache: &str) -> Vec<(String, Option<u64>)> {
+    let Some(c) = open_cache(cache).await else { return Vec::new() };
+    let Ok(keys) = JsFuture::from(c.keys()).await else { return Vec::new() };
+    let mut out = Vec::new();
+    for req in js_sys::Array::from(&keys).iter() {
+        let req: web_sys::Request = req.unchecked_into();
+        let url = req.url();
+        let size = match JsFuture::from(c.match_with_str(&url)).await {
+            Ok(r) if !r.is_undefined() => declared_length(&r.unchecked_into()),
+            _ => None,
+        };
+        out.push((url, size));
+    }
+    out
+}
+
+/// The bytes held under `key` in the store `cache`.
+pub async fn cache_get(cache: &str, key: &str) -> Option<Vec<u8>> {
+    let c = open_cache(cache).await?;
+    let resp = JsFuture::from(c.match_with_str(key)).await.ok().filter(|r| !r.is_undefined())?;
+    let resp: web_sys::Response = resp.unchecked_into();
+    let buf = JsFuture::from(resp.array_buffer().ok()?).await.ok()?;
+    Some(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+/// Forgets everything in the store `cache`.
+pub async fn cache_clear(cache: &str) {
+    if let Some(caches) = web_sys::window().and_then(|w| w.caches().ok()) {
+        let _ = JsFuture::from(caches.delete(cache)).await;
+    }
 }
 
 /// Seconds since the Unix epoch (0 outside a browser).

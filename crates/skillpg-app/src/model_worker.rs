@@ -18,6 +18,8 @@ pub struct Reply {
     pub backend: String,
     /// `texts × dim` floats, flattened (empty for `load`).
     pub vectors: Vec<f32>,
+    /// A decoder's answer, JSON (empty otherwise).
+    pub answer: String,
 }
 
 type Pending = Rc<RefCell<HashMap<u32, oneshot::Sender<Result<Reply, String>>>>>;
@@ -42,11 +44,11 @@ fn set(obj: &Object, key: &str, value: &JsValue) {
 }
 
 impl ModelWorker {
-    /// Starts `worker.js` (a module worker beside the page).
-    pub fn spawn() -> Result<ModelWorker, String> {
+    /// Starts `worker.js` (a module worker beside the page), named for the devtools.
+    pub fn spawn(name: &str) -> Result<ModelWorker, String> {
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
-        options.set_name("skillpg-routing-model");
+        options.set_name(name);
         let worker = web_sys::Worker::new_with_options("./worker.js", &options).map_err(|e| format!("the routing worker could not start: {e:?}"))?;
         let pending: Pending = Rc::default();
         let on_message = {
@@ -60,6 +62,7 @@ impl ModelWorker {
                     Some(_) => Ok(Reply {
                         backend: get(&data, "backend").as_string().unwrap_or_default(),
                         vectors: get(&data, "vectors").dyn_into::<Float32Array>().map(|a| a.to_vec()).unwrap_or_default(),
+                        answer: get(&data, "answer").as_string().unwrap_or_default(),
                     }),
                     None => Err("the routing worker sent an unreadable reply".into()),
                 };
@@ -119,6 +122,29 @@ impl ModelWorker {
             return Err(format!("the routing worker sent {} floats for {} texts", reply.vectors.len(), texts.len()));
         }
         Ok((reply.vectors.chunks_exact(dim).map(<[f32]>::to_vec).collect(), reply.backend))
+    }
+}
+
+impl ModelWorker {
+    /// Sends a decoder's GGUF (moved into the worker); answers the line saying what loaded.
+    pub async fn decoder_load(&self, model: &[u8]) -> Result<String, String> {
+        let msg = Object::new();
+        set(&msg, "kind", &"decoder-load".into());
+        let bytes = Uint8Array::from(model);
+        let buffer = bytes.buffer();
+        set(&msg, "model", &buffer);
+        Ok(self.request(msg, &Array::of1(&buffer)).await?.backend)
+    }
+
+    /// Routes one request with the loaded decoder; answers its JSON (see the worker's
+    /// `decoder.rs`).
+    pub async fn decoder_route(&self, skills_json: &str, request: &str, mode: &str) -> Result<String, String> {
+        let msg = Object::new();
+        set(&msg, "kind", &"decoder-route".into());
+        set(&msg, "skills", &skills_json.into());
+        set(&msg, "request", &request.into());
+        set(&msg, "mode", &mode.into());
+        Ok(self.request(msg, &Array::new()).await?.answer)
     }
 }
 

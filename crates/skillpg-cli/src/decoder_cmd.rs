@@ -69,13 +69,13 @@ pub fn run_arm(d: &LoadedDecoder, skills: &[RouteSkill], requests: &[Labelled], 
     for (i, r) in requests.iter().enumerate() {
         match mode {
             Mode::Chapter => {
-                let a = router.chapter(&r.query, DEFAULT_MAX_ANSWER_TOKENS);
+                let a = router.chapter(&d.model, &d.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS);
                 choices.push(a.parsed.choice.map_or(NONE, |i| names[i].as_str()).to_owned());
                 answers.push(Some(a.verbatim));
                 matrix.push(Vec::new());
             }
             Mode::Choice => {
-                let a = router.choice(&r.query);
+                let a = router.choice(&d.model, &d.bpe, &r.query);
                 choices.push(a.choice.map_or(NONE, |i| names[i].as_str()).to_owned());
                 answers.push(None);
                 matrix.push(a.distribution);

@@ -91,11 +91,11 @@ pub struct ChoiceAnswer {
     pub prefill_tokens: usize,
 }
 
-/// A decoder routing requests over one set of skills, its system turn cached.
+/// A decoder routing requests over one set of skills, its system turn cached. It holds no
+/// reference to the model, so a worker can keep it beside the model it was made with; every
+/// call takes that same model and tokenizer.
 #[derive(Debug)]
-pub struct DecoderRouter<'m> {
-    model: &'m Decoder,
-    bpe: &'m Bpe,
+pub struct DecoderRouter {
     names: Vec<String>,
     cache: KvCache,
     prefix_len: usize,
@@ -116,11 +116,11 @@ fn argmax(v: &[f32]) -> u32 {
     v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
 }
 
-impl<'m> DecoderRouter<'m> {
+impl DecoderRouter {
     /// Prefills the system turn for `skills` (`(name, description)`), or says why the model's
     /// tokenizer cannot hold this chat template. With `reuse_prefix` false every request
     /// prefills the whole prompt again (to measure what the cache saves).
-    pub fn new(model: &'m Decoder, bpe: &'m Bpe, skills: &[(String, String)], reuse_prefix: bool) -> Result<DecoderRouter<'m>, String> {
+    pub fn new(model: &Decoder, bpe: &Bpe, skills: &[(String, String)], reuse_prefix: bool) -> Result<DecoderRouter, String> {
         let end = bpe.special("<|im_end|>").ok_or("the tokenizer has no <|im_end|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
         bpe.special("<|im_start|>").ok_or("the tokenizer has no <|im_start|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
         let mut stops = vec![end];
@@ -138,7 +138,7 @@ impl<'m> DecoderRouter<'m> {
             model.forward(&mut cache, &prefix_ids, Logits::None);
         }
         let prefix_len = cache.len();
-        Ok(DecoderRouter { model, bpe, names, cache, prefix_len, prefix_ids, reuse_prefix, stops, candidates })
+        Ok(DecoderRouter { names, cache, prefix_len, prefix_ids, reuse_prefix, stops, candidates })
     }
 
     /// Tokens of the shared prefix (system turn).
@@ -153,17 +153,17 @@ impl<'m> DecoderRouter<'m> {
 
     /// The request's ids after the prefix (the whole prompt's when the prefix is not reused),
     /// and the cache rewound to the prefix.
-    fn request_ids(&mut self, request: &str) -> Vec<u32> {
+    fn request_ids(&mut self, bpe: &Bpe, request: &str) -> Vec<u32> {
         self.cache.truncate(self.prefix_len);
         let mut ids = if self.reuse_prefix { Vec::new() } else { self.prefix_ids.clone() };
-        ids.extend(self.bpe.encode(&prompt_request(request)));
+        ids.extend(bpe.encode(&prompt_request(request)));
         ids
     }
 
     /// The chapter's protocol: greedy decoding to the end of the turn, at most `max_tokens`.
-    pub fn chapter(&mut self, request: &str, max_tokens: usize) -> ChapterAnswer {
-        let ids = self.request_ids(request);
-        let mut logits = self.model.forward(&mut self.cache, &ids, Logits::Last);
+    pub fn chapter(&mut self, model: &Decoder, bpe: &Bpe, request: &str, max_tokens: usize) -> ChapterAnswer {
+        let ids = self.request_ids(bpe, request);
+        let mut logits = model.forward(&mut self.cache, &ids, Logits::Last);
         let mut answer = Vec::new();
         let mut capped = true;
         for _ in 0..max_tokens {
@@ -176,26 +176,26 @@ impl<'m> DecoderRouter<'m> {
             if answer.len() == max_tokens {
                 break;
             }
-            logits = self.model.forward(&mut self.cache, &[next], Logits::Last);
+            logits = model.forward(&mut self.cache, &[next], Logits::Last);
         }
-        let verbatim = self.bpe.decode(&answer);
+        let verbatim = bpe.decode(&answer);
         let parsed = parse_answer(&verbatim, &self.names);
         ChapterAnswer { verbatim, parsed, prefill_tokens: ids.len(), generated_tokens: answer.len(), capped }
     }
 
     /// Constrained choice: every candidate's log-probability after the prompt.
-    pub fn choice(&mut self, request: &str) -> ChoiceAnswer {
-        let ids = self.request_ids(request);
-        let first = self.model.forward(&mut self.cache, &ids, Logits::Last);
+    pub fn choice(&mut self, model: &Decoder, bpe: &Bpe, request: &str) -> ChoiceAnswer {
+        let ids = self.request_ids(bpe, request);
+        let first = model.forward(&mut self.cache, &ids, Logits::Last);
         let prompt_len = self.cache.len();
         let mut prefill = ids.len();
-        let vocab = self.model.config.vocab;
+        let vocab = model.config.vocab;
         let mut log_probs = Vec::with_capacity(self.candidates.len());
         for cand in &self.candidates {
             self.cache.truncate(prompt_len);
             let mut lp = log_softmax_at(&first, cand[0]);
             if cand.len() > 1 {
-                let rest = self.model.forward(&mut self.cache, &cand[..cand.len() - 1], Logits::All);
+                let rest = model.forward(&mut self.cache, &cand[..cand.len() - 1], Logits::All);
                 prefill += cand.len() - 1;
                 for (i, &id) in cand[1..].iter().enumerate() {
                     lp += log_softmax_at(&rest[i * vocab..(i + 1) * vocab], id);

@@ -100,7 +100,7 @@ fn greedy_answers_equal_candles() {
         let system = protocol::system_prompt(&skills);
         let mut router = DecoderRouter::new(&fast, &bpe, &skills, true).expect("router");
         for request in &picked {
-            let ours = router.chapter(request, protocol::DEFAULT_MAX_ANSWER_TOKENS);
+            let ours = router.chapter(&fast, &bpe, request, protocol::DEFAULT_MAX_ANSWER_TOKENS);
             let prompt = bpe.encode(&format!("{}{}", protocol::prompt_prefix(&system), protocol::prompt_request(request)));
             let mut answer = Vec::new();
             let input = Tensor::new(prompt.as_slice(), &Device::Cpu).and_then(|t| t.unsqueeze(0)).expect("input");
@@ -119,7 +119,7 @@ fn greedy_answers_equal_candles() {
             assert_eq!(ours.verbatim, theirs_text, "{set}: {request:?}");
             assert!(ours.prefill_tokens < 40, "a request prefills only its own tokens");
             if let Some(i) = ours.parsed.choice {
-                let choice = router.choice(request);
+                let choice = router.choice(&fast, &bpe, request);
                 assert_eq!(choice.choice, Some(i), "{set}: {request:?}: constrained choice ranks {:?} first", choice.distribution);
                 let total: f32 = choice.distribution.iter().sum();
                 assert!((total - 1.0).abs() < 1e-4);

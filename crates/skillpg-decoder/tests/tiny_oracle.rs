@@ -1,7 +1,7 @@
 //! The decoder's forward pass against candle's (`candle-transformers`' quantized Llama and
 //! Qwen2, an independent implementation) on synthetic tiny models that `oracle/make_tiny.py`
 //! writes with the `gguf` Python package: both families, six shapes (grouped and plain
-//! attention, tied and separate heads), six storage types. For each: the last position's
+//! attention, tied and separate heads), six storage types (and the page test's chat model). For each: the last position's
 //! logits of a prompt at once, then of the same prompt fed in two parts through the key/value
 //! cache, on both sides.
 //!
@@ -63,7 +63,7 @@ fn tiny_models_agree_with_candle() {
     assert!(out.status.success(), "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy`):\n{}", String::from_utf8_lossy(&out.stderr));
     let written: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let models = written.as_array().expect("list");
-    assert_eq!(models.len(), 6, "six tiny models");
+    assert_eq!(models.len(), 7, "six tiny models and the tokenizer's one");
     for m in models {
         let (path, arch, ty) = (m["path"].as_str().expect("path"), m["arch"].as_str().expect("arch"), m["type"].as_str().expect("type"));
         let vocab = m["vocab"].as_u64().expect("vocab") as usize;

@@ -1,4 +1,4 @@
-//! The routing model's worker: the second edge of the page, run in a dedicated Web Worker
+//! The routing models' worker: the second edge of the page, run in a dedicated Web Worker
 //! (`web/worker.js` loads it) so that loading, packing and running the model never block the
 //! page's main thread, and so that the page's first module carries none of the model's code.
 //!
@@ -9,6 +9,11 @@
 //! WGSL kernels slower than the wasm SIMD path, so the worker uses the CPU path there and says
 //! so. A GPU that fails mid-run is never hidden: from that text on the CPU path runs, and the
 //! backend line says so.
+//!
+//! `decoder.rs` holds the second router, a decoder the user brought (the chapter's protocol);
+//! the page runs it in a worker of its own, so the two never wait on each other.
+
+mod decoder;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};

@@ -9,6 +9,7 @@ use super::editor::Editor;
 use super::levels::LevelsPanel;
 use super::loaders::Loaders;
 use super::presenter::Presenter;
+use super::decoder::DecoderPanel;
 use super::routing::RoutingPanel;
 use super::share::SharePanel;
 use super::tokens::TokenView;
@@ -168,6 +169,8 @@ pub fn App() -> impl IntoView {
                 <section class="panel wide" aria-labelledby="h-routing" id=section(View::Routing) tabindex="-1">
                     <h2 id="h-routing">"Routing preview"</h2>
                     <RoutingPanel/>
+                    <h3 id="h-decoder">"The chapter's experiment: an instruction model answers"</h3>
+                    <DecoderPanel/>
                 </section>
                 <section class="panel wide" aria-labelledby="h-share" id=section(View::Share) tabindex="-1">
                     <h2 id="h-share">"Share and export"</h2>

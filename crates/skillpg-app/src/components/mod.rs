@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod cost;
+pub mod decoder;
 pub mod diagnostics;
 pub mod editor;
 pub mod levels;

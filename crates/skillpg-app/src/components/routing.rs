@@ -89,7 +89,7 @@ pub fn RoutingPanel() -> impl IntoView {
         loading.set(true);
         c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
         let res: Result<ModelWorker, String> = async {
-            let worker = ModelWorker::spawn()?;
+            let worker = ModelWorker::spawn("skillpg-routing-model")?;
             let vocab = String::from_utf8_lossy(&browser::fetch_bytes("model/vocab.txt", u64::MAX).await?).into_owned();
             let bytes = browser::fetch_with_progress("model/minilm-i8.spgm", 64 * 1024 * 1024, |loaded, total| {
                 download.set(Some((loaded, total)));

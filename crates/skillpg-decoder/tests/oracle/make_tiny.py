@@ -3,6 +3,10 @@ tests/tiny_oracle.rs: random weights, two layers, grouped-query attention, both 
 (`llama`: no biases, adjacent-pair rotary; `qwen2`: q/k/v biases, rotate-half rotary), in several
 shapes and storage types. Prints a JSON list of what it wrote.
 
+Also writes `tiny-chat-qwen2.gguf`: a random Qwen2 decoder with a byte-level BPE tokenizer
+(GPT-2's 256 byte characters, a few merges, ChatML's special tokens; Qwen2's pre-tokenizer),
+for the page's test of the decoder router (its answers are noise, read the same everywhere).
+
 Usage: make_tiny.py OUT_DIR
 """
 import json
@@ -28,6 +32,25 @@ SHAPES = [
     ("qwen2-q4_0", "qwen2", 128, 4, 4, 128, 192, T.Q4_0, True),
 ]
 
+def byte_chars():
+    """GPT-2's map from bytes to printable characters, in byte order."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    out, n = {}, 0
+    for b in range(256):
+        if b in printable:
+            out[b] = chr(b)
+        else:
+            out[b] = chr(256 + n)
+            n += 1
+    return [out[b] for b in range(256)]
+
+
+MERGES = [("Ġ", "t"), ("h", "e"), ("i", "n"), ("Ġt", "he"), ("e", "r"), ("o", "n"), ("Ġ", "a"), ("r", "e")]
+SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+CHAT_TOKENS = byte_chars() + [a + b for a, b in MERGES] + SPECIALS
+CHAT_TYPES = [1] * (256 + len(MERGES)) + [3] * len(SPECIALS)
+SHAPES.append(("tiny-chat-qwen2", "qwen2", 64, 4, 2, 128, len(CHAT_TOKENS), T.F16, False))
+
 written = []
 for seed, (name, arch, dim, heads, kv_heads, ff, vocab, qtype, tied) in enumerate(SHAPES):
     rng = np.random.default_rng(100 + seed)
@@ -44,6 +67,13 @@ for seed, (name, arch, dim, heads, kv_heads, ff, vocab, qtype, tied) in enumerat
     w.add_layer_norm_rms_eps(1e-6)
     w.add_rope_freq_base(10000.0 if arch == "llama" else 1000000.0)
     w.add_rope_dimension_count(head_dim)
+    if name.startswith("tiny-chat"):
+        w.add_tokenizer_model("gpt2")
+        w.add_tokenizer_pre("qwen2")
+        w.add_token_list(CHAT_TOKENS)
+        w.add_token_types(CHAT_TYPES)
+        w.add_token_merges([f"{a} {b}" for a, b in MERGES])
+        w.add_eos_token_id(CHAT_TOKENS.index("<|im_end|>"))
 
     def matrix(tname, rows, cols, scale=None):
         values = (rng.standard_normal((rows, cols)) * (scale or 1.0 / np.sqrt(cols))).astype(np.float32)

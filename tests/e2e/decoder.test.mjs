@@ -1,0 +1,116 @@
+// The decoder router (the chapter's protocol) in headless Chromium: a tiny random Qwen2 model
+// with a ChatML tokenizer, written by the decoder crate's test script, goes in by the file
+// picker and by an address; the page's worker (wasm, CPU path) must answer every request
+// exactly as the native CLI (`skillpg route --model`) does; a truncated file gets a message
+// that says so; the model is kept for the next visit; constrained choice gives a distribution.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { openPage, root, screenshotPath, serveAndBrowse } from './harness.mjs';
+
+const env = serveAndBrowse();
+
+function tinyModel() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillpg-tiny-'));
+  execFileSync('python3', [path.join(root, 'crates/skillpg-decoder/tests/oracle/make_tiny.py'), dir], { encoding: 'utf8' });
+  const model = path.join(dir, 'tiny-chat-qwen2.gguf');
+  assert.ok(fs.existsSync(model), 'make_tiny.py wrote the chat model (it needs `pip install gguf==0.19.0 numpy`)');
+  return { dir, model };
+}
+
+/// Serves one file with CORS and its length, as a model host does.
+async function fileHost(file) {
+  const server = http.createServer((req, res) => {
+    const body = fs.readFileSync(file);
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length, 'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-length' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/${path.basename(file)}`, close: () => server.close() };
+}
+
+async function runBothArms(page) {
+  await page.click('[data-testid="decoder-run"]');
+  await page.waitForSelector('[data-testid="decoder-row"]', { timeout: 300_000 });
+  return page.$$eval('[data-testid="decoder-row"]', (trs) => trs.map((tr) => ({ a: tr.dataset.aAnswer, aChoice: tr.dataset.aChoice, b: tr.dataset.bAnswer })));
+}
+
+test('the page answers like the native CLI, keeps the model, and names a truncated file', { timeout: 600_000 }, async () => {
+  const { dir, model } = tinyModel();
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="routing-sample"]');
+  const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
+  const picked = [all[0], all[5], all[12], all[27]];
+  await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+
+  // A truncated file: a message that names what is wrong, and nothing loaded.
+  const truncated = path.join(dir, 'truncated.gguf');
+  const bytes = fs.readFileSync(model);
+  fs.writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+  await page.setInputFiles('[data-testid="decoder-file"]', truncated);
+  await page.waitForSelector('[data-testid="decoder-error"]');
+  assert.match(await page.textContent('[data-testid="decoder-error"]'), /truncated/);
+  assert.equal(await page.textContent('[data-testid="decoder-model"]'), 'No decoder loaded.');
+
+  await page.setInputFiles('[data-testid="decoder-file"]', model);
+  await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
+  const line = await page.textContent('[data-testid="decoder-model"]');
+  assert.match(line, /CPU path \(wasm SIMD, in a worker\)/, `the model line says what runs it: ${line}`);
+  const rows = await runBothArms(page);
+
+  const tmp = path.join(dir, 'requests.json');
+  fs.writeFileSync(tmp, JSON.stringify(picked));
+  const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--model', model, '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
+  assert.equal(rows.length, native.requests.length);
+  native.requests.forEach((want, i) => {
+    assert.equal(rows[i].a, want.answer, `request ${i} (${want.query}): the page's answer is the native one`);
+    assert.equal(rows[i].aChoice, want.choice);
+  });
+  console.log(`page and native CLI give the same ${rows.length} answers, e.g. ${JSON.stringify(rows[0].a)}`);
+  assert.match(await page.textContent('[data-testid="decoder-sign-test"]'), /sign test on the \d+ discordant pairs/);
+  assert.match(await page.textContent('[data-testid="decoder-summary"]'), /prefilled once per arm/);
+  await page.locator('[data-testid="decoder"]').screenshot({ path: screenshotPath('decoder/01-chapter-protocol') });
+
+  // Constrained choice: a distribution over the names and NONE.
+  await page.selectOption('[data-testid="decoder-mode"]', 'choice');
+  await page.click('[data-testid="decoder-run"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="decoder-routes"] caption')?.textContent.startsWith('Constrained choice'), null, { timeout: 300_000 });
+  const cells = await page.$$eval('[data-testid="decoder-row"] td:nth-child(3)', (tds) => tds.map((t) => t.textContent));
+  assert.ok(cells.every((t) => /\(\d+%\)$/.test(t)), `each choice with its probability: ${cells}`);
+
+  // The model is kept for the next visit: a new page offers it and loads it without a file.
+  const again = await openPage(env.ctx, env.server.url);
+  await again.page.waitForSelector('[data-testid="decoder-stored"]', { timeout: 20_000 });
+  assert.match(await again.page.textContent('[data-testid="decoder-stored"]'), /tiny-chat-qwen2\.gguf/);
+  await again.page.click('[data-testid="decoder-stored"]');
+  await again.page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
+  await again.page.click('[data-testid="decoder-forget"]');
+  await again.page.waitForFunction(() => !document.querySelector('[data-testid="decoder-stored"]'));
+  assert.deepEqual(errors.concat(again.errors), [], 'no page errors');
+});
+
+test('a model by address: its size first, then a download with progress', { timeout: 300_000 }, async () => {
+  const { model } = tinyModel();
+  const host = await fileHost(model);
+  try {
+    const { page, errors } = await openPage(env.ctx, env.server.url);
+    await page.fill('[data-testid="decoder-url"]', host.url);
+    await page.click('[data-testid="decoder-size"]');
+    await page.waitForFunction(() => /MB/.test(document.querySelector('[data-testid="decoder-size-text"]').textContent));
+    const size = fs.statSync(model).size;
+    assert.equal(await page.textContent('[data-testid="decoder-size-text"]'), `${(size / 1e6).toFixed(1)} MB`);
+    await page.click('[data-testid="decoder-download"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
+    // A relative or empty address is refused with a message.
+    await page.fill('[data-testid="decoder-url"]', 'models/x.gguf');
+    await page.click('[data-testid="decoder-download"]');
+    assert.match(await page.textContent('[data-testid="decoder-error"]'), /full address/);
+    assert.deepEqual(errors, [], 'no page errors');
+  } finally {
+    host.close();
+  }
+});
