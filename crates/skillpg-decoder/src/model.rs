@@ -11,7 +11,7 @@
 //! - a cache truncated back to a length is exactly the cache that length had (prefix reuse).
 
 use crate::gguf::{Gguf, Value};
-use crate::quant::{dequantize, GgmlType};
+use crate::quant::{GgmlType, dequantize_into};
 
 /// Which decoder family a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -292,10 +292,10 @@ impl Decoder {
     fn matmul(&self, w: &Matrix, xs: &[f32], n: usize, out: &mut [f32], row: &mut Vec<f32>) {
         debug_assert_eq!(xs.len(), n * w.cols);
         debug_assert_eq!(out.len(), n * w.rows);
+        row.resize(w.cols, 0.0);
         for r in 0..w.rows {
             let at = w.start + r * w.row_bytes;
-            row.clear();
-            dequantize(w.ty, &self.bytes[at..at + w.row_bytes], row);
+            dequantize_into(w.ty, &self.bytes[at..at + w.row_bytes], row);
             for t in 0..n {
                 out[t * w.rows + r] = dot(row, &xs[t * w.cols..(t + 1) * w.cols]);
             }
@@ -335,9 +335,7 @@ impl Decoder {
         for (t, &id) in ids.iter().enumerate() {
             let id = if (id as usize) < c.vocab { id as usize } else { 0 };
             let at = self.embed.start + id * self.embed.row_bytes;
-            row.clear();
-            dequantize(self.embed.ty, &self.bytes[at..at + self.embed.row_bytes], &mut row);
-            x[t * dim..(t + 1) * dim].copy_from_slice(&row);
+            dequantize_into(self.embed.ty, &self.bytes[at..at + self.embed.row_bytes], &mut x[t * dim..(t + 1) * dim]);
         }
         let mut h = vec![0.0f32; n * dim];
         let mut q = vec![0.0f32; n * dim];
