@@ -103,10 +103,12 @@ pub fn dequantize(ty: GgmlType, data: &[u8], out: &mut Vec<f32>) {
                 out.extend(qs.iter().map(|&q| d * f32::from(q & 0xF) + m));
                 out.extend(qs.iter().map(|&q| d * f32::from(q >> 4) + m));
             }
-            GgmlType::Q5_0 => dequantize_q5(f16(b), None, &b[2..22], out),
-            GgmlType::Q5_1 => dequantize_q5(f16(b), Some(f16(&b[2..])), &b[4..24], out),
-            GgmlType::Q4K => dequantize_q4_k(b, out),
-            GgmlType::Q6K => dequantize_q6_k(b, out),
+            GgmlType::Q5_0 | GgmlType::Q5_1 | GgmlType::Q4K | GgmlType::Q6K => {
+                let (per, _) = ty.block();
+                let at = out.len();
+                out.resize(at + per, 0.0);
+                dequantize_block(ty, b, &mut out[at..]);
+            }
         }
     }
 }
@@ -155,26 +157,51 @@ pub fn dequantize_into(ty: GgmlType, data: &[u8], out: &mut [f32]) {
                 *o = f16(b);
             }
         }
-        _ => {
-            let mut tmp = Vec::with_capacity(out.len());
-            dequantize(ty, data, &mut tmp);
-            out.copy_from_slice(&tmp[..out.len()]);
+        GgmlType::Q5_0 | GgmlType::Q5_1 | GgmlType::Q4K | GgmlType::Q6K => {
+            for (b, o) in data.chunks_exact(bytes).zip(out.chunks_exact_mut(per)) {
+                dequantize_block(ty, b, o);
+            }
         }
+        GgmlType::Bf16 => {
+            for (b, o) in data.chunks_exact(2).zip(out.iter_mut()) {
+                *o = half::bf16::from_le_bytes([b[0], b[1]]).to_f32();
+            }
+        }
+    }
+}
+
+/// One block of the types whose blocks are written into a slice by their own function.
+fn dequantize_block(ty: GgmlType, b: &[u8], out: &mut [f32]) {
+    match ty {
+        GgmlType::Q5_0 => dequantize_q5(f16(b), None, &b[2..22], out),
+        GgmlType::Q5_1 => dequantize_q5(f16(b), Some(f16(&b[2..])), &b[4..24], out),
+        GgmlType::Q4K => dequantize_q4_k(b, out),
+        GgmlType::Q6K => dequantize_q6_k(b, out),
+        _ => {}
     }
 }
 
 /// A Q5 block after its scale (and minimum): the 32 fifth bits as a little-endian u32, then 16
 /// bytes of nibbles (values `j` low, `j + 16` high). Q5_0 centres the values on 16; Q5_1 adds
 /// its minimum.
-fn dequantize_q5(d: f32, min: Option<f32>, b: &[u8], out: &mut Vec<f32>) {
+fn dequantize_q5(d: f32, min: Option<f32>, b: &[u8], out: &mut [f32]) {
     let qh = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     let qs = &b[4..20];
-    let value = |q: u32| match min {
-        None => d * (q as f32 - 16.0),
-        Some(m) => d * q as f32 + m,
-    };
-    out.extend(qs.iter().enumerate().map(|(j, &q)| value(u32::from(q & 0xF) | (((qh >> j) << 4) & 0x10))));
-    out.extend(qs.iter().enumerate().map(|(j, &q)| value(u32::from(q >> 4) | ((qh >> (j + 12)) & 0x10))));
+    let (lo, hi) = out.split_at_mut(16);
+    for (j, ((l, h), &q)) in lo.iter_mut().zip(hi.iter_mut()).zip(qs).enumerate() {
+        let ql = u32::from(q & 0xF) | (((qh >> j) << 4) & 0x10);
+        let qhi = u32::from(q >> 4) | ((qh >> (j + 12)) & 0x10);
+        match min {
+            None => {
+                *l = d * (ql as f32 - 16.0);
+                *h = d * (qhi as f32 - 16.0);
+            }
+            Some(m) => {
+                *l = d * ql as f32 + m;
+                *h = d * qhi as f32 + m;
+            }
+        }
+    }
 }
 
 /// The `j`-th six-bit scale and minimum of a Q4_K super-block's 12 packed bytes.
@@ -186,24 +213,26 @@ fn scale_min_k4(j: usize, q: &[u8]) -> (u8, u8) {
     }
 }
 
-fn dequantize_q4_k(b: &[u8], out: &mut Vec<f32>) {
+fn dequantize_q4_k(b: &[u8], out: &mut [f32]) {
     let (d, dmin) = (f16(b), f16(&b[2..]));
     let scales = &b[4..16];
     let qs = &b[16..144];
-    for (chunk, q) in qs.chunks_exact(32).enumerate() {
+    for ((chunk, q), o) in qs.chunks_exact(32).enumerate().zip(out.chunks_exact_mut(64)) {
         let (sc1, m1) = scale_min_k4(2 * chunk, scales);
         let (sc2, m2) = scale_min_k4(2 * chunk + 1, scales);
         let (d1, min1) = (d * f32::from(sc1), dmin * f32::from(m1));
         let (d2, min2) = (d * f32::from(sc2), dmin * f32::from(m2));
-        out.extend(q.iter().map(|&v| d1 * f32::from(v & 0xF) - min1));
-        out.extend(q.iter().map(|&v| d2 * f32::from(v >> 4) - min2));
+        let (lo, hi) = o.split_at_mut(32);
+        for ((l, h), &v) in lo.iter_mut().zip(hi.iter_mut()).zip(q) {
+            *l = d1 * f32::from(v & 0xF) - min1;
+            *h = d2 * f32::from(v >> 4) - min2;
+        }
     }
 }
 
-fn dequantize_q6_k(b: &[u8], out: &mut Vec<f32>) {
+fn dequantize_q6_k(b: &[u8], y: &mut [f32]) {
     let (ql_all, qh_all, sc_all) = (&b[..128], &b[128..192], &b[192..208]);
     let d = f16(&b[208..]);
-    let mut y = [0.0f32; 256];
     for half in 0..2 {
         let (ql, qh, sc) = (&ql_all[half * 64..], &qh_all[half * 32..], &sc_all[half * 8..]);
         let y = &mut y[half * 128..];
@@ -220,7 +249,6 @@ fn dequantize_q6_k(b: &[u8], out: &mut Vec<f32>) {
             y[l + 96] = s(6) * q4 as f32;
         }
     }
-    out.extend_from_slice(&y);
 }
 
 #[cfg(test)]
@@ -249,7 +277,7 @@ mod tests {
     #[test]
     fn into_a_slice_equals_into_a_vec() {
         let data: Vec<u8> = (0..20 * 8).map(|i| (i * 37 % 251) as u8).collect();
-        for ty in [GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::F16, GgmlType::F32] {
+        for ty in [GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::F16, GgmlType::F32, GgmlType::Bf16] {
             let (per, bytes) = ty.block();
             let blocks = data.len() / bytes;
             let raw = &data[..blocks * bytes];
@@ -265,7 +293,7 @@ mod tests {
             dequantize(ty, &raw, &mut a);
             let mut b = vec![0.0; a.len()];
             dequantize_into(ty, &raw, &mut b);
-            if ty == GgmlType::F16 || ty == GgmlType::F32 {
+            if matches!(ty, GgmlType::F16 | GgmlType::F32 | GgmlType::Bf16) {
                 assert_eq!(a.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), b.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), "{ty:?}");
             } else {
                 assert_eq!(a, b, "{ty:?}");
