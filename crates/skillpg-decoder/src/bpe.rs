@@ -237,6 +237,79 @@ impl Bpe {
         Ok(Bpe { pre, vocab, tokens, merges, specials, byte_chars, unknown })
     }
 
+    /// The tokenizer of a Hugging Face `tokenizer.json` (a byte-level BPE model with GPT-2's,
+    /// SmolLM2's or Qwen2's pre-tokenizer), or a message naming what it is instead.
+    pub fn from_tokenizer_json(text: &str) -> Result<Bpe, String> {
+        let j: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("tokenizer.json is not JSON: {e}"))?;
+        let model = &j["model"];
+        if model["type"].as_str() != Some("BPE") {
+            return Err(format!("tokenizer.json's model is {}; only byte-level BPE (as Qwen2 and SmolLM2 use) is supported", model["type"]));
+        }
+        let pre_json = j["pre_tokenizer"].to_string();
+        let pre = if pre_json.contains(r"[^\\r\\n\\p{L}\\p{N}]?\\p{L}+") {
+            PreTokenizer::Qwen2
+        } else if pre_json.contains("\"Digits\"") && pre_json.contains("\"individual_digits\":true") && pre_json.contains("\"ByteLevel\"") {
+            PreTokenizer::SmolLm
+        } else if j["pre_tokenizer"]["type"] == "ByteLevel" && j["pre_tokenizer"]["use_regex"] != false {
+            PreTokenizer::Gpt2
+        } else {
+            return Err(format!("tokenizer.json's pre-tokenizer is not one this reader knows (GPT-2's, SmolLM2's or Qwen2's): {}", pre_json.chars().take(160).collect::<String>()));
+        };
+        let vocab_obj = model["vocab"].as_object().ok_or("tokenizer.json has no model.vocab")?;
+        let mut vocab: HashMap<String, u32> = HashMap::with_capacity(vocab_obj.len());
+        for (t, id) in vocab_obj {
+            let id = id.as_u64().and_then(|v| u32::try_from(v).ok()).ok_or_else(|| format!("token {t:?} has no id"))?;
+            vocab.insert(t.clone(), id);
+        }
+        let mut specials = Vec::new();
+        for a in j["added_tokens"].as_array().map_or(&[][..], Vec::as_slice) {
+            let (Some(content), Some(id)) = (a["content"].as_str(), a["id"].as_u64().and_then(|v| u32::try_from(v).ok())) else { continue };
+            vocab.insert(content.to_owned(), id);
+            if !content.is_empty() {
+                specials.push((content.to_owned(), id));
+            }
+        }
+        let n = vocab.values().max().map_or(0, |&m| m as usize + 1);
+        if n > 4_000_000 {
+            return Err(format!("tokenizer.json has a token id of {n}: not a vocabulary"));
+        }
+        let mut tokens = vec![String::new(); n];
+        for (t, &id) in &vocab {
+            tokens[id as usize] = t.clone();
+        }
+        let mut merges = HashMap::new();
+        for (rank, m) in model["merges"].as_array().map_or(&[][..], Vec::as_slice).iter().enumerate() {
+            // "a b", or ["a", "b"] in newer files.
+            let pair = match m {
+                serde_json::Value::String(s) => s.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())),
+                serde_json::Value::Array(p) if p.len() == 2 => Some((p[0].as_str().unwrap_or("").to_owned(), p[1].as_str().unwrap_or("").to_owned())),
+                _ => None,
+            };
+            let Some((a, b)) = pair else { return Err(format!("merge {rank} ({m}) is not two tokens")) };
+            let (Some(&ia), Some(&ib), Some(&im)) = (vocab.get(&a), vocab.get(&b), vocab.get(&format!("{a}{b}"))) else {
+                return Err(format!("merge {rank} ({a:?} {b:?}) names tokens the vocabulary does not have: the tokenizer does not match the vocabulary"));
+            };
+            merges.entry((ia, ib)).or_insert((rank as u32, im));
+        }
+        specials.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
+        let byte_chars = byte_chars();
+        if let Some(b) = (b'!'..=b'~').find(|&b| !vocab.contains_key(&byte_chars[b as usize].to_string())) {
+            return Err(format!("the vocabulary lacks the byte {b:#04x} ({:?}): it is not a byte-level BPE vocabulary", char::from(b)));
+        }
+        let unknown = model["unk_token"].as_str().and_then(|u| vocab.get(u)).copied().unwrap_or(0);
+        Ok(Bpe { pre, vocab, tokens, merges, specials, byte_chars, unknown })
+    }
+
+    /// Tokens in the vocabulary (the largest id and one).
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Whether the vocabulary is empty.
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
     /// The same vocabulary with another pre-tokenizer (for tests of the pre-tokenizers).
     pub fn with_pre_tokenizer(mut self, pre: PreTokenizer) -> Bpe {
         self.pre = pre;

@@ -1,4 +1,5 @@
-//! The decoder's forward pass for routing: Llama (SmolLM2) and Qwen2 (Qwen2.5), weights kept in
+//! The decoder's forward pass for routing: Llama (SmolLM2) and Qwen2 (Qwen2.5), from a GGUF or a
+//! Hugging Face checkpoint (`config.json` and `model.safetensors`), weights kept in
 //! the file's own storage type and dequantized a row at a time inside the matrix multiply, f32
 //! arithmetic, and a key/value cache so that a prompt's shared prefix is computed once.
 //!
@@ -178,103 +179,267 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     acc.iter().sum::<f32>() + tail
 }
 
+/// A model's shape as its file states it.
+struct Hyper {
+    family: Family,
+    dim: usize,
+    layers: usize,
+    heads: usize,
+    kv_heads: usize,
+    ff: usize,
+    eps: f32,
+    rope_base: f32,
+    rope: RopeLayout,
+    context: usize,
+}
+
+/// Where a tensor is in the file and how it is stored (`dims` fastest first, as GGUF lists them).
+struct Found {
+    ty: Option<GgmlType>,
+    type_name: &'static str,
+    dims: Vec<usize>,
+    start: usize,
+    len: usize,
+}
+
+/// The tensors a decoder needs, by role.
+#[derive(Clone, Copy)]
+enum Part {
+    Embed,
+    AttnNorm,
+    Q,
+    K,
+    V,
+    QBias,
+    KBias,
+    VBias,
+    O,
+    FfnNorm,
+    Gate,
+    Up,
+    Down,
+    Norm,
+    Head,
+}
+
+/// A part's name in a GGUF file.
+fn gguf_name(part: Part, layer: usize) -> String {
+    let blk = |s: &str| format!("blk.{layer}.{s}");
+    match part {
+        Part::Embed => "token_embd.weight".into(),
+        Part::AttnNorm => blk("attn_norm.weight"),
+        Part::Q => blk("attn_q.weight"),
+        Part::K => blk("attn_k.weight"),
+        Part::V => blk("attn_v.weight"),
+        Part::QBias => blk("attn_q.bias"),
+        Part::KBias => blk("attn_k.bias"),
+        Part::VBias => blk("attn_v.bias"),
+        Part::O => blk("attn_output.weight"),
+        Part::FfnNorm => blk("ffn_norm.weight"),
+        Part::Gate => blk("ffn_gate.weight"),
+        Part::Up => blk("ffn_up.weight"),
+        Part::Down => blk("ffn_down.weight"),
+        Part::Norm => "output_norm.weight".into(),
+        Part::Head => "output.weight".into(),
+    }
+}
+
+/// A part's name in a Hugging Face checkpoint.
+fn hf_name(part: Part, layer: usize) -> String {
+    let l = |s: &str| format!("model.layers.{layer}.{s}");
+    match part {
+        Part::Embed => "model.embed_tokens.weight".into(),
+        Part::AttnNorm => l("input_layernorm.weight"),
+        Part::Q => l("self_attn.q_proj.weight"),
+        Part::K => l("self_attn.k_proj.weight"),
+        Part::V => l("self_attn.v_proj.weight"),
+        Part::QBias => l("self_attn.q_proj.bias"),
+        Part::KBias => l("self_attn.k_proj.bias"),
+        Part::VBias => l("self_attn.v_proj.bias"),
+        Part::O => l("self_attn.o_proj.weight"),
+        Part::FfnNorm => l("post_attention_layernorm.weight"),
+        Part::Gate => l("mlp.gate_proj.weight"),
+        Part::Up => l("mlp.up_proj.weight"),
+        Part::Down => l("mlp.down_proj.weight"),
+        Part::Norm => "model.norm.weight".into(),
+        Part::Head => "lm_head.weight".into(),
+    }
+}
+
+/// A model's parts: its config, the embeddings, the layers, the final norm, the head.
+type Parts = (Config, Matrix, Vec<Layer>, Vec<f32>, Matrix);
+
+/// Finds every tensor of a model of shape `h` by `name`, checks each against the shape, and
+/// lays the model out; the head is the embeddings when the file has none.
+fn assemble(h: &Hyper, find: &dyn Fn(&str) -> Option<Found>, bytes: &[u8], name: &dyn Fn(Part, usize) -> String) -> Result<Parts, String> {
+    let get = |part: Part, layer: usize| {
+        let n = name(part, layer);
+        find(&n).ok_or_else(|| format!("the file has no tensor {n}")).map(|f| (n, f))
+    };
+    let matrix = |part: Part, layer: usize, rows: usize, cols: usize| -> Result<Matrix, String> {
+        let (n, f) = get(part, layer)?;
+        let ty = f.ty.ok_or_else(|| format!("tensor {n} is {}, a type this reader does not know", f.type_name))?;
+        if f.dims.len() != 2 || f.dims[0] != cols || (rows != 0 && f.dims[1] != rows) {
+            return Err(format!("tensor {n} is {:?}; the model's shape says [{cols}, {rows}]", f.dims));
+        }
+        let rows = f.dims[1];
+        let (per, block_bytes) = ty.block();
+        if !cols.is_multiple_of(per) {
+            return Err(format!("tensor {n}'s rows ({cols} values) are not whole {} blocks", f.type_name));
+        }
+        let row_bytes = cols / per * block_bytes;
+        if rows.checked_mul(row_bytes) != Some(f.len) {
+            return Err(format!("tensor {n} holds {} bytes, not the {rows} × {row_bytes} its shape needs", f.len));
+        }
+        Ok(Matrix { ty, rows, cols, start: f.start, row_bytes })
+    };
+    let vector = |part: Part, layer: usize, len: usize| -> Result<Vec<f32>, String> {
+        let (n, f) = get(part, layer)?;
+        let ty = f.ty.ok_or_else(|| format!("tensor {n} is {}, a type this reader does not know", f.type_name))?;
+        if f.dims.iter().product::<usize>() != len || ty.bytes_for(len as u64) != Some(f.len as u64) {
+            return Err(format!("tensor {n} is {:?}; the model's shape says {len} values", f.dims));
+        }
+        let mut v = Vec::with_capacity(len);
+        crate::quant::dequantize(ty, &bytes[f.start..f.start + f.len], &mut v);
+        Ok(v)
+    };
+    let (dim, heads, kv_heads) = (h.dim, h.heads, h.kv_heads);
+    if heads == 0 || kv_heads == 0 || !dim.is_multiple_of(heads) || !heads.is_multiple_of(kv_heads) || !(dim / heads).is_multiple_of(2) {
+        return Err(format!("{heads} query heads and {kv_heads} key/value heads do not divide a width of {dim} into even heads"));
+    }
+    let head_dim = dim / heads;
+    let kv_dim = kv_heads * head_dim;
+    let embed = matrix(Part::Embed, 0, 0, dim)?;
+    let config = Config {
+        family: h.family,
+        dim,
+        layers: h.layers,
+        heads,
+        kv_heads,
+        head_dim,
+        ff: h.ff,
+        vocab: embed.rows,
+        eps: h.eps,
+        rope_base: h.rope_base,
+        rope: h.rope,
+        context: h.context,
+    };
+    let layers = (0..h.layers)
+        .map(|i| {
+            // Qwen2 always has q/k/v biases; a Llama checkpoint may (`attention_bias`).
+            let qkv_bias = match (h.family, find(&name(Part::QBias, i)).is_some()) {
+                (Family::Qwen2, _) | (Family::Llama, true) => Some([vector(Part::QBias, i, dim)?, vector(Part::KBias, i, kv_dim)?, vector(Part::VBias, i, kv_dim)?]),
+                (Family::Llama, false) => None,
+            };
+            Ok(Layer {
+                attn_norm: vector(Part::AttnNorm, i, dim)?,
+                q: matrix(Part::Q, i, dim, dim)?,
+                k: matrix(Part::K, i, kv_dim, dim)?,
+                v: matrix(Part::V, i, kv_dim, dim)?,
+                qkv_bias,
+                o: matrix(Part::O, i, dim, dim)?,
+                ffn_norm: vector(Part::FfnNorm, i, dim)?,
+                gate: matrix(Part::Gate, i, h.ff, dim)?,
+                up: matrix(Part::Up, i, h.ff, dim)?,
+                down: matrix(Part::Down, i, dim, h.ff)?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let head = if find(&name(Part::Head, 0)).is_some() { matrix(Part::Head, 0, embed.rows, dim)? } else { embed };
+    Ok((config, embed, layers, vector(Part::Norm, 0, dim)?, head))
+}
+
 impl Decoder {
     /// Reads a `llama` or `qwen2` GGUF, keeping its bytes; or says what is missing, unknown or
     /// inconsistent.
     pub fn from_gguf(bytes: Vec<u8>) -> Result<Decoder, String> {
-        let (config, embed, layers, norm, head) = {
+        let parts = {
             let g = Gguf::parse(&bytes)?;
-            Self::layout(&g)?
+            let arch = g.get("general.architecture").and_then(Value::as_str).unwrap_or("").to_owned();
+            let family = match arch.as_str() {
+                "llama" => Family::Llama,
+                "qwen2" => Family::Qwen2,
+                other => return Err(format!("the model's architecture is \"{other}\"; the decoder router reads \"llama\" (SmolLM2) and \"qwen2\" (Qwen2.5)")),
+            };
+            let num = |key: &str| g.get(&format!("{arch}.{key}")).and_then(Value::as_u64).map(|v| v as usize).ok_or_else(|| format!("the file has no {arch}.{key}"));
+            let float = |key: &str, default: f32| match g.get(&format!("{arch}.{key}")) {
+                Some(Value::Float(f)) => *f as f32,
+                _ => default,
+            };
+            let heads = num("attention.head_count")?;
+            let hyper = Hyper {
+                family,
+                dim: num("embedding_length")?,
+                layers: num("block_count")?,
+                heads,
+                kv_heads: num("attention.head_count_kv").unwrap_or(heads),
+                ff: num("feed_forward_length")?,
+                eps: float("attention.layer_norm_rms_epsilon", 1e-6),
+                rope_base: float("rope.freq_base", 10_000.0),
+                // llama.cpp stores a `llama` model's Q and K permuted for adjacent pairs; `qwen2`
+                // keeps Hugging Face's order.
+                rope: if family == Family::Llama { RopeLayout::AdjacentPairs } else { RopeLayout::Halves },
+                context: num("context_length").unwrap_or(2048),
+            };
+            let find = |name: &str| {
+                g.tensor(name).map(|t| Found { ty: GgmlType::from_id(t.type_id), type_name: GgmlType::name_of(t.type_id), dims: t.dims.iter().map(|&d| d as usize).collect(), start: t.start as usize, len: t.len as usize })
+            };
+            assemble(&hyper, &find, &bytes, &gguf_name)?
         };
-        let half = config.head_dim / 2;
-        let inv_freq = (0..half).map(|i| config.rope_base.powf(-2.0 * i as f32 / config.head_dim as f32)).collect();
-        Ok(Decoder { config, bytes, embed, layers, norm, head, inv_freq })
+        Ok(Self::with_parts(bytes, parts))
     }
 
-    #[allow(clippy::type_complexity, reason = "the parts of a model, returned once to the constructor")]
-    fn layout(g: &Gguf<'_>) -> Result<(Config, Matrix, Vec<Layer>, Vec<f32>, Matrix), String> {
-        let arch = g.get("general.architecture").and_then(Value::as_str).unwrap_or("").to_owned();
-        let family = match arch.as_str() {
-            "llama" => Family::Llama,
-            "qwen2" => Family::Qwen2,
-            other => return Err(format!("the model's architecture is \"{other}\"; the decoder router reads \"llama\" (SmolLM2) and \"qwen2\" (Qwen2.5)")),
-        };
-        let num = |key: &str| g.get(&format!("{arch}.{key}")).and_then(Value::as_u64).map(|v| v as usize).ok_or_else(|| format!("the file has no {arch}.{key}"));
-        let float = |key: &str, default: f32| match g.get(&format!("{arch}.{key}")) {
-            Some(Value::Float(f)) => *f as f32,
-            _ => default,
-        };
-        let matrix = |name: &str, rows: usize, cols: usize| -> Result<Matrix, String> {
-            let t = g.tensor(name).ok_or_else(|| format!("the file has no tensor {name}"))?;
-            let ty = GgmlType::from_id(t.type_id).ok_or_else(|| format!("tensor {name} has a quantization this reader does not know"))?;
-            if t.dims.len() != 2 || t.dims[0] as usize != cols || t.dims[1] as usize != rows {
-                return Err(format!("tensor {name} is {:?}; the model's metadata says [{cols}, {rows}]", t.dims));
-            }
-            let (per, block_bytes) = ty.block();
-            if !cols.is_multiple_of(per) {
-                return Err(format!("tensor {name}'s rows ({cols} values) are not whole {} blocks", GgmlType::name_of(t.type_id)));
-            }
-            Ok(Matrix { ty, rows, cols, start: t.start as usize, row_bytes: cols / per * block_bytes })
-        };
-        let vector = |name: &str, len: usize| -> Result<Vec<f32>, String> {
-            let t = g.tensor(name).ok_or_else(|| format!("the file has no tensor {name}"))?;
-            let v = g.to_f32(t);
-            if v.len() != len {
-                return Err(format!("tensor {name} has {} values; the model's metadata says {len}", v.len()));
-            }
-            Ok(v)
-        };
-        let dim = num("embedding_length")?;
-        let heads = num("attention.head_count")?;
-        let kv_heads = num("attention.head_count_kv").unwrap_or(heads);
-        if heads == 0 || kv_heads == 0 || !dim.is_multiple_of(heads) || !heads.is_multiple_of(kv_heads) || !(dim / heads).is_multiple_of(2) {
-            return Err(format!("{heads} query heads and {kv_heads} key/value heads do not divide a width of {dim} into even heads"));
-        }
-        let head_dim = dim / heads;
-        let embed_info = g.tensor("token_embd.weight").ok_or("the file has no tensor token_embd.weight")?;
-        let vocab = embed_info.dims.get(1).copied().unwrap_or(0) as usize;
-        let config = Config {
-            family,
-            dim,
-            layers: num("block_count")?,
-            heads,
-            kv_heads,
-            head_dim,
-            ff: num("feed_forward_length")?,
-            vocab,
-            eps: float("attention.layer_norm_rms_epsilon", 1e-6),
-            rope_base: float("rope.freq_base", 10_000.0),
-            rope: match family {
-                Family::Llama => RopeLayout::AdjacentPairs,
-                Family::Qwen2 => RopeLayout::Halves,
-            },
-            context: num("context_length").unwrap_or(2048),
-        };
-        let kv_dim = kv_heads * head_dim;
-        let embed = matrix("token_embd.weight", vocab, dim)?;
-        let layers = (0..config.layers)
-            .map(|i| {
-                let name = |part: &str| format!("blk.{i}.{part}");
-                let qkv_bias = match family {
-                    Family::Llama => None,
-                    Family::Qwen2 => Some([vector(&name("attn_q.bias"), dim)?, vector(&name("attn_k.bias"), kv_dim)?, vector(&name("attn_v.bias"), kv_dim)?]),
+    /// Reads a Hugging Face model: `config.json` and one `model.safetensors` (F32, F16 or BF16
+    /// tensors, `LlamaForCausalLM` or `Qwen2ForCausalLM`), keeping the file's bytes.
+    pub fn from_safetensors(bytes: Vec<u8>, config_json: &str) -> Result<Decoder, String> {
+        let parts = {
+            let config: serde_json::Value = serde_json::from_str(config_json).map_err(|e| format!("config.json is not JSON: {e}"))?;
+            let arch = config["architectures"].get(0).and_then(serde_json::Value::as_str).unwrap_or("");
+            let family = match arch {
+                "LlamaForCausalLM" => Family::Llama,
+                "Qwen2ForCausalLM" => Family::Qwen2,
+                other => return Err(format!("config.json names the architecture \"{other}\"; the decoder router reads LlamaForCausalLM (SmolLM2) and Qwen2ForCausalLM (Qwen2.5)")),
+            };
+            let num = |key: &str| config[key].as_u64().map(|v| v as usize).ok_or_else(|| format!("config.json has no {key}"));
+            let heads = num("num_attention_heads")?;
+            let hyper = Hyper {
+                family,
+                dim: num("hidden_size")?,
+                layers: num("num_hidden_layers")?,
+                heads,
+                kv_heads: num("num_key_value_heads").unwrap_or(heads),
+                ff: num("intermediate_size")?,
+                eps: config["rms_norm_eps"].as_f64().unwrap_or(1e-6) as f32,
+                rope_base: config["rope_theta"].as_f64().unwrap_or(10_000.0) as f32,
+                rope: RopeLayout::Halves,
+                context: num("max_position_embeddings").unwrap_or(2048),
+            };
+            let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| format!("model.safetensors cannot be read: {e}"))?;
+            let base = bytes.as_ptr() as usize;
+            let find = |name: &str| {
+                let t = st.tensor(name).ok()?;
+                let (ty, type_name) = match t.dtype() {
+                    safetensors::Dtype::F32 => (Some(GgmlType::F32), "F32"),
+                    safetensors::Dtype::F16 => (Some(GgmlType::F16), "F16"),
+                    safetensors::Dtype::BF16 => (Some(GgmlType::Bf16), "BF16"),
+                    _ => (None, "a dtype other than F32, F16 and BF16"),
                 };
-                Ok(Layer {
-                    attn_norm: vector(&name("attn_norm.weight"), dim)?,
-                    q: matrix(&name("attn_q.weight"), dim, dim)?,
-                    k: matrix(&name("attn_k.weight"), kv_dim, dim)?,
-                    v: matrix(&name("attn_v.weight"), kv_dim, dim)?,
-                    qkv_bias,
-                    o: matrix(&name("attn_output.weight"), dim, dim)?,
-                    ffn_norm: vector(&name("ffn_norm.weight"), dim)?,
-                    gate: matrix(&name("ffn_gate.weight"), config.ff, dim)?,
-                    up: matrix(&name("ffn_up.weight"), config.ff, dim)?,
-                    down: matrix(&name("ffn_down.weight"), dim, config.ff)?,
-                })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let head = if g.tensor("output.weight").is_some() { matrix("output.weight", vocab, dim)? } else { embed };
-        Ok((config, embed, layers, vector("output_norm.weight", dim)?, head))
+                // Safetensors lists the slowest dimension first; GGUF (and `Found`) the fastest.
+                Some(Found { ty, type_name, dims: t.shape().iter().rev().copied().collect(), start: t.data().as_ptr() as usize - base, len: t.data().len() })
+            };
+            let mut parts = assemble(&hyper, &find, &bytes, &hf_name)?;
+            if config["tie_word_embeddings"].as_bool() == Some(true) {
+                parts.4 = parts.1;
+            }
+            parts
+        };
+        Ok(Self::with_parts(bytes, parts))
+    }
+
+    fn with_parts(bytes: Vec<u8>, (config, embed, layers, norm, head): Parts) -> Decoder {
+        let half = config.head_dim / 2;
+        let inv_freq = (0..half).map(|i| config.rope_base.powf(-2.0 * i as f32 / config.head_dim as f32)).collect();
+        Decoder { config, bytes, embed, layers, norm, head, inv_freq }
     }
 
     /// An empty cache for this model.
