@@ -2,7 +2,9 @@
 // messages one at a time (a GPU run awaits, and the next message must not interleave with it).
 //   {kind: 'load', id, model: ArrayBuffer, vocab: string, forceWebgpu?: bool} -> {kind: 'ready', id, backend}
 //   {kind: 'embed', id, texts: string[]}                   -> {kind: 'embedded', id, vectors: Float32Array, backend}
-//   {kind: 'decoder-load', id, model: ArrayBuffer}         -> {kind: 'ready', id, backend}
+//   {kind: 'decoder-load', id, model: ArrayBuffer, config?: string, tokenizer?: string}
+//                                                          -> {kind: 'ready', id, backend}
+//     (a GGUF; with config.json and tokenizer.json, a Hugging Face model.safetensors)
 //   {kind: 'decoder-route', id, skills: JSON [[name, description]], request, mode: 'chapter'|'choice'}
 //                                                          -> {kind: 'routed', id, answer: JSON}
 // Any failure (a panic included) answers {kind: 'error', id, message}.
@@ -14,7 +16,7 @@ let queue = Promise.resolve();
 
 async function handle(m) {
   try {
-    const { load, embed, backend, decoderLoad, decoderRoute } = await ready;
+    const { load, embed, backend, decoderLoad, decoderLoadHf, decoderRoute } = await ready;
     if (m.kind === 'load') {
       const line = await load(new Uint8Array(m.model), m.vocab, m.forceWebgpu === true);
       self.postMessage({ kind: 'ready', id: m.id, backend: line });
@@ -22,7 +24,9 @@ async function handle(m) {
       const vectors = await embed(m.texts);
       self.postMessage({ kind: 'embedded', id: m.id, vectors, backend: backend() }, [vectors.buffer]);
     } else if (m.kind === 'decoder-load') {
-      self.postMessage({ kind: 'ready', id: m.id, backend: decoderLoad(new Uint8Array(m.model)) });
+      const bytes = new Uint8Array(m.model);
+      const line = typeof m.config === 'string' ? decoderLoadHf(bytes, m.config, m.tokenizer || '') : decoderLoad(bytes);
+      self.postMessage({ kind: 'ready', id: m.id, backend: line });
     } else if (m.kind === 'decoder-route') {
       self.postMessage({ kind: 'routed', id: m.id, answer: decoderRoute(m.skills, m.request, m.mode) });
     } else {

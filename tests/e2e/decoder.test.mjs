@@ -93,6 +93,32 @@ test('the page answers like the native CLI, keeps the model, and names a truncat
   assert.deepEqual(errors.concat(again.errors), [], 'no page errors');
 });
 
+test('a Hugging Face checkpoint (three files picked together) answers like the native CLI, and is kept', { timeout: 300_000 }, async () => {
+  const { dir } = tinyModel();
+  const folder = path.join(dir, 'tiny-hf-qwen2');
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="routing-sample"]');
+  const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
+  const picked = [all[1], all[27]];
+  await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+  // One file alone is refused with what is missing.
+  await page.setInputFiles('[data-testid="decoder-file"]', path.join(folder, 'model.safetensors'));
+  assert.match(await page.textContent('[data-testid="decoder-error"]'), /config\.json and tokenizer\.json/);
+  await page.setInputFiles('[data-testid="decoder-file"]', ['model.safetensors', 'config.json', 'tokenizer.json'].map((f) => path.join(folder, f)));
+  await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
+  const rows = await runBothArms(page);
+  const tmp = path.join(dir, 'requests-hf.json');
+  fs.writeFileSync(tmp, JSON.stringify(picked));
+  const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--model', folder, '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
+  native.requests.forEach((want, i) => assert.equal(rows[i].a, want.answer, `request ${i}: the page's answer is the native one`));
+  // Kept as its three files, and loaded back from them.
+  const again = await openPage(env.ctx, env.server.url);
+  await again.page.waitForSelector('[data-testid="decoder-stored"]', { timeout: 20_000 });
+  await again.page.click('[data-testid="decoder-stored"]');
+  await again.page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
+  assert.deepEqual(errors.concat(again.errors), [], 'no page errors');
+});
+
 test('a model by address: its size first, then a download with progress', { timeout: 300_000 }, async () => {
   const { model } = tinyModel();
   const host = await fileHost(model);

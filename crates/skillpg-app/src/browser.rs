@@ -181,8 +181,7 @@ pub async fn read_file_list(files: web_sys::FileList, progress: impl Fn(usize)) 
     let mut res = Vec::new();
     for idx in 0..files.length() {
         let Some(file) = files.get(idx) else { continue };
-        // `webkitRelativePath` is not in web-sys's stable bindings.
-        let rel = js_sys::Reflect::get(&file, &JsValue::from_str("webkitRelativePath")).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let rel = relative_path(&file).unwrap_or_default();
         let path = if rel.is_empty() { file.name() } else { rel };
         res.push((path, file_bytes(&file).await?));
         progress(res.len());
@@ -222,6 +221,12 @@ pub async fn read_entries(roots: Vec<web_sys::FileSystemEntry>, progress: impl F
     }
     res.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(res)
+}
+
+/// A picked file's path inside the folder it was picked with (`webkitRelativePath`), if any.
+pub fn relative_path(file: &web_sys::File) -> Option<String> {
+    // `webkitRelativePath` is not in web-sys's stable bindings.
+    js_sys::Reflect::get(file, &JsValue::from_str("webkitRelativePath")).ok().and_then(|v| v.as_string())
 }
 
 /// Fetches `url` (CORS permitting) and returns its bytes.

@@ -126,10 +126,16 @@ impl ModelWorker {
 }
 
 impl ModelWorker {
-    /// Sends a decoder's GGUF (moved into the worker); answers the line saying what loaded.
-    pub async fn decoder_load(&self, model: &[u8]) -> Result<String, String> {
+    /// Sends a decoder (moved into the worker): a GGUF, or with `hf` a Hugging Face
+    /// `model.safetensors` and its `config.json` and `tokenizer.json`; answers the line saying
+    /// what loaded.
+    pub async fn decoder_load(&self, model: &[u8], hf: Option<(&str, &str)>) -> Result<String, String> {
         let msg = Object::new();
         set(&msg, "kind", &"decoder-load".into());
+        if let Some((config, tokenizer)) = hf {
+            set(&msg, "config", &config.into());
+            set(&msg, "tokenizer", &tokenizer.into());
+        }
         let bytes = Uint8Array::from(model);
         let buffer = bytes.buffer();
         set(&msg, "model", &buffer);

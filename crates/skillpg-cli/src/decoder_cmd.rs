@@ -39,13 +39,17 @@ pub struct LoadedDecoder {
     pub label: String,
 }
 
-/// Whether `--model` names a decoder file rather than the embedding model's folder.
+/// Whether `--model` names a decoder (a GGUF file, or a Hugging Face checkpoint's folder with
+/// `config.json` and `model.safetensors`) rather than the embedding model's folder.
 pub fn is_decoder(model: &Path) -> bool {
-    model.is_file()
+    model.is_file() || (model.join("config.json").is_file() && model.join("model.safetensors").is_file())
 }
 
-/// Reads a GGUF decoder, or says what is wrong with it.
+/// Reads a decoder (GGUF, or a checkpoint's folder), or says what is wrong with it.
 pub fn load(path: &Path) -> Result<LoadedDecoder, String> {
+    if path.is_dir() {
+        return load_checkpoint(path);
+    }
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (bpe, name) = {
         let g = Gguf::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -56,6 +60,24 @@ pub fn load(path: &Path) -> Result<LoadedDecoder, String> {
     let model = Decoder::from_gguf(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     let name = name.unwrap_or_else(|| path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
     let c = model.config;
+    let label = format!("{name} ({:?}, {} layers, {:.0} MB; decoder on the CPU)", c.family, c.layers, size as f64 / 1e6);
+    Ok(LoadedDecoder { model, bpe, label })
+}
+
+/// Reads a Hugging Face checkpoint's folder: `model.safetensors`, `config.json`, `tokenizer.json`.
+fn load_checkpoint(dir: &Path) -> Result<LoadedDecoder, String> {
+    let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{}: {e}", dir.join(name).display()));
+    let text = |name: &str| read(name).and_then(|b| String::from_utf8(b).map_err(|_| format!("{name} is not UTF-8")));
+    let (config, tokenizer) = (text("config.json")?, text("tokenizer.json")?);
+    let bytes = read("model.safetensors")?;
+    let size = bytes.len();
+    let bpe = Bpe::from_tokenizer_json(&tokenizer).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let model = Decoder::from_safetensors(bytes, &config).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if bpe.len() > model.config.vocab {
+        return Err(format!("{}: the tokenizer has {} tokens and the model's embeddings {} rows: they do not belong together", dir.display(), bpe.len(), model.config.vocab));
+    }
+    let c = model.config;
+    let name = dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let label = format!("{name} ({:?}, {} layers, {:.0} MB; decoder on the CPU)", c.family, c.layers, size as f64 / 1e6);
     Ok(LoadedDecoder { model, bpe, label })
 }

@@ -5,7 +5,7 @@
 //! routing set (both arms: descriptions as written and thinned), with the key/value cache of the
 //! system turn reused and, on a few requests, without it.
 
-#![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, reason = "a developer's benchmark")]
+#![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, clippy::type_complexity, reason = "a developer's benchmark")]
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -1,4 +1,5 @@
-//! The decoder router in the worker: a GGUF the user brought (Llama or Qwen2 family), its
+//! The decoder router in the worker: a GGUF or a Hugging Face checkpoint the user brought
+//! (Llama or Qwen2 family), its
 //! tokenizer, and the router of the skills last asked about (its system turn prefilled once and
 //! reused for every request of a run). One request a call, so that the page shows progress and
 //! can stop between requests.
@@ -22,8 +23,8 @@ thread_local! {
     static DECODER: RefCell<Option<DecoderEngine>> = const { RefCell::new(None) };
 }
 
-/// Reads the model and its tokenizer, or names what is wrong with the file; returns a line that
-/// says what was loaded.
+/// Reads a GGUF model and its tokenizer, or names what is wrong with the file; returns a line
+/// that says what was loaded.
 pub fn load_decoder(bytes: Vec<u8>) -> Result<String, String> {
     DECODER.with(|d| d.borrow_mut().take());
     let size = bytes.len();
@@ -32,7 +33,25 @@ pub fn load_decoder(bytes: Vec<u8>) -> Result<String, String> {
         (Bpe::from_gguf(&g)?, g.get("general.name").and_then(Value::as_str).map(str::to_owned))
     };
     let model = Decoder::from_gguf(bytes)?;
+    install(model, bpe, name, size)
+}
+
+/// Reads a Hugging Face checkpoint (`model.safetensors`, `config.json`, `tokenizer.json`).
+pub fn load_decoder_hf(bytes: Vec<u8>, config: &str, tokenizer: &str) -> Result<String, String> {
+    DECODER.with(|d| d.borrow_mut().take());
+    let size = bytes.len();
+    let bpe = Bpe::from_tokenizer_json(tokenizer)?;
+    let name = serde_json::from_str::<serde_json::Value>(config).ok().and_then(|c| c["_name_or_path"].as_str().map(str::to_owned));
+    let model = Decoder::from_safetensors(bytes, config)?;
+    install(model, bpe, name, size)
+}
+
+/// Checks that the tokenizer belongs to the model and speaks ChatML, and keeps both.
+fn install(model: Decoder, bpe: Bpe, name: Option<String>, size: usize) -> Result<String, String> {
     let c = model.config;
+    if bpe.len() > c.vocab {
+        return Err(format!("the tokenizer has {} tokens and the model's embeddings {} rows: they do not belong together", bpe.len(), c.vocab));
+    }
     if bpe.special("<|im_end|>").is_none() {
         return Err("the tokenizer has no <|im_end|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)".to_owned());
     }
@@ -84,6 +103,12 @@ pub fn route_one(skills: Vec<(String, String)>, request: &str, mode: &str) -> Re
 #[wasm_bindgen(js_name = decoderLoad)]
 pub fn decoder_load(bytes: Vec<u8>) -> Result<String, JsError> {
     load_decoder(bytes).map_err(|e| JsError::new(&e))
+}
+
+/// Loads a decoder from a Hugging Face checkpoint (see `load_decoder_hf`).
+#[wasm_bindgen(js_name = decoderLoadHf)]
+pub fn decoder_load_hf(bytes: Vec<u8>, config: String, tokenizer: String) -> Result<String, JsError> {
+    load_decoder_hf(bytes, &config, &tokenizer).map_err(|e| JsError::new(&e))
 }
 
 /// Routes one request (see `route_one`); `skills` is a JSON list of `[name, description]`.

@@ -32,6 +32,44 @@ thread_local! {
     static WORKER: RefCell<Option<Rc<ModelWorker>>> = const { RefCell::new(None) };
 }
 
+/// A model as the person brought it: a GGUF, or a Hugging Face checkpoint's
+/// `model.safetensors` with its `config.json` and `tokenizer.json`.
+#[derive(Debug, Clone)]
+struct Brought {
+    name: String,
+    model: Vec<u8>,
+    /// `(config.json, tokenizer.json)` for a checkpoint.
+    hf: Option<(String, String)>,
+}
+
+/// The files of a store entry: `decoder-model/<name>/<file>`.
+const HF_FILES: [&str; 3] = ["model.safetensors", "config.json", "tokenizer.json"];
+
+/// What a set of picked or dropped files is: one GGUF, or a checkpoint's three files; or why
+/// neither.
+fn classify(names: &[String]) -> Result<Picked, String> {
+    if let Some(i) = names.iter().position(|n| n.to_lowercase().ends_with(".gguf")) {
+        return Ok(Picked::Gguf(i));
+    }
+    let base = |n: &String| n.rsplit('/').next().unwrap_or(n).to_owned();
+    let find = |want: &str| names.iter().position(|n| base(n) == want);
+    if names.iter().any(|n| base(n).starts_with("model-0") && n.ends_with(".safetensors")) {
+        return Err("this checkpoint is split into several .safetensors files; the page reads one model.safetensors (Qwen2.5-0.5B and SmolLM2 ship one), or use a GGUF".to_owned());
+    }
+    match (find("model.safetensors"), find("config.json"), find("tokenizer.json")) {
+        (Some(m), Some(c), Some(t)) => Ok(Picked::Hf { model: m, config: c, tokenizer: t }),
+        (Some(_), _, _) => Err("a model.safetensors needs its config.json and tokenizer.json beside it: pick the three files together, or the folder".to_owned()),
+        _ => Err("pick a .gguf file, or a Hugging Face model's model.safetensors, config.json and tokenizer.json (or its folder)".to_owned()),
+    }
+}
+
+/// Which of the files to read, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Picked {
+    Gguf(usize),
+    Hf { model: usize, config: usize, tokenizer: usize },
+}
+
 /// One request's answer in one arm.
 #[derive(Debug, Clone, PartialEq)]
 struct Answer {
@@ -114,10 +152,28 @@ fn labelled(run: &DecoderRun) -> bool {
     run.requests.iter().all(|r| !r.expected.is_empty())
 }
 
-/// The name a store key stands for.
-fn stored_name(key: &str) -> String {
-    let tail = key.rsplit_once(KEY_PREFIX).map_or(key, |(_, t)| t);
-    js_sys::decode_uri_component(tail).ok().and_then(|s| s.as_string()).unwrap_or_else(|| tail.to_owned())
+/// A store key's model (its encoded name) and file.
+fn split_key(key: &str) -> Option<(String, String)> {
+    let tail = key.rsplit_once(KEY_PREFIX)?.1;
+    let (name, file) = tail.split_once('/')?;
+    Some((name.to_owned(), file.to_owned()))
+}
+
+/// A name as it reads, from its encoded form.
+fn decoded(name: &str) -> String {
+    js_sys::decode_uri_component(name).ok().and_then(|s| s.as_string()).unwrap_or_else(|| name.to_owned())
+}
+
+/// The stored models: encoded name and the model file's size, from the store's keys.
+fn stored_models(entries: &[(String, Option<u64>)]) -> Vec<(String, Option<u64>)> {
+    let mut out: Vec<(String, Option<u64>)> = Vec::new();
+    for (key, size) in entries {
+        let Some((name, file)) = split_key(key) else { continue };
+        if file == "model.gguf" || file == "model.safetensors" {
+            out.push((name, *size));
+        }
+    }
+    out
 }
 
 /// The decoder view.
@@ -135,11 +191,12 @@ pub fn DecoderPanel() -> impl IntoView {
     let run = RwSignal::new(None::<DecoderRun>);
     let error = RwSignal::new(None::<String>);
 
-    let refresh_stored = move || spawn_local(async move { stored.set(browser::cache_entries(STORE).await) });
+    let refresh_stored = move || spawn_local(async move { stored.set(stored_models(&browser::cache_entries(STORE).await)) });
     refresh_stored();
 
-    // Loads `bytes` into the decoder's worker; keeps them in the store under `name` when asked.
-    let load_bytes = move |bytes: Vec<u8>, name: String, keep: bool| async move {
+    // Loads a model into the decoder's worker; keeps it in the store when asked.
+    let load_bytes = move |b: Brought, keep: bool| async move {
+        let Brought { name, model: bytes, hf } = b;
         busy.set(Some(format!("Reading {name} ({:.1} MB) in the decoder's worker…", bytes.len() as f64 / 1e6)));
         error.set(None);
         let worker = match WORKER.with(|w| w.borrow().clone()) {
@@ -157,15 +214,23 @@ pub fn DecoderPanel() -> impl IntoView {
                 }
             },
         };
-        match worker.decoder_load(&bytes).await {
+        match worker.decoder_load(&bytes, hf.as_ref().map(|(c, t)| (c.as_str(), t.as_str()))).await {
             Ok(line) => {
                 model_line.set(line);
                 run.set(None);
                 if keep {
                     busy.set(Some("Keeping the model in this site's storage for the next visit…".to_owned()));
                     browser::cache_clear(STORE).await;
-                    let key = format!("{KEY_PREFIX}{}", js_sys::encode_uri_component(&name));
-                    if !browser::cache_put(STORE, &key, &bytes).await {
+                    let dir = format!("{KEY_PREFIX}{}/", String::from(js_sys::encode_uri_component(&name)));
+                    let mut kept = match &hf {
+                        None => browser::cache_put(STORE, &format!("{dir}model.gguf"), &bytes).await,
+                        Some(_) => browser::cache_put(STORE, &format!("{dir}model.safetensors"), &bytes).await,
+                    };
+                    if let Some((config, tokenizer)) = &hf {
+                        kept = kept && browser::cache_put(STORE, &format!("{dir}config.json"), config.as_bytes()).await && browser::cache_put(STORE, &format!("{dir}tokenizer.json"), tokenizer.as_bytes()).await;
+                    }
+                    if !kept {
+                        browser::cache_clear(STORE).await;
                         c.status.set("The model loaded, but this browser would not keep it for the next visit.".to_owned());
                     }
                     refresh_stored();
@@ -180,19 +245,46 @@ pub fn DecoderPanel() -> impl IntoView {
         busy.set(None);
     };
 
-    let on_file = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-        let name = file.name();
-        if file.size() > MAX_BYTES as f64 {
-            error.set(Some(format!("{name} is {:.0} MB; the page takes models up to {} MB (a 0.5B model in Q8_0 is about 530 MB)", file.size() / 1e6, MAX_BYTES / 1_000_000)));
+    // Picked or dropped files: one GGUF, or a checkpoint's three files.
+    let take_files = move |files: web_sys::FileList| {
+        let list: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+        let names: Vec<String> = list.iter().map(|f| browser::relative_path(f).filter(|r| !r.is_empty()).unwrap_or_else(|| f.name())).collect();
+        let picked = match classify(&names) {
+            Ok(p) => p,
+            Err(e) => {
+                error.set(Some(e));
+                return;
+            }
+        };
+        let model_index = match picked {
+            Picked::Gguf(i) => i,
+            Picked::Hf { model, .. } => model,
+        };
+        let model_file = list[model_index].clone();
+        if model_file.size() > MAX_BYTES as f64 {
+            error.set(Some(format!("{} is {:.0} MB; the page takes models up to {} MB (a 0.5B model in Q8_0 is about 530 MB)", model_file.name(), model_file.size() / 1e6, MAX_BYTES / 1_000_000)));
             return;
         }
+        // A checkpoint is named after its folder when the browser says which.
+        let name = match picked {
+            Picked::Gguf(_) => model_file.name(),
+            Picked::Hf { .. } => names[model_index].rsplit_once('/').map_or_else(|| "model".to_owned(), |(dir, _)| dir.rsplit('/').next().unwrap_or(dir).to_owned()),
+        };
         spawn_local(async move {
             busy.set(Some(format!("Reading {name}…")));
-            match browser::file_bytes(&file).await {
-                Ok(bytes) => load_bytes(bytes, name, true).await,
+            let read = async {
+                let model = browser::file_bytes(&model_file).await?;
+                let hf = match picked {
+                    Picked::Gguf(_) => None,
+                    Picked::Hf { config, tokenizer, .. } => {
+                        let text = |b: Vec<u8>| String::from_utf8(b).map_err(|_| "config.json or tokenizer.json is not UTF-8 text".to_owned());
+                        Some((text(browser::file_bytes(&list[config]).await?)?, text(browser::file_bytes(&list[tokenizer]).await?)?))
+                    }
+                };
+                Ok::<_, String>(Brought { name: name.clone(), model, hf })
+            };
+            match read.await {
+                Ok(b) => load_bytes(b, true).await,
                 Err(e) => {
                     busy.set(None);
                     error.set(Some(e));
@@ -200,6 +292,27 @@ pub fn DecoderPanel() -> impl IntoView {
             }
         });
     };
+    let on_file = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        if let Some(files) = input.files() {
+            take_files(files);
+        }
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        ev.stop_propagation();
+        if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
+            take_files(files);
+        }
+    };
+    let folder_input = NodeRef::<leptos::html::Input>::new();
+    // `webkitdirectory` is not among the view macro's known attributes; set it on the element.
+    Effect::new(move |_| {
+        if let Some(el) = folder_input.get() {
+            let _ = el.set_attribute("webkitdirectory", "");
+        }
+    });
 
     let check_size = move |_| {
         let u = url.get_untracked().trim().to_owned();
@@ -232,7 +345,7 @@ pub fn DecoderPanel() -> impl IntoView {
             match got {
                 Ok(bytes) => {
                     let name = u.rsplit('/').next().unwrap_or("model.gguf").to_owned();
-                    load_bytes(bytes, name, true).await;
+                    load_bytes(Brought { name, model: bytes, hf: None }, true).await;
                 }
                 Err(e) => {
                     busy.set(None);
@@ -242,11 +355,30 @@ pub fn DecoderPanel() -> impl IntoView {
         });
     };
 
-    let load_stored = move |key: String| {
+    let load_stored = move |encoded: String| {
         spawn_local(async move {
             busy.set(Some("Reading the stored model…".to_owned()));
-            match browser::cache_get(STORE, &key).await {
-                Some(bytes) => load_bytes(bytes, stored_name(&key), false).await,
+            let dir = format!("{KEY_PREFIX}{encoded}/");
+            let gguf = browser::cache_get(STORE, &format!("{dir}model.gguf")).await;
+            let brought = match gguf {
+                Some(model) => Some(Brought { name: decoded(&encoded), model, hf: None }),
+                None => {
+                    let mut parts = Vec::new();
+                    for f in HF_FILES {
+                        parts.push(browser::cache_get(STORE, &format!("{dir}{f}")).await);
+                    }
+                    match (parts[0].take(), parts[1].take(), parts[2].take()) {
+                        (Some(model), Some(config), Some(tokenizer)) => Some(Brought {
+                            name: decoded(&encoded),
+                            model,
+                            hf: Some((String::from_utf8_lossy(&config).into_owned(), String::from_utf8_lossy(&tokenizer).into_owned())),
+                        }),
+                        _ => None,
+                    }
+                }
+            };
+            match brought {
+                Some(b) => load_bytes(b, false).await,
                 None => {
                     busy.set(None);
                     error.set(Some("The stored model is gone (the browser may have cleared the site's storage).".to_owned()));
@@ -325,15 +457,18 @@ pub fn DecoderPanel() -> impl IntoView {
     };
 
     view! {
-        <div class="decoder" data-testid="decoder">
-            <p class="note">"The chapter's own protocol, rerun in this page: a small instruction model sees every skill's "<code>"- name: description"</code>" line in its system prompt and answers with one name or NONE. A preview by a small model you bring, not any product's router; it runs on this device's CPU (wasm SIMD, in a worker of its own), and nothing is fetched unless you ask."</p>
+        <div class="decoder" data-testid="decoder" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+            <p class="note">"The chapter's own protocol, rerun in this page: a small instruction model sees every skill's "<code>"- name: description"</code>" line in its system prompt and answers with one name or NONE. A preview by a small model you bring (open or drop it here), not any product's router; it runs on this device's CPU (wasm SIMD, in a worker of its own), and nothing is fetched unless you ask."</p>
             <div class="controls">
-                <label class="button">"Open a GGUF model (SmolLM2, Qwen2.5-Instruct)"
-                    <input type="file" class="visually-hidden" accept=".gguf" data-testid="decoder-file" on:change=on_file/>
+                <label class="button">"Open a model: a GGUF, or model.safetensors + config.json + tokenizer.json"
+                    <input type="file" multiple class="visually-hidden" accept=".gguf,.safetensors,.json" data-testid="decoder-file" on:change=on_file/>
                 </label>
-                {move || stored.get().into_iter().map(|(key, size)| {
-                    let label = format!("Load the stored {}{}", stored_name(&key), size.map(|n| format!(" ({:.1} MB)", n as f64 / 1e6)).unwrap_or_default());
-                    view! { <button data-testid="decoder-stored" on:click=move |_| load_stored(key.clone())>{label}</button> }
+                <label class="button">"Open a model folder"
+                    <input type="file" multiple class="visually-hidden" node_ref=folder_input data-testid="decoder-folder" on:change=on_file/>
+                </label>
+                {move || stored.get().into_iter().map(|(encoded, size)| {
+                    let label = format!("Load the stored {}{}", decoded(&encoded), size.map(|n| format!(" ({:.1} MB)", n as f64 / 1e6)).unwrap_or_default());
+                    view! { <button data-testid="decoder-stored" on:click=move |_| load_stored(encoded.clone())>{label}</button> }
                 }).collect_view()}
                 <Show when=move || !stored.get().is_empty()>
                     <button data-testid="decoder-forget" on:click=move |_| spawn_local(async move { browser::cache_clear(STORE).await; refresh_stored(); })>"Forget the stored model"</button>
@@ -459,6 +594,16 @@ fn DecoderResults(run: DecoderRun) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn picked_files_are_a_gguf_or_a_checkpoint() {
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(classify(&names(&["notes.txt", "SmolLM2.Q4_1.GGUF"])), Ok(Picked::Gguf(1)));
+        assert_eq!(classify(&names(&["qwen/config.json", "qwen/model.safetensors", "qwen/tokenizer.json", "qwen/README.md"])), Ok(Picked::Hf { model: 1, config: 0, tokenizer: 2 }));
+        assert!(classify(&names(&["model.safetensors"])).expect_err("refused").contains("config.json and tokenizer.json"));
+        assert!(classify(&names(&["model-00001-of-00002.safetensors", "config.json"])).expect_err("refused").contains("several"));
+        assert!(classify(&names(&["skill.md"])).expect_err("refused").contains(".gguf"));
+    }
 
     #[test]
     fn answers_read_from_the_workers_json() {
