@@ -133,6 +133,17 @@ impl DecoderRouter {
         });
         let candidates = candidates.collect();
         let prefix_ids = bpe.encode(&prompt_prefix(&system_prompt(skills)));
+        // Room for a request and its answer after the system turn, within what the model was
+        // trained to read.
+        let room = 256;
+        if prefix_ids.len() + room > model.config.context {
+            return Err(format!(
+                "the system prompt for these {} skills is {} tokens; the model reads {} at most, and a request and its answer need about {room} more: route fewer skills at once",
+                skills.len(),
+                prefix_ids.len(),
+                model.config.context
+            ));
+        }
         let mut cache = model.cache();
         if reuse_prefix {
             model.forward(&mut cache, &prefix_ids, Logits::None);

@@ -571,22 +571,11 @@ fn DecoderResults(run: DecoderRun) -> impl IntoView {
         </div>
         {match comparison {
             None => view! { <p>"Label every request (`request => skill` or NONE) to compare the two arms."</p> }.into_any(),
-            Some(cmp) => {
-                let p = cmp.paired;
-                view! {
-                    <div data-testid="decoder-comparison">
-                        <p>{cmp.a.line("A", NONE)}</p>
-                        <p>{cmp.b.line("B", NONE)}</p>
-                        <table class="paired"><caption>"Paired outcomes on the same requests"</caption>
-                            <tbody>
-                                <tr><th scope="row">"both right"</th><td>{p.both}</td><th scope="row">"only A right"</th><td>{p.only_a}</td></tr>
-                                <tr><th scope="row">"only B right"</th><td>{p.only_b}</td><th scope="row">"neither"</th><td>{p.neither}</td></tr>
-                            </tbody>
-                        </table>
-                        <p data-testid="decoder-sign-test">{format!("Exact two-sided sign test on the {} discordant pairs: p = {:.4}.", p.only_a + p.only_b, p.p_value())}</p>
-                    </div>
-                }.into_any()
-            }
+            Some(cmp) => view! {
+                <div data-testid="decoder-comparison">
+                    <super::paired::PairedOutcomes cmp=cmp sign_test_id="decoder-sign-test" note=""/>
+                </div>
+            }.into_any(),
         }}
     }
 }

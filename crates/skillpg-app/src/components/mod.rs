@@ -8,6 +8,7 @@ pub mod diagnostics;
 pub mod editor;
 pub mod levels;
 pub mod loaders;
+pub mod paired;
 pub mod presenter;
 pub mod routing;
 pub mod share;

@@ -329,19 +329,10 @@ fn Comparison(run: RouteRun, t: Thresholds) -> impl IntoView {
     let a = route::choices(&run.rich, &run.names, t);
     let b = route::choices(&run.thin, &run.names, t);
     let cmp = skillpg_stats::compare(&expected, &a, &b, NONE);
-    let p = cmp.paired;
     view! {
         <h3>"A/B: descriptions as written (A) against thinned (B)"</h3>
         <div data-testid="comparison">
-            <p>{cmp.a.line("A", NONE)}</p>
-            <p>{cmp.b.line("B", NONE)}</p>
-            <table class="paired"><caption>"Paired outcomes on the same requests"</caption>
-                <tbody>
-                    <tr><th scope="row">"both right"</th><td>{p.both}</td><th scope="row">"only A right"</th><td>{p.only_a}</td></tr>
-                    <tr><th scope="row">"only B right"</th><td>{p.only_b}</td><th scope="row">"neither"</th><td>{p.neither}</td></tr>
-                </tbody>
-            </table>
-            <p data-testid="sign-test">{format!("Exact two-sided sign test on the {} discordant pairs: p = {:.4}. Overlapping intervals cannot rank two arms; the paired test can.", p.only_a + p.only_b, p.p_value())}</p>
+            <super::paired::PairedOutcomes cmp=cmp sign_test_id="sign-test" note=" Overlapping intervals cannot rank two arms; the paired test can."/>
             <table class="per-skill"><caption>"Per skill: recall / precision, A | B"</caption>
                 <tbody>{run.names.iter().map(|nm| {
                     let f = |v: Option<f64>| v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "–".into());

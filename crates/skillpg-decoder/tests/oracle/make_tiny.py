@@ -56,12 +56,8 @@ CHAT_TOKENS = byte_chars() + [a + b for a, b in MERGES] + SPECIALS
 CHAT_TYPES = [1] * (256 + len(MERGES)) + [3] * len(SPECIALS)
 SHAPES.append(("tiny-chat-qwen2", "qwen2", 64, 4, 2, 128, len(CHAT_TOKENS), T.F16, False))
 
-written = []
-for seed, (name, arch, dim, heads, kv_heads, ff, vocab, qtype, tied) in enumerate(SHAPES):
-    rng = np.random.default_rng(100 + seed)
-    head_dim = dim // heads
-    kv_dim = kv_heads * head_dim
-    path = os.path.join(out_dir, f"{name}.gguf")
+def gguf_writer(path, arch, dim, heads, kv_heads, ff, rope_base):
+    """A GGUF writer with a two-layer decoder's metadata."""
     w = gguf.GGUFWriter(path, arch)
     w.add_context_length(256)
     w.add_embedding_length(dim)
@@ -70,8 +66,18 @@ for seed, (name, arch, dim, heads, kv_heads, ff, vocab, qtype, tied) in enumerat
     w.add_head_count(heads)
     w.add_head_count_kv(kv_heads)
     w.add_layer_norm_rms_eps(1e-6)
-    w.add_rope_freq_base(10000.0 if arch == "llama" else 1000000.0)
-    w.add_rope_dimension_count(head_dim)
+    w.add_rope_freq_base(rope_base)
+    w.add_rope_dimension_count(dim // heads)
+    return w
+
+
+written = []
+for seed, (name, arch, dim, heads, kv_heads, ff, vocab, qtype, tied) in enumerate(SHAPES):
+    rng = np.random.default_rng(100 + seed)
+    head_dim = dim // heads
+    kv_dim = kv_heads * head_dim
+    path = os.path.join(out_dir, f"{name}.gguf")
+    w = gguf_writer(path, arch, dim, heads, kv_heads, ff, 10000.0 if arch == "llama" else 1000000.0)
     if name.startswith("tiny-chat"):
         w.add_tokenizer_model("gpt2")
         w.add_tokenizer_pre("qwen2")
@@ -193,16 +199,7 @@ for seed, arch in enumerate(["llama", "qwen2"]):
     save_tokenizer(os.path.join(folder, "tokenizer.json"), arch)
     # The same weights as a GGUF.
     path = os.path.join(out_dir, f"tiny-hf-{arch}.gguf")
-    w = gguf.GGUFWriter(path, arch)
-    w.add_context_length(256)
-    w.add_embedding_length(dim)
-    w.add_block_count(2)
-    w.add_feed_forward_length(ff)
-    w.add_head_count(heads)
-    w.add_head_count_kv(kv_heads)
-    w.add_layer_norm_rms_eps(1e-6)
-    w.add_rope_freq_base(10000.0)
-    w.add_rope_dimension_count(head_dim)
+    w = gguf_writer(path, arch, dim, heads, kv_heads, ff, 10000.0)
     w.add_tokenizer_model("gpt2")
     w.add_tokenizer_pre("qwen2" if arch == "qwen2" else "smollm")
     w.add_token_list(CHAT_TOKENS)
