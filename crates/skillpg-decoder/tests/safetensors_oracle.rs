@@ -90,6 +90,14 @@ fn safetensors_checkpoints_agree_with_their_gguf_candle_and_tokenizers() {
                 model.forward(&input, 0).and_then(|t| t.flatten_all()).and_then(|t| t.to_vec1()).expect("forward")
             }
         };
+        // A system prompt past what the model reads is refused with the numbers.
+        let short = config.replace("\"max_position_embeddings\": 4096", "\"max_position_embeddings\": 300");
+        assert_ne!(short, config, "the config states its context");
+        let small = Decoder::from_safetensors(std::fs::read(folder.join("model.safetensors")).expect("safetensors"), &short).expect("model");
+        let skills: Vec<(String, String)> = (0..8).map(|i| (format!("skill-{i}"), "Does a thing when someone asks for that thing.".to_owned())).collect();
+        let e = skillpg_decoder::protocol::DecoderRouter::new(&small, &from_json, &skills, true).expect_err("refused");
+        assert!(e.contains("reads 300 at most") && e.contains("8 skills"), "{e}");
+
         let last = &la[(ids.len() - 1) * vocab..];
         let d = worst(last, &theirs);
         println!("{arch}: against candle's {arch} on the same safetensors: worst |Δ| {d:.2e}");

@@ -59,7 +59,7 @@ SHAPES.append(("tiny-chat-qwen2", "qwen2", 64, 4, 2, 128, len(CHAT_TOKENS), T.F1
 def gguf_writer(path, arch, dim, heads, kv_heads, ff, rope_base):
     """A GGUF writer with a two-layer decoder's metadata."""
     w = gguf.GGUFWriter(path, arch)
-    w.add_context_length(256)
+    w.add_context_length(4096)
     w.add_embedding_length(dim)
     w.add_block_count(2)
     w.add_feed_forward_length(ff)
@@ -191,7 +191,7 @@ for seed, arch in enumerate(["llama", "qwen2"]):
         "architectures": ["LlamaForCausalLM" if arch == "llama" else "Qwen2ForCausalLM"], "model_type": arch,
         "hidden_size": dim, "intermediate_size": ff, "num_hidden_layers": 2, "num_attention_heads": heads,
         "num_key_value_heads": kv_heads, "vocab_size": vocab, "rms_norm_eps": 1e-6, "rope_theta": 10000.0,
-        "max_position_embeddings": 256, "tie_word_embeddings": False, "hidden_act": "silu",
+        "max_position_embeddings": 4096, "tie_word_embeddings": False, "hidden_act": "silu",
         "sliding_window": 256, "max_window_layers": 2, "use_sliding_window": False,
         "bos_token_id": 0, "eos_token_id": CHAT_TOKENS.index("<|im_end|>"),
     }
