@@ -1,5 +1,6 @@
 //! The decoder router's speed on this machine's CPU (one thread), for BENCHMARKS.md:
-//! `cargo run --release -p skillpg-decoder --example bench [-- MODEL.gguf [HOW_MANY_REQUESTS]]`.
+//! `cargo run --release -p skillpg-decoder --example bench [-- MODEL.gguf [HOW_MANY_REQUESTS]]`
+//! (`SKILLPG_THREADS=2` shares a prompt's products among two threads; one by default).
 //!
 //! Prints prefill and decode tokens a second, then the chapter's protocol over the sample
 //! routing set (both arms: descriptions as written and thinned), with the key/value cache of the
@@ -35,7 +36,9 @@ fn main() {
     let t = Instant::now();
     let bytes = std::fs::read(&file).expect("model");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
-    let model = Decoder::from_gguf(bytes).expect("model");
+    let threads: usize = std::env::var("SKILLPG_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    let model = Decoder::from_gguf(bytes).expect("model").with_threads(threads);
+    println!("prompt products on {threads} thread(s) (SKILLPG_THREADS)");
     println!("{}: {:?}, loaded in {:.0} ms", file.display(), model.config, t.elapsed().as_secs_f64() * 1e3);
 
     let rich = sample_skills(&root, "routing");

@@ -101,6 +101,8 @@ pub struct Decoder {
     head: Matrix,
     /// `base^(-2i/d)` for each rotated pair.
     inv_freq: Vec<f32>,
+    /// Threads a prompt's matrix products share natively (1 in wasm).
+    threads: usize,
 }
 
 impl std::fmt::Debug for Decoder {
@@ -439,7 +441,18 @@ impl Decoder {
     fn with_parts(bytes: Vec<u8>, (config, embed, layers, norm, head): Parts) -> Decoder {
         let half = config.head_dim / 2;
         let inv_freq = (0..half).map(|i| config.rope_base.powf(-2.0 * i as f32 / config.head_dim as f32)).collect();
-        Decoder { config, bytes, embed, layers, norm, head, inv_freq }
+        #[cfg(not(target_arch = "wasm32"))]
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(16);
+        #[cfg(target_arch = "wasm32")]
+        let threads = 1;
+        Decoder { config, bytes, embed, layers, norm, head, inv_freq, threads }
+    }
+
+    /// The same model with its prompt's products on `threads` threads (natively; the results
+    /// are the same whatever the number).
+    pub fn with_threads(mut self, threads: usize) -> Decoder {
+        self.threads = threads.max(1);
+        self
     }
 
     /// An empty cache for this model.
@@ -453,16 +466,53 @@ impl Decoder {
     }
 
     /// `out[t][r] = W[r] · xs[t]` for `n` inputs of `W.cols`: each row is dequantized once and
-    /// multiplied by every input, so a prompt's tokens share the dequantization.
+    /// multiplied by every input, so a prompt's tokens share the dequantization. Natively a
+    /// prompt's rows are shared out among the cores (each row's arithmetic is the same either
+    /// way; one token's product is too small to pay for the threads); in wasm one thread runs
+    /// them all.
     fn matmul(&self, w: &Matrix, xs: &[f32], n: usize, out: &mut [f32], row: &mut Vec<f32>) {
         debug_assert_eq!(xs.len(), n * w.cols);
         debug_assert_eq!(out.len(), n * w.rows);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let threads = self.threads;
+            if threads > 1 && n > 1 && w.rows >= 2 * threads && w.rows * w.cols * n >= 1 << 20 {
+                let chunk = w.rows.div_ceil(threads);
+                let parts: Vec<(usize, usize, Vec<f32>)> = std::thread::scope(|s| {
+                    let handles: Vec<_> = (0..w.rows)
+                        .step_by(chunk)
+                        .map(|lo| {
+                            let hi = (lo + chunk).min(w.rows);
+                            s.spawn(move || {
+                                let mut part = vec![0.0f32; n * (hi - lo)];
+                                self.rows_product(w, xs, n, lo, hi, &mut part, &mut Vec::new());
+                                (lo, hi, part)
+                            })
+                        })
+                        .collect();
+                    handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+                });
+                for (lo, hi, part) in parts {
+                    for t in 0..n {
+                        out[t * w.rows + lo..t * w.rows + hi].copy_from_slice(&part[t * (hi - lo)..(t + 1) * (hi - lo)]);
+                    }
+                }
+                return;
+            }
+        }
+        self.rows_product(w, xs, n, 0, w.rows, out, row);
+    }
+
+    /// Rows `lo..hi` of the product into `out` (`n × (hi - lo)`, by input).
+    #[allow(clippy::too_many_arguments, reason = "the product's operands and the row range")]
+    fn rows_product(&self, w: &Matrix, xs: &[f32], n: usize, lo: usize, hi: usize, out: &mut [f32], row: &mut Vec<f32>) {
+        let width = hi - lo;
         row.resize(w.cols, 0.0);
-        for r in 0..w.rows {
+        for r in lo..hi {
             let at = w.start + r * w.row_bytes;
             dequantize_into(w.ty, &self.bytes[at..at + w.row_bytes], row);
             for t in 0..n {
-                out[t * w.rows + r] = dot(row, &xs[t * w.cols..(t + 1) * w.cols]);
+                out[t * width + r - lo] = dot(row, &xs[t * w.cols..(t + 1) * w.cols]);
             }
         }
     }

@@ -80,6 +80,10 @@ fn fast_forward_equals_the_reference() {
     println!("fast forward against the f32 reference: worst |Δ| {worst:.2e} over {} logits", a.len());
     assert!(worst < 2e-3, "worst |Δ| {worst}");
     assert_eq!(argmax(&a), argmax(&b));
+    // Shared out among threads, the prompt's products give the same bits.
+    let one = Decoder::from_gguf(bytes.clone()).expect("decoder").with_threads(1);
+    let two = Decoder::from_gguf(bytes).expect("decoder").with_threads(2);
+    assert_eq!(one.forward(&mut one.cache(), &ids, Logits::All), two.forward(&mut two.cache(), &ids, Logits::All), "threads change the logits");
 }
 
 #[test]
