@@ -190,6 +190,7 @@ pub fn DecoderPanel() -> impl IntoView {
     let stored = RwSignal::new(Vec::<(String, Option<u64>)>::new());
     let run = RwSignal::new(None::<DecoderRun>);
     let error = RwSignal::new(None::<String>);
+    let prompt_open = RwSignal::new(false);
 
     let refresh_stored = move || spawn_local(async move { stored.set(stored_models(&browser::cache_entries(STORE).await)) });
     refresh_stored();
@@ -508,12 +509,16 @@ pub fn DecoderPanel() -> impl IntoView {
                 </label>
                 <button data-testid="decoder-run" on:click=start_run disabled=move || busy.get().is_some() || model_line.get().is_empty()>"Run both arms on the requests"</button>
             </div>
-            <details>
+            // Written only while open: typing in the editor must not pay for it.
+            <details on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                prompt_open.set(ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()).is_some_and(|d| d.open()));
+            }>
                 <summary>"The system prompt the model sees (descriptions as written)"</summary>
-                <pre class="prompt" data-testid="decoder-prompt">{move || {
+                <pre class="prompt" data-testid="decoder-prompt">{move || prompt_open.get().then(|| {
                     let skills: Vec<(String, String)> = c.computed.with(|comp| comp.analyses.iter().map(|a| (a.display_name().to_owned(), a.description().unwrap_or("").trim().to_owned())).collect());
                     skillpg_decoder::protocol::system_prompt(&skills)
-                }}</pre>
+                })}</pre>
             </details>
             {move || run.get().map(|r| view! { <DecoderResults run=r/> })}
         </div>
