@@ -5,7 +5,7 @@ use std::path::Path;
 
 use clap::ValueEnum;
 use skillpg_decoder::bpe::Bpe;
-use skillpg_decoder::gguf::{Gguf, Value};
+use skillpg_decoder::load::Loaded;
 use skillpg_decoder::model::Decoder;
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter, NONE};
 use skillpg_router::route::Labelled;
@@ -47,37 +47,20 @@ pub fn is_decoder(model: &Path) -> bool {
 
 /// Reads a decoder (GGUF, or a checkpoint's folder), or says what is wrong with it.
 pub fn load(path: &Path) -> Result<LoadedDecoder, String> {
-    if path.is_dir() {
-        return load_checkpoint(path);
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (bpe, name) = {
-        let g = Gguf::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let name = g.get("general.name").and_then(Value::as_str).map(str::to_owned);
-        (Bpe::from_gguf(&g).map_err(|e| format!("{}: {e}", path.display()))?, name)
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let file_name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let (loaded, name) = if path.is_dir() {
+        // A Hugging Face checkpoint's folder, named after the folder.
+        let text = |name: &str| read(&path.join(name)).and_then(|b| String::from_utf8(b).map_err(|_| format!("{name} is not UTF-8")));
+        let (config, tokenizer) = (text("config.json")?, text("tokenizer.json")?);
+        (Loaded::from_checkpoint(read(&path.join("model.safetensors"))?, &config, &tokenizer), file_name)
+    } else {
+        let loaded = Loaded::from_gguf(read(path)?);
+        let name = loaded.as_ref().ok().and_then(|l| l.name.clone()).unwrap_or(file_name);
+        (loaded, name)
     };
-    let size = bytes.len();
-    let model = Decoder::from_gguf(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    let name = name.unwrap_or_else(|| path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
+    let Loaded { model, bpe, size, .. } = loaded.map_err(|e| format!("{}: {e}", path.display()))?;
     let c = model.config;
-    let label = format!("{name} ({:?}, {} layers, {:.0} MB; decoder on the CPU)", c.family, c.layers, size as f64 / 1e6);
-    Ok(LoadedDecoder { model, bpe, label })
-}
-
-/// Reads a Hugging Face checkpoint's folder: `model.safetensors`, `config.json`, `tokenizer.json`.
-fn load_checkpoint(dir: &Path) -> Result<LoadedDecoder, String> {
-    let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{}: {e}", dir.join(name).display()));
-    let text = |name: &str| read(name).and_then(|b| String::from_utf8(b).map_err(|_| format!("{name} is not UTF-8")));
-    let (config, tokenizer) = (text("config.json")?, text("tokenizer.json")?);
-    let bytes = read("model.safetensors")?;
-    let size = bytes.len();
-    let bpe = Bpe::from_tokenizer_json(&tokenizer).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let model = Decoder::from_safetensors(bytes, &config).map_err(|e| format!("{}: {e}", dir.display()))?;
-    if bpe.len() > model.config.vocab {
-        return Err(format!("{}: the tokenizer has {} tokens and the model's embeddings {} rows: they do not belong together", dir.display(), bpe.len(), model.config.vocab));
-    }
-    let c = model.config;
-    let name = dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let label = format!("{name} ({:?}, {} layers, {:.0} MB; decoder on the CPU)", c.family, c.layers, size as f64 / 1e6);
     Ok(LoadedDecoder { model, bpe, label })
 }

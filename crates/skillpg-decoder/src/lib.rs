@@ -9,6 +9,7 @@
 pub mod bpe;
 pub mod gguf;
 pub mod llama;
+pub mod load;
 pub mod model;
 pub mod protocol;
 pub mod quant;

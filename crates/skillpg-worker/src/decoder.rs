@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 
 use skillpg_decoder::bpe::Bpe;
-use skillpg_decoder::gguf::{Gguf, Value};
+use skillpg_decoder::load::Loaded;
 use skillpg_decoder::model::Decoder;
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use wasm_bindgen::prelude::*;
@@ -27,34 +27,18 @@ thread_local! {
 /// that says what was loaded.
 pub fn load_decoder(bytes: Vec<u8>) -> Result<String, String> {
     DECODER.with(|d| d.borrow_mut().take());
-    let size = bytes.len();
-    let (bpe, name) = {
-        let g = Gguf::parse(&bytes)?;
-        (Bpe::from_gguf(&g)?, g.get("general.name").and_then(Value::as_str).map(str::to_owned))
-    };
-    let model = Decoder::from_gguf(bytes)?;
-    install(model, bpe, name, size)
+    Ok(install(Loaded::from_gguf(bytes)?))
 }
 
 /// Reads a Hugging Face checkpoint (`model.safetensors`, `config.json`, `tokenizer.json`).
 pub fn load_decoder_hf(bytes: Vec<u8>, config: &str, tokenizer: &str) -> Result<String, String> {
     DECODER.with(|d| d.borrow_mut().take());
-    let size = bytes.len();
-    let bpe = Bpe::from_tokenizer_json(tokenizer)?;
-    let name = serde_json::from_str::<serde_json::Value>(config).ok().and_then(|c| c["_name_or_path"].as_str().map(str::to_owned));
-    let model = Decoder::from_safetensors(bytes, config)?;
-    install(model, bpe, name, size)
+    Ok(install(Loaded::from_checkpoint(bytes, config, tokenizer)?))
 }
 
-/// Checks that the tokenizer belongs to the model and speaks ChatML, and keeps both.
-fn install(model: Decoder, bpe: Bpe, name: Option<String>, size: usize) -> Result<String, String> {
+/// Keeps a loaded model, and says what it is.
+fn install(Loaded { model, bpe, name, size }: Loaded) -> String {
     let c = model.config;
-    if bpe.len() > c.vocab {
-        return Err(format!("the tokenizer has {} tokens and the model's embeddings {} rows: they do not belong together", bpe.len(), c.vocab));
-    }
-    if bpe.special("<|im_end|>").is_none() {
-        return Err("the tokenizer has no <|im_end|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)".to_owned());
-    }
     let line = format!(
         "{} ({:?} family, {} layers, width {}, {} heads / {} key-value heads, vocabulary {}, {:.1} MB): CPU path (wasm SIMD, in a worker)",
         name.unwrap_or_else(|| "a GGUF model".to_owned()),
@@ -67,7 +51,7 @@ fn install(model: Decoder, bpe: Bpe, name: Option<String>, size: usize) -> Resul
         size as f64 / 1e6
     );
     DECODER.with(|d| *d.borrow_mut() = Some(DecoderEngine { model, bpe, router: None }));
-    Ok(line)
+    line
 }
 
 /// Routes one request over `skills` (`chapter` or `choice`); answers JSON:
