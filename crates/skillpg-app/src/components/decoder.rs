@@ -114,7 +114,8 @@ fn parse_answer(json: &str, names: &[String]) -> Result<Answer, String> {
     })
 }
 
-fn to_json(run: &DecoderRun) -> String {
+/// The run as JSON, with its A/B comparison when every request is labelled.
+fn to_json(run: &DecoderRun, comparison: Option<&skillpg_stats::Comparison>) -> String {
     let arm = |answers: &[Answer]| -> Vec<serde_json::Value> {
         run.requests
             .iter()
@@ -125,10 +126,7 @@ fn to_json(run: &DecoderRun) -> String {
             })
             .collect()
     };
-    let expected: Vec<&str> = run.requests.iter().map(|r| r.expected.as_str()).collect();
-    let stats = labelled(run).then(|| {
-        let (ca, cb): (Vec<&str>, Vec<&str>) = (run.a.iter().map(|a| a.choice.as_str()).collect(), run.b.iter().map(|a| a.choice.as_str()).collect());
-        let cmp = skillpg_stats::compare(&expected, &ca, &cb, NONE);
+    let stats = comparison.map(|cmp| {
         serde_json::json!({"a": cmp.a.line("A", NONE), "b": cmp.b.line("B", NONE), "paired": {"both": cmp.paired.both, "only_a": cmp.paired.only_a, "only_b": cmp.paired.only_b, "neither": cmp.paired.neither}, "sign_test_p": cmp.paired.p_value()})
     });
     serde_json::to_string_pretty(&serde_json::json!({
@@ -545,7 +543,7 @@ fn DecoderResults(run: DecoderRun) -> impl IntoView {
     let expected: Vec<&str> = run.requests.iter().map(|r| r.expected.as_str()).collect();
     let (ca, cb): (Vec<&str>, Vec<&str>) = (run.a.iter().map(|a| a.choice.as_str()).collect(), run.b.iter().map(|a| a.choice.as_str()).collect());
     let comparison = labelled(&run).then(|| skillpg_stats::compare(&expected, &ca, &cb, NONE));
-    let json = to_json(&run);
+    let json = to_json(&run, comparison.as_ref());
     let csv = to_csv(&run);
     view! {
         <p data-testid="decoder-summary">{format!(
