@@ -7,6 +7,7 @@
 //! them; both are tested against the `gguf` Python package's reference (PyPI).
 
 pub mod bpe;
+pub mod forward;
 pub mod gguf;
 pub mod llama;
 pub mod load;

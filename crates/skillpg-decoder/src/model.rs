@@ -107,7 +107,10 @@ pub struct Decoder {
 
 impl std::fmt::Debug for Decoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Decoder").field("config", &self.config).field("bytes", &self.bytes.len()).finish_non_exhaustive()
+        f.debug_struct("Decoder")
+            .field("config", &self.config)
+            .field("bytes", &self.bytes.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -157,7 +160,8 @@ pub enum Logits {
     All,
 }
 
-fn rms_norm_into(x: &[f32], w: &[f32], eps: f32, out: &mut [f32]) {
+/// RMSNorm of one row `x` with gains `w` into `out` (the GPU kernel's CPU twin).
+pub fn rms_norm_into(x: &[f32], w: &[f32], eps: f32, out: &mut [f32]) {
     let ms = x.iter().map(|v| v * v).sum::<f32>() / x.len() as f32;
     let inv = 1.0 / (ms + eps).sqrt();
     for ((o, v), g) in out.iter_mut().zip(x).zip(w) {
@@ -179,6 +183,81 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     }
     let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
     acc.iter().sum::<f32>() + tail
+}
+
+/// A weight matrix's bytes as the file stores them: `rows` rows of `cols` values of type `ty`.
+#[derive(Debug, Clone, Copy)]
+pub struct MatrixView<'a> {
+    /// Storage type.
+    pub ty: GgmlType,
+    /// Rows (outputs).
+    pub rows: usize,
+    /// Values a row (inputs).
+    pub cols: usize,
+    /// The rows, one after another.
+    pub bytes: &'a [u8],
+}
+
+/// One layer's weights, borrowed from the model.
+#[derive(Debug, Clone, Copy)]
+pub struct LayerView<'a> {
+    pub attn_norm: &'a [f32],
+    pub q: MatrixView<'a>,
+    pub k: MatrixView<'a>,
+    pub v: MatrixView<'a>,
+    /// Query, key and value biases (Qwen2).
+    pub qkv_bias: Option<[&'a [f32]; 3]>,
+    pub o: MatrixView<'a>,
+    pub ffn_norm: &'a [f32],
+    pub gate: MatrixView<'a>,
+    pub up: MatrixView<'a>,
+    pub down: MatrixView<'a>,
+}
+
+/// Causal grouped-query attention of the `q.len() / dim` queries at positions `start..` over
+/// every cached key and value up to each (`keys`, `values`: `kv_dim` values a position), into
+/// `attn` (the GPU kernel's CPU twin). `scores` is scratch.
+pub fn attend(
+    c: &Config,
+    q: &[f32],
+    keys: &[f32],
+    values: &[f32],
+    start: usize,
+    attn: &mut [f32],
+    scores: &mut Vec<f32>,
+) {
+    let (dim, hd, kv_dim) = (c.dim, c.head_dim, c.kv_heads * c.head_dim);
+    let group = c.heads / c.kv_heads;
+    let scale = 1.0 / (hd as f32).sqrt();
+    attn.fill(0.0);
+    for t in 0..q.len() / dim {
+        let seen = start + t + 1;
+        for head in 0..c.heads {
+            let kvh = head / group;
+            let qh = &q[t * dim + head * hd..t * dim + (head + 1) * hd];
+            scores.clear();
+            scores.extend((0..seen).map(|j| {
+                dot(
+                    qh,
+                    &keys[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd],
+                ) * scale
+            }));
+            let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let mut sum = 0.0;
+            for s in scores.iter_mut() {
+                *s = (*s - max).exp();
+                sum += *s;
+            }
+            let out = &mut attn[t * dim + head * hd..t * dim + (head + 1) * hd];
+            for (j, &e) in scores.iter().enumerate() {
+                let p = e / sum;
+                let vj = &values[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd];
+                for (o, vv) in out.iter_mut().zip(vj) {
+                    *o += p * vv;
+                }
+            }
+        }
+    }
 }
 
 /// A model's shape as its file states it.
@@ -273,41 +352,84 @@ type Parts = (Config, Matrix, Vec<Layer>, Vec<f32>, Matrix);
 
 /// Finds every tensor of a model of shape `h` by `name`, checks each against the shape, and
 /// lays the model out; the head is the embeddings when the file has none.
-fn assemble(h: &Hyper, find: &dyn Fn(&str) -> Option<Found>, bytes: &[u8], name: &dyn Fn(Part, usize) -> String) -> Result<Parts, String> {
+fn assemble(
+    h: &Hyper,
+    find: &dyn Fn(&str) -> Option<Found>,
+    bytes: &[u8],
+    name: &dyn Fn(Part, usize) -> String,
+) -> Result<Parts, String> {
     let get = |part: Part, layer: usize| {
         let n = name(part, layer);
-        find(&n).ok_or_else(|| format!("the file has no tensor {n}")).map(|f| (n, f))
+        find(&n)
+            .ok_or_else(|| format!("the file has no tensor {n}"))
+            .map(|f| (n, f))
     };
     let matrix = |part: Part, layer: usize, rows: usize, cols: usize| -> Result<Matrix, String> {
         let (n, f) = get(part, layer)?;
-        let ty = f.ty.ok_or_else(|| format!("tensor {n} is {}, a type this reader does not know", f.type_name))?;
+        let ty = f.ty.ok_or_else(|| {
+            format!(
+                "tensor {n} is {}, a type this reader does not know",
+                f.type_name
+            )
+        })?;
         if f.dims.len() != 2 || f.dims[0] != cols || (rows != 0 && f.dims[1] != rows) {
-            return Err(format!("tensor {n} is {:?}; the model's shape says [{cols}, {rows}]", f.dims));
+            return Err(format!(
+                "tensor {n} is {:?}; the model's shape says [{cols}, {rows}]",
+                f.dims
+            ));
         }
         let rows = f.dims[1];
         let (per, block_bytes) = ty.block();
         if !cols.is_multiple_of(per) {
-            return Err(format!("tensor {n}'s rows ({cols} values) are not whole {} blocks", f.type_name));
+            return Err(format!(
+                "tensor {n}'s rows ({cols} values) are not whole {} blocks",
+                f.type_name
+            ));
         }
         let row_bytes = cols / per * block_bytes;
         if rows.checked_mul(row_bytes) != Some(f.len) {
-            return Err(format!("tensor {n} holds {} bytes, not the {rows} × {row_bytes} its shape needs", f.len));
+            return Err(format!(
+                "tensor {n} holds {} bytes, not the {rows} × {row_bytes} its shape needs",
+                f.len
+            ));
         }
-        Ok(Matrix { ty, rows, cols, start: f.start, row_bytes })
+        Ok(Matrix {
+            ty,
+            rows,
+            cols,
+            start: f.start,
+            row_bytes,
+        })
     };
     let vector = |part: Part, layer: usize, len: usize| -> Result<Vec<f32>, String> {
         let (n, f) = get(part, layer)?;
-        let ty = f.ty.ok_or_else(|| format!("tensor {n} is {}, a type this reader does not know", f.type_name))?;
-        if f.dims.iter().product::<usize>() != len || ty.bytes_for(len as u64) != Some(f.len as u64) {
-            return Err(format!("tensor {n} is {:?}; the model's shape says {len} values", f.dims));
+        let ty = f.ty.ok_or_else(|| {
+            format!(
+                "tensor {n} is {}, a type this reader does not know",
+                f.type_name
+            )
+        })?;
+        if f.dims.iter().product::<usize>() != len || ty.bytes_for(len as u64) != Some(f.len as u64)
+        {
+            return Err(format!(
+                "tensor {n} is {:?}; the model's shape says {len} values",
+                f.dims
+            ));
         }
         let mut v = Vec::with_capacity(len);
         crate::quant::dequantize(ty, &bytes[f.start..f.start + f.len], &mut v);
         Ok(v)
     };
     let (dim, heads, kv_heads) = (h.dim, h.heads, h.kv_heads);
-    if heads == 0 || kv_heads == 0 || !dim.is_multiple_of(heads) || !heads.is_multiple_of(kv_heads) || !(dim / heads).is_multiple_of(2) {
-        return Err(format!("{heads} query heads and {kv_heads} key/value heads do not divide a width of {dim} into even heads"));
+    if heads == 0
+        || kv_heads == 0
+        || !dim.is_multiple_of(heads)
+        || !heads.is_multiple_of(kv_heads)
+        || !(dim / heads).is_multiple_of(2)
+    {
+        return Err(format!(
+            "{heads} query heads and {kv_heads} key/value heads do not divide a width of {dim} into even heads"
+        ));
     }
     let head_dim = dim / heads;
     let kv_dim = kv_heads * head_dim;
@@ -330,7 +452,11 @@ fn assemble(h: &Hyper, find: &dyn Fn(&str) -> Option<Found>, bytes: &[u8], name:
         .map(|i| {
             // Qwen2 always has q/k/v biases; a Llama checkpoint may (`attention_bias`).
             let qkv_bias = match (h.family, find(&name(Part::QBias, i)).is_some()) {
-                (Family::Qwen2, _) | (Family::Llama, true) => Some([vector(Part::QBias, i, dim)?, vector(Part::KBias, i, kv_dim)?, vector(Part::VBias, i, kv_dim)?]),
+                (Family::Qwen2, _) | (Family::Llama, true) => Some([
+                    vector(Part::QBias, i, dim)?,
+                    vector(Part::KBias, i, kv_dim)?,
+                    vector(Part::VBias, i, kv_dim)?,
+                ]),
                 (Family::Llama, false) => None,
             };
             Ok(Layer {
@@ -347,7 +473,11 @@ fn assemble(h: &Hyper, find: &dyn Fn(&str) -> Option<Found>, bytes: &[u8], name:
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let head = if find(&name(Part::Head, 0)).is_some() { matrix(Part::Head, 0, embed.rows, dim)? } else { embed };
+    let head = if find(&name(Part::Head, 0)).is_some() {
+        matrix(Part::Head, 0, embed.rows, dim)?
+    } else {
+        embed
+    };
     Ok((config, embed, layers, vector(Part::Norm, 0, dim)?, head))
 }
 
@@ -357,13 +487,26 @@ impl Decoder {
     pub fn from_gguf(bytes: Vec<u8>) -> Result<Decoder, String> {
         let parts = {
             let g = Gguf::parse(&bytes)?;
-            let arch = g.get("general.architecture").and_then(Value::as_str).unwrap_or("").to_owned();
+            let arch = g
+                .get("general.architecture")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
             let family = match arch.as_str() {
                 "llama" => Family::Llama,
                 "qwen2" => Family::Qwen2,
-                other => return Err(format!("the model's architecture is \"{other}\"; the decoder router reads \"llama\" (SmolLM2) and \"qwen2\" (Qwen2.5)")),
+                other => {
+                    return Err(format!(
+                        "the model's architecture is \"{other}\"; the decoder router reads \"llama\" (SmolLM2) and \"qwen2\" (Qwen2.5)"
+                    ));
+                }
             };
-            let num = |key: &str| g.get(&format!("{arch}.{key}")).and_then(Value::as_u64).map(|v| v as usize).ok_or_else(|| format!("the file has no {arch}.{key}"));
+            let num = |key: &str| {
+                g.get(&format!("{arch}.{key}"))
+                    .and_then(Value::as_u64)
+                    .map(|v| v as usize)
+                    .ok_or_else(|| format!("the file has no {arch}.{key}"))
+            };
             let float = |key: &str, default: f32| match g.get(&format!("{arch}.{key}")) {
                 Some(Value::Float(f)) => *f as f32,
                 _ => default,
@@ -380,11 +523,21 @@ impl Decoder {
                 rope_base: float("rope.freq_base", 10_000.0),
                 // llama.cpp stores a `llama` model's Q and K permuted for adjacent pairs; `qwen2`
                 // keeps Hugging Face's order.
-                rope: if family == Family::Llama { RopeLayout::AdjacentPairs } else { RopeLayout::Halves },
+                rope: if family == Family::Llama {
+                    RopeLayout::AdjacentPairs
+                } else {
+                    RopeLayout::Halves
+                },
                 context: num("context_length").unwrap_or(2048),
             };
             let find = |name: &str| {
-                g.tensor(name).map(|t| Found { ty: GgmlType::from_id(t.type_id), type_name: GgmlType::name_of(t.type_id), dims: t.dims.iter().map(|&d| d as usize).collect(), start: t.start as usize, len: t.len as usize })
+                g.tensor(name).map(|t| Found {
+                    ty: GgmlType::from_id(t.type_id),
+                    type_name: GgmlType::name_of(t.type_id),
+                    dims: t.dims.iter().map(|&d| d as usize).collect(),
+                    start: t.start as usize,
+                    len: t.len as usize,
+                })
             };
             assemble(&hyper, &find, &bytes, &gguf_name)?
         };
@@ -395,14 +548,27 @@ impl Decoder {
     /// tensors, `LlamaForCausalLM` or `Qwen2ForCausalLM`), keeping the file's bytes.
     pub fn from_safetensors(bytes: Vec<u8>, config_json: &str) -> Result<Decoder, String> {
         let parts = {
-            let config: serde_json::Value = serde_json::from_str(config_json).map_err(|e| format!("config.json is not JSON: {e}"))?;
-            let arch = config["architectures"].get(0).and_then(serde_json::Value::as_str).unwrap_or("");
+            let config: serde_json::Value = serde_json::from_str(config_json)
+                .map_err(|e| format!("config.json is not JSON: {e}"))?;
+            let arch = config["architectures"]
+                .get(0)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("");
             let family = match arch {
                 "LlamaForCausalLM" => Family::Llama,
                 "Qwen2ForCausalLM" => Family::Qwen2,
-                other => return Err(format!("config.json names the architecture \"{other}\"; the decoder router reads LlamaForCausalLM (SmolLM2) and Qwen2ForCausalLM (Qwen2.5)")),
+                other => {
+                    return Err(format!(
+                        "config.json names the architecture \"{other}\"; the decoder router reads LlamaForCausalLM (SmolLM2) and Qwen2ForCausalLM (Qwen2.5)"
+                    ));
+                }
             };
-            let num = |key: &str| config[key].as_u64().map(|v| v as usize).ok_or_else(|| format!("config.json has no {key}"));
+            let num = |key: &str| {
+                config[key]
+                    .as_u64()
+                    .map(|v| v as usize)
+                    .ok_or_else(|| format!("config.json has no {key}"))
+            };
             let heads = num("num_attention_heads")?;
             let hyper = Hyper {
                 family,
@@ -416,7 +582,8 @@ impl Decoder {
                 rope: RopeLayout::Halves,
                 context: num("max_position_embeddings").unwrap_or(2048),
             };
-            let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| format!("model.safetensors cannot be read: {e}"))?;
+            let st = safetensors::SafeTensors::deserialize(&bytes)
+                .map_err(|e| format!("model.safetensors cannot be read: {e}"))?;
             let base = bytes.as_ptr() as usize;
             let find = |name: &str| {
                 let t = st.tensor(name).ok()?;
@@ -427,7 +594,13 @@ impl Decoder {
                     _ => (None, "a dtype other than F32, F16 and BF16"),
                 };
                 // Safetensors lists the slowest dimension first; GGUF (and `Found`) the fastest.
-                Some(Found { ty, type_name, dims: t.shape().iter().rev().copied().collect(), start: t.data().as_ptr() as usize - base, len: t.data().len() })
+                Some(Found {
+                    ty,
+                    type_name,
+                    dims: t.shape().iter().rev().copied().collect(),
+                    start: t.data().as_ptr() as usize - base,
+                    len: t.data().len(),
+                })
             };
             let mut parts = assemble(&hyper, &find, &bytes, &hf_name)?;
             if config["tie_word_embeddings"].as_bool() == Some(true) {
@@ -440,12 +613,29 @@ impl Decoder {
 
     fn with_parts(bytes: Vec<u8>, (config, embed, layers, norm, head): Parts) -> Decoder {
         let half = config.head_dim / 2;
-        let inv_freq = (0..half).map(|i| config.rope_base.powf(-2.0 * i as f32 / config.head_dim as f32)).collect();
+        let inv_freq = (0..half)
+            .map(|i| {
+                config
+                    .rope_base
+                    .powf(-2.0 * i as f32 / config.head_dim as f32)
+            })
+            .collect();
         #[cfg(not(target_arch = "wasm32"))]
-        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(16);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(16);
         #[cfg(target_arch = "wasm32")]
         let threads = 1;
-        Decoder { config, bytes, embed, layers, norm, head, inv_freq, threads }
+        Decoder {
+            config,
+            bytes,
+            embed,
+            layers,
+            norm,
+            head,
+            inv_freq,
+            threads,
+        }
     }
 
     /// The same model with its prompt's products on `threads` threads (natively; the results
@@ -457,7 +647,11 @@ impl Decoder {
 
     /// An empty cache for this model.
     pub fn cache(&self) -> KvCache {
-        KvCache { len: 0, keys: vec![Vec::new(); self.config.layers], values: vec![Vec::new(); self.config.layers] }
+        KvCache {
+            len: 0,
+            keys: vec![Vec::new(); self.config.layers],
+            values: vec![Vec::new(); self.config.layers],
+        }
     }
 
     /// Bytes of weights the model holds (the file's size).
@@ -490,11 +684,15 @@ impl Decoder {
                             })
                         })
                         .collect();
-                    handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                        .collect()
                 });
                 for (lo, hi, part) in parts {
                     for t in 0..n {
-                        out[t * w.rows + lo..t * w.rows + hi].copy_from_slice(&part[t * (hi - lo)..(t + 1) * (hi - lo)]);
+                        out[t * w.rows + lo..t * w.rows + hi]
+                            .copy_from_slice(&part[t * (hi - lo)..(t + 1) * (hi - lo)]);
                     }
                 }
                 return;
@@ -504,8 +702,20 @@ impl Decoder {
     }
 
     /// Rows `lo..hi` of the product into `out` (`n × (hi - lo)`, by input).
-    #[allow(clippy::too_many_arguments, reason = "the product's operands and the row range")]
-    fn rows_product(&self, w: &Matrix, xs: &[f32], n: usize, lo: usize, hi: usize, out: &mut [f32], row: &mut Vec<f32>) {
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the product's operands and the row range"
+    )]
+    fn rows_product(
+        &self,
+        w: &Matrix,
+        xs: &[f32],
+        n: usize,
+        lo: usize,
+        hi: usize,
+        out: &mut [f32],
+        row: &mut Vec<f32>,
+    ) {
         let width = hi - lo;
         row.resize(w.cols, 0.0);
         for r in lo..hi {
@@ -517,7 +727,9 @@ impl Decoder {
         }
     }
 
-    fn rope(&self, x: &mut [f32], pos: usize) {
+    /// Rotates every head of `x` (query or key heads side by side) for position `pos` (the GPU
+    /// kernel's CPU twin).
+    pub fn rope(&self, x: &mut [f32], pos: usize) {
         let d = self.config.head_dim;
         let half = d / 2;
         for head in x.chunks_exact_mut(d) {
@@ -534,6 +746,73 @@ impl Decoder {
         }
     }
 
+    /// The embeddings of `ids`, `dim` values each; ids past the vocabulary read as 0.
+    pub fn embed_rows(&self, ids: &[u32]) -> Vec<f32> {
+        let dim = self.config.dim;
+        let mut x = vec![0.0f32; ids.len() * dim];
+        for (t, &id) in ids.iter().enumerate() {
+            let id = if (id as usize) < self.config.vocab {
+                id as usize
+            } else {
+                0
+            };
+            let at = self.embed.start + id * self.embed.row_bytes;
+            dequantize_into(
+                self.embed.ty,
+                &self.bytes[at..at + self.embed.row_bytes],
+                &mut x[t * dim..(t + 1) * dim],
+            );
+        }
+        x
+    }
+
+    /// `base^(-2i/d)` for each rotated pair of a head.
+    pub fn inv_freq(&self) -> &[f32] {
+        &self.inv_freq
+    }
+
+    fn view(&self, m: &Matrix) -> MatrixView<'_> {
+        MatrixView {
+            ty: m.ty,
+            rows: m.rows,
+            cols: m.cols,
+            bytes: &self.bytes[m.start..m.start + m.rows * m.row_bytes],
+        }
+    }
+
+    /// Every layer's weights as the file stores them, for a backend that keeps its own copy
+    /// (the GPU's).
+    pub fn layer_views(&self) -> Vec<LayerView<'_>> {
+        self.layers
+            .iter()
+            .map(|l| LayerView {
+                attn_norm: &l.attn_norm,
+                q: self.view(&l.q),
+                k: self.view(&l.k),
+                v: self.view(&l.v),
+                qkv_bias: l
+                    .qkv_bias
+                    .as_ref()
+                    .map(|[a, b, c]| [a.as_slice(), b.as_slice(), c.as_slice()]),
+                o: self.view(&l.o),
+                ffn_norm: &l.ffn_norm,
+                gate: self.view(&l.gate),
+                up: self.view(&l.up),
+                down: self.view(&l.down),
+            })
+            .collect()
+    }
+
+    /// The final norm's gains.
+    pub fn final_norm(&self) -> &[f32] {
+        &self.norm
+    }
+
+    /// The LM head (the embeddings when the model ties them).
+    pub fn head_view(&self) -> MatrixView<'_> {
+        self.view(&self.head)
+    }
+
     /// Runs `ids` at the positions after the cache's, appends their keys and values, and returns
     /// the logits asked for (`vocab` values a position). Ids past the vocabulary read as 0.
     pub fn forward(&self, cache: &mut KvCache, ids: &[u32], logits: Logits) -> Vec<f32> {
@@ -542,16 +821,10 @@ impl Decoder {
         if n == 0 {
             return Vec::new();
         }
-        let (dim, hd, kv_dim) = (c.dim, c.head_dim, c.kv_heads * c.head_dim);
-        let group = c.heads / c.kv_heads;
+        let (dim, kv_dim) = (c.dim, c.kv_heads * c.head_dim);
         let start = cache.len;
         let mut row = Vec::with_capacity(dim.max(c.ff));
-        let mut x = vec![0.0f32; n * dim];
-        for (t, &id) in ids.iter().enumerate() {
-            let id = if (id as usize) < c.vocab { id as usize } else { 0 };
-            let at = self.embed.start + id * self.embed.row_bytes;
-            dequantize_into(self.embed.ty, &self.bytes[at..at + self.embed.row_bytes], &mut x[t * dim..(t + 1) * dim]);
-        }
+        let mut x = self.embed_rows(ids);
         let mut h = vec![0.0f32; n * dim];
         let mut q = vec![0.0f32; n * dim];
         let mut k = vec![0.0f32; n * kv_dim];
@@ -561,10 +834,14 @@ impl Decoder {
         let mut gate = vec![0.0f32; n * c.ff];
         let mut up = vec![0.0f32; n * c.ff];
         let mut scores = Vec::with_capacity(start + n);
-        let scale = 1.0 / (hd as f32).sqrt();
         for (li, l) in self.layers.iter().enumerate() {
             for t in 0..n {
-                rms_norm_into(&x[t * dim..(t + 1) * dim], &l.attn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
+                rms_norm_into(
+                    &x[t * dim..(t + 1) * dim],
+                    &l.attn_norm,
+                    c.eps,
+                    &mut h[t * dim..(t + 1) * dim],
+                );
             }
             self.matmul(&l.q, &h, n, &mut q, &mut row);
             self.matmul(&l.k, &h, n, &mut k, &mut row);
@@ -585,36 +862,18 @@ impl Decoder {
             let (keys, values) = (&mut cache.keys[li], &mut cache.values[li]);
             keys.extend_from_slice(&k);
             values.extend_from_slice(&v);
-            attn.fill(0.0);
-            for t in 0..n {
-                let seen = start + t + 1;
-                for head in 0..c.heads {
-                    let kvh = head / group;
-                    let qh = &q[t * dim + head * hd..t * dim + (head + 1) * hd];
-                    scores.clear();
-                    scores.extend((0..seen).map(|j| dot(qh, &keys[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd]) * scale));
-                    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                    let mut sum = 0.0;
-                    for s in scores.iter_mut() {
-                        *s = (*s - max).exp();
-                        sum += *s;
-                    }
-                    let out = &mut attn[t * dim + head * hd..t * dim + (head + 1) * hd];
-                    for (j, &e) in scores.iter().enumerate() {
-                        let p = e / sum;
-                        let vj = &values[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd];
-                        for (o, vv) in out.iter_mut().zip(vj) {
-                            *o += p * vv;
-                        }
-                    }
-                }
-            }
+            attend(&c, &q, keys, values, start, &mut attn, &mut scores);
             self.matmul(&l.o, &attn, n, &mut proj, &mut row);
             for (xi, pi) in x.iter_mut().zip(&proj) {
                 *xi += pi;
             }
             for t in 0..n {
-                rms_norm_into(&x[t * dim..(t + 1) * dim], &l.ffn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
+                rms_norm_into(
+                    &x[t * dim..(t + 1) * dim],
+                    &l.ffn_norm,
+                    c.eps,
+                    &mut h[t * dim..(t + 1) * dim],
+                );
             }
             self.matmul(&l.gate, &h, n, &mut gate, &mut row);
             self.matmul(&l.up, &h, n, &mut up, &mut row);
@@ -634,7 +893,12 @@ impl Decoder {
         };
         let mut normed = vec![0.0f32; wanted.len() * dim];
         for (i, &t) in wanted.iter().enumerate() {
-            rms_norm_into(&x[t * dim..(t + 1) * dim], &self.norm, c.eps, &mut normed[i * dim..(i + 1) * dim]);
+            rms_norm_into(
+                &x[t * dim..(t + 1) * dim],
+                &self.norm,
+                c.eps,
+                &mut normed[i * dim..(i + 1) * dim],
+            );
         }
         let mut out = vec![0.0f32; wanted.len() * c.vocab];
         self.matmul(&self.head, &normed, wanted.len(), &mut out, &mut row);

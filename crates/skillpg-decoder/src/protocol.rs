@@ -12,7 +12,8 @@
 //! (`<|im_start|>`), where the tokenizer starts afresh, so the cut never changes the ids.
 
 use crate::bpe::Bpe;
-use crate::model::{Decoder, KvCache, Logits};
+use crate::forward::Forward;
+use crate::model::Logits;
 
 /// The answer that means "no skill".
 pub const NONE: &str = "NONE";
@@ -26,7 +27,10 @@ pub fn system_prompt(skills: &[(String, String)]) -> String {
         "You route a user's request to a skill. These skills are installed, one per line as `- name: description`:\n",
     );
     for (name, description) in skills {
-        s.push_str(&format!("- {name}: {}\n", description.split_whitespace().collect::<Vec<_>>().join(" ")));
+        s.push_str(&format!(
+            "- {name}: {}\n",
+            description.split_whitespace().collect::<Vec<_>>().join(" ")
+        ));
     }
     s.push_str("\nAnswer with the name of the one skill that should handle the request, exactly as written above, or NONE if no skill fits. Answer with the name or NONE only.");
     s
@@ -57,9 +61,15 @@ pub struct Parsed {
 pub fn parse_answer(answer: &str, names: &[String]) -> Parsed {
     let a = answer.trim().to_lowercase();
     if let Some(i) = names.iter().position(|n| n.trim().to_lowercase() == a) {
-        return Parsed { choice: Some(i), recognised: true };
+        return Parsed {
+            choice: Some(i),
+            recognised: true,
+        };
     }
-    Parsed { choice: None, recognised: a == NONE.to_lowercase() }
+    Parsed {
+        choice: None,
+        recognised: a == NONE.to_lowercase(),
+    }
 }
 
 /// One request's answer under the chapter's protocol.
@@ -91,13 +101,13 @@ pub struct ChoiceAnswer {
     pub prefill_tokens: usize,
 }
 
-/// A decoder routing requests over one set of skills, its system turn cached. It holds no
-/// reference to the model, so a worker can keep it beside the model it was made with; every
-/// call takes that same model and tokenizer.
+/// A decoder routing requests over one set of skills, its system turn cached in the backend's
+/// key/value cache. It holds no reference to the backend, so a worker can keep it beside the
+/// backend it was made with; every call takes that same backend (whose cache no other router
+/// may use meanwhile) and tokenizer.
 #[derive(Debug)]
 pub struct DecoderRouter {
     names: Vec<String>,
-    cache: KvCache,
     prefix_len: usize,
     prefix_ids: Vec<u32>,
     reuse_prefix: bool,
@@ -109,18 +119,29 @@ pub struct DecoderRouter {
 fn log_softmax_at(logits: &[f32], id: u32) -> f32 {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let sum: f32 = logits.iter().map(|l| (l - max).exp()).sum();
-    logits.get(id as usize).map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
+    logits
+        .get(id as usize)
+        .map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
 }
 
 fn argmax(v: &[f32]) -> u32 {
-    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
+    v.iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map_or(0, |(i, _)| i as u32)
 }
 
 impl DecoderRouter {
-    /// Prefills the system turn for `skills` (`(name, description)`), or says why the model's
-    /// tokenizer cannot hold this chat template. With `reuse_prefix` false every request
-    /// prefills the whole prompt again (to measure what the cache saves).
-    pub fn new(model: &Decoder, bpe: &Bpe, skills: &[(String, String)], reuse_prefix: bool) -> Result<DecoderRouter, String> {
+    /// Prefills the system turn for `skills` (`(name, description)`) into `model`'s cache, or
+    /// says why the model's tokenizer cannot hold this chat template (or why the device failed).
+    /// With `reuse_prefix` false every request prefills the whole prompt again (to measure what
+    /// the cache saves).
+    pub async fn new(
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        skills: &[(String, String)],
+        reuse_prefix: bool,
+    ) -> Result<DecoderRouter, String> {
         let end = bpe.special("<|im_end|>").ok_or("the tokenizer has no <|im_end|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
         bpe.special("<|im_start|>").ok_or("the tokenizer has no <|im_start|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
         let mut stops = vec![end];
@@ -136,20 +157,27 @@ impl DecoderRouter {
         // Room for a request and its answer after the system turn, within what the model was
         // trained to read.
         let room = 256;
-        if prefix_ids.len() + room > model.config.context {
+        let context = model.config().context;
+        if prefix_ids.len() + room > context {
             return Err(format!(
-                "the system prompt for these {} skills is {} tokens; the model reads {} at most, and a request and its answer need about {room} more: route fewer skills at once",
+                "the system prompt for these {} skills is {} tokens; the model reads {context} at most, and a request and its answer need about {room} more: route fewer skills at once",
                 skills.len(),
                 prefix_ids.len(),
-                model.config.context
             ));
         }
-        let mut cache = model.cache();
+        model.truncate(0);
         if reuse_prefix {
-            model.forward(&mut cache, &prefix_ids, Logits::None);
+            model.forward(&prefix_ids, Logits::None).await?;
         }
-        let prefix_len = cache.len();
-        Ok(DecoderRouter { names, cache, prefix_len, prefix_ids, reuse_prefix, stops, candidates })
+        let prefix_len = model.cached();
+        Ok(DecoderRouter {
+            names,
+            prefix_len,
+            prefix_ids,
+            reuse_prefix,
+            stops,
+            candidates,
+        })
     }
 
     /// Tokens of the shared prefix (system turn).
@@ -164,17 +192,27 @@ impl DecoderRouter {
 
     /// The request's ids after the prefix (the whole prompt's when the prefix is not reused),
     /// and the cache rewound to the prefix.
-    fn request_ids(&mut self, bpe: &Bpe, request: &str) -> Vec<u32> {
-        self.cache.truncate(self.prefix_len);
-        let mut ids = if self.reuse_prefix { Vec::new() } else { self.prefix_ids.clone() };
+    fn request_ids(&self, model: &mut impl Forward, bpe: &Bpe, request: &str) -> Vec<u32> {
+        model.truncate(self.prefix_len);
+        let mut ids = if self.reuse_prefix {
+            Vec::new()
+        } else {
+            self.prefix_ids.clone()
+        };
         ids.extend(bpe.encode(&prompt_request(request)));
         ids
     }
 
     /// The chapter's protocol: greedy decoding to the end of the turn, at most `max_tokens`.
-    pub fn chapter(&mut self, model: &Decoder, bpe: &Bpe, request: &str, max_tokens: usize) -> ChapterAnswer {
-        let ids = self.request_ids(bpe, request);
-        let mut logits = model.forward(&mut self.cache, &ids, Logits::Last);
+    pub async fn chapter(
+        &self,
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        request: &str,
+        max_tokens: usize,
+    ) -> Result<ChapterAnswer, String> {
+        let ids = self.request_ids(model, bpe, request);
+        let mut logits = model.forward(&ids, Logits::Last).await?;
         let mut answer = Vec::new();
         let mut capped = true;
         for _ in 0..max_tokens {
@@ -187,26 +225,37 @@ impl DecoderRouter {
             if answer.len() == max_tokens {
                 break;
             }
-            logits = model.forward(&mut self.cache, &[next], Logits::Last);
+            logits = model.forward(&[next], Logits::Last).await?;
         }
         let verbatim = bpe.decode(&answer);
         let parsed = parse_answer(&verbatim, &self.names);
-        ChapterAnswer { verbatim, parsed, prefill_tokens: ids.len(), generated_tokens: answer.len(), capped }
+        Ok(ChapterAnswer {
+            verbatim,
+            parsed,
+            prefill_tokens: ids.len(),
+            generated_tokens: answer.len(),
+            capped,
+        })
     }
 
     /// Constrained choice: every candidate's log-probability after the prompt.
-    pub fn choice(&mut self, model: &Decoder, bpe: &Bpe, request: &str) -> ChoiceAnswer {
-        let ids = self.request_ids(bpe, request);
-        let first = model.forward(&mut self.cache, &ids, Logits::Last);
-        let prompt_len = self.cache.len();
+    pub async fn choice(
+        &self,
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        request: &str,
+    ) -> Result<ChoiceAnswer, String> {
+        let ids = self.request_ids(model, bpe, request);
+        let first = model.forward(&ids, Logits::Last).await?;
+        let prompt_len = model.cached();
         let mut prefill = ids.len();
-        let vocab = model.config.vocab;
+        let vocab = model.config().vocab;
         let mut log_probs = Vec::with_capacity(self.candidates.len());
         for cand in &self.candidates {
-            self.cache.truncate(prompt_len);
+            model.truncate(prompt_len);
             let mut lp = log_softmax_at(&first, cand[0]);
             if cand.len() > 1 {
-                let rest = model.forward(&mut self.cache, &cand[..cand.len() - 1], Logits::All);
+                let rest = model.forward(&cand[..cand.len() - 1], Logits::All).await?;
                 prefill += cand.len() - 1;
                 for (i, &id) in cand[1..].iter().enumerate() {
                     lp += log_softmax_at(&rest[i * vocab..(i + 1) * vocab], id);
@@ -219,7 +268,12 @@ impl DecoderRouter {
         let distribution = log_probs.iter().map(|l| (l - max).exp() / sum).collect();
         let best = argmax(&log_probs) as usize;
         let choice = (best < self.names.len()).then_some(best);
-        ChoiceAnswer { log_probs, distribution, choice, prefill_tokens: prefill }
+        Ok(ChoiceAnswer {
+            log_probs,
+            distribution,
+            choice,
+            prefill_tokens: prefill,
+        })
     }
 }
 
@@ -230,16 +284,43 @@ mod tests {
     #[test]
     fn answers_are_read_as_the_chapter_reads_them() {
         let names = vec!["sql-review".to_owned(), "release-notes".to_owned()];
-        assert_eq!(parse_answer("  SQL-Review\n", &names), Parsed { choice: Some(0), recognised: true });
-        assert_eq!(parse_answer("none", &names), Parsed { choice: None, recognised: true });
+        assert_eq!(
+            parse_answer("  SQL-Review\n", &names),
+            Parsed {
+                choice: Some(0),
+                recognised: true
+            }
+        );
+        assert_eq!(
+            parse_answer("none", &names),
+            Parsed {
+                choice: None,
+                recognised: true
+            }
+        );
         // Anything else is NONE, kept verbatim by the caller.
-        assert_eq!(parse_answer("release-notes.", &names), Parsed { choice: None, recognised: false });
-        assert_eq!(parse_answer("The skill is sql-review", &names), Parsed { choice: None, recognised: false });
+        assert_eq!(
+            parse_answer("release-notes.", &names),
+            Parsed {
+                choice: None,
+                recognised: false
+            }
+        );
+        assert_eq!(
+            parse_answer("The skill is sql-review", &names),
+            Parsed {
+                choice: None,
+                recognised: false
+            }
+        );
     }
 
     #[test]
     fn the_system_prompt_lists_every_skill_on_one_line() {
-        let s = system_prompt(&[("a".into(), "Does\n  A.".into()), ("b".into(), "Does B.".into())]);
+        let s = system_prompt(&[
+            ("a".into(), "Does\n  A.".into()),
+            ("b".into(), "Does B.".into()),
+        ]);
         assert!(s.contains("\n- a: Does A.\n- b: Does B.\n"), "{s}");
         assert!(s.ends_with("NONE only."));
     }

@@ -1,0 +1,456 @@
+//! The decoder router's WGSL kernels against their CPU twins in `skillpg_decoder::model`, each
+//! alone on random inputs (every storage type the page reads, matrices split in chunks as a
+//! device with small bindings splits them), then the whole forward pass against
+//! `Decoder::forward` on the synthetic tiny models that `skillpg-decoder/tests/oracle/make_tiny.py`
+//! writes (both families, six storage types; `Decoder::forward` is itself held to candle), through
+//! the key/value cache in parts and cut back to a prefix, and the chapter's protocol on the tiny
+//! chat model: the same answers on both backends. On the native wgpu adapter (Mesa's lavapipe on
+//! the test machine).
+
+#![allow(clippy::print_stdout, reason = "the tests report what they compared")]
+
+use std::path::Path;
+use std::process::Command;
+
+use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::forward::{CpuForward, Forward, now};
+use skillpg_decoder::gguf::Gguf;
+use skillpg_decoder::model::{
+    Config, Decoder, Family, Logits, MatrixView, RopeLayout, attend, rms_norm_into,
+};
+use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
+use skillpg_decoder::quant::{GgmlType, dequantize_into};
+use skillpg_gpu::Gpu;
+use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder, Storage, pack};
+
+fn kernels() -> DecoderKernels {
+    let gpu = pollster::block_on(Gpu::new()).unwrap_or_else(|e| panic!("{e}: the GPU tests need a wgpu adapter (on this machine, Mesa's lavapipe: apt-get install mesa-vulkan-drivers)"));
+    DecoderKernels::new(gpu)
+}
+
+/// Deterministic values in [-1, 1).
+fn random(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+        })
+        .collect()
+}
+
+fn worst(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len(), "lengths differ");
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}
+
+/// A matrix's bytes in `ty`: random bits, with every block's f16 scales set to small sane values
+/// (random bits would make some of them infinite).
+fn random_matrix(ty: GgmlType, rows: usize, cols: usize, seed: u64) -> Vec<u8> {
+    let (per, block_bytes) = ty.block();
+    let count = rows * cols / per;
+    let noise = random(count * block_bytes, seed);
+    let mut bytes: Vec<u8> = noise.iter().map(|v| ((v + 1.0) * 127.5) as u8).collect();
+    match ty {
+        GgmlType::F32 => {
+            return random(rows * cols, seed)
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect();
+        }
+        GgmlType::F16 => {
+            return random(rows * cols, seed)
+                .iter()
+                .flat_map(|v| half::f16::from_f32(*v).to_le_bytes())
+                .collect();
+        }
+        GgmlType::Bf16 => {
+            return random(rows * cols, seed)
+                .iter()
+                .flat_map(|v| half::bf16::from_f32(*v).to_le_bytes())
+                .collect();
+        }
+        _ => {}
+    }
+    let scales: &[usize] = match ty {
+        GgmlType::Q8_0 | GgmlType::Q4_0 | GgmlType::Q5_0 => &[0],
+        GgmlType::Q4_1 | GgmlType::Q5_1 | GgmlType::Q4K => &[0, 2],
+        GgmlType::Q6K => &[208],
+        other => panic!("no scale layout for {other:?}"),
+    };
+    for (i, block) in bytes.chunks_exact_mut(block_bytes).enumerate() {
+        for (j, &at) in scales.iter().enumerate() {
+            let v = 0.002 + 0.001 * ((i + j) % 7) as f32;
+            block[at..at + 2].copy_from_slice(&half::f16::from_f32(v).to_le_bytes());
+        }
+    }
+    bytes
+}
+
+const TYPES: [GgmlType; 10] = [
+    GgmlType::F32,
+    GgmlType::F16,
+    GgmlType::Bf16,
+    GgmlType::Q8_0,
+    GgmlType::Q4_0,
+    GgmlType::Q4_1,
+    GgmlType::Q5_0,
+    GgmlType::Q5_1,
+    GgmlType::Q4K,
+    GgmlType::Q6K,
+];
+
+#[test]
+fn packed_rows_are_the_files_values() {
+    for ty in TYPES {
+        let (rows, cols) = (5, 512);
+        let bytes = random_matrix(ty, rows, cols, 7);
+        let packed = pack(&MatrixView {
+            ty,
+            rows,
+            cols,
+            bytes: &bytes,
+        });
+        let row_bytes = bytes.len() / rows;
+        let mut want = vec![0.0f32; cols];
+        for r in 0..rows {
+            dequantize_into(ty, &bytes[r * row_bytes..(r + 1) * row_bytes], &mut want);
+            let got = packed.row(r);
+            let widened = matches!(packed.storage, Storage::F16) && ty != GgmlType::F16;
+            // Stored as the file stores them: the same values (Q4_0 computes d·q - 8d instead of
+            // d·(q - 8), a rounding apart); widened to f16: f16's rounding.
+            let tolerance = if widened {
+                want.iter().fold(0.0f32, |m, v| m.max(v.abs())) * 1e-3
+            } else {
+                1e-6
+            };
+            let d = worst(&got, &want);
+            assert!(
+                d <= tolerance,
+                "{ty:?} row {r}: worst |Δ| {d} (tolerance {tolerance})"
+            );
+        }
+        let expected = match ty {
+            GgmlType::F32 => Storage::F32,
+            GgmlType::Bf16 => Storage::Bf16,
+            GgmlType::Q8_0 => Storage::Q8,
+            GgmlType::Q4_0 | GgmlType::Q4_1 => Storage::Q4,
+            _ => Storage::F16,
+        };
+        assert_eq!(packed.storage, expected, "{ty:?}");
+    }
+}
+
+#[test]
+fn the_product_matches_the_cpu_for_every_storage_type_and_in_chunks() {
+    let k = kernels();
+    println!("adapter: {:?}", k.gpu.adapter);
+    for ty in TYPES {
+        for (n, rows, cols) in [(1usize, 33usize, 64usize), (5, 70, 256), (19, 40, 96)] {
+            if !cols.is_multiple_of(ty.block().0) {
+                continue;
+            }
+            let bytes = random_matrix(ty, rows, cols, 3 + n as u64);
+            let packed = pack(&MatrixView {
+                ty,
+                rows,
+                cols,
+                bytes: &bytes,
+            });
+            let x = random(n * cols, 11);
+            let bias = random(rows, 12);
+            let mut want = vec![0.0f32; n * rows];
+            for r in 0..rows {
+                let w = packed.row(r);
+                for t in 0..n {
+                    want[t * rows + r] = w
+                        .iter()
+                        .zip(&x[t * cols..(t + 1) * cols])
+                        .map(|(a, b)| a * b)
+                        .sum::<f32>()
+                        + bias[r];
+                }
+            }
+            let got =
+                pollster::block_on(k.run_matmul(&x, n, &packed, Some(&bias))).expect("matmul");
+            let d = worst(&got, &want);
+            assert!(
+                d <= 2e-4 * (cols as f32).sqrt(),
+                "{ty:?} {n}×{cols}→{rows}: worst |Δ| {d}"
+            );
+        }
+    }
+    // A device whose bindings hold 7 rows: the head-sized split, five chunks and a short one.
+    let small = kernels();
+    let rows_bytes = 7 * 256 / 32 * 10 * 4;
+    let small = small.with_max_binding(rows_bytes as u64);
+    let (n, rows, cols) = (3, 40, 256);
+    let bytes = random_matrix(GgmlType::Q8_0, rows, cols, 5);
+    let packed = pack(&MatrixView {
+        ty: GgmlType::Q8_0,
+        rows,
+        cols,
+        bytes: &bytes,
+    });
+    let x = random(n * cols, 9);
+    let whole = pollster::block_on(k.run_matmul(&x, n, &packed, None)).expect("whole");
+    let split = pollster::block_on(small.run_matmul(&x, n, &packed, None)).expect("split");
+    assert_eq!(
+        whole, split,
+        "a matrix split in chunks gives the same product"
+    );
+}
+
+fn config(heads: usize, kv_heads: usize, head_dim: usize, rope: RopeLayout) -> Config {
+    Config {
+        family: Family::Qwen2,
+        dim: heads * head_dim,
+        layers: 1,
+        heads,
+        kv_heads,
+        head_dim,
+        ff: 8,
+        vocab: 8,
+        eps: 1e-6,
+        rope_base: 10_000.0,
+        rope,
+        context: 4096,
+    }
+}
+
+#[test]
+fn norm_rope_attention_and_gate_match_their_cpu_twins() {
+    let k = kernels();
+    // RMSNorm: widths below, at and past the workgroup's 64.
+    for (rows, width) in [(1, 8), (3, 64), (7, 576), (2, 1000)] {
+        let x = random(rows * width, 1);
+        let gains = random(width, 2);
+        let mut want = vec![0.0; x.len()];
+        for r in 0..rows {
+            rms_norm_into(
+                &x[r * width..(r + 1) * width],
+                &gains,
+                1e-5,
+                &mut want[r * width..(r + 1) * width],
+            );
+        }
+        let got = pollster::block_on(k.run_rms_norm(&x, width, &gains, 1e-5)).expect("rms_norm");
+        assert!(
+            worst(&got, &want) <= 1e-5,
+            "rms_norm {rows}×{width}: {}",
+            worst(&got, &want)
+        );
+    }
+    // Rotary embeddings, both pairings, far into a context, through a model's own `rope`.
+    let tiny = tiny_models();
+    for m in &tiny {
+        let model = Decoder::from_gguf(std::fs::read(&m.0).expect("model")).expect("tiny model");
+        let c = model.config;
+        for (n, start) in [(1, 0), (6, 3), (3, 1900)] {
+            let x = random(n * c.dim, 4);
+            let mut want = x.clone();
+            for t in 0..n {
+                model.rope(&mut want[t * c.dim..(t + 1) * c.dim], start + t);
+            }
+            let got = pollster::block_on(k.run_rope(
+                &x,
+                n,
+                c.heads,
+                c.head_dim,
+                c.rope,
+                model.inv_freq(),
+                start,
+            ))
+            .expect("rope");
+            assert!(
+                worst(&got, &want) <= 1e-6,
+                "rope {:?} n={n} start={start}: {}",
+                c.rope,
+                worst(&got, &want)
+            );
+        }
+    }
+    // Attention: plain and grouped, a fresh prompt and queries after a cached prefix.
+    for (heads, kv_heads, head_dim, n, start) in [
+        (4, 4, 16, 5, 0),
+        (6, 2, 32, 3, 17),
+        (8, 1, 64, 1, 200),
+        (2, 2, 128, 9, 4),
+    ] {
+        let c = config(heads, kv_heads, head_dim, RopeLayout::Halves);
+        let kv_dim = kv_heads * head_dim;
+        let q = random(n * c.dim, 5);
+        let keys = random((start + n) * kv_dim, 6);
+        let values = random((start + n) * kv_dim, 7);
+        let mut want = vec![0.0; q.len()];
+        attend(&c, &q, &keys, &values, start, &mut want, &mut Vec::new());
+        let got =
+            pollster::block_on(k.run_attention(&c, &q, &keys, &values, start)).expect("attention");
+        assert!(
+            worst(&got, &want) <= 2e-5,
+            "attention {heads}/{kv_heads}×{head_dim} n={n} start={start}: {}",
+            worst(&got, &want)
+        );
+    }
+    // The SwiGLU gate.
+    let (a, b) = (
+        random(1000, 8).iter().map(|v| v * 8.0).collect::<Vec<_>>(),
+        random(1000, 9),
+    );
+    let want: Vec<f32> = a
+        .iter()
+        .zip(&b)
+        .map(|(g, u)| g / (1.0 + (-g).exp()) * u)
+        .collect();
+    let got = pollster::block_on(k.run_silu_mul(&a, &b)).expect("silu_mul");
+    assert!(
+        worst(&got, &want) <= 1e-5,
+        "silu_mul: {}",
+        worst(&got, &want)
+    );
+}
+
+/// The tiny models `make_tiny.py` writes: `(path, storage type)`.
+fn tiny_models() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny-decoders-gpu");
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../skillpg-decoder/tests/oracle/make_tiny.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&dir)
+        .output()
+        .expect("python3 is needed to write the tiny models");
+    assert!(
+        out.status.success(),
+        "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    written
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|m| {
+            (
+                m["path"].as_str().expect("path").to_owned(),
+                m["type"].as_str().expect("type").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_whole_forward_matches_the_cpu_path_on_tiny_models() {
+    let tiny = tiny_models();
+    assert_eq!(tiny.len(), 7, "six tiny models and the chat model");
+    for (path, ty) in &tiny {
+        let model = Decoder::from_gguf(std::fs::read(path).expect("model")).expect("tiny model");
+        let vocab = model.config.vocab;
+        let ids: Vec<u32> = (0..11).map(|i| ((i * 37 + 5) % vocab) as u32).collect();
+        let mut cpu = CpuForward::new(model.clone());
+        let want = now(cpu.forward(&ids, Logits::All))
+            .expect("cpu")
+            .expect("cpu");
+        // Split in chunks of 5 rows: every matrix is several bindings.
+        let k = kernels().with_max_binding(5 * 4 * model.config.dim as u64);
+        let mut gpu = pollster::block_on(GpuDecoder::new(k, model))
+            .map_err(|(_, e)| e)
+            .expect("upload");
+        let got = pollster::block_on(gpu.forward(&ids, Logits::All)).expect("gpu forward");
+        let spread = want.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+            - want.iter().copied().fold(f32::INFINITY, f32::min);
+        // Q5_0 is widened to f16 on the device: f16's rounding on top of the arithmetic's.
+        let tolerance = if ty == "Q5_0" {
+            2e-3 * spread
+        } else {
+            2e-5 * spread.max(1.0)
+        };
+        let d = worst(&got, &want);
+        println!(
+            "{path} ({ty}, stored as {}): every position's logits, worst |Δ| {d:.2e} of a spread {spread:.2} (tolerance {tolerance:.2e})",
+            gpu.storage
+        );
+        assert!(d <= tolerance, "{path}: worst |Δ| {d}");
+        assert_eq!(gpu.cached(), ids.len());
+
+        // Through the cache in two parts, then cut back to the prefix: the same logits.
+        let last = &want[(ids.len() - 1) * vocab..];
+        gpu.truncate(0);
+        pollster::block_on(gpu.forward(&ids[..6], Logits::None)).expect("prefix");
+        let rest = pollster::block_on(gpu.forward(&ids[6..], Logits::Last)).expect("rest");
+        assert!(
+            worst(&rest, last) <= tolerance,
+            "{path}: through the cache, {}",
+            worst(&rest, last)
+        );
+        gpu.truncate(6);
+        let again = pollster::block_on(gpu.forward(&ids[6..], Logits::Last)).expect("again");
+        assert_eq!(again, rest, "{path}: a cache cut back to its prefix");
+    }
+}
+
+#[test]
+fn the_chapter_protocol_answers_the_same_on_both_backends() {
+    let tiny = tiny_models();
+    let (path, _) = tiny
+        .iter()
+        .find(|(p, _)| p.ends_with("tiny-chat-qwen2.gguf"))
+        .expect("the chat model");
+    let bytes = std::fs::read(path).expect("model");
+    let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
+    let model = Decoder::from_gguf(bytes).expect("model");
+    let skills: Vec<(String, String)> = [
+        (
+            "sql-review",
+            "Reviews SQL queries for injection and slow joins.",
+        ),
+        (
+            "release-notes",
+            "Writes release notes from merged pull requests.",
+        ),
+        ("pdf-forms", "Fills PDF forms."),
+    ]
+    .iter()
+    .map(|(n, d)| ((*n).to_owned(), (*d).to_owned()))
+    .collect();
+    let requests = [
+        "Is this query safe?",
+        "Draft the notes for v2.1",
+        "What's the weather like?",
+    ];
+    let mut cpu = CpuForward::new(model.clone());
+    let mut gpu = pollster::block_on(GpuDecoder::new(kernels(), model))
+        .map_err(|(_, e)| e)
+        .expect("upload");
+    let on_cpu = now(DecoderRouter::new(&mut cpu, &bpe, &skills, true))
+        .expect("cpu")
+        .expect("router");
+    let on_gpu =
+        pollster::block_on(DecoderRouter::new(&mut gpu, &bpe, &skills, true)).expect("router");
+    for request in requests {
+        let a = now(on_cpu.chapter(&mut cpu, &bpe, request, DEFAULT_MAX_ANSWER_TOKENS))
+            .expect("cpu")
+            .expect("answer");
+        let b =
+            pollster::block_on(on_gpu.chapter(&mut gpu, &bpe, request, DEFAULT_MAX_ANSWER_TOKENS))
+                .expect("answer");
+        println!("{request:?}: CPU {:?}, GPU {:?}", a.verbatim, b.verbatim);
+        assert_eq!(a, b, "{request:?}");
+        let a = now(on_cpu.choice(&mut cpu, &bpe, request))
+            .expect("cpu")
+            .expect("choice");
+        let b = pollster::block_on(on_gpu.choice(&mut gpu, &bpe, request)).expect("choice");
+        assert_eq!(a.choice, b.choice, "{request:?}");
+        assert!(
+            worst(&a.distribution, &b.distribution) <= 1e-4,
+            "{request:?}: {:?} against {:?}",
+            a.distribution,
+            b.distribution
+        );
+    }
+}
