@@ -2,7 +2,7 @@
 // messages one at a time (a GPU run awaits, and the next message must not interleave with it).
 //   {kind: 'load', id, model: ArrayBuffer, vocab: string, forceWebgpu?: bool} -> {kind: 'ready', id, backend}
 //   {kind: 'embed', id, texts: string[]}                   -> {kind: 'embedded', id, vectors: Float32Array, backend}
-//   {kind: 'decoder-load', id, model: ArrayBuffer, config?: string, tokenizer?: string}
+//   {kind: 'decoder-load', id, model: ArrayBuffer, config?: string, tokenizer?: string, forceWebgpu?: bool}
 //                                                          -> {kind: 'ready', id, backend}
 //     (a GGUF; with config.json and tokenizer.json, a Hugging Face model.safetensors)
 //   {kind: 'decoder-route', id, skills: JSON [[name, description]], request, mode: 'chapter'|'choice'}
@@ -25,10 +25,11 @@ async function handle(m) {
       self.postMessage({ kind: 'embedded', id: m.id, vectors, backend: backend() }, [vectors.buffer]);
     } else if (m.kind === 'decoder-load') {
       const bytes = new Uint8Array(m.model);
-      const line = typeof m.config === 'string' ? decoderLoadHf(bytes, m.config, m.tokenizer || '') : decoderLoad(bytes);
+      const force = m.forceWebgpu === true;
+      const line = await (typeof m.config === 'string' ? decoderLoadHf(bytes, m.config, m.tokenizer || '', force) : decoderLoad(bytes, force));
       self.postMessage({ kind: 'ready', id: m.id, backend: line });
     } else if (m.kind === 'decoder-route') {
-      self.postMessage({ kind: 'routed', id: m.id, answer: decoderRoute(m.skills, m.request, m.mode) });
+      self.postMessage({ kind: 'routed', id: m.id, answer: await decoderRoute(m.skills, m.request, m.mode) });
     } else {
       throw new Error('unknown message ' + m.kind);
     }

@@ -1,7 +1,8 @@
 // The decoder router (the chapter's protocol) in headless Chromium: a tiny random Qwen2 model
 // with a ChatML tokenizer, written by the decoder crate's test script, goes in by the file
 // picker and by an address; the page's worker (wasm, CPU path) must answer every request
-// exactly as the native CLI (`skillpg route --model`) does; a truncated file gets a message
+// exactly as the native CLI (`skillpg route --model`) does, on the CPU path and forced onto
+// WebGPU (the WGSL kernels on SwiftShader); a truncated file gets a message
 // that says so; the model is kept for the next visit; constrained choice gives a distribution.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -139,4 +140,37 @@ test('a model by address: its size first, then a download with progress', { time
   } finally {
     host.close();
   }
+});
+
+test('forced onto WebGPU (SwiftShader here), the worker runs the WGSL decoder and answers like the native CLI', { timeout: 600_000 }, async () => {
+  const { dir, model } = tinyModel();
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.evaluate(() => localStorage.setItem('skillpg-routing-backend', 'webgpu'));
+  try {
+    await page.click('[data-testid="routing-sample"]');
+    const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
+    const picked = [all[2], all[9], all[20]];
+    await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+    await page.setInputFiles('[data-testid="decoder-file"]', model);
+    await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 120_000 });
+    const line = await page.textContent('[data-testid="decoder-model"]');
+    assert.match(line, /WebGPU via wgpu \(BrowserWebGpu [^)]*\), in a worker, [\d.]+ MB of weights on the device \(F16\): forced by the skillpg-routing-backend setting/, `the model line says the GPU runs it: ${line}`);
+    const started = Date.now();
+    const rows = await runBothArms(page);
+    const ms = Date.now() - started;
+    // Still on the GPU after the run (a failure would have moved it to the CPU and said so).
+    assert.match(await page.textContent('[data-testid="decoder-model"]'), /WebGPU via wgpu/);
+    const tmp = path.join(dir, 'requests-gpu.json');
+    fs.writeFileSync(tmp, JSON.stringify(picked));
+    const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--model', model, '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
+    native.requests.forEach((want, i) => {
+      assert.equal(rows[i].a, want.answer, `request ${i} (${want.query}): WebGPU's answer is the native CPU one`);
+      assert.equal(rows[i].aChoice, want.choice);
+    });
+    console.log(`WebGPU (SwiftShader) and the native CLI give the same ${rows.length} answers; both arms in ${ms} ms`);
+    await page.locator('[data-testid="decoder"]').screenshot({ path: screenshotPath('decoder/03-webgpu') });
+  } finally {
+    await page.evaluate(() => localStorage.removeItem('skillpg-routing-backend'));
+  }
+  assert.deepEqual(errors, [], 'no page errors');
 });

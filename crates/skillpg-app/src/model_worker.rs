@@ -128,10 +128,11 @@ impl ModelWorker {
 impl ModelWorker {
     /// Sends a decoder (moved into the worker): a GGUF, or with `hf` a Hugging Face
     /// `model.safetensors` and its `config.json` and `tokenizer.json`; answers the line saying
-    /// what loaded.
-    pub async fn decoder_load(&self, model: &[u8], hf: Option<(&str, &str)>) -> Result<String, String> {
+    /// what loaded and what runs it. `force_webgpu` runs WebGPU even on a software adapter.
+    pub async fn decoder_load(&self, model: &[u8], hf: Option<(&str, &str)>, force_webgpu: bool) -> Result<String, String> {
         let msg = Object::new();
         set(&msg, "kind", &"decoder-load".into());
+        set(&msg, "forceWebgpu", &JsValue::from_bool(force_webgpu));
         if let Some((config, tokenizer)) = hf {
             set(&msg, "config", &config.into());
             set(&msg, "tokenizer", &tokenizer.into());

@@ -3,13 +3,10 @@
 //! Exit codes: 0 when every skill passes, 1 when any has an error under the profile, 2 on a
 //! usage error (bad flags, a path that does not exist).
 
-#![allow(
-    clippy::print_stdout,
-    reason = "a command-line program prints its results"
-)]
+#![allow(clippy::print_stdout, reason = "a command-line program prints its results")]
 
-mod decoder_cmd;
 mod render;
+mod decoder_cmd;
 mod route_cmd;
 
 use std::path::PathBuf;
@@ -21,11 +18,7 @@ use skillpg_core::ingest::Ingested;
 use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog};
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "skillpg",
-    version,
-    about = "Check, count, price and fix Agent Skills (o200k_base token counts)"
-)]
+#[command(name = "skillpg", version, about = "Check, count, price and fix Agent Skills (o200k_base token counts)")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -226,9 +219,7 @@ fn main() -> ExitCode {
 fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
     // Build the tokenizer while the files are read: most runs will count something.
     std::thread::spawn(skillpg_tokens::warm_up);
-    parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone())))
-        .into_iter()
-        .collect()
+    parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone()))).into_iter().collect()
 }
 
 /// Analyzes every skill found, with the input's own problems attached to the first skill of
@@ -239,11 +230,7 @@ fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> (Vec<Analysis>, Vec<Vec<Diagno
     for (ingested, _) in inputs {
         for (idx, skill) in ingested.skills.iter().enumerate() {
             bundles.push(skill);
-            input_diags.push(if idx == 0 {
-                ingested.diagnostics.clone()
-            } else {
-                Vec::new()
-            });
+            input_diags.push(if idx == 0 { ingested.diagnostics.clone() } else { Vec::new() });
         }
     }
     (parallel_map(&bundles, |b| analyze(b)), input_diags)
@@ -254,10 +241,7 @@ fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> (Vec<Analysis>, Vec<Vec<Diagno
 /// (one large skill does not hold up a fixed share of the others).
 fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let n_threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(items.len().max(1));
+    let n_threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(items.len().max(1));
     if n_threads <= 1 {
         return items.iter().map(&f).collect();
     }
@@ -269,38 +253,25 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Ve
                     let mut mine = Vec::new();
                     loop {
                         let idx = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(idx) else {
-                            break mine;
-                        };
+                        let Some(item) = items.get(idx) else { break mine };
                         mine.push((idx, f(item)));
                     }
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
     done.sort_by_key(|(idx, _)| *idx);
     done.into_iter().map(|(_, r)| r).collect()
 }
 
 fn profile(key: &str) -> Result<&'static Profile, String> {
-    Profile::by_key(key).ok_or_else(|| {
-        format!("unknown profile '{key}' (expected spec, claude-ai, claude-code or strict-yaml)")
-    })
+    Profile::by_key(key).ok_or_else(|| format!("unknown profile '{key}' (expected spec, claude-ai, claude-code or strict-yaml)"))
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Check {
-            profile: key,
-            format,
-            context_window,
-            catalog,
-            paths,
-        } => {
+        Command::Check { profile: key, format, context_window, catalog, paths } => {
             let profile = profile(&key)?;
             let inputs = load(&paths)?;
             let (analyses, input_diags) = analyze_all(&inputs);
@@ -310,63 +281,30 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 all.append(diags);
                 *diags = all;
             }
-            let catalog_diags = if catalog {
-                check_catalog(&analyses, profile, context_window)
-            } else {
-                Vec::new()
-            };
+            let catalog_diags = if catalog { check_catalog(&analyses, profile, context_window) } else { Vec::new() };
             let report = skillpg_report::CheckJson {
                 profile: profile.key.to_owned(),
-                skills: analyses
-                    .iter()
-                    .zip(&per_skill)
-                    .map(|(a, d)| skillpg_report::skill_check_json(a, d, false))
-                    .collect(),
-                catalog: catalog_diags
-                    .iter()
-                    .map(skillpg_report::diagnostic_json)
-                    .collect(),
+                skills: analyses.iter().zip(&per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, false)).collect(),
+                catalog: catalog_diags.iter().map(skillpg_report::diagnostic_json).collect(),
             };
             match format {
                 CheckFormat::Json => println!("{}", to_json(&report)?),
                 CheckFormat::Sarif => println!("{}", to_json(&skillpg_report::sarif(&report))?),
-                CheckFormat::Text => print!(
-                    "{}",
-                    render::check_text(profile, &analyses, &per_skill, &catalog_diags)
-                ),
+                CheckFormat::Text => print!("{}", render::check_text(profile, &analyses, &per_skill, &catalog_diags)),
             }
             let ok = report.skills.iter().all(|s| s.valid);
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
         Command::Levels { format, paths } => {
             let inputs = load(&paths)?;
             let (analyses, _) = analyze_all(&inputs);
             match format {
-                Format::Json => println!(
-                    "{}",
-                    to_json(&skillpg_report::levels_report_json(&analyses))?
-                ),
+                Format::Json => println!("{}", to_json(&skillpg_report::levels_report_json(&analyses))?),
                 Format::Text => print!("{}", render::levels_text(&analyses)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Cost {
-            format,
-            turns,
-            activate_at,
-            read,
-            price,
-            cached_price,
-            l1,
-            l2,
-            l3,
-            read_tokens,
-            path,
-        } => {
+        Command::Cost { format, turns, activate_at, read, price, cached_price, l1, l2, l3, read_tokens, path } => {
             let inputs = match (l1, path) {
                 (Some(l1), _) => CostInputs {
                     turns,
@@ -382,17 +320,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     let loaded = load(&[path.clone()])?;
                     let (analyses, _) = analyze_all(&loaded);
                     let [a] = analyses.as_slice() else {
-                        return Err(format!(
-                            "{}: cost takes one skill, found {}",
-                            path.display(),
-                            analyses.len()
-                        ));
+                        return Err(format!("{}: cost takes one skill, found {}", path.display(), analyses.len()));
                     };
                     let mut read_total = 0u64;
                     for file in &read {
-                        let f = a.file(file.trim_start_matches("./")).ok_or_else(|| {
-                            format!("--read {file}: no such file in {}", a.display_path)
-                        })?;
+                        let f = a.file(file.trim_start_matches("./")).ok_or_else(|| format!("--read {file}: no such file in {}", a.display_path))?;
                         read_total += f.tokens() as u64;
                     }
                     CostInputs {
@@ -409,25 +341,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 (None, None) => return Err("give a PATH or --l1 --l2 --l3".to_owned()),
             };
             if activate_at.is_some_and(|k| k == 0 || k > turns) {
-                return Err(format!(
-                    "--activate-at must be between 1 and --turns ({turns})"
-                ));
+                return Err(format!("--activate-at must be between 1 and --turns ({turns})"));
             }
             let report = cost(&inputs);
             match format {
-                Format::Json => {
-                    println!("{}", to_json(&skillpg_report::cost_json(&inputs, &report))?)
-                }
+                Format::Json => println!("{}", to_json(&skillpg_report::cost_json(&inputs, &report))?),
                 Format::Text => print!("{}", render::cost_text(&inputs, &report)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Fix {
-            include_unsafe,
-            write,
-            profile: key,
-            paths,
-        } => {
+        Command::Fix { include_unsafe, write, profile: key, paths } => {
             let profile = profile(&key)?;
             let inputs = load(&paths)?;
             let mut any_left = false;
@@ -435,25 +358,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 for skill in &ingested.skills {
                     let a = analyze(skill);
                     let diags = skillpg_core::check(&a, profile);
-                    let (Some(doc), Some(md_path)) = (&a.doc, &a.skill_md_path) else {
-                        continue;
-                    };
-                    let fixed =
-                        skillpg_core::fix::apply(&doc.text, md_path, &diags, include_unsafe);
+                    let (Some(doc), Some(md_path)) = (&a.doc, &a.skill_md_path) else { continue };
+                    let fixed = skillpg_core::fix::apply(&doc.text, md_path, &diags, include_unsafe);
                     if fixed.applied.is_empty() {
                         continue;
                     }
                     let display = format!("{}/{}", skill.display_path, md_path);
-                    print!(
-                        "{}",
-                        skillpg_core::fix::unified_diff(&doc.text, &fixed.text, &display)
-                    );
+                    print!("{}", skillpg_core::fix::unified_diff(&doc.text, &fixed.text, &display));
                     println!("# applied: {}", fixed.applied.join(", "));
                     any_left |= fixed.n_skipped > 0;
                     if write {
                         let target = skill_md_on_disk(root, &skill.display_path, md_path)?;
-                        std::fs::write(&target, fixed.text.as_bytes())
-                            .map_err(|e| format!("{}: {e}", target.display()))?;
+                        std::fs::write(&target, fixed.text.as_bytes()).map_err(|e| format!("{}: {e}", target.display()))?;
                         println!("# wrote {}", target.display());
                     }
                 }
@@ -469,120 +385,47 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Rules { rule: Some(key) } => {
             let rules = skillpg_core::rules::all_rules();
-            let r = rules
-                .iter()
-                .find(|r| r.code.eq_ignore_ascii_case(&key) || r.name == key)
-                .ok_or_else(|| format!("no rule {key}; `skillpg rules` lists them"))?;
-            println!(
-                "{} {} ({} by default)\n",
-                r.code,
-                r.name,
-                r.default_severity.as_str()
-            );
-            println!(
-                "{}",
-                skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary)
-            );
+            let r = rules.iter().find(|r| r.code.eq_ignore_ascii_case(&key) || r.name == key).ok_or_else(|| format!("no rule {key}; `skillpg rules` lists them"))?;
+            println!("{} {} ({} by default)\n", r.code, r.name, r.default_severity.as_str());
+            println!("{}", skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary));
             println!("\nSource: {} <{}>", r.source.title, r.source.url);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Route {
-            threshold,
-            margin,
-            format,
-            requests,
-            calibrate,
-            model,
-            mode,
-            weights,
-            cpu,
-            paths,
-        } => {
+        Command::Route { threshold, margin, format, requests, calibrate, model, mode, weights, cpu, paths } => {
             let skills = route_cmd::load_skills(&paths)?;
-            let reqs = route_cmd::load_requests(
-                &requests,
-                (skills.len() == 1).then(|| skills[0].name.as_str()),
-            )?;
+            let reqs = route_cmd::load_requests(&requests, (skills.len() == 1).then(|| skills[0].name.as_str()))?;
             if decoder_cmd::is_decoder(&model) {
                 let d = decoder_cmd::load(&model)?;
-                let arm = decoder_cmd::run_arm(&d, &skills, &reqs, mode, &mut |done| {
-                    eprint!("\r{done}/{} requests", reqs.len())
-                })?;
+                let arm = decoder_cmd::run_arm(&d, &skills, &reqs, mode, &mut |done| eprint!("\r{done}/{} requests", reqs.len()))?;
                 eprintln!();
                 let label = format!("{}, {}", d.label, mode.label());
                 match format {
-                    Format::Json => {
-                        println!("{}", to_json(&route_cmd::route_json(&reqs, &arm, &label))?)
-                    }
-                    Format::Text => print!(
-                        "{}",
-                        route_cmd::route_text(
-                            &reqs,
-                            &arm,
-                            skillpg_router::route::Thresholds {
-                                tau: threshold,
-                                delta: margin
-                            },
-                            &label
-                        )
-                    ),
+                    Format::Json => println!("{}", to_json(&route_cmd::route_json(&reqs, &arm, &label))?),
+                    Format::Text => print!("{}", route_cmd::route_text(&reqs, &arm, skillpg_router::route::Thresholds { tau: threshold, delta: margin }, &label)),
                 }
                 return Ok(ExitCode::SUCCESS);
             }
             let (embedder, backend) = route_cmd::load_any_embedder(&model, &weights, cpu)?;
             let backend = format!("all-MiniLM-L6-v2 on {backend}");
-            let mut t = skillpg_router::route::Thresholds {
-                tau: threshold,
-                delta: margin,
-            };
+            let mut t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
             let mut arm = route_cmd::run_arm(embedder.as_ref(), &skills, &reqs, t);
             if calibrate {
                 let labels: Vec<&str> = reqs.iter().map(|r| r.expected.as_str()).collect();
                 let c = skillpg_router::route::calibrate(&arm.matrix, &arm.names, &labels);
-                eprintln!(
-                    "calibration: tau {:.2}, delta {:.2}: {}/{} correct ({} pairs tried)",
-                    c.best.tau,
-                    c.best.delta,
-                    c.correct,
-                    reqs.len(),
-                    c.n_tried
-                );
+                eprintln!("calibration: tau {:.2}, delta {:.2}: {}/{} correct ({} pairs tried)", c.best.tau, c.best.delta, c.correct, reqs.len(), c.n_tried);
                 t = c.best;
-                arm.choices = skillpg_router::route::choices(&arm.matrix, &arm.names, t)
-                    .into_iter()
-                    .map(str::to_owned)
-                    .collect();
+                arm.choices = skillpg_router::route::choices(&arm.matrix, &arm.names, t).into_iter().map(str::to_owned).collect();
             }
             match format {
-                Format::Json => println!(
-                    "{}",
-                    to_json(&route_cmd::route_json(&reqs, &arm, &backend))?
-                ),
+                Format::Json => println!("{}", to_json(&route_cmd::route_json(&reqs, &arm, &backend))?),
                 Format::Text => print!("{}", route_cmd::route_text(&reqs, &arm, t, &backend)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare {
-            requests,
-            a,
-            b,
-            thin_b,
-            threshold,
-            margin,
-            model,
-            mode,
-            weights,
-            cpu,
-        } => {
+        Command::Compare { requests, a, b, thin_b, threshold, margin, model, mode, weights, cpu } => {
             let skills_a = route_cmd::load_skills(&a)?;
             let skills_b = if thin_b {
-                skills_a
-                    .iter()
-                    .map(|s| route_cmd::RouteSkill {
-                        name: s.name.clone(),
-                        description: skillpg_router::route::thin(&s.description),
-                    })
-                    .collect()
+                skills_a.iter().map(|s| route_cmd::RouteSkill { name: s.name.clone(), description: skillpg_router::route::thin(&s.description) }).collect()
             } else if b.is_empty() {
                 return Err("give --b PATH... or --thin-b".into());
             } else {
@@ -606,36 +449,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             if decoder_cmd::is_decoder(&model) {
                 let d = decoder_cmd::load(&model)?;
                 let n = reqs.len();
-                let arm_a = decoder_cmd::run_arm(&d, &skills_a, &reqs, mode, &mut |done| {
-                    eprint!("\rA: {done}/{n} requests")
-                })?;
-                let arm_b = decoder_cmd::run_arm(&d, &skills_b, &reqs, mode, &mut |done| {
-                    eprint!("\rB: {done}/{n} requests")
-                })?;
+                let arm_a = decoder_cmd::run_arm(&d, &skills_a, &reqs, mode, &mut |done| eprint!("\rA: {done}/{n} requests"))?;
+                let arm_b = decoder_cmd::run_arm(&d, &skills_b, &reqs, mode, &mut |done| eprint!("\rB: {done}/{n} requests"))?;
                 eprintln!();
-                print!(
-                    "{}",
-                    route_cmd::compare_text(
-                        &reqs,
-                        &arm_a,
-                        &arm_b,
-                        &format!("{}, {}", d.label, mode.label())
-                    )
-                );
+                print!("{}", route_cmd::compare_text(&reqs, &arm_a, &arm_b, &format!("{}, {}", d.label, mode.label())));
                 return Ok(ExitCode::SUCCESS);
             }
             let (embedder, backend) = route_cmd::load_any_embedder(&model, &weights, cpu)?;
             let backend = format!("all-MiniLM-L6-v2 on {backend}");
-            let t = skillpg_router::route::Thresholds {
-                tau: threshold,
-                delta: margin,
-            };
+            let t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
             let arm_a = route_cmd::run_arm(embedder.as_ref(), &skills_a, &reqs, t);
             let arm_b = route_cmd::run_arm(embedder.as_ref(), &skills_b, &reqs, t);
-            print!(
-                "{}",
-                route_cmd::compare_text(&reqs, &arm_a, &arm_b, &backend)
-            );
+            print!("{}", route_cmd::compare_text(&reqs, &arm_a, &arm_b, &backend));
             Ok(ExitCode::SUCCESS)
         }
         Command::Stats { what } => {
@@ -645,25 +470,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         return Err(format!("K ({k}) cannot exceed N ({n})"));
                     }
                     let ci = skillpg_stats::wilson(k, n, skillpg_stats::Z95);
-                    println!(
-                        "{k}/{n} = {}%  Wilson 95% [{}, {}]",
-                        skillpg_stats::percent(k as f64 / n.max(1) as f64),
-                        skillpg_stats::percent(ci.low),
-                        skillpg_stats::percent(ci.high)
-                    );
+                    println!("{k}/{n} = {}%  Wilson 95% [{}, {}]", skillpg_stats::percent(k as f64 / n.max(1) as f64), skillpg_stats::percent(ci.low), skillpg_stats::percent(ci.high));
                 }
-                StatsCommand::SignTest { b, c } => println!(
-                    "exact two-sided sign test, {b} vs {c} discordant pairs: p = {:.4}",
-                    skillpg_stats::sign_test(b, c)
-                ),
+                StatsCommand::SignTest { b, c } => println!("exact two-sided sign test, {b} vs {c} discordant pairs: p = {:.4}", skillpg_stats::sign_test(b, c)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::ModelPack {
-            safetensors,
-            vocab,
-            out,
-        } => {
+        Command::ModelPack { safetensors, vocab, out } => {
             print!("{}", route_cmd::pack(&safetensors, &vocab, &out)?);
             Ok(ExitCode::SUCCESS)
         }
@@ -671,26 +484,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 }
 
 /// The SKILL.md file on disk for a skill found under `root`; archives cannot be written.
-fn skill_md_on_disk(
-    root: &std::path::Path,
-    display_path: &str,
-    md_path: &str,
-) -> Result<PathBuf, String> {
+fn skill_md_on_disk(root: &std::path::Path, display_path: &str, md_path: &str) -> Result<PathBuf, String> {
     let dir = PathBuf::from(display_path);
     let candidate = dir.join(md_path);
     if root.is_dir() && candidate.is_file() {
         Ok(candidate)
-    } else if root.is_file()
-        && root
-            .file_name()
-            .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"))
-    {
+    } else if root.is_file() && root.file_name().is_some_and(|n| n.eq_ignore_ascii_case("skill.md")) {
         Ok(root.to_path_buf())
     } else {
-        Err(format!(
-            "{}: cannot write fixes into an archive; extract it first",
-            root.display()
-        ))
+        Err(format!("{}: cannot write fixes into an archive; extract it first", root.display()))
     }
 }
 

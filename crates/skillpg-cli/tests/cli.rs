@@ -5,11 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn skillpg(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillpg"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run skillpg")
+    Command::new(env!("CARGO_BIN_EXE_skillpg")).args(args).current_dir(root()).output().expect("run skillpg")
 }
 
 fn root() -> PathBuf {
@@ -17,9 +13,7 @@ fn root() -> PathBuf {
 }
 
 fn temp_skill(name: &str, skill_md: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join(format!("skillpg-cli-{}-{name}", std::process::id()))
-        .join(name);
+    let dir = std::env::temp_dir().join(format!("skillpg-cli-{}-{name}", std::process::id())).join(name);
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(dir.join("SKILL.md"), skill_md).expect("write");
     dir
@@ -27,27 +21,13 @@ fn temp_skill(name: &str, skill_md: &str) -> PathBuf {
 
 #[test]
 fn check_exit_codes_and_json_shape() {
-    let good = temp_skill(
-        "good-skill",
-        "---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n",
-    );
-    let bad = temp_skill(
-        "bad-skill",
-        "---\nname: Bad_Skill\ndescription: Use when: broken\n---\n",
-    );
+    let good = temp_skill("good-skill", "---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n");
+    let bad = temp_skill("bad-skill", "---\nname: Bad_Skill\ndescription: Use when: broken\n---\n");
     let out = skillpg(&["check", "--format", "json", good.to_str().expect("utf-8")]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let skill = &json["skills"][0];
-    assert_eq!(
-        (skill["name"].as_str(), skill["valid"].as_bool()),
-        (Some("good-skill"), Some(true))
-    );
+    assert_eq!((skill["name"].as_str(), skill["valid"].as_bool()), (Some("good-skill"), Some(true)));
     assert!(skill["path"].is_string() && skill["diagnostics"].is_array());
 
     let out = skillpg(&["check", "--format", "json", bad.to_str().expect("utf-8")]);
@@ -60,33 +40,17 @@ fn check_exit_codes_and_json_shape() {
     assert_eq!(d["code"], "SPG015");
 
     assert_eq!(skillpg(&["check", "does-not-exist"]).status.code(), Some(2));
-    assert_eq!(
-        skillpg(&["check", "--profile", "nope", good.to_str().expect("utf-8")])
-            .status
-            .code(),
-        Some(2)
-    );
+    assert_eq!(skillpg(&["check", "--profile", "nope", good.to_str().expect("utf-8")]).status.code(), Some(2));
     assert_eq!(skillpg(&["check"]).status.code(), Some(2));
 }
 
 #[test]
 fn text_output_shows_the_line_and_a_caret_and_sarif_is_valid_json() {
-    let bad = temp_skill(
-        "caret-skill",
-        "---\nname: other-name\ndescription: Formats tables. Use when asked.\n---\n",
-    );
+    let bad = temp_skill("caret-skill", "---\nname: other-name\ndescription: Formats tables. Use when asked.\n---\n");
     let out = skillpg(&["check", bad.to_str().expect("utf-8")]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains(
-            "error[SPG038]: Directory name 'caret-skill' must match skill name 'other-name'"
-        ),
-        "{text}"
-    );
-    assert!(
-        text.contains("2 | name: other-name") && text.contains("^^^^^^^^^^"),
-        "{text}"
-    );
+    assert!(text.contains("error[SPG038]: Directory name 'caret-skill' must match skill name 'other-name'"), "{text}");
+    assert!(text.contains("2 | name: other-name") && text.contains("^^^^^^^^^^"), "{text}");
     let out = skillpg(&["check", "--format", "sarif", bad.to_str().expect("utf-8")]);
     let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).expect("sarif json");
     assert_eq!(sarif["version"], "2.1.0");
@@ -95,82 +59,33 @@ fn text_output_shows_the_line_and_a_caret_and_sarif_is_valid_json() {
 
 #[test]
 fn levels_and_cost_json() {
-    let out = skillpg(&[
-        "cost",
-        "--format",
-        "json",
-        "--l1",
-        "46",
-        "--l2",
-        "324",
-        "--l3",
-        "1346",
-        "--read-tokens",
-        "665",
-        "--turns",
-        "40",
-    ]);
+    let out = skillpg(&["cost", "--format", "json", "--l1", "46", "--l2", "324", "--l3", "1346", "--read-tokens", "665", "--turns", "40"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["system_prompt"]["tokens"], 68_640);
-    assert_eq!(
-        format!(
-            "{:.4}",
-            json["system_prompt"]["usd"].as_f64().unwrap_or(0.0)
-        ),
-        "0.1373"
-    );
-    assert_eq!(
-        format!(
-            "{:.4}",
-            json["system_prompt"]["usd_cached"].as_f64().unwrap_or(0.0)
-        ),
-        "0.0168"
-    );
+    assert_eq!(format!("{:.4}", json["system_prompt"]["usd"].as_f64().unwrap_or(0.0)), "0.1373");
+    assert_eq!(format!("{:.4}", json["system_prompt"]["usd_cached"].as_f64().unwrap_or(0.0)), "0.0168");
     assert_eq!(json["skill_used"]["tokens"], 2_829);
     assert_eq!(json["skill_unused"]["tokens"], 1_840);
     let out = skillpg(&["levels", "--format", "json", "web/samples/release-notes"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["skills"][0]["files"], 2);
     assert_eq!(json["total"]["level1"], json["skills"][0]["level1"]);
-    assert!(
-        json["skills"][0]["files_detail"][0]["tokens"]
-            .as_u64()
-            .unwrap_or(0)
-            > 0
-    );
+    assert!(json["skills"][0]["files_detail"][0]["tokens"].as_u64().unwrap_or(0) > 0);
 }
 
 #[test]
 fn fix_prints_a_diff_and_writes_only_when_asked() {
-    let dir = temp_skill(
-        "fix-skill",
-        "\u{feff}---\nname: fix-skill\ndescription: Use when: fixing\n---\n",
-    );
+    let dir = temp_skill("fix-skill", "\u{feff}---\nname: fix-skill\ndescription: Use when: fixing\n---\n");
     let before = std::fs::read(dir.join("SKILL.md")).expect("read");
     let out = skillpg(&["fix", dir.to_str().expect("utf-8")]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("+description: \"Use when: fixing\"") && text.contains("# applied: SPG012"),
-        "{text}"
-    );
-    assert_eq!(
-        std::fs::read(dir.join("SKILL.md")).expect("read"),
-        before,
-        "fix without --write must not write"
-    );
+    assert!(text.contains("+description: \"Use when: fixing\"") && text.contains("# applied: SPG012"), "{text}");
+    assert_eq!(std::fs::read(dir.join("SKILL.md")).expect("read"), before, "fix without --write must not write");
     let out = skillpg(&["fix", "--write", dir.to_str().expect("utf-8")]);
     assert!(out.status.success());
     let after = std::fs::read_to_string(dir.join("SKILL.md")).expect("read");
-    assert_eq!(
-        after,
-        "---\nname: fix-skill\ndescription: \"Use when: fixing\"\n---\n"
-    );
-    assert_eq!(
-        skillpg(&["check", dir.to_str().expect("utf-8")])
-            .status
-            .code(),
-        Some(0)
-    );
+    assert_eq!(after, "---\nname: fix-skill\ndescription: \"Use when: fixing\"\n---\n");
+    assert_eq!(skillpg(&["check", dir.to_str().expect("utf-8")]).status.code(), Some(0));
 }
 
 #[test]
@@ -181,10 +96,7 @@ fn stats_reproduce_the_chapter() {
     assert!(out.contains("[24.5, 61.2]"), "{out}");
     let out = String::from_utf8(skillpg(&["stats", "sign-test", "9", "1"]).stdout).expect("utf-8");
     assert!(out.contains("p = 0.0215"), "{out}");
-    assert_eq!(
-        skillpg(&["stats", "wilson", "5", "4"]).status.code(),
-        Some(2)
-    );
+    assert_eq!(skillpg(&["stats", "wilson", "5", "4"]).status.code(), Some(2));
 }
 
 /// The listing budget runs only over a declared catalog, and is reported once for it.
@@ -194,92 +106,31 @@ fn catalog_is_declared_and_reported_once() {
     for i in 0..60 {
         let dir = root.join(format!("s{i:02}"));
         std::fs::create_dir_all(&dir).expect("temp dir");
-        std::fs::write(
-            dir.join("SKILL.md"),
-            format!(
-                "---\nname: s{i:02}\ndescription: Use when {}\n---\n",
-                "x".repeat(200)
-            ),
-        )
-        .expect("write");
+        std::fs::write(dir.join("SKILL.md"), format!("---\nname: s{i:02}\ndescription: Use when {}\n---\n", "x".repeat(200))).expect("write");
     }
     let path = root.to_str().expect("utf-8");
-    let alone = skillpg(&[
-        "check",
-        "--profile",
-        "claude-code",
-        "--format",
-        "json",
-        path,
-    ]);
+    let alone = skillpg(&["check", "--profile", "claude-code", "--format", "json", path]);
     let json: serde_json::Value = serde_json::from_slice(&alone.stdout).expect("json");
     assert_eq!(json["skills"].as_array().map(Vec::len), Some(60));
-    assert_eq!(
-        json["catalog"].as_array().map(Vec::len),
-        Some(0),
-        "no catalog unless declared"
-    );
+    assert_eq!(json["catalog"].as_array().map(Vec::len), Some(0), "no catalog unless declared");
     assert!(!String::from_utf8_lossy(&alone.stdout).contains("SPG051"));
-    let together = skillpg(&[
-        "check",
-        "--catalog",
-        "--profile",
-        "claude-code",
-        "--format",
-        "json",
-        path,
-    ]);
-    assert_eq!(
-        together.status.code(),
-        Some(0),
-        "the listing budget is advisory"
-    );
+    let together = skillpg(&["check", "--catalog", "--profile", "claude-code", "--format", "json", path]);
+    assert_eq!(together.status.code(), Some(0), "the listing budget is advisory");
     let json: serde_json::Value = serde_json::from_slice(&together.stdout).expect("json");
-    assert_eq!(
-        json["catalog"].as_array().map(Vec::len),
-        Some(1),
-        "{}",
-        json["catalog"]
-    );
+    assert_eq!(json["catalog"].as_array().map(Vec::len), Some(1), "{}", json["catalog"]);
     assert_eq!(json["catalog"][0]["code"], "SPG051");
-    assert_eq!(
-        String::from_utf8_lossy(&together.stdout)
-            .matches("SPG051")
-            .count(),
-        1
-    );
+    assert_eq!(String::from_utf8_lossy(&together.stdout).matches("SPG051").count(), 1);
 }
 
 /// `compare` refuses requests without labels (no "0/n correct"), and negative thresholds parse.
 #[test]
 fn compare_refuses_unlabelled_requests_and_accepts_negative_thresholds() {
-    let skill = temp_skill(
-        "cmp-skill",
-        "---\nname: cmp-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n",
-    );
+    let skill = temp_skill("cmp-skill", "---\nname: cmp-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n");
     let requests = skill.parent().expect("parent").join("requests.txt");
-    std::fs::write(
-        &requests,
-        "format this CSV => cmp-skill\nwhat is the weather\n",
-    )
-    .expect("write");
-    let out = skillpg(&[
-        "compare",
-        "--requests",
-        requests.to_str().expect("utf-8"),
-        "--a",
-        skill.to_str().expect("utf-8"),
-        "--thin-b",
-        "--threshold",
-        "-0.5",
-        "--margin",
-        "-1",
-    ]);
+    std::fs::write(&requests, "format this CSV => cmp-skill\nwhat is the weather\n").expect("write");
+    let out = skillpg(&["compare", "--requests", requests.to_str().expect("utf-8"), "--a", skill.to_str().expect("utf-8"), "--thin-b", "--threshold", "-0.5", "--margin", "-1"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0));
     assert!(err.contains("1 of 2 have no label (request 2)"), "{err}");
-    assert!(
-        !err.contains("unexpected argument"),
-        "a negative threshold is a value: {err}"
-    );
+    assert!(!err.contains("unexpected argument"), "a negative threshold is a value: {err}");
 }

@@ -6,40 +6,24 @@
 //! routing set (both arms: descriptions as written and thinned), with the key/value cache of the
 //! system turn reused and, on a few requests, without it.
 
-#![allow(
-    clippy::print_stdout,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::type_complexity,
-    reason = "a developer's benchmark"
-)]
+#![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, clippy::type_complexity, reason = "a developer's benchmark")]
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use skillpg_decoder::bpe::Bpe;
-use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::model::{Decoder, Logits};
+use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::protocol::{self, DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 
 fn sample_skills(root: &Path, set: &str) -> Vec<(String, String)> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("web/samples").join(set))
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("web/samples").join(set)).unwrap().filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
     dirs.iter()
         .map(|d| {
             let text = std::fs::read_to_string(d.join("SKILL.md")).unwrap();
-            let field = |key: &str| {
-                text.lines()
-                    .find_map(|l| l.strip_prefix(key))
-                    .map(|v| v.trim().to_owned())
-                    .unwrap()
-            };
+            let field = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim().to_owned()).unwrap();
             (field("name:"), field("description:"))
         })
         .collect()
@@ -48,31 +32,15 @@ fn sample_skills(root: &Path, set: &str) -> Vec<(String, String)> {
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let file = args.first().map_or_else(
-        || root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf"),
-        PathBuf::from,
-    );
-    let limit: usize = args
-        .get(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(usize::MAX);
+    let file = args.first().map_or_else(|| root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf"), PathBuf::from);
+    let limit: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(usize::MAX);
     let t = Instant::now();
     let bytes = std::fs::read(&file).expect("model");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
-    let threads: usize = std::env::var("SKILLPG_THREADS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
-    let model = Decoder::from_gguf(bytes)
-        .expect("model")
-        .with_threads(threads);
+    let threads: usize = std::env::var("SKILLPG_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    let model = Decoder::from_gguf(bytes).expect("model").with_threads(threads);
     println!("prompt products on {threads} thread(s) (SKILLPG_THREADS)");
-    println!(
-        "{}: {:?}, loaded in {:.0} ms",
-        file.display(),
-        model.config,
-        t.elapsed().as_secs_f64() * 1e3
-    );
+    println!("{}: {:?}, loaded in {:.0} ms", file.display(), model.config, t.elapsed().as_secs_f64() * 1e3);
 
     let rich = sample_skills(&root, "routing");
     let prompt = bpe.encode(&protocol::prompt_prefix(&protocol::system_prompt(&rich)));
@@ -80,33 +48,16 @@ fn main() {
     let t = Instant::now();
     let logits = model.forward(&mut cache, &prompt, Logits::Last);
     let prefill = t.elapsed().as_secs_f64();
-    let mut next = logits
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .map_or(0, |(i, _)| i as u32);
+    let mut next = logits.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32);
     let t = Instant::now();
     let steps = 32;
     for _ in 0..steps {
         let l = model.forward(&mut cache, &[next], Logits::Last);
-        next = l
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(b.1))
-            .map_or(0, |(i, _)| i as u32);
+        next = l.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32);
     }
     let decode = t.elapsed().as_secs_f64();
-    println!(
-        "| prefill, the system turn of the six sample skills ({} tokens) | {:.0} ms | {:.1} tokens/s |",
-        prompt.len(),
-        prefill * 1e3,
-        prompt.len() as f64 / prefill
-    );
-    println!(
-        "| decode, {steps} tokens after it | {:.0} ms a token | {:.1} tokens/s |",
-        decode * 1e3 / steps as f64,
-        steps as f64 / decode
-    );
+    println!("| prefill, the system turn of the six sample skills ({} tokens) | {:.0} ms | {:.1} tokens/s |", prompt.len(), prefill * 1e3, prompt.len() as f64 / prefill);
+    println!("| decode, {steps} tokens after it | {:.0} ms a token | {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
 
     // candle's quantized Llama/Qwen2 (8-bit activations, its own threads) on the same prompt,
     // for the choice of CPU path (README): RAYON_NUM_THREADS=1 makes it one thread as ours.
@@ -118,122 +69,46 @@ fn main() {
         let content = gguf_file::Content::read(&mut reader).expect("candle reads the file");
         let forward: Box<dyn FnMut(&[u32], usize) -> Vec<f32>> = match model.config.family {
             skillpg_decoder::model::Family::Llama => {
-                let mut m = candle_transformers::models::quantized_llama::ModelWeights::from_gguf(
-                    content,
-                    &mut reader,
-                    &Device::Cpu,
-                )
-                .expect("candle");
-                Box::new(move |ids, at| {
-                    m.forward(
-                        &Tensor::new(ids, &Device::Cpu)
-                            .unwrap()
-                            .unsqueeze(0)
-                            .unwrap(),
-                        at,
-                    )
-                    .unwrap()
-                    .flatten_all()
-                    .unwrap()
-                    .to_vec1()
-                    .unwrap()
-                })
+                let mut m = candle_transformers::models::quantized_llama::ModelWeights::from_gguf(content, &mut reader, &Device::Cpu).expect("candle");
+                Box::new(move |ids, at| m.forward(&Tensor::new(ids, &Device::Cpu).unwrap().unsqueeze(0).unwrap(), at).unwrap().flatten_all().unwrap().to_vec1().unwrap())
             }
             skillpg_decoder::model::Family::Qwen2 => {
-                let mut m = candle_transformers::models::quantized_qwen2::ModelWeights::from_gguf(
-                    content,
-                    &mut reader,
-                    &Device::Cpu,
-                )
-                .expect("candle");
-                Box::new(move |ids, at| {
-                    m.forward(
-                        &Tensor::new(ids, &Device::Cpu)
-                            .unwrap()
-                            .unsqueeze(0)
-                            .unwrap(),
-                        at,
-                    )
-                    .unwrap()
-                    .flatten_all()
-                    .unwrap()
-                    .to_vec1()
-                    .unwrap()
-                })
+                let mut m = candle_transformers::models::quantized_qwen2::ModelWeights::from_gguf(content, &mut reader, &Device::Cpu).expect("candle");
+                Box::new(move |ids, at| m.forward(&Tensor::new(ids, &Device::Cpu).unwrap().unsqueeze(0).unwrap(), at).unwrap().flatten_all().unwrap().to_vec1().unwrap())
             }
         };
         let mut forward = forward;
         let t = Instant::now();
         let l = forward(&prompt, 0);
         let prefill = t.elapsed().as_secs_f64();
-        let mut next = l
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(b.1))
-            .map_or(0, |(i, _)| i as u32);
+        let mut next = l.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32);
         let t = Instant::now();
         for i in 0..steps {
             let l = forward(&[next], prompt.len() + i);
-            next = l
-                .iter()
-                .enumerate()
-                .max_by(|a, b| a.1.total_cmp(b.1))
-                .map_or(0, |(i, _)| i as u32);
+            next = l.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32);
         }
         let decode = t.elapsed().as_secs_f64();
         let threads = std::env::var("RAYON_NUM_THREADS").unwrap_or_else(|_| "all cores".into());
-        println!(
-            "| candle 0.11 quantized ({threads} threads): prefill | {:.0} ms | {:.1} tokens/s |",
-            prefill * 1e3,
-            prompt.len() as f64 / prefill
-        );
-        println!(
-            "| candle 0.11 quantized ({threads} threads): decode | {:.0} ms a token | {:.1} tokens/s |",
-            decode * 1e3 / steps as f64,
-            steps as f64 / decode
-        );
+        println!("| candle 0.11 quantized ({threads} threads): prefill | {:.0} ms | {:.1} tokens/s |", prefill * 1e3, prompt.len() as f64 / prefill);
+        println!("| candle 0.11 quantized ({threads} threads): decode | {:.0} ms a token | {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
     }
 
-    let requests: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap(),
-    )
-    .unwrap();
-    let requests: Vec<(String, String)> = requests
-        .as_array()
-        .unwrap()
-        .iter()
-        .take(limit)
-        .map(|r| {
-            (
-                r["query"].as_str().unwrap().to_owned(),
-                r["expected"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
+    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap()).unwrap();
+    let requests: Vec<(String, String)> = requests.as_array().unwrap().iter().take(limit).map(|r| (r["query"].as_str().unwrap().to_owned(), r["expected"].as_str().unwrap_or("").to_owned())).collect();
     if requests.is_empty() {
         return;
     }
-    let thin: Vec<(String, String)> = rich
-        .iter()
-        .map(|(n, d)| (n.clone(), skillpg_router::route::thin(d)))
-        .collect();
+    let thin: Vec<(String, String)> = rich.iter().map(|(n, d)| (n.clone(), skillpg_router::route::thin(d))).collect();
     for (label, skills) in [("as written", &rich), ("thinned", &thin)] {
         let t = Instant::now();
         let mut cpu = CpuForward::new(&model);
-        let router = now(DecoderRouter::new(&mut cpu, &bpe, skills, true))
-            .expect("cpu")
-            .expect("router");
+        let router = now(DecoderRouter::new(&mut cpu, &bpe, skills, true)).expect("cpu").expect("router");
         let setup = t.elapsed().as_secs_f64();
         let (mut right, mut none, mut prefill_tokens, mut generated) = (0, 0, 0, 0);
         let t = Instant::now();
         for (q, expected) in &requests {
-            let a = now(router.chapter(&mut cpu, &bpe, q, DEFAULT_MAX_ANSWER_TOKENS))
-                .expect("cpu")
-                .expect("answer");
-            let choice = a
-                .parsed
-                .choice
-                .map_or(protocol::NONE, |i| skills[i].0.as_str());
+            let a = now(router.chapter(&mut cpu, &bpe, q, DEFAULT_MAX_ANSWER_TOKENS)).expect("cpu").expect("answer");
+            let choice = a.parsed.choice.map_or(protocol::NONE, |i| skills[i].0.as_str());
             right += usize::from(choice == expected);
             none += usize::from(choice == protocol::NONE);
             prefill_tokens += a.prefill_tokens;
@@ -250,22 +125,13 @@ fn main() {
             generated as f64 / n as f64
         );
         // Without the cache: every request prefills the system turn again.
-        let plain = now(DecoderRouter::new(&mut cpu, &bpe, skills, false))
-            .expect("cpu")
-            .expect("router");
+        let plain = now(DecoderRouter::new(&mut cpu, &bpe, skills, false)).expect("cpu").expect("router");
         let few = 3.min(n);
         let t = Instant::now();
         let mut tokens = 0;
         for (q, _) in requests.iter().take(few) {
-            tokens += now(plain.chapter(&mut cpu, &bpe, q, DEFAULT_MAX_ANSWER_TOKENS))
-                .expect("cpu")
-                .expect("answer")
-                .prefill_tokens;
+            tokens += now(plain.chapter(&mut cpu, &bpe, q, DEFAULT_MAX_ANSWER_TOKENS)).expect("cpu").expect("answer").prefill_tokens;
         }
-        println!(
-            "| the same without the prefix cache, {few} requests | {:.0} ms a request ({:.1} prefill tokens a request) | |",
-            t.elapsed().as_secs_f64() * 1e3 / few as f64,
-            tokens as f64 / few as f64
-        );
+        println!("| the same without the prefix cache, {few} requests | {:.0} ms a request ({:.1} prefill tokens a request) | |", t.elapsed().as_secs_f64() * 1e3 / few as f64, tokens as f64 / few as f64);
     }
 }

@@ -22,11 +22,7 @@ pub trait Forward {
     /// Forgets every position from `len` on.
     fn truncate(&mut self, len: usize);
     /// Runs `ids` after the cached positions; `Err` when the device failed.
-    fn forward(
-        &mut self,
-        ids: &[u32],
-        logits: Logits,
-    ) -> impl Future<Output = Result<Vec<f32>, String>>;
+    fn forward(&mut self, ids: &[u32], logits: Logits) -> impl Future<Output = Result<Vec<f32>, String>>;
 }
 
 /// The CPU forward pass ([`Decoder::forward`]) and its cache; `M` is the model or a reference
@@ -68,16 +64,8 @@ impl<M: Borrow<Decoder>> Forward for CpuForward<M> {
         self.cache.truncate(len);
     }
 
-    fn forward(
-        &mut self,
-        ids: &[u32],
-        logits: Logits,
-    ) -> impl Future<Output = Result<Vec<f32>, String>> {
-        std::future::ready(Ok(self.model.borrow().forward(
-            &mut self.cache,
-            ids,
-            logits,
-        )))
+    fn forward(&mut self, ids: &[u32], logits: Logits) -> impl Future<Output = Result<Vec<f32>, String>> {
+        std::future::ready(Ok(self.model.borrow().forward(&mut self.cache, ids, logits)))
     }
 }
 
@@ -88,9 +76,6 @@ pub fn now<F: Future>(future: F) -> Result<F::Output, String> {
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     match future.as_mut().poll(&mut cx) {
         std::task::Poll::Ready(out) => Ok(out),
-        std::task::Poll::Pending => Err(
-            "the forward pass did not finish at once: it needs an executor (a GPU backend)"
-                .to_owned(),
-        ),
+        std::task::Poll::Pending => Err("the forward pass did not finish at once: it needs an executor (a GPU backend)".to_owned()),
     }
 }

@@ -107,10 +107,7 @@ pub struct Decoder {
 
 impl std::fmt::Debug for Decoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Decoder")
-            .field("config", &self.config)
-            .field("bytes", &self.bytes.len())
-            .finish_non_exhaustive()
+        f.debug_struct("Decoder").field("config", &self.config).field("bytes", &self.bytes.len()).finish_non_exhaustive()
     }
 }
 
@@ -217,15 +214,7 @@ pub struct LayerView<'a> {
 /// Causal grouped-query attention of the `q.len() / dim` queries at positions `start..` over
 /// every cached key and value up to each (`keys`, `values`: `kv_dim` values a position), into
 /// `attn` (the GPU kernel's CPU twin). `scores` is scratch.
-pub fn attend(
-    c: &Config,
-    q: &[f32],
-    keys: &[f32],
-    values: &[f32],
-    start: usize,
-    attn: &mut [f32],
-    scores: &mut Vec<f32>,
-) {
+pub fn attend(c: &Config, q: &[f32], keys: &[f32], values: &[f32], start: usize, attn: &mut [f32], scores: &mut Vec<f32>) {
     let (dim, hd, kv_dim) = (c.dim, c.head_dim, c.kv_heads * c.head_dim);
     let group = c.heads / c.kv_heads;
     let scale = 1.0 / (hd as f32).sqrt();
@@ -236,12 +225,7 @@ pub fn attend(
             let kvh = head / group;
             let qh = &q[t * dim + head * hd..t * dim + (head + 1) * hd];
             scores.clear();
-            scores.extend((0..seen).map(|j| {
-                dot(
-                    qh,
-                    &keys[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd],
-                ) * scale
-            }));
+            scores.extend((0..seen).map(|j| dot(qh, &keys[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd]) * scale));
             let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let mut sum = 0.0;
             for s in scores.iter_mut() {
@@ -352,84 +336,41 @@ type Parts = (Config, Matrix, Vec<Layer>, Vec<f32>, Matrix);
 
 /// Finds every tensor of a model of shape `h` by `name`, checks each against the shape, and
 /// lays the model out; the head is the embeddings when the file has none.
-fn assemble(
-    h: &Hyper,
-    find: &dyn Fn(&str) -> Option<Found>,
-    bytes: &[u8],
-    name: &dyn Fn(Part, usize) -> String,
-) -> Result<Parts, String> {
+fn assemble(h: &Hyper, find: &dyn Fn(&str) -> Option<Found>, bytes: &[u8], name: &dyn Fn(Part, usize) -> String) -> Result<Parts, String> {
     let get = |part: Part, layer: usize| {
         let n = name(part, layer);
-        find(&n)
-            .ok_or_else(|| format!("the file has no tensor {n}"))
-            .map(|f| (n, f))
+        find(&n).ok_or_else(|| format!("the file has no tensor {n}")).map(|f| (n, f))
     };
     let matrix = |part: Part, layer: usize, rows: usize, cols: usize| -> Result<Matrix, String> {
         let (n, f) = get(part, layer)?;
-        let ty = f.ty.ok_or_else(|| {
-            format!(
-                "tensor {n} is {}, a type this reader does not know",
-                f.type_name
-            )
-        })?;
+        let ty = f.ty.ok_or_else(|| format!("tensor {n} is {}, a type this reader does not know", f.type_name))?;
         if f.dims.len() != 2 || f.dims[0] != cols || (rows != 0 && f.dims[1] != rows) {
-            return Err(format!(
-                "tensor {n} is {:?}; the model's shape says [{cols}, {rows}]",
-                f.dims
-            ));
+            return Err(format!("tensor {n} is {:?}; the model's shape says [{cols}, {rows}]", f.dims));
         }
         let rows = f.dims[1];
         let (per, block_bytes) = ty.block();
         if !cols.is_multiple_of(per) {
-            return Err(format!(
-                "tensor {n}'s rows ({cols} values) are not whole {} blocks",
-                f.type_name
-            ));
+            return Err(format!("tensor {n}'s rows ({cols} values) are not whole {} blocks", f.type_name));
         }
         let row_bytes = cols / per * block_bytes;
         if rows.checked_mul(row_bytes) != Some(f.len) {
-            return Err(format!(
-                "tensor {n} holds {} bytes, not the {rows} × {row_bytes} its shape needs",
-                f.len
-            ));
+            return Err(format!("tensor {n} holds {} bytes, not the {rows} × {row_bytes} its shape needs", f.len));
         }
-        Ok(Matrix {
-            ty,
-            rows,
-            cols,
-            start: f.start,
-            row_bytes,
-        })
+        Ok(Matrix { ty, rows, cols, start: f.start, row_bytes })
     };
     let vector = |part: Part, layer: usize, len: usize| -> Result<Vec<f32>, String> {
         let (n, f) = get(part, layer)?;
-        let ty = f.ty.ok_or_else(|| {
-            format!(
-                "tensor {n} is {}, a type this reader does not know",
-                f.type_name
-            )
-        })?;
-        if f.dims.iter().product::<usize>() != len || ty.bytes_for(len as u64) != Some(f.len as u64)
-        {
-            return Err(format!(
-                "tensor {n} is {:?}; the model's shape says {len} values",
-                f.dims
-            ));
+        let ty = f.ty.ok_or_else(|| format!("tensor {n} is {}, a type this reader does not know", f.type_name))?;
+        if f.dims.iter().product::<usize>() != len || ty.bytes_for(len as u64) != Some(f.len as u64) {
+            return Err(format!("tensor {n} is {:?}; the model's shape says {len} values", f.dims));
         }
         let mut v = Vec::with_capacity(len);
         crate::quant::dequantize(ty, &bytes[f.start..f.start + f.len], &mut v);
         Ok(v)
     };
     let (dim, heads, kv_heads) = (h.dim, h.heads, h.kv_heads);
-    if heads == 0
-        || kv_heads == 0
-        || !dim.is_multiple_of(heads)
-        || !heads.is_multiple_of(kv_heads)
-        || !(dim / heads).is_multiple_of(2)
-    {
-        return Err(format!(
-            "{heads} query heads and {kv_heads} key/value heads do not divide a width of {dim} into even heads"
-        ));
+    if heads == 0 || kv_heads == 0 || !dim.is_multiple_of(heads) || !heads.is_multiple_of(kv_heads) || !(dim / heads).is_multiple_of(2) {
+        return Err(format!("{heads} query heads and {kv_heads} key/value heads do not divide a width of {dim} into even heads"));
     }
     let head_dim = dim / heads;
     let kv_dim = kv_heads * head_dim;
@@ -452,11 +393,7 @@ fn assemble(
         .map(|i| {
             // Qwen2 always has q/k/v biases; a Llama checkpoint may (`attention_bias`).
             let qkv_bias = match (h.family, find(&name(Part::QBias, i)).is_some()) {
-                (Family::Qwen2, _) | (Family::Llama, true) => Some([
-                    vector(Part::QBias, i, dim)?,
-                    vector(Part::KBias, i, kv_dim)?,
-                    vector(Part::VBias, i, kv_dim)?,
-                ]),
+                (Family::Qwen2, _) | (Family::Llama, true) => Some([vector(Part::QBias, i, dim)?, vector(Part::KBias, i, kv_dim)?, vector(Part::VBias, i, kv_dim)?]),
                 (Family::Llama, false) => None,
             };
             Ok(Layer {
@@ -473,11 +410,7 @@ fn assemble(
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let head = if find(&name(Part::Head, 0)).is_some() {
-        matrix(Part::Head, 0, embed.rows, dim)?
-    } else {
-        embed
-    };
+    let head = if find(&name(Part::Head, 0)).is_some() { matrix(Part::Head, 0, embed.rows, dim)? } else { embed };
     Ok((config, embed, layers, vector(Part::Norm, 0, dim)?, head))
 }
 
@@ -487,26 +420,13 @@ impl Decoder {
     pub fn from_gguf(bytes: Vec<u8>) -> Result<Decoder, String> {
         let parts = {
             let g = Gguf::parse(&bytes)?;
-            let arch = g
-                .get("general.architecture")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned();
+            let arch = g.get("general.architecture").and_then(Value::as_str).unwrap_or("").to_owned();
             let family = match arch.as_str() {
                 "llama" => Family::Llama,
                 "qwen2" => Family::Qwen2,
-                other => {
-                    return Err(format!(
-                        "the model's architecture is \"{other}\"; the decoder router reads \"llama\" (SmolLM2) and \"qwen2\" (Qwen2.5)"
-                    ));
-                }
+                other => return Err(format!("the model's architecture is \"{other}\"; the decoder router reads \"llama\" (SmolLM2) and \"qwen2\" (Qwen2.5)")),
             };
-            let num = |key: &str| {
-                g.get(&format!("{arch}.{key}"))
-                    .and_then(Value::as_u64)
-                    .map(|v| v as usize)
-                    .ok_or_else(|| format!("the file has no {arch}.{key}"))
-            };
+            let num = |key: &str| g.get(&format!("{arch}.{key}")).and_then(Value::as_u64).map(|v| v as usize).ok_or_else(|| format!("the file has no {arch}.{key}"));
             let float = |key: &str, default: f32| match g.get(&format!("{arch}.{key}")) {
                 Some(Value::Float(f)) => *f as f32,
                 _ => default,
@@ -523,21 +443,11 @@ impl Decoder {
                 rope_base: float("rope.freq_base", 10_000.0),
                 // llama.cpp stores a `llama` model's Q and K permuted for adjacent pairs; `qwen2`
                 // keeps Hugging Face's order.
-                rope: if family == Family::Llama {
-                    RopeLayout::AdjacentPairs
-                } else {
-                    RopeLayout::Halves
-                },
+                rope: if family == Family::Llama { RopeLayout::AdjacentPairs } else { RopeLayout::Halves },
                 context: num("context_length").unwrap_or(2048),
             };
             let find = |name: &str| {
-                g.tensor(name).map(|t| Found {
-                    ty: GgmlType::from_id(t.type_id),
-                    type_name: GgmlType::name_of(t.type_id),
-                    dims: t.dims.iter().map(|&d| d as usize).collect(),
-                    start: t.start as usize,
-                    len: t.len as usize,
-                })
+                g.tensor(name).map(|t| Found { ty: GgmlType::from_id(t.type_id), type_name: GgmlType::name_of(t.type_id), dims: t.dims.iter().map(|&d| d as usize).collect(), start: t.start as usize, len: t.len as usize })
             };
             assemble(&hyper, &find, &bytes, &gguf_name)?
         };
@@ -548,27 +458,14 @@ impl Decoder {
     /// tensors, `LlamaForCausalLM` or `Qwen2ForCausalLM`), keeping the file's bytes.
     pub fn from_safetensors(bytes: Vec<u8>, config_json: &str) -> Result<Decoder, String> {
         let parts = {
-            let config: serde_json::Value = serde_json::from_str(config_json)
-                .map_err(|e| format!("config.json is not JSON: {e}"))?;
-            let arch = config["architectures"]
-                .get(0)
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or("");
+            let config: serde_json::Value = serde_json::from_str(config_json).map_err(|e| format!("config.json is not JSON: {e}"))?;
+            let arch = config["architectures"].get(0).and_then(serde_json::Value::as_str).unwrap_or("");
             let family = match arch {
                 "LlamaForCausalLM" => Family::Llama,
                 "Qwen2ForCausalLM" => Family::Qwen2,
-                other => {
-                    return Err(format!(
-                        "config.json names the architecture \"{other}\"; the decoder router reads LlamaForCausalLM (SmolLM2) and Qwen2ForCausalLM (Qwen2.5)"
-                    ));
-                }
+                other => return Err(format!("config.json names the architecture \"{other}\"; the decoder router reads LlamaForCausalLM (SmolLM2) and Qwen2ForCausalLM (Qwen2.5)")),
             };
-            let num = |key: &str| {
-                config[key]
-                    .as_u64()
-                    .map(|v| v as usize)
-                    .ok_or_else(|| format!("config.json has no {key}"))
-            };
+            let num = |key: &str| config[key].as_u64().map(|v| v as usize).ok_or_else(|| format!("config.json has no {key}"));
             let heads = num("num_attention_heads")?;
             let hyper = Hyper {
                 family,
@@ -582,8 +479,7 @@ impl Decoder {
                 rope: RopeLayout::Halves,
                 context: num("max_position_embeddings").unwrap_or(2048),
             };
-            let st = safetensors::SafeTensors::deserialize(&bytes)
-                .map_err(|e| format!("model.safetensors cannot be read: {e}"))?;
+            let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| format!("model.safetensors cannot be read: {e}"))?;
             let base = bytes.as_ptr() as usize;
             let find = |name: &str| {
                 let t = st.tensor(name).ok()?;
@@ -594,13 +490,7 @@ impl Decoder {
                     _ => (None, "a dtype other than F32, F16 and BF16"),
                 };
                 // Safetensors lists the slowest dimension first; GGUF (and `Found`) the fastest.
-                Some(Found {
-                    ty,
-                    type_name,
-                    dims: t.shape().iter().rev().copied().collect(),
-                    start: t.data().as_ptr() as usize - base,
-                    len: t.data().len(),
-                })
+                Some(Found { ty, type_name, dims: t.shape().iter().rev().copied().collect(), start: t.data().as_ptr() as usize - base, len: t.data().len() })
             };
             let mut parts = assemble(&hyper, &find, &bytes, &hf_name)?;
             if config["tie_word_embeddings"].as_bool() == Some(true) {
@@ -613,29 +503,12 @@ impl Decoder {
 
     fn with_parts(bytes: Vec<u8>, (config, embed, layers, norm, head): Parts) -> Decoder {
         let half = config.head_dim / 2;
-        let inv_freq = (0..half)
-            .map(|i| {
-                config
-                    .rope_base
-                    .powf(-2.0 * i as f32 / config.head_dim as f32)
-            })
-            .collect();
+        let inv_freq = (0..half).map(|i| config.rope_base.powf(-2.0 * i as f32 / config.head_dim as f32)).collect();
         #[cfg(not(target_arch = "wasm32"))]
-        let threads = std::thread::available_parallelism()
-            .map_or(1, std::num::NonZeroUsize::get)
-            .min(16);
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(16);
         #[cfg(target_arch = "wasm32")]
         let threads = 1;
-        Decoder {
-            config,
-            bytes,
-            embed,
-            layers,
-            norm,
-            head,
-            inv_freq,
-            threads,
-        }
+        Decoder { config, bytes, embed, layers, norm, head, inv_freq, threads }
     }
 
     /// The same model with its prompt's products on `threads` threads (natively; the results
@@ -647,11 +520,7 @@ impl Decoder {
 
     /// An empty cache for this model.
     pub fn cache(&self) -> KvCache {
-        KvCache {
-            len: 0,
-            keys: vec![Vec::new(); self.config.layers],
-            values: vec![Vec::new(); self.config.layers],
-        }
+        KvCache { len: 0, keys: vec![Vec::new(); self.config.layers], values: vec![Vec::new(); self.config.layers] }
     }
 
     /// Bytes of weights the model holds (the file's size).
@@ -684,15 +553,11 @@ impl Decoder {
                             })
                         })
                         .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                        .collect()
+                    handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
                 });
                 for (lo, hi, part) in parts {
                     for t in 0..n {
-                        out[t * w.rows + lo..t * w.rows + hi]
-                            .copy_from_slice(&part[t * (hi - lo)..(t + 1) * (hi - lo)]);
+                        out[t * w.rows + lo..t * w.rows + hi].copy_from_slice(&part[t * (hi - lo)..(t + 1) * (hi - lo)]);
                     }
                 }
                 return;
@@ -702,20 +567,8 @@ impl Decoder {
     }
 
     /// Rows `lo..hi` of the product into `out` (`n × (hi - lo)`, by input).
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "the product's operands and the row range"
-    )]
-    fn rows_product(
-        &self,
-        w: &Matrix,
-        xs: &[f32],
-        n: usize,
-        lo: usize,
-        hi: usize,
-        out: &mut [f32],
-        row: &mut Vec<f32>,
-    ) {
+    #[allow(clippy::too_many_arguments, reason = "the product's operands and the row range")]
+    fn rows_product(&self, w: &Matrix, xs: &[f32], n: usize, lo: usize, hi: usize, out: &mut [f32], row: &mut Vec<f32>) {
         let width = hi - lo;
         row.resize(w.cols, 0.0);
         for r in lo..hi {
@@ -751,17 +604,9 @@ impl Decoder {
         let dim = self.config.dim;
         let mut x = vec![0.0f32; ids.len() * dim];
         for (t, &id) in ids.iter().enumerate() {
-            let id = if (id as usize) < self.config.vocab {
-                id as usize
-            } else {
-                0
-            };
+            let id = if (id as usize) < self.config.vocab { id as usize } else { 0 };
             let at = self.embed.start + id * self.embed.row_bytes;
-            dequantize_into(
-                self.embed.ty,
-                &self.bytes[at..at + self.embed.row_bytes],
-                &mut x[t * dim..(t + 1) * dim],
-            );
+            dequantize_into(self.embed.ty, &self.bytes[at..at + self.embed.row_bytes], &mut x[t * dim..(t + 1) * dim]);
         }
         x
     }
@@ -772,12 +617,7 @@ impl Decoder {
     }
 
     fn view(&self, m: &Matrix) -> MatrixView<'_> {
-        MatrixView {
-            ty: m.ty,
-            rows: m.rows,
-            cols: m.cols,
-            bytes: &self.bytes[m.start..m.start + m.rows * m.row_bytes],
-        }
+        MatrixView { ty: m.ty, rows: m.rows, cols: m.cols, bytes: &self.bytes[m.start..m.start + m.rows * m.row_bytes] }
     }
 
     /// Every layer's weights as the file stores them, for a backend that keeps its own copy
@@ -790,10 +630,7 @@ impl Decoder {
                 q: self.view(&l.q),
                 k: self.view(&l.k),
                 v: self.view(&l.v),
-                qkv_bias: l
-                    .qkv_bias
-                    .as_ref()
-                    .map(|[a, b, c]| [a.as_slice(), b.as_slice(), c.as_slice()]),
+                qkv_bias: l.qkv_bias.as_ref().map(|[a, b, c]| [a.as_slice(), b.as_slice(), c.as_slice()]),
                 o: self.view(&l.o),
                 ffn_norm: &l.ffn_norm,
                 gate: self.view(&l.gate),
@@ -836,12 +673,7 @@ impl Decoder {
         let mut scores = Vec::with_capacity(start + n);
         for (li, l) in self.layers.iter().enumerate() {
             for t in 0..n {
-                rms_norm_into(
-                    &x[t * dim..(t + 1) * dim],
-                    &l.attn_norm,
-                    c.eps,
-                    &mut h[t * dim..(t + 1) * dim],
-                );
+                rms_norm_into(&x[t * dim..(t + 1) * dim], &l.attn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
             }
             self.matmul(&l.q, &h, n, &mut q, &mut row);
             self.matmul(&l.k, &h, n, &mut k, &mut row);
@@ -868,12 +700,7 @@ impl Decoder {
                 *xi += pi;
             }
             for t in 0..n {
-                rms_norm_into(
-                    &x[t * dim..(t + 1) * dim],
-                    &l.ffn_norm,
-                    c.eps,
-                    &mut h[t * dim..(t + 1) * dim],
-                );
+                rms_norm_into(&x[t * dim..(t + 1) * dim], &l.ffn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
             }
             self.matmul(&l.gate, &h, n, &mut gate, &mut row);
             self.matmul(&l.up, &h, n, &mut up, &mut row);
@@ -893,12 +720,7 @@ impl Decoder {
         };
         let mut normed = vec![0.0f32; wanted.len() * dim];
         for (i, &t) in wanted.iter().enumerate() {
-            rms_norm_into(
-                &x[t * dim..(t + 1) * dim],
-                &self.norm,
-                c.eps,
-                &mut normed[i * dim..(i + 1) * dim],
-            );
+            rms_norm_into(&x[t * dim..(t + 1) * dim], &self.norm, c.eps, &mut normed[i * dim..(i + 1) * dim]);
         }
         let mut out = vec![0.0f32; wanted.len() * c.vocab];
         self.matmul(&self.head, &normed, wanted.len(), &mut out, &mut row);

@@ -27,10 +27,7 @@ pub fn system_prompt(skills: &[(String, String)]) -> String {
         "You route a user's request to a skill. These skills are installed, one per line as `- name: description`:\n",
     );
     for (name, description) in skills {
-        s.push_str(&format!(
-            "- {name}: {}\n",
-            description.split_whitespace().collect::<Vec<_>>().join(" ")
-        ));
+        s.push_str(&format!("- {name}: {}\n", description.split_whitespace().collect::<Vec<_>>().join(" ")));
     }
     s.push_str("\nAnswer with the name of the one skill that should handle the request, exactly as written above, or NONE if no skill fits. Answer with the name or NONE only.");
     s
@@ -61,15 +58,9 @@ pub struct Parsed {
 pub fn parse_answer(answer: &str, names: &[String]) -> Parsed {
     let a = answer.trim().to_lowercase();
     if let Some(i) = names.iter().position(|n| n.trim().to_lowercase() == a) {
-        return Parsed {
-            choice: Some(i),
-            recognised: true,
-        };
+        return Parsed { choice: Some(i), recognised: true };
     }
-    Parsed {
-        choice: None,
-        recognised: a == NONE.to_lowercase(),
-    }
+    Parsed { choice: None, recognised: a == NONE.to_lowercase() }
 }
 
 /// One request's answer under the chapter's protocol.
@@ -119,16 +110,11 @@ pub struct DecoderRouter {
 fn log_softmax_at(logits: &[f32], id: u32) -> f32 {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let sum: f32 = logits.iter().map(|l| (l - max).exp()).sum();
-    logits
-        .get(id as usize)
-        .map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
+    logits.get(id as usize).map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
 }
 
 fn argmax(v: &[f32]) -> u32 {
-    v.iter()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .map_or(0, |(i, _)| i as u32)
+    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
 }
 
 impl DecoderRouter {
@@ -136,12 +122,7 @@ impl DecoderRouter {
     /// says why the model's tokenizer cannot hold this chat template (or why the device failed).
     /// With `reuse_prefix` false every request prefills the whole prompt again (to measure what
     /// the cache saves).
-    pub async fn new(
-        model: &mut impl Forward,
-        bpe: &Bpe,
-        skills: &[(String, String)],
-        reuse_prefix: bool,
-    ) -> Result<DecoderRouter, String> {
+    pub async fn new(model: &mut impl Forward, bpe: &Bpe, skills: &[(String, String)], reuse_prefix: bool) -> Result<DecoderRouter, String> {
         let end = bpe.special("<|im_end|>").ok_or("the tokenizer has no <|im_end|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
         bpe.special("<|im_start|>").ok_or("the tokenizer has no <|im_start|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
         let mut stops = vec![end];
@@ -170,14 +151,7 @@ impl DecoderRouter {
             model.forward(&prefix_ids, Logits::None).await?;
         }
         let prefix_len = model.cached();
-        Ok(DecoderRouter {
-            names,
-            prefix_len,
-            prefix_ids,
-            reuse_prefix,
-            stops,
-            candidates,
-        })
+        Ok(DecoderRouter { names, prefix_len, prefix_ids, reuse_prefix, stops, candidates })
     }
 
     /// Tokens of the shared prefix (system turn).
@@ -194,23 +168,13 @@ impl DecoderRouter {
     /// and the cache rewound to the prefix.
     fn request_ids(&self, model: &mut impl Forward, bpe: &Bpe, request: &str) -> Vec<u32> {
         model.truncate(self.prefix_len);
-        let mut ids = if self.reuse_prefix {
-            Vec::new()
-        } else {
-            self.prefix_ids.clone()
-        };
+        let mut ids = if self.reuse_prefix { Vec::new() } else { self.prefix_ids.clone() };
         ids.extend(bpe.encode(&prompt_request(request)));
         ids
     }
 
     /// The chapter's protocol: greedy decoding to the end of the turn, at most `max_tokens`.
-    pub async fn chapter(
-        &self,
-        model: &mut impl Forward,
-        bpe: &Bpe,
-        request: &str,
-        max_tokens: usize,
-    ) -> Result<ChapterAnswer, String> {
+    pub async fn chapter(&self, model: &mut impl Forward, bpe: &Bpe, request: &str, max_tokens: usize) -> Result<ChapterAnswer, String> {
         let ids = self.request_ids(model, bpe, request);
         let mut logits = model.forward(&ids, Logits::Last).await?;
         let mut answer = Vec::new();
@@ -229,22 +193,11 @@ impl DecoderRouter {
         }
         let verbatim = bpe.decode(&answer);
         let parsed = parse_answer(&verbatim, &self.names);
-        Ok(ChapterAnswer {
-            verbatim,
-            parsed,
-            prefill_tokens: ids.len(),
-            generated_tokens: answer.len(),
-            capped,
-        })
+        Ok(ChapterAnswer { verbatim, parsed, prefill_tokens: ids.len(), generated_tokens: answer.len(), capped })
     }
 
     /// Constrained choice: every candidate's log-probability after the prompt.
-    pub async fn choice(
-        &self,
-        model: &mut impl Forward,
-        bpe: &Bpe,
-        request: &str,
-    ) -> Result<ChoiceAnswer, String> {
+    pub async fn choice(&self, model: &mut impl Forward, bpe: &Bpe, request: &str) -> Result<ChoiceAnswer, String> {
         let ids = self.request_ids(model, bpe, request);
         let first = model.forward(&ids, Logits::Last).await?;
         let prompt_len = model.cached();
@@ -268,12 +221,7 @@ impl DecoderRouter {
         let distribution = log_probs.iter().map(|l| (l - max).exp() / sum).collect();
         let best = argmax(&log_probs) as usize;
         let choice = (best < self.names.len()).then_some(best);
-        Ok(ChoiceAnswer {
-            log_probs,
-            distribution,
-            choice,
-            prefill_tokens: prefill,
-        })
+        Ok(ChoiceAnswer { log_probs, distribution, choice, prefill_tokens: prefill })
     }
 }
 
@@ -284,43 +232,16 @@ mod tests {
     #[test]
     fn answers_are_read_as_the_chapter_reads_them() {
         let names = vec!["sql-review".to_owned(), "release-notes".to_owned()];
-        assert_eq!(
-            parse_answer("  SQL-Review\n", &names),
-            Parsed {
-                choice: Some(0),
-                recognised: true
-            }
-        );
-        assert_eq!(
-            parse_answer("none", &names),
-            Parsed {
-                choice: None,
-                recognised: true
-            }
-        );
+        assert_eq!(parse_answer("  SQL-Review\n", &names), Parsed { choice: Some(0), recognised: true });
+        assert_eq!(parse_answer("none", &names), Parsed { choice: None, recognised: true });
         // Anything else is NONE, kept verbatim by the caller.
-        assert_eq!(
-            parse_answer("release-notes.", &names),
-            Parsed {
-                choice: None,
-                recognised: false
-            }
-        );
-        assert_eq!(
-            parse_answer("The skill is sql-review", &names),
-            Parsed {
-                choice: None,
-                recognised: false
-            }
-        );
+        assert_eq!(parse_answer("release-notes.", &names), Parsed { choice: None, recognised: false });
+        assert_eq!(parse_answer("The skill is sql-review", &names), Parsed { choice: None, recognised: false });
     }
 
     #[test]
     fn the_system_prompt_lists_every_skill_on_one_line() {
-        let s = system_prompt(&[
-            ("a".into(), "Does\n  A.".into()),
-            ("b".into(), "Does B.".into()),
-        ]);
+        let s = system_prompt(&[("a".into(), "Does\n  A.".into()), ("b".into(), "Does B.".into())]);
         assert!(s.contains("\n- a: Does A.\n- b: Does B.\n"), "{s}");
         assert!(s.ends_with("NONE only."));
     }

@@ -47,10 +47,8 @@ impl GgmlType {
     /// GGML's name of a type number, for messages (also for the types this reader refuses).
     pub fn name_of(id: u32) -> &'static str {
         const NAMES: [&str; 31] = [
-            "F32", "F16", "Q4_0", "Q4_1", "Q4_2", "Q4_3", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q2_K",
-            "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K", "IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S",
-            "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "I8", "I16", "I32", "I64", "F64", "IQ1_M",
-            "BF16",
+            "F32", "F16", "Q4_0", "Q4_1", "Q4_2", "Q4_3", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K", "IQ2_XXS", "IQ2_XS",
+            "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "I8", "I16", "I32", "I64", "F64", "IQ1_M", "BF16",
         ];
         NAMES.get(id as usize).copied().unwrap_or("unknown")
     }
@@ -73,8 +71,7 @@ impl GgmlType {
     /// Bytes that `n` values take, or `None` when `n` is not a whole number of blocks.
     pub fn bytes_for(self, n: u64) -> Option<u64> {
         let (per, bytes) = self.block();
-        n.is_multiple_of(per as u64)
-            .then(|| n / per as u64 * bytes as u64)
+        n.is_multiple_of(per as u64).then(|| n / per as u64 * bytes as u64)
     }
 }
 
@@ -187,10 +184,7 @@ fn scale_min_k4(j: usize, q: &[u8]) -> (u8, u8) {
     if j < 4 {
         (q[j] & 63, q[j + 4] & 63)
     } else {
-        (
-            (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4),
-            (q[j + 4] >> 4) | ((q[j] >> 6) << 4),
-        )
+        ((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4), (q[j + 4] >> 4) | ((q[j] >> 6) << 4))
     }
 }
 
@@ -198,11 +192,7 @@ fn dequantize_q4_k(b: &[u8], out: &mut [f32]) {
     let (d, dmin) = (f16(b), f16(&b[2..]));
     let scales = &b[4..16];
     let qs = &b[16..144];
-    for ((chunk, q), o) in qs
-        .chunks_exact(32)
-        .enumerate()
-        .zip(out.chunks_exact_mut(64))
-    {
+    for ((chunk, q), o) in qs.chunks_exact(32).enumerate().zip(out.chunks_exact_mut(64)) {
         let (sc1, m1) = scale_min_k4(2 * chunk, scales);
         let (sc2, m2) = scale_min_k4(2 * chunk + 1, scales);
         let (d1, min1) = (d * f32::from(sc1), dmin * f32::from(m1));
@@ -219,11 +209,7 @@ fn dequantize_q6_k(b: &[u8], y: &mut [f32]) {
     let (ql_all, qh_all, sc_all) = (&b[..128], &b[128..192], &b[192..208]);
     let d = f16(&b[208..]);
     for half in 0..2 {
-        let (ql, qh, sc) = (
-            &ql_all[half * 64..],
-            &qh_all[half * 32..],
-            &sc_all[half * 8..],
-        );
+        let (ql, qh, sc) = (&ql_all[half * 64..], &qh_all[half * 32..], &sc_all[half * 8..]);
         let y = &mut y[half * 128..];
         for l in 0..32 {
             let is = l / 16;

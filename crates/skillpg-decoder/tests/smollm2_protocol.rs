@@ -19,10 +19,10 @@ use candle_core::{Device, Tensor};
 mod common;
 
 use skillpg_decoder::bpe::Bpe;
-use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::llama::Llama;
 use skillpg_decoder::model::{Decoder, Logits};
+use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::protocol::{self, DecoderRouter};
 
 fn root() -> PathBuf {
@@ -31,42 +31,26 @@ fn root() -> PathBuf {
 
 fn model_bytes() -> Vec<u8> {
     let file = root().join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf");
-    assert!(
-        file.exists(),
-        "the decoder model is absent: run `bash scripts/fetch-decoder-model` (scripts/test does)"
-    );
+    assert!(file.exists(), "the decoder model is absent: run `bash scripts/fetch-decoder-model` (scripts/test does)");
     std::fs::read(&file).expect("model")
 }
 
 /// `(name, description)` of each sample skill, from its frontmatter's one-line fields.
 fn sample_skills(set: &str) -> Vec<(String, String)> {
     let dir = root().join("web/samples").join(set);
-    let mut dirs: Vec<_> = std::fs::read_dir(&dir)
-        .expect("samples")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(&dir).expect("samples").filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
     dirs.iter()
         .map(|d| {
             let text = std::fs::read_to_string(d.join("SKILL.md")).expect("SKILL.md");
-            let field = |key: &str| {
-                text.lines()
-                    .find_map(|l| l.strip_prefix(key))
-                    .map(|v| v.trim().to_owned())
-                    .expect("field")
-            };
+            let field = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim().to_owned()).expect("field");
             (field("name:"), field("description:"))
         })
         .collect()
 }
 
 fn argmax(v: &[f32]) -> u32 {
-    v.iter()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .map_or(0, |(i, _)| i as u32)
+    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
 }
 
 #[test]
@@ -74,19 +58,10 @@ fn the_cut_prompt_tokenizes_as_the_whole() {
     let bytes = model_bytes();
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
     let system = protocol::system_prompt(&sample_skills("routing"));
-    for request in [
-        "Will this CREATE INDEX lock writes?",
-        " leading space",
-        "\nnewline first",
-        "ünïcode 42",
-    ] {
+    for request in ["Will this CREATE INDEX lock writes?", " leading space", "\nnewline first", "ünïcode 42"] {
         let mut cut = bpe.encode(&protocol::prompt_prefix(&system));
         cut.extend(bpe.encode(&protocol::prompt_request(request)));
-        let whole = bpe.encode(&format!(
-            "{}{}",
-            protocol::prompt_prefix(&system),
-            protocol::prompt_request(request)
-        ));
+        let whole = bpe.encode(&format!("{}{}", protocol::prompt_prefix(&system), protocol::prompt_request(request)));
         assert_eq!(cut, whole, "on {request:?}");
     }
 }
@@ -98,33 +73,18 @@ fn fast_forward_equals_the_reference() {
     let bpe = Bpe::from_gguf(&g).expect("tokenizer");
     let reference = Llama::from_gguf(&g).expect("reference");
     let fast = Decoder::from_gguf(bytes.clone()).expect("decoder");
-    let ids = bpe.encode(
-        "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
-    );
+    let ids = bpe.encode("<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n");
     let a = reference.last_logits(&ids);
     let mut cache = fast.cache();
     let b = fast.forward(&mut cache, &ids, Logits::Last);
-    let worst = a
-        .iter()
-        .zip(&b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0f32, f32::max);
-    println!(
-        "fast forward against the f32 reference: worst |Δ| {worst:.2e} over {} logits",
-        a.len()
-    );
+    let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+    println!("fast forward against the f32 reference: worst |Δ| {worst:.2e} over {} logits", a.len());
     assert!(worst < 2e-3, "worst |Δ| {worst}");
     assert_eq!(argmax(&a), argmax(&b));
     // Shared out among threads, the prompt's products give the same bits.
-    let one = Decoder::from_gguf(bytes.clone())
-        .expect("decoder")
-        .with_threads(1);
+    let one = Decoder::from_gguf(bytes.clone()).expect("decoder").with_threads(1);
     let two = Decoder::from_gguf(bytes).expect("decoder").with_threads(2);
-    assert_eq!(
-        one.forward(&mut one.cache(), &ids, Logits::All),
-        two.forward(&mut two.cache(), &ids, Logits::All),
-        "threads change the logits"
-    );
+    assert_eq!(one.forward(&mut one.cache(), &ids, Logits::All), two.forward(&mut two.cache(), &ids, Logits::All), "threads change the logits");
 }
 
 #[test]
@@ -135,18 +95,8 @@ fn greedy_answers_equal_candles() {
     let mut theirs = common::candle_in_f32(&bytes);
     let end = bpe.special("<|im_end|>").expect("ChatML");
 
-    let requests: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("web/samples/routing/requests.json"))
-            .expect("requests"),
-    )
-    .expect("json");
-    let requests: Vec<String> = requests
-        .as_array()
-        .expect("list")
-        .iter()
-        .filter_map(|r| r["query"].as_str())
-        .map(str::to_owned)
-        .collect();
+    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join("web/samples/routing/requests.json")).expect("requests")).expect("json");
+    let requests: Vec<String> = requests.as_array().expect("list").iter().filter_map(|r| r["query"].as_str()).map(str::to_owned).collect();
     // Three requests of the 28, spread over the skills: the whole set takes minutes on candle,
     // which re-reads the prompt each time.
     let picked: Vec<&String> = requests.iter().step_by(9).take(3).collect();
@@ -154,65 +104,29 @@ fn greedy_answers_equal_candles() {
         let skills = sample_skills(set);
         let system = protocol::system_prompt(&skills);
         let mut cpu = CpuForward::new(&fast);
-        let router = now(DecoderRouter::new(&mut cpu, &bpe, &skills, true))
-            .expect("cpu")
-            .expect("router");
+        let router = now(DecoderRouter::new(&mut cpu, &bpe, &skills, true)).expect("cpu").expect("router");
         for request in &picked {
-            let ours =
-                now(router.chapter(&mut cpu, &bpe, request, protocol::DEFAULT_MAX_ANSWER_TOKENS))
-                    .expect("cpu")
-                    .expect("answer");
-            let prompt = bpe.encode(&format!(
-                "{}{}",
-                protocol::prompt_prefix(&system),
-                protocol::prompt_request(request)
-            ));
+            let ours = now(router.chapter(&mut cpu, &bpe, request, protocol::DEFAULT_MAX_ANSWER_TOKENS)).expect("cpu").expect("answer");
+            let prompt = bpe.encode(&format!("{}{}", protocol::prompt_prefix(&system), protocol::prompt_request(request)));
             let mut answer = Vec::new();
-            let input = Tensor::new(prompt.as_slice(), &Device::Cpu)
-                .and_then(|t| t.unsqueeze(0))
-                .expect("input");
-            let mut logits: Vec<f32> = theirs
-                .forward(&input, 0)
-                .and_then(|t| t.flatten_all())
-                .and_then(|t| t.to_vec1())
-                .expect("forward");
+            let input = Tensor::new(prompt.as_slice(), &Device::Cpu).and_then(|t| t.unsqueeze(0)).expect("input");
+            let mut logits: Vec<f32> = theirs.forward(&input, 0).and_then(|t| t.flatten_all()).and_then(|t| t.to_vec1()).expect("forward");
             while answer.len() < protocol::DEFAULT_MAX_ANSWER_TOKENS {
                 let next = argmax(&logits);
                 if next == end {
                     break;
                 }
                 answer.push(next);
-                let input = Tensor::new(&[next], &Device::Cpu)
-                    .and_then(|t| t.unsqueeze(0))
-                    .expect("input");
-                logits = theirs
-                    .forward(&input, prompt.len() + answer.len() - 1)
-                    .and_then(|t| t.flatten_all())
-                    .and_then(|t| t.to_vec1())
-                    .expect("forward");
+                let input = Tensor::new(&[next], &Device::Cpu).and_then(|t| t.unsqueeze(0)).expect("input");
+                logits = theirs.forward(&input, prompt.len() + answer.len() - 1).and_then(|t| t.flatten_all()).and_then(|t| t.to_vec1()).expect("forward");
             }
             let theirs_text = bpe.decode(&answer);
-            println!(
-                "{set}: {request:?} -> ours {:?}, candle {theirs_text:?} ({} prefill tokens with the cached prefix of {})",
-                ours.verbatim,
-                ours.prefill_tokens,
-                router.prefix_tokens()
-            );
+            println!("{set}: {request:?} -> ours {:?}, candle {theirs_text:?} ({} prefill tokens with the cached prefix of {})", ours.verbatim, ours.prefill_tokens, router.prefix_tokens());
             assert_eq!(ours.verbatim, theirs_text, "{set}: {request:?}");
-            assert!(
-                ours.prefill_tokens < 40,
-                "a request prefills only its own tokens"
-            );
+            assert!(ours.prefill_tokens < 40, "a request prefills only its own tokens");
             if let Some(i) = ours.parsed.choice {
-                let choice = now(router.choice(&mut cpu, &bpe, request))
-                    .expect("cpu")
-                    .expect("choice");
-                assert_eq!(
-                    choice.choice,
-                    Some(i),
-                    "{set}: {request:?}: constrained choice ranks {:?} first",
-                    choice.distribution
-                );
+                let choice = now(router.choice(&mut cpu, &bpe, request)).expect("cpu").expect("choice");
+                assert_eq!(choice.choice, Some(i), "{set}: {request:?}: constrained choice ranks {:?} first", choice.distribution);
                 let total: f32 = choice.distribution.iter().sum();
                 assert!((total - 1.0).abs() < 1e-4);
             }

@@ -86,9 +86,7 @@ fn f16_at(b: &[u8], at: usize) -> f32 {
 }
 
 fn words_of(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
 /// Lays a matrix out for the kernels: F32, F16 and BF16 as the file has them (halves in pairs),
@@ -98,13 +96,7 @@ pub fn pack(m: &MatrixView<'_>) -> Packed {
     let (rows, cols) = (m.rows, m.cols);
     let blocks = cols / 32;
     let even = cols.is_multiple_of(2);
-    let packed = |storage, row_words, words: Vec<u32>| Packed {
-        storage,
-        rows,
-        cols,
-        row_words,
-        words,
-    };
+    let packed = |storage, row_words, words: Vec<u32>| Packed { storage, rows, cols, row_words, words };
     match m.ty {
         GgmlType::F32 => packed(Storage::F32, cols, words_of(m.bytes).collect()),
         GgmlType::F16 if even => packed(Storage::F16, cols / 2, words_of(m.bytes).collect()),
@@ -118,19 +110,11 @@ pub fn pack(m: &MatrixView<'_>) -> Packed {
             packed(Storage::Q8, blocks * 10, words)
         }
         GgmlType::Q4_0 | GgmlType::Q4_1 => {
-            let (size, quants) = if m.ty == GgmlType::Q4_0 {
-                (18, 2)
-            } else {
-                (20, 4)
-            };
+            let (size, quants) = if m.ty == GgmlType::Q4_0 { (18, 2) } else { (20, 4) };
             let mut words = Vec::with_capacity(rows * blocks * 6);
             for block in m.bytes.chunks_exact(size) {
                 let d = f16_at(block, 0);
-                let min = if m.ty == GgmlType::Q4_0 {
-                    -8.0 * d
-                } else {
-                    f16_at(block, 2)
-                };
+                let min = if m.ty == GgmlType::Q4_0 { -8.0 * d } else { f16_at(block, 2) };
                 words.extend([d.to_bits(), min.to_bits()]);
                 words.extend(words_of(&block[quants..quants + 16]));
             }
@@ -150,10 +134,7 @@ pub fn pack(m: &MatrixView<'_>) -> Packed {
                 }
             }
             if even {
-                let words = halves
-                    .chunks_exact(2)
-                    .map(|h| u32::from(h[0]) | (u32::from(h[1]) << 16))
-                    .collect();
+                let words = halves.chunks_exact(2).map(|h| u32::from(h[0]) | (u32::from(h[1]) << 16)).collect();
                 packed(Storage::F16, cols / 2, words)
             } else {
                 // An odd row cannot pair its halves: keep f32.
@@ -176,11 +157,7 @@ impl Packed {
             .map(|k| match self.storage {
                 Storage::F32 => f32::from_bits(w[k]),
                 Storage::F16 => half::f16::from_bits((w[k / 2] >> (16 * (k % 2))) as u16).to_f32(),
-                Storage::Bf16 => f32::from_bits(if k % 2 == 0 {
-                    w[k / 2] << 16
-                } else {
-                    w[k / 2] & 0xffff_0000
-                }),
+                Storage::Bf16 => f32::from_bits(if k % 2 == 0 { w[k / 2] << 16 } else { w[k / 2] & 0xffff_0000 }),
                 Storage::Q8 => {
                     let b = &w[k / 32 * 10..];
                     let j = k % 32;
@@ -235,11 +212,7 @@ struct Kernels {
 impl Kernels {
     fn new(gpu: &Gpu) -> Kernels {
         let params = include_str!("decoder/params.wgsl");
-        let ops = gpu.compile(
-            "decoder-ops",
-            &format!("{params}{}", include_str!("decoder/ops.wgsl")),
-            &["rms_norm", "rope", "attention", "silu_mul", "add_into"],
-        );
+        let ops = gpu.compile("decoder-ops", &format!("{params}{}", include_str!("decoder/ops.wgsl")), &["rms_norm", "rope", "attention", "silu_mul", "add_into"]);
         let mut matmul = Vec::new();
         for (storage, load) in [
             (Storage::F32, include_str!("decoder/load_f32.wgsl")),
@@ -258,11 +231,7 @@ impl Kernels {
     }
 
     fn get(&self, name: &str) -> Option<&wgpu::ComputePipeline> {
-        self.ops
-            .iter()
-            .chain(&self.matmul)
-            .find(|(n, _)| *n == name)
-            .map(|(_, p)| p)
+        self.ops.iter().chain(&self.matmul).find(|(n, _)| *n == name).map(|(_, p)| p)
     }
 }
 
@@ -281,14 +250,8 @@ impl DecoderKernels {
     /// Compiles the decoder's kernels on `gpu`.
     pub fn new(gpu: Gpu) -> DecoderKernels {
         let limits = gpu.limits();
-        let max_binding = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
-        DecoderKernels {
-            kernels: Kernels::new(&gpu),
-            gpu,
-            max_binding,
-        }
+        let max_binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        DecoderKernels { kernels: Kernels::new(&gpu), gpu, max_binding }
     }
 
     /// The same with chunks of at most `bytes` (the tests' way to split a small matrix).
@@ -297,25 +260,9 @@ impl DecoderKernels {
         self
     }
 
-    fn dispatch(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        kernel: &str,
-        p: Params,
-        inputs: [&wgpu::Buffer; 3],
-        out: &wgpu::Buffer,
-        groups: (u32, u32),
-    ) {
+    fn dispatch(&self, enc: &mut wgpu::CommandEncoder, kernel: &str, p: Params, inputs: [&wgpu::Buffer; 3], out: &wgpu::Buffer, groups: (u32, u32)) {
         if let Some(pipeline) = self.kernels.get(kernel) {
-            self.gpu.dispatch_pipeline(
-                enc,
-                kernel,
-                pipeline,
-                bytemuck::bytes_of(&p),
-                inputs,
-                out,
-                groups,
-            );
+            self.gpu.dispatch_pipeline(enc, kernel, pipeline, bytemuck::bytes_of(&p), inputs, out, groups);
         }
     }
 
@@ -325,46 +272,22 @@ impl DecoderKernels {
         let row_bytes = (m.row_words * 4) as u64;
         let per_chunk = (self.max_binding / row_bytes.max(1)) as usize;
         if per_chunk == 0 {
-            return Err(format!(
-                "a weight row is {row_bytes} bytes, more than the {} bytes this GPU can bind",
-                self.max_binding
-            ));
+            return Err(format!("a weight row is {row_bytes} bytes, more than the {} bytes this GPU can bind", self.max_binding));
         }
         let chunks = (0..m.rows)
             .step_by(per_chunk)
             .map(|lo| {
                 let rows = per_chunk.min(m.rows - lo);
                 let words = &m.words[lo * m.row_words..(lo + rows) * m.row_words];
-                let buf = self
-                    .gpu
-                    .device()
-                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some("weights"),
-                        contents: bytemuck::cast_slice(words),
-                        usage: wgpu::BufferUsages::STORAGE,
-                    });
+                let buf = self.gpu.device().create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some("weights"), contents: bytemuck::cast_slice(words), usage: wgpu::BufferUsages::STORAGE });
                 (lo, rows, buf)
             })
             .collect();
-        Ok(DeviceMatrix {
-            storage: m.storage,
-            rows: m.rows,
-            cols: m.cols,
-            row_words: m.row_words,
-            chunks,
-        })
+        Ok(DeviceMatrix { storage: m.storage, rows: m.rows, cols: m.cols, row_words: m.row_words, chunks })
     }
 
     /// `y[t][o] = W[o] · x[t] (+ bias[o])` for `n` tokens, `y` being `n × W.rows`.
-    fn matmul(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        x: &DeviceBuf,
-        n: usize,
-        w: &DeviceMatrix,
-        bias: Option<&DeviceBuf>,
-        y: &DeviceBuf,
-    ) {
+    fn matmul(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, n: usize, w: &DeviceMatrix, bias: Option<&DeviceBuf>, y: &DeviceBuf) {
         for (lo, rows, buf) in &w.chunks {
             let p = Params {
                 n: n as u32,
@@ -377,136 +300,36 @@ impl DecoderKernels {
                 ..Default::default()
             };
             let b = bias.unwrap_or(x);
-            self.dispatch(
-                enc,
-                w.storage.entry(),
-                p,
-                [&x.buf, buf, &b.buf],
-                &y.buf,
-                (rows.div_ceil(16) as u32, n.div_ceil(16) as u32),
-            );
+            self.dispatch(enc, w.storage.entry(), p, [&x.buf, buf, &b.buf], &y.buf, (rows.div_ceil(16) as u32, n.div_ceil(16) as u32));
         }
     }
 
     #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
-    fn rms_norm(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        x: &DeviceBuf,
-        first_row: usize,
-        rows: usize,
-        width: usize,
-        gains: &DeviceBuf,
-        eps: f32,
-        out: &DeviceBuf,
-    ) {
-        let p = Params {
-            cols: width as u32,
-            in_row: first_row as u32,
-            eps,
-            ..Default::default()
-        };
-        self.dispatch(
-            enc,
-            "rms_norm",
-            p,
-            [&x.buf, &gains.buf, &gains.buf],
-            &out.buf,
-            (rows as u32, 1),
-        );
+    fn rms_norm(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, first_row: usize, rows: usize, width: usize, gains: &DeviceBuf, eps: f32, out: &DeviceBuf) {
+        let p = Params { cols: width as u32, in_row: first_row as u32, eps, ..Default::default() };
+        self.dispatch(enc, "rms_norm", p, [&x.buf, &gains.buf, &gains.buf], &out.buf, (rows as u32, 1));
     }
 
     #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
-    fn rope(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        x: &DeviceBuf,
-        n: usize,
-        heads: usize,
-        head_dim: usize,
-        layout: RopeLayout,
-        table: &DeviceBuf,
-        out: &DeviceBuf,
-    ) {
-        let p = Params {
-            n: n as u32,
-            heads: heads as u32,
-            head_dim: head_dim as u32,
-            flag: (layout == RopeLayout::Halves) as u32,
-            ..Default::default()
-        };
-        self.dispatch(
-            enc,
-            "rope",
-            p,
-            [&x.buf, &table.buf, &table.buf],
-            &out.buf,
-            Gpu::groups_of_64(n * heads * head_dim / 2),
-        );
+    fn rope(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, n: usize, heads: usize, head_dim: usize, layout: RopeLayout, table: &DeviceBuf, out: &DeviceBuf) {
+        let p = Params { n: n as u32, heads: heads as u32, head_dim: head_dim as u32, flag: (layout == RopeLayout::Halves) as u32, ..Default::default() };
+        self.dispatch(enc, "rope", p, [&x.buf, &table.buf, &table.buf], &out.buf, Gpu::groups_of_64(n * heads * head_dim / 2));
     }
 
     #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
-    fn attention(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        c: &Config,
-        q: &DeviceBuf,
-        n: usize,
-        start: usize,
-        keys: &wgpu::Buffer,
-        values: &wgpu::Buffer,
-        out: &DeviceBuf,
-    ) {
-        let p = Params {
-            n: n as u32,
-            heads: c.heads as u32,
-            kv_heads: c.kv_heads as u32,
-            head_dim: c.head_dim as u32,
-            start: start as u32,
-            ..Default::default()
-        };
-        self.dispatch(
-            enc,
-            "attention",
-            p,
-            [&q.buf, keys, values],
-            &out.buf,
-            Gpu::groups_of_64(n * c.heads),
-        );
+    fn attention(&self, enc: &mut wgpu::CommandEncoder, c: &Config, q: &DeviceBuf, n: usize, start: usize, keys: &wgpu::Buffer, values: &wgpu::Buffer, out: &DeviceBuf) {
+        let p = Params { n: n as u32, heads: c.heads as u32, kv_heads: c.kv_heads as u32, head_dim: c.head_dim as u32, start: start as u32, ..Default::default() };
+        self.dispatch(enc, "attention", p, [&q.buf, keys, values], &out.buf, Gpu::groups_of_64(n * c.heads));
     }
 
-    fn elementwise(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        kernel: &str,
-        a: &DeviceBuf,
-        b: &DeviceBuf,
-        len: usize,
-        out: &DeviceBuf,
-    ) {
-        let p = Params {
-            cols: len as u32,
-            ..Default::default()
-        };
-        self.dispatch(
-            enc,
-            kernel,
-            p,
-            [&a.buf, &b.buf, &b.buf],
-            &out.buf,
-            Gpu::groups_of_64(len),
-        );
+    fn elementwise(&self, enc: &mut wgpu::CommandEncoder, kernel: &str, a: &DeviceBuf, b: &DeviceBuf, len: usize, out: &DeviceBuf) {
+        let p = Params { cols: len as u32, ..Default::default() };
+        self.dispatch(enc, kernel, p, [&a.buf, &b.buf, &b.buf], &out.buf, Gpu::groups_of_64(len));
     }
 
     /// Each kernel alone, for the tests: the product of `n` rows of `x` by a packed matrix
     /// (split in chunks as this device would), with an optional bias.
-    pub async fn run_matmul(
-        &self,
-        x: &[f32],
-        n: usize,
-        w: &Packed,
-        bias: Option<&[f32]>,
-    ) -> Result<Vec<f32>, String> {
+    pub async fn run_matmul(&self, x: &[f32], n: usize, w: &Packed, bias: Option<&[f32]>) -> Result<Vec<f32>, String> {
         let g = &self.gpu;
         let m = self.upload_matrix(w)?;
         let (xb, out) = (g.upload(x), g.output(n * w.rows));
@@ -518,27 +341,12 @@ impl DecoderKernels {
     }
 
     /// RMSNorm of each `width`-wide row of `x`.
-    pub async fn run_rms_norm(
-        &self,
-        x: &[f32],
-        width: usize,
-        gains: &[f32],
-        eps: f32,
-    ) -> Result<Vec<f32>, String> {
+    pub async fn run_rms_norm(&self, x: &[f32], width: usize, gains: &[f32], eps: f32) -> Result<Vec<f32>, String> {
         let g = &self.gpu;
         let rows = x.len() / width;
         let out = g.output(x.len());
         let mut enc = g.encoder();
-        self.rms_norm(
-            &mut enc,
-            &g.upload(x),
-            0,
-            rows,
-            width,
-            &g.upload(gains),
-            eps,
-            &out,
-        );
+        self.rms_norm(&mut enc, &g.upload(x), 0, rows, width, &g.upload(gains), eps, &out);
         g.submit(enc);
         g.read(&out).await
     }
@@ -546,43 +354,18 @@ impl DecoderKernels {
     /// Rotary embedding of `n` tokens of `heads` heads at positions `start..` (`inv_freq` as the
     /// model's).
     #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
-    pub async fn run_rope(
-        &self,
-        x: &[f32],
-        n: usize,
-        heads: usize,
-        head_dim: usize,
-        layout: RopeLayout,
-        inv_freq: &[f32],
-        start: usize,
-    ) -> Result<Vec<f32>, String> {
+    pub async fn run_rope(&self, x: &[f32], n: usize, heads: usize, head_dim: usize, layout: RopeLayout, inv_freq: &[f32], start: usize) -> Result<Vec<f32>, String> {
         let g = &self.gpu;
         let out = g.output(x.len());
         let mut enc = g.encoder();
-        self.rope(
-            &mut enc,
-            &g.upload(x),
-            n,
-            heads,
-            head_dim,
-            layout,
-            &g.upload(&rope_table(inv_freq, start, n)),
-            &out,
-        );
+        self.rope(&mut enc, &g.upload(x), n, heads, head_dim, layout, &g.upload(&rope_table(inv_freq, start, n)), &out);
         g.submit(enc);
         g.read(&out).await
     }
 
     /// Attention of `q` (`n` tokens at positions `start..`) over `keys` and `values`
     /// (`start + n` positions).
-    pub async fn run_attention(
-        &self,
-        c: &Config,
-        q: &[f32],
-        keys: &[f32],
-        values: &[f32],
-        start: usize,
-    ) -> Result<Vec<f32>, String> {
+    pub async fn run_attention(&self, c: &Config, q: &[f32], keys: &[f32], values: &[f32], start: usize) -> Result<Vec<f32>, String> {
         let g = &self.gpu;
         let n = q.len() / c.dim;
         let out = g.output(q.len());
@@ -598,14 +381,7 @@ impl DecoderKernels {
         let g = &self.gpu;
         let out = g.output(a.len());
         let mut enc = g.encoder();
-        self.elementwise(
-            &mut enc,
-            "silu_mul",
-            &g.upload(a),
-            &g.upload(b),
-            a.len(),
-            &out,
-        );
+        self.elementwise(&mut enc, "silu_mul", &g.upload(a), &g.upload(b), a.len(), &out);
         g.submit(enc);
         g.read(&out).await
     }
@@ -647,19 +423,10 @@ pub struct GpuDecoder {
 impl GpuDecoder {
     /// Uploads `model`'s weights; `Err` names what the device could not hold (the sizes) or
     /// could not do.
-    pub async fn new(
-        kernels: DecoderKernels,
-        model: Decoder,
-    ) -> Result<GpuDecoder, (Decoder, String)> {
+    pub async fn new(kernels: DecoderKernels, model: Decoder) -> Result<GpuDecoder, (Decoder, String)> {
         let c = model.config;
         if c.head_dim > 256 {
-            return Err((
-                model,
-                format!(
-                    "the model's heads are {} wide; the GPU attention kernel holds 256 at most",
-                    c.head_dim
-                ),
-            ));
+            return Err((model, format!("the model's heads are {} wide; the GPU attention kernel holds 256 at most", c.head_dim)));
         }
         let device = kernels.gpu.device().clone();
         let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
@@ -683,9 +450,7 @@ impl GpuDecoder {
                     q: up(&l.q)?,
                     k: up(&l.k)?,
                     v: up(&l.v)?,
-                    bias: l
-                        .qkv_bias
-                        .map(|[a, b, c]| [g.upload(a), g.upload(b), g.upload(c)]),
+                    bias: l.qkv_bias.map(|[a, b, c]| [g.upload(a), g.upload(b), g.upload(c)]),
                     o: up(&l.o)?,
                     ffn_norm: g.upload(l.ffn_norm),
                     gate: up(&l.gate)?,
@@ -703,31 +468,10 @@ impl GpuDecoder {
             Err(e) => return Err((model, e)),
         };
         if let Some(e) = oom.or(invalid) {
-            return Err((
-                model,
-                format!(
-                    "the GPU could not hold the model's {:.0} MB of weights: {e}",
-                    device_bytes as f64 / 1e6
-                ),
-            ));
+            return Err((model, format!("the GPU could not hold the model's {:.0} MB of weights: {e}", device_bytes as f64 / 1e6)));
         }
-        let storage = kinds
-            .iter()
-            .map(|s| format!("{s:?}"))
-            .collect::<Vec<_>>()
-            .join("/");
-        Ok(GpuDecoder {
-            kernels,
-            model,
-            layers,
-            norm,
-            head,
-            cache: Vec::new(),
-            capacity: 0,
-            len: 0,
-            device_bytes,
-            storage,
-        })
+        let storage = kinds.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join("/");
+        Ok(GpuDecoder { kernels, model, layers, norm, head, cache: Vec::new(), capacity: 0, len: 0, device_bytes, storage })
     }
 
     /// The model back (to run on the CPU after a GPU failure).
@@ -759,14 +503,11 @@ impl GpuDecoder {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("kv-cache"),
                 size: capacity as u64 * kv_bytes,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             })
         };
-        let fresh: Vec<(wgpu::Buffer, wgpu::Buffer)> =
-            (0..c.layers).map(|_| (make(), make())).collect();
+        let fresh: Vec<(wgpu::Buffer, wgpu::Buffer)> = (0..c.layers).map(|_| (make(), make())).collect();
         if self.len > 0 {
             let mut enc = self.kernels.gpu.encoder();
             for ((ok, ov), (nk, nv)) in self.cache.iter().zip(&fresh) {
@@ -814,18 +555,8 @@ impl GpuDecoder {
         let kv_bytes = (kv_dim * 4) as u64;
         let x = g.upload(&self.model.embed_rows(ids));
         let table = g.upload(&rope_table(self.model.inv_freq(), start, n));
-        let (h, q, q_rot, attn, proj) = (
-            g.output(n * dim),
-            g.output(n * dim),
-            g.output(n * dim),
-            g.output(n * dim),
-            g.output(n * dim),
-        );
-        let (kb, vb, k_rot) = (
-            g.output(n * kv_dim),
-            g.output(n * kv_dim),
-            g.output(n * kv_dim),
-        );
+        let (h, q, q_rot, attn, proj) = (g.output(n * dim), g.output(n * dim), g.output(n * dim), g.output(n * dim), g.output(n * dim));
+        let (kb, vb, k_rot) = (g.output(n * kv_dim), g.output(n * kv_dim), g.output(n * kv_dim));
         let (gate, up, act) = (g.output(n * c.ff), g.output(n * c.ff), g.output(n * c.ff));
         let mut enc = g.encoder();
         for (l, (keys, values)) in self.layers.iter().zip(&self.cache) {
@@ -835,23 +566,9 @@ impl GpuDecoder {
             k.matmul(&mut enc, &h, n, &l.k, bias(1), &kb);
             k.matmul(&mut enc, &h, n, &l.v, bias(2), &vb);
             k.rope(&mut enc, &q, n, c.heads, c.head_dim, c.rope, &table, &q_rot);
-            k.rope(
-                &mut enc, &kb, n, c.kv_heads, c.head_dim, c.rope, &table, &k_rot,
-            );
-            enc.copy_buffer_to_buffer(
-                &k_rot.buf,
-                0,
-                keys,
-                start as u64 * kv_bytes,
-                n as u64 * kv_bytes,
-            );
-            enc.copy_buffer_to_buffer(
-                &vb.buf,
-                0,
-                values,
-                start as u64 * kv_bytes,
-                n as u64 * kv_bytes,
-            );
+            k.rope(&mut enc, &kb, n, c.kv_heads, c.head_dim, c.rope, &table, &k_rot);
+            enc.copy_buffer_to_buffer(&k_rot.buf, 0, keys, start as u64 * kv_bytes, n as u64 * kv_bytes);
+            enc.copy_buffer_to_buffer(&vb.buf, 0, values, start as u64 * kv_bytes, n as u64 * kv_bytes);
             k.attention(&mut enc, &c, &q_rot, n, start, keys, values, &attn);
             k.matmul(&mut enc, &attn, n, &l.o, None, &proj);
             k.elementwise(&mut enc, "add_into", &proj, &proj, n * dim, &x);
@@ -893,11 +610,7 @@ impl Forward for GpuDecoder {
         self.len = self.len.min(len);
     }
 
-    fn forward(
-        &mut self,
-        ids: &[u32],
-        logits: Logits,
-    ) -> impl Future<Output = Result<Vec<f32>, String>> {
+    fn forward(&mut self, ids: &[u32], logits: Logits) -> impl Future<Output = Result<Vec<f32>, String>> {
         self.run(ids, logits)
     }
 }

@@ -67,13 +67,9 @@ pub struct DeviceBuf {
 impl Gpu {
     /// Finds an adapter and compiles the kernels; `Err` with the reason when there is no GPU.
     pub async fn new() -> Result<Gpu, String> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let adapter = instance
-            .request_adapter(&wgpu::RequestAdapterOptions {
-                power_preference: wgpu::PowerPreference::HighPerformance,
-                ..Default::default()
-            })
+            .request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, ..Default::default() })
             .await
             .map_err(|e| format!("no GPU adapter: {e}"))?;
         let info = adapter.get_info();
@@ -84,34 +80,19 @@ impl Gpu {
             shader_f16: adapter.features().contains(wgpu::Features::SHADER_F16),
         };
         // Raise the limits to what the adapter offers: the word embeddings are a 47 MB binding.
-        let required_features = if summary.shader_f16 {
-            wgpu::Features::SHADER_F16
-        } else {
-            wgpu::Features::empty()
-        };
+        let required_features = if summary.shader_f16 { wgpu::Features::SHADER_F16 } else { wgpu::Features::empty() };
         let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor {
-                label: Some("skillpg"),
-                required_features,
-                required_limits: adapter.limits(),
-                ..Default::default()
-            })
+            .request_device(&wgpu::DeviceDescriptor { label: Some("skillpg"), required_features, required_limits: adapter.limits(), ..Default::default() })
             .await
             .map_err(|e| format!("the GPU refused a device: {e}"))?;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kernels"),
-            source: wgpu::ShaderSource::Wgsl(
-                concat!(include_str!("common.wgsl"), include_str!("kernels.wgsl")).into(),
-            ),
+            source: wgpu::ShaderSource::Wgsl(concat!(include_str!("common.wgsl"), include_str!("kernels.wgsl")).into()),
         });
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
+            ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { read_only }, has_dynamic_offset: false, min_binding_size: None },
             count: None,
         };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -120,11 +101,7 @@ impl Gpu {
                 wgpu::BindGroupLayoutEntry {
                     binding: 0,
                     visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
+                    ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
                     count: None,
                 },
                 storage(1, true),
@@ -133,11 +110,7 @@ impl Gpu {
                 storage(4, false),
             ],
         });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("kernels"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("kernels"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
         let make = |module: &wgpu::ShaderModule, entry: &'static str| {
             let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(entry),
@@ -150,33 +123,15 @@ impl Gpu {
             (entry, p)
         };
         let mut pipelines: Vec<(&'static str, wgpu::ComputePipeline)> =
-            ["linear", "layer_norm", "attention", "embed", "mean_pool"]
-                .into_iter()
-                .map(|e| make(&module, e))
-                .collect();
+            ["linear", "layer_norm", "attention", "embed", "mean_pool"].into_iter().map(|e| make(&module, e)).collect();
         if summary.shader_f16 {
             let module16 = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("kernels-f16"),
-                source: wgpu::ShaderSource::Wgsl(
-                    concat!(
-                        "enable f16;\n",
-                        include_str!("common.wgsl"),
-                        include_str!("kernels_f16.wgsl")
-                    )
-                    .into(),
-                ),
+                source: wgpu::ShaderSource::Wgsl(concat!("enable f16;\n", include_str!("common.wgsl"), include_str!("kernels_f16.wgsl")).into()),
             });
             pipelines.push(make(&module16, "linear_f16"));
         }
-        Ok(Gpu {
-            device,
-            queue,
-            layout,
-            pipeline_layout,
-            pipelines: pipelines.into(),
-            dispatches: Arc::default(),
-            adapter: summary,
-        })
+        Ok(Gpu { device, queue, layout, pipeline_layout, pipelines: pipelines.into(), dispatches: Arc::default(), adapter: summary })
     }
 
     /// Kernel dispatches recorded since this device was made.
@@ -191,42 +146,27 @@ impl Gpu {
 
     /// Uploads `data` as IEEE halves, for the f16 kernels.
     pub fn upload_f16(&self, data: &[f32]) -> DeviceBuf {
-        let mut halves: Vec<u16> = data
-            .iter()
-            .map(|&v| skillpg_router::weights::f32_to_f16(v))
-            .collect();
+        let mut halves: Vec<u16> = data.iter().map(|&v| skillpg_router::weights::f32_to_f16(v)).collect();
         if halves.len() % 2 == 1 || halves.is_empty() {
             halves.push(0);
         }
-        let buf = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: None,
-                contents: bytemuck::cast_slice(&halves),
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            });
-        DeviceBuf {
-            buf,
-            len: data.len(),
-        }
+        let buf = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: bytemuck::cast_slice(&halves),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        });
+        DeviceBuf { buf, len: data.len() }
     }
 
     /// Uploads `data` (an empty slice gets one zero, as bindings may not be empty).
     pub fn upload(&self, data: &[f32]) -> DeviceBuf {
         let data: &[f32] = if data.is_empty() { &[0.0] } else { data };
-        let buf = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: None,
-                contents: bytemuck::cast_slice(data),
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST,
-            });
-        DeviceBuf {
-            buf,
-            len: data.len(),
-        }
+        let buf = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: bytemuck::cast_slice(data),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        });
+        DeviceBuf { buf, len: data.len() }
     }
 
     pub(crate) fn output(&self, len: usize) -> DeviceBuf {
@@ -240,114 +180,47 @@ impl Gpu {
     }
 
     /// Records one kernel dispatch of `groups` workgroups (x, y) into `encoder`.
-    fn dispatch(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        kernel: &str,
-        params: Params,
-        inputs: [&DeviceBuf; 3],
-        out: &DeviceBuf,
-        groups: (u32, u32),
-    ) {
-        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == kernel) else {
-            return;
-        };
-        self.dispatch_pipeline(
-            encoder,
-            kernel,
-            pipeline,
-            bytemuck::bytes_of(&params),
-            [&inputs[0].buf, &inputs[1].buf, &inputs[2].buf],
-            &out.buf,
-            groups,
-        );
+    fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, kernel: &str, params: Params, inputs: [&DeviceBuf; 3], out: &DeviceBuf, groups: (u32, u32)) {
+        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == kernel) else { return };
+        self.dispatch_pipeline(encoder, kernel, pipeline, bytemuck::bytes_of(&params), [&inputs[0].buf, &inputs[1].buf, &inputs[2].buf], &out.buf, groups);
     }
 
     /// Compiles `source`'s entry points `entries` with the shared pipeline layout.
-    pub(crate) fn compile(
-        &self,
-        label: &str,
-        source: &str,
-        entries: &[&'static str],
-    ) -> Vec<(&'static str, wgpu::ComputePipeline)> {
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
+    pub(crate) fn compile(&self, label: &str, source: &str, entries: &[&'static str]) -> Vec<(&'static str, wgpu::ComputePipeline)> {
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) });
         entries
             .iter()
             .map(|&entry| {
-                let p = self
-                    .device
-                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(entry),
-                        layout: Some(&self.pipeline_layout),
-                        module: &module,
-                        entry_point: Some(entry),
-                        compilation_options: Default::default(),
-                        cache: None,
-                    });
+                let p = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(entry),
+                    layout: Some(&self.pipeline_layout),
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: Default::default(),
+                    cache: None,
+                });
                 (entry, p)
             })
             .collect()
     }
 
     /// Records one dispatch of `pipeline` with `params` (a uniform block) and its four buffers.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "a dispatch's pipeline, uniform, buffers and size"
-    )]
-    pub(crate) fn dispatch_pipeline(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        label: &str,
-        pipeline: &wgpu::ComputePipeline,
-        params: &[u8],
-        inputs: [&wgpu::Buffer; 3],
-        out: &wgpu::Buffer,
-        groups: (u32, u32),
-    ) {
-        self.dispatches
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let uniform = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: None,
-                contents: params,
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
+    #[allow(clippy::too_many_arguments, reason = "a dispatch's pipeline, uniform, buffers and size")]
+    pub(crate) fn dispatch_pipeline(&self, encoder: &mut wgpu::CommandEncoder, label: &str, pipeline: &wgpu::ComputePipeline, params: &[u8], inputs: [&wgpu::Buffer; 3], out: &wgpu::Buffer, groups: (u32, u32)) {
+        self.dispatches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: None, contents: params, usage: wgpu::BufferUsages::UNIFORM });
         let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
             layout: &self.layout,
             entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: uniform.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: inputs[0].as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: inputs[1].as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: inputs[2].as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: out.as_entire_binding(),
-                },
+                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: inputs[0].as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: inputs[1].as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: inputs[2].as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: out.as_entire_binding() },
             ],
         });
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(label),
-            timestamp_writes: None,
-        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind, &[]);
         pass.dispatch_workgroups(groups.0.max(1), groups.1.max(1), 1);
@@ -367,25 +240,14 @@ impl Gpu {
     /// that can be that large read `gid.y`).
     pub(crate) fn groups_of_64(n: usize) -> (u32, u32) {
         let groups = n.div_ceil(64) as u32;
-        if groups > 65_535 {
-            (65_535, groups.div_ceil(65_535))
-        } else {
-            (groups, 1)
-        }
+        if groups > 65_535 { (65_535, groups.div_ceil(65_535)) } else { (groups, 1) }
     }
 
     /// Reads a buffer back, asynchronously.
     pub async fn read(&self, src: &DeviceBuf) -> Result<Vec<f32>, String> {
         let size = (src.len.max(1) * 4) as u64;
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor { label: None, size, usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, mapped_at_creation: false });
+        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         encoder.copy_buffer_to_buffer(&src.buf, 0, &staging, 0, size);
         self.queue.submit([encoder.finish()]);
         let (tx, rx) = futures_channel::oneshot::channel();
@@ -393,12 +255,8 @@ impl Gpu {
             let _ = tx.send(res);
         });
         #[cfg(not(target_arch = "wasm32"))]
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| format!("GPU poll failed: {e}"))?;
-        rx.await
-            .map_err(|_| "the GPU dropped the read".to_owned())?
-            .map_err(|e| format!("reading the GPU buffer failed: {e}"))?;
+        self.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| format!("GPU poll failed: {e}"))?;
+        rx.await.map_err(|_| "the GPU dropped the read".to_owned())?.map_err(|e| format!("reading the GPU buffer failed: {e}"))?;
         let view = staging.get_mapped_range(..).map_err(|e| format!("{e:?}"))?;
         let data: Vec<f32> = bytemuck::cast_slice(&view[..]).to_vec();
         drop(view);
@@ -409,137 +267,49 @@ impl Gpu {
     /// `y = x · wᵀ + b` (then GELU when `gelu`), as `cpu::linear`; `w` uploaded in f32, or in
     /// f16 with [`Gpu::upload_f16`] when `w_f16`. Tiled: 16 × 16 outputs a workgroup.
     #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
-    pub fn linear(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        x: &DeviceBuf,
-        rows: usize,
-        n_in: usize,
-        w: &DeviceBuf,
-        b: &DeviceBuf,
-        n_out: usize,
-        gelu: bool,
-        w_f16: bool,
-    ) -> DeviceBuf {
+    pub fn linear(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, rows: usize, n_in: usize, w: &DeviceBuf, b: &DeviceBuf, n_out: usize, gelu: bool, w_f16: bool) -> DeviceBuf {
         let out = self.output(rows * n_out);
-        let p = Params {
-            rows: rows as u32,
-            n_in: n_in as u32,
-            n_out: n_out as u32,
-            flag: gelu as u32,
-            ..Default::default()
-        };
-        self.dispatch(
-            enc,
-            if w_f16 { "linear_f16" } else { "linear" },
-            p,
-            [x, w, b],
-            &out,
-            (n_out.div_ceil(16) as u32, rows.div_ceil(16) as u32),
-        );
+        let p = Params { rows: rows as u32, n_in: n_in as u32, n_out: n_out as u32, flag: gelu as u32, ..Default::default() };
+        self.dispatch(enc, if w_f16 { "linear_f16" } else { "linear" }, p, [x, w, b], &out, (n_out.div_ceil(16) as u32, rows.div_ceil(16) as u32));
         out
     }
 
     /// LayerNorm of `x` (+ `residual`), gamma and beta concatenated in `gb`.
-    pub fn layer_norm(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        x: &DeviceBuf,
-        residual: Option<&DeviceBuf>,
-        rows: usize,
-        width: usize,
-        gb: &DeviceBuf,
-        eps: f32,
-    ) -> DeviceBuf {
+    pub fn layer_norm(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, residual: Option<&DeviceBuf>, rows: usize, width: usize, gb: &DeviceBuf, eps: f32) -> DeviceBuf {
         let out = self.output(rows * width);
-        let p = Params {
-            rows: rows as u32,
-            n_in: width as u32,
-            flag: residual.is_some() as u32,
-            eps,
-            ..Default::default()
-        };
-        self.dispatch(
-            enc,
-            "layer_norm",
-            p,
-            [x, residual.unwrap_or(x), gb],
-            &out,
-            Gpu::groups_of_64(rows),
-        );
+        let p = Params { rows: rows as u32, n_in: width as u32, flag: residual.is_some() as u32, eps, ..Default::default() };
+        self.dispatch(enc, "layer_norm", p, [x, residual.unwrap_or(x), gb], &out, Gpu::groups_of_64(rows));
         out
     }
 
     /// Self-attention over packed sequences, as `cpu::attention` on each: `qkv` is `[rows,
     /// 3 · heads · head_dim]` (query, key, value side by side), `row_seqs` per row its sequence's
     /// first row and length ([`Gpu::upload_spans`]).
-    pub fn attention(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        qkv: &DeviceBuf,
-        row_seqs: &DeviceBuf,
-        rows: usize,
-        heads: usize,
-        head_dim: usize,
-    ) -> DeviceBuf {
+    pub fn attention(&self, enc: &mut wgpu::CommandEncoder, qkv: &DeviceBuf, row_seqs: &DeviceBuf, rows: usize, heads: usize, head_dim: usize) -> DeviceBuf {
         let out = self.output(rows * heads * head_dim);
-        let p = Params {
-            rows: rows as u32,
-            heads: heads as u32,
-            head_dim: head_dim as u32,
-            ..Default::default()
-        };
-        self.dispatch(
-            enc,
-            "attention",
-            p,
-            [qkv, row_seqs, qkv],
-            &out,
-            Gpu::groups_of_64(rows * heads),
-        );
+        let p = Params { rows: rows as u32, heads: heads as u32, head_dim: head_dim as u32, ..Default::default() };
+        self.dispatch(enc, "attention", p, [qkv, row_seqs, qkv], &out, Gpu::groups_of_64(rows * heads));
         out
     }
 
     /// Mean pooling and L2 normalization of each sequence (`seqs`: first row and length of
     /// each, [`Gpu::upload_spans`]), as `cpu::mean_pool_normalize`: `[n_seqs, width]`.
-    pub fn mean_pool(
-        &self,
-        enc: &mut wgpu::CommandEncoder,
-        x: &DeviceBuf,
-        seqs: &DeviceBuf,
-        n_seqs: usize,
-        width: usize,
-    ) -> DeviceBuf {
+    pub fn mean_pool(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, seqs: &DeviceBuf, n_seqs: usize, width: usize) -> DeviceBuf {
         let out = self.output(n_seqs * width);
-        let p = Params {
-            rows: n_seqs as u32,
-            n_in: width as u32,
-            ..Default::default()
-        };
-        self.dispatch(
-            enc,
-            "mean_pool",
-            p,
-            [x, seqs, x],
-            &out,
-            Gpu::groups_of_64(n_seqs),
-        );
+        let p = Params { rows: n_seqs as u32, n_in: width as u32, ..Default::default() };
+        self.dispatch(enc, "mean_pool", p, [x, seqs, x], &out, Gpu::groups_of_64(n_seqs));
         out
     }
 
     /// Uploads `(first row, length)` pairs as the kernels read them (u32 bit patterns).
     pub fn upload_spans(&self, spans: &[(usize, usize)]) -> DeviceBuf {
-        let bits: Vec<f32> = spans
-            .iter()
-            .flat_map(|&(s, l)| [f32::from_bits(s as u32), f32::from_bits(l as u32)])
-            .collect();
+        let bits: Vec<f32> = spans.iter().flat_map(|&(s, l)| [f32::from_bits(s as u32), f32::from_bits(l as u32)]).collect();
         self.upload(&bits)
     }
 
     /// A command encoder; submit it with [`Gpu::submit`].
     pub fn encoder(&self) -> wgpu::CommandEncoder {
-        self.device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
+        self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
     }
 
     /// Submits recorded work.
@@ -586,24 +356,12 @@ impl GpuModel {
     /// `shader-f16` (and `allow_f16`), in f32 otherwise.
     pub fn new(gpu: Gpu, model: &Model, allow_f16: bool) -> GpuModel {
         let f16 = allow_f16 && gpu.has_f16();
-        let up = |p: &(Vec<f32>, Vec<f32>)| {
-            (
-                if f16 {
-                    gpu.upload_f16(&p.0)
-                } else {
-                    gpu.upload(&p.0)
-                },
-                gpu.upload(&p.1),
-            )
-        };
+        let up = |p: &(Vec<f32>, Vec<f32>)| (if f16 { gpu.upload_f16(&p.0) } else { gpu.upload(&p.0) }, gpu.upload(&p.1));
         let layers = model
             .layers
             .iter()
             .map(|l| GpuLayer {
-                qkv: up(&(
-                    concat(&concat(&l.q.0, &l.k.0), &l.v.0),
-                    concat(&concat(&l.q.1, &l.k.1), &l.v.1),
-                )),
+                qkv: up(&(concat(&concat(&l.q.0, &l.k.0), &l.v.0), concat(&concat(&l.q.1, &l.k.1), &l.v.1))),
                 o: up(&l.o),
                 ln1: gpu.upload(&concat(&l.ln1.0, &l.ln1.1)),
                 up: up(&l.up),
@@ -625,10 +383,7 @@ impl GpuModel {
 
     /// The sentence embedding of `ids` (its first 256), computed on the GPU.
     pub async fn forward(&self, ids: &[u32]) -> Result<Vec<f32>, String> {
-        Ok(self
-            .forward_batch(std::slice::from_ref(&ids.to_vec()))
-            .await?
-            .remove(0))
+        Ok(self.forward_batch(std::slice::from_ref(&ids.to_vec())).await?.remove(0))
     }
 
     /// The sentence embeddings of every text of `batch` (each cut to its first 256 ids) in one
@@ -649,11 +404,7 @@ impl GpuModel {
             let start = ids.len();
             spans.push((start, len));
             row_spans.extend(std::iter::repeat_n((start, len), len));
-            ids.extend(
-                text[..len]
-                    .iter()
-                    .map(|&id| f32::from_bits(id.min(c.vocab as u32 - 1))),
-            );
+            ids.extend(text[..len].iter().map(|&id| f32::from_bits(id.min(c.vocab as u32 - 1))));
             positions.extend((0..len).map(|p| f32::from_bits(p as u32)));
         }
         let rows = ids.len();
@@ -663,26 +414,11 @@ impl GpuModel {
         let mut extra = self.type0.clone();
         extra.extend(ids);
         extra.extend(positions);
-        let (extra, row_seqs, seqs) = (
-            g.upload(&extra),
-            g.upload_spans(&row_spans),
-            g.upload_spans(&spans),
-        );
+        let (extra, row_seqs, seqs) = (g.upload(&extra), g.upload_spans(&row_spans), g.upload_spans(&spans));
         let mut enc = g.encoder();
         let x0 = g.output(rows * h);
-        let p = Params {
-            rows: rows as u32,
-            n_in: h as u32,
-            ..Default::default()
-        };
-        g.dispatch(
-            &mut enc,
-            "embed",
-            p,
-            [&self.word, &self.position, &extra],
-            &x0,
-            Gpu::groups_of_64(rows * h),
-        );
+        let p = Params { rows: rows as u32, n_in: h as u32, ..Default::default() };
+        g.dispatch(&mut enc, "embed", p, [&self.word, &self.position, &extra], &x0, Gpu::groups_of_64(rows * h));
         let mut x = g.layer_norm(&mut enc, &x0, None, rows, h, &self.ln, LAYER_NORM_EPS);
         for l in &self.layers {
             let f = self.f16;
@@ -690,44 +426,15 @@ impl GpuModel {
             let ctx = g.attention(&mut enc, &qkv, &row_seqs, rows, c.heads, h / c.heads);
             let attn = g.linear(&mut enc, &ctx, rows, h, &l.o.0, &l.o.1, h, false, f);
             let a = g.layer_norm(&mut enc, &attn, Some(&x), rows, h, &l.ln1, LAYER_NORM_EPS);
-            let up = g.linear(
-                &mut enc,
-                &a,
-                rows,
-                h,
-                &l.up.0,
-                &l.up.1,
-                c.intermediate,
-                true,
-                f,
-            );
-            let down = g.linear(
-                &mut enc,
-                &up,
-                rows,
-                c.intermediate,
-                &l.down.0,
-                &l.down.1,
-                h,
-                false,
-                f,
-            );
+            let up = g.linear(&mut enc, &a, rows, h, &l.up.0, &l.up.1, c.intermediate, true, f);
+            let down = g.linear(&mut enc, &up, rows, c.intermediate, &l.down.0, &l.down.1, h, false, f);
             x = g.layer_norm(&mut enc, &down, Some(&a), rows, h, &l.ln2, LAYER_NORM_EPS);
         }
         let pooled = g.mean_pool(&mut enc, &x, &seqs, spans.len(), h);
         g.submit(enc);
         let flat = g.read(&pooled).await?;
         let mut vectors = flat.chunks_exact(h).map(<[f32]>::to_vec);
-        Ok(batch
-            .iter()
-            .map(|t| {
-                if t.is_empty() {
-                    vec![0.0; h]
-                } else {
-                    vectors.next().unwrap_or_else(|| vec![0.0; h])
-                }
-            })
-            .collect())
+        Ok(batch.iter().map(|t| if t.is_empty() { vec![0.0; h] } else { vectors.next().unwrap_or_else(|| vec![0.0; h]) }).collect())
     }
 }
 
@@ -748,7 +455,6 @@ pub struct GpuEmbedder {
 impl skillpg_router::Embedder for GpuEmbedder {
     fn embed(&self, texts: &[String]) -> Vec<Vec<f32>> {
         let batch: Vec<Vec<u32>> = texts.iter().map(|t| self.tokenizer.encode(t)).collect();
-        pollster::block_on(self.model.forward_batch(&batch))
-            .unwrap_or_else(|_| batch.iter().map(|ids| self.fallback.forward(ids)).collect())
+        pollster::block_on(self.model.forward_batch(&batch)).unwrap_or_else(|_| batch.iter().map(|ids| self.fallback.forward(ids)).collect())
     }
 }

@@ -15,9 +15,7 @@ use std::process::Command;
 use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::{CpuForward, Forward, now};
 use skillpg_decoder::gguf::Gguf;
-use skillpg_decoder::model::{
-    Config, Decoder, Family, Logits, MatrixView, RopeLayout, attend, rms_norm_into,
-};
+use skillpg_decoder::model::{Config, Decoder, Family, Logits, MatrixView, RopeLayout, attend, rms_norm_into};
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use skillpg_decoder::quant::{GgmlType, dequantize_into};
 use skillpg_gpu::Gpu;
@@ -43,10 +41,7 @@ fn random(n: usize, seed: u64) -> Vec<f32> {
 
 fn worst(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len(), "lengths differ");
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max)
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
 /// A matrix's bytes in `ty`: random bits, with every block's f16 scales set to small sane values
@@ -58,22 +53,13 @@ fn random_matrix(ty: GgmlType, rows: usize, cols: usize, seed: u64) -> Vec<u8> {
     let mut bytes: Vec<u8> = noise.iter().map(|v| ((v + 1.0) * 127.5) as u8).collect();
     match ty {
         GgmlType::F32 => {
-            return random(rows * cols, seed)
-                .iter()
-                .flat_map(|v| v.to_le_bytes())
-                .collect();
+            return random(rows * cols, seed).iter().flat_map(|v| v.to_le_bytes()).collect();
         }
         GgmlType::F16 => {
-            return random(rows * cols, seed)
-                .iter()
-                .flat_map(|v| half::f16::from_f32(*v).to_le_bytes())
-                .collect();
+            return random(rows * cols, seed).iter().flat_map(|v| half::f16::from_f32(*v).to_le_bytes()).collect();
         }
         GgmlType::Bf16 => {
-            return random(rows * cols, seed)
-                .iter()
-                .flat_map(|v| half::bf16::from_f32(*v).to_le_bytes())
-                .collect();
+            return random(rows * cols, seed).iter().flat_map(|v| half::bf16::from_f32(*v).to_le_bytes()).collect();
         }
         _ => {}
     }
@@ -92,30 +78,14 @@ fn random_matrix(ty: GgmlType, rows: usize, cols: usize, seed: u64) -> Vec<u8> {
     bytes
 }
 
-const TYPES: [GgmlType; 10] = [
-    GgmlType::F32,
-    GgmlType::F16,
-    GgmlType::Bf16,
-    GgmlType::Q8_0,
-    GgmlType::Q4_0,
-    GgmlType::Q4_1,
-    GgmlType::Q5_0,
-    GgmlType::Q5_1,
-    GgmlType::Q4K,
-    GgmlType::Q6K,
-];
+const TYPES: [GgmlType; 10] = [GgmlType::F32, GgmlType::F16, GgmlType::Bf16, GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::Q4K, GgmlType::Q6K];
 
 #[test]
 fn packed_rows_are_the_files_values() {
     for ty in TYPES {
         let (rows, cols) = (5, 512);
         let bytes = random_matrix(ty, rows, cols, 7);
-        let packed = pack(&MatrixView {
-            ty,
-            rows,
-            cols,
-            bytes: &bytes,
-        });
+        let packed = pack(&MatrixView { ty, rows, cols, bytes: &bytes });
         let row_bytes = bytes.len() / rows;
         let mut want = vec![0.0f32; cols];
         for r in 0..rows {
@@ -124,16 +94,9 @@ fn packed_rows_are_the_files_values() {
             let widened = matches!(packed.storage, Storage::F16) && ty != GgmlType::F16;
             // Stored as the file stores them: the same values (Q4_0 computes d·q - 8d instead of
             // d·(q - 8), a rounding apart); widened to f16: f16's rounding.
-            let tolerance = if widened {
-                want.iter().fold(0.0f32, |m, v| m.max(v.abs())) * 1e-3
-            } else {
-                1e-6
-            };
+            let tolerance = if widened { want.iter().fold(0.0f32, |m, v| m.max(v.abs())) * 1e-3 } else { 1e-6 };
             let d = worst(&got, &want);
-            assert!(
-                d <= tolerance,
-                "{ty:?} row {r}: worst |Δ| {d} (tolerance {tolerance})"
-            );
+            assert!(d <= tolerance, "{ty:?} row {r}: worst |Δ| {d} (tolerance {tolerance})");
         }
         let expected = match ty {
             GgmlType::F32 => Storage::F32,
@@ -156,33 +119,19 @@ fn the_product_matches_the_cpu_for_every_storage_type_and_in_chunks() {
                 continue;
             }
             let bytes = random_matrix(ty, rows, cols, 3 + n as u64);
-            let packed = pack(&MatrixView {
-                ty,
-                rows,
-                cols,
-                bytes: &bytes,
-            });
+            let packed = pack(&MatrixView { ty, rows, cols, bytes: &bytes });
             let x = random(n * cols, 11);
             let bias = random(rows, 12);
             let mut want = vec![0.0f32; n * rows];
             for r in 0..rows {
                 let w = packed.row(r);
                 for t in 0..n {
-                    want[t * rows + r] = w
-                        .iter()
-                        .zip(&x[t * cols..(t + 1) * cols])
-                        .map(|(a, b)| a * b)
-                        .sum::<f32>()
-                        + bias[r];
+                    want[t * rows + r] = w.iter().zip(&x[t * cols..(t + 1) * cols]).map(|(a, b)| a * b).sum::<f32>() + bias[r];
                 }
             }
-            let got =
-                pollster::block_on(k.run_matmul(&x, n, &packed, Some(&bias))).expect("matmul");
+            let got = pollster::block_on(k.run_matmul(&x, n, &packed, Some(&bias))).expect("matmul");
             let d = worst(&got, &want);
-            assert!(
-                d <= 2e-4 * (cols as f32).sqrt(),
-                "{ty:?} {n}×{cols}→{rows}: worst |Δ| {d}"
-            );
+            assert!(d <= 2e-4 * (cols as f32).sqrt(), "{ty:?} {n}×{cols}→{rows}: worst |Δ| {d}");
         }
     }
     // A device whose bindings hold 7 rows: the head-sized split, five chunks and a short one.
@@ -191,36 +140,15 @@ fn the_product_matches_the_cpu_for_every_storage_type_and_in_chunks() {
     let small = small.with_max_binding(rows_bytes as u64);
     let (n, rows, cols) = (3, 40, 256);
     let bytes = random_matrix(GgmlType::Q8_0, rows, cols, 5);
-    let packed = pack(&MatrixView {
-        ty: GgmlType::Q8_0,
-        rows,
-        cols,
-        bytes: &bytes,
-    });
+    let packed = pack(&MatrixView { ty: GgmlType::Q8_0, rows, cols, bytes: &bytes });
     let x = random(n * cols, 9);
     let whole = pollster::block_on(k.run_matmul(&x, n, &packed, None)).expect("whole");
     let split = pollster::block_on(small.run_matmul(&x, n, &packed, None)).expect("split");
-    assert_eq!(
-        whole, split,
-        "a matrix split in chunks gives the same product"
-    );
+    assert_eq!(whole, split, "a matrix split in chunks gives the same product");
 }
 
 fn config(heads: usize, kv_heads: usize, head_dim: usize, rope: RopeLayout) -> Config {
-    Config {
-        family: Family::Qwen2,
-        dim: heads * head_dim,
-        layers: 1,
-        heads,
-        kv_heads,
-        head_dim,
-        ff: 8,
-        vocab: 8,
-        eps: 1e-6,
-        rope_base: 10_000.0,
-        rope,
-        context: 4096,
-    }
+    Config { family: Family::Qwen2, dim: heads * head_dim, layers: 1, heads, kv_heads, head_dim, ff: 8, vocab: 8, eps: 1e-6, rope_base: 10_000.0, rope, context: 4096 }
 }
 
 #[test]
@@ -232,19 +160,10 @@ fn norm_rope_attention_and_gate_match_their_cpu_twins() {
         let gains = random(width, 2);
         let mut want = vec![0.0; x.len()];
         for r in 0..rows {
-            rms_norm_into(
-                &x[r * width..(r + 1) * width],
-                &gains,
-                1e-5,
-                &mut want[r * width..(r + 1) * width],
-            );
+            rms_norm_into(&x[r * width..(r + 1) * width], &gains, 1e-5, &mut want[r * width..(r + 1) * width]);
         }
         let got = pollster::block_on(k.run_rms_norm(&x, width, &gains, 1e-5)).expect("rms_norm");
-        assert!(
-            worst(&got, &want) <= 1e-5,
-            "rms_norm {rows}×{width}: {}",
-            worst(&got, &want)
-        );
+        assert!(worst(&got, &want) <= 1e-5, "rms_norm {rows}×{width}: {}", worst(&got, &want));
     }
     // Rotary embeddings, both pairings, far into a context, through a model's own `rope`.
     let tiny = tiny_models();
@@ -257,31 +176,12 @@ fn norm_rope_attention_and_gate_match_their_cpu_twins() {
             for t in 0..n {
                 model.rope(&mut want[t * c.dim..(t + 1) * c.dim], start + t);
             }
-            let got = pollster::block_on(k.run_rope(
-                &x,
-                n,
-                c.heads,
-                c.head_dim,
-                c.rope,
-                model.inv_freq(),
-                start,
-            ))
-            .expect("rope");
-            assert!(
-                worst(&got, &want) <= 1e-6,
-                "rope {:?} n={n} start={start}: {}",
-                c.rope,
-                worst(&got, &want)
-            );
+            let got = pollster::block_on(k.run_rope(&x, n, c.heads, c.head_dim, c.rope, model.inv_freq(), start)).expect("rope");
+            assert!(worst(&got, &want) <= 1e-6, "rope {:?} n={n} start={start}: {}", c.rope, worst(&got, &want));
         }
     }
     // Attention: plain and grouped, a fresh prompt and queries after a cached prefix.
-    for (heads, kv_heads, head_dim, n, start) in [
-        (4, 4, 16, 5, 0),
-        (6, 2, 32, 3, 17),
-        (8, 1, 64, 1, 200),
-        (2, 2, 128, 9, 4),
-    ] {
+    for (heads, kv_heads, head_dim, n, start) in [(4, 4, 16, 5, 0), (6, 2, 32, 3, 17), (8, 1, 64, 1, 200), (2, 2, 128, 9, 4)] {
         let c = config(heads, kv_heads, head_dim, RopeLayout::Halves);
         let kv_dim = kv_heads * head_dim;
         let q = random(n * c.dim, 5);
@@ -289,59 +189,24 @@ fn norm_rope_attention_and_gate_match_their_cpu_twins() {
         let values = random((start + n) * kv_dim, 7);
         let mut want = vec![0.0; q.len()];
         attend(&c, &q, &keys, &values, start, &mut want, &mut Vec::new());
-        let got =
-            pollster::block_on(k.run_attention(&c, &q, &keys, &values, start)).expect("attention");
-        assert!(
-            worst(&got, &want) <= 2e-5,
-            "attention {heads}/{kv_heads}×{head_dim} n={n} start={start}: {}",
-            worst(&got, &want)
-        );
+        let got = pollster::block_on(k.run_attention(&c, &q, &keys, &values, start)).expect("attention");
+        assert!(worst(&got, &want) <= 2e-5, "attention {heads}/{kv_heads}×{head_dim} n={n} start={start}: {}", worst(&got, &want));
     }
     // The SwiGLU gate.
-    let (a, b) = (
-        random(1000, 8).iter().map(|v| v * 8.0).collect::<Vec<_>>(),
-        random(1000, 9),
-    );
-    let want: Vec<f32> = a
-        .iter()
-        .zip(&b)
-        .map(|(g, u)| g / (1.0 + (-g).exp()) * u)
-        .collect();
+    let (a, b) = (random(1000, 8).iter().map(|v| v * 8.0).collect::<Vec<_>>(), random(1000, 9));
+    let want: Vec<f32> = a.iter().zip(&b).map(|(g, u)| g / (1.0 + (-g).exp()) * u).collect();
     let got = pollster::block_on(k.run_silu_mul(&a, &b)).expect("silu_mul");
-    assert!(
-        worst(&got, &want) <= 1e-5,
-        "silu_mul: {}",
-        worst(&got, &want)
-    );
+    assert!(worst(&got, &want) <= 1e-5, "silu_mul: {}", worst(&got, &want));
 }
 
 /// The tiny models `make_tiny.py` writes: `(path, storage type)`.
 fn tiny_models() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny-decoders-gpu");
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../skillpg-decoder/tests/oracle/make_tiny.py");
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg(&dir)
-        .output()
-        .expect("python3 is needed to write the tiny models");
-    assert!(
-        out.status.success(),
-        "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../skillpg-decoder/tests/oracle/make_tiny.py");
+    let out = Command::new("python3").arg(&script).arg(&dir).output().expect("python3 is needed to write the tiny models");
+    assert!(out.status.success(), "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}", String::from_utf8_lossy(&out.stderr));
     let written: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    written
-        .as_array()
-        .expect("list")
-        .iter()
-        .map(|m| {
-            (
-                m["path"].as_str().expect("path").to_owned(),
-                m["type"].as_str().expect("type").to_owned(),
-            )
-        })
-        .collect()
+    written.as_array().expect("list").iter().map(|m| (m["path"].as_str().expect("path").to_owned(), m["type"].as_str().expect("type").to_owned())).collect()
 }
 
 #[test]
@@ -353,28 +218,16 @@ fn the_whole_forward_matches_the_cpu_path_on_tiny_models() {
         let vocab = model.config.vocab;
         let ids: Vec<u32> = (0..11).map(|i| ((i * 37 + 5) % vocab) as u32).collect();
         let mut cpu = CpuForward::new(model.clone());
-        let want = now(cpu.forward(&ids, Logits::All))
-            .expect("cpu")
-            .expect("cpu");
+        let want = now(cpu.forward(&ids, Logits::All)).expect("cpu").expect("cpu");
         // Split in chunks of 5 rows: every matrix is several bindings.
         let k = kernels().with_max_binding(5 * 4 * model.config.dim as u64);
-        let mut gpu = pollster::block_on(GpuDecoder::new(k, model))
-            .map_err(|(_, e)| e)
-            .expect("upload");
+        let mut gpu = pollster::block_on(GpuDecoder::new(k, model)).map_err(|(_, e)| e).expect("upload");
         let got = pollster::block_on(gpu.forward(&ids, Logits::All)).expect("gpu forward");
-        let spread = want.iter().copied().fold(f32::NEG_INFINITY, f32::max)
-            - want.iter().copied().fold(f32::INFINITY, f32::min);
+        let spread = want.iter().copied().fold(f32::NEG_INFINITY, f32::max) - want.iter().copied().fold(f32::INFINITY, f32::min);
         // Q5_0 is widened to f16 on the device: f16's rounding on top of the arithmetic's.
-        let tolerance = if ty == "Q5_0" {
-            2e-3 * spread
-        } else {
-            2e-5 * spread.max(1.0)
-        };
+        let tolerance = if ty == "Q5_0" { 2e-3 * spread } else { 2e-5 * spread.max(1.0) };
         let d = worst(&got, &want);
-        println!(
-            "{path} ({ty}, stored as {}): every position's logits, worst |Δ| {d:.2e} of a spread {spread:.2} (tolerance {tolerance:.2e})",
-            gpu.storage
-        );
+        println!("{path} ({ty}, stored as {}): every position's logits, worst |Δ| {d:.2e} of a spread {spread:.2} (tolerance {tolerance:.2e})", gpu.storage);
         assert!(d <= tolerance, "{path}: worst |Δ| {d}");
         assert_eq!(gpu.cached(), ids.len());
 
@@ -383,11 +236,7 @@ fn the_whole_forward_matches_the_cpu_path_on_tiny_models() {
         gpu.truncate(0);
         pollster::block_on(gpu.forward(&ids[..6], Logits::None)).expect("prefix");
         let rest = pollster::block_on(gpu.forward(&ids[6..], Logits::Last)).expect("rest");
-        assert!(
-            worst(&rest, last) <= tolerance,
-            "{path}: through the cache, {}",
-            worst(&rest, last)
-        );
+        assert!(worst(&rest, last) <= tolerance, "{path}: through the cache, {}", worst(&rest, last));
         gpu.truncate(6);
         let again = pollster::block_on(gpu.forward(&ids[6..], Logits::Last)).expect("again");
         assert_eq!(again, rest, "{path}: a cache cut back to its prefix");
@@ -397,60 +246,28 @@ fn the_whole_forward_matches_the_cpu_path_on_tiny_models() {
 #[test]
 fn the_chapter_protocol_answers_the_same_on_both_backends() {
     let tiny = tiny_models();
-    let (path, _) = tiny
-        .iter()
-        .find(|(p, _)| p.ends_with("tiny-chat-qwen2.gguf"))
-        .expect("the chat model");
+    let (path, _) = tiny.iter().find(|(p, _)| p.ends_with("tiny-chat-qwen2.gguf")).expect("the chat model");
     let bytes = std::fs::read(path).expect("model");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
     let model = Decoder::from_gguf(bytes).expect("model");
-    let skills: Vec<(String, String)> = [
-        (
-            "sql-review",
-            "Reviews SQL queries for injection and slow joins.",
-        ),
-        (
-            "release-notes",
-            "Writes release notes from merged pull requests.",
-        ),
-        ("pdf-forms", "Fills PDF forms."),
-    ]
-    .iter()
-    .map(|(n, d)| ((*n).to_owned(), (*d).to_owned()))
-    .collect();
-    let requests = [
-        "Is this query safe?",
-        "Draft the notes for v2.1",
-        "What's the weather like?",
-    ];
+    let skills: Vec<(String, String)> =
+        [("sql-review", "Reviews SQL queries for injection and slow joins."), ("release-notes", "Writes release notes from merged pull requests."), ("pdf-forms", "Fills PDF forms.")]
+            .iter()
+            .map(|(n, d)| ((*n).to_owned(), (*d).to_owned()))
+            .collect();
+    let requests = ["Is this query safe?", "Draft the notes for v2.1", "What's the weather like?"];
     let mut cpu = CpuForward::new(model.clone());
-    let mut gpu = pollster::block_on(GpuDecoder::new(kernels(), model))
-        .map_err(|(_, e)| e)
-        .expect("upload");
-    let on_cpu = now(DecoderRouter::new(&mut cpu, &bpe, &skills, true))
-        .expect("cpu")
-        .expect("router");
-    let on_gpu =
-        pollster::block_on(DecoderRouter::new(&mut gpu, &bpe, &skills, true)).expect("router");
+    let mut gpu = pollster::block_on(GpuDecoder::new(kernels(), model)).map_err(|(_, e)| e).expect("upload");
+    let on_cpu = now(DecoderRouter::new(&mut cpu, &bpe, &skills, true)).expect("cpu").expect("router");
+    let on_gpu = pollster::block_on(DecoderRouter::new(&mut gpu, &bpe, &skills, true)).expect("router");
     for request in requests {
-        let a = now(on_cpu.chapter(&mut cpu, &bpe, request, DEFAULT_MAX_ANSWER_TOKENS))
-            .expect("cpu")
-            .expect("answer");
-        let b =
-            pollster::block_on(on_gpu.chapter(&mut gpu, &bpe, request, DEFAULT_MAX_ANSWER_TOKENS))
-                .expect("answer");
+        let a = now(on_cpu.chapter(&mut cpu, &bpe, request, DEFAULT_MAX_ANSWER_TOKENS)).expect("cpu").expect("answer");
+        let b = pollster::block_on(on_gpu.chapter(&mut gpu, &bpe, request, DEFAULT_MAX_ANSWER_TOKENS)).expect("answer");
         println!("{request:?}: CPU {:?}, GPU {:?}", a.verbatim, b.verbatim);
         assert_eq!(a, b, "{request:?}");
-        let a = now(on_cpu.choice(&mut cpu, &bpe, request))
-            .expect("cpu")
-            .expect("choice");
+        let a = now(on_cpu.choice(&mut cpu, &bpe, request)).expect("cpu").expect("choice");
         let b = pollster::block_on(on_gpu.choice(&mut gpu, &bpe, request)).expect("choice");
         assert_eq!(a.choice, b.choice, "{request:?}");
-        assert!(
-            worst(&a.distribution, &b.distribution) <= 1e-4,
-            "{request:?}: {:?} against {:?}",
-            a.distribution,
-            b.distribution
-        );
+        assert!(worst(&a.distribution, &b.distribution) <= 1e-4, "{request:?}: {:?} against {:?}", a.distribution, b.distribution);
     }
 }

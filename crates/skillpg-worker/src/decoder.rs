@@ -1,20 +1,67 @@
 //! The decoder router in the worker: a GGUF or a Hugging Face checkpoint the user brought
-//! (Llama or Qwen2 family), its
-//! tokenizer, and the router of the skills last asked about (its system turn prefilled once and
-//! reused for every request of a run). One request a call, so that the page shows progress and
-//! can stop between requests.
+//! (Llama or Qwen2 family), its tokenizer, the backend that runs it, and the router of the
+//! skills last asked about (its system turn prefilled once and reused for every request of a
+//! run). One request a call, so that the page shows progress and can stop between requests.
+//!
+//! The backend rule is the embedding model's: WebGPU on an adapter that is a real GPU, the CPU
+//! path (wasm SIMD) on a software adapter (SwiftShader, lavapipe: the CPU path is faster there)
+//! or with no adapter, WebGPU on any adapter when the page forces it (the browser tests). A GPU
+//! that fails (an upload it cannot hold, a lost device) hands the model to the CPU path, which
+//! finishes the request, and the backend line says so.
 
 use std::cell::RefCell;
 
 use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::forward::{CpuForward, Forward};
 use skillpg_decoder::load::Loaded;
-use skillpg_decoder::model::Decoder;
+use skillpg_decoder::model::{Decoder, Logits};
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
+use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder};
 use wasm_bindgen::prelude::*;
 
+/// What runs the model.
+enum Backend {
+    Cpu(CpuForward<Decoder>),
+    Gpu(Box<GpuDecoder>),
+}
+
+impl Forward for Backend {
+    fn config(&self) -> skillpg_decoder::model::Config {
+        match self {
+            Backend::Cpu(c) => c.config(),
+            Backend::Gpu(g) => g.config(),
+        }
+    }
+
+    fn cached(&self) -> usize {
+        match self {
+            Backend::Cpu(c) => c.cached(),
+            Backend::Gpu(g) => g.cached(),
+        }
+    }
+
+    fn truncate(&mut self, len: usize) {
+        match self {
+            Backend::Cpu(c) => c.truncate(len),
+            Backend::Gpu(g) => g.truncate(len),
+        }
+    }
+
+    async fn forward(&mut self, ids: &[u32], logits: Logits) -> Result<Vec<f32>, String> {
+        match self {
+            Backend::Cpu(c) => c.forward(ids, logits).await,
+            Backend::Gpu(g) => g.forward(ids, logits).await,
+        }
+    }
+}
+
 struct DecoderEngine {
-    model: Decoder,
+    backend: Backend,
     bpe: Bpe,
+    /// What the model is, in words.
+    what: String,
+    /// What the model is and what runs it, in words.
+    line: String,
     /// The skills the router was made for, and the router.
     router: Option<(Vec<(String, String)>, DecoderRouter)>,
 }
@@ -24,23 +71,23 @@ thread_local! {
 }
 
 /// Reads a GGUF model and its tokenizer, or names what is wrong with the file; returns a line
-/// that says what was loaded.
-pub fn load_decoder(bytes: Vec<u8>) -> Result<String, String> {
+/// that says what was loaded and what runs it.
+pub async fn load_decoder(bytes: Vec<u8>, force_webgpu: bool) -> Result<String, String> {
     DECODER.with(|d| d.borrow_mut().take());
-    Ok(install(Loaded::from_gguf(bytes)?))
+    install(Loaded::from_gguf(bytes)?, force_webgpu).await
 }
 
 /// Reads a Hugging Face checkpoint (`model.safetensors`, `config.json`, `tokenizer.json`).
-pub fn load_decoder_hf(bytes: Vec<u8>, config: &str, tokenizer: &str) -> Result<String, String> {
+pub async fn load_decoder_hf(bytes: Vec<u8>, config: &str, tokenizer: &str, force_webgpu: bool) -> Result<String, String> {
     DECODER.with(|d| d.borrow_mut().take());
-    Ok(install(Loaded::from_checkpoint(bytes, config, tokenizer)?))
+    install(Loaded::from_checkpoint(bytes, config, tokenizer)?, force_webgpu).await
 }
 
-/// Keeps a loaded model, and says what it is.
-fn install(Loaded { model, bpe, name, size }: Loaded) -> String {
+/// Keeps a loaded model on the backend the rule picks, and says what it is and what runs it.
+async fn install(Loaded { model, bpe, name, size }: Loaded, force_webgpu: bool) -> Result<String, String> {
     let c = model.config;
-    let line = format!(
-        "{} ({:?} family, {} layers, width {}, {} heads / {} key-value heads, vocabulary {}, {:.1} MB): CPU path (wasm SIMD, in a worker)",
+    let what = format!(
+        "{} ({:?} family, {} layers, width {}, {} heads / {} key-value heads, vocabulary {}, {:.1} MB)",
         name.unwrap_or_else(|| "a GGUF model".to_owned()),
         c.family,
         c.layers,
@@ -50,54 +97,95 @@ fn install(Loaded { model, bpe, name, size }: Loaded) -> String {
         c.vocab,
         size as f64 / 1e6
     );
-    DECODER.with(|d| *d.borrow_mut() = Some(DecoderEngine { model, bpe, router: None }));
-    line
+    let cpu_line = "CPU path (wasm SIMD, in a worker)";
+    let (backend, how) = match skillpg_gpu::Gpu::new().await {
+        Err(e) => (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: this browser offers no WebGPU adapter ({e})")),
+        Ok(g) if !force_webgpu && g.adapter.device_type.eq_ignore_ascii_case("cpu") => {
+            (Backend::Cpu(CpuForward::new(model)), format!("WebGPU is software here ({} {}): {cpu_line}, which is faster on it", g.adapter.backend, g.adapter.device_type))
+        }
+        Ok(g) => {
+            let adapter = g.adapter.clone();
+            match GpuDecoder::new(DecoderKernels::new(g), model).await {
+                Ok(gpu) => {
+                    let forced = if force_webgpu && adapter.device_type.eq_ignore_ascii_case("cpu") { ": forced by the skillpg-routing-backend setting" } else { "" };
+                    let line = format!("WebGPU via wgpu ({} {}), in a worker, {:.0} MB of weights on the device ({}){forced}", adapter.backend, adapter.device_type, gpu.device_bytes as f64 / 1e6, gpu.storage);
+                    (Backend::Gpu(Box::new(gpu)), line)
+                }
+                Err((model, e)) => (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: WebGPU could not take the model ({e})")),
+            }
+        }
+    };
+    let line = format!("{what}: {how}");
+    DECODER.with(|d| *d.borrow_mut() = Some(DecoderEngine { backend, bpe, what, line: line.clone(), router: None }));
+    Ok(line)
+}
+
+/// One request on the engine's backend, the router made first when the skills changed.
+async fn route_on(engine: &mut DecoderEngine, skills: &[(String, String)], request: &str, mode: &str) -> Result<serde_json::Value, String> {
+    if engine.router.as_ref().is_none_or(|(s, _)| s != skills) {
+        engine.router = None;
+        let router = DecoderRouter::new(&mut engine.backend, &engine.bpe, skills, true).await?;
+        engine.router = Some((skills.to_vec(), router));
+    }
+    let DecoderEngine { backend, bpe, router, .. } = engine;
+    let Some((_, router)) = router.as_ref() else { return Err("no router".to_owned()) };
+    let prefix_tokens = router.prefix_tokens();
+    Ok(match mode {
+        "chapter" => {
+            let a = router.chapter(backend, bpe, request, DEFAULT_MAX_ANSWER_TOKENS).await?;
+            serde_json::json!({"answer": a.verbatim, "choice": a.parsed.choice, "recognised": a.parsed.recognised, "distribution": null, "prefill_tokens": a.prefill_tokens, "generated_tokens": a.generated_tokens, "prefix_tokens": prefix_tokens})
+        }
+        "choice" => {
+            let a = router.choice(backend, bpe, request).await?;
+            serde_json::json!({"answer": null, "choice": a.choice, "recognised": true, "distribution": a.distribution, "prefill_tokens": a.prefill_tokens, "generated_tokens": 0, "prefix_tokens": prefix_tokens})
+        }
+        other => return Err(format!("unknown mode {other} (chapter or choice)")),
+    })
 }
 
 /// Routes one request over `skills` (`chapter` or `choice`); answers JSON:
-/// `{answer, choice, recognised, distribution, prefill_tokens, generated_tokens, prefix_tokens}`,
-/// `choice` an index into the skills or null for NONE.
-pub fn route_one(skills: Vec<(String, String)>, request: &str, mode: &str) -> Result<String, String> {
-    DECODER.with(|d| {
-        let mut guard = d.borrow_mut();
-        let engine = guard.as_mut().ok_or("no decoder is loaded")?;
-        if engine.router.as_ref().is_none_or(|(s, _)| *s != skills) {
-            let router = DecoderRouter::new(&engine.model, &engine.bpe, &skills, true)?;
-            engine.router = Some((skills, router));
-        }
-        let DecoderEngine { model, bpe, router } = engine;
-        let Some((_, router)) = router.as_mut() else { return Err("no router".to_owned()) };
-        let prefix_tokens = router.prefix_tokens();
-        let out = match mode {
-            "chapter" => {
-                let a = router.chapter(model, bpe, request, DEFAULT_MAX_ANSWER_TOKENS);
-                serde_json::json!({"answer": a.verbatim, "choice": a.parsed.choice, "recognised": a.parsed.recognised, "distribution": null, "prefill_tokens": a.prefill_tokens, "generated_tokens": a.generated_tokens, "prefix_tokens": prefix_tokens})
-            }
-            "choice" => {
-                let a = router.choice(model, bpe, request);
-                serde_json::json!({"answer": null, "choice": a.choice, "recognised": true, "distribution": a.distribution, "prefill_tokens": a.prefill_tokens, "generated_tokens": 0, "prefix_tokens": prefix_tokens})
-            }
-            other => return Err(format!("unknown mode {other} (chapter or choice)")),
+/// `{answer, choice, recognised, distribution, prefill_tokens, generated_tokens, prefix_tokens,
+/// backend}`, `choice` an index into the skills or null for NONE. A GPU failure moves the model
+/// to the CPU path, which answers the request.
+pub async fn route_one(skills: Vec<(String, String)>, request: &str, mode: &str) -> Result<String, String> {
+    // Out of the cell while the GPU is awaited; the worker answers one message at a time.
+    let mut engine = DECODER.with(|d| d.borrow_mut().take()).ok_or("no decoder is loaded")?;
+    let mut out = route_on(&mut engine, &skills, request, mode).await;
+    if let Err(failure) = &out
+        && let Backend::Gpu(_) = &engine.backend
+    {
+        let failure = failure.clone();
+        let DecoderEngine { backend, bpe, what, .. } = engine;
+        let model = match backend {
+            Backend::Gpu(gpu) => gpu.into_model(),
+            Backend::Cpu(cpu) => cpu.into_model(),
         };
-        Ok(out.to_string())
-    })
+        let line = format!("{what}: CPU path (wasm SIMD, in a worker): the GPU failed ({failure}), so this and later requests run on the CPU");
+        engine = DecoderEngine { backend: Backend::Cpu(CpuForward::new(model)), bpe, what, line, router: None };
+        out = route_on(&mut engine, &skills, request, mode).await;
+    }
+    let line = engine.line.clone();
+    DECODER.with(|d| *d.borrow_mut() = Some(engine));
+    let mut out = out?;
+    out["backend"] = serde_json::Value::String(line);
+    Ok(out.to_string())
 }
 
 /// Loads a decoder from a GGUF's bytes (see `load_decoder`).
 #[wasm_bindgen(js_name = decoderLoad)]
-pub fn decoder_load(bytes: Vec<u8>) -> Result<String, JsError> {
-    load_decoder(bytes).map_err(|e| JsError::new(&e))
+pub async fn decoder_load(bytes: Vec<u8>, force_webgpu: bool) -> Result<String, JsError> {
+    load_decoder(bytes, force_webgpu).await.map_err(|e| JsError::new(&e))
 }
 
 /// Loads a decoder from a Hugging Face checkpoint (see `load_decoder_hf`).
 #[wasm_bindgen(js_name = decoderLoadHf)]
-pub fn decoder_load_hf(bytes: Vec<u8>, config: String, tokenizer: String) -> Result<String, JsError> {
-    load_decoder_hf(bytes, &config, &tokenizer).map_err(|e| JsError::new(&e))
+pub async fn decoder_load_hf(bytes: Vec<u8>, config: String, tokenizer: String, force_webgpu: bool) -> Result<String, JsError> {
+    load_decoder_hf(bytes, &config, &tokenizer, force_webgpu).await.map_err(|e| JsError::new(&e))
 }
 
 /// Routes one request (see `route_one`); `skills` is a JSON list of `[name, description]`.
 #[wasm_bindgen(js_name = decoderRoute)]
-pub fn decoder_route(skills: String, request: String, mode: String) -> Result<String, JsError> {
+pub async fn decoder_route(skills: String, request: String, mode: String) -> Result<String, JsError> {
     let skills: Vec<(String, String)> = serde_json::from_str(&skills).map_err(|e| JsError::new(&format!("the skills are not a list of [name, description]: {e}")))?;
-    route_one(skills, &request, &mode).map_err(|e| JsError::new(&e))
+    route_one(skills, &request, &mode).await.map_err(|e| JsError::new(&e))
 }

@@ -84,6 +84,8 @@ struct Answer {
     /// Tokens prefilled for the request (its own), and generated.
     prefill: u64,
     generated: u64,
+    /// What ran it, when the worker said (a GPU failure moves the model to the CPU).
+    backend: Option<String>,
     /// Tokens of the cached system turn.
     prefix: u64,
 }
@@ -111,6 +113,7 @@ fn parse_answer(json: &str, names: &[String]) -> Result<Answer, String> {
         prefill: v["prefill_tokens"].as_u64().unwrap_or(0),
         generated: v["generated_tokens"].as_u64().unwrap_or(0),
         prefix: v["prefix_tokens"].as_u64().unwrap_or(0),
+        backend: v["backend"].as_str().map(str::to_owned),
     })
 }
 
@@ -213,7 +216,7 @@ pub fn DecoderPanel() -> impl IntoView {
                 }
             },
         };
-        match worker.decoder_load(&bytes, hf.as_ref().map(|(c, t)| (c.as_str(), t.as_str()))).await {
+        match worker.decoder_load(&bytes, hf.as_ref().map(|(c, t)| (c.as_str(), t.as_str())), browser::force_webgpu()).await {
             Ok(line) => {
                 model_line.set(line);
                 run.set(None);
@@ -436,7 +439,12 @@ pub fn DecoderPanel() -> impl IntoView {
                     let per = if done > 0 { format!(", {:.1} s a request", (browser::now_ms() - start) / 1000.0 / done as f64) } else { String::new() };
                     busy.set(Some(format!("Arm {label}: request {} of {} ({done} of {total} done{per})…", answers.len() + 1, requests.len())));
                     match worker.decoder_route(&skills_json, &r.query, &m).await.and_then(|j| parse_answer(&j, &names)) {
-                        Ok(a) => answers.push(a),
+                        Ok(a) => {
+                            if let Some(line) = a.backend.as_ref().filter(|l| **l != model_line.get_untracked()) {
+                                model_line.set(line.clone());
+                            }
+                            answers.push(a);
+                        }
                         Err(e) => {
                             busy.set(None);
                             error.set(Some(format!("The decoder failed: {e}")));
