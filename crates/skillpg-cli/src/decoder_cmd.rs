@@ -72,7 +72,7 @@ pub fn run_arm(d: &LoadedDecoder, skills: &[RouteSkill], requests: &[Labelled], 
     let mut cpu = CpuForward::new(&d.model);
     let router = now(DecoderRouter::new(&mut cpu, &d.bpe, &pairs, true))??;
     let names: Vec<String> = pairs.iter().map(|(n, _)| n.clone()).collect();
-    let (mut matrix, mut choices, mut answers) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut matrix, mut choices, mut answers, mut log_probs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, r) in requests.iter().enumerate() {
         match mode {
             Mode::Chapter => {
@@ -86,9 +86,10 @@ pub fn run_arm(d: &LoadedDecoder, skills: &[RouteSkill], requests: &[Labelled], 
                 choices.push(a.choice.map_or(NONE, |i| names[i].as_str()).to_owned());
                 answers.push(None);
                 matrix.push(a.distribution);
+                log_probs.push(a.log_probs);
             }
         }
         progress(i + 1);
     }
-    Ok(Arm { names, matrix, choices, answers })
+    Ok(Arm { names, matrix, choices, answers, log_probs })
 }

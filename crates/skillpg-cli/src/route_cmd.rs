@@ -91,6 +91,9 @@ pub struct Arm {
     pub choices: Vec<String>,
     /// Per request, the decoder's verbatim answer (chapter protocol), or `None`.
     pub answers: Vec<Option<String>>,
+    /// Per request, each candidate's log-probability (decoder, constrained choice; NONE last),
+    /// or nothing.
+    pub log_probs: Vec<Vec<f32>>,
 }
 
 pub fn run_arm(embedder: &dyn Embedder, skills: &[RouteSkill], requests: &[Labelled], t: Thresholds) -> Arm {
@@ -100,7 +103,7 @@ pub fn run_arm(embedder: &dyn Embedder, skills: &[RouteSkill], requests: &[Label
     let names: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
     let choices = route::choices(&matrix, &names, t).into_iter().map(str::to_owned).collect();
     let answers = vec![None; requests.len()];
-    Arm { names, matrix, choices, answers }
+    Arm { names, matrix, choices, answers, log_probs: Vec::new() }
 }
 
 /// `skillpg route` as JSON.
@@ -115,6 +118,11 @@ pub fn route_json(requests: &[Labelled], arm: &Arm, backend: &str) -> serde_json
             serde_json::json!({"query": r.query, "choice": choice, "answer": answer, "expected": if r.expected.is_empty() { serde_json::Value::Null } else { r.expected.clone().into() }, "scores": scores})
         })
         .collect();
+    let mut items = items;
+    for (item, row) in items.iter_mut().zip(&arm.log_probs) {
+        let lp: serde_json::Map<String, serde_json::Value> = arm.names.iter().map(String::as_str).chain([NONE]).zip(row).map(|(n, s)| (n.to_owned(), serde_json::json!(s))).collect();
+        item["log_probs"] = lp.into();
+    }
     serde_json::json!({"model": backend, "note": "a preview by a small model, not any product's router", "requests": items})
 }
 

@@ -269,5 +269,9 @@ fn the_chapter_protocol_answers_the_same_on_both_backends() {
         let b = pollster::block_on(on_gpu.choice(&mut gpu, &bpe, request)).expect("choice");
         assert_eq!(a.choice, b.choice, "{request:?}");
         assert!(worst(&a.distribution, &b.distribution) <= 1e-4, "{request:?}: {:?} against {:?}", a.distribution, b.distribution);
+        // The log-probabilities themselves (the distribution saturates on a random model).
+        let d = worst(&a.log_probs, &b.log_probs);
+        println!("{request:?}: log-probabilities, worst |Δ| {d:.2e}");
+        assert!(d <= 1e-3, "{request:?}: log-probabilities {:?} against {:?}", a.log_probs, b.log_probs);
     }
 }

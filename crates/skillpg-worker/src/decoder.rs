@@ -137,15 +137,15 @@ async fn route_on(engine: &mut DecoderEngine, skills: &[(String, String)], reque
         }
         "choice" => {
             let a = router.choice(backend, bpe, request).await?;
-            serde_json::json!({"answer": null, "choice": a.choice, "recognised": true, "distribution": a.distribution, "prefill_tokens": a.prefill_tokens, "generated_tokens": 0, "prefix_tokens": prefix_tokens})
+            serde_json::json!({"answer": null, "choice": a.choice, "recognised": true, "distribution": a.distribution, "log_probs": a.log_probs, "prefill_tokens": a.prefill_tokens, "generated_tokens": 0, "prefix_tokens": prefix_tokens})
         }
         other => return Err(format!("unknown mode {other} (chapter or choice)")),
     })
 }
 
 /// Routes one request over `skills` (`chapter` or `choice`); answers JSON:
-/// `{answer, choice, recognised, distribution, prefill_tokens, generated_tokens, prefix_tokens,
-/// backend}`, `choice` an index into the skills or null for NONE. A GPU failure moves the model
+/// `{answer, choice, recognised, distribution, log_probs, prefill_tokens, generated_tokens,
+/// prefix_tokens, backend}`, `choice` an index into the skills or null for NONE. A GPU failure moves the model
 /// to the CPU path, which answers the request.
 pub async fn route_one(skills: Vec<(String, String)>, request: &str, mode: &str) -> Result<String, String> {
     // Out of the cell while the GPU is awaited; the worker answers one message at a time.

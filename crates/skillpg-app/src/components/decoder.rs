@@ -81,6 +81,8 @@ struct Answer {
     recognised: bool,
     /// Constrained choice: each candidate's probability (names, then NONE).
     distribution: Vec<f32>,
+    /// Constrained choice: each candidate's log-probability (names, then NONE).
+    log_probs: Vec<f32>,
     /// Tokens prefilled for the request (its own), and generated.
     prefill: u64,
     generated: u64,
@@ -110,11 +112,18 @@ fn parse_answer(json: &str, names: &[String]) -> Result<Answer, String> {
         choice,
         recognised: v["recognised"].as_bool().unwrap_or(false),
         distribution: v["distribution"].as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).map(|x| x as f32).collect()).unwrap_or_default(),
+        log_probs: v["log_probs"].as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).map(|x| x as f32).collect()).unwrap_or_default(),
         prefill: v["prefill_tokens"].as_u64().unwrap_or(0),
         generated: v["generated_tokens"].as_u64().unwrap_or(0),
         prefix: v["prefix_tokens"].as_u64().unwrap_or(0),
         backend: v["backend"].as_str().map(str::to_owned),
     })
+}
+
+/// An answer's log-probabilities as a JSON object by candidate (the names, then NONE), or `{}`.
+fn log_probs_json(names: &[String], a: &Answer) -> String {
+    let lp: serde_json::Map<String, serde_json::Value> = names.iter().map(String::as_str).chain([NONE]).zip(&a.log_probs).map(|(n, p)| (n.to_owned(), serde_json::json!(p))).collect();
+    serde_json::Value::from(lp).to_string()
 }
 
 /// The run as JSON, with its A/B comparison when every request is labelled.
@@ -125,7 +134,8 @@ fn to_json(run: &DecoderRun, comparison: Option<&skillpg_stats::Comparison>) -> 
             .zip(answers)
             .map(|(r, a)| {
                 let dist: serde_json::Map<String, serde_json::Value> = run.names.iter().map(String::as_str).chain([NONE]).zip(&a.distribution).map(|(n, p)| (n.to_owned(), serde_json::json!(p))).collect();
-                serde_json::json!({"query": r.query, "expected": r.expected, "choice": a.choice, "answer": a.text, "recognised": a.recognised, "distribution": if dist.is_empty() { serde_json::Value::Null } else { dist.into() }, "prefill_tokens": a.prefill, "generated_tokens": a.generated})
+                let lp: serde_json::Value = serde_json::from_str(&log_probs_json(&run.names, a)).unwrap_or_default();
+                serde_json::json!({"query": r.query, "expected": r.expected, "choice": a.choice, "answer": a.text, "recognised": a.recognised, "distribution": if dist.is_empty() { serde_json::Value::Null } else { dist.into() }, "log_probs": if a.log_probs.is_empty() { serde_json::Value::Null } else { lp }, "prefill_tokens": a.prefill, "generated_tokens": a.generated})
             })
             .collect()
     };
@@ -566,7 +576,7 @@ fn DecoderResults(run: DecoderRun) -> impl IntoView {
                     let ((sa, ta), (sb, tb)) = (cell(a), cell(b));
                     let bad = |x: &Answer| !q.expected.is_empty() && q.expected != x.choice;
                     view! {
-                        <tr data-testid="decoder-row" data-a-choice=a.choice.clone() data-b-choice=b.choice.clone() data-a-answer=ta data-b-answer=tb>
+                        <tr data-testid="decoder-row" data-a-choice=a.choice.clone() data-b-choice=b.choice.clone() data-a-answer=ta data-b-answer=tb data-a-log-probs=log_probs_json(&run.names, a)>
                             <th scope="row">{q.query.clone()}</th>
                             <td>{q.expected.clone()}</td>
                             <td class:none={a.choice == NONE} class:bad={bad(a)}>{sa}</td>

@@ -48,15 +48,14 @@ fn rope(@builtin(global_invocation_id) gid: vec3<u32>) {
     var ib = ia + 1u;
     if (p.flag == 1u) {
         ia = base + i;
-        ib = base + i + half + 0u * half;
-        ia = ia + 0u;
+        ib = base + i + half;
     }
     let co = b[2u * (t * half + i)];
     let si = b[2u * (t * half + i) + 1u];
     let x0 = a[ia];
     let x1 = a[ib];
     out[ia] = x0 * co - x1 * si;
-    out[ib] = x0 * si - x1 * co;
+    out[ib] = x0 * si + x1 * co;
 }
 
 // Causal grouped-query attention: query head h of token t (a: p.n × heads · head_dim) over the

@@ -1,0 +1,106 @@
+//! The decoder router on the GPU, one command that prints a table for BENCHMARKS.md:
+//! `cargo run --release -p skillpg-gpu --example decoder_bench [-- MODEL.gguf [HOW_MANY_REQUESTS]]`
+//! (SmolLM2-135M-Instruct Q4_1 from `scripts/fetch-decoder-model` by default; pass a
+//! Qwen2.5-0.5B-Instruct GGUF for the chapter's model).
+//!
+//! It reports the adapter, the upload, prefill tokens a second (the sample set's system turn),
+//! decode tokens a second (32 greedy steps), and the chapter's protocol over the sample routing
+//! set, both arms, with the system turn's cache reused, against the goals for a
+//! Qwen2.5-0.5B-class model on a laptop GPU (prefill ≥ 2,000 tokens/s; 24 requests < 10 s). On
+//! this project's CI machine the adapter is Mesa's lavapipe (a CPU): its numbers are not GPU
+//! figures.
+
+#![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, reason = "a benchmark program")]
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::forward::Forward;
+use skillpg_decoder::gguf::Gguf;
+use skillpg_decoder::model::{Decoder, Logits};
+use skillpg_decoder::protocol::{self, DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
+use skillpg_gpu::Gpu;
+use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder};
+
+fn sample_skills(root: &Path, set: &str) -> Vec<(String, String)> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("web/samples").join(set)).unwrap().filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    dirs.iter()
+        .map(|d| {
+            let text = std::fs::read_to_string(d.join("SKILL.md")).unwrap();
+            let field = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim().to_owned()).unwrap();
+            (field("name:"), field("description:"))
+        })
+        .collect()
+}
+
+fn argmax(v: &[f32]) -> u32 {
+    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let file = args.first().map_or_else(|| root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf"), PathBuf::from);
+    let limit: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(usize::MAX);
+    let bytes = std::fs::read(&file).expect("the model (run `bash scripts/fetch-decoder-model`, or pass a GGUF)");
+    let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
+    let model = Decoder::from_gguf(bytes).expect("model");
+    let c = model.config;
+    let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter");
+    println!("adapter: {:?}", gpu.adapter);
+    let t = Instant::now();
+    let mut gpu = pollster::block_on(GpuDecoder::new(DecoderKernels::new(gpu), model)).map_err(|(_, e)| e).expect("upload");
+    println!("| {} ({:?}, {} layers, width {}) | upload {:.0} ms, {:.0} MB on the device ({}) |", file.display(), c.family, c.layers, c.dim, t.elapsed().as_secs_f64() * 1e3, gpu.device_bytes as f64 / 1e6, gpu.storage);
+
+    let rich = sample_skills(&root, "routing");
+    let prompt = bpe.encode(&protocol::prompt_prefix(&protocol::system_prompt(&rich)));
+    // One pass to compile and warm the pipelines, then the timed ones.
+    pollster::block_on(gpu.forward(&prompt[..8], Logits::Last)).expect("warm-up");
+    let mut prefill = Vec::new();
+    let mut next = 0;
+    for _ in 0..3 {
+        gpu.truncate(0);
+        let t = Instant::now();
+        let logits = pollster::block_on(gpu.forward(&prompt, Logits::Last)).expect("prefill");
+        prefill.push(t.elapsed().as_secs_f64());
+        next = argmax(&logits);
+    }
+    prefill.sort_by(f64::total_cmp);
+    let steps = 32;
+    let t = Instant::now();
+    for _ in 0..steps {
+        next = argmax(&pollster::block_on(gpu.forward(&[next], Logits::Last)).expect("decode"));
+    }
+    let decode = t.elapsed().as_secs_f64();
+    let prefill_rate = prompt.len() as f64 / prefill[1];
+    println!("| prefill, {} tokens (median of 3) | {:.0} ms, {prefill_rate:.0} tokens/s (goal for a 0.5B model on a laptop GPU: ≥ 2,000) |", prompt.len(), prefill[1] * 1e3);
+    println!("| decode, {steps} greedy steps | {:.1} ms a token, {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
+
+    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap()).unwrap();
+    let requests: Vec<(String, String)> = requests.as_array().unwrap().iter().take(limit).map(|r| (r["query"].as_str().unwrap().to_owned(), r["expected"].as_str().unwrap_or("").to_owned())).collect();
+    let thin: Vec<(String, String)> = rich.iter().map(|(n, d)| (n.clone(), skillpg_router::route::thin(d))).collect();
+    for (label, skills) in [("as written", &rich), ("thinned", &thin)] {
+        let t = Instant::now();
+        let router = pollster::block_on(DecoderRouter::new(&mut gpu, &bpe, skills, true)).expect("router");
+        let setup = t.elapsed().as_secs_f64();
+        let (mut right, mut none) = (0, 0);
+        let t = Instant::now();
+        for (q, expected) in &requests {
+            let a = pollster::block_on(router.chapter(&mut gpu, &bpe, q, DEFAULT_MAX_ANSWER_TOKENS)).expect("answer");
+            let choice = a.parsed.choice.map_or(protocol::NONE, |i| skills[i].0.as_str());
+            right += usize::from(choice == expected);
+            none += usize::from(choice == protocol::NONE);
+        }
+        let run = t.elapsed().as_secs_f64();
+        let n = requests.len();
+        println!(
+            "| chapter's protocol, {label}: {n} requests | system turn {} tokens in {:.0} ms; {:.0} ms a request; the whole arm {:.1} s (goal for 24 requests: < 10 s) | {right}/{n} right, NONE {none} |",
+            router.prefix_tokens(),
+            setup * 1e3,
+            run * 1e3 / n as f64,
+            setup + run
+        );
+    }
+}
