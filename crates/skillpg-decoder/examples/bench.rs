@@ -17,17 +17,9 @@ use skillpg_decoder::model::{Decoder, Logits};
 use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::protocol::{self, DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 
-fn sample_skills(root: &Path, set: &str) -> Vec<(String, String)> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("web/samples").join(set)).unwrap().filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
-    dirs.sort();
-    dirs.iter()
-        .map(|d| {
-            let text = std::fs::read_to_string(d.join("SKILL.md")).unwrap();
-            let field = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim().to_owned()).unwrap();
-            (field("name:"), field("description:"))
-        })
-        .collect()
-}
+#[path = "shared/samples.rs"]
+mod samples;
+use samples::sample_skills;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

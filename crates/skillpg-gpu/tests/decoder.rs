@@ -26,23 +26,8 @@ fn kernels() -> DecoderKernels {
     DecoderKernels::new(gpu)
 }
 
-/// Deterministic values in [-1, 1).
-fn random(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-        })
-        .collect()
-}
-
-fn worst(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len(), "lengths differ");
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
-}
+mod common;
+use common::{max_abs as worst, random};
 
 /// A matrix's bytes in `ty`: random bits, with every block's f16 scales set to small sane values
 /// (random bits would make some of them infinite).
