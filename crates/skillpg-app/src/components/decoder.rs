@@ -475,7 +475,7 @@ pub fn DecoderPanel() -> impl IntoView {
 
     view! {
         <div class="decoder" data-testid="decoder" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
-            <p class="note">"The chapter's own protocol, rerun in this page: a small instruction model sees every skill's "<code>"- name: description"</code>" line in its system prompt and answers with one name or NONE. A preview by a small model you bring (open or drop it here), not any product's router; it runs on this device's CPU (wasm SIMD, in a worker of its own), and nothing is fetched unless you ask."</p>
+            <p class="note">"The chapter's own protocol, rerun in this page: a small instruction model sees every skill's "<code>"- name: description"</code>" line in its system prompt and answers with one name or NONE. A preview by a small model you bring (open or drop it here), not any product's router; it runs in a worker of its own, on WebGPU where this device has a real GPU and on its CPU (wasm SIMD) otherwise (the line under the model says which), and nothing is fetched unless you ask."</p>
             <div class="controls">
                 <label class="button">"Open a model: a GGUF, or model.safetensors + config.json + tokenizer.json"
                     <input type="file" multiple class="visually-hidden" accept=".gguf,.safetensors,.json" data-testid="decoder-file" on:change=on_file/>
