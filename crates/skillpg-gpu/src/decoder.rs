@@ -124,26 +124,17 @@ pub fn pack(m: &MatrixView<'_>) -> Packed {
             let (per, block_bytes) = m.ty.block();
             let row_bytes = cols / per * block_bytes;
             let mut row = vec![0.0f32; cols];
-            let mut halves = Vec::with_capacity(rows * cols.next_multiple_of(2));
-            for r in 0..rows {
+            let rows_f32 = (0..rows).flat_map(|r| {
                 dequantize_into(m.ty, &m.bytes[r * row_bytes..(r + 1) * row_bytes], &mut row);
-                if even {
-                    halves.extend(row.iter().map(|&v| half::f16::from_f32(v).to_bits()));
-                } else {
-                    halves.extend(row.iter().map(|v| v.to_bits() as u16));
-                }
-            }
+                row.clone()
+            });
             if even {
+                let halves: Vec<u16> = rows_f32.map(|v| half::f16::from_f32(v).to_bits()).collect();
                 let words = halves.chunks_exact(2).map(|h| u32::from(h[0]) | (u32::from(h[1]) << 16)).collect();
                 packed(Storage::F16, cols / 2, words)
             } else {
                 // An odd row cannot pair its halves: keep f32.
-                let mut words = Vec::with_capacity(rows * cols);
-                for r in 0..rows {
-                    dequantize_into(m.ty, &m.bytes[r * row_bytes..(r + 1) * row_bytes], &mut row);
-                    words.extend(row.iter().map(|v| v.to_bits()));
-                }
-                packed(Storage::F32, cols, words)
+                packed(Storage::F32, cols, rows_f32.map(f32::to_bits).collect())
             }
         }
     }

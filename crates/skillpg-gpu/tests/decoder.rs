@@ -92,6 +92,18 @@ fn packed_rows_are_the_files_values() {
         };
         assert_eq!(packed.storage, expected, "{ty:?}");
     }
+    // Halves cannot pair up in an odd row: kept in f32, the same values.
+    for ty in [GgmlType::F16, GgmlType::Bf16] {
+        let (rows, cols) = (3, 33);
+        let bytes = random_matrix(ty, rows, cols, 9);
+        let packed = pack(&MatrixView { ty, rows, cols, bytes: &bytes });
+        assert_eq!(packed.storage, Storage::F32, "{ty:?} with odd rows");
+        let mut want = vec![0.0f32; cols];
+        for r in 0..rows {
+            dequantize_into(ty, &bytes[r * cols * 2..(r + 1) * cols * 2], &mut want);
+            assert_eq!(packed.row(r), want, "{ty:?} row {r}");
+        }
+    }
 }
 
 #[test]
