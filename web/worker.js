@@ -2,9 +2,10 @@
 // messages one at a time (a GPU run awaits, and the next message must not interleave with it).
 //   {kind: 'load', id, model: ArrayBuffer, vocab: string, forceWebgpu?: bool} -> {kind: 'ready', id, backend}
 //   {kind: 'embed', id, texts: string[]}                   -> {kind: 'embedded', id, vectors: Float32Array, backend}
-//   {kind: 'decoder-load', id, model: ArrayBuffer, config?: string, tokenizer?: string, forceWebgpu?: bool}
+//   {kind: 'decoder-load', id, model: ArrayBuffer, config?: string, tokenizer?: string, backend?: 'auto'|'webgpu'|'cpu'}
 //                                                          -> {kind: 'ready', id, backend}
 //     (a GGUF; with config.json and tokenizer.json, a Hugging Face model.safetensors)
+//   {kind: 'decoder-backend', id, backend: 'auto'|'webgpu'|'cpu'} -> {kind: 'ready', id, backend}
 //   {kind: 'decoder-route', id, skills: JSON [[name, description]], request, mode: 'chapter'|'choice'}
 //                                                          -> {kind: 'routed', id, answer: JSON}
 // Any failure (a panic included) answers {kind: 'error', id, message}.
@@ -16,7 +17,7 @@ let queue = Promise.resolve();
 
 async function handle(m) {
   try {
-    const { load, embed, backend, decoderLoad, decoderLoadHf, decoderRoute } = await ready;
+    const { load, embed, backend, decoderLoad, decoderLoadHf, decoderRoute, decoderBackend } = await ready;
     if (m.kind === 'load') {
       const line = await load(new Uint8Array(m.model), m.vocab, m.forceWebgpu === true);
       self.postMessage({ kind: 'ready', id: m.id, backend: line });
@@ -25,9 +26,11 @@ async function handle(m) {
       self.postMessage({ kind: 'embedded', id: m.id, vectors, backend: backend() }, [vectors.buffer]);
     } else if (m.kind === 'decoder-load') {
       const bytes = new Uint8Array(m.model);
-      const force = m.forceWebgpu === true;
-      const line = await (typeof m.config === 'string' ? decoderLoadHf(bytes, m.config, m.tokenizer || '', force) : decoderLoad(bytes, force));
+      const choice = m.backend || 'auto';
+      const line = await (typeof m.config === 'string' ? decoderLoadHf(bytes, m.config, m.tokenizer || '', choice) : decoderLoad(bytes, choice));
       self.postMessage({ kind: 'ready', id: m.id, backend: line });
+    } else if (m.kind === 'decoder-backend') {
+      self.postMessage({ kind: 'ready', id: m.id, backend: await decoderBackend(m.backend) });
     } else if (m.kind === 'decoder-route') {
       self.postMessage({ kind: 'routed', id: m.id, answer: await decoderRoute(m.skills, m.request, m.mode) });
     } else {

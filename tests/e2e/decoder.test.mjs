@@ -1,8 +1,8 @@
 // The decoder router (the chapter's protocol) in headless Chromium: a tiny random Qwen2 model
 // with a ChatML tokenizer, written by the decoder crate's test script, goes in by the file
 // picker and by an address; the page's worker (wasm, CPU path) must answer every request
-// exactly as the native CLI (`skillpg route --model`) does, on the CPU path and forced onto
-// WebGPU (the WGSL kernels on SwiftShader); a truncated file gets a message
+// exactly as the native CLI (`skillpg route --model`) does, on the CPU path and, by "Run on",
+// on WebGPU (the WGSL kernels on SwiftShader) and moved back to the CPU; a truncated file gets a message
 // that says so; the model is kept for the next visit; constrained choice gives a distribution.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -142,19 +142,20 @@ test('a model by address: its size first, then a download with progress', { time
   }
 });
 
-test('forced onto WebGPU (SwiftShader here), the worker runs the WGSL decoder and agrees with the native CLI', { timeout: 600_000 }, async () => {
+test('run on WebGPU (SwiftShader here), the worker runs the WGSL decoder and agrees with the native CLI', { timeout: 600_000 }, async () => {
   const { dir, model } = tinyModel();
   const { page, errors } = await openPage(env.ctx, env.server.url);
-  await page.evaluate(() => localStorage.setItem('skillpg-routing-backend', 'webgpu'));
-  try {
+  {
     await page.click('[data-testid="routing-sample"]');
     const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
     const picked = [all[2], all[9], all[20]];
+    // "Run on: WebGPU" before loading: WebGPU even on a software adapter.
+    await page.selectOption('[data-testid="decoder-backend"]', 'webgpu');
     await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
     await page.setInputFiles('[data-testid="decoder-file"]', model);
     await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 120_000 });
     const line = await page.textContent('[data-testid="decoder-model"]');
-    assert.match(line, /WebGPU via wgpu \(BrowserWebGpu [^)]*\), in a worker, [\d.]+ MB of weights on the device \(F16\): forced by the skillpg-routing-backend setting/, `the model line says the GPU runs it: ${line}`);
+    assert.match(line, /WebGPU via wgpu \(BrowserWebGpu [^)]*\), in a worker, [\d.]+ MB of weights on the device \(F16\): chosen in the page/, `the model line says the GPU runs it: ${line}`);
     const tmp = path.join(dir, 'requests-gpu.json');
     fs.writeFileSync(tmp, JSON.stringify(picked));
     const native = (mode) => JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--model', model, '--mode', mode, '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
@@ -192,8 +193,15 @@ test('forced onto WebGPU (SwiftShader here), the worker runs the WGSL decoder an
     // Still on the GPU after both runs (a failure would have moved it to the CPU and said so).
     assert.match(await page.textContent('[data-testid="decoder-model"]'), /WebGPU via wgpu/);
     await page.locator('[data-testid="decoder"]').screenshot({ path: screenshotPath('decoder/03-webgpu') });
-  } finally {
-    await page.evaluate(() => localStorage.removeItem('skillpg-routing-backend'));
+
+    // "Run on" moves the loaded model to the CPU without loading it again; the answers stay.
+    await page.selectOption('[data-testid="decoder-backend"]', 'cpu');
+    await page.waitForFunction(() => /CPU path \(wasm SIMD, in a worker\): chosen in the page/.test(document.querySelector('[data-testid="decoder-model"]').textContent), null, { timeout: 60_000 });
+    const before = await page.textContent('[data-testid="decoder-summary"]');
+    await page.click('[data-testid="decoder-run"]');
+    await page.waitForFunction((old) => document.querySelector('[data-testid="decoder-summary"]')?.textContent !== old, before, { timeout: 300_000 });
+    const onCpu = await page.$$eval('[data-testid="decoder-row"]', (trs) => trs.map((tr) => tr.dataset.aAnswer));
+    assert.deepEqual(onCpu, chapter.map((r) => r.a), 'the CPU path gives the answers WebGPU gave');
   }
   assert.deepEqual(errors, [], 'no page errors');
 });

@@ -128,11 +128,12 @@ impl ModelWorker {
 impl ModelWorker {
     /// Sends a decoder (moved into the worker): a GGUF, or with `hf` a Hugging Face
     /// `model.safetensors` and its `config.json` and `tokenizer.json`; answers the line saying
-    /// what loaded and what runs it. `force_webgpu` runs WebGPU even on a software adapter.
-    pub async fn decoder_load(&self, model: &[u8], hf: Option<(&str, &str)>, force_webgpu: bool) -> Result<String, String> {
+    /// what loaded and what runs it. `backend` is `auto` (WebGPU on a real GPU, the CPU
+    /// otherwise), `webgpu` or `cpu`.
+    pub async fn decoder_load(&self, model: &[u8], hf: Option<(&str, &str)>, backend: &str) -> Result<String, String> {
         let msg = Object::new();
         set(&msg, "kind", &"decoder-load".into());
-        set(&msg, "forceWebgpu", &JsValue::from_bool(force_webgpu));
+        set(&msg, "backend", &backend.into());
         if let Some((config, tokenizer)) = hf {
             set(&msg, "config", &config.into());
             set(&msg, "tokenizer", &tokenizer.into());
@@ -141,6 +142,14 @@ impl ModelWorker {
         let buffer = bytes.buffer();
         set(&msg, "model", &buffer);
         Ok(self.request(msg, &Array::of1(&buffer)).await?.backend)
+    }
+
+    /// Moves the loaded decoder to `backend` (`auto`, `webgpu` or `cpu`); answers the new line.
+    pub async fn decoder_backend(&self, backend: &str) -> Result<String, String> {
+        let msg = Object::new();
+        set(&msg, "kind", &"decoder-backend".into());
+        set(&msg, "backend", &backend.into());
+        Ok(self.request(msg, &Array::new()).await?.backend)
     }
 
     /// Routes one request with the loaded decoder; answers its JSON (see the worker's

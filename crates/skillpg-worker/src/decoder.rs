@@ -3,11 +3,13 @@
 //! skills last asked about (its system turn prefilled once and reused for every request of a
 //! run). One request a call, so that the page shows progress and can stop between requests.
 //!
-//! The backend rule is the embedding model's: WebGPU on an adapter that is a real GPU, the CPU
-//! path (wasm SIMD) on a software adapter (SwiftShader, lavapipe: the CPU path is faster there)
-//! or with no adapter, WebGPU on any adapter when the page forces it (the browser tests). A GPU
-//! that fails (an upload it cannot hold, a lost device) hands the model to the CPU path, which
-//! finishes the request, and the backend line says so.
+//! The backend rule, when the person leaves it automatic, is the embedding model's: WebGPU on an
+//! adapter that is a real GPU, the CPU path (wasm SIMD) on a software adapter (SwiftShader,
+//! lavapipe: the CPU path is faster there) or with no adapter. The person may choose WebGPU (on
+//! any adapter: also how the browser tests run the WGSL kernels on SwiftShader) or the CPU, and
+//! switch without loading the model again. A GPU that fails (an upload it cannot hold, a lost
+//! device) hands the model to the CPU path, which finishes the request, and the backend line says
+//! so.
 
 use std::cell::RefCell;
 
@@ -70,21 +72,69 @@ thread_local! {
     static DECODER: RefCell<Option<DecoderEngine>> = const { RefCell::new(None) };
 }
 
+/// Where the person asked the model to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    /// WebGPU on a real GPU, the CPU path otherwise.
+    Auto,
+    /// WebGPU on any adapter.
+    Webgpu,
+    /// The CPU path.
+    Cpu,
+}
+
+impl Choice {
+    /// `auto`, `webgpu` or `cpu`.
+    pub fn parse(s: &str) -> Result<Choice, String> {
+        match s {
+            "auto" | "" => Ok(Choice::Auto),
+            "webgpu" => Ok(Choice::Webgpu),
+            "cpu" => Ok(Choice::Cpu),
+            other => Err(format!("unknown backend {other} (auto, webgpu or cpu)")),
+        }
+    }
+}
+
 /// Reads a GGUF model and its tokenizer, or names what is wrong with the file; returns a line
 /// that says what was loaded and what runs it.
-pub async fn load_decoder(bytes: Vec<u8>, force_webgpu: bool) -> Result<String, String> {
+pub async fn load_decoder(bytes: Vec<u8>, choice: Choice) -> Result<String, String> {
     DECODER.with(|d| d.borrow_mut().take());
-    install(Loaded::from_gguf(bytes)?, force_webgpu).await
+    install(Loaded::from_gguf(bytes)?, choice).await
 }
 
 /// Reads a Hugging Face checkpoint (`model.safetensors`, `config.json`, `tokenizer.json`).
-pub async fn load_decoder_hf(bytes: Vec<u8>, config: &str, tokenizer: &str, force_webgpu: bool) -> Result<String, String> {
+pub async fn load_decoder_hf(bytes: Vec<u8>, config: &str, tokenizer: &str, choice: Choice) -> Result<String, String> {
     DECODER.with(|d| d.borrow_mut().take());
-    install(Loaded::from_checkpoint(bytes, config, tokenizer)?, force_webgpu).await
+    install(Loaded::from_checkpoint(bytes, config, tokenizer)?, choice).await
 }
 
-/// Keeps a loaded model on the backend the rule picks, and says what it is and what runs it.
-async fn install(Loaded { model, bpe, name, size }: Loaded, force_webgpu: bool) -> Result<String, String> {
+/// Puts `model` where `choice` says, and says what runs it.
+async fn place(model: Decoder, choice: Choice) -> (Backend, String) {
+    let cpu_line = "CPU path (wasm SIMD, in a worker)";
+    if choice == Choice::Cpu {
+        return (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: chosen in the page"));
+    }
+    match skillpg_gpu::Gpu::new().await {
+        Err(e) => (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: this browser offers no WebGPU adapter ({e})")),
+        Ok(g) if choice == Choice::Auto && g.adapter.device_type.eq_ignore_ascii_case("cpu") => {
+            (Backend::Cpu(CpuForward::new(model)), format!("WebGPU is software here ({} {}): {cpu_line}, which is faster on it", g.adapter.backend, g.adapter.device_type))
+        }
+        Ok(g) => {
+            let adapter = g.adapter.clone();
+            match GpuDecoder::new(DecoderKernels::new(g), model).await {
+                Ok(gpu) => {
+                    let chosen = if choice == Choice::Webgpu { ": chosen in the page" } else { "" };
+                    let line = format!("WebGPU via wgpu ({} {}), in a worker, {:.1} MB of weights on the device ({}){chosen}", adapter.backend, adapter.device_type, gpu.device_bytes as f64 / 1e6, gpu.storage);
+                    (Backend::Gpu(Box::new(gpu)), line)
+                }
+                Err((model, e)) => (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: WebGPU could not take the model ({e})")),
+            }
+        }
+    }
+}
+
+/// Keeps a loaded model on the backend `choice` picks, and says what it is and what runs it.
+async fn install(Loaded { model, bpe, name, size }: Loaded, choice: Choice) -> Result<String, String> {
     let c = model.config;
     let what = format!(
         "{} ({:?} family, {} layers, width {}, {} heads / {} key-value heads, vocabulary {}, {:.1} MB)",
@@ -97,24 +147,7 @@ async fn install(Loaded { model, bpe, name, size }: Loaded, force_webgpu: bool) 
         c.vocab,
         size as f64 / 1e6
     );
-    let cpu_line = "CPU path (wasm SIMD, in a worker)";
-    let (backend, how) = match skillpg_gpu::Gpu::new().await {
-        Err(e) => (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: this browser offers no WebGPU adapter ({e})")),
-        Ok(g) if !force_webgpu && g.adapter.device_type.eq_ignore_ascii_case("cpu") => {
-            (Backend::Cpu(CpuForward::new(model)), format!("WebGPU is software here ({} {}): {cpu_line}, which is faster on it", g.adapter.backend, g.adapter.device_type))
-        }
-        Ok(g) => {
-            let adapter = g.adapter.clone();
-            match GpuDecoder::new(DecoderKernels::new(g), model).await {
-                Ok(gpu) => {
-                    let forced = if force_webgpu && adapter.device_type.eq_ignore_ascii_case("cpu") { ": forced by the skillpg-routing-backend setting" } else { "" };
-                    let line = format!("WebGPU via wgpu ({} {}), in a worker, {:.0} MB of weights on the device ({}){forced}", adapter.backend, adapter.device_type, gpu.device_bytes as f64 / 1e6, gpu.storage);
-                    (Backend::Gpu(Box::new(gpu)), line)
-                }
-                Err((model, e)) => (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: WebGPU could not take the model ({e})")),
-            }
-        }
-    };
+    let (backend, how) = place(model, choice).await;
     let line = format!("{what}: {how}");
     DECODER.with(|d| *d.borrow_mut() = Some(DecoderEngine { backend, bpe, what, line: line.clone(), router: None }));
     Ok(line)
@@ -141,6 +174,21 @@ async fn route_on(engine: &mut DecoderEngine, skills: &[(String, String)], reque
         }
         other => return Err(format!("unknown mode {other} (chapter or choice)")),
     })
+}
+
+/// Moves the loaded model to the backend `choice` picks (its cache and router start afresh);
+/// returns the new line.
+pub async fn set_backend(choice: Choice) -> Result<String, String> {
+    let engine = DECODER.with(|d| d.borrow_mut().take()).ok_or("no decoder is loaded")?;
+    let DecoderEngine { backend, bpe, what, .. } = engine;
+    let model = match backend {
+        Backend::Gpu(gpu) => gpu.into_model(),
+        Backend::Cpu(cpu) => cpu.into_model(),
+    };
+    let (backend, how) = place(model, choice).await;
+    let line = format!("{what}: {how}");
+    DECODER.with(|d| *d.borrow_mut() = Some(DecoderEngine { backend, bpe, what, line: line.clone(), router: None }));
+    Ok(line)
 }
 
 /// Routes one request over `skills` (`chapter` or `choice`); answers JSON:
@@ -171,16 +219,26 @@ pub async fn route_one(skills: Vec<(String, String)>, request: &str, mode: &str)
     Ok(out.to_string())
 }
 
-/// Loads a decoder from a GGUF's bytes (see `load_decoder`).
+/// Loads a decoder from a GGUF's bytes (see `load_decoder`); `backend` is `auto`, `webgpu` or
+/// `cpu`.
 #[wasm_bindgen(js_name = decoderLoad)]
-pub async fn decoder_load(bytes: Vec<u8>, force_webgpu: bool) -> Result<String, JsError> {
-    load_decoder(bytes, force_webgpu).await.map_err(|e| JsError::new(&e))
+pub async fn decoder_load(bytes: Vec<u8>, backend: String) -> Result<String, JsError> {
+    let choice = Choice::parse(&backend).map_err(|e| JsError::new(&e))?;
+    load_decoder(bytes, choice).await.map_err(|e| JsError::new(&e))
 }
 
 /// Loads a decoder from a Hugging Face checkpoint (see `load_decoder_hf`).
 #[wasm_bindgen(js_name = decoderLoadHf)]
-pub async fn decoder_load_hf(bytes: Vec<u8>, config: String, tokenizer: String, force_webgpu: bool) -> Result<String, JsError> {
-    load_decoder_hf(bytes, &config, &tokenizer, force_webgpu).await.map_err(|e| JsError::new(&e))
+pub async fn decoder_load_hf(bytes: Vec<u8>, config: String, tokenizer: String, backend: String) -> Result<String, JsError> {
+    let choice = Choice::parse(&backend).map_err(|e| JsError::new(&e))?;
+    load_decoder_hf(bytes, &config, &tokenizer, choice).await.map_err(|e| JsError::new(&e))
+}
+
+/// Moves the loaded decoder to another backend (see `set_backend`).
+#[wasm_bindgen(js_name = decoderBackend)]
+pub async fn decoder_backend(backend: String) -> Result<String, JsError> {
+    let choice = Choice::parse(&backend).map_err(|e| JsError::new(&e))?;
+    set_backend(choice).await.map_err(|e| JsError::new(&e))
 }
 
 /// Routes one request (see `route_one`); `skills` is a JSON list of `[name, description]`.

@@ -198,6 +198,9 @@ pub fn DecoderPanel() -> impl IntoView {
     let url = RwSignal::new(String::new());
     let url_size = RwSignal::new(None::<String>);
     let mode = RwSignal::new("chapter".to_owned());
+    // Where the model runs: `auto` (WebGPU on a real GPU, the CPU otherwise), `webgpu` or `cpu`;
+    // the `skillpg-routing-backend` setting starts it on WebGPU (the browser tests).
+    let backend_choice = RwSignal::new(if browser::force_webgpu() { "webgpu" } else { "auto" }.to_owned());
     let stored = RwSignal::new(Vec::<(String, Option<u64>)>::new());
     let run = RwSignal::new(None::<DecoderRun>);
     let error = RwSignal::new(None::<String>);
@@ -226,7 +229,7 @@ pub fn DecoderPanel() -> impl IntoView {
                 }
             },
         };
-        match worker.decoder_load(&bytes, hf.as_ref().map(|(c, t)| (c.as_str(), t.as_str())), browser::force_webgpu()).await {
+        match worker.decoder_load(&bytes, hf.as_ref().map(|(c, t)| (c.as_str(), t.as_str())), &backend_choice.get_untracked()).await {
             Ok(line) => {
                 model_line.set(line);
                 run.set(None);
@@ -517,6 +520,29 @@ pub fn DecoderPanel() -> impl IntoView {
             {move || error.get().map(|e| view! { <p class="warning" role="alert" data-testid="decoder-error">{e}</p> })}
             <p data-testid="decoder-model">{move || { let l = model_line.get(); if l.is_empty() { "No decoder loaded.".to_owned() } else { l } }}</p>
             <div class="controls">
+                <label>"Run on "
+                    <select data-testid="decoder-backend" disabled=move || busy.get().is_some() on:change=move |ev| {
+                        let choice = event_target_value(&ev);
+                        backend_choice.set(choice.clone());
+                        // A loaded model moves at once; otherwise the choice waits for the next load.
+                        let Some(worker) = WORKER.with(|w| w.borrow().clone()).filter(|_| !model_line.get_untracked().is_empty()) else { return };
+                        busy.set(Some("Moving the model…".to_owned()));
+                        spawn_local(async move {
+                            match worker.decoder_backend(&choice).await {
+                                Ok(line) => {
+                                    model_line.set(line);
+                                    c.status.set("The decoder moved; its next run starts afresh.".to_owned());
+                                }
+                                Err(e) => error.set(Some(format!("The decoder could not move: {e}"))),
+                            }
+                            busy.set(None);
+                        });
+                    }>
+                        <option value="auto" selected=move || backend_choice.get() == "auto">"automatic: WebGPU on a real GPU, else the CPU"</option>
+                        <option value="webgpu" selected=move || backend_choice.get() == "webgpu">"WebGPU (any adapter)"</option>
+                        <option value="cpu" selected=move || backend_choice.get() == "cpu">"the CPU (wasm SIMD)"</option>
+                    </select>
+                </label>
                 <label>"Mode "
                     <select data-testid="decoder-mode" on:change=move |ev| mode.set(event_target_value(&ev))>
                         <option value="chapter" selected=move || mode.get() == "chapter">"the chapter's protocol: greedy answer, read as a name or NONE"</option>
