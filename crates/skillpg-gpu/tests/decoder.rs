@@ -4,7 +4,8 @@
 //! `Decoder::forward` on the synthetic tiny models that `skillpg-decoder/tests/oracle/make_tiny.py`
 //! writes (both families, six storage types; `Decoder::forward` is itself held to candle), through
 //! the key/value cache in parts and cut back to a prefix, and the chapter's protocol on the tiny
-//! chat model: the same answers on both backends. On the native wgpu adapter (Mesa's lavapipe on
+//! chat model: the same answers on both backends. Last, a real model, SmolLM2-135M-Instruct:
+//! the GPU's logits are the CPU path's. On the native wgpu adapter (Mesa's lavapipe on
 //! the test machine).
 
 #![allow(clippy::print_stdout, reason = "the tests report what they compared")]
@@ -270,5 +271,32 @@ fn the_chapter_protocol_answers_the_same_on_both_backends() {
         let d = worst(&a.log_probs, &b.log_probs);
         println!("{request:?}: log-probabilities, worst |Δ| {d:.2e}");
         assert!(d <= 1e-3, "{request:?}: log-probabilities {:?} against {:?}", a.log_probs, b.log_probs);
+    }
+}
+
+#[test]
+fn smollm2_on_the_gpu_gives_the_cpu_paths_logits() {
+    // A real model: 30 layers, Q4_1 and Q8_0 blocks, a 49,152-row head. Twelve tokens of a
+    // ChatML prompt (lavapipe takes about half a second a token here), then one decode step
+    // through the device's cache.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/model/SmolLM2-135M-Instruct.Q4_1.gguf");
+    assert!(file.exists(), "the decoder model is absent: run `bash scripts/fetch-decoder-model` (scripts/test does)");
+    let bytes = std::fs::read(&file).expect("model");
+    let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
+    let model = Decoder::from_gguf(bytes).expect("model");
+    let ids = bpe.encode("<|im_start|>user\nIs this ALTER TABLE safe?<|im_end|>");
+    assert!(ids.len() >= 10, "{ids:?}");
+    let mut cpu = CpuForward::new(model.clone());
+    let mut gpu = pollster::block_on(GpuDecoder::new(kernels(), model)).map_err(|(_, e)| e).expect("upload");
+    assert_eq!(gpu.storage, "Q4/Q8", "SmolLM2's Q8_0 embeddings and Q4_1 layers stay blocks");
+    for step in [&ids[..], &[ids[0]][..]] {
+        let want = now(cpu.forward(step, Logits::Last)).expect("cpu").expect("cpu");
+        let got = pollster::block_on(gpu.forward(step, Logits::Last)).expect("gpu");
+        let spread = want.iter().copied().fold(f32::NEG_INFINITY, f32::max) - want.iter().copied().fold(f32::INFINITY, f32::min);
+        let d = worst(&got, &want);
+        let argmax = |v: &[f32]| v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(i, _)| i);
+        println!("SmolLM2, {} tokens after {}: worst |Δ| {d:.2e} of a spread {spread:.1}", step.len(), gpu.cached() - step.len());
+        assert!(d <= 1e-4 * spread, "worst |Δ| {d} of a spread {spread}");
+        assert_eq!(argmax(&got), argmax(&want), "the next token");
     }
 }
