@@ -188,15 +188,23 @@ fn scale_min_k4(j: usize, q: &[u8]) -> (u8, u8) {
     }
 }
 
-fn dequantize_q4_k(b: &[u8], out: &mut [f32]) {
+/// A Q4_K super-block's eight sub-blocks of 32 values: each one's scale and minimum (value =
+/// scale · q - min). Sub-blocks `2c` and `2c + 1` take their quants from the low and the high
+/// nibbles of the block's 32-byte chunk `c` (bytes 16 to 144). The one reading of the scales,
+/// for the CPU's dequantization and the GPU's packing.
+pub fn q4_k_scales(b: &[u8]) -> [(f32, f32); 8] {
     let (d, dmin) = (f16(b), f16(&b[2..]));
     let scales = &b[4..16];
-    let qs = &b[16..144];
-    for ((chunk, q), o) in qs.chunks_exact(32).enumerate().zip(out.chunks_exact_mut(64)) {
-        let (sc1, m1) = scale_min_k4(2 * chunk, scales);
-        let (sc2, m2) = scale_min_k4(2 * chunk + 1, scales);
-        let (d1, min1) = (d * f32::from(sc1), dmin * f32::from(m1));
-        let (d2, min2) = (d * f32::from(sc2), dmin * f32::from(m2));
+    std::array::from_fn(|j| {
+        let (sc, m) = scale_min_k4(j, scales);
+        (d * f32::from(sc), dmin * f32::from(m))
+    })
+}
+
+fn dequantize_q4_k(b: &[u8], out: &mut [f32]) {
+    let scales = q4_k_scales(b);
+    for ((chunk, q), o) in b[16..144].chunks_exact(32).enumerate().zip(out.chunks_exact_mut(64)) {
+        let ((d1, min1), (d2, min2)) = (scales[2 * chunk], scales[2 * chunk + 1]);
         let (lo, hi) = o.split_at_mut(32);
         for ((l, h), &v) in lo.iter_mut().zip(hi.iter_mut()).zip(q) {
             *l = d1 * f32::from(v & 0xF) - min1;

@@ -7,14 +7,15 @@
 //! - every kernel has a CPU twin in `skillpg_decoder::model` and a test against it on lavapipe
 //!   (`tests/decoder.rs`); the whole pass is tested against `Decoder::forward`;
 //! - a weight stays in its storage type where a kernel reads that type (F32, F16, BF16, Q8_0,
-//!   Q4_0, Q4_1); the others (Q5_0, Q5_1, Q4_K, Q6_K) are widened to f16 once at load;
+//!   Q4_0, Q4_1, and Q4_K as Q4 blocks of 32); the others (Q5_0, Q5_1, Q6_K) are widened to f16
+//!   once at load;
 //! - no buffer is larger than the device's largest storage binding: a matrix past it (the LM
 //!   head of a 150k vocabulary) is split by rows into chunks, one dispatch each;
 //! - a device error (out of memory, a lost device) is an `Err` with the numbers, never a panic.
 
 use skillpg_decoder::forward::Forward;
 use skillpg_decoder::model::{Config, Decoder, Logits, MatrixView, RopeLayout};
-use skillpg_decoder::quant::{GgmlType, dequantize_into};
+use skillpg_decoder::quant::{GgmlType, dequantize_into, q4_k_scales};
 use wgpu::util::DeviceExt;
 
 use crate::{DeviceBuf, Gpu};
@@ -90,8 +91,9 @@ fn words_of(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
 }
 
 /// Lays a matrix out for the kernels: F32, F16 and BF16 as the file has them (halves in pairs),
-/// Q8_0, Q4_0 and Q4_1 as blocks with an f32 scale and minimum and the file's own quants, and
-/// every other type dequantized with `skillpg_decoder::quant` and stored in f16.
+/// Q8_0, Q4_0 and Q4_1 as blocks with an f32 scale and minimum and the file's own quants, Q4_K as
+/// one such Q4 block a sub-block, and every other type dequantized with `skillpg_decoder::quant`
+/// and stored in f16.
 pub fn pack(m: &MatrixView<'_>) -> Packed {
     let (rows, cols) = (m.rows, m.cols);
     let blocks = cols / 32;
@@ -117,6 +119,21 @@ pub fn pack(m: &MatrixView<'_>) -> Packed {
                 let min = if m.ty == GgmlType::Q4_0 { -8.0 * d } else { f16_at(block, 2) };
                 words.extend([d.to_bits(), min.to_bits()]);
                 words.extend(words_of(&block[quants..quants + 16]));
+            }
+            packed(Storage::Q4, blocks * 6, words)
+        }
+        GgmlType::Q4K => {
+            // Each sub-block of 32 is a Q4 block: its scale, minus its minimum, its quants
+            // re-nibbled in Q4_0's order (value j and j + 16 share byte j).
+            let mut words = Vec::with_capacity(rows * blocks * 6);
+            for block in m.bytes.chunks_exact(144) {
+                for (j, (scale, min)) in q4_k_scales(block).into_iter().enumerate() {
+                    let chunk = &block[16 + 32 * (j / 2)..16 + 32 * (j / 2 + 1)];
+                    let q = |i: usize| if j % 2 == 0 { chunk[i] & 0xF } else { chunk[i] >> 4 };
+                    let bytes: Vec<u8> = (0..16).map(|i| q(i) | (q(i + 16) << 4)).collect();
+                    words.extend([scale.to_bits(), (-min).to_bits()]);
+                    words.extend(words_of(&bytes));
+                }
             }
             packed(Storage::Q4, blocks * 6, words)
         }

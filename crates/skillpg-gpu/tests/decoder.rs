@@ -88,7 +88,7 @@ fn packed_rows_are_the_files_values() {
             GgmlType::F32 => Storage::F32,
             GgmlType::Bf16 => Storage::Bf16,
             GgmlType::Q8_0 => Storage::Q8,
-            GgmlType::Q4_0 | GgmlType::Q4_1 => Storage::Q4,
+            GgmlType::Q4_0 | GgmlType::Q4_1 | GgmlType::Q4K => Storage::Q4,
             _ => Storage::F16,
         };
         assert_eq!(packed.storage, expected, "{ty:?}");
