@@ -15,11 +15,11 @@ use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::model::{Decoder, Logits};
 use skillpg_decoder::forward::{CpuForward, now};
-use skillpg_decoder::protocol::{self, DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
+use skillpg_decoder::protocol;
 
 #[path = "shared/samples.rs"]
 mod samples;
-use samples::sample_skills;
+use samples::{chapter_arm, sample_requests, sample_skills};
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -85,45 +85,28 @@ fn main() {
         println!("| candle 0.11 quantized ({threads} threads): decode | {:.0} ms a token | {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
     }
 
-    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap()).unwrap();
-    let requests: Vec<(String, String)> = requests.as_array().unwrap().iter().take(limit).map(|r| (r["query"].as_str().unwrap().to_owned(), r["expected"].as_str().unwrap_or("").to_owned())).collect();
+    let requests = sample_requests(&root, limit);
     if requests.is_empty() {
         return;
     }
     let thin: Vec<(String, String)> = rich.iter().map(|(n, d)| (n.clone(), skillpg_router::route::thin(d))).collect();
     for (label, skills) in [("as written", &rich), ("thinned", &thin)] {
-        let t = Instant::now();
         let mut cpu = CpuForward::new(&model);
-        let router = now(DecoderRouter::new(&mut cpu, &bpe, skills, true)).expect("cpu").expect("router");
-        let setup = t.elapsed().as_secs_f64();
-        let (mut right, mut none, mut prefill_tokens, mut generated) = (0, 0, 0, 0);
-        let t = Instant::now();
-        for (q, expected) in &requests {
-            let a = now(router.chapter(&mut cpu, &bpe, q, DEFAULT_MAX_ANSWER_TOKENS)).expect("cpu").expect("answer");
-            let choice = a.parsed.choice.map_or(protocol::NONE, |i| skills[i].0.as_str());
-            right += usize::from(choice == expected);
-            none += usize::from(choice == protocol::NONE);
-            prefill_tokens += a.prefill_tokens;
-            generated += a.generated_tokens;
-        }
-        let run = t.elapsed().as_secs_f64();
+        let arm = now(chapter_arm(&mut cpu, &bpe, skills, &requests, true)).expect("cpu");
         let n = requests.len();
         println!(
-            "| chapter's protocol, {label}: {n} requests | system turn {} tokens prefilled once in {:.0} ms; then {:.0} ms a request ({:.1} prefill + {:.1} generated tokens a request) | {right}/{n} right, NONE {none} |",
-            router.prefix_tokens(),
-            setup * 1e3,
-            run * 1e3 / n as f64,
-            prefill_tokens as f64 / n as f64,
-            generated as f64 / n as f64
+            "| chapter's protocol, {label}: {n} requests | system turn {} tokens prefilled once in {:.0} ms; then {:.0} ms a request ({:.1} prefill + {:.1} generated tokens a request) | {}/{n} right, NONE {} |",
+            arm.prefix_tokens,
+            arm.setup_s * 1e3,
+            arm.run_s * 1e3 / n as f64,
+            arm.prefill_tokens as f64 / n as f64,
+            arm.generated as f64 / n as f64,
+            arm.right,
+            arm.none
         );
         // Without the cache: every request prefills the system turn again.
-        let plain = now(DecoderRouter::new(&mut cpu, &bpe, skills, false)).expect("cpu").expect("router");
-        let few = 3.min(n);
-        let t = Instant::now();
-        let mut tokens = 0;
-        for (q, _) in requests.iter().take(few) {
-            tokens += now(plain.chapter(&mut cpu, &bpe, q, DEFAULT_MAX_ANSWER_TOKENS)).expect("cpu").expect("answer").prefill_tokens;
-        }
-        println!("| the same without the prefix cache, {few} requests | {:.0} ms a request ({:.1} prefill tokens a request) | |", t.elapsed().as_secs_f64() * 1e3 / few as f64, tokens as f64 / few as f64);
+        let few = &requests[..3.min(n)];
+        let plain = now(chapter_arm(&mut cpu, &bpe, skills, few, false)).expect("cpu");
+        println!("| the same without the prefix cache, {} requests | {:.0} ms a request ({:.1} prefill tokens a request) | |", few.len(), plain.run_s * 1e3 / few.len() as f64, plain.prefill_tokens as f64 / few.len() as f64);
     }
 }

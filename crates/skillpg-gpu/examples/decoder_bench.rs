@@ -19,13 +19,13 @@ use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::Forward;
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::model::{Decoder, Logits};
-use skillpg_decoder::protocol::{self, DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
+use skillpg_decoder::protocol;
 use skillpg_gpu::Gpu;
 use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder};
 
 #[path = "../../skillpg-decoder/examples/shared/samples.rs"]
 mod samples;
-use samples::sample_skills;
+use samples::{chapter_arm, sample_requests, sample_skills};
 
 fn argmax(v: &[f32]) -> u32 {
     v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
@@ -67,29 +67,19 @@ fn main() {
     let decode = t.elapsed().as_secs_f64();
     println!("| decode, {steps} greedy steps | {:.1} ms a token, {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
 
-    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap()).unwrap();
-    let requests: Vec<(String, String)> = requests.as_array().unwrap().iter().take(limit).map(|r| (r["query"].as_str().unwrap().to_owned(), r["expected"].as_str().unwrap_or("").to_owned())).collect();
+    let requests = sample_requests(&root, limit);
     let thin: Vec<(String, String)> = rich.iter().map(|(n, d)| (n.clone(), skillpg_router::route::thin(d))).collect();
     for (label, skills) in [("as written", &rich), ("thinned", &thin)] {
-        let t = Instant::now();
-        let router = pollster::block_on(DecoderRouter::new(&mut gpu, &bpe, skills, true)).expect("router");
-        let setup = t.elapsed().as_secs_f64();
-        let (mut right, mut none) = (0, 0);
-        let t = Instant::now();
-        for (q, expected) in &requests {
-            let a = pollster::block_on(router.chapter(&mut gpu, &bpe, q, DEFAULT_MAX_ANSWER_TOKENS)).expect("answer");
-            let choice = a.parsed.choice.map_or(protocol::NONE, |i| skills[i].0.as_str());
-            right += usize::from(choice == expected);
-            none += usize::from(choice == protocol::NONE);
-        }
-        let run = t.elapsed().as_secs_f64();
+        let arm = pollster::block_on(chapter_arm(&mut gpu, &bpe, skills, &requests, true));
         let n = requests.len();
         println!(
-            "| chapter's protocol, {label}: {n} requests | system turn {} tokens in {:.0} ms; {:.0} ms a request; the whole arm {:.1} s (goal for 24 requests: < 10 s) | {right}/{n} right, NONE {none} |",
-            router.prefix_tokens(),
-            setup * 1e3,
-            run * 1e3 / n as f64,
-            setup + run
+            "| chapter's protocol, {label}: {n} requests | system turn {} tokens in {:.0} ms; {:.0} ms a request; the whole arm {:.1} s (goal for 24 requests: < 10 s) | {}/{n} right, NONE {} |",
+            arm.prefix_tokens,
+            arm.setup_s * 1e3,
+            arm.run_s * 1e3 / n.max(1) as f64,
+            arm.setup_s + arm.run_s,
+            arm.right,
+            arm.none
         );
     }
 }

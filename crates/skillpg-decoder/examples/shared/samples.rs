@@ -1,7 +1,13 @@
-//! The sample routing sets' `(name, description)` pairs, read from `web/samples/<set>/*/SKILL.md`
-//! in folder order: shared by the decoder's CPU and GPU benchmarks (`#[path]`-included by both).
+//! What the decoder's CPU and GPU benchmarks share (`#[path]`-included by both): the sample
+//! routing sets' `(name, description)` pairs read from `web/samples/<set>/*/SKILL.md` in folder
+//! order, the labelled requests, and one arm of the chapter's protocol on any backend.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::forward::Forward;
+use skillpg_decoder::protocol::{self, DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 
 /// Every skill of `web/samples/<set>`, as its one-line frontmatter states it.
 pub fn sample_skills(root: &Path, set: &str) -> Vec<(String, String)> {
@@ -14,4 +20,44 @@ pub fn sample_skills(root: &Path, set: &str) -> Vec<(String, String)> {
             (field("name:"), field("description:"))
         })
         .collect()
+}
+
+/// The sample set's first `limit` labelled requests, `(query, expected)`.
+pub fn sample_requests(root: &Path, limit: usize) -> Vec<(String, String)> {
+    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap()).unwrap();
+    requests.as_array().unwrap().iter().take(limit).map(|r| (r["query"].as_str().unwrap().to_owned(), r["expected"].as_str().unwrap_or("").to_owned())).collect()
+}
+
+/// One arm of the chapter's protocol, timed.
+pub struct ArmRun {
+    /// Tokens of the system turn.
+    pub prefix_tokens: usize,
+    /// Seconds to make the router (the system turn's prefill when reused) and to run the requests.
+    pub setup_s: f64,
+    pub run_s: f64,
+    /// Answers that were the expected skill, and answers that were NONE.
+    pub right: usize,
+    pub none: usize,
+    /// Tokens prefilled and generated, over every request.
+    pub prefill_tokens: usize,
+    pub generated: usize,
+}
+
+/// Routes `requests` over `skills` with the chapter's protocol on `model`.
+pub async fn chapter_arm(model: &mut impl Forward, bpe: &Bpe, skills: &[(String, String)], requests: &[(String, String)], reuse_prefix: bool) -> ArmRun {
+    let t = Instant::now();
+    let router = DecoderRouter::new(model, bpe, skills, reuse_prefix).await.expect("router");
+    let setup_s = t.elapsed().as_secs_f64();
+    let mut arm = ArmRun { prefix_tokens: router.prefix_tokens(), setup_s, run_s: 0.0, right: 0, none: 0, prefill_tokens: 0, generated: 0 };
+    let t = Instant::now();
+    for (q, expected) in requests {
+        let a = router.chapter(model, bpe, q, DEFAULT_MAX_ANSWER_TOKENS).await.expect("answer");
+        let choice = a.parsed.choice.map_or(protocol::NONE, |i| skills[i].0.as_str());
+        arm.right += usize::from(choice == expected);
+        arm.none += usize::from(choice == protocol::NONE);
+        arm.prefill_tokens += a.prefill_tokens;
+        arm.generated += a.generated_tokens;
+    }
+    arm.run_s = t.elapsed().as_secs_f64();
+    arm
 }
