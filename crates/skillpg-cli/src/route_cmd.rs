@@ -106,22 +106,25 @@ pub fn run_arm(embedder: &dyn Embedder, skills: &[RouteSkill], requests: &[Label
     Arm { names, matrix, choices, answers, log_probs: Vec::new() }
 }
 
+/// One value a candidate (the names, then NONE, as far as `row` goes) as a JSON object.
+fn by_candidate(names: &[String], row: &[f32]) -> serde_json::Map<String, serde_json::Value> {
+    names.iter().map(String::as_str).chain([NONE]).zip(row).map(|(n, s)| (n.to_owned(), serde_json::json!(s))).collect()
+}
+
 /// `skillpg route` as JSON.
 pub fn route_json(requests: &[Labelled], arm: &Arm, backend: &str) -> serde_json::Value {
-    let items: Vec<serde_json::Value> = requests
+    let mut items: Vec<serde_json::Value> = requests
         .iter()
         .zip(&arm.matrix)
         .zip(&arm.choices)
         .zip(&arm.answers)
         .map(|(((r, row), choice), answer)| {
-            let scores: serde_json::Map<String, serde_json::Value> = arm.names.iter().map(String::as_str).chain([NONE]).zip(row).map(|(n, s)| (n.to_owned(), serde_json::json!(s))).collect();
-            serde_json::json!({"query": r.query, "choice": choice, "answer": answer, "expected": if r.expected.is_empty() { serde_json::Value::Null } else { r.expected.clone().into() }, "scores": scores})
+            serde_json::json!({"query": r.query, "choice": choice, "answer": answer, "expected": if r.expected.is_empty() { serde_json::Value::Null } else { r.expected.clone().into() }, "scores": by_candidate(&arm.names, row)})
         })
         .collect();
-    let mut items = items;
+    // Constrained choice only: the embedding model and the chapter's protocol have none.
     for (item, row) in items.iter_mut().zip(&arm.log_probs) {
-        let lp: serde_json::Map<String, serde_json::Value> = arm.names.iter().map(String::as_str).chain([NONE]).zip(row).map(|(n, s)| (n.to_owned(), serde_json::json!(s))).collect();
-        item["log_probs"] = lp.into();
+        item["log_probs"] = by_candidate(&arm.names, row).into();
     }
     serde_json::json!({"model": backend, "note": "a preview by a small model, not any product's router", "requests": items})
 }

@@ -436,12 +436,9 @@ impl GpuDecoder {
         if c.head_dim > 256 {
             return Err((model, format!("the model's heads are {} wide; the GPU attention kernel holds 256 at most", c.head_dim)));
         }
-        let device = kernels.gpu.device().clone();
-        let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut device_bytes = 0u64;
         let mut kinds: Vec<Storage> = Vec::new();
-        let uploaded = (|| -> Result<_, String> {
+        let (uploaded, error) = kernels.gpu.catching(|| -> Result<_, String> {
             let g = &kernels.gpu;
             let mut up = |view: &MatrixView<'_>| -> Result<DeviceMatrix, String> {
                 let packed = pack(view);
@@ -468,14 +465,12 @@ impl GpuDecoder {
             }
             let head = up(&model.head_view())?;
             Ok((layers, head, g.upload(model.final_norm())))
-        })();
-        let invalid = validation.pop().await;
-        let oom = scope.pop().await;
+        }).await;
         let (layers, head, norm) = match uploaded {
             Ok(parts) => parts,
             Err(e) => return Err((model, e)),
         };
-        if let Some(e) = oom.or(invalid) {
+        if let Some(e) = error {
             return Err((model, format!("the GPU could not hold the model's {:.0} MB of weights: {e}", device_bytes as f64 / 1e6)));
         }
         let storage = kinds.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join("/");
@@ -485,16 +480,6 @@ impl GpuDecoder {
     /// The model back (to run on the CPU after a GPU failure).
     pub fn into_model(self) -> Decoder {
         self.model
-    }
-
-    /// The model.
-    pub fn model(&self) -> &Decoder {
-        &self.model
-    }
-
-    /// The device.
-    pub fn gpu(&self) -> &Gpu {
-        &self.kernels.gpu
     }
 
     /// Grows the cache to hold `needed` positions, keeping what it holds.
@@ -532,13 +517,9 @@ impl GpuDecoder {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let device = self.kernels.gpu.device().clone();
-        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let out = self.encode(ids, logits);
-        let invalid = validation.pop().await;
-        let oom = oom.pop().await;
-        if let Some(e) = oom.or(invalid) {
+        let gpu = self.kernels.gpu.clone();
+        let (out, error) = gpu.catching(|| self.encode(ids, logits)).await;
+        if let Some(e) = error {
             // The cache may hold half a pass: forget it.
             self.len = 0;
             self.capacity = 0;

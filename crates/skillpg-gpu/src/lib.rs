@@ -231,6 +231,17 @@ impl Gpu {
         &self.device
     }
 
+    /// Runs `work` and returns its result with the first out-of-memory or validation error the
+    /// device raised meanwhile (which would otherwise go to wgpu's uncaptured-error handler: a
+    /// panic natively, a console line in a browser).
+    pub(crate) async fn catching<T>(&self, work: impl FnOnce() -> T) -> (T, Option<wgpu::Error>) {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let out = work();
+        let invalid = validation.pop().await;
+        (out, oom.pop().await.or(invalid))
+    }
+
     /// The device's limits (the largest buffer and binding, among others).
     pub fn limits(&self) -> wgpu::Limits {
         self.device.limits()

@@ -27,6 +27,16 @@ enum Backend {
     Gpu(Box<GpuDecoder>),
 }
 
+impl Backend {
+    /// The model back, whichever backend held it.
+    fn into_model(self) -> Decoder {
+        match self {
+            Backend::Cpu(cpu) => cpu.into_model(),
+            Backend::Gpu(gpu) => gpu.into_model(),
+        }
+    }
+}
+
 impl Forward for Backend {
     fn config(&self) -> skillpg_decoder::model::Config {
         match self {
@@ -181,10 +191,7 @@ async fn route_on(engine: &mut DecoderEngine, skills: &[(String, String)], reque
 pub async fn set_backend(choice: Choice) -> Result<String, String> {
     let engine = DECODER.with(|d| d.borrow_mut().take()).ok_or("no decoder is loaded")?;
     let DecoderEngine { backend, bpe, what, .. } = engine;
-    let model = match backend {
-        Backend::Gpu(gpu) => gpu.into_model(),
-        Backend::Cpu(cpu) => cpu.into_model(),
-    };
+    let model = backend.into_model();
     let (backend, how) = place(model, choice).await;
     let line = format!("{what}: {how}");
     DECODER.with(|d| *d.borrow_mut() = Some(DecoderEngine { backend, bpe, what, line: line.clone(), router: None }));
@@ -204,10 +211,7 @@ pub async fn route_one(skills: Vec<(String, String)>, request: &str, mode: &str)
     {
         let failure = failure.clone();
         let DecoderEngine { backend, bpe, what, .. } = engine;
-        let model = match backend {
-            Backend::Gpu(gpu) => gpu.into_model(),
-            Backend::Cpu(cpu) => cpu.into_model(),
-        };
+        let model = backend.into_model();
         let line = format!("{what}: CPU path (wasm SIMD, in a worker): the GPU failed ({failure}), so this and later requests run on the CPU");
         engine = DecoderEngine { backend: Backend::Cpu(CpuForward::new(model)), bpe, what, line, router: None };
         out = route_on(&mut engine, &skills, request, mode).await;

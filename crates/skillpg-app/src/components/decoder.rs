@@ -120,10 +120,14 @@ fn parse_answer(json: &str, names: &[String]) -> Result<Answer, String> {
     })
 }
 
-/// An answer's log-probabilities as a JSON object by candidate (the names, then NONE), or `{}`.
-fn log_probs_json(names: &[String], a: &Answer) -> String {
-    let lp: serde_json::Map<String, serde_json::Value> = names.iter().map(String::as_str).chain([NONE]).zip(&a.log_probs).map(|(n, p)| (n.to_owned(), serde_json::json!(p))).collect();
-    serde_json::Value::from(lp).to_string()
+/// One value a candidate (the names, then NONE) as a JSON object; empty when there are none.
+fn by_candidate(names: &[String], values: &[f32]) -> serde_json::Map<String, serde_json::Value> {
+    names.iter().map(String::as_str).chain([NONE]).zip(values).map(|(n, v)| (n.to_owned(), serde_json::json!(v))).collect()
+}
+
+/// A map as JSON, or null when it is empty (a mode that has no such values).
+fn or_null(map: serde_json::Map<String, serde_json::Value>) -> serde_json::Value {
+    if map.is_empty() { serde_json::Value::Null } else { map.into() }
 }
 
 /// The run as JSON, with its A/B comparison when every request is labelled.
@@ -133,9 +137,8 @@ fn to_json(run: &DecoderRun, comparison: Option<&skillpg_stats::Comparison>) -> 
             .iter()
             .zip(answers)
             .map(|(r, a)| {
-                let dist: serde_json::Map<String, serde_json::Value> = run.names.iter().map(String::as_str).chain([NONE]).zip(&a.distribution).map(|(n, p)| (n.to_owned(), serde_json::json!(p))).collect();
-                let lp: serde_json::Value = serde_json::from_str(&log_probs_json(&run.names, a)).unwrap_or_default();
-                serde_json::json!({"query": r.query, "expected": r.expected, "choice": a.choice, "answer": a.text, "recognised": a.recognised, "distribution": if dist.is_empty() { serde_json::Value::Null } else { dist.into() }, "log_probs": if a.log_probs.is_empty() { serde_json::Value::Null } else { lp }, "prefill_tokens": a.prefill, "generated_tokens": a.generated})
+                let (dist, lp) = (by_candidate(&run.names, &a.distribution), by_candidate(&run.names, &a.log_probs));
+                serde_json::json!({"query": r.query, "expected": r.expected, "choice": a.choice, "answer": a.text, "recognised": a.recognised, "distribution": or_null(dist), "log_probs": or_null(lp), "prefill_tokens": a.prefill, "generated_tokens": a.generated})
             })
             .collect()
     };
@@ -602,7 +605,7 @@ fn DecoderResults(run: DecoderRun) -> impl IntoView {
                     let ((sa, ta), (sb, tb)) = (cell(a), cell(b));
                     let bad = |x: &Answer| !q.expected.is_empty() && q.expected != x.choice;
                     view! {
-                        <tr data-testid="decoder-row" data-a-choice=a.choice.clone() data-b-choice=b.choice.clone() data-a-answer=ta data-b-answer=tb data-a-log-probs=log_probs_json(&run.names, a)>
+                        <tr data-testid="decoder-row" data-a-choice=a.choice.clone() data-b-choice=b.choice.clone() data-a-answer=ta data-b-answer=tb data-a-log-probs=serde_json::Value::from(by_candidate(&run.names, &a.log_probs)).to_string()>
                             <th scope="row">{q.query.clone()}</th>
                             <td>{q.expected.clone()}</td>
                             <td class:none={a.choice == NONE} class:bad={bad(a)}>{sa}</td>
