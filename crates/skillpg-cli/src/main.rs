@@ -222,18 +222,46 @@ fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
     parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone()))).into_iter().collect()
 }
 
-/// Analyzes every skill found, with the input's own problems attached to the first skill of
-/// that input (or reported alone when the input held none).
-fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> (Vec<Analysis>, Vec<Vec<Diagnostic>>) {
+/// Analyzes every skill found. An input that holds none (an unreadable archive, a zip bomb) is
+/// an error that names it and its findings: there is nothing to count.
+fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> Result<Vec<Analysis>, String> {
+    if let Some((ingested, path)) = inputs.iter().find(|(i, _)| i.skills.is_empty()) {
+        let why: Vec<&str> = ingested.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        let why = if why.is_empty() { "it holds no file".to_owned() } else { why.join("; ") };
+        return Err(format!("{}: no skill could be read: {why}", path.display()));
+    }
+    let bundles: Vec<&skillpg_core::SkillBundle> = inputs.iter().flat_map(|(i, _)| &i.skills).collect();
+    Ok(parallel_map(&bundles, |b| analyze(b)))
+}
+
+/// Checks every skill of every input under `profile`. Each input's own findings (an archive's
+/// layout, a bomb, a path that leaves the folder) go through the profile as a skill's do and
+/// come first on the input's first skill; an input that held no skill is checked as one empty
+/// skill at the input's path (`Ingested::checked_skills`), so its findings are never dropped and
+/// its verdict is never "valid".
+fn check_all(inputs: &[(Ingested, PathBuf)], profile: &Profile) -> (Vec<Analysis>, Vec<Vec<Diagnostic>>) {
     let mut bundles = Vec::new();
-    let mut input_diags = Vec::new();
-    for (ingested, _) in inputs {
-        for (idx, skill) in ingested.skills.iter().enumerate() {
+    let mut input_findings = Vec::new();
+    for (ingested, path) in inputs {
+        for (idx, mut skill) in ingested.checked_skills().into_iter().enumerate() {
+            if ingested.skills.is_empty() {
+                skill.display_path = path.display().to_string();
+            }
+            input_findings.push(if idx == 0 { ingested.findings(profile) } else { Vec::new() });
             bundles.push(skill);
-            input_diags.push(if idx == 0 { ingested.diagnostics.clone() } else { Vec::new() });
         }
     }
-    (parallel_map(&bundles, |b| analyze(b)), input_diags)
+    let analyses = parallel_map(&bundles, analyze);
+    let per_skill = parallel_map(&analyses, |a| check(a, profile));
+    let per_skill = input_findings
+        .into_iter()
+        .zip(per_skill)
+        .map(|(mut all, own)| {
+            all.extend(own);
+            all
+        })
+        .collect();
+    (analyses, per_skill)
 }
 
 /// `f` over `items` on every core, results in order: skills are independent, and tokenizing a
@@ -274,13 +302,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Check { profile: key, format, context_window, catalog, paths } => {
             let profile = profile(&key)?;
             let inputs = load(&paths)?;
-            let (analyses, input_diags) = analyze_all(&inputs);
-            let mut per_skill = parallel_map(&analyses, |a| check(a, profile));
-            for (diags, extra) in per_skill.iter_mut().zip(input_diags) {
-                let mut all = extra;
-                all.append(diags);
-                *diags = all;
-            }
+            let (analyses, per_skill) = check_all(&inputs, profile);
             let catalog_diags = if catalog { check_catalog(&analyses, profile, context_window) } else { Vec::new() };
             let report = skillpg_report::CheckJson {
                 profile: profile.key.to_owned(),
@@ -297,7 +319,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Levels { format, paths } => {
             let inputs = load(&paths)?;
-            let (analyses, _) = analyze_all(&inputs);
+            let analyses = analyze_all(&inputs)?;
             match format {
                 Format::Json => println!("{}", to_json(&skillpg_report::levels_report_json(&analyses))?),
                 Format::Text => print!("{}", render::levels_text(&analyses)),
@@ -318,7 +340,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 },
                 (None, Some(path)) => {
                     let loaded = load(&[path.clone()])?;
-                    let (analyses, _) = analyze_all(&loaded);
+                    let analyses = analyze_all(&loaded)?;
                     let [a] = analyses.as_slice() else {
                         return Err(format!("{}: cost takes one skill, found {}", path.display(), analyses.len()));
                     };

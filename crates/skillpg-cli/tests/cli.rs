@@ -134,3 +134,100 @@ fn compare_refuses_unlabelled_requests_and_accepts_negative_thresholds() {
     assert!(err.contains("1 of 2 have no label (request 2)"), "{err}");
     assert!(!err.contains("unexpected argument"), "a negative threshold is a value: {err}");
 }
+
+/// A zip of `entries`, deflated.
+fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut w = zip::ZipWriter::new(&mut buf);
+        let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        for (name, data) in entries {
+            w.start_file(*name, opts).expect("start");
+            w.write_all(data).expect("write");
+        }
+        w.finish().expect("finish");
+    }
+    buf.into_inner()
+}
+
+/// `zip` with every entry's uncompressed size rewritten to `size`, in the local headers and the
+/// central directory: what a 2 GiB bomb declares, without deflating 2 GiB in a test.
+fn declaring(mut zip: Vec<u8>, size: u32) -> Vec<u8> {
+    for at in 0..zip.len().saturating_sub(30) {
+        let offset = match zip[at..at + 4] {
+            [0x50, 0x4b, 0x03, 0x04] => 22,
+            [0x50, 0x4b, 0x01, 0x02] => 24,
+            _ => continue,
+        };
+        zip[at + offset..at + offset + 4].copy_from_slice(&size.to_le_bytes());
+    }
+    zip
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("skillpg-cli-{}-archives", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path.to_str().expect("utf-8").to_owned()
+}
+
+fn check_json(args: &[&str]) -> (Option<i32>, serde_json::Value, String) {
+    let out = skillpg(args);
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (out.status.code(), json, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Archives go through the same path as folders: an archive with no readable skill prints its
+/// findings and fails under every profile; one that is fine passes; each finding carries the
+/// profile's severity.
+#[test]
+fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
+    let good = temp_file("good-skill.skill", &zip_of(&[("good-skill/SKILL.md", b"---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n")]));
+    let bomb = temp_file("bomb.zip", &declaring(zip_of(&[("b/SKILL.md", b"---\n"), ("b/zeros.bin", &[0u8; 4096])]), 0x7fff_ffff));
+    let corrupt = temp_file("corrupt.zip", b"PK\x03\x04 this is not a zip archive at all");
+    let empty = temp_file("empty.zip", &zip_of(&[]));
+    let traversal = temp_file(
+        "traversal.zip",
+        &zip_of(&[("../../etc/evil", b"x"), ("trav-skill/SKILL.md", b"---\nname: trav-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n")]),
+    );
+    for profile in ["spec", "claude-ai", "claude-code", "strict-yaml"] {
+        let (code, json, err) = check_json(&["check", "--profile", profile, "--format", "json", &good]);
+        assert_eq!(code, Some(0), "{profile}: {json} {err}");
+        assert_eq!(json["skills"][0]["name"], "good-skill");
+
+        for (path, rule) in [(&bomb, "archive-too-large"), (&corrupt, "archive-unreadable"), (&empty, "missing-skill-md")] {
+            let (code, json, err) = check_json(&["check", "--profile", profile, "--format", "json", path]);
+            assert_eq!(code, Some(1), "{profile} {path}: an archive with no skill fails: {json} {err}");
+            let skills = json["skills"].as_array().expect("skills");
+            assert_eq!(skills.len(), 1, "{profile} {path}: the input is reported: {json}");
+            assert_eq!(skills[0]["valid"], false);
+            assert_eq!(skills[0]["path"], path.as_str(), "located at the archive");
+            let diags = skills[0]["diagnostics"].as_array().expect("diagnostics");
+            assert!(diags.iter().any(|d| d["rule"] == rule && d["severity"] == "error"), "{profile} {path}: {rule} is an error: {json}");
+            assert!(diags.iter().any(|d| d["rule"] == "missing-skill-md"), "{profile} {path}: {json}");
+        }
+
+        // A path that climbs out is skipped, and said; it is no product's gate, so the skill
+        // beside it keeps its verdict.
+        let (code, json, err) = check_json(&["check", "--profile", profile, "--format", "json", &traversal]);
+        assert_eq!(code, Some(0), "{profile}: {json} {err}");
+        let diags = json["skills"][0]["diagnostics"].as_array().expect("diagnostics");
+        let outside = diags.iter().find(|d| d["rule"] == "path-outside-folder").expect("the traversal is reported");
+        assert_eq!(outside["severity"], "warning", "{profile}: capped to the profile's gates");
+        assert!(outside["message"].as_str().unwrap_or("").contains("../../etc/evil"));
+    }
+
+    // The text output says where and what, and the verdict line counts the archive.
+    let out = skillpg(&["check", &bomb]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text.contains("error[SPG007]: the archive declares 4095 MB of files, over the limit of 64 MB; nothing was read"), "{text}");
+    assert!(text.contains(&format!("--> {bomb}")), "{text}");
+    assert!(text.contains("0 of 1 skill(s) valid"), "{text}");
+    // Counting an archive with nothing in it is an error that names it.
+    let out = skillpg(&["levels", &bomb]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bomb.zip: no skill could be read: the archive declares"), "{}", String::from_utf8_lossy(&out.stderr));
+}

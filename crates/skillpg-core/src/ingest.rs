@@ -6,6 +6,7 @@ use std::io::Read;
 
 use crate::bundle::{BundleFile, MAX_FILE_BYTES, SkillBundle};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SourceRef};
+use crate::profile::Profile;
 
 /// An archive may expand to at most this many bytes in all (zip bombs expand to gigabytes; the
 /// page holds every file several times over, in a 4 GB wasm memory).
@@ -60,10 +61,37 @@ pub static RULES: [&RuleMeta; 4] = [&PATH_OUTSIDE, &ARCHIVE_TOO_LARGE, &ARCHIVE_
 /// input's root).
 #[derive(Debug, Clone, Default)]
 pub struct Ingested {
+    /// The input's own name: a dropped folder's name, an archive's name without `.zip` or
+    /// `.skill`.
+    pub name: String,
     /// Every skill found, in path order.
     pub skills: Vec<SkillBundle>,
-    /// Problems with the input itself.
+    /// Problems with the input itself, at their rules' default severity (see [`Self::findings`]).
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Ingested {
+    /// What a checker checks: every skill found, or, when the input held none (an unreadable
+    /// archive, a zip bomb refused before anything was inflated), one empty skill named after the
+    /// input. That one fails `missing-skill-md`, a gate of every profile, so an input is never
+    /// valid by holding nothing to check.
+    pub fn checked_skills(&self) -> Vec<SkillBundle> {
+        if self.skills.is_empty() {
+            return vec![SkillBundle::new(&self.name, Vec::new())];
+        }
+        self.skills.clone()
+    }
+
+    /// The input's own findings under `profile`: each at the severity the profile gives its
+    /// rule (an error only where the rule is one of the profile's gates), the ones it turns off
+    /// left out. The same path as a skill's findings, so an archive's problems are capped to a
+    /// product's gates like any other.
+    pub fn findings(&self, profile: &Profile) -> Vec<Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter_map(|d| profile.severity(d.rule, d.severity).map(|severity| Diagnostic { severity, ..d.clone() }))
+            .collect()
+    }
 }
 
 fn diag(meta: &'static RuleMeta, file: &str, message: String) -> Diagnostic {
@@ -102,7 +130,7 @@ pub fn clean_path(raw: &str) -> Option<String> {
 /// skill with every file below it; `.git` and `node_modules` are skipped. `root_name` is the
 /// name of the folder the paths are relative to (a dropped folder's name).
 pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
-    let mut res = Ingested::default();
+    let mut res = Ingested { name: root_name.to_owned(), ..Ingested::default() };
     let mut clean: Vec<(String, Vec<u8>)> = Vec::with_capacity(files.len());
     for (path, bytes) in files {
         match clean_path(&path) {
@@ -154,16 +182,18 @@ pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
 /// Reads a `.zip` or `.skill` archive as claude.ai does: one top-level folder holding
 /// SKILL.md. Bounded against zip bombs and path traversal; never panics.
 pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
-    let mut res = Ingested::default();
+    let stem = archive_name.rsplit('/').next().unwrap_or(archive_name);
+    let stem = stem.strip_suffix(".zip").or_else(|| stem.strip_suffix(".skill")).unwrap_or(stem);
+    let mut res = Ingested { name: stem.to_owned(), ..Ingested::default() };
     let mut archive = match zip::ZipArchive::new(std::io::Cursor::new(bytes)) {
         Ok(a) => a,
         Err(err) => {
-            res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, archive_name, format!("{archive_name} is not a readable zip archive: {err}")));
+            res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, "", format!("{archive_name} is not a readable zip archive: {err}")));
             return res;
         }
     };
     if archive.len() > MAX_ENTRIES {
-        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, archive_name, format!("{} entries, over the limit of {MAX_ENTRIES}; nothing was read", archive.len())));
+        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, "", format!("{} entries, over the limit of {MAX_ENTRIES}; nothing was read", archive.len())));
         return res;
     }
     // Before inflating anything: the sizes the archive declares, in all and against its own
@@ -172,14 +202,14 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
     if declared_total > MAX_EXPANDED_BYTES {
         res.diagnostics.push(diag(
             &ARCHIVE_TOO_LARGE,
-            archive_name,
+            "",
             format!("the archive declares {} MB of files, over the limit of {} MB; nothing was read", declared_total / 1_048_576, MAX_EXPANDED_BYTES / 1_048_576),
         ));
         return res;
     }
     let whole_ratio = declared_total / (bytes.len() as u64).max(1);
     if declared_total > 1024 * 1024 && whole_ratio > MAX_RATIO {
-        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, archive_name, format!("the archive expands {whole_ratio}× in all ({declared_total} bytes): a zip bomb; nothing was read")));
+        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, "", format!("the archive expands {whole_ratio}× in all ({declared_total} bytes): a zip bomb; nothing was read")));
         return res;
     }
     let mut files = Vec::new();
@@ -188,7 +218,7 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
         let mut entry = match archive.by_index(idx) {
             Ok(e) => e,
             Err(err) => {
-                res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, archive_name, format!("entry {idx} cannot be read: {err}")));
+                res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, "", format!("entry {idx} cannot be read: {err}")));
                 continue;
             }
         };
@@ -218,7 +248,7 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
         }
         expanded += data.len() as u64;
         if expanded > MAX_EXPANDED_BYTES {
-            res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, archive_name, format!("the archive expands past {} MB; the rest was not read", MAX_EXPANDED_BYTES / 1_048_576)));
+            res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, "", format!("the archive expands past {} MB; the rest was not read", MAX_EXPANDED_BYTES / 1_048_576)));
             break;
         }
         if data.len() > MAX_FILE_BYTES {
@@ -230,7 +260,7 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
     let skill_mds: Vec<&String> = files.iter().map(|(p, _)| p).filter(|p| p.rsplit('/').next() == Some("SKILL.md")).collect();
     let top_dirs: std::collections::BTreeSet<&str> = files.iter().map(|(p, _)| p.split('/').next().unwrap_or("")).collect();
     match skill_mds.len() {
-        0 => res.diagnostics.push(diag(&ARCHIVE_LAYOUT, archive_name, "the archive holds no SKILL.md".to_owned())),
+        0 => res.diagnostics.push(diag(&ARCHIVE_LAYOUT, "", "the archive holds no SKILL.md".to_owned())),
         1 => {
             let depth = skill_mds[0].matches('/').count();
             if depth != 1 {
@@ -241,13 +271,11 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
                     format!("SKILL.md not at the top level: `{}` is {where_}; claude.ai expects one top-level folder holding SKILL.md", skill_mds[0]),
                 ));
             } else if top_dirs.len() > 1 {
-                res.diagnostics.push(diag(&ARCHIVE_LAYOUT, archive_name, format!("the archive has {} top-level entries; claude.ai expects one folder", top_dirs.len())));
+                res.diagnostics.push(diag(&ARCHIVE_LAYOUT, "", format!("the archive has {} top-level entries; claude.ai expects one folder", top_dirs.len())));
             }
         }
-        n => res.diagnostics.push(diag(&ARCHIVE_LAYOUT, archive_name, format!("more than one SKILL.md: the archive holds {n}; claude.ai takes one skill per upload"))),
+        n => res.diagnostics.push(diag(&ARCHIVE_LAYOUT, "", format!("more than one SKILL.md: the archive holds {n}; claude.ai takes one skill per upload"))),
     }
-    let stem = archive_name.rsplit('/').next().unwrap_or(archive_name);
-    let stem = stem.strip_suffix(".zip").or_else(|| stem.strip_suffix(".skill")).unwrap_or(stem);
     let found = discover(stem, files);
     res.skills = found.skills;
     res.diagnostics.extend(found.diagnostics);
@@ -326,5 +354,25 @@ mod tests {
         let found = read_archive("many.zip", &many);
         assert!(found.skills.is_empty(), "nothing is inflated");
         assert!(found.diagnostics.iter().any(|d| d.rule == "archive-too-large" && d.message.contains("nothing was read")), "{:?}", found.diagnostics);
+    }
+
+    #[test]
+    fn input_findings_take_each_profiles_severity() {
+        let unreadable = read_archive("dir/x.zip", b"not a zip");
+        assert!(unreadable.skills.is_empty());
+        let checked = unreadable.checked_skills();
+        assert_eq!((checked.len(), checked[0].dir_name.as_str(), checked[0].files.len()), (1, "x", 0), "checked as one empty skill named after it");
+        for p in crate::profile::ALL {
+            assert_eq!(unreadable.findings(p)[0].severity, Severity::Error, "{}", p.key);
+            assert!(crate::check(&crate::analyze(&checked[0]), p).iter().any(|d| d.rule == "missing-skill-md" && d.severity == Severity::Error));
+        }
+        // The upload's layout is claude.ai's gate only; elsewhere it is advice.
+        let two = read_archive("two.zip", &zip_of(&[("a/SKILL.md", b"-"), ("b/SKILL.md", b"-")]));
+        assert_eq!(two.skills.len(), 2);
+        assert_eq!(two.checked_skills().len(), 2);
+        let layout = |p: &Profile| two.findings(p).iter().find(|d| d.rule == "archive-layout").map(|d| d.severity);
+        assert_eq!(layout(&crate::profile::CLAUDE_AI), Some(Severity::Error));
+        assert_eq!(layout(&crate::profile::SPEC), Some(Severity::Warning));
+        assert_eq!(layout(&crate::profile::CLAUDE_CODE), Some(Severity::Warning));
     }
 }

@@ -154,6 +154,8 @@ pub static SPEC: Profile = Profile {
     listing_cap_chars: None,
     gates: &[
         gate("missing-skill-md", "validator.py: `Missing required file: SKILL.md` (SKILL.md or skill.md)"),
+        gate("archive-unreadable", "skills-ref validates a folder: an archive that cannot be read gives it none to validate"),
+        gate("archive-too-large", "skills-ref validates a folder: an archive that cannot be expanded safely gives it none, or part of one"),
         gate("non-utf8-text", "parser.py reads SKILL.md with `read_text(encoding='utf-8')`, which raises on other encodings"),
         gate("bom", "parser.py: the BOM is not stripped, so `SKILL.md must start with YAML frontmatter (---)`"),
         gate("frontmatter-missing", "parser.py: `SKILL.md must start with YAML frontmatter (---)`"),
@@ -203,6 +205,9 @@ pub static CLAUDE_AI: Profile = Profile {
     listing_cap_chars: None,
     gates: &[
         gate("missing-skill-md", "quick_validate.py: `SKILL.md not found`"),
+        gate("archive-unreadable", "claude.ai upload: the file must be a zip archive it can read"),
+        gate("archive-too-large", "claude.ai upload: an archive it cannot expand within its limits is refused"),
+        gate("archive-layout", "claude.ai upload: a zip holding one top-level folder with SKILL.md in it"),
         gate("skill-md-lowercase", "quick_validate.py reads `SKILL.md` only: `SKILL.md not found`"),
         gate("file-too-large", "claude.ai upload: 8 MB per file"),
         gate("non-utf8-text", "quick_validate.py reads SKILL.md as UTF-8, which raises on other encodings"),
@@ -245,6 +250,8 @@ pub static CLAUDE_CODE: Profile = Profile {
     listing_cap_chars: Some(1536),
     gates: &[
         gate("missing-skill-md", "Claude Code loads a skill from the `SKILL.md` in its folder"),
+        gate("archive-unreadable", "Claude Code loads skills from folders: an archive it cannot read installs nothing"),
+        gate("archive-too-large", "Claude Code loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
         gate("claude-code-field-type", "Claude Code frontmatter reference: each field's documented type and values"),
     ],
     severities: &[
@@ -269,6 +276,8 @@ pub static STRICT_YAML: Profile = Profile {
     listing_cap_chars: None,
     gates: &[
         gate("missing-skill-md", "client guide: a skill is a folder holding a file named exactly `SKILL.md`"),
+        gate("archive-unreadable", "client guide: skills are folders; an archive that cannot be read installs nothing"),
+        gate("archive-too-large", "client guide: skills are folders; an archive that cannot be expanded safely installs nothing, or part of a skill"),
         gate("non-utf8-text", "strict clients read SKILL.md as UTF-8 text; an undecodable file is not parsed"),
         gate("frontmatter-missing", "client guide: unparseable frontmatter → skip the skill"),
         gate("frontmatter-unclosed", "client guide: unparseable frontmatter → skip the skill"),

@@ -26,7 +26,10 @@ pub fn read_path(path: &Path) -> Result<Ingested, String> {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if ext == "zip" || ext == "skill" {
-            return Ok(ingest::read_archive(&name, &bytes));
+            let mut res = ingest::read_archive(&name, &bytes);
+            let stem = res.name.clone();
+            located(&mut res, path, &stem);
+            return Ok(res);
         }
         // A lone SKILL.md: its folder is the skill.
         if let Some(parent) = path.parent().filter(|_| name.eq_ignore_ascii_case("skill.md")) {
@@ -38,15 +41,22 @@ pub fn read_path(path: &Path) -> Result<Ingested, String> {
     let mut files = Vec::new();
     walk(path, Path::new(""), &mut files)?;
     let mut res = ingest::discover(&name, files);
+    located(&mut res, path, &name);
+    Ok(res)
+}
+
+/// Rewrites each skill's display path, which the engine makes relative to `root_name`, onto
+/// the path the person gave (`skills/a` under `repo` becomes `path/skills/a`; a skill inside an
+/// archive reads `my.zip/my-skill`), so every finding names a place they can find.
+fn located(res: &mut Ingested, path: &Path, root_name: &str) {
     for skill in &mut res.skills {
         skill.display_path = Path::new(&path.display().to_string())
-            .join(skill.display_path.strip_prefix(&name).unwrap_or(&skill.display_path).trim_start_matches('/'))
+            .join(skill.display_path.strip_prefix(root_name).unwrap_or(&skill.display_path).trim_start_matches('/'))
             .display()
             .to_string()
             .trim_end_matches('/')
             .to_owned();
     }
-    Ok(res)
 }
 
 fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
