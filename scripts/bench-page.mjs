@@ -107,15 +107,24 @@ console.error('== typing after a 5 MB paste');
   const paragraph = 'Write release notes from the merged pull requests; group them by area and link each one.\n\n';
   const body = paragraph.repeat(Math.ceil((5 * 1024 * 1024) / paragraph.length));
   const head = '---\nname: release-notes\ndescription: Writes release notes. Use when a release is cut.\n---\n';
-  const pasteStart = Date.now();
-  await page.evaluate((text) => {
-    const ed = document.querySelector('[data-testid="editor"]');
-    ed.value = text;
-    ed.dispatchEvent(new Event('input', { bubbles: true }));
-  }, head + body);
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="levels-table"] tbody tr td:nth-child(3)')?.textContent.replace(/,/g, '')) > 1000000, null, { timeout: 300000 });
-  await page.waitForTimeout(200);
-  results.paste5MbMs = Date.now() - pasteStart;
+  // A real paste, through the browser's text input (as the clipboard and input methods insert),
+  // not by setting the value: from the insert to the findings of the pasted text. Each run
+  // pastes over the sample's text, selected. (Not over a 5 MB selection: Chromium's painting of
+  // a selection that spans megabytes of a textarea is itself superlinear, 1.1 s at 2 MB on a bare
+  // page, and does not finish at 5 MB.)
+  const pastes = [];
+  for (let i = 0; i < Math.min(runs, 5); i++) {
+    await page.click('[data-testid="clear"]');
+    await page.click('[data-testid="sample-release-notes"]');
+    await page.focus('[data-testid="editor"]');
+    await page.keyboard.press('Control+A');
+    const pasteStart = Date.now();
+    await page.keyboard.insertText(head + body);
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="levels-table"] tbody tr td:nth-child(3)')?.textContent.replace(/,/g, '')) > 1000000, null, { timeout: 300000, polling: 'raf' });
+    pastes.push(Date.now() - pasteStart);
+    console.error(`   paste ${i}: ${pastes[i]} ms`);
+  }
+  results.paste5MbMs = median(pastes);
   // Real keystrokes at the end of the name line: `X` breaks the name, Backspace mends it.
   await page.evaluate(() => {
     const ed = document.querySelector('[data-testid="editor"]');
@@ -149,6 +158,22 @@ console.error('== typing after a 5 MB paste');
     bareTimes.push((await bare.evaluate(() => performance.now())) - t0);
   }
   results.keystrokeBare5MbMs = median(bareTimes);
+  console.error(`   keystrokes: ${results.keystrokeBare5MbMs} ms bare, ${median(times)} ms in the page`);
+  // The browser's own floor for a 5 MB paste: a bare textarea given the text (the layout of
+  // 5 MB of lines), then one frame.
+  const bareInserts = [];
+  for (let i = 0; i < Math.min(runs, 5); i++) {
+    bareInserts.push(await bare.evaluate(async (t) => {
+      const ed = document.getElementById('t');
+      ed.value = 'short';
+      ed.select();
+      const t0 = performance.now();
+      ed.setRangeText(t + (Math.random() < 2 ? '' : 'x'), 0, ed.value.length, 'end');
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      return performance.now() - t0;
+    }, head + body));
+  }
+  results.pasteBare5MbMs = median(bareInserts);
   results.keystrokeAfter5MbMs = median(times);
   await ctx.close();
 }
@@ -217,8 +242,10 @@ for (const [name, r] of Object.entries(t).filter(([, r]) => typeof r === "object
 }
 console.log(`| wasm speed-up over the fastest JS tokenizer | ${(best / t.wasm.medianMs).toFixed(2)}× | at least 2× |`);
 console.log(`| wasm over gpt-tokenizer, median of ${runs * 3} alternating pairs | ${t.pairRatio.toFixed(2)}× | at least 2× |`);
-console.log(`| a keystroke in a 5 MB SKILL.md, to the findings (input, analysis, 4 profiles, DOM) | ${results.keystrokeAfter5MbMs.toFixed(0)} ms (the paste itself: ${results.paste5MbMs} ms) | editor stays responsive |`);
+console.log(`| a keystroke in a 5 MB SKILL.md, to the findings (input, analysis, 4 profiles, DOM) | ${results.keystrokeAfter5MbMs.toFixed(0)} ms | editor stays responsive |`);
 console.log(`| the same keystroke in a bare page's 5 MB textarea (the browser's own floor) | ${results.keystrokeBare5MbMs.toFixed(0)} ms | |`);
+console.log(`| a 5 MB paste (insertText over a selection), to its findings | ${results.paste5MbMs.toFixed(0)} ms | about 2 s |`);
+console.log(`| the same 5 MB put into a bare page's textarea, to the next frame (the browser's own floor) | ${results.pasteBare5MbMs.toFixed(0)} ms | |`);
 if (results.routing28Ms) {
   console.log(`| routing, first run: model load (int8) + 12 descriptions + 28 requests (${results.routingBackend}) | ${results.routingFirst.wall} ms | SwiftShader run ≤ 6 s |`);
   console.log(`| routing, 28 new requests (descriptions cached) | ${results.routing28Ms.toFixed(0)} ms, ${(results.routing28Ms / 28).toFixed(1)} ms a request | ≤ 12 ms a request |`);

@@ -106,6 +106,16 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     assert.equal(await verdict(page, 'spec'), 'fails');
     const level1 = Number((await page.locator('[data-testid="levels-table"] tbody tr td').first().textContent()).replace(/,/g, ''));
     assert.ok(level1 > 0, 'levels are counted from the decoded text');
+    // The editor shows the text decoded, read-only (an edit would re-encode it), and says why.
+    const shown = await page.inputValue('[data-testid="editor"]');
+    assert.ok(!shown.includes('\0') && shown.includes('name: utf16-skill'), JSON.stringify(shown.slice(0, 40)));
+    assert.equal(await page.locator('[data-testid="editor"]').evaluate((e) => e.readOnly), true);
+    assert.match(await page.textContent('[data-testid="editor-encoding"]'), /UTF-16 \(little-endian\).*read-only/);
+    await page.click('[data-testid="editor-to-utf8"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="editor-encoding"]') === null);
+    assert.equal(await page.inputValue('[data-testid="editor"]'), text, 'saved as UTF-8, without the byte order mark');
+    assert.equal(await page.locator('[data-testid="editor"]').evaluate((e) => e.readOnly), false);
+    assert.equal(await verdict(page, 'spec'), 'loads');
     await page.screenshot({ path: screenshotPath('09-hostile'), fullPage: true });
     assert.deepEqual(errors, []);
     await page.close();

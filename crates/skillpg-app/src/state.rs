@@ -42,9 +42,23 @@ impl SkillInput {
         SkillBundle::new(&self.dir_name, self.files.iter().map(|(p, b)| BundleFile { path: p.clone(), bytes: b.clone() }).collect())
     }
 
-    /// The text of SKILL.md, if present and text.
-    pub fn skill_md_text(&self) -> Option<String> {
-        self.files.iter().find(|(p, _)| p == "SKILL.md").map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+    /// SKILL.md as the editor shows it, decoded as the engine decodes it (UTF-16 too), and
+    /// whether the editor may change it: only UTF-8 text is edited in place, since an edit
+    /// writes UTF-8 and would silently re-encode a file that loaders refuse as it is.
+    pub fn skill_md_shown(&self) -> Option<(String, Option<&'static str>)> {
+        let (_, bytes) = self.files.iter().find(|(p, _)| p == "SKILL.md")?;
+        Some(match skillpg_core::FileText::decode(bytes) {
+            skillpg_core::FileText::Utf8 { text, .. } => (text, None),
+            skillpg_core::FileText::Utf16 { text, big_endian: false } => (text, Some("UTF-16 (little-endian)")),
+            skillpg_core::FileText::Utf16 { text, big_endian: true } => (text, Some("UTF-16 (big-endian)")),
+            skillpg_core::FileText::Lossy { text, .. } => (text, Some("not valid UTF-8")),
+            skillpg_core::FileText::Binary => (String::from_utf8_lossy(bytes).into_owned(), Some("binary")),
+        })
+    }
+
+    /// The bytes of every file but SKILL.md.
+    pub fn other_files_bytes(&self) -> usize {
+        self.files.iter().filter(|(p, _)| p != "SKILL.md").map(|(_, b)| b.len()).sum()
     }
 
     /// Replaces SKILL.md's text (adding the file when absent).
@@ -54,6 +68,53 @@ impl SkillInput {
             None => self.files.insert(0, ("SKILL.md".to_owned(), text.as_bytes().to_vec())),
         }
     }
+}
+
+/// The most bytes the editor takes for SKILL.md: the engine reads and counts files up to this
+/// size (claude.ai refuses larger ones), and a skill past it could not be restored.
+pub const MAX_EDITOR_BYTES: usize = skillpg_core::bundle::MAX_FILE_BYTES;
+
+/// Why the editor refuses a SKILL.md of `new_bytes` beside `other_bytes` of the skill's other
+/// files, if it does. A refused edit changes nothing: the earlier text stays, and the state saved
+/// for the next visit is never one that a link or a reload would refuse.
+pub fn editor_refusal(new_bytes: usize, other_bytes: usize) -> Option<String> {
+    let mb = |b: usize| b as f64 / 1_048_576.0;
+    if new_bytes > MAX_EDITOR_BYTES {
+        return Some(format!(
+            "That would make SKILL.md {:.1} MB; the editor takes up to {:.0} MB (the engine reads files up to that size, and claude.ai refuses larger ones). The earlier text is kept.",
+            mb(new_bytes),
+            mb(MAX_EDITOR_BYTES)
+        ));
+    }
+    if new_bytes + other_bytes > MAX_LINK_BYTES {
+        return Some(format!(
+            "That would make the skill's files {:.1} MB in all; the page keeps up to {:.0} MB a skill (what a link and the saved state carry). The earlier text is kept.",
+            mb(new_bytes + other_bytes),
+            mb(MAX_LINK_BYTES)
+        ));
+    }
+    None
+}
+
+/// Whether the editor inserts `text` itself rather than leaving it to the browser. Chromium's
+/// editing inserts a multi-line text one paragraph at a time, in time that grows with the square
+/// of its line count (in a bare textarea: 128 KB of 2,900 lines 9.8 s, 256 KB 38 s; one line of
+/// 1 MB 0.16 s); the page's splice is linear. Short inserts stay with the browser, and its undo.
+pub fn editor_splices(text: &str) -> bool {
+    text.len() > 64 * 1024 || text.bytes().filter(|&b| b == b'\n').nth(100).is_some()
+}
+
+/// The byte offset in `text` of the UTF-16 offset `units` (the DOM counts UTF-16 units), clamped
+/// to the text; one pass.
+pub fn utf16_to_byte(text: &str, units: usize) -> usize {
+    let mut seen = 0;
+    for (at, ch) in text.char_indices() {
+        if seen >= units {
+            return at;
+        }
+        seen += ch.len_utf16();
+    }
+    text.len()
 }
 
 /// The inputs of the cost view.
@@ -484,5 +545,42 @@ mod tests {
         let found = skillpg_core::ingest::read_archive("my-skill.zip", &zip);
         assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
         assert_eq!(found.skills[0].dir_name, "my-skill");
+    }
+
+    #[test]
+    fn the_editor_refuses_past_its_limit_and_says_by_how_much() {
+        assert_eq!(editor_refusal(5 * 1_048_576, 0), None, "5 MB is taken");
+        let why = editor_refusal(MAX_EDITOR_BYTES + 1, 0).expect("refused");
+        assert!(why.contains("8.0 MB") && why.contains("up to 8 MB") && why.contains("earlier text is kept"), "{why}");
+        let why = editor_refusal(7 * 1_048_576, 6 * 1_048_576).expect("refused with the other files");
+        assert!(why.contains("13.0 MB in all") && why.contains("up to 12 MB"), "{why}");
+    }
+
+    #[test]
+    fn only_large_or_many_line_inserts_are_spliced() {
+        assert!(!editor_splices("a"));
+        assert!(!editor_splices(&"line\n".repeat(100)), "100 lines stay with the browser (and its undo)");
+        assert!(editor_splices(&"line\n".repeat(101)));
+        assert!(editor_splices(&"x".repeat(64 * 1024 + 1)));
+    }
+
+    #[test]
+    fn utf16_offsets_become_byte_offsets() {
+        let text = "aé😀b";
+        // a: 1 unit, é: 1 unit (2 bytes), 😀: 2 units (4 bytes), b.
+        assert_eq!([0, 1, 2, 4, 5, 99].map(|u| utf16_to_byte(text, u)), [0, 1, 3, 7, 8, 8]);
+    }
+
+    #[test]
+    fn skill_md_is_shown_decoded_and_read_only_unless_utf8() {
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend("---\nname: x\n---\n".encode_utf16().flat_map(u16::to_le_bytes));
+        let k = SkillInput { dir_name: "x".into(), files: vec![("SKILL.md".into(), utf16)] };
+        let (text, why) = k.skill_md_shown().expect("shown");
+        assert!(!text.contains('\0') && text.contains("name: x"), "{text:?}");
+        assert_eq!(why, Some("UTF-16 (little-endian)"));
+        let k = SkillInput { dir_name: "x".into(), files: vec![("SKILL.md".into(), b"---\nname: x\n".to_vec()), ("a.md".into(), vec![0; 10])] };
+        assert_eq!(k.skill_md_shown().map(|(_, why)| why), Some(None));
+        assert_eq!(k.other_files_bytes(), 10);
     }
 }

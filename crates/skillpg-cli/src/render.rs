@@ -120,12 +120,11 @@ pub fn cost_text(inputs: &CostInputs, r: &CostReport) -> String {
     ] {
         let _ = writeln!(out, "{label:36} {:>10} {:>9} {:>9}", thousands(line.tokens), format!("${:.4}", line.usd), format!("${:.4}", line.usd_cached));
     }
-    let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
     let _ = writeln!(
         out,
-        "the skill is {:.0}× cheaper used and {:.0}× cheaper unused; caching makes the prompt cheaper, not smaller",
-        ratio(r.system_prompt.tokens, r.skill_used.tokens),
-        ratio(r.system_prompt.tokens, r.skill_unused.tokens)
+        "the skill is {} used and {} unused; caching makes the prompt cheaper, not smaller",
+        skillpg_core::cost::cheaper_phrase(r.system_prompt.tokens, r.skill_used.tokens),
+        skillpg_core::cost::cheaper_phrase(r.system_prompt.tokens, r.skill_unused.tokens)
     );
     let _ = writeln!(out, "tokens: {}", skillpg_report::TOKENIZER_NOTE);
     out

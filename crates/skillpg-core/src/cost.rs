@@ -185,6 +185,19 @@ pub fn window_at(inputs: &WindowInputs, turn: u64) -> Vec<WindowPart> {
     parts
 }
 
+/// How a cost of `other` tokens compares with `reference` tokens, in words: `24.3× cheaper`,
+/// `1.3× dearer`, or `about as cheap` where the two round to the same. One decimal: 1.33×
+/// is never shown as "1× cheaper".
+pub fn cheaper_phrase(reference: u64, other: u64) -> String {
+    if other == 0 || reference == 0 {
+        return if other == reference { "about as cheap".to_owned() } else if other == 0 { "free".to_owned() } else { "dearer without end".to_owned() };
+    }
+    let ratio = reference as f64 / other as f64;
+    let (factor, word) = if ratio >= 1.0 { (ratio, "cheaper") } else { (1.0 / ratio, "dearer") };
+    let shown = format!("{factor:.1}");
+    if shown == "1.0" { "about as cheap".to_owned() } else { format!("{shown}× {word}") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,5 +260,15 @@ mod tests {
         assert_eq!(s[10].skill_used_tokens, 46 * 11, "not loaded before turn 12");
         assert_eq!(s[11].skill_used_tokens, 46 * 12 + 324 + 665);
         assert!((last.system_prompt_cached_usd - r.system_prompt.usd_cached).abs() < 1e-12);
+    }
+
+    #[test]
+    fn ratios_keep_one_decimal_and_say_which_way() {
+        assert_eq!(cheaper_phrase(68_640, 2_829), "24.3× cheaper");
+        assert_eq!(cheaper_phrase(400, 300), "1.3× cheaper", "1.33 is not 1×");
+        assert_eq!(cheaper_phrase(300, 400), "1.3× dearer");
+        assert_eq!(cheaper_phrase(1_000, 990), "about as cheap");
+        assert_eq!(cheaper_phrase(0, 0), "about as cheap");
+        assert_eq!(cheaper_phrase(10, 0), "free");
     }
 }

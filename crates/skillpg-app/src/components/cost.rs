@@ -2,7 +2,7 @@
 //! over the turns, and a slider that shows what sits in the context window at turn k.
 
 use leptos::prelude::*;
-use skillpg_core::cost::{CostInputs, CostPoint, Level, WindowInputs, WindowPart, cost, series, window_at};
+use skillpg_core::cost::{CostInputs, CostPoint, Level, WindowInputs, WindowPart, cheaper_phrase, cost, series, window_at};
 
 use super::{Ctx, ctx, n};
 
@@ -89,7 +89,6 @@ pub fn CostPanel() -> impl IntoView {
             {move || inputs().map(|inp| {
                 let r = cost(&inp);
                 let pts = series(&inp);
-                let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
                 view! {
                     <table class="cost-table" data-testid="cost-table">
                         <caption>{format!("{} turns; o200k_base tokens (approximate for other models)", inp.turns)}</caption>
@@ -100,7 +99,7 @@ pub fn CostPanel() -> impl IntoView {
                             <tr data-testid="cost-unused"><th scope="row">"as a skill, never used"</th><td>{n(r.skill_unused.tokens as usize)}</td><td>{format!("${:.4}", r.skill_unused.usd)}</td><td>{format!("${:.4}", r.skill_unused.usd_cached)}</td></tr>
                         </tbody>
                     </table>
-                    <p>{format!("The skill is {:.0}× cheaper used and {:.0}× cheaper unused. Caching makes a standing prompt cheaper, not smaller.", ratio(r.system_prompt.tokens, r.skill_used.tokens), ratio(r.system_prompt.tokens, r.skill_unused.tokens))}</p>
+                    <p data-testid="cost-ratio">{format!("The skill is {} used and {} unused. Caching makes a standing prompt cheaper, not smaller.", cheaper_phrase(r.system_prompt.tokens, r.skill_used.tokens), cheaper_phrase(r.system_prompt.tokens, r.skill_unused.tokens))}</p>
                     <div class="two-col">
                         <figure class="chart">{chart(&pts, &[
                             ("everything in the system prompt", "s-sp", |p| p.system_prompt_tokens as f64),

@@ -5,12 +5,16 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::ctx;
+use crate::state;
 
 /// The editor of the selected skill.
 #[component]
 pub fn Editor() -> impl IntoView {
     let c = ctx();
-    let text = move || c.state.with(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_text()).unwrap_or_default());
+    // SKILL.md decoded as the engine reads it, and why it is read-only (not UTF-8), if it is.
+    let shown = Memo::new(move |_| c.state.with(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown())));
+    let text = move || shown.with(|s| s.as_ref().map(|(t, _)| t.clone()).unwrap_or_default());
+    let not_utf8 = move || shown.with(|s| s.as_ref().and_then(|(_, why)| *why));
     let dir = move || c.state.with(|s| s.skills.get(s.selected).map(|k| k.dir_name.clone()).unwrap_or_default());
     let has_skill = move || c.state.with(|s| !s.skills.is_empty());
     let area = NodeRef::<leptos::html::Textarea>::new();
@@ -29,6 +33,52 @@ pub fn Editor() -> impl IntoView {
             typed.set_value(value);
         }
     });
+    // The one way an edit reaches the state: refused past the editor's limit (the earlier text
+    // stays, in the state and in the textarea), else stored as SKILL.md.
+    let accept = move |value: String| -> bool {
+        let others = c.state.with_untracked(|s| s.skills.get(s.selected).map(|k| k.other_files_bytes()).unwrap_or(0));
+        if let Some(why) = state::editor_refusal(value.len(), others) {
+            c.status.set(why);
+            return false;
+        }
+        typed.set_value(value.clone());
+        c.state.update(|s| if let Some(k) = s.skills.get_mut(s.selected) { k.set_skill_md(&value); });
+        true
+    };
+    // A large or many-line insert (a paste, a drop, an input method's text) is spliced in here,
+    // in one linear step, instead of by the browser's editing (see `state::editor_splices`).
+    let splice = move |ev: &web_sys::Event, inserted: String| {
+        let Some(el) = area.get() else { return };
+        if !state::editor_splices(&inserted) || el.read_only() {
+            return;
+        }
+        ev.prevent_default();
+        let value = el.value();
+        let (start, end) = (el.selection_start().ok().flatten().unwrap_or(0), el.selection_end().ok().flatten().unwrap_or(0));
+        let (from, to) = (state::utf16_to_byte(&value, start as usize), state::utf16_to_byte(&value, end as usize));
+        let (from, to) = (from.min(to), to.max(from));
+        let mut next = String::with_capacity(value.len() - (to - from) + inserted.len());
+        next.push_str(&value[..from]);
+        next.push_str(&inserted);
+        next.push_str(&value[to..]);
+        let others = c.state.with_untracked(|s| s.skills.get(s.selected).map(|k| k.other_files_bytes()).unwrap_or(0));
+        if let Some(why) = state::editor_refusal(next.len(), others) {
+            c.status.set(why);
+            return;
+        }
+        // The value is assigned, not spliced with `setRangeText`: after `setRangeText` of 5 MB,
+        // Chromium took minutes to select all (Ctrl+A); after an assignment, 2 s.
+        let caret = start.min(end) + inserted.encode_utf16().count() as u32;
+        el.set_value(&next);
+        let _ = el.set_selection_range(caret, caret);
+        accept(next);
+    };
+    let convert = move |_| {
+        if let Some((decoded, _)) = shown.get_untracked() {
+            // The byte order mark goes with the encoding it marked.
+            accept(decoded.trim_start_matches('\u{feff}').to_owned());
+        }
+    };
 
     let findings = move || {
         let computed = c.computed.get();
@@ -47,12 +97,34 @@ pub fn Editor() -> impl IntoView {
                         c.state.update(|s| if let Some(k) = s.skills.get_mut(s.selected) { k.dir_name = value; });
                     }/>
             </div>
+            {move || not_utf8().map(|why| view! {
+                <p class="note" role="note" data-testid="editor-encoding">
+                    {format!("This SKILL.md is {why}: loaders read SKILL.md as UTF-8 and refuse it as it is, so it is shown decoded and read-only. ")}
+                    <button data-testid="editor-to-utf8" on:click=convert>"Save it as UTF-8"</button>
+                </p>
+            })}
             <label for="skill-md" class="visually-hidden">"SKILL.md text"</label>
             <textarea id="skill-md" data-testid="editor" node_ref=area spellcheck="false" rows="22"
+                prop:readOnly=move || not_utf8().is_some()
+                on:paste=move |ev: web_sys::ClipboardEvent| {
+                    if let Some(inserted) = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()) {
+                        splice(&ev, inserted);
+                    }
+                }
+                on:beforeinput=move |ev: web_sys::InputEvent| {
+                    let inserted = ev.data().or_else(|| ev.data_transfer().and_then(|d| d.get_data("text/plain").ok()));
+                    if let Some(inserted) = inserted.filter(|_| ev.cancelable()) {
+                        splice(&ev, inserted);
+                    }
+                }
                 on:input=move |ev| {
                     let value = event_target_value(&ev);
-                    typed.set_value(value.clone());
-                    c.state.update(|s| if let Some(k) = s.skills.get_mut(s.selected) { k.set_skill_md(&value); });
+                    if !accept(value) {
+                        // Typed past the limit: the browser already changed the textarea.
+                        if let Some(el) = area.get() {
+                            typed.with_value(|t| el.set_value(t));
+                        }
+                    }
                 }></textarea>
             // Where the findings are in the text, as buttons that select it; their messages are
             // in the findings list (Check), once.

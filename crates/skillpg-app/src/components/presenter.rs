@@ -66,7 +66,7 @@ pub fn Presenter() -> impl IntoView {
                     <WindowBar parts=parts full=full/>
                     <p class="present-numbers">{format!("{} tokens from skills in the window", n(now as usize))}</p>
                     {point.map(|pt| view! {
-                        <p class="present-numbers" data-testid="present-numbers">{format!("So far: {} tokens as a skill against {} with everything in the system prompt ({:.0}× more).", n(pt.skill_used_tokens as usize), n(pt.system_prompt_tokens as usize), pt.system_prompt_tokens as f64 / pt.skill_used_tokens.max(1) as f64)}</p>
+                        <p class="present-numbers" data-testid="present-numbers">{format!("So far: {} tokens as a skill against {} with everything in the system prompt ({:.1}× more).", n(pt.skill_used_tokens as usize), n(pt.system_prompt_tokens as usize), pt.system_prompt_tokens as f64 / pt.skill_used_tokens.max(1) as f64)}</p>
                     })}
                 }
             });
