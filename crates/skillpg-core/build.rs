@@ -14,7 +14,8 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "rs") && p.file_stem().is_some_and(|s| s != "mod"))
         .map(|p| {
             let text = std::fs::read_to_string(&p).expect("rule file");
-            let doc: Vec<&str> = text.lines().take_while(|l| l.starts_with("//!")).map(|l| l.trim_start_matches("//!").strip_prefix(' ').unwrap_or(l.trim_start_matches("//!"))).collect();
+            let doc: Vec<&str> =
+                text.lines().take_while(|l| l.starts_with("//!")).map(|l| l.trim_start_matches("//!").strip_prefix(' ').unwrap_or(l.trim_start_matches("//!"))).collect();
             (p.file_stem().expect("stem").to_string_lossy().replace('_', "-"), doc.join("\n"))
         })
         .collect();

@@ -51,7 +51,6 @@ pub fn location_base() -> String {
     href.split('#').next().unwrap_or("").to_owned()
 }
 
-
 /// Offers `bytes` as a download named `name`.
 pub fn download(name: &str, mime: &str, bytes: &[u8]) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
@@ -420,8 +419,5 @@ pub fn github_endpoints() -> crate::github::Endpoints {
 /// (`skillpg-routing-backend` = `webgpu`): how the browser tests exercise the WGSL kernels in
 /// Chromium, whose only adapter there is SwiftShader.
 pub fn force_webgpu() -> bool {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item("skillpg-routing-backend").ok().flatten())
-        .is_some_and(|v| v == "webgpu")
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten()).and_then(|s| s.get_item("skillpg-routing-backend").ok().flatten()).is_some_and(|v| v == "webgpu")
 }

@@ -142,7 +142,10 @@ mod tests {
     #[test]
     fn folder_file_and_repository_addresses() {
         let folder = parse("https://github.com/anthropics/skills/tree/main/skills/pdf").expect("folder");
-        assert_eq!((folder.owner.as_str(), folder.repo.as_str(), folder.git_ref.as_str(), folder.path.as_str(), folder.is_file), ("anthropics", "skills", "main", "skills/pdf", false));
+        assert_eq!(
+            (folder.owner.as_str(), folder.repo.as_str(), folder.git_ref.as_str(), folder.path.as_str(), folder.is_file),
+            ("anthropics", "skills", "main", "skills/pdf", false)
+        );
         assert_eq!(folder.folder_name(), "pdf");
         let ep = Endpoints { api: "http://127.0.0.1:9/".into(), raw: "http://127.0.0.1:8".into() };
         assert_eq!(folder.contents_url(&ep, "skills/pdf"), "http://127.0.0.1:9/repos/anthropics/skills/contents/skills/pdf?ref=main");

@@ -500,12 +500,30 @@ mod tests {
         assert!(decode_fragment("#v9=abc").expect("a share link").is_err());
         assert!(decode_fragment("#section-2").is_none());
         assert!(decode_fragment("#view=cost").is_none());
-        let evil = ShareStateV1 { v: 1, skills: vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }], selected: 0, file: String::new(), profile: String::new(), cost: CostState::default(), routing: RoutingState::default(), together: None };
+        let evil = ShareStateV1 {
+            v: 1,
+            skills: vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }],
+            selected: 0,
+            file: String::new(),
+            profile: String::new(),
+            cost: CostState::default(),
+            routing: RoutingState::default(),
+            together: None,
+        };
         assert!(from_wire(evil).is_err());
     }
 
     fn wire_with(skills: Vec<SkillV1>) -> ShareStateV1 {
-        ShareStateV1 { v: 1, skills, selected: 0, file: String::new(), profile: "spec".into(), cost: CostState::default(), routing: RoutingState::default(), together: None }
+        ShareStateV1 {
+            v: 1,
+            skills,
+            selected: 0,
+            file: String::new(),
+            profile: "spec".into(),
+            cost: CostState::default(),
+            routing: RoutingState::default(),
+            together: None,
+        }
     }
 
     fn link_of(wire: &ShareStateV1) -> String {
@@ -520,7 +538,8 @@ mod tests {
         // Many skills, many files, a huge file: refused with a message, before any analysis.
         let many_skills: Vec<SkillV1> = (0..MAX_LINK_SKILLS + 1).map(|i| SkillV1 { dir: format!("s{i}"), files: vec![] }).collect();
         assert!(decode(&link_of(&wire_with(many_skills))).is_err_and(|e| e.contains("skills")));
-        let many_files = vec![SkillV1 { dir: "x".into(), files: (0..MAX_LINK_FILES + 1).map(|i| FileV1 { p: format!("f{i}"), t: Some(String::new()), b: None }).collect() }];
+        let many_files =
+            vec![SkillV1 { dir: "x".into(), files: (0..MAX_LINK_FILES + 1).map(|i| FileV1 { p: format!("f{i}"), t: Some(String::new()), b: None }).collect() }];
         assert!(decode(&link_of(&wire_with(many_files))).is_err_and(|e| e.contains("files")));
         let huge = vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "SKILL.md".into(), t: Some("a".repeat(MAX_LINK_BYTES + 1)), b: None }] }];
         let link = link_of(&wire_with(huge));

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use clap::ValueEnum;
 use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::load::Loaded;
 use skillpg_decoder::model::Decoder;
-use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter, NONE};
 use skillpg_router::route::Labelled;
 

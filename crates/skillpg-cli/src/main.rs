@@ -5,8 +5,8 @@
 
 #![allow(clippy::print_stdout, reason = "a command-line program prints its results")]
 
-mod render;
 mod decoder_cmd;
+mod render;
 mod route_cmd;
 
 use std::path::PathBuf;
@@ -492,7 +492,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         return Err(format!("K ({k}) cannot exceed N ({n})"));
                     }
                     let ci = skillpg_stats::wilson(k, n, skillpg_stats::Z95);
-                    println!("{k}/{n} = {}%  Wilson 95% [{}, {}]", skillpg_stats::percent(k as f64 / n.max(1) as f64), skillpg_stats::percent(ci.low), skillpg_stats::percent(ci.high));
+                    println!(
+                        "{k}/{n} = {}%  Wilson 95% [{}, {}]",
+                        skillpg_stats::percent(k as f64 / n.max(1) as f64),
+                        skillpg_stats::percent(ci.low),
+                        skillpg_stats::percent(ci.high)
+                    );
                 }
                 StatsCommand::SignTest { b, c } => println!("exact two-sided sign test, {b} vs {c} discordant pairs: p = {:.4}", skillpg_stats::sign_test(b, c)),
             }

@@ -113,11 +113,7 @@ pub fn cost_text(inputs: &CostInputs, r: &CostReport) -> String {
     let n = inputs.turns;
     let _ = writeln!(out, "{n} turns at ${:.2} per million input tokens (${:.2} cached)", inputs.price_per_million, inputs.cached_price_per_million);
     let _ = writeln!(out, "{:36} {:>10} {:>9} {:>9}", "", "tokens", "cost", "cached");
-    for (label, line) in [
-        ("everything in the system prompt", &r.system_prompt),
-        ("as a skill, used once", &r.skill_used),
-        ("as a skill, never used", &r.skill_unused),
-    ] {
+    for (label, line) in [("everything in the system prompt", &r.system_prompt), ("as a skill, used once", &r.skill_used), ("as a skill, never used", &r.skill_unused)] {
         let _ = writeln!(out, "{label:36} {:>10} {:>9} {:>9}", thousands(line.tokens), format!("${:.4}", line.usd), format!("${:.4}", line.usd_cached));
     }
     let _ = writeln!(

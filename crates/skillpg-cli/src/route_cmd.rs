@@ -131,10 +131,20 @@ pub fn route_json(requests: &[Labelled], arm: &Arm, backend: &str) -> serde_json
 
 /// `skillpg route` as text.
 pub fn route_text(requests: &[Labelled], arm: &Arm, t: Thresholds, backend: &str) -> String {
-    let settings = if arm.answers.iter().any(Option::is_some) || arm.matrix.first().is_some_and(|row| row.len() > arm.names.len()) { String::new() } else { format!("; tau {:.2}, delta {:.2}", t.tau, t.delta) };
+    let settings = if arm.answers.iter().any(Option::is_some) || arm.matrix.first().is_some_and(|row| row.len() > arm.names.len()) {
+        String::new()
+    } else {
+        format!("; tau {:.2}, delta {:.2}", t.tau, t.delta)
+    };
     let mut out = format!("routing preview ({backend}{settings}); not any product's router\n");
     for (((r, row), choice), answer) in requests.iter().zip(&arm.matrix).zip(&arm.choices).zip(&arm.answers) {
-        let mark = if r.expected.is_empty() { "" } else if &r.expected == choice { "  ok" } else { "  MISS" };
+        let mark = if r.expected.is_empty() {
+            ""
+        } else if &r.expected == choice {
+            "  ok"
+        } else {
+            "  MISS"
+        };
         let _ = writeln!(out, "{choice:>24}{mark}  {}", r.query);
         if let Some(a) = answer {
             let _ = writeln!(out, "{:>24}  answered {a:?}", "");
@@ -168,7 +178,14 @@ pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm, backend: &str) -> S
         let _ = writeln!(out, "  {name:>24}: {} / {} | {} / {}", fmt(r1), fmt(p1), fmt(r2), fmt(p2));
     }
     for (label, arm) in [("A", a), ("B", b)] {
-        let odd: Vec<String> = requests.iter().zip(&arm.answers).zip(&arm.choices).filter_map(|((r, ans), choice)| ans.as_ref().filter(|ans| ans.trim().to_lowercase() != choice.to_lowercase()).map(|ans| format!("  {:?} -> {ans:?}", r.query))).collect();
+        let odd: Vec<String> = requests
+            .iter()
+            .zip(&arm.answers)
+            .zip(&arm.choices)
+            .filter_map(|((r, ans), choice)| {
+                ans.as_ref().filter(|ans| ans.trim().to_lowercase() != choice.to_lowercase()).map(|ans| format!("  {:?} -> {ans:?}", r.query))
+            })
+            .collect();
         if !odd.is_empty() {
             let _ = writeln!(out, "{label}: answers that are neither a name nor NONE, counted as NONE, verbatim:");
             out.push_str(&odd.join("\n"));

@@ -128,7 +128,18 @@ fn compare_refuses_unlabelled_requests_and_accepts_negative_thresholds() {
     let skill = temp_skill("cmp-skill", "---\nname: cmp-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n");
     let requests = skill.parent().expect("parent").join("requests.txt");
     std::fs::write(&requests, "format this CSV => cmp-skill\nwhat is the weather\n").expect("write");
-    let out = skillpg(&["compare", "--requests", requests.to_str().expect("utf-8"), "--a", skill.to_str().expect("utf-8"), "--thin-b", "--threshold", "-0.5", "--margin", "-1"]);
+    let out = skillpg(&[
+        "compare",
+        "--requests",
+        requests.to_str().expect("utf-8"),
+        "--a",
+        skill.to_str().expect("utf-8"),
+        "--thin-b",
+        "--threshold",
+        "-0.5",
+        "--margin",
+        "-1",
+    ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0));
     assert!(err.contains("1 of 2 have no label (request 2)"), "{err}");
@@ -184,7 +195,10 @@ fn check_json(args: &[&str]) -> (Option<i32>, serde_json::Value, String) {
 /// profile's severity.
 #[test]
 fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
-    let good = temp_file("good-skill.skill", &zip_of(&[("good-skill/SKILL.md", b"---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n")]));
+    let good = temp_file(
+        "good-skill.skill",
+        &zip_of(&[("good-skill/SKILL.md", b"---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n")]),
+    );
     let bomb = temp_file("bomb.zip", &declaring(zip_of(&[("b/SKILL.md", b"---\n"), ("b/zeros.bin", &[0u8; 4096])]), 0x7fff_ffff));
     let corrupt = temp_file("corrupt.zip", b"PK\x03\x04 this is not a zip archive at all");
     let empty = temp_file("empty.zip", &zip_of(&[]));

@@ -37,9 +37,7 @@ fn whole_corpus(c: &mut Criterion) {
     let skills = corpus_skills();
     let mut group = c.benchmark_group("corpus");
     group.sample_size(10);
-    group.bench_function("spec check of 152 skills (analysis included)", |b| {
-        b.iter(|| skills.iter().map(|s| check(&analyze(s), &profile::SPEC).len()).sum::<usize>())
-    });
+    group.bench_function("spec check of 152 skills (analysis included)", |b| b.iter(|| skills.iter().map(|s| check(&analyze(s), &profile::SPEC).len()).sum::<usize>()));
     group.finish();
 }
 

@@ -27,12 +27,7 @@ pub struct Levels {
 impl std::ops::Add for Levels {
     type Output = Levels;
     fn add(self, rhs: Levels) -> Levels {
-        Levels {
-            level1: self.level1 + rhs.level1,
-            level2: self.level2 + rhs.level2,
-            level3: self.level3 + rhs.level3,
-            files: self.files + rhs.files,
-        }
+        Levels { level1: self.level1 + rhs.level1, level2: self.level2 + rhs.level2, level3: self.level3 + rhs.level3, files: self.files + rhs.files }
     }
 }
 
@@ -114,12 +109,7 @@ impl Analysis {
         *self.levels.get_or_init(|| {
             let others = self.files.iter().filter(|f| Some(&f.path) != self.skill_md_path.as_ref());
             let (level3, files) = others.fold((0, 0), |(t, n), f| (t + f.tokens(), n + 1));
-            Levels {
-                level1: if self.doc.is_some() { skillpg_tokens::count(&self.level1_line) } else { 0 },
-                level2: self.body_tokens(),
-                level3,
-                files,
-            }
+            Levels { level1: if self.doc.is_some() { skillpg_tokens::count(&self.level1_line) } else { 0 }, level2: self.body_tokens(), level3, files }
         })
     }
 
@@ -168,11 +158,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         .collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
 
-    let doc = skill_md_path
-        .as_ref()
-        .and_then(|p| files.iter().find(|f| &f.path == p))
-        .and_then(|f| f.text.text())
-        .map(SkillDoc::parse);
+    let doc = skill_md_path.as_ref().and_then(|p| files.iter().find(|f| &f.path == p)).and_then(|f| f.text.text()).map(SkillDoc::parse);
 
     let name = doc.as_ref().and_then(|d| d.field_str("name")).unwrap_or("");
     let description = doc.as_ref().and_then(|d| d.field_str("description")).unwrap_or("");

@@ -68,10 +68,7 @@ impl FileText {
         }
         match std::str::from_utf8(bytes) {
             Ok(text) => FileText::Utf8 { text: text.to_owned(), has_bom: text.starts_with('\u{feff}') },
-            Err(err) => FileText::Lossy {
-                text: String::from_utf8_lossy(bytes).into_owned(),
-                bad_offset: err.valid_up_to(),
-            },
+            Err(err) => FileText::Lossy { text: String::from_utf8_lossy(bytes).into_owned(), bad_offset: err.valid_up_to() },
         }
     }
 
@@ -172,9 +169,7 @@ fn decode_utf16(bytes: &[u8]) -> Option<FileText> {
 /// A file is binary when it holds a NUL byte in its first 8 KiB or starts with a known magic
 /// number, the way git and most editors decide.
 fn looks_binary(bytes: &[u8]) -> bool {
-    const MAGIC: [&[u8]; 8] = [
-        b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"%PDF", b"PK\x03\x04", b"\x7fELF", b"\x00asm", b"RIFF",
-    ];
+    const MAGIC: [&[u8]; 8] = [b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"%PDF", b"PK\x03\x04", b"\x7fELF", b"\x00asm", b"RIFF"];
     let head = &bytes[..bytes.len().min(8192)];
     head.contains(&0) || MAGIC.iter().any(|m| bytes.starts_with(m))
 }

@@ -86,11 +86,7 @@ fn usd(tokens: u64, per_million: f64) -> f64 {
 fn line(inputs: &CostInputs, per_turn: u64, once: u64) -> CostLine {
     let n = inputs.turns;
     let tokens = per_turn.saturating_mul(n).saturating_add(once);
-    let cached = if n == 0 {
-        0.0
-    } else {
-        usd(per_turn, inputs.price_per_million) + usd(per_turn.saturating_mul(n.saturating_sub(1)), inputs.cached_price_per_million)
-    };
+    let cached = if n == 0 { 0.0 } else { usd(per_turn, inputs.price_per_million) + usd(per_turn.saturating_mul(n.saturating_sub(1)), inputs.cached_price_per_million) };
     CostLine { tokens, usd: usd(tokens, inputs.price_per_million), usd_cached: cached + usd(once, inputs.price_per_million) }
 }
 
@@ -190,7 +186,13 @@ pub fn window_at(inputs: &WindowInputs, turn: u64) -> Vec<WindowPart> {
 /// is never shown as "1× cheaper".
 pub fn cheaper_phrase(reference: u64, other: u64) -> String {
     if other == 0 || reference == 0 {
-        return if other == reference { "about as cheap".to_owned() } else if other == 0 { "free".to_owned() } else { "dearer without end".to_owned() };
+        return if other == reference {
+            "about as cheap".to_owned()
+        } else if other == 0 {
+            "free".to_owned()
+        } else {
+            "dearer without end".to_owned()
+        };
     }
     let ratio = reference as f64 / other as f64;
     let (factor, word) = if ratio >= 1.0 { (ratio, "cheaper") } else { (1.0 / ratio, "dearer") };

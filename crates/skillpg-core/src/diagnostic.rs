@@ -113,42 +113,22 @@ pub struct RuleMeta {
 pub mod sources {
     use super::SourceRef;
 
-    pub const SPEC: SourceRef = SourceRef {
-        title: "Agent Skills specification",
-        url: "https://agentskills.io/specification",
-    };
-    pub const SKILLS_REF: SourceRef = SourceRef {
-        title: "skills-ref reference validator (validator.py, parser.py)",
-        url: "https://github.com/agentskills/agentskills/tree/main/skills-ref",
-    };
-    pub const CLIENT_GUIDE: SourceRef = SourceRef {
-        title: "Agent Skills client implementation guide",
-        url: "https://agentskills.io/client-implementation/adding-skills-support",
-    };
-    pub const CLAUDE_CODE: SourceRef = SourceRef {
-        title: "Claude Code skills documentation, frontmatter reference",
-        url: "https://code.claude.com/docs/en/skills",
-    };
-    pub const CLAUDE_API: SourceRef = SourceRef {
-        title: "Claude API, Agent Skills overview (field requirements)",
-        url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
-    };
+    pub const SPEC: SourceRef = SourceRef { title: "Agent Skills specification", url: "https://agentskills.io/specification" };
+    pub const SKILLS_REF: SourceRef =
+        SourceRef { title: "skills-ref reference validator (validator.py, parser.py)", url: "https://github.com/agentskills/agentskills/tree/main/skills-ref" };
+    pub const CLIENT_GUIDE: SourceRef =
+        SourceRef { title: "Agent Skills client implementation guide", url: "https://agentskills.io/client-implementation/adding-skills-support" };
+    pub const CLAUDE_CODE: SourceRef = SourceRef { title: "Claude Code skills documentation, frontmatter reference", url: "https://code.claude.com/docs/en/skills" };
+    pub const CLAUDE_API: SourceRef =
+        SourceRef { title: "Claude API, Agent Skills overview (field requirements)", url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview" };
     pub const PACKAGER: SourceRef = SourceRef {
         title: "anthropics/skills quick_validate.py (package_skill.py, claude.ai upload)",
         url: "https://github.com/anthropics/skills/blob/main/skills/skill-creator/scripts/quick_validate.py",
     };
-    pub const CHAPTER: SourceRef = SourceRef {
-        title: "Skill Playground chapter: progressive disclosure, measured",
-        url: "https://agentskills.io/specification#progressive-disclosure",
-    };
-    pub const UNICODE_SECURITY: SourceRef = SourceRef {
-        title: "Unicode Technical Report #36 and CVE-2021-42574 (Trojan Source)",
-        url: "https://trojansource.codes/",
-    };
-    pub const CONTRACT: SourceRef = SourceRef {
-        title: "SKILL.md as an interface contract (JSON Schema, semantic versioning)",
-        url: "https://semver.org/",
-    };
+    pub const CHAPTER: SourceRef =
+        SourceRef { title: "Skill Playground chapter: progressive disclosure, measured", url: "https://agentskills.io/specification#progressive-disclosure" };
+    pub const UNICODE_SECURITY: SourceRef = SourceRef { title: "Unicode Technical Report #36 and CVE-2021-42574 (Trojan Source)", url: "https://trojansource.codes/" };
+    pub const CONTRACT: SourceRef = SourceRef { title: "SKILL.md as an interface contract (JSON Schema, semantic versioning)", url: "https://semver.org/" };
 }
 
 /// `26362` as `26,362`, as the chapter writes counts (messages, tables and the page use it).

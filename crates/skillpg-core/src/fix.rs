@@ -25,10 +25,7 @@ pub fn apply(text: &str, file: &str, diagnostics: &[Diagnostic], include_unsafe:
             continue;
         }
         let fits = fix.edits.iter().all(|e| {
-            e.range.end <= text.len()
-                && text.is_char_boundary(e.range.start)
-                && text.is_char_boundary(e.range.end)
-                && !taken.iter().any(|t| overlaps(&t.range, &e.range))
+            e.range.end <= text.len() && text.is_char_boundary(e.range.start) && text.is_char_boundary(e.range.end) && !taken.iter().any(|t| overlaps(&t.range, &e.range))
         });
         if !fits {
             n_skipped += 1;

@@ -54,14 +54,7 @@ impl SkillDoc {
     pub fn parse(text: &str) -> SkillDoc {
         let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let content = &text[bom_len..];
-        let mut doc = SkillDoc {
-            text: text.to_owned(),
-            bom_len,
-            split: Split::NoFrontmatter,
-            opening_line_rest: None,
-            skills_ref_cut: None,
-            yaml: None,
-        };
+        let mut doc = SkillDoc { text: text.to_owned(), bom_len, split: Split::NoFrontmatter, opening_line_rest: None, skills_ref_cut: None, yaml: None };
         if !content.starts_with("---") {
             return doc;
         }

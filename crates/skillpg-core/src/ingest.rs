@@ -16,10 +16,8 @@ pub const MAX_ENTRIES: usize = 20_000;
 /// An entry may not expand more than this many times its compressed size (and over 1 MiB).
 pub const MAX_RATIO: u64 = 200;
 
-const CLAUDE_AI_UPLOAD: SourceRef = SourceRef {
-    title: "claude.ai skill upload (one top-level folder holding SKILL.md)",
-    url: "https://support.claude.com/en/articles/12512180-using-skills-in-claude",
-};
+const CLAUDE_AI_UPLOAD: SourceRef =
+    SourceRef { title: "claude.ai skill upload (one top-level folder holding SKILL.md)", url: "https://support.claude.com/en/articles/12512180-using-skills-in-claude" };
 
 /// A path that leaves the folder.
 pub static PATH_OUTSIDE: RuleMeta = RuleMeta {
@@ -87,10 +85,7 @@ impl Ingested {
     /// left out. The same path as a skill's findings, so an archive's problems are capped to a
     /// product's gates like any other.
     pub fn findings(&self, profile: &Profile) -> Vec<Diagnostic> {
-        self.diagnostics
-            .iter()
-            .filter_map(|d| profile.severity(d.rule, d.severity).map(|severity| Diagnostic { severity, ..d.clone() }))
-            .collect()
+        self.diagnostics.iter().filter_map(|d| profile.severity(d.rule, d.severity).map(|severity| Diagnostic { severity, ..d.clone() })).collect()
     }
 }
 
@@ -168,7 +163,13 @@ pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
             .collect();
         let dir_name = if root.is_empty() { root_name.to_owned() } else { root.rsplit('/').next().unwrap_or(root).to_owned() };
         let mut bundle = SkillBundle::new(&dir_name, files);
-        bundle.display_path = if root.is_empty() { root_name.to_owned() } else if root_name.is_empty() { root.clone() } else { format!("{root_name}/{root}") };
+        bundle.display_path = if root.is_empty() {
+            root_name.to_owned()
+        } else if root_name.is_empty() {
+            root.clone()
+        } else {
+            format!("{root_name}/{root}")
+        };
         res.skills.push(bundle);
     }
     if roots.is_empty() {

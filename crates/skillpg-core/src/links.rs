@@ -128,8 +128,22 @@ fn on_output_line(text: &str, offset: usize) -> bool {
     let line = line_around(text, offset);
     let words: Vec<&str> = line.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     const VERBS: [&str; 16] = [
-        "write", "writes", "written", "create", "creates", "save", "saves", "saved", "generate", "generates", "output", "outputs",
-        "produce", "produces", "emit", "emits",
+        "write",
+        "writes",
+        "written",
+        "create",
+        "creates",
+        "save",
+        "saves",
+        "saved",
+        "generate",
+        "generates",
+        "output",
+        "outputs",
+        "produce",
+        "produces",
+        "emit",
+        "emits",
     ];
     words.iter().any(|w| VERBS.contains(w))
 }
@@ -210,11 +224,7 @@ fn resolve_target(path: &str, files: &[FileFacts]) -> Target {
     }
     let prefix = format!("{normalized}/");
     let below: Vec<&FileFacts> = files.iter().filter(|f| f.path.starts_with(&prefix)).collect();
-    if below.is_empty() || normalized.is_empty() {
-        Target::Missing
-    } else {
-        Target::Dir { n_files: below.len() }
-    }
+    if below.is_empty() || normalized.is_empty() { Target::Missing } else { Target::Dir { n_files: below.len() } }
 }
 
 fn percent_decode(text: &str) -> String {

@@ -181,13 +181,7 @@ pub static SPEC: Profile = Profile {
         gate("compatibility-not-string", "validator.py: `Field 'compatibility' must be a string`"),
         gate("compatibility-too-long", "validator.py: `Compatibility exceeds 500 character limit`"),
     ],
-    severities: &[
-        ("listing-cap", OFF),
-        ("name-reserved-word", OFF),
-        ("xml-in-field", OFF),
-        ("claude-code-field-type", OFF),
-        ("skill-md-lowercase", I),
-    ],
+    severities: &[("listing-cap", OFF), ("name-reserved-word", OFF), ("xml-in-field", OFF), ("claude-code-field-type", OFF), ("skill-md-lowercase", I)],
 };
 
 /// claude.ai upload, the Skills API and `package_skill.py`: the six fields only.
@@ -254,11 +248,7 @@ pub static CLAUDE_CODE: Profile = Profile {
         gate("archive-too-large", "Claude Code loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
         gate("claude-code-field-type", "Claude Code frontmatter reference: each field's documented type and values"),
     ],
-    severities: &[
-        ("allowed-tools-not-string", OFF),
-        ("xml-in-field", OFF),
-        ("name-reserved-word", OFF),
-    ],
+    severities: &[("allowed-tools-not-string", OFF), ("xml-in-field", OFF), ("name-reserved-word", OFF)],
 };
 
 /// Strict YAML clients (Codex, `npx skills`): what a YAML 1.2 loader without fallbacks refuses.
@@ -289,13 +279,7 @@ pub static STRICT_YAML: Profile = Profile {
         gate("description-missing", "client guide: missing description → skip the skill"),
         gate("description-empty", "client guide: empty description → skip the skill"),
     ],
-    severities: &[
-        ("unknown-field", W),
-        ("yaml-comment-in-value", W),
-        ("claude-code-field-type", OFF),
-        ("name-reserved-word", OFF),
-        ("xml-in-field", OFF),
-    ],
+    severities: &[("unknown-field", W), ("yaml-comment-in-value", W), ("claude-code-field-type", OFF), ("name-reserved-word", OFF), ("xml-in-field", OFF)],
 };
 
 /// Every profile, in the order the page shows them.

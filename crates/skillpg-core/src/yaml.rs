@@ -60,8 +60,8 @@ impl Scalar {
         let v = self.value.as_str();
         match v {
             "" | "~" | "null" | "Null" | "NULL" => LenientType::Null,
-            "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "true" | "True" | "TRUE"
-            | "false" | "False" | "FALSE" | "on" | "On" | "ON" | "off" | "Off" | "OFF" => LenientType::Bool,
+            "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE" | "on" | "On" | "ON" | "off"
+            | "Off" | "OFF" => LenientType::Bool,
             _ if is_int(v) => LenientType::Int,
             _ if is_float(v) => LenientType::Float,
             _ => LenientType::Str,
@@ -76,8 +76,7 @@ fn is_int(v: &str) -> bool {
 
 fn is_float(v: &str) -> bool {
     let body = v.strip_prefix(['-', '+']).unwrap_or(v);
-    matches!(body, ".inf" | ".Inf" | ".INF" | ".nan" | ".NaN" | ".NAN")
-        || (body.contains('.') && body.chars().any(|c| c.is_ascii_digit()) && body.parse::<f64>().is_ok())
+    matches!(body, ".inf" | ".Inf" | ".INF" | ".nan" | ".NaN" | ".NAN") || (body.contains('.') && body.chars().any(|c| c.is_ascii_digit()) && body.parse::<f64>().is_ok())
 }
 
 /// A YAML node.
@@ -199,10 +198,7 @@ pub fn parse(text: &str) -> ParsedYaml {
             Event::DocumentStart(_) => {
                 n_docs += 1;
                 if n_docs > 1 {
-                    res.error = Some(YamlSyntaxError {
-                        message: "expected a single document in the stream".to_owned(),
-                        offset: range.start,
-                    });
+                    res.error = Some(YamlSyntaxError { message: "expected a single document in the stream".to_owned(), offset: range.start });
                     res.root = None;
                     return res;
                 }

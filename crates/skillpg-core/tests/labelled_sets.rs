@@ -97,7 +97,8 @@ fn broken_link_precision_on_labelled_real_cases() {
         let Some(link) = a.links.iter().find(|l| matches!(l.target, Target::File { .. }) && l.sent) else { continue };
         let files: Vec<BundleFile> = bundle.files.iter().filter(|f| f.path != link.path).cloned().collect();
         let broken = analyze(&SkillBundle::new(&bundle.dir_name, files));
-        let warned = check(&broken, &profile::SPEC).iter().any(|d| d.rule == "broken-link" && d.severity == Severity::Warning && d.message.contains(&format!("`{}`", link.path)));
+        let warned =
+            check(&broken, &profile::SPEC).iter().any(|d| d.rule == "broken-link" && d.severity == Severity::Warning && d.message.contains(&format!("`{}`", link.path)));
         outcomes.push((warned, true));
         removed += 1;
     }

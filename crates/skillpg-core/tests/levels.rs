@@ -4,11 +4,7 @@ use skillpg_core::{Levels, analyze};
 
 fn levels_of(repo: &str, skill: &str) -> Levels {
     let dir = skillpg_fs::corpus_dir().join(repo).join(skill);
-    assert!(
-        dir.exists(),
-        "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)",
-        dir.display()
-    );
+    assert!(dir.exists(), "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)", dir.display());
     let ingested = skillpg_fs::read_path(&dir).expect("readable corpus folder");
     assert_eq!(ingested.skills.len(), 1);
     analyze(&ingested.skills[0]).levels()

@@ -69,7 +69,11 @@ fn cases() -> Vec<Case> {
             name: "big, binary and broken files",
             dir: "ok",
             files: vec![
-                ("SKILL.md", b"---\nname: ok\ndescription: Use when testing.\n---\nFor the complete guide: [all](AGENTS.md). Then [gone](references/gone.md) and [up](../x.md).\n".to_vec()),
+                (
+                    "SKILL.md",
+                    b"---\nname: ok\ndescription: Use when testing.\n---\nFor the complete guide: [all](AGENTS.md). Then [gone](references/gone.md) and [up](../x.md).\n"
+                        .to_vec(),
+                ),
                 ("AGENTS.md", big.as_bytes().to_vec()),
                 ("references/more.md", big.as_bytes().to_vec()),
                 ("references/three.md", big.as_bytes().to_vec()),
@@ -92,7 +96,12 @@ fn cases() -> Vec<Case> {
             ],
             profile: &SPEC,
         },
-        md("ok", "dynamic context and wildcard", "---\nname: ok\ndescription: Use when testing.\nallowed-tools: Bash(*) Read\n---\nBranch: !`git branch --show-current`\n```!\nls\n```\n", &CLAUDE_CODE),
+        md(
+            "ok",
+            "dynamic context and wildcard",
+            "---\nname: ok\ndescription: Use when testing.\nallowed-tools: Bash(*) Read\n---\nBranch: !`git branch --show-current`\n```!\nls\n```\n",
+            &CLAUDE_CODE,
+        ),
         md("ok", "invisible unicode", "---\nname: ok\ndescription: Use when testing\u{200B}.\n---\nText \u{202E}reversed\u{202C}.\n", &SPEC),
         md("ok", "no trigger", "---\nname: ok\ndescription: Helps with SQL.\n---\n", &SPEC),
         md(
@@ -178,11 +187,7 @@ fn every_rule_has_a_fixture_and_the_output_is_reviewed() {
     assert!(check_catalog(&many, &profile::SPEC, 200_000).is_empty(), "the spec lists no skills");
     fired.insert("listing-budget");
     let ingest_rules: BTreeSet<&str> = skillpg_core::ingest::RULES.iter().map(|r| r.name).collect();
-    let missing: Vec<&str> = skillpg_core::rules::all_rules()
-        .iter()
-        .map(|r| r.name)
-        .filter(|n| !fired.contains(n) && !ingest_rules.contains(n))
-        .collect();
+    let missing: Vec<&str> = skillpg_core::rules::all_rules().iter().map(|r| r.name).filter(|n| !fired.contains(n) && !ingest_rules.contains(n)).collect();
     assert!(missing.is_empty(), "rules with no firing fixture: {missing:?}");
     expect_test::expect_file!["fixtures/rules.snap"].assert_eq(&out);
 }
@@ -243,7 +248,11 @@ fn every_span_lies_on_char_boundaries() {
         let a = analyze(&bundle(&case));
         for d in check(&a, case.profile) {
             let Some(span) = &d.span else { continue };
-            let text = if Some(&d.file) == a.skill_md_path.as_ref() { a.doc.as_ref().map(|x| x.text.clone()) } else { a.file(&d.file).and_then(|f| f.text.text().map(str::to_owned)) };
+            let text = if Some(&d.file) == a.skill_md_path.as_ref() {
+                a.doc.as_ref().map(|x| x.text.clone())
+            } else {
+                a.file(&d.file).and_then(|f| f.text.text().map(str::to_owned))
+            };
             let Some(text) = text else { continue };
             assert!(span.end <= text.len() && text.is_char_boundary(span.start) && text.is_char_boundary(span.end), "{}: {d:?}", case.name);
         }
@@ -295,9 +304,22 @@ fn only_documented_gates_are_errors() {
 #[test]
 fn advisory_rules_are_never_gates() {
     const ADVISORY: [&str; 16] = [
-        "body-too-long", "reference-too-large", "references-too-large", "broken-link", "escape-hatch", "stale-count",
-        "dynamic-context-injection", "allowed-tools-wildcard", "invisible-unicode", "description-no-trigger",
-        "schema-block-invalid", "version-not-semver", "error-code-table", "listing-budget", "listing-cap", "dashes-in-frontmatter",
+        "body-too-long",
+        "reference-too-large",
+        "references-too-large",
+        "broken-link",
+        "escape-hatch",
+        "stale-count",
+        "dynamic-context-injection",
+        "allowed-tools-wildcard",
+        "invisible-unicode",
+        "description-no-trigger",
+        "schema-block-invalid",
+        "version-not-semver",
+        "error-code-table",
+        "listing-budget",
+        "listing-cap",
+        "dashes-in-frontmatter",
     ];
     for p in profile::ALL {
         for rule in ADVISORY {

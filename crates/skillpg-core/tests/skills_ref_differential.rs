@@ -182,11 +182,7 @@ fn spec_profile_agrees_with_skills_ref_on_the_corpus() {
             disagreements.push(format!("{}: ours {errors:?} theirs {theirs:?}", dir.display()));
         }
     }
-    println!(
-        "corpus: {} skills; same verdict and messages {same}; warned under the spec's text {text_warnings}; disagreements {}",
-        dirs.len(),
-        disagreements.len()
-    );
+    println!("corpus: {} skills; same verdict and messages {same}; warned under the spec's text {text_warnings}; disagreements {}", dirs.len(), disagreements.len());
     assert!(dirs.len() >= 150, "expected the 152-skill corpus, found {}", dirs.len());
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }

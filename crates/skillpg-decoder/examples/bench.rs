@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::model::{Decoder, Logits};
-use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::protocol;
 
 #[path = "shared/samples.rs"]
@@ -107,6 +107,11 @@ fn main() {
         // Without the cache: every request prefills the system turn again.
         let few = &requests[..3.min(n)];
         let plain = now(chapter_arm(&mut cpu, &bpe, skills, few, false)).expect("cpu");
-        println!("| the same without the prefix cache, {} requests | {:.0} ms a request ({:.1} prefill tokens a request) | |", few.len(), plain.run_s * 1e3 / few.len() as f64, plain.prefill_tokens as f64 / few.len() as f64);
+        println!(
+            "| the same without the prefix cache, {} requests | {:.0} ms a request ({:.1} prefill tokens a request) | |",
+            few.len(),
+            plain.run_s * 1e3 / few.len() as f64,
+            plain.prefill_tokens as f64 / few.len() as f64
+        );
     }
 }

@@ -225,7 +225,8 @@ impl Bpe {
             merges.entry((ia, ib)).or_insert((rank as u32, im));
         }
         // Control (3) and user-defined (4) tokens are matched whole, before pre-tokenizing.
-        let mut specials: Vec<(String, u32)> = tokens.iter().zip(&types).enumerate().filter(|(_, (t, ty))| matches!(ty, 3 | 4) && !t.is_empty()).map(|(i, (t, _))| (t.clone(), i as u32)).collect();
+        let mut specials: Vec<(String, u32)> =
+            tokens.iter().zip(&types).enumerate().filter(|(_, (t, ty))| matches!(ty, 3 | 4) && !t.is_empty()).map(|(i, (t, _))| (t.clone(), i as u32)).collect();
         specials.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
         let byte_chars = byte_chars();
         // Byte-level vocabularies have the printable ASCII bytes at least; some drop control
@@ -253,7 +254,10 @@ impl Bpe {
         } else if j["pre_tokenizer"]["type"] == "ByteLevel" && j["pre_tokenizer"]["use_regex"] != false {
             PreTokenizer::Gpt2
         } else {
-            return Err(format!("tokenizer.json's pre-tokenizer is not one this reader knows (GPT-2's, SmolLM2's or Qwen2's): {}", pre_json.chars().take(160).collect::<String>()));
+            return Err(format!(
+                "tokenizer.json's pre-tokenizer is not one this reader knows (GPT-2's, SmolLM2's or Qwen2's): {}",
+                pre_json.chars().take(160).collect::<String>()
+            ));
         };
         let vocab_obj = model["vocab"].as_object().ok_or("tokenizer.json has no model.vocab")?;
         let mut vocab: HashMap<String, u32> = HashMap::with_capacity(vocab_obj.len());
@@ -361,7 +365,8 @@ impl Bpe {
         let mut rest = text;
         while !rest.is_empty() {
             // The earliest special token (the longest at the same place).
-            let found = self.specials.iter().filter_map(|(t, id)| rest.find(t.as_str()).map(|at| (at, t.len(), *id))).min_by_key(|&(at, len, _)| (at, std::cmp::Reverse(len)));
+            let found =
+                self.specials.iter().filter_map(|(t, id)| rest.find(t.as_str()).map(|at| (at, t.len(), *id))).min_by_key(|&(at, len, _)| (at, std::cmp::Reverse(len)));
             let (plain, next) = match found {
                 Some((at, len, id)) => (&rest[..at], Some((id, &rest[at + len..]))),
                 None => (rest, None),
@@ -416,7 +421,9 @@ impl Bpe {
         }
         let mut symbols: Vec<u32> = mapped.chars().map(|c| self.vocab.get(&c.to_string()).copied().unwrap_or(self.unknown)).collect();
         // Merge the lowest-ranked adjacent pair until none is a merge.
-        while let Some((at, (_, merged))) = symbols.windows(2).enumerate().filter_map(|(i, w)| self.merges.get(&(w[0], w[1])).map(|m| (i, *m))).min_by_key(|&(_, (rank, _))| rank) {
+        while let Some((at, (_, merged))) =
+            symbols.windows(2).enumerate().filter_map(|(i, w)| self.merges.get(&(w[0], w[1])).map(|m| (i, *m))).min_by_key(|&(_, (rank, _))| rank)
+        {
             symbols[at] = merged;
             symbols.remove(at + 1);
         }

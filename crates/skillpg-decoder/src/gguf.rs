@@ -187,7 +187,8 @@ impl<'a> Gguf<'a> {
             .into_iter()
             .map(|(name, dims, type_id, offset)| {
                 let n: u64 = dims.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).ok_or_else(|| format!("tensor {name} has absurd dimensions {dims:?}"))?;
-                let ty = GgmlType::from_id(type_id).ok_or_else(|| format!("tensor {name} is {} (type {type_id}), a quantization this reader does not know", GgmlType::name_of(type_id)))?;
+                let ty = GgmlType::from_id(type_id)
+                    .ok_or_else(|| format!("tensor {name} is {} (type {type_id}), a quantization this reader does not know", GgmlType::name_of(type_id)))?;
                 let len = ty.bytes_for(n).ok_or_else(|| format!("tensor {name} has {n} values, not a whole number of {} blocks", GgmlType::name_of(type_id)))?;
                 let start = data_start.checked_add(offset).ok_or_else(|| format!("tensor {name} has an absurd offset"))?;
                 if start.saturating_add(len) > bytes.len() as u64 {

@@ -150,7 +150,8 @@ impl Llama {
                 for head in 0..c.heads {
                     let kvh = head / group;
                     let q = &queries[pos][head * hd..(head + 1) * hd];
-                    let scores: Vec<f32> = (0..=pos).map(|j| q.iter().zip(&keys[j][kvh * hd..(kvh + 1) * hd]).map(|(a, b)| a * b).sum::<f32>() / (hd as f32).sqrt()).collect();
+                    let scores: Vec<f32> =
+                        (0..=pos).map(|j| q.iter().zip(&keys[j][kvh * hd..(kvh + 1) * hd]).map(|(a, b)| a * b).sum::<f32>() / (hd as f32).sqrt()).collect();
                     let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
                     let exps: Vec<f32> = scores.iter().map(|s| (s - max).exp()).collect();
                     let sum: f32 = exps.iter().sum();

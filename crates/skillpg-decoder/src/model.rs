@@ -447,7 +447,13 @@ impl Decoder {
                 context: num("context_length").unwrap_or(2048),
             };
             let find = |name: &str| {
-                g.tensor(name).map(|t| Found { ty: GgmlType::from_id(t.type_id), type_name: GgmlType::name_of(t.type_id), dims: t.dims.iter().map(|&d| d as usize).collect(), start: t.start as usize, len: t.len as usize })
+                g.tensor(name).map(|t| Found {
+                    ty: GgmlType::from_id(t.type_id),
+                    type_name: GgmlType::name_of(t.type_id),
+                    dims: t.dims.iter().map(|&d| d as usize).collect(),
+                    start: t.start as usize,
+                    len: t.len as usize,
+                })
             };
             assemble(&hyper, &find, &bytes, &gguf_name)?
         };
@@ -463,7 +469,11 @@ impl Decoder {
             let family = match arch {
                 "LlamaForCausalLM" => Family::Llama,
                 "Qwen2ForCausalLM" => Family::Qwen2,
-                other => return Err(format!("config.json names the architecture \"{other}\"; the decoder router reads LlamaForCausalLM (SmolLM2) and Qwen2ForCausalLM (Qwen2.5)")),
+                other => {
+                    return Err(format!(
+                        "config.json names the architecture \"{other}\"; the decoder router reads LlamaForCausalLM (SmolLM2) and Qwen2ForCausalLM (Qwen2.5)"
+                    ));
+                }
             };
             let num = |key: &str| config[key].as_u64().map(|v| v as usize).ok_or_else(|| format!("config.json has no {key}"));
             let heads = num("num_attention_heads")?;

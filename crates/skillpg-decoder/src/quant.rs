@@ -47,8 +47,8 @@ impl GgmlType {
     /// GGML's name of a type number, for messages (also for the types this reader refuses).
     pub fn name_of(id: u32) -> &'static str {
         const NAMES: [&str; 31] = [
-            "F32", "F16", "Q4_0", "Q4_1", "Q4_2", "Q4_3", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K", "IQ2_XXS", "IQ2_XS",
-            "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "I8", "I16", "I32", "I64", "F64", "IQ1_M", "BF16",
+            "F32", "F16", "Q4_0", "Q4_1", "Q4_2", "Q4_3", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K", "IQ2_XXS", "IQ2_XS", "IQ3_XXS",
+            "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "I8", "I16", "I32", "I64", "F64", "IQ1_M", "BF16",
         ];
         NAMES.get(id as usize).copied().unwrap_or("unknown")
     }
@@ -181,11 +181,7 @@ fn dequantize_q5(d: f32, min: Option<f32>, b: &[u8], out: &mut [f32]) {
 
 /// The `j`-th six-bit scale and minimum of a Q4_K super-block's 12 packed bytes.
 fn scale_min_k4(j: usize, q: &[u8]) -> (u8, u8) {
-    if j < 4 {
-        (q[j] & 63, q[j + 4] & 63)
-    } else {
-        ((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4), (q[j + 4] >> 4) | ((q[j] >> 6) << 4))
-    }
+    if j < 4 { (q[j] & 63, q[j + 4] & 63) } else { ((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4), (q[j + 4] >> 4) | ((q[j] >> 6) << 4)) }
 }
 
 /// A Q4_K super-block's eight sub-blocks of 32 values: each one's scale and minimum (value =

@@ -30,11 +30,7 @@ fn corpus_texts() -> Vec<String> {
         }
     }
     files.sort();
-    files
-        .iter()
-        .filter_map(|p| std::fs::read_to_string(p).ok())
-        .map(|t| t.chars().take(1_200).collect())
-        .collect()
+    files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).map(|t| t.chars().take(1_200).collect()).collect()
 }
 
 fn ids_equal_huggingface_tokenizers(pre: PreTokenizer) {
@@ -64,7 +60,15 @@ fn ids_equal_huggingface_tokenizers(pre: PreTokenizer) {
     );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/bpe_oracle.py");
     let mode = if pre == PreTokenizer::Qwen2 { "qwen2" } else { "smollm" };
-    let mut child = Command::new("python3").arg(&script).arg(&file).arg(mode).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("python3 is needed for the tokenizer oracle");
+    let mut child = Command::new("python3")
+        .arg(&script)
+        .arg(&file)
+        .arg(mode)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 is needed for the tokenizer oracle");
     child.stdin.take().expect("stdin").write_all(serde_json::to_string(&texts).expect("json").as_bytes()).expect("write");
     let out = child.wait_with_output().expect("oracle");
     assert!(out.status.success(), "the oracle failed (it needs `pip install gguf==0.19.0 tokenizers`):\n{}", String::from_utf8_lossy(&out.stderr));

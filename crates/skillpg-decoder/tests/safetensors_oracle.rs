@@ -114,6 +114,10 @@ fn a_tokenizer_json_that_is_not_byte_level_bpe_is_named() {
     assert!(e.contains("not JSON"), "{e}");
     let e = Decoder::from_safetensors(vec![1, 2, 3], r#"{"architectures":["GPT2LMHeadModel"]}"#).expect_err("refused");
     assert!(e.contains("GPT2LMHeadModel"), "{e}");
-    let e = Decoder::from_safetensors(vec![1, 2, 3], r#"{"architectures":["Qwen2ForCausalLM"],"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":96}"#).expect_err("refused");
+    let e = Decoder::from_safetensors(
+        vec![1, 2, 3],
+        r#"{"architectures":["Qwen2ForCausalLM"],"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":96}"#,
+    )
+    .expect_err("refused");
     assert!(e.contains("model.safetensors cannot be read"), "{e}");
 }

@@ -19,10 +19,10 @@ use candle_core::{Device, Tensor};
 mod common;
 
 use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::llama::Llama;
 use skillpg_decoder::model::{Decoder, Logits};
-use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::protocol::{self, DecoderRouter};
 
 fn root() -> PathBuf {
@@ -121,7 +121,12 @@ fn greedy_answers_equal_candles() {
                 logits = theirs.forward(&input, prompt.len() + answer.len() - 1).and_then(|t| t.flatten_all()).and_then(|t| t.to_vec1()).expect("forward");
             }
             let theirs_text = bpe.decode(&answer);
-            println!("{set}: {request:?} -> ours {:?}, candle {theirs_text:?} ({} prefill tokens with the cached prefix of {})", ours.verbatim, ours.prefill_tokens, router.prefix_tokens());
+            println!(
+                "{set}: {request:?} -> ours {:?}, candle {theirs_text:?} ({} prefill tokens with the cached prefix of {})",
+                ours.verbatim,
+                ours.prefill_tokens,
+                router.prefix_tokens()
+            );
             assert_eq!(ours.verbatim, theirs_text, "{set}: {request:?}");
             assert!(ours.prefill_tokens < 40, "a request prefills only its own tokens");
             if let Some(i) = ours.parsed.choice {

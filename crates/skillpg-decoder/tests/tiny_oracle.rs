@@ -31,7 +31,9 @@ impl Theirs {
         let mut reader = std::io::Cursor::new(bytes);
         let content = gguf_file::Content::read(&mut reader).expect("candle reads the file");
         match arch {
-            "llama" => Theirs::Llama(candle_transformers::models::quantized_llama::ModelWeights::from_gguf(content, &mut reader, &Device::Cpu).expect("candle loads llama")),
+            "llama" => {
+                Theirs::Llama(candle_transformers::models::quantized_llama::ModelWeights::from_gguf(content, &mut reader, &Device::Cpu).expect("candle loads llama"))
+            }
             _ => Theirs::Qwen2(candle_transformers::models::quantized_qwen2::ModelWeights::from_gguf(content, &mut reader, &Device::Cpu).expect("candle loads qwen2")),
         }
     }

@@ -106,7 +106,14 @@ fn main() {
 
     println!("| measure | value |");
     println!("|---|---|");
-    println!("| adapter | {} ({}, {}, shader-f16 {}; weights stored in {}) |", adapter.name, adapter.backend, adapter.device_type, adapter.shader_f16, if gm.f16 { "f16" } else { "f32" });
+    println!(
+        "| adapter | {} ({}, {}, shader-f16 {}; weights stored in {}) |",
+        adapter.name,
+        adapter.backend,
+        adapter.device_type,
+        adapter.shader_f16,
+        if gm.f16 { "f16" } else { "f32" }
+    );
     println!("| device creation | {device_ms:.1} ms |");
     println!("| model load (upload {} weights) and first request | {load_ms:.1} ms |", if gm.f16 { "f16" } else { "f32" });
     println!("| one request, median of 24 (mean {mean_len:.1} tokens) | {:.2} ms (target < 5 ms on a laptop GPU) |", median(per_request));

@@ -44,7 +44,16 @@ fn main() {
     println!("adapter: {:?}", gpu.adapter);
     let t = Instant::now();
     let mut gpu = pollster::block_on(GpuDecoder::new(DecoderKernels::new(gpu), model)).map_err(|(_, e)| e).expect("upload");
-    println!("| {} ({:?}, {} layers, width {}) | upload {:.0} ms, {:.0} MB on the device ({}) |", file.display(), c.family, c.layers, c.dim, t.elapsed().as_secs_f64() * 1e3, gpu.device_bytes as f64 / 1e6, gpu.storage);
+    println!(
+        "| {} ({:?}, {} layers, width {}) | upload {:.0} ms, {:.0} MB on the device ({}) |",
+        file.display(),
+        c.family,
+        c.layers,
+        c.dim,
+        t.elapsed().as_secs_f64() * 1e3,
+        gpu.device_bytes as f64 / 1e6,
+        gpu.storage
+    );
 
     let rich = sample_skills(&root, "routing");
     let prompt = bpe.encode(&protocol::prompt_prefix(&protocol::system_prompt(&rich)));

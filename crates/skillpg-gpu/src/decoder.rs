@@ -287,7 +287,11 @@ impl DecoderKernels {
             .map(|lo| {
                 let rows = per_chunk.min(m.rows - lo);
                 let words = &m.words[lo * m.row_words..(lo + rows) * m.row_words];
-                let buf = self.gpu.device().create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some("weights"), contents: bytemuck::cast_slice(words), usage: wgpu::BufferUsages::STORAGE });
+                let buf = self.gpu.device().create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("weights"),
+                    contents: bytemuck::cast_slice(words),
+                    usage: wgpu::BufferUsages::STORAGE,
+                });
                 (lo, rows, buf)
             })
             .collect();
@@ -438,34 +442,37 @@ impl GpuDecoder {
         }
         let mut device_bytes = 0u64;
         let mut kinds: Vec<Storage> = Vec::new();
-        let (uploaded, error) = kernels.gpu.catching(|| -> Result<_, String> {
-            let g = &kernels.gpu;
-            let mut up = |view: &MatrixView<'_>| -> Result<DeviceMatrix, String> {
-                let packed = pack(view);
-                device_bytes += packed.words.len() as u64 * 4;
-                if !kinds.contains(&packed.storage) {
-                    kinds.push(packed.storage);
+        let (uploaded, error) = kernels
+            .gpu
+            .catching(|| -> Result<_, String> {
+                let g = &kernels.gpu;
+                let mut up = |view: &MatrixView<'_>| -> Result<DeviceMatrix, String> {
+                    let packed = pack(view);
+                    device_bytes += packed.words.len() as u64 * 4;
+                    if !kinds.contains(&packed.storage) {
+                        kinds.push(packed.storage);
+                    }
+                    kernels.upload_matrix(&packed)
+                };
+                let mut layers = Vec::new();
+                for l in model.layer_views() {
+                    layers.push(DeviceLayer {
+                        attn_norm: g.upload(l.attn_norm),
+                        q: up(&l.q)?,
+                        k: up(&l.k)?,
+                        v: up(&l.v)?,
+                        bias: l.qkv_bias.map(|[a, b, c]| [g.upload(a), g.upload(b), g.upload(c)]),
+                        o: up(&l.o)?,
+                        ffn_norm: g.upload(l.ffn_norm),
+                        gate: up(&l.gate)?,
+                        up: up(&l.up)?,
+                        down: up(&l.down)?,
+                    });
                 }
-                kernels.upload_matrix(&packed)
-            };
-            let mut layers = Vec::new();
-            for l in model.layer_views() {
-                layers.push(DeviceLayer {
-                    attn_norm: g.upload(l.attn_norm),
-                    q: up(&l.q)?,
-                    k: up(&l.k)?,
-                    v: up(&l.v)?,
-                    bias: l.qkv_bias.map(|[a, b, c]| [g.upload(a), g.upload(b), g.upload(c)]),
-                    o: up(&l.o)?,
-                    ffn_norm: g.upload(l.ffn_norm),
-                    gate: up(&l.gate)?,
-                    up: up(&l.up)?,
-                    down: up(&l.down)?,
-                });
-            }
-            let head = up(&model.head_view())?;
-            Ok((layers, head, g.upload(model.final_norm())))
-        }).await;
+                let head = up(&model.head_view())?;
+                Ok((layers, head, g.upload(model.final_norm())))
+            })
+            .await;
         let (layers, head, norm) = match uploaded {
             Ok(parts) => parts,
             Err(e) => return Err((model, e)),

@@ -110,7 +110,8 @@ impl Gpu {
                 storage(4, false),
             ],
         });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("kernels"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
+        let pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("kernels"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
         let make = |module: &wgpu::ShaderModule, entry: &'static str| {
             let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(entry),
@@ -206,7 +207,16 @@ impl Gpu {
 
     /// Records one dispatch of `pipeline` with `params` (a uniform block) and its four buffers.
     #[allow(clippy::too_many_arguments, reason = "a dispatch's pipeline, uniform, buffers and size")]
-    pub(crate) fn dispatch_pipeline(&self, encoder: &mut wgpu::CommandEncoder, label: &str, pipeline: &wgpu::ComputePipeline, params: &[u8], inputs: [&wgpu::Buffer; 3], out: &wgpu::Buffer, groups: (u32, u32)) {
+    pub(crate) fn dispatch_pipeline(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        label: &str,
+        pipeline: &wgpu::ComputePipeline,
+        params: &[u8],
+        inputs: [&wgpu::Buffer; 3],
+        out: &wgpu::Buffer,
+        groups: (u32, u32),
+    ) {
         self.dispatches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: None, contents: params, usage: wgpu::BufferUsages::UNIFORM });
         let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -257,7 +267,12 @@ impl Gpu {
     /// Reads a buffer back, asynchronously.
     pub async fn read(&self, src: &DeviceBuf) -> Result<Vec<f32>, String> {
         let size = (src.len.max(1) * 4) as u64;
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor { label: None, size, usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, mapped_at_creation: false });
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         encoder.copy_buffer_to_buffer(&src.buf, 0, &staging, 0, size);
         self.queue.submit([encoder.finish()]);
@@ -278,7 +293,18 @@ impl Gpu {
     /// `y = x · wᵀ + b` (then GELU when `gelu`), as `cpu::linear`; `w` uploaded in f32, or in
     /// f16 with [`Gpu::upload_f16`] when `w_f16`. Tiled: 16 × 16 outputs a workgroup.
     #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
-    pub fn linear(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, rows: usize, n_in: usize, w: &DeviceBuf, b: &DeviceBuf, n_out: usize, gelu: bool, w_f16: bool) -> DeviceBuf {
+    pub fn linear(
+        &self,
+        enc: &mut wgpu::CommandEncoder,
+        x: &DeviceBuf,
+        rows: usize,
+        n_in: usize,
+        w: &DeviceBuf,
+        b: &DeviceBuf,
+        n_out: usize,
+        gelu: bool,
+        w_f16: bool,
+    ) -> DeviceBuf {
         let out = self.output(rows * n_out);
         let p = Params { rows: rows as u32, n_in: n_in as u32, n_out: n_out as u32, flag: gelu as u32, ..Default::default() };
         self.dispatch(enc, if w_f16 { "linear_f16" } else { "linear" }, p, [x, w, b], &out, (n_out.div_ceil(16) as u32, rows.div_ceil(16) as u32));
@@ -286,7 +312,16 @@ impl Gpu {
     }
 
     /// LayerNorm of `x` (+ `residual`), gamma and beta concatenated in `gb`.
-    pub fn layer_norm(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, residual: Option<&DeviceBuf>, rows: usize, width: usize, gb: &DeviceBuf, eps: f32) -> DeviceBuf {
+    pub fn layer_norm(
+        &self,
+        enc: &mut wgpu::CommandEncoder,
+        x: &DeviceBuf,
+        residual: Option<&DeviceBuf>,
+        rows: usize,
+        width: usize,
+        gb: &DeviceBuf,
+        eps: f32,
+    ) -> DeviceBuf {
         let out = self.output(rows * width);
         let p = Params { rows: rows as u32, n_in: width as u32, flag: residual.is_some() as u32, eps, ..Default::default() };
         self.dispatch(enc, "layer_norm", p, [x, residual.unwrap_or(x), gb], &out, Gpu::groups_of_64(rows));

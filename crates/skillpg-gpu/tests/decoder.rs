@@ -23,7 +23,8 @@ use skillpg_gpu::Gpu;
 use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder, Storage, pack};
 
 fn kernels() -> DecoderKernels {
-    let gpu = pollster::block_on(Gpu::new()).unwrap_or_else(|e| panic!("{e}: the GPU tests need a wgpu adapter (on this machine, Mesa's lavapipe: apt-get install mesa-vulkan-drivers)"));
+    let gpu = pollster::block_on(Gpu::new())
+        .unwrap_or_else(|e| panic!("{e}: the GPU tests need a wgpu adapter (on this machine, Mesa's lavapipe: apt-get install mesa-vulkan-drivers)"));
     DecoderKernels::new(gpu)
 }
 
@@ -64,7 +65,8 @@ fn random_matrix(ty: GgmlType, rows: usize, cols: usize, seed: u64) -> Vec<u8> {
     bytes
 }
 
-const TYPES: [GgmlType; 10] = [GgmlType::F32, GgmlType::F16, GgmlType::Bf16, GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::Q4K, GgmlType::Q6K];
+const TYPES: [GgmlType; 10] =
+    [GgmlType::F32, GgmlType::F16, GgmlType::Bf16, GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::Q4K, GgmlType::Q6K];
 
 #[test]
 fn packed_rows_are_the_files_values() {
@@ -248,11 +250,14 @@ fn the_chapter_protocol_answers_the_same_on_both_backends() {
     let bytes = std::fs::read(path).expect("model");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
     let model = Decoder::from_gguf(bytes).expect("model");
-    let skills: Vec<(String, String)> =
-        [("sql-review", "Reviews SQL queries for injection and slow joins."), ("release-notes", "Writes release notes from merged pull requests."), ("pdf-forms", "Fills PDF forms.")]
-            .iter()
-            .map(|(n, d)| ((*n).to_owned(), (*d).to_owned()))
-            .collect();
+    let skills: Vec<(String, String)> = [
+        ("sql-review", "Reviews SQL queries for injection and slow joins."),
+        ("release-notes", "Writes release notes from merged pull requests."),
+        ("pdf-forms", "Fills PDF forms."),
+    ]
+    .iter()
+    .map(|(n, d)| ((*n).to_owned(), (*d).to_owned()))
+    .collect();
     let requests = ["Is this query safe?", "Draft the notes for v2.1", "What's the weather like?"];
     let mut cpu = CpuForward::new(model.clone());
     let mut gpu = pollster::block_on(GpuDecoder::new(kernels(), model)).map_err(|(_, e)| e).expect("upload");

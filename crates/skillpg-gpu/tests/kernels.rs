@@ -7,7 +7,8 @@ use skillpg_gpu::{Gpu, GpuModel};
 use skillpg_router::cpu;
 
 fn gpu() -> Gpu {
-    pollster::block_on(Gpu::new()).unwrap_or_else(|e| panic!("{e}: the GPU tests need a wgpu adapter (on this machine, Mesa's lavapipe: apt-get install mesa-vulkan-drivers)"))
+    pollster::block_on(Gpu::new())
+        .unwrap_or_else(|e| panic!("{e}: the GPU tests need a wgpu adapter (on this machine, Mesa's lavapipe: apt-get install mesa-vulkan-drivers)"))
 }
 
 mod common;
@@ -124,8 +125,10 @@ fn the_whole_model_matches_the_cpu_reference() {
     let weights = skillpg_router::weights::Weights::from_spgm(&std::fs::read(root.join("minilm-f32.spgm")).expect("weights")).expect("spgm");
     let model = cpu::Model::from_weights(&weights).expect("model");
     let wp = skillpg_router::wordpiece::WordPiece::from_vocab_txt(&std::fs::read_to_string(root.join("vocab.txt")).expect("vocab")).expect("vocab");
-    let requests: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/routing/requests.json")).expect("requests")).expect("json");
+    let requests: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/routing/requests.json")).expect("requests"),
+    )
+    .expect("json");
     let texts: Vec<String> = requests.as_array().expect("list").iter().take(8).map(|r| r["query"].as_str().unwrap_or("").to_owned()).collect();
     let gm = GpuModel::new(gpu(), &model, false);
     let mut worst = (0.0f32, 1.0f32);
@@ -147,7 +150,12 @@ fn the_whole_model_matches_the_cpu_reference() {
             worst = (worst.0.max(err), worst.1.min(cos));
         }
     }
-    println!("whole model, GPU vs CPU on {} requests, one by one and in one batch ({per_batch} dispatches): worst max |Δ| {:e}, worst cosine {}", texts.len(), worst.0, worst.1);
+    println!(
+        "whole model, GPU vs CPU on {} requests, one by one and in one batch ({per_batch} dispatches): worst max |Δ| {:e}, worst cosine {}",
+        texts.len(),
+        worst.0,
+        worst.1
+    );
 }
 
 #[test]

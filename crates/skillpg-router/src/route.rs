@@ -101,11 +101,8 @@ pub fn unlabelled(requests: &[Labelled]) -> Vec<usize> {
 /// a request labelled with that skill should trigger it, every other labelled one should not.
 /// Unlabelled requests are left out (they say nothing about triggering).
 pub fn to_skill_creator_json(items: &[Labelled], skill: &str) -> String {
-    let v: Vec<serde_json::Value> = items
-        .iter()
-        .filter(|l| !l.expected.trim().is_empty())
-        .map(|l| serde_json::json!({"query": l.query, "should_trigger": l.expected.trim() == skill}))
-        .collect();
+    let v: Vec<serde_json::Value> =
+        items.iter().filter(|l| !l.expected.trim().is_empty()).map(|l| serde_json::json!({"query": l.query, "should_trigger": l.expected.trim() == skill})).collect();
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 

@@ -113,7 +113,13 @@ impl Weights {
                 data.push(0);
             }
             let quantized = dtype == DType::I8 && t.shape.len() == 2;
-            let stored = if quantized { "i8" } else if dtype == DType::F16 { "f16" } else { "f32" };
+            let stored = if quantized {
+                "i8"
+            } else if dtype == DType::F16 {
+                "f16"
+            } else {
+                "f32"
+            };
             entries.insert(name.clone(), serde_json::json!({"shape": t.shape, "offset": data.len(), "dtype": stored}));
             if quantized {
                 // Blocks of 32 values, each with an f16 scale (GGUF's Q8_0): all scales first,

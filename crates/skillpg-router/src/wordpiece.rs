@@ -91,7 +91,10 @@ fn is_control(c: char) -> bool {
     if matches!(c, '\t' | '\n' | '\r') {
         return false;
     }
-    matches!(c.general_category(), GeneralCategory::Control | GeneralCategory::Format | GeneralCategory::PrivateUse | GeneralCategory::Surrogate | GeneralCategory::Unassigned)
+    matches!(
+        c.general_category(),
+        GeneralCategory::Control | GeneralCategory::Format | GeneralCategory::PrivateUse | GeneralCategory::Surrogate | GeneralCategory::Unassigned
+    )
 }
 
 fn is_punctuation(c: char) -> bool {

@@ -121,7 +121,10 @@ fn int8_and_f16_weights_route_like_f32() {
     let vocab = std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab");
     let load = |file: &str| {
         let bytes = std::fs::read(packed.join(file)).unwrap_or_else(|e| panic!("{file}: {e} (run scripts/fetch-model)"));
-        skillpg_router::fast::FastEmbedder::new(WordPiece::from_vocab_txt(&vocab).expect("vocab"), Model::from_weights(&Weights::from_spgm(&bytes).expect("spgm")).expect("model"))
+        skillpg_router::fast::FastEmbedder::new(
+            WordPiece::from_vocab_txt(&vocab).expect("vocab"),
+            Model::from_weights(&Weights::from_spgm(&bytes).expect("spgm")).expect("model"),
+        )
     };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let requests: Vec<String> = skillpg_router::route::parse_requests(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests"), None)
@@ -179,7 +182,10 @@ fn int8_and_f16_weights_route_like_f32() {
                     at_boundary += 1;
                 }
             }
-            println!("{file} vs f32 on {what} ({n} skills, {decisions} requests): {} decisions identical, {at_boundary} flipped at a boundary (f32 within 0.01 of τ or of a tie); worst |score difference| {worst:.4}", decisions - at_boundary);
+            println!(
+                "{file} vs f32 on {what} ({n} skills, {decisions} requests): {} decisions identical, {at_boundary} flipped at a boundary (f32 within 0.01 of τ or of a tie); worst |score difference| {worst:.4}",
+                decisions - at_boundary
+            );
             assert!(worst <= 0.01, "{file}, {what}: scores differ by {worst}");
         }
     }

@@ -121,9 +121,7 @@ impl Encoder {
         }
         parts.push((piece.len() - 1, Rank::MAX));
         parts.push((piece.len(), Rank::MAX));
-        let get_rank = |parts: &Vec<(usize, Rank)>, i: usize| -> Rank {
-            if i + 3 < parts.len() { self.rank(&piece[parts[i].0..parts[i + 3].0]) } else { Rank::MAX }
-        };
+        let get_rank = |parts: &Vec<(usize, Rank)>, i: usize| -> Rank { if i + 3 < parts.len() { self.rank(&piece[parts[i].0..parts[i + 3].0]) } else { Rank::MAX } };
         while min_rank.0 != Rank::MAX {
             let i = min_rank.1;
             if i > 0 {
@@ -141,4 +139,3 @@ impl Encoder {
         parts
     }
 }
-

@@ -47,11 +47,7 @@ fn class(c: char) -> Class {
     use GeneralCategory as G;
     let cat = c.general_category();
     let mark = matches!(cat, G::NonspacingMark | G::SpacingMark | G::EnclosingMark);
-    let (lu_lt, ll, lm_lo) = (
-        matches!(cat, G::UppercaseLetter | G::TitlecaseLetter),
-        cat == G::LowercaseLetter,
-        matches!(cat, G::ModifierLetter | G::OtherLetter),
-    );
+    let (lu_lt, ll, lm_lo) = (matches!(cat, G::UppercaseLetter | G::TitlecaseLetter), cat == G::LowercaseLetter, matches!(cat, G::ModifierLetter | G::OtherLetter));
     Class {
         upper: lu_lt || lm_lo || mark,
         lower: ll || lm_lo || mark,

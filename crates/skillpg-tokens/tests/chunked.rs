@@ -23,8 +23,24 @@ fn part_by_part_equals_whole_on_the_corpus() {
 fn awkward_cuts_and_edits() {
     skillpg_tokens::enable_count_cache();
     let pieces = [
-        "line one.\n", "/usr/bin\n", "  indented\n", ".\n/path\n", "\u{a0}nbsp\n", "\u{2003}em space\n", "x\r\n", "\n\n\n", "日本語\n", "12345\n",
-        "don't\n", "!!!\n\n/x\n", "\t tab\n", "end", "word \n", "😀\n", "- item\n", "## Heading\n",
+        "line one.\n",
+        "/usr/bin\n",
+        "  indented\n",
+        ".\n/path\n",
+        "\u{a0}nbsp\n",
+        "\u{2003}em space\n",
+        "x\r\n",
+        "\n\n\n",
+        "日本語\n",
+        "12345\n",
+        "don't\n",
+        "!!!\n\n/x\n",
+        "\t tab\n",
+        "end",
+        "word \n",
+        "😀\n",
+        "- item\n",
+        "## Heading\n",
     ];
     // A deterministic mix of the pieces, long enough to be cut into many parts.
     let mut text = String::new();

@@ -126,15 +126,22 @@ async fn place(model: Decoder, choice: Choice) -> (Backend, String) {
     }
     match skillpg_gpu::Gpu::new().await {
         Err(e) => (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: this browser offers no WebGPU adapter ({e})")),
-        Ok(g) if choice == Choice::Auto && g.adapter.device_type.eq_ignore_ascii_case("cpu") => {
-            (Backend::Cpu(CpuForward::new(model)), format!("WebGPU is software here ({} {}): {cpu_line}, which is faster on it", g.adapter.backend, g.adapter.device_type))
-        }
+        Ok(g) if choice == Choice::Auto && g.adapter.device_type.eq_ignore_ascii_case("cpu") => (
+            Backend::Cpu(CpuForward::new(model)),
+            format!("WebGPU is software here ({} {}): {cpu_line}, which is faster on it", g.adapter.backend, g.adapter.device_type),
+        ),
         Ok(g) => {
             let adapter = g.adapter.clone();
             match GpuDecoder::new(DecoderKernels::new(g), model).await {
                 Ok(gpu) => {
                     let chosen = if choice == Choice::Webgpu { ": chosen in the page" } else { "" };
-                    let line = format!("WebGPU via wgpu ({} {}), in a worker, {:.1} MB of weights on the device ({}){chosen}", adapter.backend, adapter.device_type, gpu.device_bytes as f64 / 1e6, gpu.storage);
+                    let line = format!(
+                        "WebGPU via wgpu ({} {}), in a worker, {:.1} MB of weights on the device ({}){chosen}",
+                        adapter.backend,
+                        adapter.device_type,
+                        gpu.device_bytes as f64 / 1e6,
+                        gpu.storage
+                    );
                     (Backend::Gpu(Box::new(gpu)), line)
                 }
                 Err((model, e)) => (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: WebGPU could not take the model ({e})")),

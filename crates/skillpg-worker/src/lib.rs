@@ -54,7 +54,9 @@ pub fn backend_choice(adapter: Result<&skillpg_gpu::AdapterSummary, &str>, cpu_k
             format!("WebGPU is software here ({} {}): using the CPU path (wasm SIMD, {cpu_kernel} kernel, in a worker), which is faster on it", a.backend, a.device_type),
             false,
         ),
-        Ok(a) => (format!("WebGPU via wgpu ({} {}{}), in a worker", a.backend, a.device_type, if a.name.is_empty() { String::new() } else { format!(", {}", a.name) }), true),
+        Ok(a) => {
+            (format!("WebGPU via wgpu ({} {}{}), in a worker", a.backend, a.device_type, if a.name.is_empty() { String::new() } else { format!(", {}", a.name) }), true)
+        }
         Err(e) => (format!("CPU path (wasm SIMD, {cpu_kernel} kernel, in a worker): this browser offers no WebGPU adapter ({e})"), false),
     }
 }
@@ -79,7 +81,12 @@ pub async fn load(model: Vec<u8>, vocab: String, force_webgpu: bool) -> Result<S
     let kernel = if fast.runs_on_integers() { "int8" } else { "f32" };
     let (mut backend, _) = backend_choice(adapter.as_ref().map(|g| &g.adapter).map_err(String::as_str), kernel);
     if let (Ok(a), true, Some(g)) = (&adapter, force_webgpu, &gpu) {
-        backend = format!("WebGPU via wgpu ({} {}), in a worker, weights in {}: forced by the skillpg-routing-backend setting", a.adapter.backend, a.adapter.device_type, if g.f16 { "f16" } else { "f32" });
+        backend = format!(
+            "WebGPU via wgpu ({} {}), in a worker, weights in {}: forced by the skillpg-routing-backend setting",
+            a.adapter.backend,
+            a.adapter.device_type,
+            if g.f16 { "f16" } else { "f32" }
+        );
     }
     let engine = Engine { fast, gpu, backend: backend.clone(), cache: HashMap::new() };
     ENGINE.with(|e| *e.borrow_mut() = Some(engine));
@@ -114,7 +121,10 @@ pub async fn embed(texts: Vec<String>) -> Result<Vec<f32>, JsError> {
                 on_cpu = &[];
             }
             Err(e) => {
-                engine.backend = format!("The GPU failed ({e}): the CPU path (wasm SIMD, {} kernel, in a worker) ran this run, and runs from now on", if engine.fast.runs_on_integers() { "int8" } else { "f32" });
+                engine.backend = format!(
+                    "The GPU failed ({e}): the CPU path (wasm SIMD, {} kernel, in a worker) ran this run, and runs from now on",
+                    if engine.fast.runs_on_integers() { "int8" } else { "f32" }
+                );
                 engine.gpu = None;
             }
         }

@@ -4,12 +4,12 @@ use leptos::prelude::*;
 
 use super::Ctx;
 use super::cost::CostPanel;
+use super::decoder::DecoderPanel;
 use super::diagnostics::{DiagnosticsPanel, RulesReference, VerdictTable};
 use super::editor::Editor;
 use super::levels::LevelsPanel;
 use super::loaders::Loaders;
 use super::presenter::Presenter;
-use super::decoder::DecoderPanel;
 use super::routing::RoutingPanel;
 use super::share::SharePanel;
 use super::tokens::TokenView;

@@ -64,7 +64,13 @@ pub fn CostPanel() -> impl IntoView {
     };
     let files = move || {
         let computed = c.computed.get();
-        c.state.with(|s| computed.analyses.get(s.selected).map(|a| a.files.iter().filter(|f| Some(&f.path) != a.skill_md_path.as_ref() && !f.is_binary()).map(|f| (f.path.clone(), f.tokens())).collect::<Vec<_>>()).unwrap_or_default())
+        c.state.with(|s| {
+            computed
+                .analyses
+                .get(s.selected)
+                .map(|a| a.files.iter().filter(|f| Some(&f.path) != a.skill_md_path.as_ref() && !f.is_binary()).map(|f| (f.path.clone(), f.tokens())).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
     };
     view! {
         <div class="cost">

@@ -54,7 +54,8 @@ fn classify(names: &[String]) -> Result<Picked, String> {
     let base = |n: &String| n.rsplit('/').next().unwrap_or(n).to_owned();
     let find = |want: &str| names.iter().position(|n| base(n) == want);
     if names.iter().any(|n| base(n).starts_with("model-0") && n.ends_with(".safetensors")) {
-        return Err("this checkpoint is split into several .safetensors files; the page reads one model.safetensors (Qwen2.5-0.5B and SmolLM2 ship one), or use a GGUF".to_owned());
+        return Err("this checkpoint is split into several .safetensors files; the page reads one model.safetensors (Qwen2.5-0.5B and SmolLM2 ship one), or use a GGUF"
+            .to_owned());
     }
     match (find("model.safetensors"), find("config.json"), find("tokenizer.json")) {
         (Some(m), Some(c), Some(t)) => Ok(Picked::Hf { model: m, config: c, tokenizer: t }),
@@ -157,7 +158,15 @@ fn to_csv(run: &DecoderRun) -> String {
     let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     let mut out = String::from("query,expected,a_choice,a_answer,b_choice,b_answer\n");
     for ((r, a), b) in run.requests.iter().zip(&run.a).zip(&run.b) {
-        out.push_str(&format!("{},{},{},{},{},{}\n", q(&r.query), q(&r.expected), q(&a.choice), q(a.text.as_deref().unwrap_or("")), q(&b.choice), q(b.text.as_deref().unwrap_or(""))));
+        out.push_str(&format!(
+            "{},{},{},{},{},{}\n",
+            q(&r.query),
+            q(&r.expected),
+            q(&a.choice),
+            q(a.text.as_deref().unwrap_or("")),
+            q(&b.choice),
+            q(b.text.as_deref().unwrap_or(""))
+        ));
     }
     out
 }
@@ -245,7 +254,9 @@ pub fn DecoderPanel() -> impl IntoView {
                         Some(_) => browser::cache_put(STORE, &format!("{dir}model.safetensors"), &bytes).await,
                     };
                     if let Some((config, tokenizer)) = &hf {
-                        kept = kept && browser::cache_put(STORE, &format!("{dir}config.json"), config.as_bytes()).await && browser::cache_put(STORE, &format!("{dir}tokenizer.json"), tokenizer.as_bytes()).await;
+                        kept = kept
+                            && browser::cache_put(STORE, &format!("{dir}config.json"), config.as_bytes()).await
+                            && browser::cache_put(STORE, &format!("{dir}tokenizer.json"), tokenizer.as_bytes()).await;
                     }
                     if !kept {
                         browser::cache_clear(STORE).await;
@@ -280,7 +291,12 @@ pub fn DecoderPanel() -> impl IntoView {
         };
         let model_file = list[model_index].clone();
         if model_file.size() > MAX_BYTES as f64 {
-            error.set(Some(format!("{} is {:.0} MB; the page takes models up to {} MB (a 0.5B model in Q8_0 is about 530 MB)", model_file.name(), model_file.size() / 1e6, MAX_BYTES / 1_000_000)));
+            error.set(Some(format!(
+                "{} is {:.0} MB; the page takes models up to {} MB (a 0.5B model in Q8_0 is about 530 MB)",
+                model_file.name(),
+                model_file.size() / 1e6,
+                MAX_BYTES / 1_000_000
+            )));
             return;
         }
         // A checkpoint is named after its folder when the browser says which.
@@ -416,7 +432,8 @@ pub fn DecoderPanel() -> impl IntoView {
             return;
         }
         let computed = c.computed.get_untracked();
-        let (text, selected_name) = c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
+        let (text, selected_name) =
+            c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
         let requests = match route::parse_requests(&text, Some(&selected_name)) {
             Ok(r) if !r.is_empty() => r,
             Ok(_) => {
@@ -638,7 +655,10 @@ mod tests {
     fn picked_files_are_a_gguf_or_a_checkpoint() {
         let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         assert_eq!(classify(&names(&["notes.txt", "SmolLM2.Q4_1.GGUF"])), Ok(Picked::Gguf(1)));
-        assert_eq!(classify(&names(&["qwen/config.json", "qwen/model.safetensors", "qwen/tokenizer.json", "qwen/README.md"])), Ok(Picked::Hf { model: 1, config: 0, tokenizer: 2 }));
+        assert_eq!(
+            classify(&names(&["qwen/config.json", "qwen/model.safetensors", "qwen/tokenizer.json", "qwen/README.md"])),
+            Ok(Picked::Hf { model: 1, config: 0, tokenizer: 2 })
+        );
         assert!(classify(&names(&["model.safetensors"])).expect_err("refused").contains("config.json and tokenizer.json"));
         assert!(classify(&names(&["model-00001-of-00002.safetensors", "config.json"])).expect_err("refused").contains("several"));
         assert!(classify(&names(&["skill.md"])).expect_err("refused").contains(".gguf"));
@@ -647,9 +667,17 @@ mod tests {
     #[test]
     fn answers_read_from_the_workers_json() {
         let names = vec!["sql-review".to_owned(), "release-notes".to_owned()];
-        let a = parse_answer(r#"{"answer":"release-notes","choice":1,"recognised":true,"distribution":null,"prefill_tokens":18,"generated_tokens":3,"prefix_tokens":300}"#, &names).expect("json");
+        let a = parse_answer(
+            r#"{"answer":"release-notes","choice":1,"recognised":true,"distribution":null,"prefill_tokens":18,"generated_tokens":3,"prefix_tokens":300}"#,
+            &names,
+        )
+        .expect("json");
         assert_eq!((a.choice.as_str(), a.recognised, a.prefill, a.prefix), ("release-notes", true, 18, 300));
-        let b = parse_answer(r#"{"answer":"I think SQL","choice":null,"recognised":false,"distribution":null,"prefill_tokens":18,"generated_tokens":4,"prefix_tokens":300}"#, &names).expect("json");
+        let b = parse_answer(
+            r#"{"answer":"I think SQL","choice":null,"recognised":false,"distribution":null,"prefill_tokens":18,"generated_tokens":4,"prefix_tokens":300}"#,
+            &names,
+        )
+        .expect("json");
         assert_eq!((b.choice.as_str(), b.text.as_deref()), (NONE, Some("I think SQL")));
         assert!(parse_answer("not json", &names).is_err());
     }

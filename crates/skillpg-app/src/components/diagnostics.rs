@@ -94,11 +94,21 @@ pub fn DiagnosticsPanel() -> impl IntoView {
         let mut files: Vec<String> = diags.iter().map(|d| d.file.clone()).collect();
         files.dedup();
         let mut seen = Vec::new();
-        files.retain(|f| if seen.contains(f) { false } else { seen.push(f.clone()); true });
-        files.into_iter().map(|f| {
-            let in_file: Vec<Diagnostic> = diags.iter().filter(|d| d.file == f).cloned().collect();
-            (f.clone(), file_text(&a, &f), in_file)
-        }).collect::<Vec<_>>()
+        files.retain(|f| {
+            if seen.contains(f) {
+                false
+            } else {
+                seen.push(f.clone());
+                true
+            }
+        });
+        files
+            .into_iter()
+            .map(|f| {
+                let in_file: Vec<Diagnostic> = diags.iter().filter(|d| d.file == f).cloned().collect();
+                (f.clone(), file_text(&a, &f), in_file)
+            })
+            .collect::<Vec<_>>()
     };
     view! {
         <div class="diagnostics" data-testid="diagnostics" aria-live="polite">

@@ -42,7 +42,11 @@ pub fn Editor() -> impl IntoView {
             return false;
         }
         typed.set_value(value.clone());
-        c.state.update(|s| if let Some(k) = s.skills.get_mut(s.selected) { k.set_skill_md(&value); });
+        c.state.update(|s| {
+            if let Some(k) = s.skills.get_mut(s.selected) {
+                k.set_skill_md(&value);
+            }
+        });
         true
     };
     // A large or many-line insert (a paste, a drop, an input method's text) is spliced in here,

@@ -33,19 +33,23 @@ pub fn LevelsPanel() -> impl IntoView {
     let table = move || {
         let computed = c.computed.get();
         let mut total = Levels::default();
-        let rows = computed.analyses.iter().map(|a| {
-            let l = a.levels();
-            total = total + l;
-            view! {
-                <tr>
-                    <th scope="row">{a.display_name().to_owned()}</th>
-                    <td data-testid="l1">{n(l.level1)}</td>
-                    <td data-testid="l2">{n(l.level2)}</td>
-                    <td data-testid="l3">{n(l.level3)}</td>
-                    <td data-testid="files">{n(l.files)}</td>
-                </tr>
-            }
-        }).collect_view();
+        let rows = computed
+            .analyses
+            .iter()
+            .map(|a| {
+                let l = a.levels();
+                total = total + l;
+                view! {
+                    <tr>
+                        <th scope="row">{a.display_name().to_owned()}</th>
+                        <td data-testid="l1">{n(l.level1)}</td>
+                        <td data-testid="l2">{n(l.level2)}</td>
+                        <td data-testid="l3">{n(l.level3)}</td>
+                        <td data-testid="files">{n(l.files)}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
         view! {
             <table class="levels" data-testid="levels-table">
                 <caption>"o200k_base tokens per level (an approximation for other vendors' tokenizers)"</caption>

@@ -17,8 +17,7 @@ use crate::state::SkillInput;
 fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
     let mut skills = Vec::new();
     let mut problems = Vec::new();
-    let (archives, plain): (Vec<PickedFile>, Vec<PickedFile>) =
-        files.into_iter().partition(|(p, _)| p.ends_with(".zip") || p.ends_with(".skill"));
+    let (archives, plain): (Vec<PickedFile>, Vec<PickedFile>) = files.into_iter().partition(|(p, _)| p.ends_with(".zip") || p.ends_with(".skill"));
     for (name, bytes) in archives {
         let found = skillpg_core::ingest::read_archive(&name, &bytes);
         problems.extend(found.diagnostics.iter().map(|d| format!("{}: {}", name, d.message)));
@@ -98,7 +97,8 @@ pub fn Loaders() -> impl IntoView {
         let Some(dt) = ev.data_transfer() else { return };
         let items = dt.items();
         // Entries must be taken during the event; the items list empties afterwards.
-        let roots: Vec<web_sys::FileSystemEntry> = (0..items.length()).filter_map(|i| items.get(i)).filter_map(|item| item.webkit_get_as_entry().ok().flatten()).collect();
+        let roots: Vec<web_sys::FileSystemEntry> =
+            (0..items.length()).filter_map(|i| items.get(i)).filter_map(|item| item.webkit_get_as_entry().ok().flatten()).collect();
         busy.set(true);
         c.status.set("Reading the dropped files…".to_owned());
         spawn_local(async move {
@@ -254,7 +254,12 @@ async fn load_github_folder(c: super::Ctx, gh: &github::GithubPath, ep: &github:
     }
     let total: u64 = entries.iter().map(|e| e.size).sum();
     if total > github::MAX_BYTES {
-        return Err(format!("the folder's {} files hold {} MB, over the {} MB a skill may take here", n(entries.len()), total / 1_048_576, github::MAX_BYTES / 1_048_576));
+        return Err(format!(
+            "the folder's {} files hold {} MB, over the {} MB a skill may take here",
+            n(entries.len()),
+            total / 1_048_576,
+            github::MAX_BYTES / 1_048_576
+        ));
     }
     let folder = gh.folder_name();
     let prefix = if gh.path.is_empty() { String::new() } else { format!("{}/", gh.path) };

@@ -68,7 +68,10 @@ fn to_json(run: &RouteRun, choices: &[&str]) -> String {
             serde_json::json!({"query": r.query, "expected": r.expected, "choice": c, "scores": scores})
         })
         .collect();
-    serde_json::to_string_pretty(&serde_json::json!({"model": "all-MiniLM-L6-v2", "note": "a preview by a small embedding model, not any product's router", "requests": items})).unwrap_or_default()
+    serde_json::to_string_pretty(
+        &serde_json::json!({"model": "all-MiniLM-L6-v2", "note": "a preview by a small embedding model, not any product's router", "requests": items}),
+    )
+    .unwrap_or_default()
 }
 
 /// The routing view.
@@ -122,7 +125,8 @@ pub fn RoutingPanel() -> impl IntoView {
             }
             let Some(worker) = MODEL.with(|m| m.borrow().clone()) else { return };
             let computed = c.computed.get_untracked();
-            let (text, selected_name) = c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
+            let (text, selected_name) =
+                c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
             let requests = match route::parse_requests(&text, Some(&selected_name)) {
                 Ok(r) if !r.is_empty() => r,
                 Ok(_) => {
@@ -193,7 +197,14 @@ pub fn RoutingPanel() -> impl IntoView {
             s.routing.tau = cal.best.tau;
             s.routing.delta = cal.best.delta;
         });
-        c.status.set(format!("Calibrated on {} labelled requests ({} pairs tried): τ {:.2}, δ {:.2}, {} right.", labels.len(), cal.n_tried, cal.best.tau, cal.best.delta, cal.correct));
+        c.status.set(format!(
+            "Calibrated on {} labelled requests ({} pairs tried): τ {:.2}, δ {:.2}, {} right.",
+            labels.len(),
+            cal.n_tried,
+            cal.best.tau,
+            cal.best.delta,
+            cal.correct
+        ));
     };
 
     view! {
@@ -342,5 +353,6 @@ fn Comparison(run: RouteRun, t: Thresholds) -> impl IntoView {
                 }).collect_view()}</tbody>
             </table>
         </div>
-    }.into_any()
+    }
+    .into_any()
 }

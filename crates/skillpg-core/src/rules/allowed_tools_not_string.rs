@@ -27,10 +27,7 @@ pub fn check(cx: &mut Cx) {
     if node.as_scalar().is_some() {
         return;
     }
-    let message = format!(
-        "Field 'allowed-tools' must be a space-separated string, not a {} (the specification's text; skills-ref accepts it)",
-        node.kind_name()
-    );
+    let message = format!("Field 'allowed-tools' must be a space-separated string, not a {} (the specification's text; skills-ref accepts it)", node.kind_name());
     let span = cx.yaml_span(&node.span());
     let joined = match node {
         Node::Seq { items, .. } => items.iter().map(|i| i.as_scalar().map(|s| s.value.clone())).collect::<Option<Vec<_>>>().map(|v| v.join(" ")),

@@ -14,13 +14,8 @@ use super::{Cx, RuleMeta, fix, sources};
 use crate::diagnostic::{Applicability, Severity};
 use crate::profile::Wording;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG012",
-    name: "bom",
-    summary: "SKILL.md starts with a byte order mark.",
-    default_severity: Severity::Error,
-    source: sources::SKILLS_REF,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG012", name: "bom", summary: "SKILL.md starts with a byte order mark.", default_severity: Severity::Error, source: sources::SKILLS_REF };
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };

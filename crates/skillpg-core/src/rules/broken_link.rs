@@ -30,13 +30,19 @@ pub fn check(cx: &mut Cx) {
         let (message, severity) = match link.target {
             Target::File { .. } | Target::Dir { .. } => continue,
             Target::OutsideFolder => (
-                format!("`{}` points outside the skill folder (another skill's or the repository's file): it is not bundled when this skill is installed on its own", link.path),
+                format!(
+                    "`{}` points outside the skill folder (another skill's or the repository's file): it is not bundled when this skill is installed on its own",
+                    link.path
+                ),
                 Severity::Info,
             ),
             Target::Missing if link.sent => (format!("`{}` is referenced from SKILL.md but is not in the skill folder", link.path), Severity::Warning),
             Target::Missing if link.output => continue,
             Target::Missing => (
-                format!("`{}` is not in the skill folder; if the agent is meant to read it, bundle it (it may also be a path of the user's project or the repository)", link.path),
+                format!(
+                    "`{}` is not in the skill folder; if the agent is meant to read it, bundle it (it may also be a path of the user's project or the repository)",
+                    link.path
+                ),
                 Severity::Info,
             ),
         };

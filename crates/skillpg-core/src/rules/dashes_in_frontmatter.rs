@@ -28,8 +28,12 @@ pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
     let (Some(cut), Split::Closed { .. }) = (doc.skills_ref_cut, &doc.split) else { return };
     let message = match cx.profile.split {
-        SplitRule::SkillsRef => "skills-ref ends the frontmatter at this `---` and reads the rest as body, as this profile does; the specification's text ends it at the `---` line",
-        SplitRule::SpecText => "skills-ref ends the frontmatter at this `---` and reads the rest as body; the specification's text ends it at the `---` line, as this profile does",
+        SplitRule::SkillsRef => {
+            "skills-ref ends the frontmatter at this `---` and reads the rest as body, as this profile does; the specification's text ends it at the `---` line"
+        }
+        SplitRule::SpecText => {
+            "skills-ref ends the frontmatter at this `---` and reads the rest as body; the specification's text ends it at the `---` line, as this profile does"
+        }
     }
     .to_owned();
     cx.report_md(&META, Some(cut..cut + 3), message);

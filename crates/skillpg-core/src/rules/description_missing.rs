@@ -30,9 +30,7 @@ pub fn check(cx: &mut Cx) {
     }
     let message = match (cx.profile.wording, cx.profile.fields) {
         (Wording::AnthropicUpload, _) => "Missing 'description' in frontmatter".to_owned(),
-        (_, FieldSet::ClaudeCode) => {
-            "no `description`: Claude Code uses the body's first paragraph, which rarely says when to use the skill".to_owned()
-        }
+        (_, FieldSet::ClaudeCode) => "no `description`: Claude Code uses the body's first paragraph, which rarely says when to use the skill".to_owned(),
         _ => "Missing required field in frontmatter: description".to_owned(),
     };
     let at = cx.doc().and_then(|d| d.yaml_range()).map(|r| r.start..r.start);

@@ -24,10 +24,8 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 /// Words that introduce a trigger in the descriptions of the corpus.
-const TRIGGERS: [&str; 16] = [
-    "when", "whenever", "if", "use", "using", "trigger", "triggers", "triggered", "invoke", "asks", "ask", "wants", "needs",
-    "before", "after", "during",
-];
+const TRIGGERS: [&str; 16] =
+    ["when", "whenever", "if", "use", "using", "trigger", "triggers", "triggered", "invoke", "asks", "ask", "wants", "needs", "before", "after", "during"];
 
 pub fn check(cx: &mut Cx) {
     let Some(node) = cx.field("description") else { return };
@@ -40,7 +38,9 @@ pub fn check(cx: &mut Cx) {
     if has_trigger {
         return;
     }
-    let message = "the description says what the skill is about but not when to use it (no \"use when\", \"if\", \"before\"...): routing risk, an agent may never open it".to_owned();
+    let message =
+        "the description says what the skill is about but not when to use it (no \"use when\", \"if\", \"before\"...): routing risk, an agent may never open it"
+            .to_owned();
     let span = cx.yaml_span(&scalar.span);
     cx.report_md(&META, span, message);
 }

@@ -15,13 +15,8 @@ use crate::diagnostic::Severity;
 use crate::profile::YamlDialect;
 use crate::yaml::YamlIssueKind;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG018",
-    name: "duplicate-key",
-    summary: "A key appears twice in a mapping.",
-    default_severity: Severity::Warning,
-    source: sources::SKILLS_REF,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG018", name: "duplicate-key", summary: "A key appears twice in a mapping.", default_severity: Severity::Warning, source: sources::SKILLS_REF };
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };

@@ -14,13 +14,8 @@
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG082",
-    name: "error-code-table",
-    summary: "The codes of an error table.",
-    default_severity: Severity::Info,
-    source: sources::CONTRACT,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG082", name: "error-code-table", summary: "The codes of an error table.", default_severity: Severity::Info, source: sources::CONTRACT };
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };

@@ -47,11 +47,8 @@ pub(crate) fn check(cx: &mut Cx) {
         }
         seen.push(&link.path);
         let ratio = tokens as f64 / body_tokens as f64;
-        let message = format!(
-            "`{}` costs {} tokens, {ratio:.1}× the body, and this line says neither what it costs nor when it is worth reading",
-            link.path,
-            super::n(tokens)
-        );
+        let message =
+            format!("`{}` costs {} tokens, {ratio:.1}× the body, and this line says neither what it costs nor when it is worth reading", link.path, super::n(tokens));
         cx.report_md(&META, Some(link.span.clone()), message);
     }
 }
@@ -95,11 +92,64 @@ fn sentence_around(text: &str, span: Range<usize>) -> Range<usize> {
 /// with all rules expanded", "for more details", "see also").
 fn names_topic(words: &str) -> bool {
     const GENERIC: [&str; 58] = [
-        "see", "for", "the", "a", "an", "complete", "full", "all", "more", "detailed", "details", "detail", "guide", "guidance",
-        "reference", "references", "documentation", "docs", "information", "info", "instructions", "rules", "expanded", "with",
-        "and", "step", "by", "each", "also", "in", "this", "file", "files", "read", "refer", "to", "of", "combined", "quick",
-        "comprehensive", "everything", "entire", "explanations", "commands", "here", "below", "above", "further", "additional",
-        "examples", "usage", "it", "is", "are", "at", "on", "or", "md",
+        "see",
+        "for",
+        "the",
+        "a",
+        "an",
+        "complete",
+        "full",
+        "all",
+        "more",
+        "detailed",
+        "details",
+        "detail",
+        "guide",
+        "guidance",
+        "reference",
+        "references",
+        "documentation",
+        "docs",
+        "information",
+        "info",
+        "instructions",
+        "rules",
+        "expanded",
+        "with",
+        "and",
+        "step",
+        "by",
+        "each",
+        "also",
+        "in",
+        "this",
+        "file",
+        "files",
+        "read",
+        "refer",
+        "to",
+        "of",
+        "combined",
+        "quick",
+        "comprehensive",
+        "everything",
+        "entire",
+        "explanations",
+        "commands",
+        "here",
+        "below",
+        "above",
+        "further",
+        "additional",
+        "examples",
+        "usage",
+        "it",
+        "is",
+        "are",
+        "at",
+        "on",
+        "or",
+        "md",
     ];
     let lower = words.to_lowercase();
     lower.split(|c: char| !c.is_alphanumeric()).any(|w| w.chars().count() > 1 && !GENERIC.contains(&w) && !w.chars().all(|c| c.is_ascii_digit()))
@@ -110,9 +160,8 @@ fn states_cost_or_condition(line: &str) -> bool {
     let lower = line.to_lowercase();
     let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let condition = ["if", "when", "only", "unless", "whenever", "before", "after"].iter().any(|w| words.contains(w));
-    let cost = words.windows(2).any(|w| {
-        w[0].chars().next().is_some_and(|c| c.is_ascii_digit()) && ["tokens", "lines", "kb", "words", "pages", "k"].contains(&w[1])
-    }) || words.iter().any(|w| w.ends_with("k") && w[..w.len() - 1].chars().all(|c| c.is_ascii_digit()) && w.len() > 1);
+    let cost = words.windows(2).any(|w| w[0].chars().next().is_some_and(|c| c.is_ascii_digit()) && ["tokens", "lines", "kb", "words", "pages", "k"].contains(&w[1]))
+        || words.iter().any(|w| w.ends_with("k") && w[..w.len() - 1].chars().all(|c| c.is_ascii_digit()) && w.len() > 1);
     condition || cost
 }
 

@@ -33,9 +33,7 @@ pub fn check(cx: &mut Cx) {
     };
     if let Some(cut) = doc.skills_ref_cut {
         let line = LineIndex::new(&doc.text).line_col(&doc.text, cut).line;
-        message.push_str(&format!(
-            " (skills-ref would end it at the `---` inside line {line} and accept the file; the specification's text needs a `---` line)"
-        ));
+        message.push_str(&format!(" (skills-ref would end it at the `---` inside line {line} and accept the file; the specification's text needs a `---` line)"));
     }
     let start = doc.bom_len;
     cx.report_md(&META, Some(start..start + 3), message);

@@ -15,13 +15,8 @@ use super::{Cx, RuleMeta, fix, sources, yaml_quote};
 use crate::diagnostic::{Applicability, LineIndex, Severity};
 use crate::profile::Wording;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG015",
-    name: "invalid-yaml",
-    summary: "The frontmatter is not valid YAML.",
-    default_severity: Severity::Error,
-    source: sources::SKILLS_REF,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG015", name: "invalid-yaml", summary: "The frontmatter is not valid YAML.", default_severity: Severity::Error, source: sources::SKILLS_REF };
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
@@ -38,7 +33,10 @@ pub fn check(cx: &mut Cx) {
     let message = if cx.profile.name_required {
         message
     } else {
-        format!("{message}; {} still loads the body, with empty metadata: `/{}` works, but the model has no description to choose the skill by", cx.profile.title, cx.a.dir_name)
+        format!(
+            "{message}; {} still loads the body, with empty metadata: `/{}` works, but the model has no description to choose the skill by",
+            cx.profile.title, cx.a.dir_name
+        )
     };
     let quote_fix = unquoted_colon_fix(&doc.text, &index, at.line);
     let span = offset..(offset + doc.text[offset..].chars().next().map(char::len_utf8).unwrap_or(0));

@@ -27,8 +27,17 @@ fn is_invisible(c: char, in_body: bool) -> bool {
     match c {
         // The zero-width joiner builds emoji sequences in prose; flag it only in name and description.
         '\u{200D}' => !in_body,
-        '\u{200B}' | '\u{200C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{2069}' | '\u{00AD}' | '\u{180E}' | '\u{FEFF}' | '\u{E0000}'..='\u{E007F}' => true,
+        '\u{200B}'
+        | '\u{200C}'
+        | '\u{200E}'
+        | '\u{200F}'
+        | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{00AD}'
+        | '\u{180E}'
+        | '\u{FEFF}'
+        | '\u{E0000}'..='\u{E007F}' => true,
         _ => false,
     }
 }

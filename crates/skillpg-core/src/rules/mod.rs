@@ -8,9 +8,9 @@
 use std::ops::Range;
 
 use crate::analysis::Analysis;
-use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
 pub use crate::diagnostic::RuleMeta;
 pub(crate) use crate::diagnostic::sources;
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
 use crate::frontmatter::SkillDoc;
 use crate::profile::{Profile, SplitRule, YamlDialect};
 use crate::yaml::{LenientType, Node, Scalar};
@@ -81,17 +81,7 @@ impl<'a> Cx<'a> {
     /// caller can attach a fix.
     pub fn report(&mut self, meta: &'static RuleMeta, file: &str, span: Option<Range<usize>>, message: String) -> Option<&mut Diagnostic> {
         let severity = self.profile.severity(meta.name, meta.default_severity)?;
-        self.out.push(Diagnostic {
-            code: meta.code,
-            rule: meta.name,
-            severity,
-            message,
-            file: file.to_owned(),
-            span,
-            location: None,
-            fix: None,
-            source: meta.source,
-        });
+        self.out.push(Diagnostic { code: meta.code, rule: meta.name, severity, message, file: file.to_owned(), span, location: None, fix: None, source: meta.source });
         self.out.last_mut()
     }
 

@@ -14,13 +14,8 @@ use crate::diagnostic::{Applicability, Severity};
 use crate::profile::Wording;
 use crate::yaml::Node;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG031",
-    name: "name-missing",
-    summary: "The frontmatter has no `name`.",
-    default_severity: Severity::Error,
-    source: sources::SKILLS_REF,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG031", name: "name-missing", summary: "The frontmatter has no `name`.", default_severity: Severity::Error, source: sources::SKILLS_REF };
 
 pub fn check(cx: &mut Cx) {
     let Some(Node::Map { .. }) = cx.doc().and_then(|d| d.root()) else { return };

@@ -13,13 +13,8 @@ use super::{Cx, RuleMeta, fix, sources};
 use crate::diagnostic::{Applicability, Severity};
 use crate::profile::Wording;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG034",
-    name: "name-not-lowercase",
-    summary: "`name` has uppercase letters.",
-    default_severity: Severity::Error,
-    source: sources::SKILLS_REF,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG034", name: "name-not-lowercase", summary: "`name` has uppercase letters.", default_severity: Severity::Error, source: sources::SKILLS_REF };
 
 pub fn check(cx: &mut Cx) {
     let Some((name, scalar)) = super::checked_name(cx) else { return };

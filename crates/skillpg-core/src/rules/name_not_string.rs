@@ -14,13 +14,8 @@ use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
 use crate::profile::Wording;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG032",
-    name: "name-not-string",
-    summary: "`name` is not a non-empty string.",
-    default_severity: Severity::Error,
-    source: sources::SKILLS_REF,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG032", name: "name-not-string", summary: "`name` is not a non-empty string.", default_severity: Severity::Error, source: sources::SKILLS_REF };
 
 pub fn check(cx: &mut Cx) {
     let Some(node) = cx.field("name") else { return };

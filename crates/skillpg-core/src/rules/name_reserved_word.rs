@@ -12,13 +12,8 @@
 use super::{Cx, RuleMeta, checked_name, sources};
 use crate::diagnostic::Severity;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG039",
-    name: "name-reserved-word",
-    summary: "`name` contains a reserved word.",
-    default_severity: Severity::Error,
-    source: sources::CLAUDE_API,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG039", name: "name-reserved-word", summary: "`name` contains a reserved word.", default_severity: Severity::Error, source: sources::CLAUDE_API };
 
 pub fn check(cx: &mut Cx) {
     let Some((name, scalar)) = checked_name(cx) else { return };

@@ -13,13 +13,8 @@ use super::{Cx, RuleMeta, checked_name, sources};
 use crate::diagnostic::Severity;
 use crate::profile::Wording;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG033",
-    name: "name-too-long",
-    summary: "`name` is over 64 characters.",
-    default_severity: Severity::Error,
-    source: sources::SKILLS_REF,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG033", name: "name-too-long", summary: "`name` is over 64 characters.", default_severity: Severity::Error, source: sources::SKILLS_REF };
 
 pub fn check(cx: &mut Cx) {
     let Some((name, scalar)) = checked_name(cx) else { return };

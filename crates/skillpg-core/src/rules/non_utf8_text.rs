@@ -14,39 +14,33 @@ use super::{Cx, RuleMeta, sources};
 use crate::bundle::FileText;
 use crate::diagnostic::Severity;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG005",
-    name: "non-utf8-text",
-    summary: "A text file that is not valid UTF-8.",
-    default_severity: Severity::Warning,
-    source: sources::SKILLS_REF,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG005", name: "non-utf8-text", summary: "A text file that is not valid UTF-8.", default_severity: Severity::Warning, source: sources::SKILLS_REF };
 
 pub fn check(cx: &mut Cx) {
     let skill_md = cx.a.skill_md_path.clone();
-    let bad: Vec<(String, Option<std::ops::Range<usize>>, String)> = cx
-        .a
-        .files
-        .iter()
-        .filter_map(|f| match f.text {
-            // In the decoded text the bad byte became U+FFFD, three bytes long.
-            FileText::Lossy { bad_offset, .. } => Some((
-                f.path.clone(),
-                Some(bad_offset..bad_offset + '\u{FFFD}'.len_utf8()),
-                format!("not valid UTF-8 (first bad byte at offset {bad_offset}); decoded with replacement characters"),
-            )),
-            FileText::Utf16 { big_endian, .. } => Some((
-                f.path.clone(),
-                None,
-                format!(
-                    "encoded as UTF-16 ({}, byte order mark {}); skills are read as UTF-8, so loaders see no frontmatter. Save it as UTF-8",
-                    if big_endian { "big-endian" } else { "little-endian" },
-                    if big_endian { "FE FF" } else { "FF FE" }
-                ),
-            )),
-            _ => None,
-        })
-        .collect();
+    let bad: Vec<(String, Option<std::ops::Range<usize>>, String)> =
+        cx.a.files
+            .iter()
+            .filter_map(|f| match f.text {
+                // In the decoded text the bad byte became U+FFFD, three bytes long.
+                FileText::Lossy { bad_offset, .. } => Some((
+                    f.path.clone(),
+                    Some(bad_offset..bad_offset + '\u{FFFD}'.len_utf8()),
+                    format!("not valid UTF-8 (first bad byte at offset {bad_offset}); decoded with replacement characters"),
+                )),
+                FileText::Utf16 { big_endian, .. } => Some((
+                    f.path.clone(),
+                    None,
+                    format!(
+                        "encoded as UTF-16 ({}, byte order mark {}); skills are read as UTF-8, so loaders see no frontmatter. Save it as UTF-8",
+                        if big_endian { "big-endian" } else { "little-endian" },
+                        if big_endian { "FE FF" } else { "FF FE" }
+                    ),
+                )),
+                _ => None,
+            })
+            .collect();
     for (path, span, message) in bad {
         let is_skill_md = Some(&path) == skill_md.as_ref();
         if let Some(d) = cx.report(&META, &path, span, message) {

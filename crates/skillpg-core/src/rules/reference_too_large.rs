@@ -25,25 +25,22 @@ pub fn check(cx: &mut Cx) {
     // Counted only past 10,000 bytes (a token is at least one byte; SKILL.md is never counted
     // whole), and only up to 25,000: the exact count is `skillpg levels`'s (or known already, as
     // in the page).
-    let big: Vec<(String, usize, bool)> = cx
-        .a
-        .files
-        .iter()
-        .filter(|f| f.may_exceed(10_000))
-        .map(|f| {
-            let tokens = f.tokens_up_to(25_000);
-            (f.path.clone(), tokens, f.tokens_known() == Some(tokens))
-        })
-        .filter(|(_, tokens, _)| *tokens > 10_000)
-        .collect();
+    let big: Vec<(String, usize, bool)> =
+        cx.a.files
+            .iter()
+            .filter(|f| f.may_exceed(10_000))
+            .map(|f| {
+                let tokens = f.tokens_up_to(25_000);
+                (f.path.clone(), tokens, f.tokens_known() == Some(tokens))
+            })
+            .filter(|(_, tokens, _)| *tokens > 10_000)
+            .collect();
     for (path, tokens, exact) in big {
         let message = match (tokens > 25_000, exact) {
             (true, false) => format!("{path} is over 25,000 tokens (o200k_base; `skillpg levels` gives its count); an agent that opens it reads all of it"),
-            (over_25k, _) => format!(
-                "{path} is {} tokens (o200k_base), over {}; an agent that opens it reads all of it",
-                super::n(tokens),
-                if over_25k { "25,000" } else { "10,000" }
-            ),
+            (over_25k, _) => {
+                format!("{path} is {} tokens (o200k_base), over {}; an agent that opens it reads all of it", super::n(tokens), if over_25k { "25,000" } else { "10,000" })
+            }
         };
         cx.report(&META, &path, None, message);
     }

@@ -52,12 +52,7 @@ pub fn check(cx: &mut Cx) {
         return;
     }
     let message = match (complete, total > 50_000) {
-        (true, over_50k) => format!(
-            "the {} bundled files hold {} tokens (o200k_base), over {}",
-            n_files,
-            super::n(total),
-            if over_50k { "50,000" } else { "25,000" }
-        ),
+        (true, over_50k) => format!("the {} bundled files hold {} tokens (o200k_base), over {}", n_files, super::n(total), if over_50k { "50,000" } else { "25,000" }),
         (false, _) => format!("the {n_files} bundled files hold over 50,000 tokens (o200k_base; `skillpg levels` gives the exact total)"),
     };
     cx.report(&META, "", None, message);

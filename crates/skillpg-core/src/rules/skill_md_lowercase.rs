@@ -23,6 +23,11 @@ pub static META: RuleMeta = RuleMeta {
 
 pub fn check(cx: &mut Cx) {
     if cx.a.skill_md_path.as_deref() == Some("skill.md") {
-        cx.report(&META, "skill.md", None, "the skill file is named `skill.md`; most loaders look for a file named exactly `SKILL.md` (skills-ref accepts both)".to_owned());
+        cx.report(
+            &META,
+            "skill.md",
+            None,
+            "the skill file is named `skill.md`; most loaders look for a file named exactly `SKILL.md` (skills-ref accepts both)".to_owned(),
+        );
     }
 }

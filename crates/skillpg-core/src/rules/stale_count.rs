@@ -61,8 +61,7 @@ pub fn check(cx: &mut Cx) {
         let prefix = format!("{noun}/");
         let in_dir: Vec<&str> = cx.a.files.iter().filter(|f| f.path.starts_with(&prefix)).map(|f| f.path.as_str()).collect();
         if !in_dir.is_empty() {
-            let scaffolding: Vec<&str> =
-                in_dir.iter().copied().filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with('_'))).collect();
+            let scaffolding: Vec<&str> = in_dir.iter().copied().filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with('_'))).collect();
             let on_disk = in_dir.len() - scaffolding.len();
             let disk_note = if scaffolding.is_empty() {
                 format!("{noun}/ holds {on_disk} files")
@@ -73,7 +72,7 @@ pub fn check(cx: &mut Cx) {
             for c in these.iter().filter(|c| c.n != on_disk) {
                 let said = format!("{}{} {noun}", c.n, if c.at_least { "+" } else { "" });
                 let why = if c.at_least { "; likely left from an earlier version" } else { "" };
-                reports.push((c.file.clone(), c.span.clone(), format!("{} says {said}, but {disk_note}{why}", c.file, )));
+                reports.push((c.file.clone(), c.span.clone(), format!("{} says {said}, but {disk_note}{why}", c.file,)));
             }
         } else {
             // No folder to count: claims in different files must agree (one file may well

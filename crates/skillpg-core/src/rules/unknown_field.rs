@@ -30,9 +30,26 @@ pub const SPEC_FIELDS: [&str; 6] = ["allowed-tools", "compatibility", "descripti
 
 /// The twenty fields of Claude Code's frontmatter reference.
 pub const CLAUDE_CODE_FIELDS: [&str; 20] = [
-    "name", "description", "when_to_use", "argument-hint", "arguments", "disable-model-invocation", "user-invocable",
-    "allowed-tools", "disallowed-tools", "model", "effort", "context", "agent", "background", "hooks", "paths",
-    "shell", "metadata", "license", "compatibility",
+    "name",
+    "description",
+    "when_to_use",
+    "argument-hint",
+    "arguments",
+    "disable-model-invocation",
+    "user-invocable",
+    "allowed-tools",
+    "disallowed-tools",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "background",
+    "hooks",
+    "paths",
+    "shell",
+    "metadata",
+    "license",
+    "compatibility",
 ];
 
 pub fn check(cx: &mut Cx) {

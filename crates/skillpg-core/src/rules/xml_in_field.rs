@@ -22,10 +22,7 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    for (field, message) in [
-        ("name", "Name cannot contain XML tags (< or >)"),
-        ("description", "Description cannot contain angle brackets (< or >)"),
-    ] {
+    for (field, message) in [("name", "Name cannot contain XML tags (< or >)"), ("description", "Description cannot contain angle brackets (< or >)")] {
         let Some(node) = cx.field(field) else { continue };
         let Some(scalar) = node.as_scalar() else { continue };
         if scalar.value.contains(['<', '>']) {

@@ -13,13 +13,8 @@ use super::{Cx, RuleMeta, fix, sources, yaml_quote};
 use crate::diagnostic::{Applicability, LineIndex, Severity};
 use crate::yaml::{Node, Style};
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG021",
-    name: "yaml-comment-in-value",
-    summary: "` #` cuts a plain value short.",
-    default_severity: Severity::Warning,
-    source: sources::SPEC,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG021", name: "yaml-comment-in-value", summary: "` #` cuts a plain value short.", default_severity: Severity::Warning, source: sources::SPEC };
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };

@@ -14,13 +14,8 @@ use super::{Cx, RuleMeta, fix, sources};
 use crate::diagnostic::{Applicability, Severity};
 use crate::yaml::YamlIssueKind;
 
-pub static META: RuleMeta = RuleMeta {
-    code: "SPG020",
-    name: "yaml-tab",
-    summary: "A tab that PyYAML and strictyaml refuse.",
-    default_severity: Severity::Error,
-    source: sources::SKILLS_REF,
-};
+pub static META: RuleMeta =
+    RuleMeta { code: "SPG020", name: "yaml-tab", summary: "A tab that PyYAML and strictyaml refuse.", default_severity: Severity::Error, source: sources::SKILLS_REF };
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
