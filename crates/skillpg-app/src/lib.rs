@@ -19,6 +19,9 @@ use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog,
 
 pub use components::app::App;
 
+/// One profile's check: its diagnostics, one list per skill.
+pub type ProfileChecks = (&'static Profile, Vec<Vec<Diagnostic>>);
+
 /// Everything the views show, computed from the state in one pass.
 #[derive(Debug, Clone)]
 pub struct Computed {
@@ -27,7 +30,7 @@ pub struct Computed {
     /// One analysis per skill.
     pub analyses: Arc<Vec<Analysis>>,
     /// Per profile, one list of diagnostics per skill.
-    pub checks: Arc<Vec<(&'static Profile, Vec<Vec<Diagnostic>>)>>,
+    pub checks: Arc<Vec<ProfileChecks>>,
     /// Per profile, the findings about the skills installed together (empty unless they are).
     pub catalog: Arc<Vec<(&'static Profile, Vec<Diagnostic>)>>,
     /// How long the computation took, in milliseconds.

@@ -339,7 +339,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     cached_price_per_million: cached_price,
                 },
                 (None, Some(path)) => {
-                    let loaded = load(&[path.clone()])?;
+                    let loaded = load(std::slice::from_ref(&path))?;
                     let analyses = analyze_all(&loaded)?;
                     let [a] = analyses.as_slice() else {
                         return Err(format!("{}: cost takes one skill, found {}", path.display(), analyses.len()));

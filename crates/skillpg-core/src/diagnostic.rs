@@ -136,7 +136,7 @@ pub fn thousands(count: u64) -> String {
     let digits = count.to_string();
     let mut res = String::with_capacity(digits.len() + digits.len() / 3);
     for (idx, c) in digits.chars().enumerate() {
-        if idx > 0 && (digits.len() - idx) % 3 == 0 {
+        if idx > 0 && (digits.len() - idx).is_multiple_of(3) {
             res.push(',');
         }
         res.push(c);

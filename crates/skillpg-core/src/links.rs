@@ -232,12 +232,14 @@ fn percent_decode(text: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut idx = 0;
     while idx < bytes.len() {
-        if bytes[idx] == b'%' && idx + 2 < bytes.len() && text.is_char_boundary(idx + 3) {
-            if let Ok(v) = u8::from_str_radix(&text[idx + 1..idx + 3], 16) {
-                out.push(v);
-                idx += 3;
-                continue;
-            }
+        if bytes[idx] == b'%'
+            && idx + 2 < bytes.len()
+            && text.is_char_boundary(idx + 3)
+            && let Ok(v) = u8::from_str_radix(&text[idx + 1..idx + 3], 16)
+        {
+            out.push(v);
+            idx += 3;
+            continue;
         }
         out.push(bytes[idx]);
         idx += 1;

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use skillpg_core::{analyze, check, check_catalog, profile};
 
 #[test]
+#[ignore = "slow tier, needs the shared corpus beside the repository: scripts/test runs it"]
 fn corpus_findings_are_reviewed() {
     let corpus = skillpg_fs::corpus_dir();
     assert!(corpus.exists(), "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)", corpus.display());

@@ -6,6 +6,8 @@
 //! `DUMP_CANDIDATES=1 cargo test -p skillpg-core --test labelled_sets -- --nocapture` prints
 //! every candidate the engine sees, to label new ones.
 
+#![allow(clippy::print_stdout, reason = "the test prints the figures it measured, for the closing notes")]
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -69,6 +71,7 @@ fn score(name: &str, outcomes: &[(bool, bool)]) -> (f64, f64) {
 /// as a reference the agent is sent to read or not), and on real references made broken by
 /// removing their file from the bundle (the common real failure: a file renamed or not copied).
 #[test]
+#[ignore = "slow tier, needs the shared corpus beside the repository: scripts/test runs it"]
 fn broken_link_precision_on_labelled_real_cases() {
     let labelled = labels("broken_link_labels.tsv");
     let mut outcomes: Vec<(bool, bool)> = Vec::new();
@@ -116,6 +119,7 @@ fn broken_link_precision_on_labelled_real_cases() {
 /// on every 7th other line that links a bundled file, labelled by hand: `bare` (an escape hatch
 /// if the file were large) or `says-when`. The rule fires only on `bare` links to large files.
 #[test]
+#[ignore = "slow tier, needs the shared corpus beside the repository: scripts/test runs it"]
 fn escape_hatch_precision_on_labelled_real_cases() {
     let labelled = labels("escape_hatch_labels.tsv");
     let mut outcomes: Vec<(bool, bool)> = Vec::new();

@@ -11,6 +11,7 @@ fn levels_of(repo: &str, skill: &str) -> Levels {
 }
 
 #[test]
+#[ignore = "slow tier, needs the shared corpus beside the repository: scripts/test runs it"]
 fn reproduces_the_chapter_table() {
     let cases = [
         ("vercel-labs__next-skills", "next-best-practices", (40, 966, 19_374, 19)),

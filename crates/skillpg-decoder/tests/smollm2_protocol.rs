@@ -54,6 +54,7 @@ fn argmax(v: &[f32]) -> u32 {
 }
 
 #[test]
+#[ignore = "slow tier, needs SmolLM2 from scripts/fetch-decoder-model: scripts/test runs it"]
 fn the_cut_prompt_tokenizes_as_the_whole() {
     let bytes = model_bytes();
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
@@ -67,6 +68,7 @@ fn the_cut_prompt_tokenizes_as_the_whole() {
 }
 
 #[test]
+#[ignore = "slow tier, needs SmolLM2 from scripts/fetch-decoder-model: scripts/test runs it"]
 fn fast_forward_equals_the_reference() {
     let bytes = model_bytes();
     let g = Gguf::parse(&bytes).expect("gguf");
@@ -88,6 +90,7 @@ fn fast_forward_equals_the_reference() {
 }
 
 #[test]
+#[ignore = "slow tier, needs SmolLM2 from scripts/fetch-decoder-model: scripts/test runs it"]
 fn greedy_answers_equal_candles() {
     let bytes = model_bytes();
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");

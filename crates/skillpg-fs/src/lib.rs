@@ -69,7 +69,7 @@ fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(),
         if kind.is_dir() {
             walk(root, &rel_path, out)?;
         } else if kind.is_file() {
-            if out.len() >= MAX_ENTRIES + 1 {
+            if out.len() > MAX_ENTRIES {
                 return Ok(());
             }
             let bytes = std::fs::read(entry.path()).map_err(|e| format!("{}: {e}", entry.path().display()))?;

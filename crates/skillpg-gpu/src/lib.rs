@@ -312,6 +312,7 @@ impl Gpu {
     }
 
     /// LayerNorm of `x` (+ `residual`), gamma and beta concatenated in `gb`.
+    #[allow(clippy::too_many_arguments, reason = "the kernel's buffers and shape, as the kernel binds them")]
     pub fn layer_norm(
         &self,
         enc: &mut wgpu::CommandEncoder,

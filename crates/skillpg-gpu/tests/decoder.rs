@@ -69,6 +69,7 @@ const TYPES: [GgmlType; 10] =
     [GgmlType::F32, GgmlType::F16, GgmlType::Bf16, GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::Q4K, GgmlType::Q6K];
 
 #[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
 fn packed_rows_are_the_files_values() {
     for ty in TYPES {
         let (rows, cols) = (5, 512);
@@ -110,6 +111,7 @@ fn packed_rows_are_the_files_values() {
 }
 
 #[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
 fn the_product_matches_the_cpu_for_every_storage_type_and_in_chunks() {
     let k = kernels();
     println!("adapter: {:?}", k.gpu.adapter);
@@ -152,6 +154,7 @@ fn config(heads: usize, kv_heads: usize, head_dim: usize, rope: RopeLayout) -> C
 }
 
 #[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
 fn norm_rope_attention_and_gate_match_their_cpu_twins() {
     let k = kernels();
     // RMSNorm: widths below, at and past the workgroup's 64.
@@ -210,6 +213,7 @@ fn tiny_models() -> Vec<(String, String)> {
 }
 
 #[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
 fn the_whole_forward_matches_the_cpu_path_on_tiny_models() {
     let tiny = tiny_models();
     assert_eq!(tiny.len(), 7, "six tiny models and the chat model");
@@ -244,6 +248,7 @@ fn the_whole_forward_matches_the_cpu_path_on_tiny_models() {
 }
 
 #[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
 fn the_chapter_protocol_answers_the_same_on_both_backends() {
     let tiny = tiny_models();
     let (path, _) = tiny.iter().find(|(p, _)| p.ends_with("tiny-chat-qwen2.gguf")).expect("the chat model");
@@ -280,6 +285,7 @@ fn the_chapter_protocol_answers_the_same_on_both_backends() {
 }
 
 #[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
 fn smollm2_on_the_gpu_gives_the_cpu_paths_logits() {
     // A real model: 30 layers, Q4_1 and Q8_0 blocks, a 49,152-row head. Twelve tokens of a
     // ChatML prompt (lavapipe takes about half a second a token here), then one decode step

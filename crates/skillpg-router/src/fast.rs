@@ -372,10 +372,9 @@ impl FastEmbedder {
                         for i in 0..seq {
                             let qi = part(start + i, 0);
                             let mut max = f32::NEG_INFINITY;
-                            for j in 0..seq {
-                                let s = dot(qi, part(start + j, 1)) * scale;
-                                scores[j] = s;
-                                max = max.max(s);
+                            for (j, score) in scores[..seq].iter_mut().enumerate() {
+                                *score = dot(qi, part(start + j, 1)) * scale;
+                                max = max.max(*score);
                             }
                             let mut sum = 0.0;
                             for s in scores[..seq].iter_mut() {
@@ -384,8 +383,8 @@ impl FastEmbedder {
                             }
                             let inv = 1.0 / sum;
                             let o = &mut ctx[(start + i) * h + off..(start + i) * h + off + hd];
-                            for j in 0..seq {
-                                let p = scores[j] * inv;
+                            for (j, score) in scores[..seq].iter().enumerate() {
+                                let p = score * inv;
                                 for (od, vd) in o.iter_mut().zip(part(start + j, 2)) {
                                     *od += p * vd;
                                 }

@@ -149,12 +149,12 @@ impl Weights {
         let mut out = b"SPGM\0\0\0\x01".to_vec();
         out.extend_from_slice(&(header.len() as u32).to_le_bytes());
         out.extend_from_slice(header.as_bytes());
-        while out.len() % 16 != 0 {
+        while !out.len().is_multiple_of(16) {
             out.push(b' ');
         }
         let base = out.len();
         out.extend_from_slice(&data);
-        debug_assert!(base % 16 == 0);
+        debug_assert!(base.is_multiple_of(16));
         out
     }
 
@@ -166,7 +166,7 @@ impl Weights {
         let len = u32::from_le_bytes(bytes.get(8..12).ok_or("truncated")?.try_into().map_err(|_| "truncated")?) as usize;
         let header: serde_json::Value = serde_json::from_slice(bytes.get(12..12 + len).ok_or("truncated header")?).map_err(|e| e.to_string())?;
         let mut base = 12 + len;
-        while base % 16 != 0 {
+        while !base.is_multiple_of(16) {
             base += 1;
         }
         let file_dtype = header["dtype"].as_str().unwrap_or("f32").to_owned();

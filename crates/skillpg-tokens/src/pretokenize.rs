@@ -173,10 +173,11 @@ fn ascii_pieces(text: &str, f: &mut impl FnMut(&str)) {
         let c = b[i];
         let prefix = c != b'\r' && c != b'\n' && !c.is_ascii_alphanumeric();
         let letters = |body: &dyn Fn(usize) -> Option<usize>| -> Option<usize> {
-            if prefix && i + 1 < n {
-                if let Some(end) = body(i + 1) {
-                    return Some(contraction(end));
-                }
+            if prefix
+                && i + 1 < n
+                && let Some(end) = body(i + 1)
+            {
+                return Some(contraction(end));
             }
             body(i).map(contraction)
         };
@@ -232,10 +233,11 @@ fn prefix_eligible(cs: &Chars, i: usize) -> bool {
 fn alt_letters(cs: &Chars, i: usize, lower_first: bool) -> Option<usize> {
     let body = |j: usize| if lower_first { body_lower(cs, j) } else { body_upper(cs, j) };
     // The optional prefix is greedy: with it first, then without it.
-    if prefix_eligible(cs, i) && i + 1 < cs.len() {
-        if let Some(end) = body(i + 1) {
-            return Some(contraction(cs, end));
-        }
+    if prefix_eligible(cs, i)
+        && i + 1 < cs.len()
+        && let Some(end) = body(i + 1)
+    {
+        return Some(contraction(cs, end));
     }
     body(i).map(|end| contraction(cs, end))
 }

@@ -22,6 +22,7 @@ use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder};
 use wasm_bindgen::prelude::*;
 
 /// What runs the model.
+#[allow(clippy::large_enum_variant, reason = "one value a worker, moved only when the backend changes")]
 enum Backend {
     Cpu(CpuForward<Decoder>),
     Gpu(Box<GpuDecoder>),

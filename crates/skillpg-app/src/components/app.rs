@@ -31,10 +31,10 @@ fn initial_state(status: &mut String) -> PageState {
             Err(message) => *status = format!("The share link could not be opened: {message}. Your saved work is shown instead."),
         }
     }
-    if let Some(saved) = browser::load_state() {
-        if let Ok(s) = state::decode(&saved) {
-            return s;
-        }
+    if let Some(saved) = browser::load_state()
+        && let Ok(s) = state::decode(&saved)
+    {
+        return s;
     }
     PageState { skills: vec![samples::SAMPLES[0].input()], selected_file: "SKILL.md".into(), profile: "spec".into(), ..PageState::default() }
 }
@@ -86,10 +86,10 @@ pub fn App() -> impl IntoView {
         request_animation_frame(move || {
             spy_pending.set_value(false);
             let tops: Vec<(View, f64)> = View::NAV.into_iter().filter_map(|v| browser::element_top(&format!("view-{}", v.key())).map(|t| (v, t))).collect();
-            if let Some(current) = crate::state::view_in_reading(&tops, 140.0) {
-                if reading.get_untracked() != current {
-                    reading.set(current);
-                }
+            if let Some(current) = crate::state::view_in_reading(&tops, 140.0)
+                && reading.get_untracked() != current
+            {
+                reading.set(current);
             }
         });
     });

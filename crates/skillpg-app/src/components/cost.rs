@@ -11,13 +11,16 @@ fn number_input(label: &'static str, id: &'static str, get: impl Fn() -> f64 + S
         <div class="field">
             <label for=id>{label}</label>
             <input id=id data-testid=id type="number" min="0" step=step prop:value=move || get().to_string()
-                on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { if v.is_finite() && v >= 0.0 { set(v) } } }/>
+                on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() && v.is_finite() && v >= 0.0 { set(v) } }/>
         </div>
     }
 }
 
+/// One line of a chart: its label, its colour, and its value at a point.
+type Series = (&'static str, &'static str, fn(&CostPoint) -> f64);
+
 /// A polyline chart of several series over the turns.
-fn chart(points: &[CostPoint], series: &[(&'static str, &'static str, fn(&CostPoint) -> f64)], unit: &'static str) -> impl IntoView + use<> {
+fn chart(points: &[CostPoint], series: &[Series], unit: &'static str) -> impl IntoView + use<> {
     let points = points.to_vec();
     let series = series.to_vec();
     let max = points.iter().flat_map(|p| series.iter().map(move |(_, _, f)| f(p))).fold(0.0f64, f64::max).max(1e-9);

@@ -183,13 +183,12 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
                             let fix = fix_for_apply.clone();
                             c.state.update(|s| {
                                 let selected = s.selected;
-                                if let Some(skill) = s.skills.get_mut(selected) {
-                                    if let Some(f) = skill.files.iter_mut().find(|(p, _)| *p == file) {
+                                if let Some(skill) = s.skills.get_mut(selected)
+                                    && let Some(f) = skill.files.iter_mut().find(|(p, _)| *p == file) {
                                         let text = String::from_utf8_lossy(&f.1).into_owned();
                                         let fixed = skillpg_core::fix::apply_one(&text, &fix);
                                         f.1 = fixed.into_bytes();
                                     }
-                                }
                             });
                             c.status.set(format!("Applied: {}", fix_for_apply.title));
                         }>{format!("{} fix: {title}", if safe { "Apply safe" } else { "Apply unsafe" })}</button>

@@ -36,9 +36,9 @@ pub fn check(cx: &mut Cx) {
     // A block list starts on the next line; the replacement goes right after `allowed-tools:`.
     let key_end = cx.entries().and_then(|e| e.iter().find(|(k, _)| k.value == "allowed-tools")).map(|(k, _)| k.span.end + 1);
     let fix_span = key_end.and_then(|k| cx.yaml_span(&(k..node.span().end)));
-    if let Some(d) = cx.report_md(&META, span, message) {
-        if let (Some(joined), Some(fix_span)) = (joined, fix_span) {
-            d.fix = Some(fix("Join the tools with spaces", fix_span, format!(" {joined}"), Applicability::Safe));
-        }
+    if let Some(d) = cx.report_md(&META, span, message)
+        && let (Some(joined), Some(fix_span)) = (joined, fix_span)
+    {
+        d.fix = Some(fix("Join the tools with spaces", fix_span, format!(" {joined}"), Applicability::Safe));
     }
 }

@@ -48,10 +48,10 @@ pub fn check(cx: &mut Cx) {
         reports.push((section.range.start, message, !dups.is_empty()));
     }
     for (at, message, dup) in reports {
-        if let Some(d) = cx.report_md(&META, Some(at..at), message) {
-            if dup {
-                d.severity = Severity::Warning;
-            }
+        if let Some(d) = cx.report_md(&META, Some(at..at), message)
+            && dup
+        {
+            d.severity = Severity::Warning;
         }
     }
 }

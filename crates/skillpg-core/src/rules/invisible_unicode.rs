@@ -61,10 +61,10 @@ pub fn check(cx: &mut Cx) {
             hits.len(),
             c as u32
         );
-        if let Some(d) = cx.report_md(&META, Some(start..start + c.len_utf8()), message) {
-            if hits.len() == 1 {
-                d.fix = Some(fix("Delete the character", start..start + c.len_utf8(), String::new(), Applicability::Unsafe));
-            }
+        if let Some(d) = cx.report_md(&META, Some(start..start + c.len_utf8()), message)
+            && hits.len() == 1
+        {
+            d.fix = Some(fix("Delete the character", start..start + c.len_utf8(), String::new(), Applicability::Unsafe));
         }
     }
 }

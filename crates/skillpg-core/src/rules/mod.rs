@@ -187,8 +187,11 @@ pub(crate) fn checked_name<'a>(cx: &Cx<'a>) -> Option<(String, &'a Scalar)> {
     Some((normalized_name(value), node.as_scalar()?))
 }
 
+/// A rule: what it declares about itself, and its check.
+pub(crate) type Rule = (&'static RuleMeta, fn(&mut Cx));
+
 /// Every rule, in the order it runs (the order skills-ref reports in for the spec checks).
-pub(crate) static ALL: &[(&RuleMeta, fn(&mut Cx))] = &[
+pub(crate) static ALL: &[Rule] = &[
     (&missing_skill_md::META, missing_skill_md::check),
     (&skill_md_lowercase::META, skill_md_lowercase::check),
     (&bom::META, bom::check),

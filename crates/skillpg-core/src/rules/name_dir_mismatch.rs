@@ -33,9 +33,9 @@ pub fn check(cx: &mut Cx) {
     let span = cx.yaml_span(&scalar.span);
     let dir_name = cx.a.dir_name.clone();
     let dir_is_valid = !dir_name.is_empty() && dir_name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    if let Some(d) = cx.report_md(&META, span.clone(), message) {
-        if let Some(span) = span.filter(|s| !s.is_empty() && dir_is_valid) {
-            d.fix = Some(fix("Set `name` to the folder's name", span, dir_name, Applicability::Unsafe));
-        }
+    if let Some(d) = cx.report_md(&META, span.clone(), message)
+        && let Some(span) = span.filter(|s| !s.is_empty() && dir_is_valid)
+    {
+        d.fix = Some(fix("Set `name` to the folder's name", span, dir_name, Applicability::Unsafe));
     }
 }

@@ -27,9 +27,9 @@ pub fn check(cx: &mut Cx) {
         _ => format!("Skill name '{name}' must be lowercase"),
     };
     let span = cx.yaml_span(&scalar.span);
-    if let Some(d) = cx.report_md(&META, span.clone(), message) {
-        if let Some(span) = span.filter(|s| !s.is_empty()) {
-            d.fix = Some(fix("Lowercase the name", span, lower, Applicability::Unsafe));
-        }
+    if let Some(d) = cx.report_md(&META, span.clone(), message)
+        && let Some(span) = span.filter(|s| !s.is_empty())
+    {
+        d.fix = Some(fix("Lowercase the name", span, lower, Applicability::Unsafe));
     }
 }

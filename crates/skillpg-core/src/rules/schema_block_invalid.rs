@@ -79,15 +79,15 @@ fn schema_problem(value: &serde_json::Value, pointer: &str) -> Option<String> {
             return Some(format!("{pointer}/type is {t}, not one of {}", TYPES.join(", ")));
         }
     }
-    if let Some(req) = obj.get("required") {
-        if !req.as_array().is_some_and(|a| a.iter().all(|i| i.is_string())) {
-            return Some(format!("{pointer}/required must be a list of strings"));
-        }
+    if let Some(req) = obj.get("required")
+        && !req.as_array().is_some_and(|a| a.iter().all(|i| i.is_string()))
+    {
+        return Some(format!("{pointer}/required must be a list of strings"));
     }
-    if let Some(pattern) = obj.get("pattern") {
-        if !pattern.is_string() {
-            return Some(format!("{pointer}/pattern must be a string"));
-        }
+    if let Some(pattern) = obj.get("pattern")
+        && !pattern.is_string()
+    {
+        return Some(format!("{pointer}/pattern must be a string"));
     }
     if let Some(props) = obj.get("properties") {
         let serde_json::Value::Object(props) = props else { return Some(format!("{pointer}/properties must be an object")) };

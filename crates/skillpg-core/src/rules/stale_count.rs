@@ -122,10 +122,10 @@ fn find_claims(text: &str, base: usize, file: &str, out: &mut Vec<Claim>) {
         cursor += 1;
         let word_end = text[cursor..].find(|c: char| !c.is_ascii_alphabetic()).map(|e| cursor + e).unwrap_or(text.len());
         let word = text[cursor..word_end].to_ascii_lowercase();
-        if let Some(noun) = NOUNS.iter().find(|n| **n == word) {
-            if n > 1 {
-                out.push(Claim { file: file.to_owned(), span: base + start..base + word_end, n, at_least, noun });
-            }
+        if let Some(noun) = NOUNS.iter().find(|n| **n == word)
+            && n > 1
+        {
+            out.push(Claim { file: file.to_owned(), span: base + start..base + word_end, n, at_least, noun });
         }
         idx = word_end.max(idx);
     }
