@@ -426,18 +426,8 @@ pub fn decode_fragment(hash: &str) -> Option<Result<PageState, String>> {
 
 /// A `.zip` of one skill, laid out as claude.ai expects: one top-level folder.
 pub fn skill_zip(skill: &SkillInput) -> Vec<u8> {
-    let mut buf = std::io::Cursor::new(Vec::new());
-    {
-        let mut w = zip::ZipWriter::new(&mut buf);
-        let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-        for (path, bytes) in &skill.files {
-            if w.start_file(format!("{}/{}", skill.dir_name, path), opts).is_ok() {
-                let _ = w.write_all(bytes);
-            }
-        }
-        let _ = w.finish();
-    }
-    buf.into_inner()
+    let entries: Vec<(String, &[u8])> = skill.files.iter().map(|(path, bytes)| (format!("{}/{}", skill.dir_name, path), bytes.as_slice())).collect();
+    skillpg_core::ingest::write_archive(&entries)
 }
 
 #[cfg(test)]

@@ -148,18 +148,7 @@ fn compare_refuses_unlabelled_requests_and_accepts_negative_thresholds() {
 
 /// A zip of `entries`, deflated.
 fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
-    use std::io::Write;
-    let mut buf = std::io::Cursor::new(Vec::new());
-    {
-        let mut w = zip::ZipWriter::new(&mut buf);
-        let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-        for (name, data) in entries {
-            w.start_file(*name, opts).expect("start");
-            w.write_all(data).expect("write");
-        }
-        w.finish().expect("finish");
-    }
-    buf.into_inner()
+    skillpg_core::ingest::write_archive(entries)
 }
 
 /// `zip` with every entry's uncompressed size rewritten to `size`, in the local headers and the

@@ -180,6 +180,24 @@ pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
     res
 }
 
+/// A deflated zip of `entries` (path, bytes), in order: the inverse of [`read_archive`], for
+/// the page's claude.ai zip and the tests. An entry the writer refuses is left out.
+pub fn write_archive<P: AsRef<str>, B: AsRef<[u8]>>(entries: &[(P, B)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut w = zip::ZipWriter::new(&mut buf);
+        let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        for (path, bytes) in entries {
+            if w.start_file(path.as_ref(), opts).is_ok() {
+                let _ = w.write_all(bytes.as_ref());
+            }
+        }
+        let _ = w.finish();
+    }
+    buf.into_inner()
+}
+
 /// Reads a `.zip` or `.skill` archive as claude.ai does: one top-level folder holding
 /// SKILL.md. Bounded against zip bombs and path traversal; never panics.
 pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
@@ -285,22 +303,10 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
-
     use super::*;
 
     fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
-        let mut buf = std::io::Cursor::new(Vec::new());
-        {
-            let mut w = zip::ZipWriter::new(&mut buf);
-            let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-            for (name, data) in entries {
-                w.start_file(*name, opts).expect("start");
-                w.write_all(data).expect("write");
-            }
-            w.finish().expect("finish");
-        }
-        buf.into_inner()
+        write_archive(entries)
     }
 
     #[test]
