@@ -215,60 +215,14 @@ fn shape_of(v: &serde_json::Value) -> Result<Vec<usize>, String> {
     v.as_array().ok_or("shape is not a list")?.iter().map(|d| d.as_u64().map(|d| d as usize).ok_or_else(|| "bad dimension".to_owned())).collect()
 }
 
-/// IEEE 754 half from f32, rounding to nearest even.
+/// IEEE 754 half from f32, rounding to nearest even (the `half` crate's conversion).
 pub fn f32_to_f16(v: f32) -> u16 {
-    let bits = v.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xff) as i32;
-    let mant = bits & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = mant | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let half = 1u32 << (shift - 1);
-        let rounded = (m + half - 1 + ((m >> shift) & 1)) >> shift;
-        return sign | rounded as u16;
-    }
-    let rounded = mant + 0xfff + ((mant >> 13) & 1);
-    if rounded & 0x80_0000 != 0 {
-        let e = e + 1;
-        if e >= 0x1f {
-            return sign | 0x7c00;
-        }
-        return sign | ((e as u16) << 10);
-    }
-    sign | ((e as u16) << 10) | (rounded >> 13) as u16
+    half::f16::from_f32(v).to_bits()
 }
 
 /// f32 from IEEE 754 half.
 pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = ((h & 0x8000) as u32) << 16;
-    let exp = ((h >> 10) & 0x1f) as u32;
-    let mant = (h & 0x3ff) as u32;
-    let bits = match (exp, mant) {
-        (0, 0) => sign,
-        (0, m) => {
-            let mut e = 127 - 15 + 1;
-            let mut m = m;
-            while m & 0x400 == 0 {
-                m <<= 1;
-                e -= 1;
-            }
-            sign | (e << 23) | ((m & 0x3ff) << 13)
-        }
-        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
-        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
-    };
-    f32::from_bits(bits)
+    half::f16::from_bits(h).to_f32()
 }
 
 #[cfg(test)]
