@@ -7,6 +7,7 @@
 
 #![allow(clippy::print_stdout, reason = "the test reports what it compared")]
 
+use itertools::Itertools;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -74,7 +75,7 @@ fn ids_equal_huggingface_tokenizers(pre: PreTokenizer) {
     assert!(out.status.success(), "the oracle failed (it needs `pip install gguf==0.19.0 tokenizers`):\n{}", String::from_utf8_lossy(&out.stderr));
     let theirs: Vec<Vec<u32>> = serde_json::from_slice(&out.stdout).expect("ids");
     let mut n_tokens = 0;
-    for (text, want) in texts.iter().zip(&theirs) {
+    for (text, want) in texts.iter().zip_eq(&theirs) {
         let got = bpe.encode(text);
         assert_eq!(&got, want, "{mode}: on {text:?}");
         n_tokens += got.len();

@@ -4,6 +4,7 @@
 
 #![allow(clippy::print_stdout, reason = "the test reports what it compared")]
 
+use itertools::Itertools;
 use std::path::Path;
 use std::process::Command;
 
@@ -36,7 +37,7 @@ fn reads_what_the_gguf_package_writes_and_dequantizes_like_it() {
         let got = g.to_f32(t);
         let values: Vec<f32> = values.as_array().expect("list").iter().map(|v| v.as_f64().unwrap_or(f64::NAN) as f32).collect();
         assert_eq!(got.len(), values.len(), "{name}: number of values");
-        let worst = got.iter().zip(&values).map(|(a, b)| (a - b).abs() / (1.0 + b.abs())).fold(0.0f32, f32::max);
+        let worst = got.iter().zip_eq(&values).map(|(a, b)| (a - b).abs() / (1.0 + b.abs())).fold(0.0f32, f32::max);
         assert!(worst <= 1e-6, "{name}: worst relative difference {worst:e}");
         println!("{name} ({} values, type {}): worst relative difference {worst:e}", got.len(), skillpg_decoder::quant::GgmlType::name_of(t.type_id));
     }

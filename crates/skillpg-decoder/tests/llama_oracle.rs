@@ -5,6 +5,7 @@
 
 #![allow(clippy::print_stdout, reason = "the test reports what it compared")]
 
+use itertools::Itertools;
 use std::path::Path;
 
 use candle_core::quantized::gguf_file;
@@ -45,10 +46,10 @@ fn next_token_and_logits_agree_with_candle() {
         assert_eq!(a.len(), b.len(), "vocabulary");
         let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
         let (ma, mb) = (mean(&a), mean(&b));
-        let dot: f32 = a.iter().zip(&b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+        let dot: f32 = a.iter().zip_eq(&b).map(|(x, y)| (x - ma) * (y - mb)).sum();
         let norm = |v: &[f32], m: f32| v.iter().map(|x| (x - m) * (x - m)).sum::<f32>().sqrt();
         let corr = dot / (norm(&a, ma) * norm(&b, mb));
-        let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+        let worst = a.iter().zip_eq(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
         let (ta, tb) = (argmax(&a), argmax(&b));
         println!("{} tokens: next token ours {ta} ({:?}), candle {tb}; correlation of logits {corr:.6}, worst |Δ| {worst:.3}", ids.len(), bpe.token(ta as u32));
         assert_eq!(ta, tb, "the next token differs from candle's");

@@ -8,6 +8,7 @@
 
 #![allow(clippy::print_stdout, reason = "the test reports what it compared")]
 
+use itertools::Itertools;
 use std::path::Path;
 use std::process::Command;
 
@@ -19,7 +20,7 @@ use skillpg_decoder::model::{Decoder, Logits};
 
 fn worst(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len(), "logit counts differ");
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.iter().zip_eq(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
 const TEXTS: [&str; 4] = [
@@ -55,7 +56,7 @@ fn safetensors_checkpoints_agree_with_their_gguf_candle_and_tokenizers() {
             .expect("python3");
         assert!(hf.status.success(), "{}", String::from_utf8_lossy(&hf.stderr));
         let hf_ids: Vec<Vec<u32>> = serde_json::from_slice(&hf.stdout).expect("ids");
-        for (text, want) in TEXTS.iter().zip(&hf_ids) {
+        for (text, want) in TEXTS.iter().zip_eq(&hf_ids) {
             assert_eq!(&from_json.encode(text), want, "{arch}: tokenizer.json against Hugging Face on {text:?}");
             assert_eq!(from_gguf.encode(text), *want, "{arch}: the GGUF's tokenizer on {text:?}");
         }

@@ -4,6 +4,7 @@
 
 #![allow(clippy::print_stdout, reason = "the test reports what it compared")]
 
+use itertools::Itertools;
 use std::path::Path;
 use std::process::Command;
 
@@ -41,7 +42,10 @@ fn smollm2_reads_like_the_gguf_package_reads_it() {
         let shape: Vec<u64> = w["shape"].as_array().expect("shape").iter().filter_map(serde_json::Value::as_u64).collect();
         assert_eq!(t.dims, shape, "{name}: shape");
         let values = g.to_f32(t);
-        for (i, (got, want)) in values.iter().zip(w["first"].as_array().expect("first")).enumerate() {
+        // The oracle sends the first 256 values (and the sum of all): compare that prefix, whole.
+        let first = w["first"].as_array().expect("first");
+        assert!(!first.is_empty() && values.len() >= first.len(), "{name}: {} values against {} first values", values.len(), first.len());
+        for (i, (got, want)) in values.iter().take(first.len()).zip_eq(first).enumerate() {
             let want = want.as_f64().unwrap_or(f64::NAN);
             assert!((f64::from(*got) - want).abs() <= 1e-6 * (1.0 + want.abs()), "{name}[{i}]: {got} against {want}");
         }

@@ -13,6 +13,7 @@
 
 #![allow(clippy::print_stdout, reason = "the test reports what it compared")]
 
+use itertools::Itertools;
 use std::path::{Path, PathBuf};
 
 use candle_core::{Device, Tensor};
@@ -79,7 +80,7 @@ fn fast_forward_equals_the_reference() {
     let a = reference.last_logits(&ids);
     let mut cache = fast.cache();
     let b = fast.forward(&mut cache, &ids, Logits::Last);
-    let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+    let worst = a.iter().zip_eq(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
     println!("fast forward against the f32 reference: worst |Δ| {worst:.2e} over {} logits", a.len());
     assert!(worst < 2e-3, "worst |Δ| {worst}");
     assert_eq!(argmax(&a), argmax(&b));

@@ -10,6 +10,7 @@
 
 #![allow(clippy::print_stdout, reason = "the tests report what they compared")]
 
+use itertools::Itertools;
 use std::path::Path;
 use std::process::Command;
 
@@ -128,7 +129,7 @@ fn the_product_matches_the_cpu_for_every_storage_type_and_in_chunks() {
             for r in 0..rows {
                 let w = packed.row(r);
                 for t in 0..n {
-                    want[t * rows + r] = w.iter().zip(&x[t * cols..(t + 1) * cols]).map(|(a, b)| a * b).sum::<f32>() + bias[r];
+                    want[t * rows + r] = w.iter().zip_eq(&x[t * cols..(t + 1) * cols]).map(|(a, b)| a * b).sum::<f32>() + bias[r];
                 }
             }
             let got = pollster::block_on(k.run_matmul(&x, n, &packed, Some(&bias))).expect("matmul");
@@ -197,7 +198,7 @@ fn norm_rope_attention_and_gate_match_their_cpu_twins() {
     }
     // The SwiGLU gate.
     let (a, b) = (random(1000, 8).iter().map(|v| v * 8.0).collect::<Vec<_>>(), random(1000, 9));
-    let want: Vec<f32> = a.iter().zip(&b).map(|(g, u)| g / (1.0 + (-g).exp()) * u).collect();
+    let want: Vec<f32> = a.iter().zip_eq(&b).map(|(g, u)| g / (1.0 + (-g).exp()) * u).collect();
     let got = pollster::block_on(k.run_silu_mul(&a, &b)).expect("silu_mul");
     assert!(worst(&got, &want) <= 1e-5, "silu_mul: {}", worst(&got, &want));
 }

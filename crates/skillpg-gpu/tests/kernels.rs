@@ -5,6 +5,7 @@
 
 #![allow(clippy::print_stdout, reason = "the test prints the figures it measured, for the closing notes")]
 
+use itertools::Itertools;
 use skillpg_gpu::{Gpu, GpuModel};
 use skillpg_router::cpu;
 
@@ -55,7 +56,7 @@ fn layer_norm_matches_the_cpu() {
     let g = gpu();
     for (rows, width, residual) in [(1, 384, false), (9, 384, true), (70, 33, true)] {
         let (x, r, gamma, beta) = (random(rows * width, 4), random(rows * width, 5), random(width, 6), random(width, 7));
-        let mut want: Vec<f32> = if residual { x.iter().zip(&r).map(|(a, b)| a + b).collect() } else { x.clone() };
+        let mut want: Vec<f32> = if residual { x.iter().zip_eq(&r).map(|(a, b)| a + b).collect() } else { x.clone() };
         cpu::layer_norm(&mut want, width, &gamma, &beta, 1e-12);
         let mut gb = gamma.clone();
         gb.extend_from_slice(&beta);
@@ -147,12 +148,12 @@ fn the_whole_model_matches_the_cpu_reference() {
     let per_batch = gm.gpu.dispatch_count() - before;
     assert_eq!(per_batch, 2 + 7 * 6 + 1, "dispatches per batch: embed, LayerNorm, 7 a layer, pooling");
     assert_eq!(batched[3], vec![0.0; 384], "an empty text embeds to zeros");
-    for (ids, got_batched) in batch.iter().zip(&batched).filter(|(ids, _)| !ids.is_empty()) {
+    for (ids, got_batched) in batch.iter().zip_eq(&batched).filter(|(ids, _)| !ids.is_empty()) {
         let want = model.forward(ids);
         let got = pollster::block_on(gm.forward(ids)).expect("forward");
         for got in [&got, got_batched] {
             let err = max_abs(got, &want);
-            let cos: f32 = got.iter().zip(&want).map(|(a, b)| a * b).sum();
+            let cos: f32 = got.iter().zip_eq(&want).map(|(a, b)| a * b).sum();
             assert!(err <= 1e-4 && cos >= 0.9999, "{ids:?}: max |Δ| {err}, cosine {cos}");
             worst = (worst.0.max(err), worst.1.min(cos));
         }
@@ -186,7 +187,7 @@ fn the_whole_model_with_f16_weights_matches_the_cpu_on_the_f16_file() {
         let ids = wp.encode(t);
         let (want, got) = (model.forward(&ids), pollster::block_on(gm.forward(&ids)).expect("forward"));
         let err = max_abs(&got, &want);
-        let cos: f32 = got.iter().zip(&want).map(|(a, b)| a * b).sum();
+        let cos: f32 = got.iter().zip_eq(&want).map(|(a, b)| a * b).sum();
         assert!(err <= 1e-4 && cos >= 0.9999, "{t:?}: f16 weights, max |Δ| {err}, cosine {cos}");
     }
 }

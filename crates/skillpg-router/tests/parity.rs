@@ -4,6 +4,7 @@
 
 #![allow(clippy::print_stdout, reason = "the test prints the figures it measured, for the closing notes")]
 
+use itertools::Itertools;
 mod common;
 
 use skillpg_router::Embedder;
@@ -47,7 +48,7 @@ fn wordpiece_matches_huggingface_tokenizers() {
     let wp = WordPiece::from_vocab_txt(&std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab")).expect("vocab");
     let texts = parity_corpus();
     let theirs: Vec<Vec<u32>> = serde_json::from_value(common::oracle("tokenize", &src, &texts)).expect("ids");
-    for (text, ids) in texts.iter().zip(theirs) {
+    for (text, ids) in texts.iter().zip_eq(theirs) {
         assert_eq!(wp.encode(text), ids, "on {text:?}");
     }
 }
@@ -61,9 +62,9 @@ fn cpu_forward_matches_numpy_float64() {
     let ours = embedder().embed(&texts);
     let theirs: Vec<Vec<f64>> = serde_json::from_value(common::oracle("embed", &src, &texts)).expect("embeddings");
     let mut worst = 0.0f64;
-    for ((text, a), b) in texts.iter().zip(&ours).zip(&theirs) {
-        let max_abs = a.iter().zip(b).map(|(x, y)| (*x as f64 - y).abs()).fold(0.0, f64::max);
-        let cos: f64 = a.iter().zip(b).map(|(x, y)| *x as f64 * y).sum();
+    for ((text, a), b) in texts.iter().zip_eq(&ours).zip_eq(&theirs) {
+        let max_abs = a.iter().zip_eq(b).map(|(x, y)| (*x as f64 - y).abs()).fold(0.0, f64::max);
+        let cos: f64 = a.iter().zip_eq(b).map(|(x, y)| *x as f64 * y).sum();
         assert!(max_abs <= 1e-4 && cos >= 0.9999, "{text:?}: max |Δ| {max_abs:e}, cosine {cos}");
         worst = worst.max(max_abs);
     }
@@ -78,7 +79,7 @@ fn f16_weights_stay_close_to_f32() {
     let e16 = CpuEmbedder { model: Model::from_weights(&f16).expect("model"), ..embedder() };
     let texts = vec!["Is this ALTER TABLE safe to deploy at peak traffic?".to_owned()];
     let (a, b) = (&embedder().embed(&texts)[0], &e16.embed(&texts)[0]);
-    let cos: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let cos: f32 = a.iter().zip_eq(b).map(|(x, y)| x * y).sum();
     assert!(cos >= 0.999, "f16 weights: cosine {cos}");
 }
 
@@ -98,20 +99,20 @@ fn fast_forward_matches_the_reference() {
     let ours = fast.embed(&texts);
     let want = reference.embed(&texts);
     let mut worst = 0.0f32;
-    for ((text, a), b) in texts.iter().zip(&ours).zip(&want) {
-        for (x, y) in a.iter().zip(b) {
+    for ((text, a), b) in texts.iter().zip_eq(&ours).zip_eq(&want) {
+        for (x, y) in a.iter().zip_eq(b) {
             worst = worst.max((x - y).abs());
         }
-        assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-4), "embedding of {text:?} differs");
+        assert!(a.iter().zip_eq(b).all(|(x, y)| (x - y).abs() <= 1e-4), "embedding of {text:?} differs");
     }
     // Scores and decisions of requests against the parity texts standing in for skills.
     let skills = &want[..6];
     let fast_skills = &ours[..6];
     let t = skillpg_router::route::Thresholds { tau: 0.2, delta: 0.0 };
-    for (r, (a, b)) in ours[14..].iter().zip(&want[14..]).enumerate() {
+    for (r, (a, b)) in ours[14..].iter().zip_eq(&want[14..]).enumerate() {
         let sa: Vec<f32> = fast_skills.iter().map(|s| skillpg_router::route::cosine(a, s)).collect();
         let sb: Vec<f32> = skills.iter().map(|s| skillpg_router::route::cosine(b, s)).collect();
-        assert!(sa.iter().zip(&sb).all(|(x, y)| (x - y).abs() <= 1e-4), "request {r}: scores differ");
+        assert!(sa.iter().zip_eq(&sb).all(|(x, y)| (x - y).abs() <= 1e-4), "request {r}: scores differ");
         assert_eq!(skillpg_router::route::decide(&sa, t), skillpg_router::route::decide(&sb, t), "request {r}");
     }
     println!("fast path vs reference on {} texts: worst |Δ| {worst:.2e}", texts.len());
@@ -165,16 +166,16 @@ fn int8_and_f16_weights_route_like_f32() {
         .collect();
     for file in ["minilm-i8.spgm", "minilm-f16.spgm"] {
         let small = load(file);
-        for ((what, skills), a) in sets.iter().zip(&reference) {
+        for ((what, skills), a) in sets.iter().zip_eq(&reference) {
             let mut texts = skills.clone();
             texts.extend(requests.iter().cloned());
             let b = small.embed(&texts);
             let n = skills.len();
             let (mut worst, mut decisions, mut at_boundary) = (0.0f32, 0, 0);
-            for (ra, rb) in a[n..].iter().zip(&b[n..]) {
+            for (ra, rb) in a[n..].iter().zip_eq(&b[n..]) {
                 let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_router::route::cosine(ra, s)).collect();
                 let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_router::route::cosine(rb, s)).collect();
-                for (x, y) in sa.iter().zip(&sb) {
+                for (x, y) in sa.iter().zip_eq(&sb) {
                     worst = worst.max((x - y).abs());
                 }
                 decisions += 1;
@@ -223,15 +224,15 @@ fn integer_path_matches_the_reference_on_int8_weights() {
     texts.extend(requests.iter().map(|r| r.query.clone()));
     let (a, b) = (fast.embed(&texts), reference.embed(&texts));
     let mut worst = 0.0f32;
-    for (x, y) in a.iter().zip(&b) {
-        worst = x.iter().zip(y).fold(worst, |w, (p, q)| w.max((p - q).abs()));
+    for (x, y) in a.iter().zip_eq(&b) {
+        worst = x.iter().zip_eq(y).fold(worst, |w, (p, q)| w.max((p - q).abs()));
     }
     let t = skillpg_router::route::Thresholds { tau: 0.2, delta: 0.0 };
     let mut worst_score = 0.0f32;
-    for (ra, rb) in a[n..].iter().zip(&b[n..]) {
+    for (ra, rb) in a[n..].iter().zip_eq(&b[n..]) {
         let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_router::route::cosine(ra, s)).collect();
         let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_router::route::cosine(rb, s)).collect();
-        worst_score = sa.iter().zip(&sb).fold(worst_score, |w, (x, y)| w.max((x - y).abs()));
+        worst_score = sa.iter().zip_eq(&sb).fold(worst_score, |w, (x, y)| w.max((x - y).abs()));
         assert_eq!(skillpg_router::route::decide(&sa, t), skillpg_router::route::decide(&sb, t));
     }
     println!("integer path vs reference on int8 weights, {} texts: worst |embedding difference| {worst:.2e}, worst |score difference| {worst_score:.2e}", texts.len());

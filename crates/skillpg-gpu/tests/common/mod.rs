@@ -1,5 +1,6 @@
 //! What the GPU tests share: deterministic random inputs and the worst difference.
 
+use itertools::Itertools;
 /// Deterministic values in [-1, 1).
 pub fn random(n: usize, seed: u64) -> Vec<f32> {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -15,5 +16,5 @@ pub fn random(n: usize, seed: u64) -> Vec<f32> {
 
 pub fn max_abs(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len());
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.iter().zip_eq(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
