@@ -218,7 +218,7 @@ fn main() -> ExitCode {
 /// Reads every path; a path that cannot be read is a usage error.
 fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
     // Build the tokenizer while the files are read: most runs will count something.
-    std::thread::spawn(skillpg_tokens::warm_up);
+    rayon::spawn(skillpg_tokens::warm_up);
     parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone()))).into_iter().collect()
 }
 
@@ -264,33 +264,12 @@ fn check_all(inputs: &[(Ingested, PathBuf)], profile: &Profile) -> (Vec<Analysis
     (analyses, per_skill)
 }
 
-/// `f` over `items` on every core, results in order: skills are independent, and tokenizing a
-/// large folder is the slow part of a check. Each thread takes the next item when it is done
-/// (one large skill does not hold up a fixed share of the others).
-fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let n_threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(items.len().max(1));
-    if n_threads <= 1 {
-        return items.iter().map(&f).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..n_threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let idx = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(idx) else { break mine };
-                        mine.push((idx, f(item)));
-                    }
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
-    });
-    done.sort_by_key(|(idx, _)| *idx);
-    done.into_iter().map(|(_, r)| r).collect()
+/// `f` over `items` on every core (rayon's pool, which each thread takes the next item from, so
+/// one large skill does not hold up a fixed share of the others), results in order: skills are
+/// independent, and tokenizing a large folder is the slow part of a check.
+fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    items.par_iter().map(f).collect()
 }
 
 fn profile(key: &str) -> Result<&'static Profile, String> {

@@ -521,8 +521,8 @@ impl Decoder {
         Decoder { config, bytes, embed, layers, norm, head, inv_freq, threads }
     }
 
-    /// The same model with its prompt's products on `threads` threads (natively; the results
-    /// are the same whatever the number).
+    /// The same model with its prompt's products cut into `threads` parts, run on rayon's pool
+    /// (natively; the results are the same whatever the number).
     pub fn with_threads(mut self, threads: usize) -> Decoder {
         self.threads = threads.max(1);
         self
@@ -550,21 +550,18 @@ impl Decoder {
         {
             let threads = self.threads;
             if threads > 1 && n > 1 && w.rows >= 2 * threads && w.rows * w.cols * n >= 1 << 20 {
+                use rayon::prelude::*;
                 let chunk = w.rows.div_ceil(threads);
-                let parts: Vec<(usize, usize, Vec<f32>)> = std::thread::scope(|s| {
-                    let handles: Vec<_> = (0..w.rows)
-                        .step_by(chunk)
-                        .map(|lo| {
-                            let hi = (lo + chunk).min(w.rows);
-                            s.spawn(move || {
-                                let mut part = vec![0.0f32; n * (hi - lo)];
-                                self.rows_product(w, xs, n, lo, hi, &mut part, &mut Vec::new());
-                                (lo, hi, part)
-                            })
-                        })
-                        .collect();
-                    handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
-                });
+                let starts: Vec<usize> = (0..w.rows).step_by(chunk).collect();
+                let parts: Vec<(usize, usize, Vec<f32>)> = starts
+                    .into_par_iter()
+                    .map(|lo| {
+                        let hi = (lo + chunk).min(w.rows);
+                        let mut part = vec![0.0f32; n * (hi - lo)];
+                        self.rows_product(w, xs, n, lo, hi, &mut part, &mut Vec::new());
+                        (lo, hi, part)
+                    })
+                    .collect();
                 for (lo, hi, part) in parts {
                     for t in 0..n {
                         out[t * w.rows + lo..t * w.rows + hi].copy_from_slice(&part[t * (hi - lo)..(t + 1) * (hi - lo)]);
