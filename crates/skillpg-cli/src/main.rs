@@ -240,18 +240,16 @@ fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> Result<Vec<Analysis>, String> 
 /// skill at the input's path (`Ingested::checked_skills`), so its findings are never dropped and
 /// its verdict is never "valid".
 fn check_all(inputs: &[(Ingested, PathBuf)], profile: &Profile) -> (Vec<Analysis>, Vec<Vec<Diagnostic>>) {
+    let checked: Vec<_> = inputs.iter().map(|(ingested, path)| ingested.checked_skills(&path.display().to_string())).collect();
     let mut bundles = Vec::new();
     let mut input_findings = Vec::new();
-    for (ingested, path) in inputs {
-        for (idx, mut skill) in ingested.checked_skills().into_iter().enumerate() {
-            if ingested.skills.is_empty() {
-                skill.display_path = path.display().to_string();
-            }
+    for ((ingested, _), skills) in inputs.iter().zip(&checked) {
+        for (idx, skill) in skills.iter().enumerate() {
             input_findings.push(if idx == 0 { ingested.findings(profile) } else { Vec::new() });
             bundles.push(skill);
         }
     }
-    let analyses = parallel_map(&bundles, analyze);
+    let analyses = parallel_map(&bundles, |b| analyze(b));
     let per_skill = parallel_map(&analyses, |a| check(a, profile));
     let per_skill = input_findings
         .into_iter()

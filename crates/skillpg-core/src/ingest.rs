@@ -69,15 +69,18 @@ pub struct Ingested {
 }
 
 impl Ingested {
-    /// What a checker checks: every skill found, or, when the input held none (an unreadable
-    /// archive, a zip bomb refused before anything was inflated), one empty skill named after the
-    /// input. That one fails `missing-skill-md`, a gate of every profile, so an input is never
-    /// valid by holding nothing to check.
-    pub fn checked_skills(&self) -> Vec<SkillBundle> {
+    /// What a checker checks: every skill found (borrowed), or, when the input held none (an
+    /// unreadable archive, a zip bomb refused before anything was inflated), one empty skill
+    /// named after the input and shown at `display_path`, where the person put the input. That
+    /// one fails `missing-skill-md`, a gate of every profile, so an input is never valid by
+    /// holding nothing to check.
+    pub fn checked_skills(&self, display_path: &str) -> std::borrow::Cow<'_, [SkillBundle]> {
         if self.skills.is_empty() {
-            return vec![SkillBundle::new(&self.name, Vec::new())];
+            let mut empty = SkillBundle::new(&self.name, Vec::new());
+            empty.display_path = display_path.to_owned();
+            return std::borrow::Cow::Owned(vec![empty]);
         }
-        self.skills.clone()
+        std::borrow::Cow::Borrowed(&self.skills)
     }
 
     /// The input's own findings under `profile`: each at the severity the profile gives its
@@ -367,8 +370,9 @@ mod tests {
     fn input_findings_take_each_profiles_severity() {
         let unreadable = read_archive("dir/x.zip", b"not a zip");
         assert!(unreadable.skills.is_empty());
-        let checked = unreadable.checked_skills();
+        let checked = unreadable.checked_skills("dir/x.zip");
         assert_eq!((checked.len(), checked[0].dir_name.as_str(), checked[0].files.len()), (1, "x", 0), "checked as one empty skill named after it");
+        assert_eq!(checked[0].display_path, "dir/x.zip", "shown where the input is");
         for p in crate::profile::ALL {
             assert_eq!(unreadable.findings(p)[0].severity, Severity::Error, "{}", p.key);
             assert!(crate::check(&crate::analyze(&checked[0]), p).iter().any(|d| d.rule == "missing-skill-md" && d.severity == Severity::Error));
@@ -376,7 +380,7 @@ mod tests {
         // The upload's layout is claude.ai's gate only; elsewhere it is advice.
         let two = read_archive("two.zip", &zip_of(&[("a/SKILL.md", b"-"), ("b/SKILL.md", b"-")]));
         assert_eq!(two.skills.len(), 2);
-        assert_eq!(two.checked_skills().len(), 2);
+        assert!(matches!(two.checked_skills("two.zip"), std::borrow::Cow::Borrowed(s) if s.len() == 2), "the skills found, not a copy");
         let layout = |p: &Profile| two.findings(p).iter().find(|d| d.rule == "archive-layout").map(|d| d.severity);
         assert_eq!(layout(&crate::profile::CLAUDE_AI), Some(Severity::Error));
         assert_eq!(layout(&crate::profile::SPEC), Some(Severity::Warning));

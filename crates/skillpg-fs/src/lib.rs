@@ -23,8 +23,7 @@ pub fn read_path(path: &Path) -> Result<Ingested, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if ext == "zip" || ext == "skill" {
             let mut res = ingest::read_archive(&name, &bytes);
-            let stem = res.name.clone();
-            located(&mut res, path, &stem);
+            located(&mut res, path);
             return Ok(res);
         }
         // A lone SKILL.md: its folder is the skill.
@@ -37,14 +36,16 @@ pub fn read_path(path: &Path) -> Result<Ingested, String> {
     let mut files = Vec::new();
     walk(path, Path::new(""), &mut files)?;
     let mut res = ingest::discover(&name, files);
-    located(&mut res, path, &name);
+    located(&mut res, path);
     Ok(res)
 }
 
-/// Rewrites each skill's display path, which the engine makes relative to `root_name`, onto
-/// the path the person gave (`skills/a` under `repo` becomes `path/skills/a`; a skill inside an
-/// archive reads `my.zip/my-skill`), so every finding names a place they can find.
-fn located(res: &mut Ingested, path: &Path, root_name: &str) {
+/// Rewrites each skill's display path, which the engine makes relative to the input's name
+/// (`res.name`), onto the path the person gave (`skills/a` under `repo` becomes
+/// `path/skills/a`; a skill inside an archive reads `my.zip/my-skill`), so every finding names a
+/// place they can find.
+fn located(res: &mut Ingested, path: &Path) {
+    let root_name = res.name.as_str();
     for skill in &mut res.skills {
         skill.display_path = Path::new(&path.display().to_string())
             .join(skill.display_path.strip_prefix(root_name).unwrap_or(&skill.display_path).trim_start_matches('/'))

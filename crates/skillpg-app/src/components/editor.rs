@@ -34,19 +34,29 @@ pub fn Editor() -> impl IntoView {
         }
     });
     // The one way an edit reaches the state: refused past the editor's limit (the earlier text
-    // stays, in the state and in the textarea), else stored as SKILL.md.
-    let accept = move |value: String| -> bool {
+    // stays, in the state and in the textarea, and the status says why), else stored as SKILL.md.
+    let refused = move |new_bytes: usize| -> bool {
         let others = c.state.with_untracked(|s| s.skills.get(s.selected).map(|k| k.other_files_bytes()).unwrap_or(0));
-        if let Some(why) = state::editor_refusal(value.len(), others) {
+        let why = state::editor_refusal(new_bytes, others);
+        let refused = why.is_some();
+        if let Some(why) = why {
             c.status.set(why);
-            return false;
         }
+        refused
+    };
+    let store = move |value: String| {
         typed.set_value(value.clone());
         c.state.update(|s| {
             if let Some(k) = s.skills.get_mut(s.selected) {
                 k.set_skill_md(&value);
             }
         });
+    };
+    let accept = move |value: String| -> bool {
+        if refused(value.len()) {
+            return false;
+        }
+        store(value);
         true
     };
     // A large or many-line insert (a paste, a drop, an input method's text) is spliced in here,
@@ -65,9 +75,8 @@ pub fn Editor() -> impl IntoView {
         next.push_str(&value[..from]);
         next.push_str(&inserted);
         next.push_str(&value[to..]);
-        let others = c.state.with_untracked(|s| s.skills.get(s.selected).map(|k| k.other_files_bytes()).unwrap_or(0));
-        if let Some(why) = state::editor_refusal(next.len(), others) {
-            c.status.set(why);
+        // Checked before the textarea changes: a refused paste leaves it as it was.
+        if refused(next.len()) {
             return;
         }
         // The value is assigned, not spliced with `setRangeText`: after `setRangeText` of 5 MB,
@@ -75,7 +84,7 @@ pub fn Editor() -> impl IntoView {
         let caret = start.min(end) + inserted.encode_utf16().count() as u32;
         el.set_value(&next);
         let _ = el.set_selection_range(caret, caret);
-        accept(next);
+        store(next);
     };
     let convert = move |_| {
         if let Some((decoded, _)) = shown.get_untracked() {
