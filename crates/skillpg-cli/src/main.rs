@@ -222,14 +222,18 @@ fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
     parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone()))).into_iter().collect()
 }
 
-/// Analyzes every skill found. An input that holds none (an unreadable archive, a zip bomb) is
-/// an error that names it and its findings: there is nothing to count.
-fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> Result<Vec<Analysis>, String> {
-    if let Some((ingested, path)) = inputs.iter().find(|(i, _)| i.skills.is_empty()) {
-        let why: Vec<&str> = ingested.diagnostics.iter().map(|d| d.message.as_str()).collect();
-        let why = if why.is_empty() { "it holds no file".to_owned() } else { why.join("; ") };
-        return Err(format!("{}: no skill could be read: {why}", path.display()));
+/// An input that holds no skill (an unreadable archive, a zip bomb), as an error that names it
+/// and its findings: counting, fixing or routing it would do nothing, silently.
+fn require_skills(inputs: &[(Ingested, PathBuf)]) -> Result<(), String> {
+    match inputs.iter().find_map(|(ingested, path)| ingested.why_no_skill().map(|why| (path, why))) {
+        Some((path, why)) => Err(format!("{}: {why}", path.display())),
+        None => Ok(()),
     }
+}
+
+/// Analyzes every skill found; an input that holds none is an error (`require_skills`).
+fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> Result<Vec<Analysis>, String> {
+    require_skills(inputs)?;
     let bundles: Vec<&skillpg_core::SkillBundle> = inputs.iter().flat_map(|(i, _)| &i.skills).collect();
     Ok(parallel_map(&bundles, |b| analyze(b)))
 }
@@ -352,6 +356,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Fix { include_unsafe, write, profile: key, paths } => {
             let profile = profile(&key)?;
             let inputs = load(&paths)?;
+            require_skills(&inputs)?;
             let mut any_left = false;
             for (ingested, root) in &inputs {
                 for skill in &ingested.skills {

@@ -64,7 +64,11 @@ impl RouteSkill {
 pub fn load_skills(paths: &[PathBuf]) -> Result<Vec<RouteSkill>, String> {
     let mut res = Vec::new();
     for p in paths {
-        for bundle in skillpg_fs::read_path(p)?.skills {
+        let ingested = skillpg_fs::read_path(p)?;
+        if let Some(why) = ingested.why_no_skill() {
+            return Err(format!("{}: {why}", p.display()));
+        }
+        for bundle in ingested.skills {
             let a = skillpg_core::analyze(&bundle);
             res.push(RouteSkill { name: a.display_name().to_owned(), description: a.description().unwrap_or("").trim().to_owned() });
         }

@@ -229,8 +229,14 @@ fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
     assert!(text.contains("error[SPG007]: the archive declares 4095 MB of files, over the limit of 64 MB; nothing was read"), "{text}");
     assert!(text.contains(&format!("--> {bomb}")), "{text}");
     assert!(text.contains("0 of 1 skill(s) valid"), "{text}");
-    // Counting an archive with nothing in it is an error that names it.
-    let out = skillpg(&["levels", &bomb]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bomb.zip: no skill could be read: the archive declares"), "{}", String::from_utf8_lossy(&out.stderr));
+    // Counting, fixing or routing an archive with nothing in it is an error that names it.
+    for args in [&["levels", bomb.as_str()][..], &["fix", bomb.as_str()], &["route", "--requests", "web/samples/routing/requests.json", bomb.as_str()]] {
+        let out = skillpg(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("bomb.zip: no skill could be read: the archive declares"),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

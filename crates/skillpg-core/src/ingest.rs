@@ -83,6 +83,17 @@ impl Ingested {
         std::borrow::Cow::Borrowed(&self.skills)
     }
 
+    /// Why no skill could be read from this input, when none could: its findings' messages, or
+    /// that it held no file. What an edge that counts, fixes or routes skills says instead of
+    /// doing nothing (a checker checks the stand-in of [`Self::checked_skills`] instead).
+    pub fn why_no_skill(&self) -> Option<String> {
+        if !self.skills.is_empty() {
+            return None;
+        }
+        let why: Vec<&str> = self.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        Some(if why.is_empty() { "no skill could be read: it holds no file".to_owned() } else { format!("no skill could be read: {}", why.join("; ")) })
+    }
+
     /// The input's own findings under `profile`: each at the severity the profile gives its
     /// rule (an error only where the rule is one of the profile's gates), the ones it turns off
     /// left out. The same path as a skill's findings, so an archive's problems are capped to a
@@ -377,10 +388,12 @@ mod tests {
             assert_eq!(unreadable.findings(p)[0].severity, Severity::Error, "{}", p.key);
             assert!(crate::check(&crate::analyze(&checked[0]), p).iter().any(|d| d.rule == "missing-skill-md" && d.severity == Severity::Error));
         }
+        assert_eq!(unreadable.why_no_skill().as_deref(), Some(unreadable.diagnostics[0].message.as_str()).map(|m| format!("no skill could be read: {m}")).as_deref());
         // The upload's layout is claude.ai's gate only; elsewhere it is advice.
         let two = read_archive("two.zip", &zip_of(&[("a/SKILL.md", b"-"), ("b/SKILL.md", b"-")]));
         assert_eq!(two.skills.len(), 2);
         assert!(matches!(two.checked_skills("two.zip"), std::borrow::Cow::Borrowed(s) if s.len() == 2), "the skills found, not a copy");
+        assert_eq!(two.why_no_skill(), None);
         let layout = |p: &Profile| two.findings(p).iter().find(|d| d.rule == "archive-layout").map(|d| d.severity);
         assert_eq!(layout(&crate::profile::CLAUDE_AI), Some(Severity::Error));
         assert_eq!(layout(&crate::profile::SPEC), Some(Severity::Warning));
