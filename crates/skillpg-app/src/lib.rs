@@ -6,9 +6,11 @@
 
 pub mod browser;
 pub mod components;
+pub mod decoder_run;
 pub mod github;
 pub mod markdown;
 pub mod model_worker;
+pub mod routing_run;
 pub mod samples;
 pub mod state;
 

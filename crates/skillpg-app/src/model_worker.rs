@@ -1,28 +1,27 @@
-//! The page's side of the routing model's Web Worker (`web/worker.js` running the
-//! `skillpg-worker` crate): spawns it, sends it the weights and texts, and turns its replies into
-//! futures. The model never runs on the page's main thread, so typing, scrolling and the level
-//! table stay responsive during a routing run.
+//! The page's side of a model's Web Worker (`web/worker.js` running the `skillpg-worker`
+//! crate): spawns it, sends it typed messages (`skillpg_routing::protocol`) with their bytes
+//! moved beside them, and turns its answers into futures. The model never runs on the page's
+//! main thread, so typing, scrolling and the level table stay responsive during a run.
+//!
+//! The envelope is positional, `[id, JSON, ArrayBuffer or null]` each way (a failure of the
+//! worker itself: `[id, null, null, message]`), so no protocol key is spelled here; an answer
+//! that does not read as the answer expected is an error the page shows.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use futures_channel::oneshot;
-use js_sys::{Array, Float32Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, Uint8Array};
+use skillpg_routing::backend::BackendChoice;
+use skillpg_routing::outcome::Decision;
+use skillpg_routing::protocol::{self, CheckpointFiles, DecoderMode, FromWorker, ToWorker};
+use skillpg_routing::skills::RouteSkill;
 use wasm_bindgen::prelude::*;
 
-/// A reply: the backend line, and the embeddings for an `embed`.
-#[derive(Debug)]
-pub struct Reply {
-    /// What ran, in words.
-    pub backend: String,
-    /// `texts × dim` floats, flattened (empty for `load`).
-    pub vectors: Vec<f32>,
-    /// A decoder's answer, JSON (empty otherwise).
-    pub answer: String,
-}
-
-type Pending = Rc<RefCell<HashMap<u32, oneshot::Sender<Result<Reply, String>>>>>;
+/// An answer: the worker's message and the bytes beside it.
+type Answer = Result<(FromWorker, Option<Vec<u8>>), String>;
+type Pending = Rc<RefCell<HashMap<u32, oneshot::Sender<Answer>>>>;
 
 /// A running worker and the requests waiting for its answer.
 #[derive(Debug)]
@@ -34,13 +33,18 @@ pub struct ModelWorker {
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
 
-fn get(obj: &JsValue, key: &str) -> JsValue {
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn set(obj: &Object, key: &str, value: &JsValue) {
-    // Setting a property on a fresh plain object cannot fail.
-    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
+/// Reads `[id, JSON or null, ArrayBuffer or null, failure?]`.
+fn read_envelope(data: &JsValue) -> Option<(u32, Answer)> {
+    let parts: &Array = data.dyn_ref()?;
+    let id = parts.get(0).as_f64()? as u32;
+    let answer = match parts.get(1).as_string() {
+        Some(json) => protocol::decode::<FromWorker>(&json).map(|reply| {
+            let bytes = parts.get(2).dyn_into::<js_sys::ArrayBuffer>().ok().map(|b| Uint8Array::new(&b).to_vec());
+            (reply, bytes)
+        }),
+        None => Err(format!("the worker failed: {}", parts.get(3).as_string().unwrap_or_else(|| "no reason given".into()))),
+    };
+    Some((id, answer))
 }
 
 impl ModelWorker {
@@ -49,24 +53,21 @@ impl ModelWorker {
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
         options.set_name(name);
-        let worker = web_sys::Worker::new_with_options("./worker.js", &options).map_err(|e| format!("the routing worker could not start: {e:?}"))?;
+        let worker = web_sys::Worker::new_with_options("./worker.js", &options).map_err(|e| format!("the model's worker could not start: {e:?}"))?;
         let pending: Pending = Rc::default();
         let on_message = {
             let pending = pending.clone();
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-                let data = ev.data();
-                let id = get(&data, "id").as_f64().unwrap_or(-1.0) as u32;
-                let Some(tx) = pending.borrow_mut().remove(&id) else { return };
-                let reply = match get(&data, "kind").as_string().as_deref() {
-                    Some("error") => Err(get(&data, "message").as_string().unwrap_or_else(|| "the routing worker failed".into())),
-                    Some(_) => Ok(Reply {
-                        backend: get(&data, "backend").as_string().unwrap_or_default(),
-                        vectors: get(&data, "vectors").dyn_into::<Float32Array>().map(|a| a.to_vec()).unwrap_or_default(),
-                        answer: get(&data, "answer").as_string().unwrap_or_default(),
-                    }),
-                    None => Err("the routing worker sent an unreadable reply".into()),
+                let Some((id, answer)) = read_envelope(&ev.data()) else {
+                    // Not an envelope: nobody can be told which request it answers, so all are.
+                    for (_, tx) in pending.borrow_mut().drain() {
+                        let _ = tx.send(Err("the worker sent an unreadable answer".into()));
+                    }
+                    return;
                 };
-                let _ = tx.send(reply);
+                if let Some(tx) = pending.borrow_mut().remove(&id) {
+                    let _ = tx.send(answer);
+                }
             })
         };
         // A script error (the module failed to load, or a throw outside a handler): every
@@ -74,7 +75,7 @@ impl ModelWorker {
         let on_error = {
             let pending = pending.clone();
             Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
-                let message = format!("the routing worker stopped: {}", ev.message());
+                let message = format!("the model's worker stopped: {}", ev.message());
                 for (_, tx) in pending.borrow_mut().drain() {
                     let _ = tx.send(Err(message.clone()));
                 }
@@ -85,82 +86,79 @@ impl ModelWorker {
         Ok(ModelWorker { worker, pending, next_id: Cell::new(0), _on_message: on_message, _on_error: on_error })
     }
 
-    async fn request(&self, msg: Object, transfer: &Array) -> Result<Reply, String> {
+    /// Sends `message` with `bytes` moved beside it; answers the worker's answer, or its
+    /// failure as an error.
+    async fn call(&self, message: &ToWorker, bytes: Option<&[u8]>) -> Result<(FromWorker, Option<Vec<u8>>), String> {
         let id = self.next_id.get();
         self.next_id.set(id.wrapping_add(1));
-        set(&msg, "id", &JsValue::from(id));
+        let buffer = bytes.map(|b| Uint8Array::from(b).buffer());
+        let envelope = Array::of3(&JsValue::from(id), &JsValue::from_str(&protocol::encode(message)), buffer.as_ref().map_or(&JsValue::NULL, |b| b.as_ref()));
+        let transfer = buffer.map_or_else(Array::new, |b| Array::of1(&b));
         let (tx, rx) = oneshot::channel();
         self.pending.borrow_mut().insert(id, tx);
-        if let Err(e) = self.worker.post_message_with_transfer(&msg, transfer) {
+        if let Err(e) = self.worker.post_message_with_transfer(&envelope, &transfer) {
             self.pending.borrow_mut().remove(&id);
-            return Err(format!("the routing worker could not be reached: {e:?}"));
+            return Err(format!("the model's worker could not be reached: {e:?}"));
         }
-        rx.await.unwrap_or_else(|_| Err("the routing worker stopped".into()))
+        match rx.await.unwrap_or_else(|_| Err("the model's worker stopped".into()))? {
+            (FromWorker::Failed { message }, _) => Err(message),
+            answer => Ok(answer),
+        }
     }
 
-    /// Sends the weights (moved, not copied, into the worker) and the vocabulary; answers the
-    /// backend line. `force_webgpu` runs WebGPU even on a software adapter.
-    pub async fn load(&self, model: &[u8], vocab: &str, force_webgpu: bool) -> Result<String, String> {
-        let msg = Object::new();
-        set(&msg, "kind", &"load".into());
-        set(&msg, "forceWebgpu", &JsValue::from_bool(force_webgpu));
-        let bytes = Uint8Array::from(model);
-        let buffer = bytes.buffer();
-        set(&msg, "model", &buffer);
-        set(&msg, "vocab", &vocab.into());
-        Ok(self.request(msg, &Array::of1(&buffer)).await?.backend)
+    /// Sends a message that a model is loaded or moved by; answers what the model is and the
+    /// line saying that and what runs it.
+    async fn ready(&self, message: &ToWorker, bytes: Option<&[u8]>) -> Result<(String, String), String> {
+        match self.call(message, bytes).await? {
+            (FromWorker::Ready { model, backend }, _) => Ok((model, backend)),
+            (other, _) => Err(format!("the worker answered {} where the page awaited a loaded model", kind(&other))),
+        }
     }
 
-    /// The embeddings of `texts` (the worker caches them by text).
-    pub async fn embed(&self, texts: &[String], dim: usize) -> Result<(Vec<Vec<f32>>, String), String> {
-        let msg = Object::new();
-        set(&msg, "kind", &"embed".into());
-        let list: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
-        set(&msg, "texts", &list);
-        let reply = self.request(msg, &Array::new()).await?;
-        if reply.vectors.len() != texts.len() * dim {
-            return Err(format!("the routing worker sent {} floats for {} texts", reply.vectors.len(), texts.len()));
+    /// Sends the embedding model's weights (moved, not copied, into the worker) and vocabulary;
+    /// answers the backend line.
+    pub async fn load_embedder(&self, model: &[u8], vocab: &str, backend: BackendChoice) -> Result<String, String> {
+        Ok(self.ready(&ToWorker::LoadEmbedder { vocab: vocab.to_owned(), backend }, Some(model)).await?.1)
+    }
+
+    /// The embeddings of `texts` (the worker caches them by text), and the backend line.
+    pub async fn embed(&self, texts: &[String]) -> Result<(Vec<Vec<f32>>, String), String> {
+        match self.call(&ToWorker::Embed { texts: texts.to_vec() }, None).await? {
+            (FromWorker::Embedded { count, dim, backend }, bytes) if count == texts.len() => {
+                Ok((protocol::bytes_to_vectors(&bytes.unwrap_or_default(), count, dim)?, backend))
+            }
+            (other, _) => Err(format!("the worker answered {} where the page awaited {} embeddings", kind(&other), texts.len())),
         }
-        Ok((reply.vectors.chunks_exact(dim).map(<[f32]>::to_vec).collect(), reply.backend))
+    }
+
+    /// Sends a decoder (moved into the worker): a GGUF, or a checkpoint's `model.safetensors`
+    /// with its files; answers what loaded, and the line saying that and what runs it.
+    pub async fn load_decoder(&self, model: &[u8], checkpoint: Option<CheckpointFiles>, backend: BackendChoice) -> Result<(String, String), String> {
+        self.ready(&ToWorker::LoadDecoder { checkpoint, backend }, Some(model)).await
+    }
+
+    /// Moves the loaded decoder to `backend`; answers what it is and the new line.
+    pub async fn move_decoder(&self, backend: BackendChoice) -> Result<(String, String), String> {
+        self.ready(&ToWorker::MoveDecoder { backend }, None).await
+    }
+
+    /// Routes one request with the loaded decoder: its decision, the system turn's tokens, and
+    /// what runs the model now.
+    pub async fn route_one(&self, skills: &[RouteSkill], request: &str, mode: DecoderMode) -> Result<(Decision, u64, String), String> {
+        match self.call(&ToWorker::RouteOne { skills: skills.to_vec(), request: request.to_owned(), mode }, None).await? {
+            (FromWorker::Routed { decision, prefix_tokens, backend }, _) => Ok((decision, prefix_tokens, backend)),
+            (other, _) => Err(format!("the worker answered {} where the page awaited a decision", kind(&other))),
+        }
     }
 }
 
-impl ModelWorker {
-    /// Sends a decoder (moved into the worker): a GGUF, or with `hf` a Hugging Face
-    /// `model.safetensors` and its `config.json` and `tokenizer.json`; answers the line saying
-    /// what loaded and what runs it. `backend` is `auto` (WebGPU on a real GPU, the CPU
-    /// otherwise), `webgpu` or `cpu`.
-    pub async fn decoder_load(&self, model: &[u8], hf: Option<(&str, &str)>, backend: &str) -> Result<String, String> {
-        let msg = Object::new();
-        set(&msg, "kind", &"decoder-load".into());
-        set(&msg, "backend", &backend.into());
-        if let Some((config, tokenizer)) = hf {
-            set(&msg, "config", &config.into());
-            set(&msg, "tokenizer", &tokenizer.into());
-        }
-        let bytes = Uint8Array::from(model);
-        let buffer = bytes.buffer();
-        set(&msg, "model", &buffer);
-        Ok(self.request(msg, &Array::of1(&buffer)).await?.backend)
-    }
-
-    /// Moves the loaded decoder to `backend` (`auto`, `webgpu` or `cpu`); answers the new line.
-    pub async fn decoder_backend(&self, backend: &str) -> Result<String, String> {
-        let msg = Object::new();
-        set(&msg, "kind", &"decoder-backend".into());
-        set(&msg, "backend", &backend.into());
-        Ok(self.request(msg, &Array::new()).await?.backend)
-    }
-
-    /// Routes one request with the loaded decoder; answers its JSON (see the worker's
-    /// `decoder.rs`).
-    pub async fn decoder_route(&self, skills_json: &str, request: &str, mode: &str) -> Result<String, String> {
-        let msg = Object::new();
-        set(&msg, "kind", &"decoder-route".into());
-        set(&msg, "skills", &skills_json.into());
-        set(&msg, "request", &request.into());
-        set(&msg, "mode", &mode.into());
-        Ok(self.request(msg, &Array::new()).await?.answer)
+/// An answer's kind, for a message about the wrong one.
+fn kind(answer: &FromWorker) -> &'static str {
+    match answer {
+        FromWorker::Ready { .. } => "a loaded model",
+        FromWorker::Embedded { .. } => "embeddings",
+        FromWorker::Routed { .. } => "a decision",
+        FromWorker::Failed { .. } => "a failure",
     }
 }
 

@@ -1,6 +1,7 @@
 //! The page's state and its two serializations: the share link (`#v1=` + base64url of deflated
 //! JSON, no server) and local storage. Pure: no DOM here, so it is tested natively.
 
+use skillpg_routing::decide::Thresholds;
 use std::io::{Read, Write};
 
 use base64::Engine;
@@ -151,7 +152,7 @@ pub struct RoutingState {
 
 impl Default for RoutingState {
     fn default() -> RoutingState {
-        RoutingState { requests: String::new(), tau: 0.20, delta: 0.0 }
+        RoutingState { requests: String::new(), tau: Thresholds::DEFAULT.tau, delta: Thresholds::DEFAULT.delta }
     }
 }
 
@@ -287,8 +288,8 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
     if routing.requests.len() > MAX_REQUEST_BYTES {
         return Err("the link's routing requests are over 1 MB; it was not opened".to_owned());
     }
-    routing.tau = if routing.tau.is_finite() { routing.tau.clamp(-1.0, 1.0) } else { 0.2 };
-    routing.delta = if routing.delta.is_finite() { routing.delta.clamp(0.0, 1.0) } else { 0.0 };
+    let t = Thresholds { tau: routing.tau, delta: routing.delta }.clamped();
+    (routing.tau, routing.delta) = (t.tau, t.delta);
     Ok(PageState { skills, selected, selected_file: wire.file, profile, cost, routing, installed_together: wire.together })
 }
 

@@ -5,7 +5,6 @@
 
 #![allow(clippy::print_stdout, reason = "a command-line program prints its results")]
 
-mod decoder_cmd;
 mod render;
 mod route_cmd;
 
@@ -16,6 +15,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use skillpg_core::cost::{CostInputs, cost};
 use skillpg_core::ingest::Ingested;
 use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog};
+use skillpg_routing::export;
+use skillpg_routing::outcome::Descriptions;
+use skillpg_routing::skills::RouteSkill;
 
 #[derive(Parser, Debug)]
 #[command(name = "skillpg", version, about = "Check, count, price and fix Agent Skills (o200k_base token counts)")]
@@ -100,16 +102,12 @@ enum Command {
         /// A code (SPG038) or a rule name (name-dir-mismatch).
         rule: Option<String>,
     },
-    /// Route requests to skills with the small embedding model (a preview, not a product's router).
+    /// Route requests to skills with a small model (a preview, not a product's router).
     Route {
-        /// Cosine threshold τ below which a request goes to no skill (negative values allowed).
-        #[arg(long, default_value_t = 0.20, allow_negative_numbers = true)]
-        threshold: f32,
-        /// Margin δ the best skill must lead the second by.
-        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-        margin: f32,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        #[command(flatten)]
+        router: route_cmd::RouterArgs,
+        #[arg(long, value_enum, default_value_t = RouteFormat::Text)]
+        format: RouteFormat,
         /// Requests: a labelled JSON list (`[{"query","expected"}]` or skill-creator's
         /// `[{"query","should_trigger"}]`) or one request per line (`request => skill` labels it).
         #[arg(long)]
@@ -117,25 +115,15 @@ enum Command {
         /// Find the best threshold and margin on the labelled requests first.
         #[arg(long)]
         calibrate: bool,
-        /// The embedding model's folder, or a decoder's GGUF file (Llama or Qwen2 family:
-        /// SmolLM2, Qwen2.5-Instruct) for the chapter's protocol.
-        #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
-        model: PathBuf,
-        /// With a decoder: `chapter` (greedy answer, parsed) or `choice` (each name's and
-        /// NONE's probability).
-        #[arg(long, value_enum, default_value_t = decoder_cmd::Mode::Chapter)]
-        mode: decoder_cmd::Mode,
-        /// Which packed weights to load: f32, f16 or i8 (`minilm-<WEIGHTS>.spgm`).
-        #[arg(long, default_value = "f32", value_parser = ["f32", "f16", "i8"])]
-        weights: String,
-        /// Use the CPU reference (the oracle), not the GPU or the fast CPU path.
-        #[arg(long)]
-        cpu: bool,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
     /// Compare two description sets on labelled requests: accuracy, Wilson intervals, sign test.
     Compare {
+        #[command(flatten)]
+        router: route_cmd::RouterArgs,
+        #[arg(long, value_enum, default_value_t = RouteFormat::Text)]
+        format: RouteFormat,
         #[arg(long)]
         requests: PathBuf,
         /// Skills of arm A.
@@ -146,26 +134,6 @@ enum Command {
         b: Vec<PathBuf>,
         #[arg(long)]
         thin_b: bool,
-        /// Cosine threshold τ below which a request goes to no skill (negative values allowed).
-        #[arg(long, default_value_t = 0.20, allow_negative_numbers = true)]
-        threshold: f32,
-        /// Margin δ the best skill must lead the second by.
-        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-        margin: f32,
-        /// The embedding model's folder, or a decoder's GGUF file (Llama or Qwen2 family:
-        /// SmolLM2, Qwen2.5-Instruct) for the chapter's protocol.
-        #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
-        model: PathBuf,
-        /// With a decoder: `chapter` (greedy answer, parsed) or `choice` (each name's and
-        /// NONE's probability).
-        #[arg(long, value_enum, default_value_t = decoder_cmd::Mode::Chapter)]
-        mode: decoder_cmd::Mode,
-        /// Which packed weights to load: f32, f16 or i8 (`minilm-<WEIGHTS>.spgm`).
-        #[arg(long, default_value = "f32", value_parser = ["f32", "f16", "i8"])]
-        weights: String,
-        /// Use the CPU reference (the oracle), not the GPU or the fast CPU path.
-        #[arg(long)]
-        cpu: bool,
     },
     /// The statistics of the comparison.
     Stats {
@@ -202,6 +170,15 @@ enum CheckFormat {
 enum Format {
     Text,
     Json,
+}
+
+/// How `route` and `compare` write their results: JSON and CSV are `skillpg-routing`'s export
+/// files, the page's byte for byte.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+enum RouteFormat {
+    Text,
+    Json,
+    Csv,
 }
 
 fn main() -> ExitCode {
@@ -395,76 +372,42 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             println!("\nSource: {} <{}>", r.source.title, r.source.url);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Route { threshold, margin, format, requests, calibrate, model, mode, weights, cpu, paths } => {
+        Command::Route { router, format, requests, calibrate, paths } => {
             let skills = route_cmd::load_skills(&paths)?;
             let reqs = route_cmd::load_requests(&requests, (skills.len() == 1).then(|| skills[0].name.as_str()))?;
-            if decoder_cmd::is_decoder(&model) {
-                let d = decoder_cmd::load(&model)?;
-                let arm = decoder_cmd::run_arm(&d, &skills, &reqs, mode, &mut |done| eprint!("\r{done}/{} requests", reqs.len()))?;
-                eprintln!();
-                let label = format!("{}, {}", d.label, mode.label());
-                match format {
-                    Format::Json => println!("{}", to_json(&route_cmd::route_json(&reqs, &arm, &label))?),
-                    Format::Text => print!("{}", route_cmd::route_text(&reqs, &arm, skillpg_router::route::Thresholds { tau: threshold, delta: margin }, &label)),
-                }
-                return Ok(ExitCode::SUCCESS);
-            }
-            let (embedder, backend) = route_cmd::load_any_embedder(&model, &weights, cpu)?;
-            let backend = format!("all-MiniLM-L6-v2 on {backend}");
-            let mut t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
-            let mut arm = route_cmd::run_arm(embedder.as_ref(), &skills, &reqs, t);
+            let mut router = route_cmd::LoadedRouter::new(&router)?;
+            let mut arm = router.run_arm(&skills, Descriptions::AsWritten, &reqs, "")?;
             if calibrate {
-                let labels: Vec<&str> = reqs.iter().map(|r| r.expected.as_str()).collect();
-                let c = skillpg_router::route::calibrate(&arm.matrix, &arm.names, &labels);
-                eprintln!("calibration: tau {:.2}, delta {:.2}: {}/{} correct ({} pairs tried)", c.best.tau, c.best.delta, c.correct, reqs.len(), c.n_tried);
-                t = c.best;
-                arm.choices = skillpg_router::route::choices(&arm.matrix, &arm.names, t).into_iter().map(str::to_owned).collect();
+                router.calibrate(&mut arm, &reqs)?;
             }
             match format {
-                Format::Json => println!("{}", to_json(&route_cmd::route_json(&reqs, &arm, &backend))?),
-                Format::Text => print!("{}", route_cmd::route_text(&reqs, &arm, t, &backend)),
+                RouteFormat::Json => print!("{}", export::route_json(&router.model, router.method(), &reqs, &arm)),
+                RouteFormat::Csv => print!("{}", export::route_csv(&reqs, &arm)),
+                RouteFormat::Text => print!("{}", route_cmd::route_text(&router, &reqs, &arm)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { requests, a, b, thin_b, threshold, margin, model, mode, weights, cpu } => {
+        Command::Compare { router, format, requests, a, b, thin_b } => {
             let skills_a = route_cmd::load_skills(&a)?;
-            let skills_b = if thin_b {
-                skills_a.iter().map(|s| route_cmd::RouteSkill { name: s.name.clone(), description: skillpg_router::route::thin(&s.description) }).collect()
-            } else if b.is_empty() {
-                return Err("give --b PATH... or --thin-b".into());
-            } else {
-                route_cmd::load_skills(&b)?
+            let (skills_b, b_are) = match (thin_b, b.is_empty()) {
+                (true, true) => (skills_a.iter().map(RouteSkill::thinned).collect(), Descriptions::Thinned),
+                (false, false) => (route_cmd::load_skills(&b)?, Descriptions::Other),
+                (true, false) => return Err("give --b PATH... or --thin-b, not both".into()),
+                (false, true) => return Err("give --b PATH... or --thin-b".into()),
             };
             let reqs = route_cmd::load_requests(&requests, None)?;
-            if reqs.is_empty() {
-                return Err(format!("{}: no requests", requests.display()));
+            if let Some(why) = skillpg_routing::requests::why_not_comparable(&reqs) {
+                return Err(format!("compare: {why}"));
             }
-            let missing = skillpg_router::route::unlabelled(&reqs);
-            if !missing.is_empty() {
-                let shown: Vec<String> = missing.iter().take(5).map(usize::to_string).collect();
-                return Err(format!(
-                    "compare needs every request labelled with the skill it should choose (`request => skill`, or NONE): {} of {} have no label (request {}{})",
-                    missing.len(),
-                    reqs.len(),
-                    shown.join(", "),
-                    if missing.len() > 5 { ", ..." } else { "" }
-                ));
+            let router = route_cmd::LoadedRouter::new(&router)?;
+            let arm_a = router.run_arm(&skills_a, Descriptions::AsWritten, &reqs, "A: ")?;
+            let arm_b = router.run_arm(&skills_b, b_are, &reqs, "B: ")?;
+            let cmp = skillpg_routing::outcome::compare(&reqs, &arm_a, &arm_b)?;
+            match format {
+                RouteFormat::Json => print!("{}", export::compare_json(&router.model, router.method(), &reqs, &arm_a, &arm_b, Some(&cmp))),
+                RouteFormat::Csv => print!("{}", export::compare_csv(&reqs, &arm_a, &arm_b)),
+                RouteFormat::Text => print!("{}", route_cmd::compare_text(&router, &reqs, &arm_a, &arm_b, &cmp)),
             }
-            if decoder_cmd::is_decoder(&model) {
-                let d = decoder_cmd::load(&model)?;
-                let n = reqs.len();
-                let arm_a = decoder_cmd::run_arm(&d, &skills_a, &reqs, mode, &mut |done| eprint!("\rA: {done}/{n} requests"))?;
-                let arm_b = decoder_cmd::run_arm(&d, &skills_b, &reqs, mode, &mut |done| eprint!("\rB: {done}/{n} requests"))?;
-                eprintln!();
-                print!("{}", route_cmd::compare_text(&reqs, &arm_a, &arm_b, &format!("{}, {}", d.label, mode.label())));
-                return Ok(ExitCode::SUCCESS);
-            }
-            let (embedder, backend) = route_cmd::load_any_embedder(&model, &weights, cpu)?;
-            let backend = format!("all-MiniLM-L6-v2 on {backend}");
-            let t = skillpg_router::route::Thresholds { tau: threshold, delta: margin };
-            let arm_a = route_cmd::run_arm(embedder.as_ref(), &skills_a, &reqs, t);
-            let arm_b = route_cmd::run_arm(embedder.as_ref(), &skills_b, &reqs, t);
-            print!("{}", route_cmd::compare_text(&reqs, &arm_a, &arm_b, &backend));
             Ok(ExitCode::SUCCESS)
         }
         Command::Stats { what } => {

@@ -1,37 +1,206 @@
-//! `skillpg route`, `skillpg compare`, `skillpg stats` and `skillpg model pack`: the routing
-//! preview on the command line, on the CPU reference implementation of the model.
+//! `skillpg route`, `skillpg compare` and `skillpg model pack`: the routing preview on the
+//! command line. The experiment (requests, decisions, arms, comparison, export files) is
+//! `skillpg-routing`'s; this file loads a model (the embedding model, or a decoder the person
+//! names), runs an arm on it, and writes text for a terminal.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+use clap::{Args, ValueEnum};
+use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::forward::{CpuForward, now};
+use skillpg_decoder::load::Loaded;
+use skillpg_decoder::model::Decoder;
+use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use skillpg_router::Embedder;
 use skillpg_router::cpu::{CpuEmbedder, Model};
-use skillpg_router::route::{self, Labelled, NONE, Thresholds};
+use skillpg_router::fast::Kernel;
 use skillpg_router::weights::{DType, Weights};
 use skillpg_router::wordpiece::WordPiece;
-use skillpg_stats::recall_precision;
+use skillpg_routing::backend::BackendChoice;
+use skillpg_routing::decide::{self, Thresholds};
+use skillpg_routing::outcome::{AbComparison, Arm, Descriptions, Method};
+use skillpg_routing::protocol::DecoderMode;
+use skillpg_routing::requests::Labelled;
+use skillpg_routing::skills::{self, RouteSkill};
+use skillpg_routing::{NONE, PREVIEW_NOTE};
 
 /// Where `scripts/fetch-model` puts the model.
 pub const DEFAULT_MODEL_DIR: &str = "target/model";
 
-/// The model on the GPU when wgpu finds a hardware adapter, else the fast CPU path (a software
-/// adapter such as lavapipe is slower than it); `reference` forces the CPU reference, the
-/// oracle. Returns a line saying which ran.
-pub fn load_any_embedder(dir: &Path, weights: &str, reference: bool) -> Result<(Box<dyn Embedder>, String), String> {
+/// Which kernel the fast CPU path runs.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum KernelArg {
+    /// The fastest here: f32 natively.
+    Auto,
+    F32,
+    /// Integer dot products on int8 weights: the page's kernel, whose results equal the page's
+    /// bit for bit (with `--weights i8`).
+    Integer,
+}
+
+/// How a router is chosen and set, shared by `route` and `compare`.
+#[derive(Args, Debug, Clone)]
+pub struct RouterArgs {
+    /// Cosine threshold τ below which a request goes to no skill (negative values allowed).
+    #[arg(long, default_value_t = Thresholds::DEFAULT.tau, allow_negative_numbers = true)]
+    pub threshold: f32,
+    /// Margin δ the best skill must lead the second by.
+    #[arg(long, default_value_t = Thresholds::DEFAULT.delta, allow_negative_numbers = true)]
+    pub margin: f32,
+    /// The embedding model's folder, or a decoder (Llama or Qwen2 family: SmolLM2,
+    /// Qwen2.5-Instruct): a GGUF file, or a Hugging Face checkpoint's folder.
+    #[arg(long, default_value = DEFAULT_MODEL_DIR)]
+    pub model: PathBuf,
+    /// With a decoder: `chapter` (greedy answer, read as a name or NONE) or `choice` (each
+    /// name's and NONE's probability).
+    #[arg(long, default_value = "chapter", value_parser = DecoderMode::parse)]
+    pub mode: DecoderMode,
+    /// Which packed weights to load: f32, f16 or i8 (`minilm-<WEIGHTS>.spgm`).
+    #[arg(long, default_value = "f32", value_parser = ["f32", "f16", "i8"])]
+    pub weights: String,
+    /// The fast CPU path's kernel.
+    #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
+    pub kernel: KernelArg,
+    /// Use the CPU reference (the oracle), not the GPU or the fast CPU path.
+    #[arg(long)]
+    pub cpu: bool,
+}
+
+impl RouterArgs {
+    fn thresholds(&self) -> Thresholds {
+        Thresholds { tau: self.threshold, delta: self.margin }
+    }
+}
+
+/// A decoder and its tokenizer.
+pub struct LoadedDecoder {
+    model: Decoder,
+    bpe: Bpe,
+}
+
+/// What routes.
+pub enum Router {
+    /// The embedding model: cosines, decided under the thresholds.
+    Embedding { embedder: Box<dyn Embedder>, thresholds: Thresholds },
+    /// A decoder under the chapter's protocol or constrained choice.
+    Decoder { decoder: Box<LoadedDecoder>, mode: DecoderMode },
+}
+
+/// A router, what it is (an export's `model`) and what runs it (for a terminal).
+pub struct LoadedRouter {
+    pub router: Router,
+    pub model: String,
+    pub backend: String,
+}
+
+/// Whether `--model` names a decoder (a GGUF file, or a Hugging Face checkpoint's folder with
+/// `config.json` and `model.safetensors`) rather than the embedding model's folder.
+fn is_decoder(model: &Path) -> bool {
+    model.is_file() || (model.join("config.json").is_file() && model.join("model.safetensors").is_file())
+}
+
+impl LoadedRouter {
+    /// Loads the router `args` name, or says what is wrong with it.
+    pub fn new(args: &RouterArgs) -> Result<LoadedRouter, String> {
+        if is_decoder(&args.model) {
+            return load_decoder(&args.model, args.mode);
+        }
+        let (embedder, backend) = load_any_embedder(&args.model, &args.weights, args.cpu, args.kernel)?;
+        let router = Router::Embedding { embedder, thresholds: args.thresholds() };
+        Ok(LoadedRouter { router, model: skillpg_routing::export::embedding_model(&args.weights), backend })
+    }
+
+    /// How it decides, for an export's header.
+    pub fn method(&self) -> Method {
+        match &self.router {
+            Router::Embedding { thresholds, .. } => Method::Embedding { thresholds: *thresholds },
+            Router::Decoder { mode, .. } => mode.method(),
+        }
+    }
+
+    /// Routes `requests` over `skills`; a decoder says its progress on stderr, under `label`.
+    pub fn run_arm(&self, skills: &[RouteSkill], descriptions: Descriptions, requests: &[Labelled], label: &str) -> Result<Arm, String> {
+        match &self.router {
+            Router::Embedding { embedder, thresholds } => {
+                let skill_vecs = embedder.embed(&skills.iter().map(RouteSkill::embedding_text).collect::<Vec<_>>());
+                let req_vecs = embedder.embed(&requests.iter().map(|r| r.query.clone()).collect::<Vec<_>>());
+                if let Some(failure) = embedder.failure() {
+                    eprintln!("note: {failure}");
+                }
+                Ok(Arm::from_cosines(skills::names(skills), descriptions, decide::score_matrix(&req_vecs, &skill_vecs), *thresholds))
+            }
+            Router::Decoder { decoder, mode } => {
+                let mut cpu = CpuForward::new(&decoder.model);
+                let router = now(DecoderRouter::new(&mut cpu, &decoder.bpe, skills, true))??;
+                let mut decisions = Vec::with_capacity(requests.len());
+                for (i, r) in requests.iter().enumerate() {
+                    decisions.push(match mode {
+                        DecoderMode::Chapter => now(router.chapter(&mut cpu, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS))??.decision(),
+                        DecoderMode::Choice => now(router.choice(&mut cpu, &decoder.bpe, &r.query))??.decision(),
+                    });
+                    eprint!("\r{label}{}/{} requests", i + 1, requests.len());
+                }
+                eprintln!();
+                Ok(Arm { names: skills::names(skills), descriptions, decisions })
+            }
+        }
+    }
+
+    /// Decides `arm` again under the thresholds that suit the labelled `requests` best, and says
+    /// which they were on stderr.
+    pub fn calibrate(&mut self, arm: &mut Arm, requests: &[Labelled]) -> Result<(), String> {
+        let Router::Embedding { thresholds, .. } = &mut self.router else {
+            return Err("--calibrate sets the embedding model's threshold and margin; a decoder has none".to_owned());
+        };
+        if let Some(why) = skillpg_routing::requests::why_not_comparable(requests) {
+            return Err(format!("--calibrate: {why}"));
+        }
+        let labels: Vec<&str> = requests.iter().map(|r| r.expected.trim()).collect();
+        let c = decide::calibrate(&arm.cosines(), &arm.names, &labels);
+        eprintln!("calibration: tau {:.2}, delta {:.2}: {}/{} correct ({} pairs tried)", c.best.tau, c.best.delta, c.correct, requests.len(), c.n_tried);
+        *thresholds = c.best;
+        *arm = arm.decided_under(c.best);
+        Ok(())
+    }
+
+    /// The first line of a text report: what ran, and how it decided.
+    fn heading(&self, what: &str) -> String {
+        let how = match &self.router {
+            Router::Embedding { thresholds: t, .. } => format!("tau {:.2}, delta {:.2}", t.tau, t.delta),
+            Router::Decoder { mode: DecoderMode::Chapter, .. } => "the chapter's protocol (greedy answer)".to_owned(),
+            Router::Decoder { mode: DecoderMode::Choice, .. } => "constrained choice".to_owned(),
+        };
+        format!("{what} ({} on {}; {how}): {PREVIEW_NOTE}\n", self.model, self.backend)
+    }
+}
+
+/// The model on the GPU when the backend rule picks it, else the fast CPU path; `reference`
+/// forces the CPU reference, the oracle. Returns a line saying which runs.
+fn load_any_embedder(dir: &Path, weights: &str, reference: bool, kernel: KernelArg) -> Result<(Box<dyn Embedder>, String), String> {
     let cpu = load_embedder(dir, weights)?;
     if reference {
-        return Ok((Box::new(cpu), "CPU reference".to_owned()));
+        return Ok((Box::new(cpu), "the CPU reference".to_owned()));
     }
-    match pollster::block_on(skillpg_gpu::Gpu::new()) {
-        Ok(gpu) if !gpu.adapter.device_type.eq_ignore_ascii_case("cpu") => {
-            let what = format!("GPU via wgpu: {} ({}, {})", gpu.adapter.name, gpu.adapter.backend, gpu.adapter.device_type);
-            let model = skillpg_gpu::GpuModel::new(gpu, &cpu.model, true);
-            return Ok((Box::new(skillpg_gpu::GpuEmbedder { tokenizer: cpu.tokenizer, model, fallback: cpu.model }), what));
+    if kernel == KernelArg::Auto {
+        match pollster::block_on(skillpg_gpu::Gpu::new()) {
+            Ok(gpu) if BackendChoice::Auto.runs_on_gpu(Some(&gpu.adapter.device_type)) => {
+                let what = format!("the GPU via wgpu: {} ({}, {})", gpu.adapter.name, gpu.adapter.backend, gpu.adapter.device_type);
+                let model = pollster::block_on(skillpg_gpu::GpuModel::new(gpu, &cpu.model, true))?;
+                return Ok((Box::new(skillpg_gpu::GpuEmbedder::new(cpu.tokenizer, model, cpu.model)), what));
+            }
+            Ok(gpu) => eprintln!("note: the adapter is software ({}, {}); using the fast CPU path", gpu.adapter.name, gpu.adapter.device_type),
+            Err(e) => eprintln!("note: {e}; using the fast CPU path"),
         }
-        Ok(gpu) => eprintln!("note: the adapter is software ({}, {}); using the fast CPU path", gpu.adapter.name, gpu.adapter.device_type),
-        Err(e) => eprintln!("note: {e}; using the fast CPU path"),
     }
-    Ok((Box::new(skillpg_router::fast::FastEmbedder::new(cpu.tokenizer, cpu.model)), "fast CPU path".to_owned()))
+    let kernel = match kernel {
+        KernelArg::Auto => Kernel::Auto,
+        KernelArg::F32 => Kernel::F32,
+        KernelArg::Integer => Kernel::Integer,
+    };
+    let fast = skillpg_router::fast::FastEmbedder::with_kernel(cpu.tokenizer, cpu.model, kernel);
+    let line = format!("the fast CPU path ({} kernel)", if fast.runs_on_integers() { "integer" } else { "f32" });
+    Ok((Box::new(fast), line))
 }
 
 /// Loads the CPU embedder from `dir` (`minilm-f32.spgm` or `model.safetensors`, and `vocab.txt`).
@@ -40,7 +209,7 @@ pub fn load_embedder(dir: &Path, weights: &str) -> Result<CpuEmbedder, String> {
     let vocab = std::fs::read_to_string(dir.join("vocab.txt")).map_err(|e| format!("{}: {e}; {hint}", dir.join("vocab.txt").display()))?;
     let spgm = dir.join(format!("minilm-{weights}.spgm"));
     let weights = if spgm.exists() || weights != "f32" {
-        Weights::from_spgm(&std::fs::read(&spgm).map_err(|e| e.to_string())?)?
+        Weights::from_spgm(&std::fs::read(&spgm).map_err(|e| format!("{}: {e}; {hint}", spgm.display()))?)?
     } else {
         let st = dir.join("model.safetensors");
         Weights::from_safetensors(&std::fs::read(&st).map_err(|e| format!("{}: {e}; {hint}", st.display()))?)?
@@ -48,19 +217,25 @@ pub fn load_embedder(dir: &Path, weights: &str) -> Result<CpuEmbedder, String> {
     Ok(CpuEmbedder { tokenizer: WordPiece::from_vocab_txt(&vocab)?, model: Model::from_weights(&weights)? })
 }
 
-/// A skill as the router sees it: its name and the text embedded, `{name}: {description}`.
-pub struct RouteSkill {
-    pub name: String,
-    pub description: String,
+/// Reads a decoder (GGUF, or a checkpoint's folder), or says what is wrong with it.
+fn load_decoder(path: &Path, mode: DecoderMode) -> Result<LoadedRouter, String> {
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let file_name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let loaded = if path.is_dir() {
+        let text = |name: &str| read(&path.join(name)).and_then(|b| String::from_utf8(b).map_err(|_| format!("{name} is not UTF-8")));
+        let (config, tokenizer) = (text("config.json")?, text("tokenizer.json")?);
+        Loaded::from_checkpoint(read(&path.join("model.safetensors"))?, &config, &tokenizer)
+    } else {
+        Loaded::from_gguf(read(path)?)
+    };
+    let loaded = loaded.map_err(|e| format!("{}: {e}", path.display()))?;
+    let model = loaded.describe(&file_name);
+    let Loaded { model: decoder, bpe, .. } = loaded;
+    let router = Router::Decoder { decoder: Box::new(LoadedDecoder { model: decoder, bpe }), mode };
+    Ok(LoadedRouter { router, model, backend: "the CPU".to_owned() })
 }
 
-impl RouteSkill {
-    fn text(&self) -> String {
-        format!("{}: {}", self.name, self.description)
-    }
-}
-
-/// Reads the skills under `paths` (YAML-parsed name and description).
+/// Reads the skills under `paths`, each as its analysis names and describes it.
 pub fn load_skills(paths: &[PathBuf]) -> Result<Vec<RouteSkill>, String> {
     let mut res = Vec::new();
     for p in paths {
@@ -68,10 +243,7 @@ pub fn load_skills(paths: &[PathBuf]) -> Result<Vec<RouteSkill>, String> {
         if let Some(why) = ingested.why_no_skill() {
             return Err(format!("{}: {why}", p.display()));
         }
-        for bundle in ingested.skills {
-            let a = skillpg_core::analyze(&bundle);
-            res.push(RouteSkill { name: a.display_name().to_owned(), description: a.description().unwrap_or("").trim().to_owned() });
-        }
+        res.extend(ingested.skills.iter().map(|bundle| RouteSkill::from_analysis(&skillpg_core::analyze(bundle))));
     }
     if res.is_empty() {
         return Err("no skills found".into());
@@ -79,117 +251,56 @@ pub fn load_skills(paths: &[PathBuf]) -> Result<Vec<RouteSkill>, String> {
     Ok(res)
 }
 
-/// Reads requests: a labelled JSON list (either format), or one request per line with an
-/// optional `=> expected-skill`.
+/// Reads a request file (see `skillpg_routing::requests`).
 pub fn load_requests(path: &Path, skill_for_per_skill: Option<&str>) -> Result<Vec<Labelled>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    route::parse_requests(&text, skill_for_per_skill)
-}
-
-/// The decisions of one arm.
-pub struct Arm {
-    pub names: Vec<String>,
-    /// Per request, a score a skill: cosines (embedding model), the candidates' probabilities
-    /// (decoder, constrained choice; NONE last), or nothing (decoder, chapter protocol).
-    pub matrix: Vec<Vec<f32>>,
-    pub choices: Vec<String>,
-    /// Per request, the decoder's verbatim answer (chapter protocol), or `None`.
-    pub answers: Vec<Option<String>>,
-    /// Per request, each candidate's log-probability (decoder, constrained choice; NONE last),
-    /// or nothing.
-    pub log_probs: Vec<Vec<f32>>,
-}
-
-pub fn run_arm(embedder: &dyn Embedder, skills: &[RouteSkill], requests: &[Labelled], t: Thresholds) -> Arm {
-    let skill_vecs = embedder.embed(&skills.iter().map(RouteSkill::text).collect::<Vec<_>>());
-    let req_vecs = embedder.embed(&requests.iter().map(|r| r.query.clone()).collect::<Vec<_>>());
-    let matrix = route::score_matrix(&req_vecs, &skill_vecs);
-    let names: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
-    let choices = route::choices(&matrix, &names, t).into_iter().map(str::to_owned).collect();
-    let answers = vec![None; requests.len()];
-    Arm { names, matrix, choices, answers, log_probs: Vec::new() }
-}
-
-/// One value a candidate (the names, then NONE, as far as `row` goes) as a JSON object.
-fn by_candidate(names: &[String], row: &[f32]) -> serde_json::Map<String, serde_json::Value> {
-    names.iter().map(String::as_str).chain([NONE]).zip(row).map(|(n, s)| (n.to_owned(), serde_json::json!(s))).collect()
-}
-
-/// `skillpg route` as JSON.
-pub fn route_json(requests: &[Labelled], arm: &Arm, backend: &str) -> serde_json::Value {
-    let mut items: Vec<serde_json::Value> = requests
-        .iter()
-        .zip(&arm.matrix)
-        .zip(&arm.choices)
-        .zip(&arm.answers)
-        .map(|(((r, row), choice), answer)| {
-            serde_json::json!({"query": r.query, "choice": choice, "answer": answer, "expected": if r.expected.is_empty() { serde_json::Value::Null } else { r.expected.clone().into() }, "scores": by_candidate(&arm.names, row)})
-        })
-        .collect();
-    // Constrained choice only: the embedding model and the chapter's protocol have none.
-    for (item, row) in items.iter_mut().zip(&arm.log_probs) {
-        item["log_probs"] = by_candidate(&arm.names, row).into();
+    let requests = skillpg_routing::requests::parse_requests(&text, skill_for_per_skill)?;
+    if requests.is_empty() {
+        return Err(format!("{}: no requests", path.display()));
     }
-    serde_json::json!({"model": backend, "note": "a preview by a small model, not any product's router", "requests": items})
+    Ok(requests)
 }
 
 /// `skillpg route` as text.
-pub fn route_text(requests: &[Labelled], arm: &Arm, t: Thresholds, backend: &str) -> String {
-    let settings = if arm.answers.iter().any(Option::is_some) || arm.matrix.first().is_some_and(|row| row.len() > arm.names.len()) {
-        String::new()
-    } else {
-        format!("; tau {:.2}, delta {:.2}", t.tau, t.delta)
-    };
-    let mut out = format!("routing preview ({backend}{settings}); not any product's router\n");
-    for (((r, row), choice), answer) in requests.iter().zip(&arm.matrix).zip(&arm.choices).zip(&arm.answers) {
-        let mark = if r.expected.is_empty() {
-            ""
-        } else if &r.expected == choice {
-            "  ok"
-        } else {
-            "  MISS"
+pub fn route_text(router: &LoadedRouter, requests: &[Labelled], arm: &Arm) -> String {
+    let mut out = router.heading("routing preview");
+    let candidates = arm.candidates();
+    for (r, d) in requests.iter().zip(&arm.decisions) {
+        let choice = arm.name_of(d);
+        let mark = match r.label() {
+            None => "",
+            Some(e) if e == choice => "  ok",
+            Some(_) => "  MISS",
         };
         let _ = writeln!(out, "{choice:>24}{mark}  {}", r.query);
-        if let Some(a) = answer {
+        if let Some(a) = d.answer() {
             let _ = writeln!(out, "{:>24}  answered {a:?}", "");
         }
-        if !row.is_empty() {
-            let scores: Vec<String> = arm.names.iter().map(String::as_str).chain([NONE]).zip(row).map(|(n, s)| format!("{n} {s:.3}")).collect();
+        if !d.scores().is_empty() {
+            let scores: Vec<String> = candidates.iter().zip(d.scores()).map(|(n, s)| format!("{n} {s:.3}")).collect();
             let _ = writeln!(out, "{:>24}  {}", "", scores.join(", "));
         }
     }
     out
 }
 
-/// `skillpg compare`: accuracy with Wilson intervals, the paired table and the sign test, NONE
-/// rates and per-skill recall and precision.
-pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm, backend: &str) -> String {
-    let expected: Vec<&str> = requests.iter().map(|r| r.expected.as_str()).collect();
-    let ca: Vec<&str> = a.choices.iter().map(String::as_str).collect();
-    let cb: Vec<&str> = b.choices.iter().map(String::as_str).collect();
-    let cmp = skillpg_stats::compare(&expected, &ca, &cb, NONE);
-    let p = cmp.paired;
-    let mut out = format!("A/B routing comparison ({backend}): a preview by a small model, not any product's router\n");
-    let _ = writeln!(out, "{}", cmp.a.line("A", NONE));
-    let _ = writeln!(out, "{}", cmp.b.line("B", NONE));
+/// `skillpg compare` as text: accuracy with Wilson intervals, the paired table and the sign
+/// test, NONE rates, per-skill recall and precision, and the answers read as NONE.
+pub fn compare_text(router: &LoadedRouter, requests: &[Labelled], a: &Arm, b: &Arm, cmp: &AbComparison) -> String {
+    let p = cmp.stats.paired;
+    let mut out = router.heading("A/B routing comparison");
+    let _ = writeln!(out, "{}", cmp.stats.a.line("A", NONE));
+    let _ = writeln!(out, "{}", cmp.stats.b.line("B", NONE));
     let _ = writeln!(out, "paired: both right {}, only A {}, only B {}, neither {}", p.both, p.only_a, p.only_b, p.neither);
     let _ = writeln!(out, "exact two-sided sign test on {} discordant pairs: p = {:.4}", p.only_a + p.only_b, p.p_value());
     let _ = writeln!(out, "per skill (recall / precision): A | B");
-    for name in &a.names {
-        let fmt = |v: Option<f64>| v.map(|x| format!("{:.2}", x)).unwrap_or_else(|| "-".into());
-        let (r1, p1) = recall_precision(&expected, &ca, name);
-        let (r2, p2) = recall_precision(&expected, &cb, name);
-        let _ = writeln!(out, "  {name:>24}: {} / {} | {} / {}", fmt(r1), fmt(p1), fmt(r2), fmt(p2));
+    let fmt = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |x| format!("{x:.2}"));
+    for s in &cmp.per_skill {
+        let _ = writeln!(out, "  {:>24}: {} / {} | {} / {}", s.skill, fmt(s.a_recall), fmt(s.a_precision), fmt(s.b_recall), fmt(s.b_precision));
     }
     for (label, arm) in [("A", a), ("B", b)] {
-        let odd: Vec<String> = requests
-            .iter()
-            .zip(&arm.answers)
-            .zip(&arm.choices)
-            .filter_map(|((r, ans), choice)| {
-                ans.as_ref().filter(|ans| ans.trim().to_lowercase() != choice.to_lowercase()).map(|ans| format!("  {:?} -> {ans:?}", r.query))
-            })
-            .collect();
+        let odd: Vec<String> =
+            requests.iter().zip(&arm.decisions).filter(|(_, d)| !d.recognised()).map(|(r, d)| format!("  {:?} -> {:?}", r.query, d.answer().unwrap_or(""))).collect();
         if !odd.is_empty() {
             let _ = writeln!(out, "{label}: answers that are neither a name nor NONE, counted as NONE, verbatim:");
             out.push_str(&odd.join("\n"));
@@ -199,7 +310,7 @@ pub fn compare_text(requests: &[Labelled], a: &Arm, b: &Arm, backend: &str) -> S
     out
 }
 
-/// Packs the model for the page and the CLI: f32 and f16 `.spgm` files and the vocabulary.
+/// Packs the model for the page and the CLI: f32, f16 and int8 `.spgm` files and the vocabulary.
 pub fn pack(safetensors: &Path, vocab: &Path, out: &Path) -> Result<String, String> {
     let vocab_txt = std::fs::read_to_string(vocab).map_err(|e| format!("{}: {e}", vocab.display()))?;
     let weights = Weights::from_safetensors(&std::fs::read(safetensors).map_err(|e| format!("{}: {e}", safetensors.display()))?)?.for_routing(&vocab_txt);

@@ -89,7 +89,7 @@ fn main() {
     if requests.is_empty() {
         return;
     }
-    let thin: Vec<(String, String)> = rich.iter().map(|(n, d)| (n.clone(), skillpg_router::route::thin(d))).collect();
+    let thin: Vec<skillpg_routing::skills::RouteSkill> = rich.iter().map(skillpg_routing::skills::RouteSkill::thinned).collect();
     for (label, skills) in [("as written", &rich), ("thinned", &thin)] {
         let mut cpu = CpuForward::new(&model);
         let arm = now(chapter_arm(&mut cpu, &bpe, skills, &requests, true)).expect("cpu");

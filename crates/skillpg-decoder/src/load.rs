@@ -18,6 +18,23 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// What the model is, in words: its name (or `unnamed` when its file states none), family,
+    /// shape and size. The CLI and the page say it alike, and it heads an export's `model`.
+    pub fn describe(&self, unnamed: &str) -> String {
+        let c = self.model.config;
+        format!(
+            "{} ({:?} family, {} layers, width {}, {} heads / {} key-value heads, vocabulary {}, {:.1} MB)",
+            self.name.as_deref().unwrap_or(unnamed),
+            c.family,
+            c.layers,
+            c.dim,
+            c.heads,
+            c.kv_heads,
+            c.vocab,
+            self.size as f64 / 1e6
+        )
+    }
+
     /// Reads a GGUF's model and tokenizer, or names what is wrong.
     pub fn from_gguf(bytes: Vec<u8>) -> Result<Loaded, String> {
         let size = bytes.len();

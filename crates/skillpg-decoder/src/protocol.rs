@@ -11,20 +11,22 @@
 //! cache reused: a request costs only its own tokens. The prompt is cut at a special token
 //! (`<|im_start|>`), where the tokenizer starts afresh, so the cut never changes the ids.
 
+use skillpg_routing::NONE;
+use skillpg_routing::answer::{Reading, read_answer};
+use skillpg_routing::outcome::{Decision, Evidence};
+use skillpg_routing::skills::RouteSkill;
+
 use crate::bpe::Bpe;
 use crate::forward::Forward;
 use crate::model::Logits;
-
-/// The answer that means "no skill".
-pub const NONE: &str = "NONE";
 
 /// The most tokens an answer may run to in the chapter's protocol.
 pub const DEFAULT_MAX_ANSWER_TOKENS: usize = 24;
 
 /// The system prompt: the instruction, then one `- name: description` line a skill.
-pub fn system_prompt(skills: &[(String, String)]) -> String {
+pub fn system_prompt(skills: &[RouteSkill]) -> String {
     let mut s = String::from("You route a user's request to a skill. These skills are installed, one per line as `- name: description`:\n");
-    for (name, description) in skills {
+    for RouteSkill { name, description } in skills {
         s.push_str(&format!("- {name}: {}\n", description.split_whitespace().collect::<Vec<_>>().join(" ")));
     }
     s.push_str(
@@ -44,32 +46,13 @@ pub fn prompt_request(request: &str) -> String {
     format!("user\n{request}<|im_end|>\n<|im_start|>assistant\n")
 }
 
-/// How an answer was read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Parsed {
-    /// The skill chosen (an index into the names), or `None` for NONE and for anything else.
-    pub choice: Option<usize>,
-    /// Whether the answer was a name or NONE exactly (after trimming and case-folding); when
-    /// not, it counts as NONE and is shown verbatim.
-    pub recognised: bool,
-}
-
-/// Reads an answer as the chapter does.
-pub fn parse_answer(answer: &str, names: &[String]) -> Parsed {
-    let a = answer.trim().to_lowercase();
-    if let Some(i) = names.iter().position(|n| n.trim().to_lowercase() == a) {
-        return Parsed { choice: Some(i), recognised: true };
-    }
-    Parsed { choice: None, recognised: a == NONE.to_lowercase() }
-}
-
 /// One request's answer under the chapter's protocol.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChapterAnswer {
     /// What the model wrote, verbatim (without the end-of-turn token).
     pub verbatim: String,
     /// How it was read.
-    pub parsed: Parsed,
+    pub parsed: Reading,
     /// Tokens prefilled for this request (its own, the prefix being cached).
     pub prefill_tokens: usize,
     /// Tokens generated.
@@ -90,6 +73,28 @@ pub struct ChoiceAnswer {
     pub choice: Option<usize>,
     /// Tokens prefilled for this request (its own and the candidates').
     pub prefill_tokens: usize,
+}
+
+impl ChapterAnswer {
+    /// The answer as a decision, with what it rests on.
+    pub fn decision(&self) -> Decision {
+        let evidence = Evidence::Answer {
+            verbatim: self.verbatim.clone(),
+            recognised: self.parsed.recognised,
+            prefill_tokens: self.prefill_tokens as u64,
+            generated_tokens: self.generated_tokens as u64,
+            capped: self.capped,
+        };
+        Decision { choice: self.parsed.choice, evidence }
+    }
+}
+
+impl ChoiceAnswer {
+    /// The answer as a decision, with what it rests on.
+    pub fn decision(&self) -> Decision {
+        let evidence = Evidence::Choice { distribution: self.distribution.clone(), log_probs: self.log_probs.clone(), prefill_tokens: self.prefill_tokens as u64 };
+        Decision { choice: self.choice, evidence }
+    }
 }
 
 /// A decoder routing requests over one set of skills, its system turn cached in the backend's
@@ -122,12 +127,12 @@ impl DecoderRouter {
     /// says why the model's tokenizer cannot hold this chat template (or why the device failed).
     /// With `reuse_prefix` false every request prefills the whole prompt again (to measure what
     /// the cache saves).
-    pub async fn new(model: &mut impl Forward, bpe: &Bpe, skills: &[(String, String)], reuse_prefix: bool) -> Result<DecoderRouter, String> {
+    pub async fn new(model: &mut impl Forward, bpe: &Bpe, skills: &[RouteSkill], reuse_prefix: bool) -> Result<DecoderRouter, String> {
         let end = bpe.special("<|im_end|>").ok_or("the tokenizer has no <|im_end|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
         bpe.special("<|im_start|>").ok_or("the tokenizer has no <|im_start|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
         let mut stops = vec![end];
         stops.extend(bpe.special("<|endoftext|>"));
-        let names: Vec<String> = skills.iter().map(|(n, _)| n.clone()).collect();
+        let names = skillpg_routing::skills::names(skills);
         let candidates = names.iter().map(String::as_str).chain([NONE]).map(|n| {
             let mut ids = bpe.encode(n);
             ids.push(end);
@@ -192,7 +197,7 @@ impl DecoderRouter {
             logits = model.forward(&[next], Logits::Last).await?;
         }
         let verbatim = bpe.decode(&answer);
-        let parsed = parse_answer(&verbatim, &self.names);
+        let parsed = read_answer(&verbatim, &self.names);
         Ok(ChapterAnswer { verbatim, parsed, prefill_tokens: ids.len(), generated_tokens: answer.len(), capped })
     }
 
@@ -230,18 +235,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn answers_are_read_as_the_chapter_reads_them() {
-        let names = vec!["sql-review".to_owned(), "release-notes".to_owned()];
-        assert_eq!(parse_answer("  SQL-Review\n", &names), Parsed { choice: Some(0), recognised: true });
-        assert_eq!(parse_answer("none", &names), Parsed { choice: None, recognised: true });
-        // Anything else is NONE, kept verbatim by the caller.
-        assert_eq!(parse_answer("release-notes.", &names), Parsed { choice: None, recognised: false });
-        assert_eq!(parse_answer("The skill is sql-review", &names), Parsed { choice: None, recognised: false });
-    }
-
-    #[test]
     fn the_system_prompt_lists_every_skill_on_one_line() {
-        let s = system_prompt(&[("a".into(), "Does\n  A.".into()), ("b".into(), "Does B.".into())]);
+        let skill = |name: &str, description: &str| RouteSkill { name: name.into(), description: description.into() };
+        let s = system_prompt(&[skill("a", "Does\n  A."), skill("b", "Does B.")]);
         assert!(s.contains("\n- a: Does A.\n- b: Does B.\n"), "{s}");
         assert!(s.ends_with("NONE only."));
     }

@@ -96,7 +96,9 @@ fn safetensors_checkpoints_agree_with_their_gguf_candle_and_tokenizers() {
         let short = config.replace("\"max_position_embeddings\": 4096", "\"max_position_embeddings\": 300");
         assert_ne!(short, config, "the config states its context");
         let small = Decoder::from_safetensors(std::fs::read(folder.join("model.safetensors")).expect("safetensors"), &short).expect("model");
-        let skills: Vec<(String, String)> = (0..8).map(|i| (format!("skill-{i}"), "Does a thing when someone asks for that thing.".to_owned())).collect();
+        let skills: Vec<skillpg_routing::skills::RouteSkill> = (0..8)
+            .map(|i| skillpg_routing::skills::RouteSkill { name: format!("skill-{i}"), description: "Does a thing when someone asks for that thing.".to_owned() })
+            .collect();
         let mut cpu = skillpg_decoder::forward::CpuForward::new(&small);
         let e = skillpg_decoder::forward::now(skillpg_decoder::protocol::DecoderRouter::new(&mut cpu, &from_json, &skills, true)).expect("cpu").expect_err("refused");
         assert!(e.contains("reads 300 at most") && e.contains("8 skills"), "{e}");

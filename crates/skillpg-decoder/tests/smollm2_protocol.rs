@@ -37,7 +37,7 @@ fn model_bytes() -> Vec<u8> {
 }
 
 /// `(name, description)` of each sample skill, from its frontmatter's one-line fields.
-fn sample_skills(set: &str) -> Vec<(String, String)> {
+fn sample_skills(set: &str) -> Vec<skillpg_routing::skills::RouteSkill> {
     let dir = root().join("web/samples").join(set);
     let mut dirs: Vec<_> = std::fs::read_dir(&dir).expect("samples").filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
@@ -45,7 +45,7 @@ fn sample_skills(set: &str) -> Vec<(String, String)> {
         .map(|d| {
             let text = std::fs::read_to_string(d.join("SKILL.md")).expect("SKILL.md");
             let field = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim().to_owned()).expect("field");
-            (field("name:"), field("description:"))
+            skillpg_routing::skills::RouteSkill { name: field("name:"), description: field("description:") }
         })
         .collect()
 }

@@ -48,7 +48,7 @@ fn main() {
     let device_ms = t.elapsed().as_secs_f64() * 1e3;
     let adapter = gpu.adapter.clone();
     let t = Instant::now();
-    let gm = GpuModel::new(gpu, &model, true);
+    let gm = pollster::block_on(GpuModel::new(gpu, &model, true)).expect("upload");
     let _ = pollster::block_on(gm.forward(&ids[0])).unwrap();
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
 
@@ -66,7 +66,7 @@ fn main() {
         let before = gm.gpu.dispatch_count();
         let t = Instant::now();
         let vecs = pollster::block_on(gm.forward_batch(&ids)).unwrap();
-        let _scores = skillpg_router::route::score_matrix(&vecs[6..], &vecs[..6]);
+        let _scores = skillpg_routing::decide::score_matrix(&vecs[6..], &vecs[..6]);
         set_runs.push(t.elapsed().as_secs_f64() * 1e3);
         dispatches = gm.gpu.dispatch_count() - before;
     }
@@ -80,7 +80,7 @@ fn main() {
     }
     let t = Instant::now();
     let cvecs: Vec<Vec<f32>> = ids.iter().map(|i| model.forward(i)).collect();
-    let _ = skillpg_router::route::score_matrix(&cvecs[6..], &cvecs[..6]);
+    let _ = skillpg_routing::decide::score_matrix(&cvecs[6..], &cvecs[..6]);
     let cpu_set_ms = t.elapsed().as_secs_f64() * 1e3;
 
     // The fast CPU path: one request at a time, then the whole set in one batch.
@@ -93,7 +93,7 @@ fn main() {
     }
     let t = Instant::now();
     let fvecs = fast.forward_batch(&ids);
-    let _ = skillpg_router::route::score_matrix(&fvecs[6..], &fvecs[..6]);
+    let _ = skillpg_routing::decide::score_matrix(&fvecs[6..], &fvecs[..6]);
     let fast_set_ms = t.elapsed().as_secs_f64() * 1e3;
 
     // One request of L tokens: per layer, Q, K, V and the output projection (4 · 2·L·384²), the

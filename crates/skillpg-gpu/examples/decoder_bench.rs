@@ -77,7 +77,7 @@ fn main() {
     println!("| decode, {steps} greedy steps | {:.1} ms a token, {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
 
     let requests = sample_requests(&root, limit);
-    let thin: Vec<(String, String)> = rich.iter().map(|(n, d)| (n.clone(), skillpg_router::route::thin(d))).collect();
+    let thin: Vec<skillpg_routing::skills::RouteSkill> = rich.iter().map(skillpg_routing::skills::RouteSkill::thinned).collect();
     for (label, skills) in [("as written", &rich), ("thinned", &thin)] {
         let arm = pollster::block_on(chapter_arm(&mut gpu, &bpe, skills, &requests, true));
         let n = requests.len();

@@ -269,9 +269,9 @@ impl DecoderKernels {
     }
 
     fn dispatch(&self, enc: &mut wgpu::CommandEncoder, kernel: &str, p: Params, inputs: [&wgpu::Buffer; 3], out: &wgpu::Buffer, groups: (u32, u32)) {
-        if let Some(pipeline) = self.kernels.get(kernel) {
-            self.gpu.dispatch_pipeline(enc, kernel, pipeline, bytemuck::bytes_of(&p), inputs, out, groups);
-        }
+        // Kernel names are the code's, not the input's: a missing one is a bug, and loud.
+        let Some(pipeline) = self.kernels.get(kernel) else { panic!("no compiled decoder kernel {kernel}: the WGSL and the Rust disagree") };
+        self.gpu.dispatch_pipeline(enc, kernel, pipeline, bytemuck::bytes_of(&p), inputs, out, groups);
     }
 
     /// Uploads a packed matrix in chunks of rows that fit a binding; `Err` names the sizes when

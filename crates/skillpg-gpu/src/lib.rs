@@ -182,7 +182,8 @@ impl Gpu {
 
     /// Records one kernel dispatch of `groups` workgroups (x, y) into `encoder`.
     fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, kernel: &str, params: Params, inputs: [&DeviceBuf; 3], out: &DeviceBuf, groups: (u32, u32)) {
-        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == kernel) else { return };
+        // Kernel names are the code's, not the input's: a missing one is a bug, and loud.
+        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == kernel) else { panic!("no compiled kernel {kernel}: the WGSL and the Rust disagree") };
         self.dispatch_pipeline(encoder, kernel, pipeline, bytemuck::bytes_of(&params), [&inputs[0].buf, &inputs[1].buf, &inputs[2].buf], &out.buf, groups);
     }
 
@@ -400,8 +401,17 @@ fn concat(a: &[f32], b: &[f32]) -> Vec<f32> {
 
 impl GpuModel {
     /// Uploads the CPU model's weights: the layers' matrices in f16 where the adapter offers
-    /// `shader-f16` (and `allow_f16`), in f32 otherwise.
-    pub fn new(gpu: Gpu, model: &Model, allow_f16: bool) -> GpuModel {
+    /// `shader-f16` (and `allow_f16`), in f32 otherwise; `Err` when the device could not take
+    /// them (out of memory, a buffer past its limits), with the device's own words.
+    pub async fn new(gpu: Gpu, model: &Model, allow_f16: bool) -> Result<GpuModel, String> {
+        let (uploaded, error) = gpu.catching(|| GpuModel::upload(gpu.clone(), model, allow_f16)).await;
+        match error {
+            None => Ok(uploaded),
+            Some(e) => Err(format!("the GPU could not take the model's weights: {e}")),
+        }
+    }
+
+    fn upload(gpu: Gpu, model: &Model, allow_f16: bool) -> GpuModel {
         let f16 = allow_f16 && gpu.has_f16();
         let up = |p: &(Vec<f32>, Vec<f32>)| (if f16 { gpu.upload_f16(&p.0) } else { gpu.upload(&p.0) }, gpu.upload(&p.1));
         let layers = model
@@ -486,22 +496,36 @@ impl GpuModel {
 }
 
 /// The GPU model behind the router's [`skillpg_router::Embedder`] trait, natively (the browser
-/// awaits [`GpuModel::forward`] instead).
+/// awaits [`GpuModel::forward`] instead). A batch the GPU fails runs on the CPU reference, and
+/// [`skillpg_router::Embedder::failure`] says why from then on.
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug)]
 pub struct GpuEmbedder {
-    /// The tokenizer.
-    pub tokenizer: skillpg_router::wordpiece::WordPiece,
-    /// The model on the device.
-    pub model: GpuModel,
-    /// The CPU reference, used for a text whose GPU run fails (as the page does).
-    pub fallback: Model,
+    tokenizer: skillpg_router::wordpiece::WordPiece,
+    model: GpuModel,
+    fallback: Model,
+    failure: std::cell::RefCell<Option<String>>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl GpuEmbedder {
+    /// The model on the device, its tokenizer, and the CPU reference for a batch it fails.
+    pub fn new(tokenizer: skillpg_router::wordpiece::WordPiece, model: GpuModel, fallback: Model) -> GpuEmbedder {
+        GpuEmbedder { tokenizer, model, fallback, failure: std::cell::RefCell::new(None) }
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 impl skillpg_router::Embedder for GpuEmbedder {
     fn embed(&self, texts: &[String]) -> Vec<Vec<f32>> {
         let batch: Vec<Vec<u32>> = texts.iter().map(|t| self.tokenizer.encode(t)).collect();
-        pollster::block_on(self.model.forward_batch(&batch)).unwrap_or_else(|_| batch.iter().map(|ids| self.fallback.forward(ids)).collect())
+        pollster::block_on(self.model.forward_batch(&batch)).unwrap_or_else(|e| {
+            *self.failure.borrow_mut() = Some(format!("the GPU failed ({e}); the CPU reference embedded these texts"));
+            batch.iter().map(|ids| self.fallback.forward(ids)).collect()
+        })
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.borrow().clone()
     }
 }

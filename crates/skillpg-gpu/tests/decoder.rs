@@ -256,13 +256,13 @@ fn the_chapter_protocol_answers_the_same_on_both_backends() {
     let bytes = std::fs::read(path).expect("model");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
     let model = Decoder::from_gguf(bytes).expect("model");
-    let skills: Vec<(String, String)> = [
+    let skills: Vec<skillpg_routing::skills::RouteSkill> = [
         ("sql-review", "Reviews SQL queries for injection and slow joins."),
         ("release-notes", "Writes release notes from merged pull requests."),
         ("pdf-forms", "Fills PDF forms."),
     ]
     .iter()
-    .map(|(n, d)| ((*n).to_owned(), (*d).to_owned()))
+    .map(|(n, d)| skillpg_routing::skills::RouteSkill { name: (*n).to_owned(), description: (*d).to_owned() })
     .collect();
     let requests = ["Is this query safe?", "Draft the notes for v2.1", "What's the weather like?"];
     let mut cpu = CpuForward::new(model.clone());

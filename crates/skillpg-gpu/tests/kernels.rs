@@ -138,7 +138,7 @@ fn the_whole_model_matches_the_cpu_reference() {
     )
     .expect("json");
     let texts: Vec<String> = requests.as_array().expect("list").iter().take(8).map(|r| r["query"].as_str().unwrap_or("").to_owned()).collect();
-    let gm = GpuModel::new(gpu(), &model, false);
+    let gm = pollster::block_on(GpuModel::new(gpu(), &model, false)).expect("upload");
     let mut worst = (0.0f32, 1.0f32);
     // One text at a time, then all of them (and an empty one) in one packed batch.
     let mut batch: Vec<Vec<u32>> = texts.iter().map(|t| wp.encode(t)).collect();
@@ -181,7 +181,7 @@ fn the_whole_model_with_f16_weights_matches_the_cpu_on_the_f16_file() {
     let weights = skillpg_router::weights::Weights::from_spgm(&std::fs::read(root.join("minilm-f16.spgm")).expect("weights")).expect("spgm");
     let model = cpu::Model::from_weights(&weights).expect("model");
     let wp = skillpg_router::wordpiece::WordPiece::from_vocab_txt(&std::fs::read_to_string(root.join("vocab.txt")).expect("vocab")).expect("vocab");
-    let gm = GpuModel::new(g, &model, true);
+    let gm = pollster::block_on(GpuModel::new(g, &model, true)).expect("upload");
     assert!(gm.f16);
     for t in ["Will this CREATE INDEX lock writes?", "Write a haiku about autumn leaves."] {
         let ids = wp.encode(t);

@@ -20,7 +20,7 @@ fn forward(c: &mut Criterion) {
     let model = Model::from_weights(&Weights::from_spgm(&bytes).expect("spgm")).expect("model");
     let wp = WordPiece::from_vocab_txt(&std::fs::read_to_string(dir.join("vocab.txt")).expect("vocab")).expect("vocab");
     let requests =
-        skillpg_router::route::parse_requests(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests"), None).expect("requests");
+        skillpg_routing::requests::parse_requests(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests"), None).expect("requests");
     let mut descriptions = Vec::new();
     for e in std::fs::read_dir(root.join("web/samples/routing")).expect("samples").filter_map(Result::ok) {
         if let Ok(md) = std::fs::read_to_string(e.path().join("SKILL.md")) {

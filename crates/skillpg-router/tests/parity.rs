@@ -93,8 +93,8 @@ fn fast_forward_matches_the_reference() {
     let fast = skillpg_router::fast::FastEmbedder::new(reference.tokenizer.clone(), reference.model.clone());
     let mut texts = parity_corpus();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/routing");
-    let requests: Vec<skillpg_router::route::Labelled> =
-        skillpg_router::route::parse_requests(&std::fs::read_to_string(root.join("requests.json")).expect("sample requests"), None).expect("requests");
+    let requests: Vec<skillpg_routing::requests::Labelled> =
+        skillpg_routing::requests::parse_requests(&std::fs::read_to_string(root.join("requests.json")).expect("sample requests"), None).expect("requests");
     texts.extend(requests.iter().map(|r| r.query.clone()));
     let ours = fast.embed(&texts);
     let want = reference.embed(&texts);
@@ -108,12 +108,12 @@ fn fast_forward_matches_the_reference() {
     // Scores and decisions of requests against the parity texts standing in for skills.
     let skills = &want[..6];
     let fast_skills = &ours[..6];
-    let t = skillpg_router::route::Thresholds { tau: 0.2, delta: 0.0 };
+    let t = skillpg_routing::decide::Thresholds { tau: 0.2, delta: 0.0 };
     for (r, (a, b)) in ours[14..].iter().zip_eq(&want[14..]).enumerate() {
-        let sa: Vec<f32> = fast_skills.iter().map(|s| skillpg_router::route::cosine(a, s)).collect();
-        let sb: Vec<f32> = skills.iter().map(|s| skillpg_router::route::cosine(b, s)).collect();
+        let sa: Vec<f32> = fast_skills.iter().map(|s| skillpg_routing::decide::cosine(a, s)).collect();
+        let sb: Vec<f32> = skills.iter().map(|s| skillpg_routing::decide::cosine(b, s)).collect();
         assert!(sa.iter().zip_eq(&sb).all(|(x, y)| (x - y).abs() <= 1e-4), "request {r}: scores differ");
-        assert_eq!(skillpg_router::route::decide(&sa, t), skillpg_router::route::decide(&sb, t), "request {r}");
+        assert_eq!(skillpg_routing::decide::decide(&sa, t), skillpg_routing::decide::decide(&sb, t), "request {r}");
     }
     println!("fast path vs reference on {} texts: worst |Δ| {worst:.2e}", texts.len());
 }
@@ -135,11 +135,12 @@ fn int8_and_f16_weights_route_like_f32() {
         )
     };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let requests: Vec<String> = skillpg_router::route::parse_requests(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests"), None)
-        .expect("requests")
-        .into_iter()
-        .map(|r| r.query)
-        .collect();
+    let requests: Vec<String> =
+        skillpg_routing::requests::parse_requests(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests"), None)
+            .expect("requests")
+            .into_iter()
+            .map(|r| r.query)
+            .collect();
     let skill_texts = |dir: &std::path::Path| -> Vec<String> {
         skillpg_fs::read_path(dir)
             .expect("skills")
@@ -155,7 +156,7 @@ fn int8_and_f16_weights_route_like_f32() {
     assert!(corpus.exists(), "the shared corpus is absent: {} not found", corpus.display());
     let sets = [("sample skills", skill_texts(&root.join("web/samples/routing"))), ("corpus descriptions", skill_texts(&corpus))];
     let f32_model = load("minilm-f32.spgm");
-    let t = skillpg_router::route::Thresholds { tau: 0.2, delta: 0.0 };
+    let t = skillpg_routing::decide::Thresholds { tau: 0.2, delta: 0.0 };
     let reference: Vec<Vec<Vec<f32>>> = sets
         .iter()
         .map(|(_, skills)| {
@@ -173,13 +174,13 @@ fn int8_and_f16_weights_route_like_f32() {
             let n = skills.len();
             let (mut worst, mut decisions, mut at_boundary) = (0.0f32, 0, 0);
             for (ra, rb) in a[n..].iter().zip_eq(&b[n..]) {
-                let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_router::route::cosine(ra, s)).collect();
-                let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_router::route::cosine(rb, s)).collect();
+                let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_routing::decide::cosine(ra, s)).collect();
+                let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_routing::decide::cosine(rb, s)).collect();
                 for (x, y) in sa.iter().zip_eq(&sb) {
                     worst = worst.max((x - y).abs());
                 }
                 decisions += 1;
-                let (da, db) = (skillpg_router::route::decide(&sa, t), skillpg_router::route::decide(&sb, t));
+                let (da, db) = (skillpg_routing::decide::decide(&sa, t), skillpg_routing::decide::decide(&sb, t));
                 if da != db {
                     // A decision may flip only where f32 itself sits within the score tolerance
                     // of a boundary: its best score within 0.01 of τ, or its two best within 0.01.
@@ -220,20 +221,20 @@ fn integer_path_matches_the_reference_on_int8_weights() {
         .collect();
     texts.sort();
     let n = texts.len();
-    let requests = skillpg_router::route::parse_requests(&std::fs::read_to_string(root.join("requests.json")).expect("requests"), None).expect("requests");
+    let requests = skillpg_routing::requests::parse_requests(&std::fs::read_to_string(root.join("requests.json")).expect("requests"), None).expect("requests");
     texts.extend(requests.iter().map(|r| r.query.clone()));
     let (a, b) = (fast.embed(&texts), reference.embed(&texts));
     let mut worst = 0.0f32;
     for (x, y) in a.iter().zip_eq(&b) {
         worst = x.iter().zip_eq(y).fold(worst, |w, (p, q)| w.max((p - q).abs()));
     }
-    let t = skillpg_router::route::Thresholds { tau: 0.2, delta: 0.0 };
+    let t = skillpg_routing::decide::Thresholds { tau: 0.2, delta: 0.0 };
     let mut worst_score = 0.0f32;
     for (ra, rb) in a[n..].iter().zip_eq(&b[n..]) {
-        let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_router::route::cosine(ra, s)).collect();
-        let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_router::route::cosine(rb, s)).collect();
+        let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_routing::decide::cosine(ra, s)).collect();
+        let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_routing::decide::cosine(rb, s)).collect();
         worst_score = sa.iter().zip_eq(&sb).fold(worst_score, |w, (x, y)| w.max((x - y).abs()));
-        assert_eq!(skillpg_router::route::decide(&sa, t), skillpg_router::route::decide(&sb, t));
+        assert_eq!(skillpg_routing::decide::decide(&sa, t), skillpg_routing::decide::decide(&sb, t));
     }
     println!("integer path vs reference on int8 weights, {} texts: worst |embedding difference| {worst:.2e}, worst |score difference| {worst_score:.2e}", texts.len());
     assert!(worst <= 1e-3 && worst_score <= 1e-3, "embeddings differ by {worst}, scores by {worst_score}");

@@ -1,44 +1,24 @@
 //! The routing models' worker: the second edge of the page, run in a dedicated Web Worker
-//! (`web/worker.js` loads it) so that loading, packing and running the model never block the
+//! (`web/worker.js` loads it) so that loading, packing and running a model never block the
 //! page's main thread, and so that the page's first module carries none of the model's code.
 //!
-//! It owns the model and the choice of backend, and nothing else: the page downloads the
-//! weights (with its progress bar) and transfers them here; texts come in, embeddings go out.
+//! It owns the models and the choice of backend, and nothing else: the page downloads the
+//! weights (with its progress bar) and moves them here. Every message is a typed
+//! [`ToWorker`] and every answer a [`FromWorker`] (`skillpg_routing::protocol`), read and
+//! written here, in Rust; the JavaScript only moves their text and bytes.
 //!
-//! The backend rule: a WebGPU adapter whose device type is CPU (SwiftShader, lavapipe) runs the
-//! WGSL kernels slower than the wasm SIMD path, so the worker uses the CPU path there and says
-//! so. A GPU that fails mid-run is never hidden: from that text on the CPU path runs, and the
-//! backend line says so.
+//! - `embedder.rs`: the embedding model (texts in, embeddings out);
+//! - `decoder.rs`: a decoder the person brought (the chapter's protocol); the page runs it in a
+//!   worker of its own, so the two never wait on each other.
 //!
-//! `decoder.rs` holds the second router, a decoder the user brought (the chapter's protocol);
-//! the page runs it in a worker of its own, so the two never wait on each other.
+//! Where each runs is `skillpg_routing::backend`'s rule: the GPU on a real GPU, the CPU path on
+//! a software adapter (slower there) or none, unless the person chose.
 
 mod decoder;
+mod embedder;
 
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-
-use skillpg_router::cpu::Model;
-use skillpg_router::fast::FastEmbedder;
-use skillpg_router::weights::Weights;
-use skillpg_router::wordpiece::WordPiece;
+use skillpg_routing::protocol::{self, FromWorker, ToWorker};
 use wasm_bindgen::prelude::*;
-
-/// The loaded model and where it runs.
-struct Engine {
-    /// The fast CPU path (batched, SIMD in wasm); also what runs when the GPU is software.
-    fast: FastEmbedder,
-    /// The GPU path, only on an adapter that is not a CPU, until it fails.
-    gpu: Option<skillpg_gpu::GpuModel>,
-    /// What ran, in words, for the page's backend line.
-    backend: String,
-    cache: HashMap<String, Vec<f32>>,
-}
-
-thread_local! {
-    // GPU handles are not Send: the engine lives in the worker's one thread.
-    static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
-}
 
 /// Sets the panic hook (a panic reaches the console with its message).
 #[wasm_bindgen(start)]
@@ -46,126 +26,71 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The backend line for an adapter, and whether the GPU path should run on it; `cpu_kernel`
-/// names the CPU path's kernel ("int8" or "f32").
-pub fn backend_choice(adapter: Result<&skillpg_gpu::AdapterSummary, &str>, cpu_kernel: &str) -> (String, bool) {
-    match adapter {
-        Ok(a) if a.device_type.eq_ignore_ascii_case("cpu") => (
-            format!("WebGPU is software here ({} {}): using the CPU path (wasm SIMD, {cpu_kernel} kernel, in a worker), which is faster on it", a.backend, a.device_type),
-            false,
-        ),
-        Ok(a) => {
-            (format!("WebGPU via wgpu ({} {}{}), in a worker", a.backend, a.device_type, if a.name.is_empty() { String::new() } else { format!(", {}", a.name) }), true)
-        }
-        Err(e) => (format!("CPU path (wasm SIMD, {cpu_kernel} kernel, in a worker): this browser offers no WebGPU adapter ({e})"), false),
-    }
+/// The one entry point: a message's JSON and the bytes moved beside it in; `[answer JSON,
+/// bytes or null]` out.
+#[wasm_bindgen]
+pub async fn handle(message: String, bytes: Option<Vec<u8>>) -> js_sys::Array {
+    let (reply, out) = answer(&message, bytes).await;
+    let out = out.map_or(JsValue::NULL, |b| js_sys::Uint8Array::from(&b[..]).into());
+    js_sys::Array::of2(&JsValue::from_str(&protocol::encode(&reply)), &out)
 }
 
-/// Loads the model from the bytes of a `.spgm` file and the WordPiece vocabulary, picks the
-/// backend (WebGPU on any adapter when `force_webgpu`: the browser tests' way to run the WGSL
-/// kernels on SwiftShader), and returns the backend line.
-#[wasm_bindgen]
-pub async fn load(model: Vec<u8>, vocab: String, force_webgpu: bool) -> Result<String, JsError> {
-    let weights = Weights::from_spgm(&model).map_err(|e| JsError::new(&e))?;
-    drop(model);
-    let model = Model::from_weights(&weights).map_err(|e| JsError::new(&e))?;
-    drop(weights);
-    let tokenizer = WordPiece::from_vocab_txt(&vocab).map_err(|e| JsError::new(&e))?;
-    let adapter = skillpg_gpu::Gpu::new().await;
-    let use_gpu = matches!(&adapter, Ok(g) if force_webgpu || !g.adapter.device_type.eq_ignore_ascii_case("cpu"));
-    let gpu = match adapter.as_ref() {
-        Ok(g) if use_gpu => Some(skillpg_gpu::GpuModel::new(g.clone(), &model, true)),
-        _ => None,
-    };
-    let fast = FastEmbedder::new(tokenizer, model);
-    let kernel = if fast.runs_on_integers() { "int8" } else { "f32" };
-    let (mut backend, _) = backend_choice(adapter.as_ref().map(|g| &g.adapter).map_err(String::as_str), kernel);
-    if let (Ok(a), true, Some(g)) = (&adapter, force_webgpu, &gpu) {
-        backend = format!(
-            "WebGPU via wgpu ({} {}), in a worker, weights in {}: forced by the skillpg-routing-backend setting",
-            a.adapter.backend,
-            a.adapter.device_type,
-            if g.f16 { "f16" } else { "f32" }
-        );
-    }
-    let engine = Engine { fast, gpu, backend: backend.clone(), cache: HashMap::new() };
-    ENGINE.with(|e| *e.borrow_mut() = Some(engine));
-    Ok(backend)
+/// The bytes a message needs beside it, or why they are missing.
+fn needed(bytes: Option<Vec<u8>>, what: &str) -> Result<Vec<u8>, String> {
+    bytes.filter(|b| !b.is_empty()).ok_or_else(|| format!("the page sent no bytes for {what}"))
 }
 
-/// What ran the last texts, in words.
-#[wasm_bindgen]
-pub fn backend() -> String {
-    ENGINE.with(|e| e.borrow().as_ref().map(|e| e.backend.clone()).unwrap_or_default())
-}
-
-/// The sentence embeddings of `texts`, flattened (`texts.len() × 384` floats), from the cache
-/// where known; the rest in one batch, on the GPU or the CPU path.
-#[wasm_bindgen]
-pub async fn embed(texts: Vec<String>) -> Result<Vec<f32>, JsError> {
-    let Some(mut engine) = ENGINE.with(|e| e.borrow_mut().take()) else {
-        return Err(JsError::new("the routing model is not loaded"));
-    };
-    let missing: Vec<String> = {
-        let mut seen = HashSet::new();
-        texts.iter().filter(|t| !engine.cache.contains_key(*t) && seen.insert(t.as_str())).cloned().collect()
-    };
-    // On the GPU all missing texts go in one packed batch; if it fails, the CPU path runs them
-    // and every later run, and the backend line says so.
-    let mut on_cpu: &[String] = &missing;
-    if let (Some(g), false) = (&engine.gpu, missing.is_empty()) {
-        let batch: Vec<Vec<u32>> = missing.iter().map(|t| engine.fast.tokenizer.encode(t)).collect();
-        match g.forward_batch(&batch).await {
-            Ok(vectors) => {
-                engine.cache.extend(missing.iter().cloned().zip(vectors));
-                on_cpu = &[];
+/// Answers one message; a message that cannot be read, or a request that fails, answers
+/// [`FromWorker::Failed`] with the reason.
+pub async fn answer(message: &str, bytes: Option<Vec<u8>>) -> (FromWorker, Option<Vec<u8>>) {
+    let answered = async {
+        match protocol::decode::<ToWorker>(message)? {
+            ToWorker::LoadEmbedder { vocab, backend } => {
+                let line = embedder::load(needed(bytes, "the model's weights")?, &vocab, backend).await?;
+                Ok((FromWorker::Ready { model: embedder::MODEL.to_owned(), backend: line }, None))
             }
-            Err(e) => {
-                engine.backend = format!(
-                    "The GPU failed ({e}): the CPU path (wasm SIMD, {} kernel, in a worker) ran this run, and runs from now on",
-                    if engine.fast.runs_on_integers() { "int8" } else { "f32" }
-                );
-                engine.gpu = None;
+            ToWorker::Embed { texts } => {
+                let (vectors, backend) = embedder::embed(&texts).await?;
+                Ok((FromWorker::Embedded { count: texts.len(), dim: embedder::DIM, backend }, Some(protocol::f32s_to_bytes(&vectors))))
+            }
+            ToWorker::LoadDecoder { checkpoint, backend } => {
+                let (model, line) = decoder::load(needed(bytes, "the model")?, checkpoint, backend).await?;
+                Ok((FromWorker::Ready { model, backend: line }, None))
+            }
+            ToWorker::MoveDecoder { backend } => {
+                let (model, line) = decoder::set_backend(backend).await?;
+                Ok((FromWorker::Ready { model, backend: line }, None))
+            }
+            ToWorker::RouteOne { skills, request, mode } => {
+                let (decision, prefix_tokens, backend) = decoder::route_one(&skills, &request, mode).await?;
+                Ok((FromWorker::Routed { decision, prefix_tokens, backend }, None))
             }
         }
-    }
-    if !on_cpu.is_empty() {
-        let batch: Vec<Vec<u32>> = on_cpu.iter().map(|t| engine.fast.tokenizer.encode(t)).collect();
-        let vectors = engine.fast.forward_batch(&batch);
-        engine.cache.extend(on_cpu.iter().cloned().zip(vectors));
-    }
-    let dim = skillpg_router::weights::MINILM_L6.hidden;
-    let mut out = Vec::with_capacity(texts.len() * dim);
-    for t in &texts {
-        match engine.cache.get(t) {
-            Some(v) => out.extend_from_slice(v),
-            None => out.extend(std::iter::repeat_n(0.0, dim)),
-        }
-    }
-    ENGINE.with(|e| *e.borrow_mut() = Some(engine));
-    Ok(out)
+    };
+    answered.await.unwrap_or_else(|message: String| (FromWorker::Failed { message }, None))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn adapter(device_type: &str, name: &str) -> skillpg_gpu::AdapterSummary {
-        skillpg_gpu::AdapterSummary { name: name.into(), backend: "BrowserWebGpu".into(), device_type: device_type.into(), shader_f16: false }
+    fn now<T>(f: impl std::future::Future<Output = T>) -> T {
+        skillpg_decoder::forward::now(f).expect("the answer needs no GPU")
     }
 
     #[test]
-    fn a_software_adapter_runs_the_cpu_path_and_says_so() {
-        let (line, gpu) = backend_choice(Ok(&adapter("Cpu", "")), "int8");
-        assert!(!gpu);
-        assert!(line.starts_with("WebGPU is software here") && line.contains("CPU path (wasm SIMD, int8 kernel, in a worker)"), "{line}");
-    }
-
-    #[test]
-    fn a_real_gpu_runs_webgpu_and_no_adapter_runs_the_cpu_path() {
-        let (line, gpu) = backend_choice(Ok(&adapter("DiscreteGpu", "NVIDIA")), "int8");
-        assert!(gpu && line.starts_with("WebGPU via wgpu") && line.contains("NVIDIA"), "{line}");
-        let (line, gpu) = backend_choice(Err("navigator.gpu is undefined"), "f32");
-        assert!(!gpu && line.contains("no WebGPU adapter") && line.contains("navigator.gpu is undefined"), "{line}");
+    fn a_message_it_cannot_read_or_serve_is_answered_with_the_reason() {
+        let (reply, bytes) = now(answer(r#"{"kind":"embed","text":["a"]}"#, None));
+        assert!(matches!(&reply, FromWorker::Failed { message } if message.contains("unreadable") && message.contains("text")), "{reply:?}");
+        assert!(bytes.is_none());
+        let (reply, _) = now(answer(r#"{"kind":"embed","texts":["a"]}"#, None));
+        assert_eq!(reply, FromWorker::Failed { message: "the routing model is not loaded".into() });
+        let (reply, _) = now(answer(r#"{"kind":"load-embedder","vocab":"","backend":"cpu"}"#, None));
+        assert_eq!(reply, FromWorker::Failed { message: "the page sent no bytes for the model's weights".into() });
+        let (reply, _) = now(answer(r#"{"kind":"move-decoder","backend":"cpu"}"#, None));
+        assert_eq!(reply, FromWorker::Failed { message: "no decoder is loaded".into() });
+        let garbage = r#"{"kind":"load-decoder","checkpoint":null,"backend":"cpu"}"#;
+        let (reply, _) = now(answer(garbage, Some(b"not a model".to_vec())));
+        assert!(matches!(&reply, FromWorker::Failed { message } if message.contains("GGUF")), "{reply:?}");
     }
 }

@@ -2,7 +2,7 @@
 //! the paired table, and the exact sign test on the discordant pairs.
 
 use leptos::prelude::*;
-use skillpg_router::route::NONE;
+use skillpg_routing::NONE;
 
 /// An A/B comparison on the same requests (`skillpg_stats::compare`'s result).
 #[component]

@@ -7,17 +7,17 @@ use std::time::Instant;
 
 use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::Forward;
-use skillpg_decoder::protocol::{self, DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
+use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 
 /// Every skill of `web/samples/<set>`, as its one-line frontmatter states it.
-pub fn sample_skills(root: &Path, set: &str) -> Vec<(String, String)> {
+pub fn sample_skills(root: &Path, set: &str) -> Vec<skillpg_routing::skills::RouteSkill> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("web/samples").join(set)).unwrap().filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
     dirs.iter()
         .map(|d| {
             let text = std::fs::read_to_string(d.join("SKILL.md")).unwrap();
             let field = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim().to_owned()).unwrap();
-            (field("name:"), field("description:"))
+            skillpg_routing::skills::RouteSkill { name: field("name:"), description: field("description:") }
         })
         .collect()
 }
@@ -44,7 +44,13 @@ pub struct ArmRun {
 }
 
 /// Routes `requests` over `skills` with the chapter's protocol on `model`.
-pub async fn chapter_arm(model: &mut impl Forward, bpe: &Bpe, skills: &[(String, String)], requests: &[(String, String)], reuse_prefix: bool) -> ArmRun {
+pub async fn chapter_arm(
+    model: &mut impl Forward,
+    bpe: &Bpe,
+    skills: &[skillpg_routing::skills::RouteSkill],
+    requests: &[(String, String)],
+    reuse_prefix: bool,
+) -> ArmRun {
     let t = Instant::now();
     let router = DecoderRouter::new(model, bpe, skills, reuse_prefix).await.expect("router");
     let setup_s = t.elapsed().as_secs_f64();
@@ -52,9 +58,9 @@ pub async fn chapter_arm(model: &mut impl Forward, bpe: &Bpe, skills: &[(String,
     let t = Instant::now();
     for (q, expected) in requests {
         let a = router.chapter(model, bpe, q, DEFAULT_MAX_ANSWER_TOKENS).await.expect("answer");
-        let choice = a.parsed.choice.map_or(protocol::NONE, |i| skills[i].0.as_str());
+        let choice = a.parsed.choice.map_or(skillpg_routing::NONE, |i| skills[i].name.as_str());
         arm.right += usize::from(choice == expected);
-        arm.none += usize::from(choice == protocol::NONE);
+        arm.none += usize::from(choice == skillpg_routing::NONE);
         arm.prefill_tokens += a.prefill_tokens;
         arm.generated += a.generated_tokens;
     }

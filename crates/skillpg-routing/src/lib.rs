@@ -1,0 +1,32 @@
+//! The routing experiment, in one place: what the CLI, the page and the workers share, so that
+//! none of them holds a copy.
+//!
+//! - [`requests`]: the request files a person writes (one per line with `=> expected`, or JSON
+//!   in skill-creator's or the multi-skill format), their one parser and their writers;
+//! - [`skills`]: the `(name, description)` pairs a router sees, taken from an analysis, and
+//!   [`thin`](skills::thin), the chapter's "thin" arm;
+//! - [`decide`]: decisions from scores (τ, δ, one default), and calibration;
+//! - [`answer`]: how the chapter reads a decoder's answer;
+//! - [`outcome`]: one result type for every router (cosines, chapter answers, constrained
+//!   choices) and the A/B comparison of two arms;
+//! - [`export`]: the JSON and CSV schemas of a run, byte for byte the same from the CLI and the
+//!   page;
+//! - [`backend`]: where a model runs (the software-adapter rule, once);
+//! - [`protocol`]: the typed messages between the page and its workers.
+//!
+//! Pure: no model, no I/O; it builds for `wasm32-unknown-unknown` and is tested natively.
+
+pub mod answer;
+pub mod backend;
+pub mod decide;
+pub mod export;
+pub mod outcome;
+pub mod protocol;
+pub mod requests;
+pub mod skills;
+
+/// The answer when no skill fits: a label in request files, a decoder's answer, a choice.
+pub const NONE: &str = "NONE";
+
+/// The sentence every routing result carries: what it is not.
+pub const PREVIEW_NOTE: &str = "a preview by a small model, not any product's router";
