@@ -68,12 +68,22 @@ test('the page answers like the native CLI, keeps the model, and names a truncat
   const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--model', model, '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
   assert.equal(rows.length, native.requests.length);
   native.requests.forEach((want, i) => {
-    assert.equal(rows[i].a, want.answer, `request ${i} (${want.query}): the page's answer is the native one`);
+    assert.equal(rows[i].a, want.verbatim, `request ${i} (${want.query}): the page's answer is the native one`);
     assert.equal(rows[i].aChoice, want.choice);
   });
   console.log(`page and native CLI give the same ${rows.length} answers, e.g. ${JSON.stringify(rows[0].a)}`);
   assert.match(await page.textContent('[data-testid="decoder-sign-test"]'), /sign test on the \d+ discordant pairs/);
   assert.match(await page.textContent('[data-testid="decoder-summary"]'), /prefilled once per arm/);
+  // The export files are `skillpg compare --thin-b`'s, byte for byte, for the same model,
+  // skills and requests.
+  const lines = path.join(dir, 'requests.txt');
+  fs.writeFileSync(lines, picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+  for (const [format, button] of [['json', 'decoder-export-json'], ['csv', 'decoder-export-csv']]) {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid="${button}"]`)]);
+    const fromPage = fs.readFileSync(await file.path(), 'utf8');
+    const fromCli = execFileSync(path.join(root, 'target/debug/skillpg'), ['compare', '--model', model, '--thin-b', '--format', format, '--requests', lines, '--a', path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root });
+    assert.equal(fromPage, fromCli, `the page's ${format} export equals skillpg compare --format ${format}, byte for byte`);
+  }
   await page.locator('[data-testid="decoder"]').screenshot({ path: screenshotPath('decoder/01-chapter-protocol') });
 
   // Constrained choice: a distribution over the names and NONE.
@@ -111,7 +121,7 @@ test('a Hugging Face checkpoint (three files picked together) answers like the n
   const tmp = path.join(dir, 'requests-hf.json');
   fs.writeFileSync(tmp, JSON.stringify(picked));
   const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--model', folder, '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
-  native.requests.forEach((want, i) => assert.equal(rows[i].a, want.answer, `request ${i}: the page's answer is the native one`));
+  native.requests.forEach((want, i) => assert.equal(rows[i].a, want.verbatim, `request ${i}: the page's answer is the native one`));
   // Kept as its three files, and loaded back from them.
   const again = await openPage(env.ctx, env.server.url);
   await again.page.waitForSelector('[data-testid="decoder-stored"]', { timeout: 20_000 });
@@ -171,11 +181,11 @@ test('run on WebGPU (SwiftShader here), the worker runs the WGSL decoder and agr
     const want = native('choice');
     let worst = 0;
     want.requests.forEach((w, i) => {
-      assert.deepEqual(Object.keys(rows[i].logProbs).sort(), Object.keys(w.log_probs).sort(), 'a log-probability for every name and NONE');
+      assert.equal(rows[i].logProbs.length, want.candidates.length, `a log-probability for every name and NONE (${want.candidates})`);
       assert.equal(rows[i].choice, w.choice, `request ${i}: the same choice`);
-      for (const [n, lp] of Object.entries(w.log_probs)) worst = Math.max(worst, Math.abs(rows[i].logProbs[n] - lp));
+      w.log_probs.forEach((lp, j) => { worst = Math.max(worst, Math.abs(rows[i].logProbs[j] - lp)); });
     });
-    console.log(`WebGPU (SwiftShader) against the native CPU: worst |Δ log p| ${worst.toExponential(2)} over ${rows.length} requests × ${Object.keys(rows[0].logProbs).length} candidates; both arms in ${choiceMs} ms`);
+    console.log(`WebGPU (SwiftShader) against the native CPU: worst |Δ log p| ${worst.toExponential(2)} over ${rows.length} requests × ${rows[0].logProbs.length} candidates; both arms in ${choiceMs} ms`);
     assert.ok(worst <= 1e-3, `log-probabilities within 1e-3 of the native ones (worst ${worst})`);
 
     // The chapter's protocol: 24 greedy tokens a request, each the argmax of logits that agree
@@ -187,7 +197,7 @@ test('run on WebGPU (SwiftShader here), the worker runs the WGSL decoder and agr
     const chapter = await page.$$eval('[data-testid="decoder-row"]', (trs) => trs.map((tr) => ({ a: tr.dataset.aAnswer, aChoice: tr.dataset.aChoice })));
     console.log(`the chapter's protocol on WebGPU: both arms of ${chapter.length} requests in ${Date.now() - started} ms`);
     native('chapter').requests.forEach((w, i) => {
-      assert.equal(chapter[i].a, w.answer, `request ${i} (${w.query}): WebGPU's verbatim answer is the native CPU one`);
+      assert.equal(chapter[i].a, w.verbatim, `request ${i} (${w.query}): WebGPU's verbatim answer is the native CPU one`);
       assert.equal(chapter[i].aChoice, w.choice);
     });
     // Still on the GPU after both runs (a failure would have moved it to the CPU and said so).

@@ -66,7 +66,7 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   let worst = 0;
   native.requests.forEach((want, i) => {
     names.forEach((name, j) => {
-      worst = Math.max(worst, Math.abs(rows[i].scores[j] - want.scores[name]));
+      worst = Math.max(worst, Math.abs(rows[i].scores[j] - want.cosines[native.candidates.indexOf(name)]));
     });
     assert.equal(rows[i].choice, want.choice, `request ${i}: ${want.query}`);
   });
@@ -78,7 +78,7 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   const f32 = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--cpu', '--weights', 'f32', '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
   let worstF32 = 0;
   f32.requests.forEach((want, i) => {
-    names.forEach((name, j) => { worstF32 = Math.max(worstF32, Math.abs(rows[i].scores[j] - want.scores[name])); });
+    names.forEach((name, j) => { worstF32 = Math.max(worstF32, Math.abs(rows[i].scores[j] - want.cosines[f32.candidates.indexOf(name)])); });
     assert.equal(rows[i].choice, want.choice, `request ${i} against the f32 oracle: ${want.query}`);
   });
   console.log(`worst |score difference| page (int8) vs the f32 oracle: ${worstF32.toFixed(4)}`);
@@ -95,6 +95,17 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
     assert.ok(Math.min(...wide.map((b) => b.width)) > Math.max(...narrow.map((b) => b.width)), 'a higher score draws a wider bar');
   }
   assert.match(await page.textContent('[data-testid="sign-test"]'), /sign test/);
+  // The export files are the CLI's, byte for byte, for the same skills and requests: the CLI
+  // runs the page's kernel (integer dot products on the int8 weights) natively.
+  const lines = path.join(path.dirname(tmp), 'requests.txt');
+  fs.writeFileSync(lines, picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+  for (const [format, button] of [['json', 'export-json'], ['csv', 'export-csv']]) {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid="${button}"]`)]);
+    const fromPage = fs.readFileSync(await file.path(), 'utf8');
+    const fromCli = execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--weights', 'i8', '--kernel', 'integer', '--format', format, '--requests', lines, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root });
+    assert.ok(fromPage.length > 200, `the page's ${format} export has the results`);
+    assert.equal(fromPage, fromCli, `the page's ${format} export equals skillpg route --format ${format}, byte for byte`);
+  }
   // The labelled set exports in skill-creator's per-skill format, for the selected skill.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-skill-creator"]')]);
   const evals = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
@@ -192,7 +203,7 @@ test('forced onto WebGPU (SwiftShader), the WGSL kernels route in the worker lik
   const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--cpu', '--weights', 'i8', '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
   let worst = 0;
   native.requests.forEach((want, i) => {
-    names.forEach((name, j) => { worst = Math.max(worst, Math.abs(rows[i].scores[j] - want.scores[name])); });
+    names.forEach((name, j) => { worst = Math.max(worst, Math.abs(rows[i].scores[j] - want.cosines[native.candidates.indexOf(name)])); });
     assert.equal(rows[i].choice, want.choice, `request ${i}: ${want.query}`);
   });
   console.log(`worst |score difference| WebGPU (SwiftShader) vs native CPU reference: ${worst.toExponential(2)}`);

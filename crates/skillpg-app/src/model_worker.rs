@@ -133,8 +133,8 @@ impl ModelWorker {
 
     /// Sends a decoder (moved into the worker): a GGUF, or a checkpoint's `model.safetensors`
     /// with its files; answers what loaded, and the line saying that and what runs it.
-    pub async fn load_decoder(&self, model: &[u8], checkpoint: Option<CheckpointFiles>, backend: BackendChoice) -> Result<(String, String), String> {
-        self.ready(&ToWorker::LoadDecoder { checkpoint, backend }, Some(model)).await
+    pub async fn load_decoder(&self, file_name: &str, model: &[u8], checkpoint: Option<CheckpointFiles>, backend: BackendChoice) -> Result<(String, String), String> {
+        self.ready(&ToWorker::LoadDecoder { file_name: file_name.to_owned(), checkpoint, backend }, Some(model)).await
     }
 
     /// Moves the loaded decoder to `backend`; answers what it is and the new line.

@@ -74,8 +74,9 @@ pub enum ToWorker {
     /// Embed these texts; answered by [`FromWorker::Embedded`], the vectors as bytes.
     Embed { texts: Vec<String> },
     /// Load a decoder: a GGUF is the bytes, or a checkpoint's `model.safetensors` with these
-    /// files.
-    LoadDecoder { checkpoint: Option<CheckpointFiles>, backend: BackendChoice },
+    /// files; `file_name` names it when the model states no name (as the CLI names it: the
+    /// GGUF's file, the checkpoint's folder).
+    LoadDecoder { file_name: String, checkpoint: Option<CheckpointFiles>, backend: BackendChoice },
     /// Move the loaded decoder to another backend (its cache and router start afresh).
     MoveDecoder { backend: BackendChoice },
     /// Route one request over `skills` with the loaded decoder.
@@ -138,7 +139,11 @@ mod tests {
         let messages = [
             ToWorker::LoadEmbedder { vocab: "[PAD]\n".into(), backend: BackendChoice::Auto },
             ToWorker::Embed { texts: vec!["a".into(), "b".into()] },
-            ToWorker::LoadDecoder { checkpoint: Some(CheckpointFiles { config: "{}".into(), tokenizer: "{}".into() }), backend: BackendChoice::Webgpu },
+            ToWorker::LoadDecoder {
+                file_name: "qwen".into(),
+                checkpoint: Some(CheckpointFiles { config: "{}".into(), tokenizer: "{}".into() }),
+                backend: BackendChoice::Webgpu,
+            },
             ToWorker::MoveDecoder { backend: BackendChoice::Cpu },
             ToWorker::RouteOne { skills: vec![RouteSkill { name: "a".into(), description: "A.".into() }], request: "q".into(), mode: DecoderMode::Choice },
         ];

@@ -89,13 +89,13 @@ thread_local! {
 /// Reads a GGUF model (the bytes), or a Hugging Face checkpoint's `model.safetensors` with its
 /// files, or names what is wrong with them; returns a line that says what was loaded and what
 /// runs it.
-pub async fn load(bytes: Vec<u8>, checkpoint: Option<CheckpointFiles>, choice: BackendChoice) -> Result<(String, String), String> {
+pub async fn load(bytes: Vec<u8>, file_name: &str, checkpoint: Option<CheckpointFiles>, choice: BackendChoice) -> Result<(String, String), String> {
     DECODER.with(|d| d.borrow_mut().take());
     let loaded = match checkpoint {
         None => Loaded::from_gguf(bytes)?,
         Some(CheckpointFiles { config, tokenizer }) => Loaded::from_checkpoint(bytes, &config, &tokenizer)?,
     };
-    install(loaded, choice).await
+    install(loaded, file_name, choice).await
 }
 
 /// Puts `model` where `choice` says, and says what runs it.
@@ -132,8 +132,8 @@ async fn place(model: Decoder, choice: BackendChoice) -> (Backend, String) {
 
 /// Keeps a loaded model on the backend `choice` picks; answers what it is, and a line saying that
 /// and what runs it.
-async fn install(loaded: Loaded, choice: BackendChoice) -> Result<(String, String), String> {
-    let what = loaded.describe("a model that states no name");
+async fn install(loaded: Loaded, file_name: &str, choice: BackendChoice) -> Result<(String, String), String> {
+    let what = loaded.describe(file_name);
     let Loaded { model, bpe, .. } = loaded;
     let (backend, how) = place(model, choice).await;
     let line = format!("{what}: {how}");

@@ -53,8 +53,8 @@ pub async fn answer(message: &str, bytes: Option<Vec<u8>>) -> (FromWorker, Optio
                 let (vectors, backend) = embedder::embed(&texts).await?;
                 Ok((FromWorker::Embedded { count: texts.len(), dim: embedder::DIM, backend }, Some(protocol::f32s_to_bytes(&vectors))))
             }
-            ToWorker::LoadDecoder { checkpoint, backend } => {
-                let (model, line) = decoder::load(needed(bytes, "the model")?, checkpoint, backend).await?;
+            ToWorker::LoadDecoder { file_name, checkpoint, backend } => {
+                let (model, line) = decoder::load(needed(bytes, "the model")?, &file_name, checkpoint, backend).await?;
                 Ok((FromWorker::Ready { model, backend: line }, None))
             }
             ToWorker::MoveDecoder { backend } => {
@@ -89,7 +89,7 @@ mod tests {
         assert_eq!(reply, FromWorker::Failed { message: "the page sent no bytes for the model's weights".into() });
         let (reply, _) = now(answer(r#"{"kind":"move-decoder","backend":"cpu"}"#, None));
         assert_eq!(reply, FromWorker::Failed { message: "no decoder is loaded".into() });
-        let garbage = r#"{"kind":"load-decoder","checkpoint":null,"backend":"cpu"}"#;
+        let garbage = r#"{"kind":"load-decoder","file_name":"x.gguf","checkpoint":null,"backend":"cpu"}"#;
         let (reply, _) = now(answer(garbage, Some(b"not a model".to_vec())));
         assert!(matches!(&reply, FromWorker::Failed { message } if message.contains("GGUF")), "{reply:?}");
     }

@@ -109,7 +109,7 @@ pub fn DecoderPanel() -> impl IntoView {
         busy.set(Some(format!("Reading {} ({:.1} MB) in the decoder's worker…", b.name, b.model.len() as f64 / 1e6)));
         error.set(None);
         let loaded = match worker() {
-            Ok(w) => w.load_decoder(&b.model, b.checkpoint.clone(), backend_choice.get_untracked()).await,
+            Ok(w) => w.load_decoder(&b.name, &b.model, b.checkpoint.clone(), backend_choice.get_untracked()).await,
             Err(e) => Err(e),
         };
         match loaded {
@@ -389,12 +389,13 @@ fn DecoderResults(run: DecoderRun) -> impl IntoView {
                     let ((sa, ta), (sb, tb)) = (cell(&run.a, a), cell(&run.b, b));
                     let (ca, cb) = (run.a.name_of(a).to_owned(), run.b.name_of(b).to_owned());
                     let bad = |choice: &str| q.label().is_some_and(|e| e != choice);
-                    let log_probs = match &a.evidence {
-                        skillpg_routing::outcome::Evidence::Choice { log_probs, .. } => run.a.candidates().iter().zip(log_probs).map(|(n, v)| ((*n).to_owned(), serde_json::json!(v))).collect(),
-                        _ => serde_json::Map::new(),
+                    // In the candidates' order (the names, then NONE), as the export lists them.
+                    let log_probs: &[f32] = match &a.evidence {
+                        skillpg_routing::outcome::Evidence::Choice { log_probs, .. } => log_probs,
+                        _ => &[],
                     };
                     view! {
-                        <tr data-testid="decoder-row" data-a-choice=ca.clone() data-b-choice=cb.clone() data-a-answer=ta data-b-answer=tb data-a-log-probs=serde_json::Value::from(log_probs).to_string()>
+                        <tr data-testid="decoder-row" data-a-choice=ca.clone() data-b-choice=cb.clone() data-a-answer=ta data-b-answer=tb data-a-log-probs=serde_json::json!(log_probs).to_string()>
                             <th scope="row">{q.query.clone()}</th>
                             <td>{q.expected.clone()}</td>
                             <td class:none={ca == NONE} class:bad={bad(&ca)}>{sa}</td>
