@@ -376,7 +376,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let skills = route_cmd::load_skills(&paths)?;
             let reqs = route_cmd::load_requests(&requests, (skills.len() == 1).then(|| skills[0].name.as_str()))?;
             let mut router = route_cmd::LoadedRouter::new(&router)?;
-            let mut arm = router.run_arm(&skills, Descriptions::AsWritten, &reqs, "")?;
+            let mut arm = router.run_arms(&[(&skills, Descriptions::AsWritten)], &reqs)?.remove(0);
             if calibrate {
                 router.calibrate(&mut arm, &reqs)?;
             }
@@ -400,8 +400,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 return Err(format!("compare: {why}"));
             }
             let router = route_cmd::LoadedRouter::new(&router)?;
-            let arm_a = router.run_arm(&skills_a, Descriptions::AsWritten, &reqs, "A: ")?;
-            let arm_b = router.run_arm(&skills_b, b_are, &reqs, "B: ")?;
+            let [arm_a, arm_b]: [_; 2] = router.run_arms(&[(&skills_a, Descriptions::AsWritten), (&skills_b, b_are)], &reqs)?.try_into().map_err(|_| "two arms")?;
             let cmp = skillpg_routing::outcome::compare(&reqs, &arm_a, &arm_b)?;
             match format {
                 RouteFormat::Json => print!("{}", export::compare_json(&router.model, router.method(), &reqs, &arm_a, &arm_b, Some(&cmp))),

@@ -119,31 +119,44 @@ impl LoadedRouter {
         }
     }
 
-    /// Routes `requests` over `skills`; a decoder says its progress on stderr, under `label`.
-    pub fn run_arm(&self, skills: &[RouteSkill], descriptions: Descriptions, requests: &[Labelled], label: &str) -> Result<Arm, String> {
+    /// Routes `requests` over each set of skills, one arm a set, in order; the requests are
+    /// embedded once for every arm. A decoder says its progress on stderr, an arm at a time.
+    pub fn run_arms(&self, sets: &[(&[RouteSkill], Descriptions)], requests: &[Labelled]) -> Result<Vec<Arm>, String> {
         match &self.router {
             Router::Embedding { embedder, thresholds } => {
-                let skill_vecs = embedder.embed(&skills.iter().map(RouteSkill::embedding_text).collect::<Vec<_>>());
                 let req_vecs = embedder.embed(&requests.iter().map(|r| r.query.clone()).collect::<Vec<_>>());
+                let arms = sets
+                    .iter()
+                    .map(|&(skills, descriptions)| {
+                        let skill_vecs = embedder.embed(&skills.iter().map(RouteSkill::embedding_text).collect::<Vec<_>>());
+                        Arm::from_cosines(skills::names(skills), descriptions, decide::score_matrix(&req_vecs, &skill_vecs), *thresholds)
+                    })
+                    .collect();
                 if let Some(failure) = embedder.failure() {
                     eprintln!("note: {failure}");
                 }
-                Ok(Arm::from_cosines(skills::names(skills), descriptions, decide::score_matrix(&req_vecs, &skill_vecs), *thresholds))
+                Ok(arms)
             }
-            Router::Decoder { decoder, mode } => {
-                let mut cpu = CpuForward::new(&decoder.model);
-                let router = now(DecoderRouter::new(&mut cpu, &decoder.bpe, skills, true))??;
-                let mut decisions = Vec::with_capacity(requests.len());
-                for (i, r) in requests.iter().enumerate() {
-                    decisions.push(match mode {
-                        DecoderMode::Chapter => now(router.chapter(&mut cpu, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS))??.decision(),
-                        DecoderMode::Choice => now(router.choice(&mut cpu, &decoder.bpe, &r.query))??.decision(),
-                    });
-                    eprint!("\r{label}{}/{} requests", i + 1, requests.len());
-                }
-                eprintln!();
-                Ok(Arm { names: skills::names(skills), descriptions, decisions })
-            }
+            Router::Decoder { decoder, mode } => sets
+                .iter()
+                .enumerate()
+                .map(|(arm, &(skills, descriptions))| {
+                    // Arms are A, B, … when there are several.
+                    let label = if sets.len() > 1 { format!("{}: ", char::from(b'A' + arm as u8)) } else { String::new() };
+                    let mut cpu = CpuForward::new(&decoder.model);
+                    let router = now(DecoderRouter::new(&mut cpu, &decoder.bpe, skills, true))??;
+                    let mut decisions = Vec::with_capacity(requests.len());
+                    for (i, r) in requests.iter().enumerate() {
+                        decisions.push(match mode {
+                            DecoderMode::Chapter => now(router.chapter(&mut cpu, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS))??.decision(),
+                            DecoderMode::Choice => now(router.choice(&mut cpu, &decoder.bpe, &r.query))??.decision(),
+                        });
+                        eprint!("\r{label}{}/{} requests", i + 1, requests.len());
+                    }
+                    eprintln!();
+                    Ok(Arm { names: skills::names(skills), descriptions, decisions })
+                })
+                .collect(),
         }
     }
 

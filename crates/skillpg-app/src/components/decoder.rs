@@ -374,7 +374,8 @@ pub fn DecoderPanel() -> impl IntoView {
 #[component]
 fn DecoderResults(run: DecoderRun) -> impl IntoView {
     let comparison = run.comparison();
-    let (json, csv) = (run.json(), run.csv());
+    // The export files are written when asked for, not on every render.
+    let (for_json, for_csv) = (run.clone(), run.clone());
     let caption = match run.mode {
         DecoderMode::Choice => "Constrained choice: the most probable candidate and its probability.",
         DecoderMode::Chapter => "The chapter's protocol: the answer, read as a name or NONE; anything else counts as NONE and is shown verbatim.",
@@ -406,8 +407,8 @@ fn DecoderResults(run: DecoderRun) -> impl IntoView {
             </tbody>
         </table>
         <div class="controls">
-            <button data-testid="decoder-export-json" on:click=move |_| browser::download("decoder-routing.json", "application/json", json.as_bytes())>"Export results (JSON)"</button>
-            <button data-testid="decoder-export-csv" on:click=move |_| browser::download("decoder-routing.csv", "text/csv", csv.as_bytes())>"Export results (CSV)"</button>
+            <button data-testid="decoder-export-json" on:click=move |_| browser::download("decoder-routing.json", "application/json", for_json.json().as_bytes())>"Export results (JSON)"</button>
+            <button data-testid="decoder-export-csv" on:click=move |_| browser::download("decoder-routing.csv", "text/csv", for_csv.csv().as_bytes())>"Export results (CSV)"</button>
         </div>
         {match comparison {
             None => view! { <p>"Label every request (`request => skill` or NONE) to compare the two arms."</p> }.into_any(),

@@ -208,7 +208,6 @@ pub fn RoutingPanel() -> impl IntoView {
                 let t = thresholds();
                 let thinned = use_thin.get();
                 let arm = r.arm(thinned, t);
-                let (json, csv) = (r.json(thinned, t), r.csv(thinned, t));
                 view! {
                     <p>{format!("{} requests × {} skills in {:.0} ms.", r.requests.len(), arm.names.len(), r.ms)}</p>
                     <table class="routes" data-testid="routes">
@@ -233,8 +232,8 @@ pub fn RoutingPanel() -> impl IntoView {
                         </tbody>
                     </table>
                     <div class="controls">
-                        <button data-testid="export-json" on:click=move |_| browser::download("routing.json", "application/json", json.as_bytes())>"Export results (JSON)"</button>
-                        <button data-testid="export-csv" on:click=move |_| browser::download("routing.csv", "text/csv", csv.as_bytes())>"Export results (CSV)"</button>
+                        <button data-testid="export-json" on:click={let r = r.clone(); move |_| browser::download("routing.json", "application/json", r.json(thinned, t).as_bytes())}>"Export results (JSON)"</button>
+                        <button data-testid="export-csv" on:click={let r = r.clone(); move |_| browser::download("routing.csv", "text/csv", r.csv(thinned, t).as_bytes())}>"Export results (CSV)"</button>
                         <button on:click={let reqs = r.requests.clone(); move |_| browser::download("requests.json", "application/json", to_labelled_json(&reqs).as_bytes())}>"Export the labelled set"</button>
                         <button data-testid="export-skill-creator" on:click={let reqs = r.requests.clone(); move |_| {
                             // skill-creator evaluates one skill at a time: the selected one.
