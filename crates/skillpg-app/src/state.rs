@@ -118,6 +118,18 @@ pub fn utf16_to_byte(text: &str, units: usize) -> usize {
     text.len()
 }
 
+/// `value` with the UTF-16 range `start..end` (a textarea's selection, either way round)
+/// replaced by `inserted`, built in one pass, and the caret after the insert (in UTF-16 units).
+pub fn splice_selection(value: &str, start: u32, end: u32, inserted: &str) -> (String, u32) {
+    let (from, to) = (utf16_to_byte(value, start as usize), utf16_to_byte(value, end as usize));
+    let (from, to) = (from.min(to), to.max(from));
+    let mut next = String::with_capacity(value.len() - (to - from) + inserted.len());
+    next.push_str(&value[..from]);
+    next.push_str(inserted);
+    next.push_str(&value[to..]);
+    (next, start.min(end) + inserted.encode_utf16().count() as u32)
+}
+
 /// The inputs of the cost view.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CostState {
@@ -177,6 +189,22 @@ pub struct PageState {
 }
 
 impl PageState {
+    /// Puts a loaded skill in place of the one with its folder name, or after the others, and
+    /// selects its SKILL.md.
+    pub fn put_skill(&mut self, input: SkillInput) {
+        match self.skills.iter().position(|k| k.dir_name == input.dir_name) {
+            Some(idx) => {
+                self.skills[idx] = input;
+                self.selected = idx;
+            }
+            None => {
+                self.skills.push(input);
+                self.selected = self.skills.len() - 1;
+            }
+        }
+        self.selected_file = "SKILL.md".into();
+    }
+
     /// Whether the loaded skills are checked as one catalog.
     pub fn together(&self) -> bool {
         self.installed_together.unwrap_or(self.skills.len() > 1)
@@ -592,5 +620,28 @@ mod tests {
         let k = SkillInput { dir_name: "x".into(), files: vec![("SKILL.md".into(), b"---\nname: x\n".to_vec()), ("a.md".into(), vec![0; 10])] };
         assert_eq!(k.skill_md_shown().map(|(_, why)| why), Some(None));
         assert_eq!(k.other_files_bytes(), 10);
+    }
+
+    #[test]
+    fn a_selection_is_replaced_in_utf16_units() {
+        // "é" is one UTF-16 unit and two bytes; "😀" two units and four bytes.
+        assert_eq!(splice_selection("aé😀b", 1, 4, "XY"), ("aXYb".to_owned(), 3));
+        assert_eq!(splice_selection("aé😀b", 4, 1, "😀"), ("a😀b".to_owned(), 3), "a backward selection");
+        assert_eq!(splice_selection("ab", 2, 2, "c"), ("abc".to_owned(), 3));
+        assert_eq!(splice_selection("ab", 9, 9, "c"), ("abc".to_owned(), 10), "past the end clamps the text, not the caret");
+    }
+
+    #[test]
+    fn a_skill_of_the_same_folder_replaces_the_loaded_one() {
+        let skill = |dir: &str, body: &str| SkillInput { dir_name: dir.into(), files: vec![("SKILL.md".into(), body.as_bytes().to_vec())] };
+        let mut state = PageState::default();
+        state.put_skill(skill("a", "1"));
+        state.put_skill(skill("b", "1"));
+        state.selected_file = "scripts/x.py".into();
+        state.put_skill(skill("a", "2"));
+        assert_eq!((state.skills.len(), state.selected, state.selected_file.as_str()), (2, 0, "SKILL.md"));
+        assert_eq!(state.skills[0].files[0].1, b"2");
+        state.put_skill(skill("c", "1"));
+        assert_eq!((state.skills.len(), state.selected), (3, 2));
     }
 }

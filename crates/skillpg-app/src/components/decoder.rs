@@ -78,77 +78,103 @@ async fn stored(encoded: &str) -> Option<Brought> {
     Some(Brought { name, model, checkpoint: Some(CheckpointFiles { config, tokenizer }) })
 }
 
-/// The decoder view.
-#[component]
-pub fn DecoderPanel() -> impl IntoView {
-    let c = ctx();
-    // The loaded model: what it is, and the line saying that and what runs it.
-    let model = RwSignal::new(None::<(String, String)>);
-    let busy = RwSignal::new(None::<String>);
-    let download = RwSignal::new(None::<(u64, Option<u64>)>);
-    let cancel = RwSignal::new(false);
-    let url = RwSignal::new(String::new());
-    let url_size = RwSignal::new(None::<String>);
-    let mode = RwSignal::new(DecoderMode::Chapter);
-    // The `skillpg-routing-backend` setting starts it on WebGPU (the browser tests).
-    let backend_choice = RwSignal::new(if browser::force_webgpu() { BackendChoice::Webgpu } else { BackendChoice::Auto });
-    let stored_list = RwSignal::new(Vec::<(String, Option<u64>)>::new());
-    let run = RwSignal::new(None::<DecoderRun>);
-    let error = RwSignal::new(None::<String>);
-    let prompt_open = RwSignal::new(false);
-    let fail = move |e: String| {
-        busy.set(None);
-        error.set(Some(e));
-    };
+/// The decoder view's signals, and what the person's actions do to them. `Copy`, so that every
+/// handler takes it whole.
+#[derive(Clone, Copy)]
+struct Panel {
+    c: super::Ctx,
+    /// The loaded model: what it is, and the line saying that and what runs it.
+    model: RwSignal<Option<(String, String)>>,
+    busy: RwSignal<Option<String>>,
+    download: RwSignal<Option<(u64, Option<u64>)>>,
+    cancel: RwSignal<bool>,
+    url: RwSignal<String>,
+    url_size: RwSignal<Option<String>>,
+    mode: RwSignal<DecoderMode>,
+    backend_choice: RwSignal<BackendChoice>,
+    stored_list: RwSignal<Vec<(String, Option<u64>)>>,
+    run: RwSignal<Option<DecoderRun>>,
+    error: RwSignal<Option<String>>,
+}
 
-    let refresh_stored = move || spawn_local(async move { stored_list.set(stored_models(&browser::cache_entries(STORE).await)) });
-    refresh_stored();
+impl Panel {
+    fn new() -> Panel {
+        Panel {
+            c: ctx(),
+            model: RwSignal::new(None),
+            busy: RwSignal::new(None),
+            download: RwSignal::new(None),
+            cancel: RwSignal::new(false),
+            url: RwSignal::new(String::new()),
+            url_size: RwSignal::new(None),
+            mode: RwSignal::new(DecoderMode::Chapter),
+            // The `skillpg-routing-backend` setting starts it on WebGPU (the browser tests).
+            backend_choice: RwSignal::new(if browser::force_webgpu() { BackendChoice::Webgpu } else { BackendChoice::Auto }),
+            stored_list: RwSignal::new(Vec::new()),
+            run: RwSignal::new(None),
+            error: RwSignal::new(None),
+        }
+    }
 
-    // Loads a model into the decoder's worker; keeps it in the store when asked.
-    let load_bytes = move |b: Brought, keep_it: bool| async move {
-        busy.set(Some(format!("Reading {} ({:.1} MB) in the decoder's worker…", b.name, b.model.len() as f64 / 1e6)));
-        error.set(None);
+    /// Ends the work in hand with a message.
+    fn fail(self, e: String) {
+        self.busy.set(None);
+        self.error.set(Some(e));
+    }
+
+    fn refresh_stored(self) {
+        spawn_local(async move { self.stored_list.set(stored_models(&browser::cache_entries(STORE).await)) });
+    }
+
+    /// Loads a model into the decoder's worker; keeps it in the store when asked.
+    async fn load(self, b: Brought, keep_it: bool) {
+        self.busy.set(Some(format!("Reading {} ({:.1} MB) in the decoder's worker…", b.name, b.model.len() as f64 / 1e6)));
+        self.error.set(None);
         let loaded = match worker() {
-            Ok(w) => w.load_decoder(&b.name, &b.model, b.checkpoint.clone(), backend_choice.get_untracked()).await,
+            Ok(w) => w.load_decoder(&b.name, &b.model, b.checkpoint.clone(), self.backend_choice.get_untracked()).await,
             Err(e) => Err(e),
         };
         match loaded {
             Ok(m) => {
-                model.set(Some(m));
-                run.set(None);
+                self.model.set(Some(m));
+                self.run.set(None);
                 if keep_it {
-                    busy.set(Some("Keeping the model in this site's storage for the next visit…".to_owned()));
+                    self.busy.set(Some("Keeping the model in this site's storage for the next visit…".to_owned()));
                     if !keep(&b).await {
-                        c.status.set("The model loaded, but this browser would not keep it for the next visit.".to_owned());
+                        self.c.status.set("The model loaded, but this browser would not keep it for the next visit.".to_owned());
                     }
-                    refresh_stored();
+                    self.refresh_stored();
                 }
-                c.status.set(format!("Loaded {} into the decoder's worker.", b.name));
-                busy.set(None);
+                self.c.status.set(format!("Loaded {} into the decoder's worker.", b.name));
+                self.busy.set(None);
             }
             Err(e) => {
-                model.set(None);
-                fail(format!("{} could not be loaded: {e}", b.name));
+                self.model.set(None);
+                self.fail(format!("{} could not be loaded: {e}", b.name));
             }
         }
-    };
+    }
 
-    // Picked or dropped files: one GGUF, or a checkpoint's three files.
-    let take_files = move |files: web_sys::FileList| {
+    /// Picked or dropped files: one GGUF, or a checkpoint's three files.
+    fn take_files(self, files: web_sys::FileList) {
         let list: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
         let names: Vec<String> = list.iter().map(|f| browser::relative_path(f).filter(|r| !r.is_empty()).unwrap_or_else(|| f.name())).collect();
         let picked = match classify(&names) {
             Ok(p) => p,
-            Err(e) => return fail(e),
+            Err(e) => return self.fail(e),
         };
         let model_file = list[picked.model()].clone();
         if model_file.size() > MAX_BYTES as f64 {
             let mb = model_file.size() / 1e6;
-            return fail(format!("{} is {mb:.0} MB; the page takes models up to {} MB (a 0.5B model in Q8_0 is about 530 MB)", model_file.name(), MAX_BYTES / 1_000_000));
+            return self.fail(format!(
+                "{} is {mb:.0} MB; the page takes models up to {} MB (a 0.5B model in Q8_0 is about 530 MB)",
+                model_file.name(),
+                MAX_BYTES / 1_000_000
+            ));
         }
         let name = picked_name(&names, picked);
         spawn_local(async move {
-            busy.set(Some(format!("Reading {name}…")));
+            self.busy.set(Some(format!("Reading {name}…")));
             let read = async {
                 let model = browser::file_bytes(&model_file).await?;
                 let checkpoint = match picked {
@@ -161,23 +187,165 @@ pub fn DecoderPanel() -> impl IntoView {
                 Ok::<_, String>(Brought { name: name.clone(), model, checkpoint })
             };
             match read.await {
-                Ok(b) => load_bytes(b, true).await,
-                Err(e) => fail(e),
+                Ok(b) => self.load(b, true).await,
+                Err(e) => self.fail(e),
             }
         });
-    };
-    let on_file = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        if let Some(files) = input.files() {
-            take_files(files);
+    }
+
+    /// The address typed, when it is one.
+    fn address(self) -> Option<String> {
+        let u = self.url.get_untracked().trim().to_owned();
+        if u.starts_with("https://") || u.starts_with("http://") {
+            return Some(u);
         }
-    };
+        self.error.set(Some("Paste a full address (https://…) of a GGUF file.".to_owned()));
+        None
+    }
+
+    fn check_size(self) {
+        let Some(u) = self.address() else { return };
+        spawn_local(async move {
+            self.url_size.set(Some("Asking for the size…".to_owned()));
+            self.url_size.set(Some(match browser::declared_size(&u).await {
+                Ok(Some(n)) => format!("{:.1} MB", n as f64 / 1e6),
+                Ok(None) => "size not stated by the server".to_owned(),
+                Err(e) => format!("unknown ({e})"),
+            }));
+        });
+    }
+
+    fn start_download(self) {
+        let Some(u) = self.address() else { return };
+        self.cancel.set(false);
+        self.error.set(None);
+        spawn_local(async move {
+            self.busy.set(Some(format!("Downloading {u}…")));
+            let got = browser::fetch_cancellable(&u, MAX_BYTES, |loaded, total| self.download.set(Some((loaded, total))), || self.cancel.get_untracked()).await;
+            self.download.set(None);
+            match got {
+                Ok(bytes) => self.load(Brought { name: u.rsplit('/').next().unwrap_or("model.gguf").to_owned(), model: bytes, checkpoint: None }, true).await,
+                Err(e) if e == browser::CANCELLED => self.fail("The download was cancelled; nothing was kept.".to_owned()),
+                Err(e) => self.fail(e),
+            }
+        });
+    }
+
+    fn load_stored(self, encoded: String) {
+        spawn_local(async move {
+            self.busy.set(Some("Reading the stored model…".to_owned()));
+            match stored(&encoded).await {
+                Some(b) => self.load(b, false).await,
+                None => {
+                    self.fail("The stored model is gone (the browser may have cleared the site's storage).".to_owned());
+                    self.refresh_stored();
+                }
+            }
+        });
+    }
+
+    /// Moves a loaded model to `choice` at once; otherwise the choice waits for the next load.
+    fn move_to(self, choice: BackendChoice) {
+        self.backend_choice.set(choice);
+        let Some(worker) = WORKER.with(|w| w.borrow().clone()).filter(|_| self.model.get_untracked().is_some()) else { return };
+        self.busy.set(Some("Moving the model…".to_owned()));
+        spawn_local(async move {
+            match worker.move_decoder(choice).await {
+                Ok(m) => {
+                    self.model.set(Some(m));
+                    self.c.status.set("The decoder moved; its next run starts afresh.".to_owned());
+                    self.busy.set(None);
+                }
+                Err(e) => self.fail(format!("The decoder could not move: {e}")),
+            }
+        });
+    }
+
+    /// Both arms over the requests, one request a message, until done or cancelled.
+    fn start_run(self) {
+        let (Some(worker), Some((model_name, _))) = (WORKER.with(|w| w.borrow().clone()), self.model.get_untracked()) else {
+            return self.error.set(Some("Load a model first: a GGUF file, a stored model, or an address.".to_owned()));
+        };
+        let computed = self.c.computed.get_untracked();
+        let (text, selected_name) =
+            self.c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
+        let requests = match parse_requests(&text, Some(&selected_name)) {
+            Ok(r) if !r.is_empty() => r,
+            Ok(_) => return self.error.set(Some("Type some requests first (in the routing preview's box above), one per line.".to_owned())),
+            Err(e) => return self.error.set(Some(format!("The requests could not be read: {e}"))),
+        };
+        let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
+        if skills.is_empty() {
+            return self.error.set(Some("Load some skills first.".to_owned()));
+        }
+        self.cancel.set(false);
+        self.error.set(None);
+        spawn_local(async move {
+            let mut progress = RunProgress::new(skills, requests, self.mode.get_untracked(), browser::now_ms());
+            while let Some((skills, request, m)) = progress.next() {
+                if self.cancel.get_untracked() {
+                    self.busy.set(None);
+                    self.c.status.set("The run was stopped.".to_owned());
+                    return;
+                }
+                self.busy.set(Some(progress.status(browser::now_ms())));
+                match worker.route_one(skills, request, m).await {
+                    Ok((decision, prefix_tokens, line)) => {
+                        // A GPU that failed hands the model to the CPU: the line says so.
+                        self.model.update(|m| {
+                            if let Some((_, l)) = m.as_mut().filter(|(_, l)| *l != line) {
+                                *l = line
+                            }
+                        });
+                        progress.record(decision, prefix_tokens);
+                    }
+                    Err(e) => return self.fail(format!("The decoder failed: {e}")),
+                }
+            }
+            let done = progress.finish(model_name, browser::now_ms());
+            if let Some(r) = &done {
+                self.c.status.set(format!("The decoder answered {} requests in {:.1} s.", 2 * r.requests.len(), r.ms / 1000.0));
+            }
+            self.run.set(done);
+            self.busy.set(None);
+        });
+    }
+}
+
+/// The decoder view.
+#[component]
+pub fn DecoderPanel() -> impl IntoView {
+    let p = Panel::new();
+    p.refresh_stored();
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
         ev.stop_propagation();
         if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
-            take_files(files);
+            p.take_files(files);
+        }
+    };
+    view! {
+        <div class="decoder" data-testid="decoder" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+            <p class="note">"The chapter's own protocol, rerun in this page: a small instruction model sees every skill's "<code>"- name: description"</code>" line in its system prompt and answers with one name or NONE. A preview by a small model you bring (open or drop it here), not any product's router; it runs in a worker of its own, on WebGPU where this device has a real GPU and on its CPU (wasm SIMD) otherwise (the line under the model says which), and nothing is fetched unless you ask."</p>
+            <ModelSources p=p/>
+            <Busy p=p/>
+            {move || p.error.get().map(|e| view! { <p class="warning" role="alert" data-testid="decoder-error">{e}</p> })}
+            <p data-testid="decoder-model">{move || p.model.get().map_or_else(|| "No decoder loaded.".to_owned(), |(_, line)| line)}</p>
+            <RunControls p=p/>
+            <SystemPrompt/>
+            {move || p.run.get().map(|r| view! { <DecoderResults run=r/> })}
+        </div>
+    }
+}
+
+/// Where a model comes from: a file, a folder, the store, or an address.
+#[component]
+fn ModelSources(p: Panel) -> impl IntoView {
+    let on_file = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        if let Some(files) = input.files() {
+            p.take_files(files);
         }
     };
     let folder_input = NodeRef::<leptos::html::Input>::new();
@@ -187,186 +355,89 @@ pub fn DecoderPanel() -> impl IntoView {
             let _ = el.set_attribute("webkitdirectory", "");
         }
     });
-
-    let address = move || Some(url.get_untracked().trim().to_owned()).filter(|u| u.starts_with("https://") || u.starts_with("http://"));
-    let check_size = move |_| {
-        let Some(u) = address() else { return error.set(Some("Paste a full address (https://…) of a GGUF file.".to_owned())) };
-        spawn_local(async move {
-            url_size.set(Some("Asking for the size…".to_owned()));
-            url_size.set(Some(match browser::declared_size(&u).await {
-                Ok(Some(n)) => format!("{:.1} MB", n as f64 / 1e6),
-                Ok(None) => "size not stated by the server".to_owned(),
-                Err(e) => format!("unknown ({e})"),
-            }));
-        });
-    };
-
-    let start_download = move |_| {
-        let Some(u) = address() else { return error.set(Some("Paste a full address (https://…) of a GGUF file.".to_owned())) };
-        cancel.set(false);
-        error.set(None);
-        spawn_local(async move {
-            busy.set(Some(format!("Downloading {u}…")));
-            let got = browser::fetch_cancellable(&u, MAX_BYTES, |loaded, total| download.set(Some((loaded, total))), || cancel.get_untracked()).await;
-            download.set(None);
-            match got {
-                Ok(bytes) => load_bytes(Brought { name: u.rsplit('/').next().unwrap_or("model.gguf").to_owned(), model: bytes, checkpoint: None }, true).await,
-                Err(e) if e == browser::CANCELLED => fail("The download was cancelled; nothing was kept.".to_owned()),
-                Err(e) => fail(e),
-            }
-        });
-    };
-
-    let load_stored = move |encoded: String| {
-        spawn_local(async move {
-            busy.set(Some("Reading the stored model…".to_owned()));
-            match stored(&encoded).await {
-                Some(b) => load_bytes(b, false).await,
-                None => {
-                    fail("The stored model is gone (the browser may have cleared the site's storage).".to_owned());
-                    refresh_stored();
-                }
-            }
-        });
-    };
-
-    let start_run = move |_| {
-        let (Some(worker), Some((model_name, _))) = (WORKER.with(|w| w.borrow().clone()), model.get_untracked()) else {
-            return error.set(Some("Load a model first: a GGUF file, a stored model, or an address.".to_owned()));
-        };
-        let computed = c.computed.get_untracked();
-        let (text, selected_name) =
-            c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
-        let requests = match parse_requests(&text, Some(&selected_name)) {
-            Ok(r) if !r.is_empty() => r,
-            Ok(_) => return error.set(Some("Type some requests first (in the routing preview's box above), one per line.".to_owned())),
-            Err(e) => return error.set(Some(format!("The requests could not be read: {e}"))),
-        };
-        let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
-        if skills.is_empty() {
-            return error.set(Some("Load some skills first.".to_owned()));
-        }
-        cancel.set(false);
-        error.set(None);
-        spawn_local(async move {
-            let mut progress = RunProgress::new(skills, requests, mode.get_untracked(), browser::now_ms());
-            while let Some((skills, request, m)) = progress.next() {
-                if cancel.get_untracked() {
-                    busy.set(None);
-                    c.status.set("The run was stopped.".to_owned());
-                    return;
-                }
-                busy.set(Some(progress.status(browser::now_ms())));
-                match worker.route_one(skills, request, m).await {
-                    Ok((decision, prefix_tokens, line)) => {
-                        // A GPU that failed hands the model to the CPU: the line says so.
-                        model.update(|m| {
-                            if let Some((_, l)) = m.as_mut().filter(|(_, l)| *l != line) {
-                                *l = line
-                            }
-                        });
-                        progress.record(decision, prefix_tokens);
-                    }
-                    Err(e) => return fail(format!("The decoder failed: {e}")),
-                }
-            }
-            let done = progress.finish(model_name, browser::now_ms());
-            if let Some(r) = &done {
-                c.status.set(format!("The decoder answered {} requests in {:.1} s.", 2 * r.requests.len(), r.ms / 1000.0));
-            }
-            run.set(done);
-            busy.set(None);
-        });
-    };
-
     view! {
-        <div class="decoder" data-testid="decoder" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
-            <p class="note">"The chapter's own protocol, rerun in this page: a small instruction model sees every skill's "<code>"- name: description"</code>" line in its system prompt and answers with one name or NONE. A preview by a small model you bring (open or drop it here), not any product's router; it runs in a worker of its own, on WebGPU where this device has a real GPU and on its CPU (wasm SIMD) otherwise (the line under the model says which), and nothing is fetched unless you ask."</p>
-            <div class="controls">
-                <label class="button">"Open a model: a GGUF, or model.safetensors + config.json + tokenizer.json"
-                    <input type="file" multiple class="visually-hidden" accept=".gguf,.safetensors,.json" data-testid="decoder-file" on:change=on_file/>
-                </label>
-                <label class="button">"Open a model folder"
-                    <input type="file" multiple class="visually-hidden" node_ref=folder_input data-testid="decoder-folder" on:change=on_file/>
-                </label>
-                {move || stored_list.get().into_iter().map(|(encoded, size)| {
-                    let label = format!("Load the stored {}{}", decoded(&encoded), size.map(|n| format!(" ({:.1} MB)", n as f64 / 1e6)).unwrap_or_default());
-                    view! { <button data-testid="decoder-stored" on:click=move |_| load_stored(encoded.clone())>{label}</button> }
-                }).collect_view()}
-                <Show when=move || !stored_list.get().is_empty()>
-                    <button data-testid="decoder-forget" on:click=move |_| spawn_local(async move { browser::cache_clear(STORE).await; refresh_stored(); })>"Forget the stored model"</button>
-                </Show>
-            </div>
-            <div class="controls">
-                <label for="decoder-url">"or an address "</label>
-                <input id="decoder-url" type="url" size="60" data-testid="decoder-url" placeholder=QWEN_URL prop:value=move || url.get()
-                    on:input=move |ev| { url.set(event_target_value(&ev)); url_size.set(None); }/>
-                <button on:click=move |_| { url.set(QWEN_URL.to_owned()); url_size.set(None); }>"Qwen2.5-0.5B-Instruct (Q8_0)"</button>
-                <button data-testid="decoder-size" on:click=check_size>"Size?"</button>
-                <span data-testid="decoder-size-text">{move || url_size.get().unwrap_or_default()}</span>
-                <button data-testid="decoder-download" on:click=start_download disabled=move || busy.get().is_some()>"Download and load"</button>
-            </div>
-            <Show when=move || busy.get().is_some()>
-                <div class="controls" role="status">
-                    {move || match download.get() {
-                        Some((loaded, Some(total))) => view! {
-                            <progress data-testid="decoder-progress" aria-label="Downloading the model" max=total.to_string() value=loaded.to_string()></progress>
-                            <span>{format!("{} of {} bytes", super::n(loaded as usize), super::n(total as usize))}</span>
-                        }.into_any(),
-                        Some((loaded, None)) => view! { <progress data-testid="decoder-progress" aria-label="Downloading the model"></progress><span>{format!("{} bytes", super::n(loaded as usize))}</span> }.into_any(),
-                        None => view! { <progress aria-label="Working"></progress> }.into_any(),
-                    }}
-                    <span data-testid="decoder-busy">{move || busy.get().unwrap_or_default()}</span>
-                    <button data-testid="decoder-cancel" on:click=move |_| cancel.set(true)>"Cancel"</button>
-                </div>
+        <div class="controls">
+            <label class="button">"Open a model: a GGUF, or model.safetensors + config.json + tokenizer.json"
+                <input type="file" multiple class="visually-hidden" accept=".gguf,.safetensors,.json" data-testid="decoder-file" on:change=on_file/>
+            </label>
+            <label class="button">"Open a model folder"
+                <input type="file" multiple class="visually-hidden" node_ref=folder_input data-testid="decoder-folder" on:change=on_file/>
+            </label>
+            {move || p.stored_list.get().into_iter().map(|(encoded, size)| {
+                let label = format!("Load the stored {}{}", decoded(&encoded), size.map(|n| format!(" ({:.1} MB)", n as f64 / 1e6)).unwrap_or_default());
+                view! { <button data-testid="decoder-stored" on:click=move |_| p.load_stored(encoded.clone())>{label}</button> }
+            }).collect_view()}
+            <Show when=move || !p.stored_list.get().is_empty()>
+                <button data-testid="decoder-forget" on:click=move |_| spawn_local(async move { browser::cache_clear(STORE).await; p.refresh_stored(); })>"Forget the stored model"</button>
             </Show>
-            {move || error.get().map(|e| view! { <p class="warning" role="alert" data-testid="decoder-error">{e}</p> })}
-            <p data-testid="decoder-model">{move || model.get().map_or_else(|| "No decoder loaded.".to_owned(), |(_, line)| line)}</p>
-            <div class="controls">
-                <label>"Run on "
-                    <select data-testid="decoder-backend" disabled=move || busy.get().is_some() on:change=move |ev| {
-                        let Ok(choice) = BackendChoice::parse(&event_target_value(&ev)) else { return };
-                        backend_choice.set(choice);
-                        // A loaded model moves at once; otherwise the choice waits for the next load.
-                        let Some(worker) = WORKER.with(|w| w.borrow().clone()).filter(|_| model.get_untracked().is_some()) else { return };
-                        busy.set(Some("Moving the model…".to_owned()));
-                        spawn_local(async move {
-                            match worker.move_decoder(choice).await {
-                                Ok(m) => {
-                                    model.set(Some(m));
-                                    c.status.set("The decoder moved; its next run starts afresh.".to_owned());
-                                    busy.set(None);
-                                }
-                                Err(e) => fail(format!("The decoder could not move: {e}")),
-                            }
-                        });
-                    }>
-                        <option value="auto" selected=move || backend_choice.get() == BackendChoice::Auto>"automatic: WebGPU on a real GPU, else the CPU"</option>
-                        <option value="webgpu" selected=move || backend_choice.get() == BackendChoice::Webgpu>"WebGPU (any adapter)"</option>
-                        <option value="cpu" selected=move || backend_choice.get() == BackendChoice::Cpu>"the CPU (wasm SIMD)"</option>
-                    </select>
-                </label>
-                <label>"Mode "
-                    <select data-testid="decoder-mode" on:change=move |ev| if let Ok(m) = DecoderMode::parse(&event_target_value(&ev)) { mode.set(m) }>
-                        <option value="chapter" selected=move || mode.get() == DecoderMode::Chapter>"the chapter's protocol: greedy answer, read as a name or NONE"</option>
-                        <option value="choice" selected=move || mode.get() == DecoderMode::Choice>"constrained choice: each name's and NONE's probability"</option>
-                    </select>
-                </label>
-                <button data-testid="decoder-run" on:click=start_run disabled=move || busy.get().is_some() || model.get().is_none()>"Run both arms on the requests"</button>
-            </div>
-            // Written only while open: typing in the editor must not pay for it.
-            <details on:toggle=move |ev| {
-                use wasm_bindgen::JsCast;
-                prompt_open.set(ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()).is_some_and(|d| d.open()));
-            }>
-                <summary>"The system prompt the model sees (descriptions as written)"</summary>
-                <pre class="prompt" data-testid="decoder-prompt">{move || prompt_open.get().then(|| {
-                    let skills: Vec<RouteSkill> = c.computed.with(|comp| comp.analyses.iter().map(RouteSkill::from_analysis).collect());
-                    skillpg_decoder::protocol::system_prompt(&skills)
-                })}</pre>
-            </details>
-            {move || run.get().map(|r| view! { <DecoderResults run=r/> })}
         </div>
+        <div class="controls">
+            <label for="decoder-url">"or an address "</label>
+            <input id="decoder-url" type="url" size="60" data-testid="decoder-url" placeholder=QWEN_URL prop:value=move || p.url.get()
+                on:input=move |ev| { p.url.set(event_target_value(&ev)); p.url_size.set(None); }/>
+            <button on:click=move |_| { p.url.set(QWEN_URL.to_owned()); p.url_size.set(None); }>"Qwen2.5-0.5B-Instruct (Q8_0)"</button>
+            <button data-testid="decoder-size" on:click=move |_| p.check_size()>"Size?"</button>
+            <span data-testid="decoder-size-text">{move || p.url_size.get().unwrap_or_default()}</span>
+            <button data-testid="decoder-download" on:click=move |_| p.start_download() disabled=move || p.busy.get().is_some()>"Download and load"</button>
+        </div>
+    }
+}
+
+/// What the view is doing, its progress, and a way to stop it.
+#[component]
+fn Busy(p: Panel) -> impl IntoView {
+    view! {
+        <Show when=move || p.busy.get().is_some()>
+            <div class="controls" role="status">
+                <super::progress::DownloadProgress download=p.download test_id="decoder-progress" idle_label="Working"/>
+                <span data-testid="decoder-busy">{move || p.busy.get().unwrap_or_default()}</span>
+                <button data-testid="decoder-cancel" on:click=move |_| p.cancel.set(true)>"Cancel"</button>
+            </div>
+        </Show>
+    }
+}
+
+/// Where the model runs, how it answers, and the run button.
+#[component]
+fn RunControls(p: Panel) -> impl IntoView {
+    view! {
+        <div class="controls">
+            <label>"Run on "
+                <select data-testid="decoder-backend" disabled=move || p.busy.get().is_some()
+                    on:change=move |ev| if let Ok(choice) = BackendChoice::parse(&event_target_value(&ev)) { p.move_to(choice) }>
+                    <option value="auto" selected=move || p.backend_choice.get() == BackendChoice::Auto>"automatic: WebGPU on a real GPU, else the CPU"</option>
+                    <option value="webgpu" selected=move || p.backend_choice.get() == BackendChoice::Webgpu>"WebGPU (any adapter)"</option>
+                    <option value="cpu" selected=move || p.backend_choice.get() == BackendChoice::Cpu>"the CPU (wasm SIMD)"</option>
+                </select>
+            </label>
+            <label>"Mode "
+                <select data-testid="decoder-mode" on:change=move |ev| if let Ok(m) = DecoderMode::parse(&event_target_value(&ev)) { p.mode.set(m) }>
+                    <option value="chapter" selected=move || p.mode.get() == DecoderMode::Chapter>"the chapter's protocol: greedy answer, read as a name or NONE"</option>
+                    <option value="choice" selected=move || p.mode.get() == DecoderMode::Choice>"constrained choice: each name's and NONE's probability"</option>
+                </select>
+            </label>
+            <button data-testid="decoder-run" on:click=move |_| p.start_run() disabled=move || p.busy.get().is_some() || p.model.get().is_none()>"Run both arms on the requests"</button>
+        </div>
+    }
+}
+
+/// The system prompt of the descriptions as written, written only while open: typing in the
+/// editor must not pay for it.
+#[component]
+fn SystemPrompt() -> impl IntoView {
+    let c = ctx();
+    let open = RwSignal::new(false);
+    view! {
+        <details on:toggle=move |ev| {
+            use wasm_bindgen::JsCast;
+            open.set(ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()).is_some_and(|d| d.open()));
+        }>
+            <summary>"The system prompt the model sees (descriptions as written)"</summary>
+            <pre class="prompt" data-testid="decoder-prompt">{move || open.get().then(|| {
+                let skills: Vec<RouteSkill> = c.computed.with(|comp| comp.analyses.iter().map(RouteSkill::from_analysis).collect());
+                skillpg_decoder::protocol::system_prompt(&skills)
+            })}</pre>
+        </details>
     }
 }
 

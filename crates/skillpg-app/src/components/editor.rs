@@ -67,21 +67,14 @@ pub fn Editor() -> impl IntoView {
             return;
         }
         ev.prevent_default();
-        let value = el.value();
         let (start, end) = (el.selection_start().ok().flatten().unwrap_or(0), el.selection_end().ok().flatten().unwrap_or(0));
-        let (from, to) = (state::utf16_to_byte(&value, start as usize), state::utf16_to_byte(&value, end as usize));
-        let (from, to) = (from.min(to), to.max(from));
-        let mut next = String::with_capacity(value.len() - (to - from) + inserted.len());
-        next.push_str(&value[..from]);
-        next.push_str(&inserted);
-        next.push_str(&value[to..]);
+        let (next, caret) = state::splice_selection(&el.value(), start, end, &inserted);
         // Checked before the textarea changes: a refused paste leaves it as it was.
         if refused(next.len()) {
             return;
         }
         // The value is assigned, not spliced with `setRangeText`: after `setRangeText` of 5 MB,
         // Chromium took minutes to select all (Ctrl+A); after an assignment, 2 s.
-        let caret = start.min(end) + inserted.encode_utf16().count() as u32;
         el.set_value(&next);
         let _ = el.set_selection_range(caret, caret);
         store(next);
@@ -91,13 +84,6 @@ pub fn Editor() -> impl IntoView {
             // The byte order mark goes with the encoding it marked.
             accept(decoded.trim_start_matches('\u{feff}').to_owned());
         }
-    };
-
-    let findings = move || {
-        let computed = c.computed.get();
-        let (selected, profile) = c.state.with(|s| (s.selected, s.profile.clone()));
-        let Some((_, per_skill)) = computed.checks.iter().find(|(p, _)| p.key == profile) else { return Vec::new() };
-        per_skill.get(selected).map(|d| d.iter().filter(|d| d.file == "SKILL.md" && d.location.is_some()).cloned().collect()).unwrap_or_default()
     };
 
     view! {
@@ -139,29 +125,43 @@ pub fn Editor() -> impl IntoView {
                         }
                     }
                 }></textarea>
-            // Where the findings are in the text, as buttons that select it; their messages are
-            // in the findings list (Check), once.
-            <ul class="inline-findings" data-testid="inline-findings" aria-label="Jump to a finding in SKILL.md">
-                {move || findings().into_iter().map(|d| {
-                    let loc = d.location.unwrap_or_default();
-                    let span = d.span.clone().unwrap_or(0..0);
-                    let sev = d.severity.as_str();
-                    view! {
-                        <li class=format!("finding {sev}")>
-                            <button class="goto" title=format!("{sev}: {}", d.message) on:click=move |_| {
-                                if let Some(el) = area.get() {
-                                    let el: web_sys::HtmlTextAreaElement = el.unchecked_into();
-                                    let text = el.value();
-                                    // The textarea counts UTF-16 units; spans are bytes.
-                                    let to_utf16 = |b: usize| text.get(..b.min(text.len())).map(|t| t.encode_utf16().count() as u32).unwrap_or(0);
-                                    let _ = el.focus();
-                                    let _ = el.set_selection_range(to_utf16(span.start), to_utf16(span.end.max(span.start)));
-                                }
-                            }>{format!("{}:{} {}", loc.line, loc.column, d.code)}</button>
-                        </li>
-                    }
-                }).collect_view()}
-            </ul>
+            <InlineFindings area=area/>
         </Show>
+    }
+}
+
+/// Where the findings are in SKILL.md, as buttons that select them in `area`; their messages
+/// are in the findings list (Check), once.
+#[component]
+fn InlineFindings(area: NodeRef<leptos::html::Textarea>) -> impl IntoView {
+    let c = ctx();
+    let findings = move || {
+        let computed = c.computed.get();
+        let (selected, profile) = c.state.with(|s| (s.selected, s.profile.clone()));
+        let Some((_, per_skill)) = computed.checks.iter().find(|(p, _)| p.key == profile) else { return Vec::new() };
+        per_skill.get(selected).map(|d| d.iter().filter(|d| d.file == "SKILL.md" && d.location.is_some()).cloned().collect()).unwrap_or_default()
+    };
+    view! {
+        <ul class="inline-findings" data-testid="inline-findings" aria-label="Jump to a finding in SKILL.md">
+            {move || findings().into_iter().map(|d: skillpg_core::Diagnostic| {
+                let loc = d.location.unwrap_or_default();
+                let span = d.span.clone().unwrap_or(0..0);
+                let sev = d.severity.as_str();
+                view! {
+                    <li class=format!("finding {sev}")>
+                        <button class="goto" title=format!("{sev}: {}", d.message) on:click=move |_| {
+                            if let Some(el) = area.get() {
+                                let el: web_sys::HtmlTextAreaElement = el.unchecked_into();
+                                let text = el.value();
+                                // The textarea counts UTF-16 units; spans are bytes.
+                                let to_utf16 = |b: usize| text.get(..b.min(text.len())).map(|t| t.encode_utf16().count() as u32).unwrap_or(0);
+                                let _ = el.focus();
+                                let _ = el.set_selection_range(to_utf16(span.start), to_utf16(span.end.max(span.start)));
+                            }
+                        }>{format!("{}:{} {}", loc.line, loc.column, d.code)}</button>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
     }
 }

@@ -33,19 +33,8 @@ fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
     let n_found = skills.len();
     c.state.update(|s| {
         for b in skills {
-            let input = SkillInput { dir_name: b.dir_name.clone(), files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect() };
-            match s.skills.iter().position(|k| k.dir_name == input.dir_name) {
-                Some(idx) => {
-                    s.skills[idx] = input;
-                    s.selected = idx;
-                }
-                None => {
-                    s.skills.push(input);
-                    s.selected = s.skills.len() - 1;
-                }
-            }
+            s.put_skill(SkillInput { dir_name: b.dir_name.clone(), files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect() });
         }
-        s.selected_file = "SKILL.md".into();
     });
     let mut message = format!("Loaded {n_found} skill(s).");
     if !problems.is_empty() {
@@ -163,31 +152,28 @@ pub fn Loaders() -> impl IntoView {
                     on:keydown=move |ev| if ev.key() == "Enter" { load_url() }/>
                 <button data-testid="url-load" on:click=move |_| load_url()>"Load"</button>
             </div>
-            <div class="gallery" aria-label="Samples">
-                <span>"Samples: "</span>
-                {SAMPLES.iter().map(|s| {
-                    let sample = *s;
-                    view! {
-                        <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| {
-                            c.state.update(|st| {
-                                let input = sample.input();
-                                match st.skills.iter().position(|k| k.dir_name == input.dir_name) {
-                                    Some(idx) => { st.skills[idx] = input; st.selected = idx; }
-                                    None => { st.skills.push(input); st.selected = st.skills.len() - 1; }
-                                }
-                                st.selected_file = "SKILL.md".into();
-                            });
-                        }>{sample.title}</button>
-                    }
-                }).collect_view()}
-                <button on:click=move |_| c.state.update(|st| {
-                    st.skills.push(SkillInput { dir_name: "new-skill".into(), files: vec![("SKILL.md".into(), b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec())] });
-                    st.selected = st.skills.len() - 1;
-                })>"New empty skill"</button>
-                <button data-testid="clear" on:click=move |_| c.state.update(|st| { st.skills.clear(); st.selected = 0; })>"Clear all"</button>
-            </div>
+            <Gallery/>
             <Catalog/>
         </section>
+    }
+}
+
+/// The samples, a new empty skill, and "Clear all".
+#[component]
+fn Gallery() -> impl IntoView {
+    let c = ctx();
+    view! {
+        <div class="gallery" aria-label="Samples">
+            <span>"Samples: "</span>
+            {SAMPLES.iter().map(|&sample| view! {
+                <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| c.state.update(|st| st.put_skill(sample.input()))>{sample.title}</button>
+            }).collect_view()}
+            <button on:click=move |_| c.state.update(|st| {
+                st.skills.push(SkillInput { dir_name: "new-skill".into(), files: vec![("SKILL.md".into(), b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec())] });
+                st.selected = st.skills.len() - 1;
+            })>"New empty skill"</button>
+            <button data-testid="clear" on:click=move |_| c.state.update(|st| { st.skills.clear(); st.selected = 0; })>"Clear all"</button>
+        </div>
     }
 }
 

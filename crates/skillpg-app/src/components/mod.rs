@@ -1,4 +1,5 @@
-//! The page's components, one per file. Each binds signals to the engine; none computes what
+//! The page's components, one view per file (with the small components only it uses beside
+//! it). Each binds signals to the engine; none computes what
 //! the engine could.
 
 pub mod app;
@@ -10,6 +11,7 @@ pub mod levels;
 pub mod loaders;
 pub mod paired;
 pub mod presenter;
+pub mod progress;
 pub mod routing;
 pub mod share;
 pub mod tokens;

@@ -36,69 +36,81 @@ fn backend_choice() -> BackendChoice {
     if browser::force_webgpu() { BackendChoice::Webgpu } else { BackendChoice::Auto }
 }
 
-/// The routing view.
-#[component]
-pub fn RoutingPanel() -> impl IntoView {
-    let c = ctx();
-    let backend = RwSignal::new(String::new());
-    let loading = RwSignal::new(false);
-    // Bytes of the model downloaded so far, and in all when the server says.
-    let download = RwSignal::new(None::<(u64, Option<u64>)>);
-    let run = RwSignal::new(None::<RouteRun>);
-    let use_thin = RwSignal::new(false);
+/// The routing view's signals, and what the person's actions do to them. `Copy`, so that every
+/// handler takes it whole.
+#[derive(Clone, Copy)]
+struct Panel {
+    c: super::Ctx,
+    /// What ran, in the worker's words.
+    backend: RwSignal<String>,
+    loading: RwSignal<bool>,
+    /// Bytes of the model downloaded so far, and in all when the server says.
+    download: RwSignal<Option<(u64, Option<u64>)>>,
+    run: RwSignal<Option<RouteRun>>,
+    use_thin: RwSignal<bool>,
+}
 
-    let load_model = move || async move {
-        if MODEL.with(|m| m.borrow().is_some()) {
-            return true;
+impl Panel {
+    fn new() -> Panel {
+        Panel {
+            c: ctx(),
+            backend: RwSignal::new(String::new()),
+            loading: RwSignal::new(false),
+            download: RwSignal::new(None),
+            run: RwSignal::new(None),
+            use_thin: RwSignal::new(false),
         }
-        loading.set(true);
-        c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
+    }
+
+    fn thresholds(self) -> Thresholds {
+        self.c.state.with(|s| Thresholds { tau: s.routing.tau, delta: s.routing.delta })
+    }
+
+    /// The model's worker, loaded first when it is not (with the download's progress), or
+    /// `None` with the reason in the status line.
+    async fn model(self) -> Option<Rc<ModelWorker>> {
+        if let Some(worker) = MODEL.with(|m| m.borrow().clone()) {
+            return Some(worker);
+        }
+        self.loading.set(true);
+        self.c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
         let res: Result<ModelWorker, String> = async {
             let worker = ModelWorker::spawn("skillpg-routing-model")?;
             let vocab = String::from_utf8_lossy(&browser::fetch_bytes("model/vocab.txt", u64::MAX).await?).into_owned();
-            let bytes = browser::fetch_with_progress("model/minilm-i8.spgm", 64 * 1024 * 1024, |loaded, total| {
-                download.set(Some((loaded, total)));
-            })
-            .await?;
-            download.set(None);
-            c.status.set("Preparing the routing model in a worker…".to_owned());
-            backend.set(worker.load_embedder(&bytes, &vocab, backend_choice()).await?);
+            let bytes = browser::fetch_with_progress("model/minilm-i8.spgm", 64 * 1024 * 1024, |loaded, total| self.download.set(Some((loaded, total)))).await?;
+            self.download.set(None);
+            self.c.status.set("Preparing the routing model in a worker…".to_owned());
+            self.backend.set(worker.load_embedder(&bytes, &vocab, backend_choice()).await?);
             Ok(worker)
         }
         .await;
-        loading.set(false);
-        download.set(None);
+        self.loading.set(false);
+        self.download.set(None);
         match res {
             Ok(worker) => {
-                MODEL.with(|m| *m.borrow_mut() = Some(Rc::new(worker)));
-                true
+                let worker = Rc::new(worker);
+                MODEL.with(|m| *m.borrow_mut() = Some(worker.clone()));
+                Some(worker)
             }
             Err(e) => {
-                c.status.set(format!("The routing model could not be loaded: {e}. Build the page after `bash scripts/fetch-model` to serve it."));
-                false
+                self.c.status.set(format!("The routing model could not be loaded: {e}. Build the page after `bash scripts/fetch-model` to serve it."));
+                None
             }
         }
-    };
+    }
 
-    let start_run = move |_| {
+    /// Embeds the skills (as written and thinned) and the requests in the worker, and keeps the run.
+    fn start_run(self) {
+        let c = self.c;
         spawn_local(async move {
-            if !load_model().await {
-                return;
-            }
-            let Some(worker) = MODEL.with(|m| m.borrow().clone()) else { return };
+            let Some(worker) = self.model().await else { return };
             let computed = c.computed.get_untracked();
             let (text, selected_name) =
                 c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
             let requests = match parse_requests(&text, Some(&selected_name)) {
                 Ok(r) if !r.is_empty() => r,
-                Ok(_) => {
-                    c.status.set("Type some requests first, one per line.".to_owned());
-                    return;
-                }
-                Err(e) => {
-                    c.status.set(format!("The requests could not be read: {e}"));
-                    return;
-                }
+                Ok(_) => return c.status.set("Type some requests first, one per line.".to_owned()),
+                Err(e) => return c.status.set(format!("The requests could not be read: {e}")),
             };
             let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
             let start = browser::now_ms();
@@ -111,141 +123,159 @@ pub fn RoutingPanel() -> impl IntoView {
                 for texts in &batches {
                     c.status.set(format!("Embedding: {done} of {total}…"));
                     let (v, line) = worker.embed(texts).await?;
-                    backend.set(line);
+                    self.backend.set(line);
                     done += texts.len();
                     vectors.push(v);
                 }
                 <[Vec<Vec<f32>>; 3]>::try_from(vectors).map_err(|_| "three batches were embedded".to_owned())
             };
-            let vectors = match steps.await {
-                Ok(v) => v,
+            match steps.await {
+                Ok(vectors) => {
+                    let ms = browser::now_ms() - start;
+                    self.run.set(Some(RouteRun::new(&skills, requests, vectors, ms)));
+                    c.status.set(format!("Routed the requests over {} skills in {ms:.0} ms ({total} texts embedded or cached).", skills.len()));
+                }
                 Err(e) => {
                     drop_model();
-                    backend.set(String::new());
+                    self.backend.set(String::new());
                     c.status.set(format!("The routing run failed: {e}. Route again to restart the model."));
-                    return;
                 }
-            };
-            let ms = browser::now_ms() - start;
-            run.set(Some(RouteRun::new(&skills, requests, vectors, ms)));
-            c.status.set(format!("Routed the requests over {} skills in {ms:.0} ms ({total} texts embedded or cached).", skills.len()));
+            }
         });
-    };
+    }
 
-    let thresholds = move || c.state.with(|s| Thresholds { tau: s.routing.tau, delta: s.routing.delta });
-    let calibrate = move |_| {
-        let Some(r) = run.get_untracked() else { return };
-        match r.calibrate(use_thin.get_untracked()) {
+    /// Sets τ and δ to what suits the labelled requests best.
+    fn calibrate(self) {
+        let Some(r) = self.run.get_untracked() else { return };
+        match r.calibrate(self.use_thin.get_untracked()) {
             Ok(cal) => {
-                c.state.update(|s| {
+                self.c.state.update(|s| {
                     s.routing.tau = cal.best.tau;
                     s.routing.delta = cal.best.delta;
                 });
-                c.status.set(format!(
-                    "Calibrated on {} labelled requests ({} pairs tried): τ {:.2}, δ {:.2}, {} right.",
-                    r.requests.len(),
-                    cal.n_tried,
-                    cal.best.tau,
-                    cal.best.delta,
-                    cal.correct
-                ));
+                let (n, tried, t, right) = (r.requests.len(), cal.n_tried, cal.best, cal.correct);
+                self.c.status.set(format!("Calibrated on {n} labelled requests ({tried} pairs tried): τ {:.2}, δ {:.2}, {right} right.", t.tau, t.delta));
             }
-            Err(e) => c.status.set(e),
+            Err(e) => self.c.status.set(e),
         }
-    };
+    }
+}
 
+/// The routing view.
+#[component]
+pub fn RoutingPanel() -> impl IntoView {
+    let p = Panel::new();
+    // A memo: the results redraw when τ or δ change, not on every edit of the state.
+    let thresholds = Memo::new(move |_| p.thresholds());
     view! {
         <div class="routing" data-testid="routing">
             <p class="note">"A preview by a small embedding model (all-MiniLM-L6-v2, 6 layers), not any product's router: real agents route with a large model and do better. It shows the mechanism: what a description lets a request find."</p>
             <div class="controls">
                 <button data-testid="routing-sample" on:click=move |_| {
-                    c.state.update(|s| {
+                    p.c.state.update(|s| {
                         s.skills = samples::routing_inputs();
                         s.selected = 0;
                         s.selected_file = "SKILL.md".into();
                         s.routing.requests = samples::ROUTING_REQUESTS.to_owned();
                     });
-                    run.set(None);
+                    p.run.set(None);
                 }>"Load the six-skill routing set"</button>
-                <button data-testid="routing-run" on:click=start_run disabled=move || loading.get()>"Route the requests"</button>
-                <Show when=move || loading.get()>
-                    {move || match download.get() {
-                        Some((loaded, Some(total))) => view! {
-                            <progress data-testid="model-progress" aria-label="Downloading the model" max=total.to_string() value=loaded.to_string()></progress>
-                            <span>{format!("{} of {} bytes", super::n(loaded as usize), super::n(total as usize))}</span>
-                        }.into_any(),
-                        Some((loaded, None)) => view! { <progress aria-label="Downloading the model"></progress><span>{format!("{} bytes", super::n(loaded as usize))}</span> }.into_any(),
-                        None => view! { <progress aria-label="Loading the model"></progress> }.into_any(),
-                    }}
+                <button data-testid="routing-run" on:click=move |_| p.start_run() disabled=move || p.loading.get()>"Route the requests"</button>
+                <Show when=move || p.loading.get()>
+                    <super::progress::DownloadProgress download=p.download test_id="model-progress" idle_label="Loading the model"/>
                 </Show>
-                <span data-testid="routing-backend">{move || backend.get()}</span>
+                <span data-testid="routing-backend">{move || p.backend.get()}</span>
             </div>
-            <label class="button">"Import requests (JSON or text)"
-                <input type="file" class="visually-hidden" accept=".json,.txt" data-testid="routing-import" on:change=move |ev: leptos::ev::Event| {
-                    use wasm_bindgen::JsCast;
-                    let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-                    let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-                    spawn_local(async move {
-                        match browser::file_bytes(&file).await {
-                            Ok(bytes) => c.state.update(|s| s.routing.requests = String::from_utf8_lossy(&bytes).into_owned()),
-                            Err(e) => c.status.set(e),
-                        }
-                    });
-                }/>
-            </label>
-            <label for="routing-requests">"Requests: one per line, optionally `request => expected-skill` (or NONE); or a JSON list in skill-creator's or the multi-skill format"</label>
-            <textarea id="routing-requests" data-testid="routing-requests" rows="8" prop:value=move || c.state.with(|s| s.routing.requests.clone())
-                on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.routing.requests = v); }></textarea>
-            <div class="controls">
-                <label>"τ (threshold) " <input type="number" step="0.01" min="-1" max="1" data-testid="routing-tau" prop:value=move || format!("{:.2}", thresholds().tau)
-                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f32>() { c.state.update(|s| s.routing.tau = v) } }/></label>
-                <label>"δ (margin) " <input type="number" step="0.01" min="0" max="1" data-testid="routing-delta" prop:value=move || format!("{:.2}", thresholds().delta)
-                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f32>() { c.state.update(|s| s.routing.delta = v) } }/></label>
-                <button on:click=calibrate data-testid="routing-calibrate">"Calibrate τ and δ"</button>
-                <label><input type="checkbox" data-testid="routing-thin" prop:checked=move || use_thin.get() on:change=move |_| use_thin.update(|t| *t = !*t)/>" Thin it: cut every description to its bare subject"</label>
-            </div>
-            {move || run.get().map(|r| {
-                let t = thresholds();
-                let thinned = use_thin.get();
-                let arm = r.arm(thinned, t);
-                view! {
-                    <p>{format!("{} requests × {} skills in {:.0} ms.", r.requests.len(), arm.names.len(), r.ms)}</p>
-                    <table class="routes" data-testid="routes">
-                        <caption>{format!("Decision: the top skill by cosine, or NONE below τ {:.2} or within δ {:.2} of the second. Descriptions {}.", t.tau, t.delta, if thinned { "thinned" } else { "as written" })}</caption>
-                        <thead><tr><th scope="col">"request"</th><th scope="col">"expected"</th><th scope="col">"choice"</th><th scope="col">"scores"</th></tr></thead>
-                        <tbody>
-                            {r.requests.iter().zip(&arm.decisions).map(|(q, d)| {
-                                let choice = arm.name_of(d).to_owned();
-                                let ok = q.label().is_none_or(|e| e == choice);
-                                let scores_attr = d.scores().iter().map(|s| format!("{s:.5}")).collect::<Vec<_>>().join(",");
-                                view! {
-                                    <tr data-testid="route-row" data-choice=choice.clone() data-scores=scores_attr>
-                                        <th scope="row">{q.query.clone()}</th>
-                                        <td>{q.expected.clone()}</td>
-                                        <td class:none={choice == NONE} class:bad={!ok}>{if ok { choice.clone() } else { format!("{choice} ✗") }}</td>
-                                        <td class="bars">{arm.names.iter().zip(d.scores()).map(|(n, s)| view! {
-                                            <span class="bar-row" title=format!("{n}: {s:.3}")><span class="bar-label">{n.clone()}</span><span class="bar-fill" data-score=format!("{s:.4}") style:width=format!("{:.1}%", (s.max(0.0) * 100.0).min(100.0))></span><span class="bar-value">{format!("{s:.2}")}</span></span>
-                                        }).collect_view()}</td>
-                                    </tr>
-                                }
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                    <div class="controls">
-                        <button data-testid="export-json" on:click={let r = r.clone(); move |_| browser::download("routing.json", "application/json", r.json(thinned, t).as_bytes())}>"Export results (JSON)"</button>
-                        <button data-testid="export-csv" on:click={let r = r.clone(); move |_| browser::download("routing.csv", "text/csv", r.csv(thinned, t).as_bytes())}>"Export results (CSV)"</button>
-                        <button on:click={let reqs = r.requests.clone(); move |_| browser::download("requests.json", "application/json", to_labelled_json(&reqs).as_bytes())}>"Export the labelled set"</button>
-                        <button data-testid="export-skill-creator" on:click={let reqs = r.requests.clone(); move |_| {
-                            // skill-creator evaluates one skill at a time: the selected one.
-                            let name = c.computed.with_untracked(|comp| c.state.with_untracked(|s| comp.analyses.get(s.selected).map(|a| a.display_name().to_owned()))).unwrap_or_default();
-                            browser::download(&format!("{name}.evals.json"), "application/json", to_skill_creator_json(&reqs, &name).as_bytes());
-                        }}>"Export for skill-creator (the selected skill)"</button>
-                    </div>
-                    <Collisions run=r.clone()/>
-                    <Comparison run=r.clone() t=t/>
-                }
-            })}
+            <Requests/>
+            <Settings p=p/>
+            {move || p.run.get().map(|r| view! { <Routes run=r t=thresholds.get() thinned=p.use_thin.get()/> })}
         </div>
+    }
+}
+
+/// The requests: typed, or imported from a file.
+#[component]
+fn Requests() -> impl IntoView {
+    let c = ctx();
+    let import = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        spawn_local(async move {
+            match browser::file_bytes(&file).await {
+                Ok(bytes) => c.state.update(|s| s.routing.requests = String::from_utf8_lossy(&bytes).into_owned()),
+                Err(e) => c.status.set(e),
+            }
+        });
+    };
+    view! {
+        <label class="button">"Import requests (JSON or text)"
+            <input type="file" class="visually-hidden" accept=".json,.txt" data-testid="routing-import" on:change=import/>
+        </label>
+        <label for="routing-requests">"Requests: one per line, optionally `request => expected-skill` (or NONE); or a JSON list in skill-creator's or the multi-skill format"</label>
+        <textarea id="routing-requests" data-testid="routing-requests" rows="8" prop:value=move || c.state.with(|s| s.routing.requests.clone())
+            on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.routing.requests = v); }></textarea>
+    }
+}
+
+/// τ, δ, calibration and the "thin it" switch.
+#[component]
+fn Settings(p: Panel) -> impl IntoView {
+    let c = p.c;
+    view! {
+        <div class="controls">
+            <label>"τ (threshold) " <input type="number" step="0.01" min="-1" max="1" data-testid="routing-tau" prop:value=move || format!("{:.2}", p.thresholds().tau)
+                on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f32>() { c.state.update(|s| s.routing.tau = v) } }/></label>
+            <label>"δ (margin) " <input type="number" step="0.01" min="0" max="1" data-testid="routing-delta" prop:value=move || format!("{:.2}", p.thresholds().delta)
+                on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f32>() { c.state.update(|s| s.routing.delta = v) } }/></label>
+            <button on:click=move |_| p.calibrate() data-testid="routing-calibrate">"Calibrate τ and δ"</button>
+            <label><input type="checkbox" data-testid="routing-thin" prop:checked=move || p.use_thin.get() on:change=move |_| p.use_thin.update(|t| *t = !*t)/>" Thin it: cut every description to its bare subject"</label>
+        </div>
+    }
+}
+
+/// A run's decisions under `t`, its exports, the collision matrix and the comparison.
+#[component]
+fn Routes(run: RouteRun, t: Thresholds, thinned: bool) -> impl IntoView {
+    let c = ctx();
+    let r = run;
+    let arm = r.arm(thinned, t);
+    view! {
+        <p>{format!("{} requests × {} skills in {:.0} ms.", r.requests.len(), arm.names.len(), r.ms)}</p>
+        <table class="routes" data-testid="routes">
+            <caption>{format!("Decision: the top skill by cosine, or NONE below τ {:.2} or within δ {:.2} of the second. Descriptions {}.", t.tau, t.delta, if thinned { "thinned" } else { "as written" })}</caption>
+            <thead><tr><th scope="col">"request"</th><th scope="col">"expected"</th><th scope="col">"choice"</th><th scope="col">"scores"</th></tr></thead>
+            <tbody>
+                {r.requests.iter().zip(&arm.decisions).map(|(q, d)| {
+                    let choice = arm.name_of(d).to_owned();
+                    let ok = q.label().is_none_or(|e| e == choice);
+                    let scores_attr = d.scores().iter().map(|s| format!("{s:.5}")).collect::<Vec<_>>().join(",");
+                    view! {
+                        <tr data-testid="route-row" data-choice=choice.clone() data-scores=scores_attr>
+                            <th scope="row">{q.query.clone()}</th>
+                            <td>{q.expected.clone()}</td>
+                            <td class:none={choice == NONE} class:bad={!ok}>{if ok { choice.clone() } else { format!("{choice} ✗") }}</td>
+                            <td class="bars">{arm.names.iter().zip(d.scores()).map(|(n, s)| view! {
+                                <span class="bar-row" title=format!("{n}: {s:.3}")><span class="bar-label">{n.clone()}</span><span class="bar-fill" data-score=format!("{s:.4}") style:width=format!("{:.1}%", (s.max(0.0) * 100.0).min(100.0))></span><span class="bar-value">{format!("{s:.2}")}</span></span>
+                            }).collect_view()}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+        <div class="controls">
+            // The export files are written when asked for, not on every render.
+            <button data-testid="export-json" on:click={let r = r.clone(); move |_| browser::download("routing.json", "application/json", r.json(thinned, t).as_bytes())}>"Export results (JSON)"</button>
+            <button data-testid="export-csv" on:click={let r = r.clone(); move |_| browser::download("routing.csv", "text/csv", r.csv(thinned, t).as_bytes())}>"Export results (CSV)"</button>
+            <button on:click={let reqs = r.requests.clone(); move |_| browser::download("requests.json", "application/json", to_labelled_json(&reqs).as_bytes())}>"Export the labelled set"</button>
+            <button data-testid="export-skill-creator" on:click={let reqs = r.requests.clone(); move |_| {
+                // skill-creator evaluates one skill at a time: the selected one.
+                let name = c.computed.with_untracked(|comp| c.state.with_untracked(|s| comp.analyses.get(s.selected).map(|a| a.display_name().to_owned()))).unwrap_or_default();
+                browser::download(&format!("{name}.evals.json"), "application/json", to_skill_creator_json(&reqs, &name).as_bytes());
+            }}>"Export for skill-creator (the selected skill)"</button>
+        </div>
+        <Collisions run=r.clone()/>
+        <Comparison run=r t=t/>
     }
 }
 
