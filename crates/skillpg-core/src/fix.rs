@@ -14,7 +14,10 @@ pub struct Fixed {
 }
 
 /// Applies the fixes of `diagnostics` that target `file` to `text`: safe ones always, unsafe
-/// ones when `include_unsafe`. A fix whose edits overlap one already taken is skipped whole.
+/// ones when `include_unsafe`. A fix whose edits overlap one already taken is skipped whole, and
+/// so is one whose edits do not fit the text (a range backwards, past the end, off a character
+/// boundary, or overlapping another edit of the same fix): whatever edits a rule makes, applying
+/// them never panics.
 pub fn apply(text: &str, file: &str, diagnostics: &[Diagnostic], include_unsafe: bool) -> Fixed {
     let mut taken: Vec<&Edit> = Vec::new();
     let mut applied = Vec::new();
@@ -24,8 +27,12 @@ pub fn apply(text: &str, file: &str, diagnostics: &[Diagnostic], include_unsafe:
         if fix.applicability == Applicability::Unsafe && !include_unsafe {
             continue;
         }
-        let fits = fix.edits.iter().all(|e| {
-            e.range.end <= text.len() && text.is_char_boundary(e.range.start) && text.is_char_boundary(e.range.end) && !taken.iter().any(|t| overlaps(&t.range, &e.range))
+        let fits = fix.edits.iter().enumerate().all(|(i, e)| {
+            e.range.start <= e.range.end
+                && e.range.end <= text.len()
+                && text.is_char_boundary(e.range.start)
+                && text.is_char_boundary(e.range.end)
+                && !taken.iter().copied().chain(&fix.edits[..i]).any(|t| overlaps(&t.range, &e.range))
         });
         if !fits {
             n_skipped += 1;
@@ -46,7 +53,8 @@ pub fn apply(text: &str, file: &str, diagnostics: &[Diagnostic], include_unsafe:
     Fixed { text: res, applied, n_skipped }
 }
 
-fn overlaps(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
+/// Whether two edits' ranges conflict.
+pub(crate) fn overlaps(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
     // Two insertions at one point conflict too: their order would be arbitrary.
     a.start < b.end && b.start < a.end || a.start == b.start
 }

@@ -262,7 +262,9 @@ fn every_span_lies_on_char_boundaries() {
 /// Inputs the fuzzer (fuzz/fuzz_targets/frontmatter.rs) found that used to panic.
 #[test]
 fn fuzz_findings_stay_fixed() {
-    let findings: [&[u8]; 2] = [b"---@\n---\n-\xff\xff\xffu\xff", b"-\n\xe9"];
+    // The third: the unknown-field fix inserted `metadata:` inside the unclosed frontmatter's
+    // one line, which it also deleted; applying that one fix alone sliced backwards.
+    let findings: [&[u8]; 3] = [b"---@\n---\n-\xff\xff\xffu\xff", b"-\n\xe9", b"---\r\nj\t!*===-==6===GIF8:----\r\n"];
     for bytes in findings {
         let bundle = SkillBundle::new("fuzz", vec![BundleFile { path: "SKILL.md".into(), bytes: bytes.to_vec() }]);
         let a = analyze(&bundle);
@@ -270,9 +272,40 @@ fn fuzz_findings_stay_fixed() {
             let diags = check(&a, p);
             if let Some(doc) = &a.doc {
                 let _ = skillpg_core::fix::apply(&doc.text, "SKILL.md", &diags, true);
+                for d in &diags {
+                    let _ = skillpg_core::fix::apply(&doc.text, "SKILL.md", std::slice::from_ref(d), true);
+                }
             }
         }
     }
+}
+
+/// A fix whose edits overlap each other is skipped, not applied out of order.
+#[test]
+fn a_fix_with_overlapping_edits_is_skipped() {
+    use skillpg_core::{Applicability, Edit, Fix};
+    let fix = Fix {
+        title: "x".into(),
+        edits: vec![Edit { range: 2..6, replacement: String::new() }, Edit { range: 4..4, replacement: "y".into() }],
+        applicability: Applicability::Safe,
+    };
+    assert_eq!(skillpg_core::fix::apply_one("abcdefgh", &fix), "abcdefgh");
+    let backwards =
+        Fix { title: "x".into(), edits: vec![Edit { range: std::ops::Range { start: 5, end: 2 }, replacement: String::new() }], applicability: Applicability::Safe };
+    assert_eq!(skillpg_core::fix::apply_one("abcdefgh", &backwards), "abcdefgh");
+}
+
+/// Moving fields under `metadata` takes a CRLF line whole.
+#[test]
+fn fields_move_under_metadata_in_crlf_files() {
+    let text = "---\r\nname: ok\r\ndescription: Use when testing.\r\nfoo: bar\r\n---\r\nBody\r\n";
+    let a = analyze(&SkillBundle::new("ok", vec![BundleFile { path: "SKILL.md".into(), bytes: text.as_bytes().to_vec() }]));
+    let diags: Vec<_> = check(&a, &profile::SPEC).into_iter().filter(|d| d.rule == "unknown-field").collect();
+    let doc = a.doc.as_ref().expect("frontmatter");
+    let fixed = skillpg_core::fix::apply(&doc.text, "SKILL.md", &diags, true);
+    assert_eq!(fixed.applied, vec![diags[0].code], "{diags:?}");
+    assert!(!fixed.text.contains("\r\n\r\n") && !fixed.text.contains("\n\n"), "no blank line is left behind: {:?}", fixed.text);
+    assert!(fixed.text.contains("metadata:\n  foo: bar\n"), "{:?}", fixed.text);
 }
 
 /// Only a profile's documented gates are errors: every fixture under every profile, and every

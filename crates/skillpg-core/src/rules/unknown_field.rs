@@ -116,7 +116,9 @@ fn move_under_metadata(cx: &Cx, unknown: &[&(Scalar, Node)]) -> Option<Fix> {
         }
         let raw_value = if scalar.span.is_empty() { "\"\"".to_owned() } else { doc.text[doc.yaml_span(&scalar.span)].to_owned() };
         moved.push_str(&format!("  {}: {}\n", key.value, raw_value));
-        let end = (line_range.end + 1).min(doc.text.len());
+        // The line and its end, `\n` or `\r\n` (`line_range` stops before the `\r`).
+        let rest = &doc.text[line_range.end..];
+        let end = line_range.end + if rest.starts_with("\r\n") { 2 } else { usize::from(rest.starts_with('\n')) };
         edits.push(Edit { range: line_range.start..end, replacement: String::new() });
     }
     let insert_at = match cx.field("metadata") {
@@ -131,6 +133,11 @@ fn move_under_metadata(cx: &Cx, unknown: &[&(Scalar, Node)]) -> Option<Fix> {
             yaml_range.end
         }
     };
+    // Where the frontmatter has no line of its own to end (unclosed, or closed on the moved
+    // line), the insertion would land in a line it deletes: leave it to a person.
+    if edits.iter().any(|e| crate::fix::overlaps(&e.range, &(insert_at..insert_at))) {
+        return None;
+    }
     edits.push(Edit { range: insert_at..insert_at, replacement: moved });
     edits.sort_by_key(|e| e.range.start);
     Some(Fix { title: "Move the fields under `metadata`".to_owned(), edits, applicability: Applicability::Unsafe })
