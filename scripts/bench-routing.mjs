@@ -59,13 +59,22 @@ window.runBench = async ({ requests, descriptions, rounds }) => {
   const worker = new Worker('/dist/worker.js', { type: 'module' });
   let next = 0;
   const waiting = new Map();
-  worker.onmessage = (ev) => { const w = waiting.get(ev.data.id); waiting.delete(ev.data.id); ev.data.kind === 'error' ? w.reject(new Error(ev.data.message)) : w.resolve(ev.data); };
-  const ask = (msg, transfer = []) => new Promise((resolve, reject) => { const id = next++; waiting.set(id, { resolve, reject }); worker.postMessage({ ...msg, id }, transfer); });
+  // The page's envelope (crates/skillpg-app/src/model_worker.rs): [id, message JSON, bytes]
+  // out, [id, answer JSON, bytes] or [id, null, null, failure] back.
+  worker.onmessage = (ev) => {
+    const [id, answer, bytes, failure] = ev.data;
+    const w = waiting.get(id);
+    waiting.delete(id);
+    // Answers are externally tagged: {"ready": {…}}, {"embedded": {…}}, {"failed": {message}}.
+    const reply = answer === null ? { failed: { message: failure } } : JSON.parse(answer);
+    reply.failed ? w.reject(new Error(reply.failed.message)) : w.resolve({ ...Object.values(reply)[0], bytes });
+  };
+  const ask = (msg, bytes = null) => new Promise((resolve, reject) => { const id = next++; waiting.set(id, { resolve, reject }); worker.postMessage([id, JSON.stringify(msg), bytes], bytes ? [bytes] : []); });
   const [model, vocab] = await Promise.all([fetch('/dist/model/minilm-i8.spgm').then((r) => r.arrayBuffer()), fetch('/dist/model/vocab.txt').then((r) => r.text())]);
-  const ready = await ask({ kind: 'load', model, vocab }, [model]);
+  const ready = await ask({ 'load-embedder': { vocab, backend: 'auto' } }, model);
   out.ours.backend = ready.backend;
   out.ours.loadMs = now() - t;
-  const ours = async (text) => (await ask({ kind: 'embed', texts: [text] })).vectors;
+  const ours = async (text) => new Float32Array((await ask({ embed: { texts: [text] } })).bytes);
   t = now();
   await ours('warm up');
   out.ours.firstMs = now() - t;

@@ -10,7 +10,7 @@ use skillpg_routing::outcome::{self, AbComparison, Arm, Descriptions, Method};
 use skillpg_routing::requests::{Labelled, why_not_comparable};
 use skillpg_routing::skills::{self, RouteSkill};
 
-/// The weights the page loads (`model/minilm-i8.spgm`).
+/// The weights the page loads (`model/minilm-<WEIGHTS>.spgm`), named in its exports.
 pub const WEIGHTS: &str = "i8";
 
 /// Two descriptions at or above this cosine compete for the same requests.

@@ -35,7 +35,60 @@ struct Row<'a> {
     /// Whether the choice is the label; `null` when unlabelled.
     correct: Option<bool>,
     #[serde(flatten)]
-    evidence: &'a Evidence,
+    evidence: FlatEvidence<'a>,
+}
+
+/// What a decision rests on, flat beside it: `kind`, then the fields of that kind.
+#[derive(Serialize)]
+struct FlatEvidence<'a> {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cosines: Option<&'a [f32]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verbatim: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recognised: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distribution: Option<&'a [f32]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log_probs: Option<&'a [f32]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prefill_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    generated_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capped: Option<bool>,
+}
+
+impl<'a> FlatEvidence<'a> {
+    fn of(evidence: &'a Evidence) -> FlatEvidence<'a> {
+        let none = FlatEvidence {
+            kind: "",
+            cosines: None,
+            verbatim: None,
+            recognised: None,
+            distribution: None,
+            log_probs: None,
+            prefill_tokens: None,
+            generated_tokens: None,
+            capped: None,
+        };
+        match evidence {
+            Evidence::Cosines { cosines } => FlatEvidence { kind: "cosines", cosines: Some(cosines), ..none },
+            Evidence::Answer { verbatim, recognised, prefill_tokens, generated_tokens, capped } => FlatEvidence {
+                kind: "answer",
+                verbatim: Some(verbatim),
+                recognised: Some(*recognised),
+                prefill_tokens: Some(*prefill_tokens),
+                generated_tokens: Some(*generated_tokens),
+                capped: Some(*capped),
+                ..none
+            },
+            Evidence::Choice { distribution, log_probs, prefill_tokens } => {
+                FlatEvidence { kind: "choice", distribution: Some(distribution), log_probs: Some(log_probs), prefill_tokens: Some(*prefill_tokens), ..none }
+            }
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -95,7 +148,7 @@ fn arm_file<'a>(requests: &'a [Labelled], arm: &'a Arm) -> ArmFile<'a> {
         .zip(&arm.decisions)
         .map(|(r, d)| {
             let choice = arm.name_of(d);
-            Row { query: &r.query, expected: r.label(), choice, correct: r.label().map(|e| e == choice), evidence: &d.evidence }
+            Row { query: &r.query, expected: r.label(), choice, correct: r.label().map(|e| e == choice), evidence: FlatEvidence::of(&d.evidence) }
         })
         .collect();
     ArmFile { descriptions: arm.descriptions, candidates: arm.candidates(), requests: rows }

@@ -9,9 +9,11 @@ use crate::NONE;
 use crate::decide::{Thresholds, decide};
 use crate::requests::Labelled;
 
-/// What a decision rests on: one variant a kind of router.
+/// What a decision rests on: one variant a kind of router. Externally tagged between the page
+/// and its workers (`{"answer": {…}}`: read without buffering, which internally tagged enums
+/// need and which cost the page's wasm 14 KB); the export files write it flat, `kind` first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Evidence {
     /// An embedding model: each skill's cosine with the request, in the arm's order.
     Cosines { cosines: Vec<f32> },

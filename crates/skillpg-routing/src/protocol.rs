@@ -4,7 +4,9 @@
 //! text; the JavaScript between them (`web/worker.js`) only moves the text and the bytes.
 //!
 //! A field missing, renamed or unknown is an error the page shows, never a default: every
-//! message denies unknown fields, and [`decode`] says which message failed and why.
+//! message denies unknown fields, and [`decode`] says which message failed and why. Messages are
+//! externally tagged (`{"embed": {"texts": […]}}`): serde reads them without buffering, which an
+//! internally tagged enum needs (24 KB more of the worker's wasm).
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -63,7 +65,7 @@ pub struct CheckpointFiles {
 
 /// A message from the page to a worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ToWorker {
     /// Load the embedding model: its packed weights (`.spgm`) are the bytes.
     LoadEmbedder {
@@ -85,7 +87,7 @@ pub enum ToWorker {
 
 /// A worker's answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum FromWorker {
     /// A model is loaded or moved: what it is (an export's `model`), and a line saying that and
     /// what runs it.
@@ -163,16 +165,17 @@ mod tests {
 
     #[test]
     fn a_wrong_or_missing_field_is_an_error_not_a_default() {
-        let routed = r#"{"kind":"routed","decision":{"choice":1,"evidence":{"kind":"answer","verbatim":"a","recognised":true,"prefill_tokens":3,"generated_tokens":1,"capped":false}},"prefix_tokens":9,"backend":"CPU"}"#;
+        let routed = r#"{"routed":{"decision":{"choice":1,"evidence":{"answer":{"verbatim":"a","recognised":true,"prefill_tokens":3,"generated_tokens":1,"capped":false}}},"prefix_tokens":9,"backend":"CPU"}}"#;
         assert!(decode::<FromWorker>(routed).is_ok());
         let renamed = routed.replace("\"choice\"", "\"chosen\"");
         assert!(decode::<FromWorker>(&renamed).expect_err("renamed").contains("chosen"), "names the field");
         let missing = routed.replace(",\"prefix_tokens\":9", "");
         assert!(decode::<FromWorker>(&missing).expect_err("missing").contains("prefix_tokens"));
-        let extra = r#"{"kind":"embed","texts":[],"force":true}"#;
-        assert!(decode::<ToWorker>(extra).is_err());
-        assert!(decode::<ToWorker>(r#"{"kind":"load","texts":[]}"#).expect_err("unknown kind").contains("load"));
-        assert!(decode::<ToWorker>(r#"{"kind":"move-decoder","backend":"gpu"}"#).is_err());
+        let extra = r#"{"embed":{"texts":[],"force":true}}"#;
+        assert!(decode::<ToWorker>(extra).expect_err("unknown field").contains("force"));
+        assert!(decode::<ToWorker>(r#"{"load":{"texts":[]}}"#).expect_err("unknown kind").contains("load"));
+        assert!(decode::<ToWorker>(r#"{"move-decoder":{"backend":"gpu"}}"#).is_err());
+        assert!(decode::<ToWorker>(r#"{"embed":{"texts":[]},"move-decoder":{"backend":"cpu"}}"#).is_err(), "one message at a time");
     }
 
     #[test]

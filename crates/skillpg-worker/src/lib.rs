@@ -80,16 +80,16 @@ mod tests {
 
     #[test]
     fn a_message_it_cannot_read_or_serve_is_answered_with_the_reason() {
-        let (reply, bytes) = now(answer(r#"{"kind":"embed","text":["a"]}"#, None));
+        let (reply, bytes) = now(answer(r#"{"embed":{"text":["a"]}}"#, None));
         assert!(matches!(&reply, FromWorker::Failed { message } if message.contains("unreadable") && message.contains("text")), "{reply:?}");
         assert!(bytes.is_none());
-        let (reply, _) = now(answer(r#"{"kind":"embed","texts":["a"]}"#, None));
+        let (reply, _) = now(answer(r#"{"embed":{"texts":["a"]}}"#, None));
         assert_eq!(reply, FromWorker::Failed { message: "the routing model is not loaded".into() });
-        let (reply, _) = now(answer(r#"{"kind":"load-embedder","vocab":"","backend":"cpu"}"#, None));
+        let (reply, _) = now(answer(r#"{"load-embedder":{"vocab":"","backend":"cpu"}}"#, None));
         assert_eq!(reply, FromWorker::Failed { message: "the page sent no bytes for the model's weights".into() });
-        let (reply, _) = now(answer(r#"{"kind":"move-decoder","backend":"cpu"}"#, None));
+        let (reply, _) = now(answer(r#"{"move-decoder":{"backend":"cpu"}}"#, None));
         assert_eq!(reply, FromWorker::Failed { message: "no decoder is loaded".into() });
-        let garbage = r#"{"kind":"load-decoder","file_name":"x.gguf","checkpoint":null,"backend":"cpu"}"#;
+        let garbage = r#"{"load-decoder":{"file_name":"x.gguf","checkpoint":null,"backend":"cpu"}}"#;
         let (reply, _) = now(answer(garbage, Some(b"not a model".to_vec())));
         assert!(matches!(&reply, FromWorker::Failed { message } if message.contains("GGUF")), "{reply:?}");
     }

@@ -17,7 +17,7 @@ use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
 use crate::model_worker::ModelWorker;
-use crate::routing_run::{COLLISION, RouteRun, texts_to_embed};
+use crate::routing_run::{COLLISION, RouteRun, WEIGHTS, texts_to_embed};
 use crate::{browser, samples};
 
 thread_local! {
@@ -77,7 +77,8 @@ impl Panel {
         let res: Result<ModelWorker, String> = async {
             let worker = ModelWorker::spawn("skillpg-routing-model")?;
             let vocab = String::from_utf8_lossy(&browser::fetch_bytes("model/vocab.txt", u64::MAX).await?).into_owned();
-            let bytes = browser::fetch_with_progress("model/minilm-i8.spgm", 64 * 1024 * 1024, |loaded, total| self.download.set(Some((loaded, total)))).await?;
+            let bytes =
+                browser::fetch_with_progress(&format!("model/minilm-{WEIGHTS}.spgm"), 64 * 1024 * 1024, |loaded, total| self.download.set(Some((loaded, total)))).await?;
             self.download.set(None);
             self.c.status.set("Preparing the routing model in a worker…".to_owned());
             self.backend.set(worker.load_embedder(&bytes, &vocab, backend_choice()).await?);
