@@ -1,8 +1,8 @@
 // Offline support: after the first visit the page, the wasm (tokenizer included) and the
 // styles are served from the cache. Network first, so a new build is picked up when online.
 const CACHE = 'skill-playground-__BUILD_ID__';
-// The routing model's files are large and change only with the model: kept across builds, and
-// served cache-first, so a second visit makes no request for them.
+// The routing model's files are large and change only with the model: kept across builds (the
+// page stores them, crates/skillpg-app's routing_run::MODEL_CACHE), and served cache-first.
 const MODEL_CACHE = 'skill-playground-model-minilm-i8-v1';
 // Decoder models the person brought (the page's Cache API store, written by the page): theirs to
 // keep or forget, never deleted by a new build.
@@ -23,13 +23,9 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== self.location.origin) return;
   if (url.pathname.includes('/model/')) {
-    event.respondWith(
-      caches.open(MODEL_CACHE).then((cache) =>
-        cache.match(event.request).then((hit) => hit || fetch(event.request).then((resp) => {
-          if (resp.ok) cache.put(event.request, resp.clone());
-          return resp;
-        }))),
-    );
+    // The page puts the model in MODEL_CACHE itself (it can say when the browser refuses);
+    // here it is only served from there first, offline included.
+    event.respondWith(caches.open(MODEL_CACHE).then((cache) => cache.match(event.request)).then((hit) => hit || fetch(event.request)));
     return;
   }
   event.respondWith(

@@ -30,8 +30,6 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   // Two requests per skill and two with no skill keep SwiftShader's run short.
   const picked = all.filter((_, i) => i % 4 < 2 || i >= 26).slice(0, 14);
   await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
-  // The service worker controls the page before the model is fetched (it keeps the model).
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
   // The download shows its progress in bytes: record what the progress bar says.
   await page.evaluate(() => {
     window.__progress = [];
@@ -122,7 +120,9 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
     const hit = model && (await (await caches.open(model)).match(new URL('model/minilm-i8.spgm', location.href).href));
     return hit ? hit.headers.get('date') : null;
   });
-  assert.ok(first, 'the int8 model is in the model cache after the first run');
+  const storage = await page.evaluate(async () => JSON.stringify(await navigator.storage.estimate()));
+  assert.equal(await page.locator('[data-testid="model-not-kept"]').count(), 0, `the page kept the model (storage: ${storage})`);
+  assert.ok(first, `the int8 model is in the model cache after the first run (storage: ${storage})`);
   await new Promise((r) => setTimeout(r, 1100));
   const again = await ctx.newPage();
   await again.goto(server.url);
@@ -132,6 +132,28 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   await again.close();
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('when the browser refuses to store the model, the page routes anyway and says the next visit downloads it again', { timeout: 300_000 }, async () => {
+  const own = await browser();
+  try {
+    const { page, errors } = await openPage(own, server.url);
+    const cdp = await own.newCDPSession(page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(server.url).origin, quotaSize: 1024 * 1024 });
+    await page.click('[data-testid="routing-sample"]');
+    await page.fill('[data-testid="routing-requests"]', 'convert this pdf to text => NONE');
+    await page.click('[data-testid="routing-run"]');
+    await page.waitForSelector('[data-testid="route-row"]', { timeout: 240_000 });
+    assert.match(await page.textContent('[data-testid="model-not-kept"]'), /refused to keep the model.*downloads it again/);
+    const kept = await page.evaluate(async () => {
+      const cache = await caches.open('skill-playground-model-minilm-i8-v1');
+      return (await cache.keys()).map((r) => r.url);
+    });
+    assert.ok(!kept.some((u) => u.endsWith('.spgm')), `nothing half-kept: ${kept}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await own.close();
+  }
 });
 
 test('a keystroke during a routing run reaches the findings in under 100 ms (the model runs in a worker)', { timeout: 300_000 }, async () => {

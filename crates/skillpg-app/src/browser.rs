@@ -287,6 +287,32 @@ pub async fn fetch_with_progress(url: &str, max_bytes: u64, progress: impl Fn(u6
     fetch_cancellable(url, max_bytes, progress, || false).await
 }
 
+/// Where [`fetch_kept`]'s bytes came from, and whether they are kept for the next visit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Read from the store: no request was made.
+    FromStore,
+    /// Downloaded, and now in the store.
+    Stored,
+    /// Downloaded, but the browser refused to store them (quota, private mode, no Cache API).
+    Refused,
+}
+
+/// The bytes at `url`: from the store `cache` when it has them (no request at all), else from
+/// the network with `progress`, then put in `cache`. The page keeps them itself rather than
+/// leaving it to `sw.js`, which controls no page during a first visit and cannot say when the
+/// browser refuses the storage.
+pub async fn fetch_kept(cache: &str, url: &str, max_bytes: u64, progress: impl Fn(u64, Option<u64>)) -> Result<(Vec<u8>, Kept), String> {
+    if let Some(bytes) = cache_get(cache, url).await {
+        let n = bytes.len() as u64;
+        progress(n, Some(n));
+        return Ok((bytes, Kept::FromStore));
+    }
+    let bytes = fetch_with_progress(url, max_bytes, progress).await?;
+    let kept = if cache_put(cache, url, &bytes).await { Kept::Stored } else { Kept::Refused };
+    Ok((bytes, kept))
+}
+
 /// The message a download stopped by the person ends with.
 pub const CANCELLED: &str = "the download was cancelled";
 
@@ -356,6 +382,8 @@ pub async fn cache_put(cache: &str, key: &str, bytes: &[u8]) -> bool {
     let headers = web_sys::Headers::new().ok();
     if let Some(h) = &headers {
         let _ = h.set("content-length", &bytes.len().to_string());
+        // When it was kept, as a server's Date would say: what a cached response carries.
+        let _ = h.set("date", &String::from(js_sys::Date::new_0().to_utc_string()));
         init.set_headers(h);
     }
     let Ok(resp) = web_sys::Response::new_with_opt_buffer_source_and_init(Some(&body), &init) else { return false };

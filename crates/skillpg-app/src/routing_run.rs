@@ -10,6 +10,10 @@ use skillpg_routing::outcome::{self, AbComparison, Arm, Descriptions, Method};
 use skillpg_routing::requests::{Labelled, why_not_comparable};
 use skillpg_routing::skills::{self, RouteSkill};
 
+/// The Cache API store that keeps the routing model across visits and builds; `sw.js` names
+/// the same store (a test reads it there), so the page and the worker share one copy.
+pub const MODEL_CACHE: &str = "skill-playground-model-minilm-i8-v1";
+
 /// The weights the page loads (`model/minilm-<WEIGHTS>.spgm`), named in its exports.
 pub const WEIGHTS: &str = "i8";
 
@@ -103,6 +107,12 @@ impl RouteRun {
 mod tests {
     use super::*;
     use skillpg_routing::NONE;
+
+    #[test]
+    fn the_service_worker_keeps_the_model_in_the_pages_store() {
+        let sw = include_str!("../../../web/sw.js");
+        assert!(sw.contains(&format!("const MODEL_CACHE = '{MODEL_CACHE}';")), "web/sw.js names the store the page reads");
+    }
 
     fn skill(name: &str, description: &str) -> RouteSkill {
         RouteSkill { name: name.into(), description: description.into() }

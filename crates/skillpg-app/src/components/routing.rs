@@ -16,8 +16,9 @@ use skillpg_routing::requests::{parse_requests, to_labelled_json, to_skill_creat
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
+use crate::browser::Kept;
 use crate::model_worker::ModelWorker;
-use crate::routing_run::{COLLISION, RouteRun, WEIGHTS, texts_to_embed};
+use crate::routing_run::{COLLISION, MODEL_CACHE, RouteRun, WEIGHTS, texts_to_embed};
 use crate::{browser, samples};
 
 thread_local! {
@@ -48,6 +49,8 @@ struct Panel {
     download: RwSignal<Option<(u64, Option<u64>)>>,
     run: RwSignal<Option<RouteRun>>,
     use_thin: RwSignal<bool>,
+    /// Why the model will be downloaded again next visit, when the browser would not keep it.
+    not_kept: RwSignal<Option<String>>,
 }
 
 impl Panel {
@@ -59,6 +62,7 @@ impl Panel {
             download: RwSignal::new(None),
             run: RwSignal::new(None),
             use_thin: RwSignal::new(false),
+            not_kept: RwSignal::new(None),
         }
     }
 
@@ -76,9 +80,14 @@ impl Panel {
         self.c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
         let res: Result<ModelWorker, String> = async {
             let worker = ModelWorker::spawn("skillpg-routing-model")?;
-            let vocab = String::from_utf8_lossy(&browser::fetch_bytes("model/vocab.txt", u64::MAX).await?).into_owned();
-            let bytes =
-                browser::fetch_with_progress(&format!("model/minilm-{WEIGHTS}.spgm"), 64 * 1024 * 1024, |loaded, total| self.download.set(Some((loaded, total)))).await?;
+            let (vocab, vocab_kept) = browser::fetch_kept(MODEL_CACHE, "model/vocab.txt", 16 * 1024 * 1024, |_, _| {}).await?;
+            let vocab = String::from_utf8_lossy(&vocab).into_owned();
+            let (bytes, kept) =
+                browser::fetch_kept(MODEL_CACHE, &format!("model/minilm-{WEIGHTS}.spgm"), 64 * 1024 * 1024, |loaded, total| self.download.set(Some((loaded, total))))
+                    .await?;
+            let refused = [vocab_kept, kept].contains(&Kept::Refused);
+            self.not_kept
+                .set(refused.then(|| "The browser refused to keep the model (its storage is full or off for this site): the next visit downloads it again.".to_owned()));
             self.download.set(None);
             self.c.status.set("Preparing the routing model in a worker…".to_owned());
             self.backend.set(worker.load_embedder(&bytes, &vocab, backend_choice()).await?);
@@ -187,6 +196,7 @@ pub fn RoutingPanel() -> impl IntoView {
                 </Show>
                 <span data-testid="routing-backend">{move || p.backend.get()}</span>
             </div>
+            {move || p.not_kept.get().map(|why| view! { <p class="note" data-testid="model-not-kept">{why}</p> })}
             <Requests/>
             <Settings p=p/>
             {move || p.run.get().map(|r| view! { <Routes run=r t=thresholds.get() thinned=p.use_thin.get()/> })}
