@@ -25,6 +25,10 @@ after(async () => {
 
 test('the page routes the sample set like the native CPU reference (SwiftShader is software: the CPU path runs)', { timeout: 600_000 }, async () => {
   const { page, errors } = await openPage(ctx, server.url);
+  // Chromium sizes an origin's quota by the disk's free space: a test machine with a nearly full
+  // disk must not decide whether the model is kept (the test below refuses the storage on purpose).
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(server.url).origin, quotaSize: 1024 ** 3 });
   await page.click('[data-testid="routing-sample"]');
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
   // Two requests per skill and two with no skill keep SwiftShader's run short.
