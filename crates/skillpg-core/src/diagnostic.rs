@@ -128,6 +128,14 @@ pub mod sources {
     pub const CHAPTER: SourceRef =
         SourceRef { title: "Skill Playground chapter: progressive disclosure, measured", url: "https://agentskills.io/specification#progressive-disclosure" };
     pub const UNICODE_SECURITY: SourceRef = SourceRef { title: "Unicode Technical Report #36 and CVE-2021-42574 (Trojan Source)", url: "https://trojansource.codes/" };
+    pub const CODEX: SourceRef = SourceRef {
+        title: "OpenAI Codex skills (developers.openai.com/codex/skills; openai/codex core-skills loader.rs and render.rs)",
+        url: "https://developers.openai.com/codex/skills",
+    };
+    pub const GEMINI_CLI: SourceRef = SourceRef {
+        title: "Gemini CLI skill loader (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts)",
+        url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
+    };
     pub const CONTRACT: SourceRef = SourceRef { title: "SKILL.md as an interface contract (JSON Schema, semantic versioning)", url: "https://semver.org/" };
 }
 

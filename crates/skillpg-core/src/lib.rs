@@ -9,6 +9,7 @@
 
 pub mod analysis;
 pub mod bundle;
+pub mod catalog;
 pub mod cost;
 pub mod diagnostic;
 pub mod fix;

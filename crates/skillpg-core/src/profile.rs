@@ -25,6 +25,109 @@ pub enum FieldSet {
     Spec,
     /// The twenty fields Claude Code documents.
     ClaudeCode,
+    /// VS Code / GitHub Copilot: the specification's six, `argument-hint`, `user-invocable` and
+    /// `disable-model-invocation`.
+    Copilot,
+    /// Cursor: `name`, `description`, `license`, `compatibility`, `metadata` and
+    /// `disable-model-invocation`.
+    Cursor,
+    /// Codex reads `name`, `description` and `metadata` (for `short-description`) and ignores
+    /// the rest.
+    Codex,
+    /// Gemini CLI reads `name` and `description` and ignores the rest.
+    Gemini,
+}
+
+impl FieldSet {
+    /// The fields this product knows.
+    pub fn known(self) -> &'static [&'static str] {
+        match self {
+            FieldSet::Spec => &crate::rules::SPEC_FIELDS,
+            FieldSet::ClaudeCode => &crate::rules::CLAUDE_CODE_FIELDS,
+            FieldSet::Copilot => {
+                &["name", "description", "license", "compatibility", "metadata", "allowed-tools", "argument-hint", "user-invocable", "disable-model-invocation"]
+            }
+            FieldSet::Cursor => &["name", "description", "license", "compatibility", "metadata", "disable-model-invocation"],
+            FieldSet::Codex => &["name", "description", "metadata"],
+            FieldSet::Gemini => &["name", "description"],
+        }
+    }
+}
+
+/// What a product counts a length limit in: the same description can be 1,000 of one and 1,100
+/// of another when it holds emoji or non-Latin text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LengthUnit {
+    /// Unicode code points (Python's `len`, Rust's `chars().count()`).
+    CodePoints,
+    /// Code points after every run of whitespace becomes one space and the ends are trimmed
+    /// (Codex's `sanitize_single_line`).
+    CollapsedCodePoints,
+    /// UTF-16 code units (JavaScript's `String.length`): an emoji outside the BMP counts 2.
+    Utf16Units,
+}
+
+impl LengthUnit {
+    /// The length of `text` in this unit.
+    pub fn count(self, text: &str) -> usize {
+        match self {
+            LengthUnit::CodePoints => text.chars().count(),
+            LengthUnit::CollapsedCodePoints => collapse_whitespace(text).chars().count(),
+            LengthUnit::Utf16Units => text.encode_utf16().count(),
+        }
+    }
+
+    /// The unit's name, as a message says it ("1,030 UTF-16 units").
+    pub fn noun(self) -> &'static str {
+        match self {
+            LengthUnit::CodePoints => "characters",
+            LengthUnit::CollapsedCodePoints => "characters once whitespace is collapsed",
+            LengthUnit::Utf16Units => "UTF-16 units",
+        }
+    }
+}
+
+/// `text` on one line: every run of whitespace one space, the ends trimmed (what Codex lists).
+pub fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// How a product prices its skill listing (level 1 of every installed skill) against the
+/// context window, and what it does when the listing is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listing {
+    /// The share of the context window the listing may take, in percent.
+    pub percent_of_window: usize,
+    /// How an entry's cost is counted against that share.
+    pub cost: ListingCost,
+    /// The budget in characters when the window is not known, if the product documents one.
+    pub unknown_window_chars: Option<usize>,
+    /// How one skill is written in the listing.
+    pub entry: ListingEntry,
+    /// The most of one description the listing ever shows, in characters.
+    pub description_cap: Option<usize>,
+    /// Whether skills that still do not fit once descriptions are shortened are left out
+    /// (Codex), or keep their names (Claude Code).
+    pub omits_skills: bool,
+}
+
+/// How a listing entry is counted against the budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListingCost {
+    /// Characters, against the window's share at 4 characters a token (Claude Code's
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET` arithmetic).
+    CharsAtFourPerToken,
+    /// Approximate tokens, UTF-8 bytes / 4 rounded up (Codex's `approx_token_count`).
+    BytesOverFour,
+}
+
+/// How one skill is written in a listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListingEntry {
+    /// `- name: description`.
+    NameDescription,
+    /// `- name: description (file: path)`, the path to the skill's SKILL.md (Codex).
+    NameDescriptionPath,
 }
 
 /// Which characters a name may hold.
@@ -94,6 +197,12 @@ pub struct Profile {
     pub name_required: bool,
     /// The listing cap on `description` + `when_to_use`, in characters, if the product has one.
     pub listing_cap_chars: Option<usize>,
+    /// What the length limits on `name`, `description` and `compatibility` count.
+    pub length_unit: LengthUnit,
+    /// The skill listing's budget, when the product documents one.
+    pub listing: Option<Listing>,
+    /// Where the product documents what this profile encodes, for a person to check.
+    pub source_url: &'static str,
     /// The rules that make a skill fail under this profile, each with the documented check it
     /// models. A rule not listed here is never an error: its findings are capped at a warning.
     pub gates: &'static [Gate],
@@ -152,6 +261,9 @@ pub static SPEC: Profile = Profile {
     wording: Wording::SkillsRef,
     name_required: true,
     listing_cap_chars: None,
+    length_unit: LengthUnit::CodePoints,
+    listing: None,
+    source_url: "https://agentskills.io/specification",
     gates: &[
         gate("missing-skill-md", "validator.py: `Missing required file: SKILL.md` (SKILL.md or skill.md)"),
         gate("archive-unreadable", "skills-ref validates a folder: an archive that cannot be read gives it none to validate"),
@@ -197,6 +309,9 @@ pub static CLAUDE_AI: Profile = Profile {
     wording: Wording::AnthropicUpload,
     name_required: true,
     listing_cap_chars: None,
+    length_unit: LengthUnit::CodePoints,
+    listing: None,
+    source_url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
     gates: &[
         gate("missing-skill-md", "quick_validate.py: `SKILL.md not found`"),
         gate("archive-unreadable", "claude.ai upload: the file must be a zip archive it can read"),
@@ -229,6 +344,18 @@ pub static CLAUDE_AI: Profile = Profile {
     severities: &[("claude-code-field-type", OFF)],
 };
 
+/// Claude Code's skill listing: 1% of the context window at 4 characters a token; each entry's
+/// description and `when_to_use` cut at 1,536 characters; past the budget descriptions are
+/// shortened and every name stays listed.
+pub const CLAUDE_CODE_LISTING: Listing = Listing {
+    percent_of_window: 1,
+    cost: ListingCost::CharsAtFourPerToken,
+    unknown_window_chars: None,
+    entry: ListingEntry::NameDescription,
+    description_cap: Some(1536),
+    omits_skills: false,
+};
+
 /// Claude Code: twenty documented fields, all optional; unknown ones ignored with a warning.
 pub static CLAUDE_CODE: Profile = Profile {
     key: "claude-code",
@@ -242,6 +369,9 @@ pub static CLAUDE_CODE: Profile = Profile {
     wording: Wording::Playground,
     name_required: false,
     listing_cap_chars: Some(1536),
+    length_unit: LengthUnit::CodePoints,
+    listing: Some(CLAUDE_CODE_LISTING),
+    source_url: "https://code.claude.com/docs/en/skills",
     gates: &[
         gate("missing-skill-md", "Claude Code loads a skill from the `SKILL.md` in its folder"),
         gate("archive-unreadable", "Claude Code loads skills from folders: an archive it cannot read installs nothing"),
@@ -264,6 +394,9 @@ pub static STRICT_YAML: Profile = Profile {
     wording: Wording::Playground,
     name_required: true,
     listing_cap_chars: None,
+    length_unit: LengthUnit::CodePoints,
+    listing: None,
+    source_url: "https://agentskills.io/client-implementation/adding-skills-support",
     gates: &[
         gate("missing-skill-md", "client guide: a skill is a folder holding a file named exactly `SKILL.md`"),
         gate("archive-unreadable", "client guide: skills are folders; an archive that cannot be read installs nothing"),
@@ -282,5 +415,196 @@ pub static STRICT_YAML: Profile = Profile {
     severities: &[("unknown-field", W), ("yaml-comment-in-value", W), ("claude-code-field-type", OFF), ("name-reserved-word", OFF), ("xml-in-field", OFF)],
 };
 
+/// Codex's skill listing (`render.rs`): 2% of the context window in approximate tokens (UTF-8
+/// bytes / 4), or 8,000 characters when the window is unknown; each entry names the skill's
+/// SKILL.md; descriptions are shortened first, then skills are left out ("Codex shortens skill
+/// descriptions first. For very large skill sets, some skills may be omitted").
+pub const CODEX_LISTING: Listing = Listing {
+    percent_of_window: 2,
+    cost: ListingCost::BytesOverFour,
+    unknown_window_chars: Some(8000),
+    entry: ListingEntry::NameDescriptionPath,
+    description_cap: Some(1024),
+    omits_skills: true,
+};
+
+/// OpenAI Codex (CLI, IDE extension, app): its loader's checks. It reads `name`, `description`
+/// and `metadata.short-description` with serde_yaml, collapses whitespace, and counts code
+/// points; it checks no character set and ignores every other field.
+pub static CODEX: Profile = Profile {
+    key: "codex",
+    title: "OpenAI Codex",
+    as_of: "openai/codex core-skills loader.rs and render.rs, and developers.openai.com/codex/skills, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Codex,
+    name_charset: NameCharset::UnicodeAlnum,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::CollapsedCodePoints,
+    listing: Some(CODEX_LISTING),
+    source_url: "https://developers.openai.com/codex/skills",
+    gates: &[
+        gate("missing-skill-md", "loader.rs: only a file named exactly `SKILL.md` is a skill (`SKILLS_FILENAME`)"),
+        gate("skill-md-lowercase", "loader.rs: only a file named exactly `SKILL.md` is a skill (`SKILLS_FILENAME`)"),
+        gate("archive-unreadable", "Codex loads skills from folders: an archive that cannot be read installs nothing"),
+        gate("archive-too-large", "Codex loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
+        gate("non-utf8-text", "loader.rs: `fs::read_to_string` fails: `failed to read file`"),
+        gate("bom", "loader.rs `extract_frontmatter`: the first line, trimmed, must be `---` (a BOM is not whitespace): `missing YAML frontmatter delimited by ---`"),
+        gate("frontmatter-missing", "loader.rs: `missing YAML frontmatter delimited by ---`"),
+        gate("frontmatter-unclosed", "loader.rs: `missing YAML frontmatter delimited by ---`"),
+        gate("invalid-yaml", "loader.rs: serde_yaml refuses it: `invalid YAML`"),
+        gate("yaml-tab", "serde_yaml (libyaml) refuses tabs in indentation: `invalid YAML`"),
+        gate("duplicate-key", "serde_yaml refuses a duplicate field: `invalid YAML: duplicate field`"),
+        gate("frontmatter-not-mapping", "loader.rs: the frontmatter deserializes into a struct: `invalid YAML`"),
+        gate("name-missing", "loader.rs: `name` is a required field: `invalid YAML: missing field `name``"),
+        gate("description-missing", "loader.rs: `description` is a required field: `invalid YAML: missing field `description``"),
+        gate("description-empty", "loader.rs `validate_len`: empty once whitespace is collapsed: `missing field `description``"),
+        gate("name-too-long", "loader.rs: `MAX_NAME_LEN` 64, code points after `sanitize_single_line`"),
+        gate("description-too-long", "loader.rs: `MAX_DESCRIPTION_LEN` 1024, code points after `sanitize_single_line`"),
+        gate("short-description-too-long", "loader.rs: `MAX_SHORT_DESCRIPTION_LEN` (1,024; 500 in earlier releases): `invalid metadata.short-description`"),
+    ],
+    severities: &[
+        ("unknown-field", I),
+        ("name-not-lowercase", I),
+        ("name-invalid-chars", I),
+        ("name-hyphen-edge", I),
+        ("name-consecutive-hyphens", I),
+        ("name-dir-mismatch", I),
+        ("claude-code-field-type", OFF),
+        ("name-reserved-word", OFF),
+        ("xml-in-field", OFF),
+        ("listing-cap", OFF),
+    ],
+};
+
+/// GitHub Copilot in VS Code (and the Copilot coding agent and CLI, which read the same
+/// folders): the documented frontmatter requirements.
+pub static COPILOT: Profile = Profile {
+    key: "copilot",
+    title: "GitHub Copilot / VS Code",
+    as_of: "VS Code docs, Agent Skills reference, and microsoft/vscode agent-customization skills.md, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Copilot,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf16Units,
+    listing: None,
+    source_url: "https://code.visualstudio.com/docs/agents/reference/agent-skills-reference",
+    gates: &[
+        gate("missing-skill-md", "VS Code docs: each skill has its own directory containing `SKILL.md`"),
+        gate("archive-unreadable", "VS Code loads skills from folders: an archive that cannot be read installs nothing"),
+        gate("archive-too-large", "VS Code loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
+        gate("frontmatter-missing", "VS Code docs: `name` and `description` are required frontmatter; without frontmatter there are none"),
+        gate("frontmatter-unclosed", "VS Code docs: `name` and `description` are required frontmatter; an unclosed block gives none"),
+        gate("invalid-yaml", "VS Code docs: `name` and `description` are required frontmatter; unreadable YAML gives none"),
+        gate("frontmatter-not-mapping", "VS Code docs: `name` and `description` are required frontmatter fields"),
+        gate("name-missing", "VS Code docs: `name` is required"),
+        gate("name-too-long", "VS Code docs: `name` is 1-64 characters (counted as TypeScript does, in UTF-16 units)"),
+        gate("name-not-lowercase", "VS Code docs: `name` is lowercase alphanumeric and hyphens"),
+        gate("name-invalid-chars", "VS Code docs: `name` is lowercase alphanumeric and hyphens"),
+        gate("name-dir-mismatch", "VS Code docs: `name` must match the skill's folder"),
+        gate("description-missing", "VS Code docs: `description` is required"),
+        gate("description-empty", "VS Code docs: `description` is required"),
+        gate("description-too-long", "VS Code docs: `description` is at most 1,024 characters (counted as TypeScript does, in UTF-16 units)"),
+    ],
+    severities: &[("claude-code-field-type", OFF), ("name-reserved-word", OFF), ("xml-in-field", OFF), ("listing-cap", OFF)],
+};
+
+/// Cursor (closed source): the requirements its documentation states.
+pub static CURSOR: Profile = Profile {
+    key: "cursor",
+    title: "Cursor",
+    as_of: "cursor.com/docs/context/skills, as quoted by syllago.dev and agenticthinking.ai, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Cursor,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::CodePoints,
+    listing: None,
+    source_url: "https://cursor.com/docs/context/skills",
+    gates: &[
+        gate("missing-skill-md", "Cursor docs: each skill is a folder containing a `SKILL.md` file"),
+        gate("archive-unreadable", "Cursor loads skills from folders: an archive that cannot be read installs nothing"),
+        gate("archive-too-large", "Cursor loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
+        gate("frontmatter-missing", "Cursor docs: `SKILL.md` starts with YAML frontmatter holding `name` and `description`"),
+        gate("frontmatter-unclosed", "Cursor docs: `SKILL.md` starts with YAML frontmatter holding `name` and `description`"),
+        gate("invalid-yaml", "Cursor docs: `name` and `description` are read from YAML frontmatter; unreadable YAML gives none"),
+        gate("frontmatter-not-mapping", "Cursor docs: `name` and `description` are frontmatter fields"),
+        gate("name-missing", "Cursor docs: `name` is required"),
+        gate("name-not-lowercase", "Cursor docs: `name` is lowercase letters, numbers and hyphens only"),
+        gate("name-invalid-chars", "Cursor docs: `name` is lowercase letters, numbers and hyphens only"),
+        gate("name-dir-mismatch", "Cursor docs: `name` must match the parent folder's name"),
+        gate("description-missing", "Cursor docs: `description` is required"),
+        gate("description-empty", "Cursor docs: `description` is required"),
+    ],
+    severities: &[("claude-code-field-type", OFF), ("name-reserved-word", OFF), ("xml-in-field", OFF), ("listing-cap", OFF)],
+};
+
+/// Gemini CLI: its loader (`skillLoader.ts`) reads `name` and `description` with js-yaml,
+/// falls back to a key-value reading when the YAML fails, checks no length and no character
+/// set, and turns `:\/<>*?"|` in a name into `-`.
+pub static GEMINI_CLI: Profile = Profile {
+    key: "gemini-cli",
+    title: "Gemini CLI",
+    as_of: "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts and its tests, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Gemini,
+    name_charset: NameCharset::UnicodeAlnum,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf16Units,
+    listing: None,
+    source_url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
+    gates: &[
+        gate("missing-skill-md", "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only"),
+        gate("skill-md-lowercase", "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only"),
+        gate("archive-unreadable", "Gemini CLI loads skills from folders: an archive that cannot be read installs nothing"),
+        gate("archive-too-large", "Gemini CLI loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
+        gate("bom", "skillLoader.ts: `FRONTMATTER_REGEX` starts `^---`, and Node keeps the BOM: the skill is skipped"),
+        gate("frontmatter-missing", "skillLoader.ts: no `FRONTMATTER_REGEX` match: the skill is skipped"),
+        gate("frontmatter-unclosed", "skillLoader.ts: no `FRONTMATTER_REGEX` match: the skill is skipped"),
+        gate("name-missing", "skillLoader.ts: `typeof name !== 'string'`: the skill is skipped"),
+        gate("name-not-string", "skillLoader.ts: `typeof name !== 'string'`: the skill is skipped"),
+        gate("description-missing", "skillLoader.ts: `typeof description !== 'string'`: the skill is skipped"),
+    ],
+    severities: &[
+        ("invalid-yaml", W),
+        ("yaml-tab", W),
+        ("duplicate-key", W),
+        ("unknown-field", I),
+        ("name-not-lowercase", I),
+        ("name-invalid-chars", I),
+        ("name-hyphen-edge", I),
+        ("name-consecutive-hyphens", I),
+        ("name-dir-mismatch", I),
+        ("name-too-long", I),
+        ("claude-code-field-type", OFF),
+        ("name-reserved-word", OFF),
+        ("xml-in-field", OFF),
+        ("listing-cap", OFF),
+    ],
+};
+
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 4] = [&SPEC, &CLAUDE_AI, &CLAUDE_CODE, &STRICT_YAML];
+pub static ALL: [&Profile; 8] = [&SPEC, &CLAUDE_AI, &CLAUDE_CODE, &STRICT_YAML, &CODEX, &COPILOT, &CURSOR, &GEMINI_CLI];
+
+impl Profile {
+    /// The profile's length of `text` (see [`LengthUnit`]).
+    pub fn length(&self, text: &str) -> usize {
+        self.length_unit.count(text)
+    }
+}

@@ -21,7 +21,7 @@ fn md(dir: &'static str, name: &'static str, text: &str, profile: &'static Profi
 const OK: &str = "---\nname: ok\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n";
 
 fn cases() -> Vec<Case> {
-    use profile::{CLAUDE_AI, CLAUDE_CODE, SPEC, STRICT_YAML};
+    use profile::{CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, SPEC, STRICT_YAML};
     let big = "word ".repeat(12_000);
     let mut v = vec![
         md("ok", "clean skill", OK, &SPEC),
@@ -112,6 +112,25 @@ fn cases() -> Vec<Case> {
         ),
     ];
     v.push(md("ok", "crlf is fine", &OK.replace('\n', "\r\n"), &SPEC));
+    // The clients beyond Anthropic's: what each refuses, and what it only ignores.
+    v.push(md("ok", "unknown fields do nothing (codex)", "---\nname: ok\ndescription: Use when testing.\nlicense: MIT\nargument-hint: file\n---\n", &CODEX));
+    v.push(md(
+        "ok",
+        "short description too long (codex)",
+        &format!("---\nname: ok\ndescription: Use when testing.\nmetadata:\n  short-description: {}\n---\n", "s".repeat(1030)),
+        &CODEX,
+    ));
+    v.push(md("Ok_Skill", "no character set, whitespace collapsed (codex)", "---\nname: Ok_Skill\ndescription: |\n  Use when\n  testing.\n---\n", &CODEX));
+    v.push(md("ok", "name dir mismatch (copilot)", "---\nname: other\ndescription: Use when testing.\nargument-hint: file\n---\n", &COPILOT));
+    v.push(md("ok", "1,000 emoji are 2,000 UTF-16 units (copilot)", &format!("---\nname: ok\ndescription: {}\n---\n", "\u{1F4A1}".repeat(1000)), &COPILOT));
+    v.push(md(
+        "ok",
+        "claude code fields are unknown (cursor)",
+        "---\nname: ok\ndescription: Use when testing.\nargument-hint: file\ndisable-model-invocation: true\n---\n",
+        &CURSOR,
+    ));
+    v.push(md("ok", "name with a colon is rewritten (gemini cli)", "---\nname: gke:prs\ndescription: Use when testing.\n---\n", &GEMINI_CLI));
+    v.push(md("ok", "invalid YAML falls back to key-value (gemini cli)", "---\nname: ok\ndescription: Use when: the user asks\n---\n", &GEMINI_CLI));
     v.push(md("ok", "no frontmatter (claude code loads it)", "# Just a body\n\nFormats tables.\n", &CLAUDE_CODE));
     v.push(md("ok", "invalid YAML (claude code loads the body)", "---\nname: ok\ndescription: Use when: the user asks\n---\n", &CLAUDE_CODE));
     v.push(md("ok", "dashes cut the name off (skills-ref)", "---\ndescription: Use when testing --- or not.\nname: ok\n---\n", &SPEC));
@@ -181,8 +200,12 @@ fn every_rule_has_a_fixture_and_the_output_is_reviewed() {
         .collect();
     let catalog = check_catalog(&many, &profile::CLAUDE_CODE, 200_000);
     assert_eq!(catalog.len(), 1, "one finding for the whole catalog: {catalog:?}");
-    assert!(catalog[0].message.contains("fall past it"), "{}", catalog[0].message);
+    assert!(catalog[0].message.contains("it shortens 60 description(s)"), "{}", catalog[0].message);
     out.push_str(&render(&Case { name: "catalog of 60 skills installed together", dir: "", files: vec![], profile: &profile::CLAUDE_CODE }, &catalog));
+    // Codex at a 20k-token window: 400 approximate tokens, less than the names and paths alone.
+    let codex = check_catalog(&many, &profile::CODEX, 20_000);
+    assert!(codex[0].message.contains("leaves out"), "{}", codex[0].message);
+    out.push_str(&render(&Case { name: "catalog of 60 skills in Codex at a 20k window", dir: "", files: vec![], profile: &profile::CODEX }, &codex));
     assert!(check_catalog(&many[..5], &profile::CLAUDE_CODE, 200_000).is_empty(), "five skills fit the budget");
     assert!(check_catalog(&many, &profile::SPEC, 200_000).is_empty(), "the spec lists no skills");
     fired.insert("listing-budget");

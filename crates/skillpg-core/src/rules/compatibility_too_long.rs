@@ -24,7 +24,7 @@ pub static META: RuleMeta = RuleMeta {
 pub fn check(cx: &mut Cx) {
     let Some(node) = cx.field("compatibility") else { return };
     let Ok(value) = cx.as_string(node) else { return };
-    let n = value.chars().count();
+    let n = cx.profile.length(value);
     if n <= 500 {
         return;
     }

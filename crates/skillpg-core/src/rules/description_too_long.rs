@@ -1,5 +1,6 @@
 //! ## What it checks
-//! `description` is at most 1,024 characters (code points, unstripped).
+//! `description` is at most 1,024 characters: code points, unstripped, for skills-ref and
+//! Anthropic; code points once whitespace is collapsed for Codex; UTF-16 units for VS Code.
 //! ## Why it matters
 //! The specification and Anthropic's upload cap it; every character is paid on every turn.
 //! ## Example
@@ -11,7 +12,7 @@
 
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
-use crate::profile::Wording;
+use crate::profile::{LengthUnit, Wording};
 
 pub static META: RuleMeta = RuleMeta {
     code: "SPG043",
@@ -27,12 +28,13 @@ pub fn check(cx: &mut Cx) {
     if value.trim().is_empty() {
         return;
     }
-    let n = value.chars().count();
+    let n = cx.profile.length(value);
     if n <= 1024 {
         return;
     }
-    let message = match cx.profile.wording {
-        Wording::AnthropicUpload => format!("Description is too long ({n} characters). Maximum is 1024 characters."),
+    let message = match (cx.profile.wording, cx.profile.length_unit) {
+        (Wording::AnthropicUpload, _) => format!("Description is too long ({n} characters). Maximum is 1024 characters."),
+        (Wording::Playground, unit) if unit != LengthUnit::CodePoints => super::over_limit("description", n, 1024, cx.profile),
         _ => format!("Description exceeds 1024 character limit ({n} chars)"),
     };
     let span = cx.yaml_span(&node.span());

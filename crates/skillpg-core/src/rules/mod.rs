@@ -53,15 +53,18 @@ mod name_missing;
 mod name_not_lowercase;
 mod name_not_string;
 mod name_reserved_word;
+mod name_rewritten;
 mod name_too_long;
 mod non_string_scalar;
 mod non_utf8_text;
 mod reference_too_large;
 mod references_too_large;
 mod schema_block_invalid;
+mod short_description_too_long;
 mod skill_md_lowercase;
 mod stale_count;
 mod unknown_field;
+pub use unknown_field::{CLAUDE_CODE_FIELDS, SPEC_FIELDS};
 mod version_not_semver;
 mod xml_in_field;
 mod yaml_anchor_or_tag;
@@ -136,6 +139,12 @@ impl<'a> Cx<'a> {
             Node::Seq { .. } => Err("list"),
         }
     }
+}
+
+/// "`description` is 1,030 UTF-16 units; GitHub Copilot / VS Code allows 1,024": a length over
+/// a profile's limit, in the profile's unit.
+pub(crate) fn over_limit(field: &str, count: usize, limit: usize, profile: &Profile) -> String {
+    format!("`{field}` is {} {}; {} allows {}", n(count), profile.length_unit.noun(), profile.title, n(limit))
 }
 
 /// `26362` as `26,362`.
@@ -215,9 +224,11 @@ pub(crate) static ALL: &[Rule] = &[
     (&name_invalid_chars::META, name_invalid_chars::check),
     (&name_dir_mismatch::META, name_dir_mismatch::check),
     (&name_reserved_word::META, name_reserved_word::check),
+    (&name_rewritten::META, name_rewritten::check),
     (&description_missing::META, description_missing::check),
     (&description_empty::META, description_empty::check),
     (&description_too_long::META, description_too_long::check),
+    (&short_description_too_long::META, short_description_too_long::check),
     (&xml_in_field::META, xml_in_field::check),
     (&compatibility_not_string::META, compatibility_not_string::check),
     (&compatibility_too_long::META, compatibility_too_long::check),

@@ -1,6 +1,6 @@
 //! ## What it checks
-//! Every frontmatter field is one the product knows: the specification's six, or Claude Code's
-//! twenty.
+//! Every frontmatter field is one the product knows: the specification's six, Claude Code's
+//! twenty, or the fields another client documents (`FieldSet::known`).
 //! ## Why it matters
 //! skills-ref, claude.ai upload, the Skills API and `package_skill.py` refuse the whole skill
 //! ("Unexpected key(s) in SKILL.md frontmatter"); Claude Code ignores fields it does not know.
@@ -54,10 +54,7 @@ pub const CLAUDE_CODE_FIELDS: [&str; 20] = [
 
 pub fn check(cx: &mut Cx) {
     let Some(entries) = cx.entries() else { return };
-    let known: &[&str] = match cx.profile.fields {
-        FieldSet::Spec => &SPEC_FIELDS,
-        FieldSet::ClaudeCode => &CLAUDE_CODE_FIELDS,
-    };
+    let known = cx.profile.fields.known();
     let unknown: Vec<&(Scalar, Node)> = entries.iter().filter(|(k, _)| !known.contains(&k.value.as_str())).collect();
     if unknown.is_empty() {
         return;
@@ -90,7 +87,13 @@ pub fn check(cx: &mut Cx) {
         }
         Wording::Playground => {
             for (key, _) in unknown {
-                let message = format!("unknown field `{}`: {} ignores it", key.value, cx.profile.title);
+                let message = match cx.profile.fields {
+                    // These clients read a few fields and never look at the rest: nothing is wrong.
+                    FieldSet::Codex | FieldSet::Gemini => {
+                        format!("`{}` does nothing in {}, which reads only {}", key.value, cx.profile.title, known.join(", "))
+                    }
+                    _ => format!("unknown field `{}`: {} ignores it", key.value, cx.profile.title),
+                };
                 let span = cx.yaml_span(&key.span);
                 cx.report_md(&META, span, message);
             }

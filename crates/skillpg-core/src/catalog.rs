@@ -1,0 +1,342 @@
+//! The skill listing a client builds from the level 1 of every installed skill, priced against
+//! the client's budget: which descriptions are shortened, where, and which skills are left out.
+//!
+//! Only clients that document a budget have one ([`Profile::listing`]); the others list every
+//! skill whole, as far as their documentation says. The arithmetic is each client's documented
+//! one (its share of the context window and how it counts); the order and the way descriptions
+//! are shortened are a model of the documented behaviour ("descriptions are shortened first, then
+//! skills are left out"), not a replay of the client's code.
+
+use crate::profile::{Listing, ListingCost, ListingEntry, Profile, collapse_whitespace};
+
+/// What the listing is shortened with.
+pub const CUT_MARK: &str = "...";
+
+/// One installed skill, as the listing reads it.
+#[derive(Debug, Clone)]
+pub struct InstalledSkill {
+    /// The name the client lists.
+    pub name: String,
+    /// The description, with `when_to_use` appended where the client appends it.
+    pub description: String,
+    /// The skill's folder name (the listing's path names it).
+    pub dir: String,
+}
+
+impl InstalledSkill {
+    /// The skill of `analysis`, as `profile`'s listing reads it.
+    pub fn from_analysis(analysis: &crate::Analysis, profile: &Profile) -> InstalledSkill {
+        let field = |key: &str| analysis.doc.as_ref().and_then(|d| d.field_str(key)).map(str::to_owned).unwrap_or_default();
+        let mut description = field("description");
+        if profile.listing_cap_chars.is_some() {
+            let when = field("when_to_use");
+            if !when.is_empty() {
+                description = format!("{description} {when}");
+            }
+        }
+        InstalledSkill { name: analysis.display_name().to_owned(), description, dir: analysis.dir_name.clone() }
+    }
+}
+
+/// The budget a listing is priced against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// The most the listing may cost.
+    pub limit: usize,
+    /// What the cost counts.
+    pub unit: BudgetUnit,
+}
+
+/// What a listing's cost counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BudgetUnit {
+    /// Characters (code points).
+    Characters,
+    /// Approximate tokens: UTF-8 bytes / 4, rounded up.
+    ApproxTokens,
+}
+
+impl BudgetUnit {
+    /// The cost of `text` in this unit.
+    pub fn cost(self, text: &str) -> usize {
+        match self {
+            BudgetUnit::Characters => text.chars().count(),
+            BudgetUnit::ApproxTokens => text.len().div_ceil(4),
+        }
+    }
+
+    /// The unit's name in a sentence.
+    pub fn noun(self) -> &'static str {
+        match self {
+            BudgetUnit::Characters => "characters",
+            BudgetUnit::ApproxTokens => "approximate tokens",
+        }
+    }
+}
+
+/// One skill in the listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedSkill {
+    /// The skill's name.
+    pub name: String,
+    /// Its description's length as the client would list it whole, in characters.
+    pub description_chars: usize,
+    /// How many of those characters the listing shows (before the cut mark); `None` when the
+    /// skill is left out of the listing.
+    pub shown_chars: Option<usize>,
+    /// The listing's line for it (empty when left out).
+    pub line: String,
+    /// What the line costs against the budget.
+    pub cost: usize,
+}
+
+impl ListedSkill {
+    /// Whether the listing shortens its description.
+    pub fn is_cut(&self) -> bool {
+        self.shown_chars.is_some_and(|n| n < self.description_chars)
+    }
+
+    /// Whether the listing leaves it out.
+    pub fn is_omitted(&self) -> bool {
+        self.shown_chars.is_none()
+    }
+}
+
+/// A client's listing of the installed skills.
+#[derive(Debug, Clone)]
+pub struct ListingReport {
+    /// The budget, from the context window (or the client's fallback).
+    pub budget: Budget,
+    /// The context window it was computed for, when known.
+    pub context_window: Option<usize>,
+    /// What the listing would cost with every description whole.
+    pub whole_cost: usize,
+    /// What it costs as listed.
+    pub used: usize,
+    /// The skills, in the listing's order (by name).
+    pub skills: Vec<ListedSkill>,
+}
+
+impl ListingReport {
+    /// Whether the listing is shown whole.
+    pub fn fits(&self) -> bool {
+        self.whole_cost <= self.budget.limit
+    }
+
+    /// How many descriptions are shortened.
+    pub fn cut(&self) -> usize {
+        self.skills.iter().filter(|s| s.is_cut()).count()
+    }
+
+    /// How many skills are left out.
+    pub fn omitted(&self) -> usize {
+        self.skills.iter().filter(|s| s.is_omitted()).count()
+    }
+}
+
+/// The budget of `listing` for a `context_window` (tokens; `None` when unknown).
+pub fn budget(listing: &Listing, context_window: Option<usize>) -> Option<Budget> {
+    match (context_window.filter(|w| *w > 0), listing.cost) {
+        (Some(window), ListingCost::CharsAtFourPerToken) => Some(Budget { limit: window / 100 * listing.percent_of_window * 4, unit: BudgetUnit::Characters }),
+        (Some(window), ListingCost::BytesOverFour) => Some(Budget { limit: (window * listing.percent_of_window / 100).max(1), unit: BudgetUnit::ApproxTokens }),
+        (None, _) => listing.unknown_window_chars.map(|limit| Budget { limit, unit: BudgetUnit::Characters }),
+    }
+}
+
+/// `profile`'s listing of `skills` in a `context_window` (tokens; `None` when unknown), or
+/// `None` when the client documents no budget (or none for an unknown window).
+pub fn listing(profile: &Profile, skills: &[InstalledSkill], context_window: Option<usize>) -> Option<ListingReport> {
+    let listing = profile.listing?;
+    let budget = budget(&listing, context_window)?;
+    let mut order: Vec<&InstalledSkill> = skills.iter().collect();
+    order.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
+    let entries: Vec<Entry> = order.iter().map(|s| Entry::new(&listing, s, budget.unit)).collect();
+    let whole_cost: usize = entries.iter().map(|e| e.cost(e.whole.chars().count())).sum();
+    let mut shown: Vec<Option<usize>> = entries.iter().map(|e| Some(e.whole.chars().count())).collect();
+    if whole_cost > budget.limit {
+        shorten(&entries, &mut shown, budget.limit, listing.omits_skills);
+    }
+    let skills: Vec<ListedSkill> = entries
+        .iter()
+        .zip(&shown)
+        .map(|(e, shown)| {
+            let (line, cost) = match shown {
+                Some(n) => (e.line(*n), e.cost(*n)),
+                None => (String::new(), 0),
+            };
+            ListedSkill { name: e.name.clone(), description_chars: e.whole.chars().count(), shown_chars: *shown, line, cost }
+        })
+        .collect();
+    let used = skills.iter().map(|s| s.cost).sum();
+    Some(ListingReport { budget, context_window: context_window.filter(|w| *w > 0), whole_cost, used, skills })
+}
+
+/// A skill's listing line, cut at any number of its description's characters.
+struct Entry {
+    name: String,
+    /// The description as the client lists it whole (collapsed, capped).
+    whole: String,
+    /// The path a Codex-style entry names.
+    path: Option<String>,
+    unit: BudgetUnit,
+}
+
+impl Entry {
+    fn new(listing: &Listing, skill: &InstalledSkill, unit: BudgetUnit) -> Entry {
+        let mut whole = collapse_whitespace(&skill.description);
+        if let Some(cap) = listing.description_cap {
+            whole = cut(&whole, cap);
+        }
+        // Codex names the absolute path of the SKILL.md; a user's install is assumed.
+        let path = (listing.entry == ListingEntry::NameDescriptionPath).then(|| format!("/home/user/.codex/skills/{}/SKILL.md", skill.dir));
+        Entry { name: skill.name.clone(), whole, path, unit }
+    }
+
+    /// The line with the first `shown` characters of the description (and the cut mark when
+    /// that is not all of it).
+    fn line(&self, shown: usize) -> String {
+        let description = cut(&self.whole, shown);
+        match &self.path {
+            Some(path) => format!("- {}: {description} (file: {path})", self.name),
+            None => format!("- {}: {description}", self.name),
+        }
+    }
+
+    /// What the line costs, its line break included.
+    fn cost(&self, shown: usize) -> usize {
+        self.unit.cost(&self.line(shown)) + 1
+    }
+}
+
+/// The first `n` characters of `text`, with the cut mark in place of the rest when there is a
+/// rest.
+fn cut(text: &str, n: usize) -> String {
+    if text.chars().count() <= n {
+        return text.to_owned();
+    }
+    let kept: String = text.chars().take(n).collect();
+    format!("{}{CUT_MARK}", kept.trim_end())
+}
+
+/// Shortens the descriptions (each to an equal share of what the names and paths leave, the
+/// short ones kept whole), and, when even names alone are over and the client leaves skills
+/// out, leaves out the last ones in order.
+fn shorten(entries: &[Entry], shown: &mut [Option<usize>], limit: usize, omits_skills: bool) {
+    let bare: Vec<usize> = entries.iter().map(|e| e.cost(0)).collect();
+    let mut kept = entries.len();
+    if omits_skills {
+        while kept > 0 && bare[..kept].iter().sum::<usize>() > limit {
+            kept -= 1;
+        }
+        for s in &mut shown[kept..] {
+            *s = None;
+        }
+    }
+    let fixed: usize = bare[..kept].iter().sum();
+    let mut left = limit.saturating_sub(fixed);
+    // Water-filling: every description gets an equal share of what is left; one that needs less
+    // keeps its whole text and gives the rest back to the others.
+    let mut open: Vec<usize> = (0..kept).collect();
+    loop {
+        if open.is_empty() {
+            return;
+        }
+        let share = left / open.len();
+        let (fits, over): (Vec<usize>, Vec<usize>) = open.iter().partition(|&&i| entries[i].cost(entries[i].whole.chars().count()) - bare[i] <= share);
+        if fits.is_empty() {
+            for i in over {
+                shown[i] = Some(longest_within(&entries[i], bare[i] + share));
+            }
+            return;
+        }
+        for i in fits {
+            left -= entries[i].cost(entries[i].whole.chars().count()) - bare[i];
+        }
+        open = over;
+    }
+}
+
+/// The most characters of `entry`'s description whose line costs at most `cost`.
+fn longest_within(entry: &Entry, cost: usize) -> usize {
+    let (mut lo, mut hi) = (0, entry.whole.chars().count());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if entry.cost(mid) <= cost { lo = mid } else { hi = mid - 1 }
+    }
+    lo
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::{CLAUDE_CODE, CODEX, SPEC};
+
+    fn skill(name: &str, description: &str) -> InstalledSkill {
+        InstalledSkill { name: name.into(), description: description.into(), dir: name.into() }
+    }
+
+    #[test]
+    fn budgets_follow_each_clients_arithmetic() {
+        let codex = CODEX.listing.unwrap();
+        // Codex's own test: 2% of a 200k window is 4,000 tokens; unknown: 8,000 characters.
+        assert_eq!(budget(&codex, Some(200_000)), Some(Budget { limit: 4000, unit: BudgetUnit::ApproxTokens }));
+        assert_eq!(budget(&codex, Some(99)), Some(Budget { limit: 1, unit: BudgetUnit::ApproxTokens }));
+        assert_eq!(budget(&codex, None), Some(Budget { limit: 8000, unit: BudgetUnit::Characters }));
+        let cc = CLAUDE_CODE.listing.unwrap();
+        assert_eq!(budget(&cc, Some(200_000)), Some(Budget { limit: 8000, unit: BudgetUnit::Characters }));
+        assert_eq!(budget(&cc, None), None);
+        assert!(listing(&SPEC, &[skill("a", "b")], Some(200_000)).is_none(), "the spec documents no listing");
+    }
+
+    #[test]
+    fn a_listing_within_budget_is_whole() {
+        let r = listing(&CODEX, &[skill("b", "Does B."), skill("a", "Does   A.\nUse when A.")], None).unwrap();
+        assert!(r.fits());
+        assert_eq!(r.skills[0].line, "- a: Does A. Use when A. (file: /home/user/.codex/skills/a/SKILL.md)");
+        assert_eq!(r.used, r.whole_cost);
+        assert_eq!((r.cut(), r.omitted()), (0, 0));
+    }
+
+    #[test]
+    fn over_budget_long_descriptions_are_cut_to_an_equal_share_and_short_ones_stay() {
+        let long = "word ".repeat(400);
+        let skills = [skill("a", &long), skill("b", "Short."), skill("c", &long)];
+        // 1% of 50k tokens at 4 characters a token: 2,000 characters.
+        let r = listing(&CLAUDE_CODE, &skills, Some(50_000)).unwrap();
+        assert!(!r.fits());
+        assert!(r.used <= r.budget.limit, "{} over {}", r.used, r.budget.limit);
+        assert_eq!(r.skills[1].shown_chars, Some(6), "the short one is whole");
+        assert!(r.skills[0].is_cut() && r.skills[2].is_cut());
+        assert_eq!(r.skills[0].shown_chars, r.skills[2].shown_chars, "an equal share");
+        assert!(r.skills[0].line.ends_with(CUT_MARK));
+        assert!(r.budget.limit - r.used < 10, "the share is used: {} of {}", r.used, r.budget.limit);
+    }
+
+    #[test]
+    fn codex_leaves_skills_out_when_names_alone_are_over_and_claude_code_keeps_every_name() {
+        let skills: Vec<InstalledSkill> = (0..40).map(|i| skill(&format!("skill-{i:02}"), "Does things. Use when asked.")).collect();
+        // 2% of 20k tokens: 400 approximate tokens; a bare Codex line is about 16.
+        let r = listing(&CODEX, &skills, Some(20_000)).unwrap();
+        assert!(r.omitted() > 0 && r.omitted() < 40);
+        assert!(r.skills.last().unwrap().is_omitted(), "the last in order go first");
+        assert!(r.used <= r.budget.limit);
+        let r = listing(&CLAUDE_CODE, &skills, Some(10_000)).unwrap();
+        assert_eq!(r.omitted(), 0, "Claude Code keeps every name");
+        assert!(r.skills.iter().all(|s| s.shown_chars == Some(0)));
+    }
+
+    #[test]
+    fn codex_caps_a_description_at_1024_characters_and_collapses_whitespace() {
+        let r = listing(&CODEX, &[skill("a", &format!("x\n\n{}", "y".repeat(2000)))], Some(1_000_000)).unwrap();
+        assert_eq!(r.skills[0].description_chars, 1024 + CUT_MARK.len());
+        assert!(r.skills[0].line.starts_with("- a: x yyy"));
+    }
+
+    #[test]
+    fn approximate_tokens_count_utf8_bytes() {
+        assert_eq!(BudgetUnit::ApproxTokens.cost("abcd"), 1);
+        assert_eq!(BudgetUnit::ApproxTokens.cost("abcde"), 2);
+        assert_eq!(BudgetUnit::ApproxTokens.cost("日本"), 2, "6 bytes");
+        assert_eq!(BudgetUnit::Characters.cost("日本"), 2);
+    }
+}
