@@ -277,12 +277,12 @@ mod tests {
 
     #[test]
     fn budgets_follow_each_clients_arithmetic() {
-        let codex = CODEX.listing.unwrap();
+        let codex = CODEX.listing.expect("a listing");
         // Codex's own test: 2% of a 200k window is 4,000 tokens; unknown: 8,000 characters.
         assert_eq!(budget(&codex, Some(200_000)), Some(Budget { limit: 4000, unit: BudgetUnit::ApproxTokens }));
         assert_eq!(budget(&codex, Some(99)), Some(Budget { limit: 1, unit: BudgetUnit::ApproxTokens }));
         assert_eq!(budget(&codex, None), Some(Budget { limit: 8000, unit: BudgetUnit::Characters }));
-        let cc = CLAUDE_CODE.listing.unwrap();
+        let cc = CLAUDE_CODE.listing.expect("a listing");
         assert_eq!(budget(&cc, Some(200_000)), Some(Budget { limit: 8000, unit: BudgetUnit::Characters }));
         assert_eq!(budget(&cc, None), None);
         assert!(listing(&SPEC, &[skill("a", "b")], Some(200_000)).is_none(), "the spec documents no listing");
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn a_listing_within_budget_is_whole() {
-        let r = listing(&CODEX, &[skill("b", "Does B."), skill("a", "Does   A.\nUse when A.")], None).unwrap();
+        let r = listing(&CODEX, &[skill("b", "Does B."), skill("a", "Does   A.\nUse when A.")], None).expect("a listing");
         assert!(r.fits());
         assert_eq!(r.skills[0].line, "- a: Does A. Use when A. (file: /home/user/.codex/skills/a/SKILL.md)");
         assert_eq!(r.used, r.whole_cost);
@@ -302,7 +302,7 @@ mod tests {
         let long = "word ".repeat(400);
         let skills = [skill("a", &long), skill("b", "Short."), skill("c", &long)];
         // 1% of 50k tokens at 4 characters a token: 2,000 characters.
-        let r = listing(&CLAUDE_CODE, &skills, Some(50_000)).unwrap();
+        let r = listing(&CLAUDE_CODE, &skills, Some(50_000)).expect("a listing");
         assert!(!r.fits());
         assert!(r.used <= r.budget.limit, "{} over {}", r.used, r.budget.limit);
         assert_eq!(r.skills[1].shown_chars, Some(6), "the short one is whole");
@@ -316,18 +316,18 @@ mod tests {
     fn codex_leaves_skills_out_when_names_alone_are_over_and_claude_code_keeps_every_name() {
         let skills: Vec<InstalledSkill> = (0..40).map(|i| skill(&format!("skill-{i:02}"), "Does things. Use when asked.")).collect();
         // 2% of 20k tokens: 400 approximate tokens; a bare Codex line is about 16.
-        let r = listing(&CODEX, &skills, Some(20_000)).unwrap();
+        let r = listing(&CODEX, &skills, Some(20_000)).expect("a listing");
         assert!(r.omitted() > 0 && r.omitted() < 40);
-        assert!(r.skills.last().unwrap().is_omitted(), "the last in order go first");
+        assert!(r.skills.last().expect("a listing").is_omitted(), "the last in order go first");
         assert!(r.used <= r.budget.limit);
-        let r = listing(&CLAUDE_CODE, &skills, Some(10_000)).unwrap();
+        let r = listing(&CLAUDE_CODE, &skills, Some(10_000)).expect("a listing");
         assert_eq!(r.omitted(), 0, "Claude Code keeps every name");
         assert!(r.skills.iter().all(|s| s.shown_chars == Some(0)));
     }
 
     #[test]
     fn codex_caps_a_description_at_1024_characters_and_collapses_whitespace() {
-        let r = listing(&CODEX, &[skill("a", &format!("x\n\n{}", "y".repeat(2000)))], Some(1_000_000)).unwrap();
+        let r = listing(&CODEX, &[skill("a", &format!("x\n\n{}", "y".repeat(2000)))], Some(1_000_000)).expect("a listing");
         assert_eq!(r.skills[0].description_chars, 1024 + CUT_MARK.len());
         assert!(r.skills[0].line.starts_with("- a: x yyy"));
     }
