@@ -30,19 +30,31 @@ struct Cli {
 enum Command {
     /// Validate skills against a product profile.
     Check {
-        /// spec, claude-ai, claude-code or strict-yaml.
+        /// spec, claude-ai, claude-code, strict-yaml, codex, copilot, cursor, gemini-cli, or
+        /// all (one verdict per client).
         #[arg(long, default_value = "spec")]
         profile: String,
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
-        /// Context window (tokens) for Claude Code's listing budget.
+        /// Context window (tokens) for the clients' listing budgets.
         #[arg(long, default_value_t = 200_000)]
         context_window: usize,
-        /// The skills given are installed together: also check the catalog as a whole (Claude
-        /// Code's listing budget), reported once.
+        /// The skills given are installed together: also check the catalog as a whole (each
+        /// client's listing budget), reported once.
         #[arg(long)]
         catalog: bool,
         /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// How each client lists the skills installed together: its budget at a context window,
+    /// which descriptions it shortens and which skills it leaves out.
+    Listing {
+        /// Context window (tokens); leave it out for a client's "unknown window" budget.
+        #[arg(long)]
+        context_window: Option<usize>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -215,32 +227,43 @@ fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> Result<Vec<Analysis>, String> 
     Ok(parallel_map(&bundles, |b| analyze(b)))
 }
 
-/// Checks every skill of every input under `profile`. Each input's own findings (an archive's
-/// layout, a bomb, a path that leaves the folder) go through the profile as a skill's do and
-/// come first on the input's first skill; an input that held no skill is checked as one empty
-/// skill at the input's path (`Ingested::checked_skills`), so its findings are never dropped and
-/// its verdict is never "valid".
-fn check_all(inputs: &[(Ingested, PathBuf)], profile: &Profile) -> (Vec<Analysis>, Vec<Vec<Diagnostic>>) {
+/// The skills of every input, analyzed once for every profile. Each input's own findings (an
+/// archive's layout, a bomb, a path that leaves the folder) go through the profile as a skill's
+/// do and come first on the input's first skill; an input that held no skill is checked as one
+/// empty skill at the input's path (`Ingested::checked_skills`), so its findings are never
+/// dropped and its verdict is never "valid".
+struct Checked {
+    analyses: Vec<Analysis>,
+    /// For each skill, the input whose own findings come first on it (its first skill).
+    owner: Vec<Option<usize>>,
+}
+
+fn analyze_inputs(inputs: &[(Ingested, PathBuf)]) -> Checked {
     let checked: Vec<_> = inputs.iter().map(|(ingested, path)| ingested.checked_skills(&path.display().to_string())).collect();
     let mut bundles = Vec::new();
-    let mut input_findings = Vec::new();
-    for ((ingested, _), skills) in inputs.iter().zip(&checked) {
+    let mut owner = Vec::new();
+    for (input, skills) in checked.iter().enumerate() {
         for (idx, skill) in skills.iter().enumerate() {
-            input_findings.push(if idx == 0 { ingested.findings(profile) } else { Vec::new() });
+            owner.push((idx == 0).then_some(input));
             bundles.push(skill);
         }
     }
-    let analyses = parallel_map(&bundles, |b| analyze(b));
-    let per_skill = parallel_map(&analyses, |a| check(a, profile));
-    let per_skill = input_findings
-        .into_iter()
-        .zip(per_skill)
-        .map(|(mut all, own)| {
+    Checked { analyses: parallel_map(&bundles, |b| analyze(b)), owner }
+}
+
+/// Every skill's findings under `profile`.
+fn check_under(inputs: &[(Ingested, PathBuf)], checked: &Checked, profile: &Profile) -> Vec<Vec<Diagnostic>> {
+    let own = parallel_map(&checked.analyses, |a| check(a, profile));
+    checked
+        .owner
+        .iter()
+        .zip(own)
+        .map(|(owner, own)| {
+            let mut all = owner.map(|i| inputs[i].0.findings(profile)).unwrap_or_default();
             all.extend(own);
             all
         })
-        .collect();
-    (analyses, per_skill)
+        .collect()
 }
 
 /// `f` over `items` on every core (rayon's pool, which each thread takes the next item from, so
@@ -252,28 +275,65 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send
 }
 
 fn profile(key: &str) -> Result<&'static Profile, String> {
-    Profile::by_key(key).ok_or_else(|| format!("unknown profile '{key}' (expected spec, claude-ai, claude-code or strict-yaml)"))
+    Profile::by_key(key).ok_or_else(|| {
+        let keys: Vec<&str> = skillpg_core::profile::ALL.iter().map(|p| p.key).collect();
+        format!("unknown profile '{key}' (expected {}, or all)", keys.join(", "))
+    })
+}
+
+/// The profiles `key` names: one, or every client for `all`.
+fn profiles(key: &str) -> Result<Vec<&'static Profile>, String> {
+    if key == "all" { Ok(skillpg_core::profile::ALL.to_vec()) } else { profile(key).map(|p| vec![p]) }
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Check { profile: key, format, context_window, catalog, paths } => {
-            let profile = profile(&key)?;
+            let profiles = profiles(&key)?;
             let inputs = load(&paths)?;
-            let (analyses, per_skill) = check_all(&inputs, profile);
-            let catalog_diags = if catalog { check_catalog(&analyses, profile, context_window) } else { Vec::new() };
-            let report = skillpg_report::CheckJson {
-                profile: profile.key.to_owned(),
-                skills: analyses.iter().zip(&per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, false)).collect(),
-                catalog: catalog_diags.iter().map(skillpg_report::diagnostic_json).collect(),
-            };
-            match format {
-                CheckFormat::Json => println!("{}", to_json(&report)?),
-                CheckFormat::Sarif => println!("{}", to_json(&skillpg_report::sarif(&report))?),
-                CheckFormat::Text => print!("{}", render::check_text(profile, &analyses, &per_skill, &catalog_diags)),
+            let checked = analyze_inputs(&inputs);
+            let analyses = &checked.analyses;
+            let mut checks = Vec::new();
+            let mut reports = Vec::new();
+            for p in &profiles {
+                let per_skill = check_under(&inputs, &checked, p);
+                let catalog_diags = if catalog { check_catalog(analyses, p, context_window) } else { Vec::new() };
+                reports.push(skillpg_report::CheckJson {
+                    profile: p.key.to_owned(),
+                    skills: analyses.iter().zip(&per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, false)).collect(),
+                    catalog: catalog_diags.iter().map(skillpg_report::diagnostic_json).collect(),
+                });
+                checks.push((*p, per_skill, catalog_diags));
             }
-            let ok = report.skills.iter().all(|s| s.valid);
+            let all = key == "all";
+            match (format, all) {
+                (CheckFormat::Json, false) => println!("{}", to_json(&reports[0])?),
+                (CheckFormat::Sarif, false) => println!("{}", to_json(&skillpg_report::sarif(&reports[0]))?),
+                (CheckFormat::Text, false) => print!("{}", render::check_text(checks[0].0, analyses, &checks[0].1, &checks[0].2)),
+                (CheckFormat::Json, true) => {
+                    let matrix: Vec<_> = checks.iter().map(|(p, d, _)| (*p, d.clone())).collect();
+                    let clients = skillpg_report::client_verdicts(analyses, &matrix);
+                    println!("{}", to_json(&serde_json::json!({"clients": clients, "checks": reports}))?)
+                }
+                (CheckFormat::Sarif, true) => println!("{}", to_json(&skillpg_report::sarif_per_client(&reports))?),
+                (CheckFormat::Text, true) => {
+                    let matrix: Vec<_> = checks.iter().map(|(p, d, _)| (*p, d.clone())).collect();
+                    let catalog: Vec<_> = checks.iter().flat_map(|(_, _, c)| c.iter().cloned()).collect();
+                    print!("{}", render::clients_text(&skillpg_report::client_verdicts(analyses, &matrix), &catalog))
+                }
+            }
+            let ok = reports.iter().all(|r| r.skills.iter().all(|s| s.valid));
             Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Listing { context_window, format, paths } => {
+            let inputs = load(&paths)?;
+            let analyses = analyze_all(&inputs)?;
+            let listings = skillpg_report::listings(&analyses, context_window);
+            match format {
+                Format::Json => println!("{}", to_json(&listings)?),
+                Format::Text => print!("{}", render::listings_text(&listings)),
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Levels { format, paths } => {
             let inputs = load(&paths)?;

@@ -137,3 +137,74 @@ pub fn rules_text() -> String {
     }
     out
 }
+
+/// `skillpg check --profile all`: one line per client (how many skills it loads and why the
+/// others fail), then each client's source and date, then the catalog findings.
+pub fn clients_text(rows: &[skillpg_report::ClientVerdictsJson], catalog: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    let width = rows.iter().map(|r| r.client.len()).max().unwrap_or(6);
+    for r in rows {
+        let loads = r.skills.iter().filter(|s| s.loads).count();
+        let mut line = format!("{:width$}  {} of {} load", r.client, loads, r.skills.len());
+        let failing: Vec<String> = r
+            .skills
+            .iter()
+            .filter(|s| !s.loads)
+            .map(|s| match &s.reason {
+                Some(d) => format!("{} ({} {}: {})", s.name, d.code, d.rule, d.message),
+                None => s.name.clone(),
+            })
+            .collect();
+        if !failing.is_empty() {
+            line.push_str(&format!("; fails: {}", failing.join("; ")));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out);
+    for r in rows {
+        let _ = writeln!(out, "{:width$}  {} <{}>, as of {}", r.client, r.title, r.source, r.as_of);
+    }
+    for d in catalog {
+        let _ = writeln!(out, "\n{}[{}]: {}", d.severity.as_str(), d.code, d.message);
+    }
+    out
+}
+
+/// `skillpg listing`: each client's budget, what the listing costs, and the skills it shortens
+/// or leaves out.
+pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
+    let mut out = String::new();
+    for l in listings {
+        let window = l.context_window.map(|w| format!("a {}-token window", thousands(w as u64))).unwrap_or_else(|| "an unknown window".to_owned());
+        match l.budget {
+            Some(budget) => {
+                let cut = l.skills.iter().filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars)).count();
+                let out_of = l.skills.iter().filter(|s| s.shown_chars.is_none()).count();
+                let _ = writeln!(
+                    out,
+                    "{}: {} of {} {} at {window}{}",
+                    l.title,
+                    thousands(l.whole as u64),
+                    thousands(budget as u64),
+                    l.unit,
+                    if l.whole <= budget { " (fits)".to_owned() } else { format!(" (over: {cut} description(s) shortened, {out_of} skill(s) left out)") }
+                );
+                for s in &l.skills {
+                    match s.shown_chars {
+                        None => {
+                            let _ = writeln!(out, "  {}: left out", s.name);
+                        }
+                        Some(n) if n < s.description_chars => {
+                            let _ = writeln!(out, "  {}: {} of {} characters shown", s.name, thousands(n as u64), thousands(s.description_chars as u64));
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+            None => {
+                let _ = writeln!(out, "{}: {} {} of level 1, no documented budget", l.title, thousands(l.whole as u64), l.unit);
+            }
+        }
+    }
+    out
+}

@@ -240,3 +240,65 @@ fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
         );
     }
 }
+
+#[test]
+fn profile_all_prints_one_verdict_per_client_and_sarif_has_a_run_per_client() {
+    // Loads everywhere but in VS Code, whose docs want the name to match the folder.
+    let odd = temp_skill("folder-name", "---\nname: other-name\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n");
+    let good = temp_skill("good-one", "---\nname: good-one\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n");
+    let paths = [odd.to_str().expect("utf-8"), good.to_str().expect("utf-8")];
+    let out = skillpg(&["check", "--profile", "all", paths[0], paths[1]]);
+    assert_eq!(out.status.code(), Some(1), "a skill fails in some client");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let keys: Vec<&str> = skillpg_core::profile::ALL.iter().map(|p| p.key).collect();
+    let lines: Vec<&str> = text.lines().take(keys.len()).collect();
+    for (line, key) in lines.iter().zip(&keys) {
+        assert!(line.starts_with(key), "one line per client, in order: {line}");
+    }
+    let line = |key: &str| lines.iter().find(|l| l.starts_with(&format!("{key} "))).copied().unwrap_or_default();
+    assert!(line("copilot").contains("1 of 2 load; fails: other-name (SPG038 name-dir-mismatch"), "{text}");
+    assert!(line("codex").contains("2 of 2 load"), "Codex checks no folder name: {text}");
+    assert!(text.contains("<https://developers.openai.com/codex/skills>"), "each client's source: {text}");
+
+    let out = skillpg(&["check", "--profile", "all", "--format", "json", paths[0], paths[1]]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let copilot = json["clients"].as_array().expect("clients").iter().find(|c| c["client"] == "copilot").expect("copilot");
+    assert_eq!(copilot["skills"][0]["loads"], false);
+    assert_eq!(copilot["skills"][0]["reason"]["rule"], "name-dir-mismatch");
+    assert_eq!(json["checks"].as_array().map(Vec::len), Some(keys.len()));
+
+    let out = skillpg(&["check", "--profile", "all", "--format", "sarif", paths[0], paths[1]]);
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).expect("sarif");
+    let runs = sarif["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), keys.len(), "one run per client");
+    assert_eq!(runs[5]["automationDetails"]["id"], "skillpg/copilot/");
+    assert_eq!(runs[5]["results"][0]["ruleId"], "SPG038");
+    assert!(runs[4]["results"].as_array().expect("codex results").iter().all(|r| r["level"] != "error"), "Codex: notes at most");
+
+    for key in &keys {
+        let out = skillpg(&["check", "--profile", key, paths[1]]);
+        assert_eq!(out.status.code(), Some(0), "--profile {key}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+}
+
+#[test]
+fn listing_says_which_descriptions_each_client_shortens() {
+    let long = "Formats tables and converts CSV, TSV and spreadsheets with care. ".repeat(8);
+    let dirs: Vec<PathBuf> =
+        (0..12).map(|i| temp_skill(&format!("lister-{i:02}"), &format!("---\nname: lister-{i:02}\ndescription: {long}Use when asked.\n---\n"))).collect();
+    let mut args = vec!["listing", "--context-window", "20000", "--format", "json"];
+    args.extend(dirs.iter().map(|d| d.to_str().expect("utf-8")));
+    let out = skillpg(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let client = |key: &str| json.as_array().expect("array").iter().find(|c| c["client"] == key).cloned().expect("client");
+    let codex = client("codex");
+    assert_eq!((codex["budget"].as_u64(), codex["unit"].as_str()), (Some(400), Some("approximate tokens")));
+    assert!(codex["used"].as_u64() <= codex["budget"].as_u64());
+    let cc = client("claude-code");
+    assert_eq!(cc["budget"].as_u64(), Some(800), "1% of 20k tokens at 4 characters a token");
+    assert!(cc["skills"].as_array().expect("skills").iter().all(|s| s["shown_chars"].as_u64() < s["description_chars"].as_u64()));
+    assert!(client("cursor")["budget"].is_null(), "Cursor documents no budget");
+    let text = String::from_utf8_lossy(&skillpg(&["listing", dirs[0].to_str().expect("utf-8")]).stdout).into_owned();
+    assert!(text.contains("OpenAI Codex: ") && text.contains("of 8,000 characters at an unknown window (fits)"), "{text}");
+}

@@ -381,10 +381,11 @@ pub static CLAUDE_CODE: Profile = Profile {
     severities: &[("allowed-tools-not-string", OFF), ("xml-in-field", OFF), ("name-reserved-word", OFF)],
 };
 
-/// Strict YAML clients (Codex, `npx skills`): what a YAML 1.2 loader without fallbacks refuses.
+/// Strict YAML clients (`npx skills`, pi, openclaw): what a YAML 1.2 loader without fallbacks
+/// refuses. (Codex, which also reads strict YAML, has a profile of its own.)
 pub static STRICT_YAML: Profile = Profile {
     key: "strict-yaml",
-    title: "Strict YAML clients (Codex, npx skills)",
+    title: "Strict YAML clients (npx skills, openclaw)",
     as_of: "agentskills client guide 69ef37e, 2026-08-09",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,

@@ -304,6 +304,35 @@ pub fn cost_json(inputs: &skillpg_core::cost::CostInputs, r: &CostReport) -> Cos
 
 /// A SARIF 2.1.0 log of a check, for code-scanning tools.
 pub fn sarif(check: &CheckJson) -> serde_json::Value {
+    sarif_log(vec![sarif_run(check)])
+}
+
+/// A SARIF 2.1.0 log with one run per client (`skillpg check --profile all --format sarif`):
+/// each run's `automationDetails.id` names the client, so a code-scanning tool keeps one
+/// category of alerts per client.
+pub fn sarif_per_client(checks: &[CheckJson]) -> serde_json::Value {
+    sarif_log(
+        checks
+            .iter()
+            .map(|c| {
+                let mut run = sarif_run(c);
+                run["automationDetails"] = serde_json::json!({"id": format!("skillpg/{}/", c.profile)});
+                run
+            })
+            .collect(),
+    )
+}
+
+fn sarif_log(runs: Vec<serde_json::Value>) -> serde_json::Value {
+    serde_json::json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": runs,
+    })
+}
+
+/// One SARIF run: the rules and the findings of one check.
+fn sarif_run(check: &CheckJson) -> serde_json::Value {
     let rules: Vec<serde_json::Value> = skillpg_core::rules::all_rules()
         .iter()
         .map(|r| {
@@ -342,11 +371,148 @@ pub fn sarif(check: &CheckJson) -> serde_json::Value {
         }))
         .collect();
     serde_json::json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "skillpg", "informationUri": "https://agentskills.io/specification", "rules": rules}},
-            "results": results,
-        }],
+        "tool": {"driver": {"name": "skillpg", "informationUri": "https://agentskills.io/specification", "rules": rules}},
+        "results": results,
+        "properties": {"profile": check.profile},
     })
+}
+
+/// One client's verdict on every loaded skill (`skillpg check --profile all --format json`, and
+/// the page's "Where it loads" matrix, which renders the same rows).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClientVerdictsJson {
+    /// The profile's key (`codex`).
+    pub client: String,
+    /// Its title.
+    pub title: String,
+    /// The date and sources it was written from.
+    pub as_of: String,
+    /// Where the client documents what the profile encodes.
+    pub source: String,
+    /// One cell per skill, in the order loaded.
+    pub skills: Vec<ClientCellJson>,
+}
+
+/// One skill under one client.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClientCellJson {
+    /// The skill's name.
+    pub name: String,
+    /// Where it was found.
+    pub path: String,
+    /// Whether the client loads it (no error under the profile).
+    pub loads: bool,
+    /// Its errors and warnings under the profile.
+    pub errors: usize,
+    pub warnings: usize,
+    /// Why it does not load: the first error, in the client's words where the profile has
+    /// them.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub reason: Option<DiagnosticJson>,
+}
+
+/// The matrix of `checks` (each profile with its per-skill findings) over `analyses`.
+pub fn client_verdicts(analyses: &[Analysis], checks: &[(&skillpg_core::Profile, Vec<Vec<Diagnostic>>)]) -> Vec<ClientVerdictsJson> {
+    checks
+        .iter()
+        .map(|(p, per_skill)| ClientVerdictsJson {
+            client: p.key.to_owned(),
+            title: p.title.to_owned(),
+            as_of: p.as_of.to_owned(),
+            source: p.source_url.to_owned(),
+            skills: analyses
+                .iter()
+                .zip(per_skill)
+                .map(|(a, diags)| {
+                    let count = |s: skillpg_core::Severity| diags.iter().filter(|d| d.severity == s).count();
+                    let errors = count(skillpg_core::Severity::Error);
+                    ClientCellJson {
+                        name: a.display_name().to_owned(),
+                        path: a.display_path.clone(),
+                        loads: errors == 0,
+                        errors,
+                        warnings: count(skillpg_core::Severity::Warning),
+                        reason: diags.iter().find(|d| d.severity == skillpg_core::Severity::Error).map(diagnostic_json),
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// One client's listing of the skills installed together (`skillpg listing --format json`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ListingJson {
+    /// The profile's key.
+    pub client: String,
+    /// Its title.
+    pub title: String,
+    /// The context window it was computed for (tokens), when known.
+    pub context_window: Option<usize>,
+    /// The budget, when the client documents one.
+    pub budget: Option<usize>,
+    /// `characters` or `approximate tokens`.
+    pub unit: String,
+    /// What the listing costs with every description whole.
+    pub whole: usize,
+    /// What it costs as listed.
+    pub used: usize,
+    /// The skills, in the listing's order.
+    pub skills: Vec<ListedSkillJson>,
+}
+
+/// One skill in a client's listing.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ListedSkillJson {
+    pub name: String,
+    /// Its description's length as listed whole, in characters.
+    pub description_chars: usize,
+    /// The characters the listing shows; `null` when the skill is left out.
+    pub shown_chars: Option<usize>,
+    /// The line the client lists (empty when left out).
+    pub line: String,
+}
+
+/// Every client's listing of `analyses` installed together in a `context_window` (tokens;
+/// `None` when unknown). A client with no documented budget is listed whole, in characters,
+/// with no budget.
+pub fn listings(analyses: &[Analysis], context_window: Option<usize>) -> Vec<ListingJson> {
+    use skillpg_core::catalog::{self, InstalledSkill};
+    skillpg_core::profile::ALL
+        .iter()
+        .map(|p| {
+            let installed: Vec<InstalledSkill> = analyses.iter().map(|a| InstalledSkill::from_analysis(a, p)).collect();
+            match catalog::listing(p, &installed, context_window) {
+                Some(r) => ListingJson {
+                    client: p.key.to_owned(),
+                    title: p.title.to_owned(),
+                    context_window: r.context_window,
+                    budget: Some(r.budget.limit),
+                    unit: r.budget.unit.noun().to_owned(),
+                    whole: r.whole_cost,
+                    used: r.used,
+                    skills: r
+                        .skills
+                        .iter()
+                        .map(|s| ListedSkillJson { name: s.name.clone(), description_chars: s.description_chars, shown_chars: s.shown_chars, line: s.line.clone() })
+                        .collect(),
+                },
+                None => {
+                    let lines: Vec<(String, String, usize)> =
+                        installed.iter().map(|s| (s.name.clone(), format!("- {}: {}", s.name, s.description), s.description.chars().count())).collect();
+                    let whole = lines.iter().map(|(_, l, _)| l.chars().count() + 1).sum();
+                    ListingJson {
+                        client: p.key.to_owned(),
+                        title: p.title.to_owned(),
+                        context_window: context_window.filter(|w| *w > 0),
+                        budget: None,
+                        unit: "characters".to_owned(),
+                        whole,
+                        used: whole,
+                        skills: lines.into_iter().map(|(name, line, n)| ListedSkillJson { name, description_chars: n, shown_chars: Some(n), line }).collect(),
+                    }
+                }
+            }
+        })
+        .collect()
 }
