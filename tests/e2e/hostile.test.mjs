@@ -28,7 +28,7 @@ const GOOD = '---\nname: good\ndescription: Formats tables. Use when the user pa
 
 const open = (url) => openPage(ctx, url);
 
-const verdict = (page, key) => page.locator(`[data-testid="verdict-${key}"] td`).first().textContent();
+const verdict = (page, key) => page.locator(`[data-testid="verdict-${key}"] td.selected .verdict`).textContent();
 
 before(async () => {
   server = await serve();

@@ -90,7 +90,7 @@ describe('the playground page', () => {
   test('the profile switch shows where a skill loads and where it fails', async () => {
     const page = await openPage();
     await page.click('[data-testid="sample-pdf-helper"]');
-    const verdict = (key) => page.locator(`[data-testid="verdict-${key}"] td`).first().textContent();
+    const verdict = (key) => page.locator(`[data-testid="verdict-${key}"] td.selected .verdict`).textContent();
     assert.equal(await verdict('spec'), 'fails');
     assert.equal(await verdict('claude-ai'), 'fails');
     await page.locator('[data-testid="verdict-claude-code"] button').click();

@@ -35,6 +35,9 @@ pub struct Computed {
     pub checks: Arc<Vec<ProfileChecks>>,
     /// Per profile, the findings about the skills installed together (empty unless they are).
     pub catalog: Arc<Vec<(&'static Profile, Vec<Diagnostic>)>>,
+    /// Each client's listing of the skills installed together (empty unless they are), in
+    /// `profile::ALL`'s order.
+    pub listings: Arc<Vec<skillpg_report::ListingJson>>,
     /// How long the computation took, in milliseconds.
     pub elapsed_ms: f64,
 }
@@ -45,12 +48,9 @@ impl PartialEq for Computed {
     }
 }
 
-/// The context window Claude Code's listing budget is computed for.
-pub const CONTEXT_WINDOW: usize = 200_000;
-
-/// Runs the engine over every skill, under every profile; the catalog rules too when the
-/// skills are installed together.
-pub fn compute(skills: &[state::SkillInput], together: bool) -> Computed {
+/// Runs the engine over every skill, under every profile; the catalog rules and each client's
+/// listing too when the skills are installed together, at a `context_window` of tokens.
+pub fn compute(skills: &[state::SkillInput], together: bool, context_window: usize) -> Computed {
     static GENERATION: AtomicU64 = AtomicU64::new(0);
     let start = browser::now_ms();
     let analyses: Vec<Analysis> = skills.iter().map(|s| analyze(&s.bundle())).collect();
@@ -59,12 +59,14 @@ pub fn compute(skills: &[state::SkillInput], together: bool) -> Computed {
         let _ = a.levels();
     }
     let checks = profile::ALL.iter().map(|p| (*p, analyses.iter().map(|a| check(a, p)).collect())).collect();
-    let catalog = profile::ALL.iter().map(|p| (*p, if together { check_catalog(&analyses, p, CONTEXT_WINDOW) } else { Vec::new() })).collect();
+    let catalog = profile::ALL.iter().map(|p| (*p, if together { check_catalog(&analyses, p, context_window) } else { Vec::new() })).collect();
+    let listings = if together { skillpg_report::listings(&analyses, Some(context_window)) } else { Vec::new() };
     Computed {
         generation: GENERATION.fetch_add(1, Ordering::Relaxed),
         analyses: Arc::new(analyses),
         checks: Arc::new(checks),
         catalog: Arc::new(catalog),
+        listings: Arc::new(listings),
         elapsed_ms: browser::now_ms() - start,
     }
 }

@@ -186,9 +186,23 @@ pub struct PageState {
     /// Whether the skills are installed together (the catalog rules run over them); `None`
     /// follows the default: together when more than one skill is loaded.
     pub installed_together: Option<bool>,
+    /// The context window (tokens) the clients' listing budgets are computed for; `None`
+    /// follows the default ([`DEFAULT_CONTEXT_WINDOW`]).
+    pub context_window: Option<usize>,
 }
 
+/// The context window the listing budgets assume until a person sets one: Claude's 200k.
+pub const DEFAULT_CONTEXT_WINDOW: usize = 200_000;
+
+/// The context windows a person may set, in tokens.
+pub const CONTEXT_WINDOW_RANGE: std::ops::RangeInclusive<usize> = 1_000..=10_000_000;
+
 impl PageState {
+    /// The context window the listing budgets are computed for.
+    pub fn window(&self) -> usize {
+        self.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW)
+    }
+
     /// Puts a loaded skill in place of the one with its folder name, or after the others, and
     /// selects its SKILL.md.
     pub fn put_skill(&mut self, input: SkillInput) {
@@ -224,6 +238,8 @@ struct ShareStateV1 {
     routing: RoutingState,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     together: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    window: Option<usize>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -266,6 +282,7 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
         cost: state.cost.clone(),
         routing: state.routing.clone(),
         together: state.installed_together,
+        window: state.context_window,
     }
 }
 
@@ -318,7 +335,8 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
     }
     let t = Thresholds { tau: routing.tau, delta: routing.delta }.clamped();
     (routing.tau, routing.delta) = (t.tau, t.delta);
-    Ok(PageState { skills, selected, selected_file: wire.file, profile, cost, routing, installed_together: wire.together })
+    let context_window = wire.window.map(|w| w.clamp(*CONTEXT_WINDOW_RANGE.start(), *CONTEXT_WINDOW_RANGE.end()));
+    Ok(PageState { skills, selected, selected_file: wire.file, profile, cost, routing, installed_together: wire.together, context_window })
 }
 
 /// Serializes the state for a link fragment or storage: base64url of deflated JSON.
@@ -499,6 +517,7 @@ mod tests {
             cost: CostState::default(),
             routing: RoutingState::default(),
             installed_together: Some(true),
+            context_window: Some(128_000),
         }
     }
 
@@ -528,6 +547,7 @@ mod tests {
             cost: CostState::default(),
             routing: RoutingState::default(),
             together: None,
+            window: None,
         };
         assert!(from_wire(evil).is_err());
     }
@@ -542,6 +562,7 @@ mod tests {
             cost: CostState::default(),
             routing: RoutingState::default(),
             together: None,
+            window: None,
         }
     }
 
@@ -571,7 +592,9 @@ mod tests {
         wire.cost.price = 1e300;
         wire.profile = "<img src=x>".into();
         wire.routing.tau = 5.0;
+        wire.window = Some(usize::MAX);
         let state = decode(&link_of(&wire)).expect("clamped");
+        assert_eq!(state.window(), *CONTEXT_WINDOW_RANGE.end());
         assert_eq!((state.cost.turns, state.cost.activate_at, state.cost.price), (MAX_TURNS, 1, 1_000.0));
         assert_eq!(state.profile, "spec");
         assert_eq!(state.routing.tau, 1.0);

@@ -179,6 +179,8 @@ pub struct Profile {
     pub key: &'static str,
     /// A human title.
     pub title: &'static str,
+    /// A short name for a table's row ("Codex").
+    pub short: &'static str,
     /// The date of the sources this profile was written from.
     pub as_of: &'static str,
     /// How the YAML is read.
@@ -252,6 +254,7 @@ const fn gate(rule: &'static str, models: &'static str) -> Gate {
 pub static SPEC: Profile = Profile {
     key: "spec",
     title: "Agent Skills spec (skills-ref)",
+    short: "spec",
     as_of: "agentskills 69ef37e, 2026-08-09; skills-ref 0.1.1",
     yaml: YamlDialect::StrictYaml,
     split: SplitRule::SkillsRef,
@@ -300,6 +303,7 @@ pub static SPEC: Profile = Profile {
 pub static CLAUDE_AI: Profile = Profile {
     key: "claude-ai",
     title: "claude.ai upload / Skills API",
+    short: "claude.ai / API",
     as_of: "Claude Code docs v2.1.240, 2026-08-22; Claude API docs 86fa4f70d, 2026-08-21",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,
@@ -360,6 +364,7 @@ pub const CLAUDE_CODE_LISTING: Listing = Listing {
 pub static CLAUDE_CODE: Profile = Profile {
     key: "claude-code",
     title: "Claude Code",
+    short: "Claude Code",
     as_of: "Claude Code docs v2.1.240, 2026-08-22",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,
@@ -386,6 +391,7 @@ pub static CLAUDE_CODE: Profile = Profile {
 pub static STRICT_YAML: Profile = Profile {
     key: "strict-yaml",
     title: "Strict YAML clients (npx skills, openclaw)",
+    short: "strict YAML",
     as_of: "agentskills client guide 69ef37e, 2026-08-09",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,
@@ -435,6 +441,7 @@ pub const CODEX_LISTING: Listing = Listing {
 pub static CODEX: Profile = Profile {
     key: "codex",
     title: "OpenAI Codex",
+    short: "Codex",
     as_of: "openai/codex core-skills loader.rs and render.rs, and developers.openai.com/codex/skills, read 2026-12-04",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,
@@ -486,6 +493,7 @@ pub static CODEX: Profile = Profile {
 pub static COPILOT: Profile = Profile {
     key: "copilot",
     title: "GitHub Copilot / VS Code",
+    short: "Copilot / VS Code",
     as_of: "VS Code docs, Agent Skills reference, and microsoft/vscode agent-customization skills.md, read 2026-12-04",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,
@@ -522,6 +530,7 @@ pub static COPILOT: Profile = Profile {
 pub static CURSOR: Profile = Profile {
     key: "cursor",
     title: "Cursor",
+    short: "Cursor",
     as_of: "cursor.com/docs/context/skills, as quoted by syllago.dev and agenticthinking.ai, read 2026-12-04",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,
@@ -558,6 +567,7 @@ pub static CURSOR: Profile = Profile {
 pub static GEMINI_CLI: Profile = Profile {
     key: "gemini-cli",
     title: "Gemini CLI",
+    short: "Gemini CLI",
     as_of: "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts and its tests, read 2026-12-04",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,

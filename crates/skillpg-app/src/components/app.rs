@@ -48,8 +48,8 @@ pub fn App() -> impl IntoView {
     // The report depends on the skills alone: editing cost inputs, the profile or the routing
     // requests must not re-analyze and re-tokenize every file. This memo notifies only when the
     // skills really change.
-    let skills = Memo::new(move |_| state.with(|s| (s.skills.clone(), s.together())));
-    let computed = Memo::new(move |_| skills.with(|(s, together)| compute(s, *together)));
+    let skills = Memo::new(move |_| state.with(|s| (s.skills.clone(), s.together(), s.window())));
+    let computed = Memo::new(move |_| skills.with(|(s, together, window)| compute(s, *together, *window)));
     let view = RwSignal::new(View::from_fragment(&browser::location_hash()).unwrap_or_default());
     let turn = RwSignal::new(state::turn_from_fragment(&browser::location_hash()).unwrap_or(1));
     provide_context(Ctx { state, computed, status, view, turn });

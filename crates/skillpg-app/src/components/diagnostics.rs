@@ -1,55 +1,122 @@
-//! The verdicts of the four profiles side by side, and the findings of the chosen one: grouped
+//! Where each loaded skill loads, client by client, and the findings of the chosen one: grouped
 //! by file, with the source line and its span marked, the rule's source, and one-click fixes
 //! with a diff preview.
 
 use leptos::prelude::*;
-use skillpg_core::{Applicability, Diagnostic, LineIndex, Severity};
+use skillpg_core::{Applicability, Diagnostic, LineIndex};
 
 use super::ctx;
 
-/// One row per profile: will the skill load there?
+/// The matrix of clients by loaded skills: will each skill load, and be listed, there? A cell
+/// shows the client's verdict; its reason (the first error, in the client's words) on hover or
+/// focus, with a link to the rule; choosing it shows that skill's findings under that client.
 #[component]
 pub fn VerdictTable() -> impl IntoView {
     let c = ctx();
+    let names = move || c.computed.with(|k| k.analyses.iter().map(|a| a.display_name().to_owned()).collect::<Vec<_>>());
     view! {
-        <table class="verdicts" data-testid="verdicts">
-            <caption>"The selected skill under each product's rules"</caption>
-            <thead><tr><th scope="col">"Profile"</th><th scope="col">"Verdict"</th><th scope="col">"Errors"</th><th scope="col">"Warnings"</th><th scope="col" class="as-of">"As of"</th></tr></thead>
-            <tbody>
-                {move || {
-                    let computed = c.computed.get();
-                    let (selected, current) = c.state.with(|s| (s.selected, s.profile.clone()));
-                    computed.checks.iter().map(|(p, per_skill)| {
-                        // Nothing loaded, nothing to judge: no verdict rather than "loads".
-                        let diags = per_skill.get(selected).cloned();
-                        let errors = diags.as_ref().map(|d| d.iter().filter(|d| d.severity == Severity::Error).count());
-                        let warnings = diags.as_ref().map(|d| d.iter().filter(|d| d.severity == Severity::Warning).count());
-                        let verdict = match errors {
-                            None => "no skill loaded",
-                            Some(0) => "loads",
-                            Some(_) => "fails",
-                        };
-                        let show = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_else(|| "–".to_owned());
-                        let key = p.key;
-                        view! {
-                            <tr class:current={current == key} data-testid=format!("verdict-{key}")>
-                                <th scope="row"><button on:click=move |_| c.state.update(|s| s.profile = key.to_owned())>{p.title}</button></th>
-                                <td class:bad={errors.is_some_and(|e| e > 0)}>{verdict}</td>
-                                <td>{show(errors)}</td>
-                                <td>{show(warnings)}</td>
-                                <td class="as-of">{p.as_of}</td>
-                            </tr>
-                        }
-                    }).collect_view()
-                }}
-            </tbody>
-        </table>
+        <div class="matrix-scroll" data-testid="verdicts">
+            <table class="verdicts">
+                <caption>"Each loaded skill under each client's documented rules (choose a cell for its findings)"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Client"</th>
+                        {move || {
+                            let selected = c.state.with(|s| s.selected);
+                            names().into_iter().enumerate().map(|(i, name)| view! {
+                                <th scope="col" class="skill-col" class:selected={i == selected}>{name}</th>
+                            }).collect_view()
+                        }}
+                        <th scope="col" data-testid="listing-col">"Listing"</th>
+                    </tr>
+                </thead>
+                <tbody>{move || rows(c)}</tbody>
+            </table>
+        </div>
         <CatalogFindings/>
     }
 }
 
-/// The "installed together" switch and what the catalog rules say about the loaded skills as
-/// one catalog (Claude Code's listing budget), once for the catalog.
+/// One row per client: its title (choosing it shows its findings) and a link to its source
+/// (dated in its title), a cell per skill, and what its listing of the skills installed
+/// together costs.
+fn rows(c: super::Ctx) -> impl IntoView {
+    let computed = c.computed.get();
+    let (selected, current) = c.state.with(|s| (s.selected, s.profile.clone()));
+    let rows = skillpg_report::client_verdicts(&computed.analyses, &computed.checks);
+    let listings = computed.listings.clone();
+    rows.into_iter()
+        .zip(skillpg_core::profile::ALL.iter())
+        .map(|(row, p)| {
+            let key = p.key;
+            let listing = listings.iter().find(|l| l.client == key).map(listing_cell).unwrap_or_else(|| "–".to_owned());
+            let cells = row.skills.into_iter().enumerate().map(|(i, cell)| view! { <Cell key=key index=i cell=cell selected={i == selected}/> }).collect_view();
+            view! {
+                <tr class:current={current == key} data-testid=format!("verdict-{key}")>
+                    <th scope="row">
+                        <button class="client" title=p.title on:click=move |_| c.state.update(|s| s.profile = key.to_owned())>{p.short}</button>
+                        <a class="source" href=p.source_url target="_blank" rel="noopener noreferrer" title=format!("{}: its source ({})", p.title, p.as_of)
+                            aria-label=format!("{}'s source", p.title)>"↗"</a>
+                    </th>
+                    {cells}
+                    <td class="listing" data-testid=format!("listing-{key}")>{listing}</td>
+                </tr>
+            }
+        })
+        .collect_view()
+}
+
+/// "412 of 8,000 characters" with what the client cuts.
+fn listing_cell(l: &skillpg_report::ListingJson) -> String {
+    let cut = l.skills.iter().filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars)).count();
+    let left_out = l.skills.iter().filter(|s| s.shown_chars.is_none()).count();
+    let n = |v: usize| skillpg_core::diagnostic::thousands(v as u64);
+    match l.budget {
+        None => format!("{} chars, no documented budget", n(l.whole)),
+        Some(b) if l.whole <= b => format!("{} of {} {}", n(l.whole), n(b), l.unit),
+        Some(b) => {
+            let mut text = format!("{} of {} {}: over", n(l.whole), n(b), l.unit);
+            if cut > 0 {
+                text.push_str(&format!(", {cut} cut"));
+            }
+            if left_out > 0 {
+                text.push_str(&format!(", {left_out} left out"));
+            }
+            text
+        }
+    }
+}
+
+/// One skill under one client.
+#[component]
+fn Cell(key: &'static str, index: usize, cell: skillpg_report::ClientCellJson, selected: bool) -> impl IntoView {
+    let c = ctx();
+    let id = format!("reason-{key}-{index}");
+    let verdict = if cell.loads { "loads" } else { "fails" };
+    let mark = if cell.loads { "✓" } else { "✗" };
+    let label = format!("{}: {verdict} in {key}", cell.name);
+    let reason = cell.reason.map(|d| {
+        let href = format!("#rule-{}", d.rule);
+        view! {
+            <span class="reason" role="tooltip" id=id.clone()>
+                <code>{d.code.clone()}</code>" "{d.message.clone()}" "<a href=href>"the rule"</a>
+            </span>
+        }
+    });
+    let described = (!cell.loads).then(|| id.clone());
+    view! {
+        <td class="cell" class:bad={!cell.loads} class:selected=selected data-testid=format!("cell-{key}-{index}")>
+            <button class="verdict-button" aria-label=label aria-describedby=described
+                on:click=move |_| c.state.update(|s| { s.selected = index; s.profile = key.to_owned(); })>
+                <span aria-hidden="true">{mark}" "</span><span class="verdict">{verdict}</span>
+            </button>
+            {reason}
+        </td>
+    }
+}
+
+/// The "installed together" switch, the context window the listing budgets assume, and what
+/// the catalog rules say about the loaded skills as one catalog, once for the catalog.
 #[component]
 fn CatalogFindings() -> impl IntoView {
     let c = ctx();
@@ -60,6 +127,20 @@ fn CatalogFindings() -> impl IntoView {
                     prop:checked=move || c.state.with(|s| s.together())
                     on:change=move |ev| { let on = event_target_checked(&ev); c.state.update(|s| s.installed_together = Some(on)); }/>
                 " Installed together (check the loaded skills as one catalog)"
+            </label>
+            " "
+            <label>
+                "Context window "
+                <input type="number" data-testid="context-window" inputmode="numeric"
+                    min=*crate::state::CONTEXT_WINDOW_RANGE.start() max=*crate::state::CONTEXT_WINDOW_RANGE.end() step="1000"
+                    prop:value=move || c.state.with(|s| s.window().to_string())
+                    on:change=move |ev| {
+                        if let Ok(w) = event_target_value(&ev).trim().parse::<usize>() {
+                            let range = crate::state::CONTEXT_WINDOW_RANGE;
+                            c.state.update(|s| s.context_window = Some(w.clamp(*range.start(), *range.end())));
+                        }
+                    }/>
+                " tokens"
             </label>
             <ul>
                 {move || {

@@ -1,0 +1,71 @@
+// "Where it loads": the matrix of clients by loaded skills. Every cell's verdict equals
+// `skillpg check --profile all` on the same folders, a failing cell gives the client's reason on
+// focus with a link to the rule, choosing a cell shows that skill's findings under that client,
+// and each client's listing budget follows the context window a person sets.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { openPage, root, screenshotPath, serveAndBrowse } from './harness.mjs';
+
+const env = serveAndBrowse();
+
+test('every cell of the client matrix equals the CLI verdict, with the reason on focus', async () => {
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="clear"]');
+  await page.click('[data-testid="sample-pdf-helper"]');
+  await page.click('[data-testid="sample-release-notes"]');
+  await page.waitForSelector('[data-testid="cell-spec-1"]');
+  const folders = ['pdf-helper', 'release-notes'].map((d) => path.join(root, 'web/samples', d));
+  const cli = JSON.parse(
+    (() => {
+      try {
+        return execFileSync(path.join(root, 'target/debug/skillpg'), ['check', '--profile', 'all', '--format', 'json', ...folders], { encoding: 'utf8', cwd: root });
+      } catch (e) {
+        return e.stdout; // exit 1: a skill fails somewhere
+      }
+    })(),
+  );
+  assert.equal(cli.clients.length, 8, 'eight clients');
+  let failing = null;
+  for (const client of cli.clients) {
+    for (const [i, cell] of client.skills.entries()) {
+      const text = await page.textContent(`[data-testid="cell-${client.client}-${i}"] .verdict`);
+      assert.equal(text, cell.loads ? 'loads' : 'fails', `${client.client} × ${cell.name}: the page says what the CLI says`);
+      if (!cell.loads && !failing) failing = { client: client.client, i, reason: cell.reason };
+    }
+  }
+  assert.ok(failing, 'the sample set fails somewhere (pdf-helper has a `version` field)');
+  // The reason shows when the cell has focus, and links to the rule.
+  const cell = `[data-testid="cell-${failing.client}-${failing.i}"]`;
+  assert.equal(await page.isVisible(`${cell} .reason`), false, 'hidden until asked');
+  await page.focus(`${cell} button`);
+  assert.equal(await page.isVisible(`${cell} .reason`), true, 'shown on focus');
+  assert.ok((await page.textContent(`${cell} .reason`)).includes(failing.reason.message), 'the client\'s reason, as the CLI gives it');
+  assert.equal(await page.getAttribute(`${cell} .reason a`, 'href'), `#rule-${failing.reason.rule}`);
+  // Choosing the cell shows that skill's findings under that client.
+  await page.click(`${cell} button`);
+  await page.waitForSelector(`[data-testid="verdict-${failing.client}"].current`);
+  await page.waitForSelector(`[data-testid="diagnostic"][data-code="${failing.reason.code}"]`);
+  await page.screenshot({ path: screenshotPath('11-where-it-loads') });
+
+  // The listing budget per client, at the window a person sets: at 2,000 tokens Claude Code's
+  // 1% at 4 characters a token is 80 characters, and the two descriptions are cut to fit it.
+  const listing = (key) => page.textContent(`[data-testid="listing-${key}"]`);
+  assert.match(await listing('claude-code'), /of 8,000 characters$/, 'fits in 200k');
+  await page.fill('[data-testid="context-window"]', '2000');
+  await page.press('[data-testid="context-window"]', 'Tab');
+  await page.waitForFunction(() => document.querySelector('[data-testid="listing-claude-code"]').textContent.includes('of 80 characters'));
+  const cliListing = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['listing', '--context-window', '2000', '--format', 'json', ...folders], { encoding: 'utf8', cwd: root }));
+  for (const key of ['claude-code', 'codex']) {
+    const l = cliListing.find((x) => x.client === key);
+    const cut = l.skills.filter((s) => s.shown_chars !== null && s.shown_chars < s.description_chars).length;
+    assert.ok(cut > 0, `${key} cuts descriptions at 2,000 tokens`);
+    assert.equal(await listing(key), `${l.whole.toLocaleString('en-US')} of ${l.budget.toLocaleString('en-US')} ${l.unit}: over, ${cut} cut`, `${key}: the page prices the listing as the CLI does`);
+  }
+  assert.match(await listing('cursor'), /no documented budget/);
+  // The window travels in the link.
+  assert.equal(await page.inputValue('[data-testid="context-window"]'), '2000');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
