@@ -302,3 +302,34 @@ fn listing_says_which_descriptions_each_client_shortens() {
     let text = String::from_utf8_lossy(&skillpg(&["listing", dirs[0].to_str().expect("utf-8")]).stdout).into_owned();
     assert!(text.contains("OpenAI Codex: ") && text.contains("of 8,000 characters at an unknown window (fits)"), "{text}");
 }
+
+/// `tests/heldout/clients.tsv`: each row's expected verdict per new client, against
+/// `skillpg check --profile all` on that corpus skill.
+#[test]
+#[ignore = "slow tier, needs the shared corpus beside the repository: scripts/test runs it"]
+fn held_out_skills_get_the_verdicts_written_down_before_the_run() {
+    let corpus = root().join("../shared/corpus");
+    assert!(corpus.exists(), "the shared corpus is absent: {} not found (this test needs ../shared/corpus beside the repository)", corpus.display());
+    let table = std::fs::read_to_string(root().join("crates/skillpg-cli/tests/heldout/clients.tsv")).expect("the table");
+    let rows: Vec<Vec<&str>> = table.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split('\t').collect()).collect();
+    assert!(rows.len() >= 10, "at least 10 held-out skills");
+    let clients = ["codex", "copilot", "cursor", "gemini-cli"];
+    let folders: Vec<String> = rows.iter().map(|r| corpus.join(r[0]).to_string_lossy().into_owned()).collect();
+    let mut args = vec!["check", "--profile", "all", "--format", "json"];
+    args.extend(folders.iter().map(String::as_str));
+    let out = skillpg(&args);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let mut wrong = Vec::new();
+    for (client_idx, client) in clients.iter().enumerate() {
+        let row_of = json["clients"].as_array().expect("clients").iter().find(|c| c["client"] == *client).expect("client");
+        for (skill_idx, row) in rows.iter().enumerate() {
+            let cell = &row_of["skills"][skill_idx];
+            let got = if cell["loads"] == true { "loads".to_owned() } else { format!("fails:{}", cell["reason"]["rule"].as_str().unwrap_or("?")) };
+            let want = row[1 + client_idx];
+            if got != want {
+                wrong.push(format!("{} in {client}: expected {want}, got {got} ({})", row[0], cell["reason"]["message"]));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
