@@ -9,6 +9,8 @@
 //! - [`answer`]: how the chapter reads a decoder's answer;
 //! - [`outcome`]: one result type for every router (cosines, chapter answers, constrained
 //!   choices) and the A/B comparison of two arms;
+//! - [`eval`]: the description lab: trigger evals (skill-creator's format, a seeded train /
+//!   validation split), their metrics, occlusion, a draft against the current description;
 //! - [`export`]: the JSON and CSV schemas of a run, byte for byte the same from the CLI and the
 //!   page;
 //! - [`backend`]: where a model runs (the software-adapter rule, once);
@@ -19,6 +21,7 @@
 pub mod answer;
 pub mod backend;
 pub mod decide;
+pub mod eval;
 pub mod export;
 pub mod outcome;
 pub mod protocol;

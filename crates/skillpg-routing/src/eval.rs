@@ -1,0 +1,615 @@
+//! The description lab: skill-creator's trigger evals, scored here.
+//!
+//! An eval set is skill-creator's `[{"query", "should_trigger"}]` for one skill. It is split
+//! once, by a seed, into a train part (to look at while editing) and a validation part (to
+//! judge a change on), 60/40 by default as agentskills.io and skill-creator's `run_loop`
+//! recommend, each class split on its own so both parts hold queries of both kinds. A query
+//! *triggers* the skill when the share of runs that choose it reaches 0.5 (skill-creator's
+//! `run_eval` threshold); the embedding router runs once, so its rate is 0 or 1.
+//!
+//! The lab also explains a query's score by occlusion (each word of the description dropped in
+//! turn, the description re-embedded), compares a draft description with the current one on
+//! the validation part only (paired, with the exact sign test), and counts, over the loaded
+//! skills, which skill captures another's should-trigger queries.
+//!
+//! Pure: scores come in from whichever router ran; nothing here embeds.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+use skillpg_stats::{Interval, Paired, Z95, wilson};
+
+use crate::NONE;
+use crate::PREVIEW_NOTE;
+use crate::decide::Thresholds;
+use crate::outcome::{Arm, Evidence, Method};
+use crate::requests::Labelled;
+
+/// The share of validation queries held out, as skill-creator's `run_loop` does by default.
+pub const DEFAULT_HOLDOUT: f64 = 0.4;
+
+/// The split's seed until a person sets one.
+pub const DEFAULT_SEED: u64 = 42;
+
+/// A query triggers the skill when at least this share of its runs choose it
+/// (skill-creator's `run_eval`).
+pub const TRIGGER_THRESHOLD: f64 = 0.5;
+
+/// The most queries an eval set may hold (skill-creator's sets hold about 20).
+pub const MAX_QUERIES: usize = 500;
+
+/// One eval query, in skill-creator's format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvalQuery {
+    /// What a person asks.
+    pub query: String,
+    /// Whether the skill should be used for it.
+    pub should_trigger: bool,
+}
+
+/// Reads skill-creator's eval set, `[{"query": ..., "should_trigger": true}, ...]`, naming
+/// the entry that is wrong.
+pub fn parse_evals(text: &str) -> Result<Vec<EvalQuery>, String> {
+    let items: Vec<EvalQuery> =
+        serde_json::from_str(text).map_err(|e| format!("not an eval set: expected skill-creator's [{{\"query\", \"should_trigger\"}}] list ({e})"))?;
+    if items.len() > MAX_QUERIES {
+        return Err(format!("the eval set holds {} queries, more than the {MAX_QUERIES} the lab takes", items.len()));
+    }
+    if let Some(i) = items.iter().position(|q| q.query.trim().is_empty()) {
+        return Err(format!("query {} is empty", i + 1));
+    }
+    Ok(items)
+}
+
+/// The eval set in skill-creator's format (what `parse_evals` reads), pretty-printed.
+pub fn evals_json(items: &[EvalQuery]) -> String {
+    serde_json::to_string_pretty(items).unwrap_or_else(|_| "[]".to_owned())
+}
+
+/// Which part of the eval set a query is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Split {
+    Train,
+    Validation,
+}
+
+/// The seeded split of `items`: within each class (should trigger, should not), a shuffle by
+/// `seed` and the first `round(holdout × n)` to validation, at least one when the class has
+/// two or more queries and `holdout > 0`. The same items, holdout and seed give the same split
+/// on every machine (SplitMix64, not Python's generator: the split is the lab's own).
+pub fn split(items: &[EvalQuery], holdout: f64, seed: u64) -> Vec<Split> {
+    let holdout = if holdout.is_finite() { holdout.clamp(0.0, 0.9) } else { DEFAULT_HOLDOUT };
+    let mut out = vec![Split::Train; items.len()];
+    for class in [true, false] {
+        let mut members: Vec<usize> = (0..items.len()).filter(|&i| items[i].should_trigger == class).collect();
+        let mut rng = SplitMix64(seed ^ u64::from(class));
+        // Fisher-Yates.
+        for i in (1..members.len()).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            members.swap(i, j);
+        }
+        let mut n_val = (holdout * members.len() as f64).round() as usize;
+        if holdout > 0.0 && members.len() >= 2 {
+            n_val = n_val.clamp(1, members.len() - 1);
+        }
+        for &i in &members[..n_val.min(members.len())] {
+            out[i] = Split::Validation;
+        }
+    }
+    out
+}
+
+/// SplitMix64: a small, well-mixed generator whose output is fixed by its seed.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// How far a query's scores are from choosing skill `target` under `t`: the target's score
+/// less the bar it must clear (τ, and the best other skill's score plus δ). The router chooses
+/// the target exactly when the margin is not negative.
+pub fn margin(scores: &[f32], target: usize, t: Thresholds) -> f32 {
+    let Some(&own) = scores.get(target) else { return f32::NEG_INFINITY };
+    let best_other = scores.iter().enumerate().filter(|&(i, _)| i != target).map(|(_, &s)| s).fold(f32::NEG_INFINITY, f32::max);
+    (own - t.tau).min(own - best_other - t.delta)
+}
+
+/// One query's result: its trigger rate over the runs, and the margin of the (last) run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct QueryResult {
+    /// The share of runs that chose the skill.
+    pub trigger_rate: f64,
+    /// How far the scores were from choosing it (embedding router; 0 for a decoder).
+    pub margin: f32,
+}
+
+impl QueryResult {
+    /// Whether the query triggers the skill (skill-creator's threshold).
+    pub fn triggered(&self) -> bool {
+        self.trigger_rate >= TRIGGER_THRESHOLD
+    }
+}
+
+/// The embedding router's result for each query: the skill at `target` in each row of
+/// `scores` (one row per query, one column per loaded skill) is chosen or not, once.
+pub fn embedding_results(scores: &[Vec<f32>], target: usize, t: Thresholds) -> Vec<QueryResult> {
+    scores
+        .iter()
+        .map(|row| {
+            let m = margin(row, target, t);
+            QueryResult { trigger_rate: if m >= 0.0 { 1.0 } else { 0.0 }, margin: m }
+        })
+        .collect()
+}
+
+/// A part's confusion counts and the three rates with their Wilson intervals.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    pub n: u64,
+    /// Should trigger, and did.
+    pub true_positives: u64,
+    /// Should not, and did.
+    pub false_positives: u64,
+    /// Should not, and did not.
+    pub true_negatives: u64,
+    /// Should trigger, and did not.
+    pub false_negatives: u64,
+}
+
+impl Metrics {
+    /// Precision, when anything triggered.
+    pub fn precision(&self) -> Option<f64> {
+        let d = self.true_positives + self.false_positives;
+        (d > 0).then(|| self.true_positives as f64 / d as f64)
+    }
+
+    /// Recall, when anything should have triggered.
+    pub fn recall(&self) -> Option<f64> {
+        let d = self.true_positives + self.false_negatives;
+        (d > 0).then(|| self.true_positives as f64 / d as f64)
+    }
+
+    /// Accuracy, when the part holds queries.
+    pub fn accuracy(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.correct() as f64 / self.n as f64)
+    }
+
+    /// The queries decided right.
+    pub fn correct(&self) -> u64 {
+        self.true_positives + self.true_negatives
+    }
+
+    pub fn precision_interval(&self) -> Interval {
+        wilson(self.true_positives, self.true_positives + self.false_positives, Z95)
+    }
+
+    pub fn recall_interval(&self) -> Interval {
+        wilson(self.true_positives, self.true_positives + self.false_negatives, Z95)
+    }
+
+    pub fn accuracy_interval(&self) -> Interval {
+        wilson(self.correct(), self.n, Z95)
+    }
+}
+
+/// The metrics of the queries in `part`.
+pub fn metrics(items: &[EvalQuery], results: &[QueryResult], splits: &[Split], part: Split) -> Metrics {
+    let mut m = Metrics { n: 0, true_positives: 0, false_positives: 0, true_negatives: 0, false_negatives: 0 };
+    for ((q, r), s) in items.iter().zip(results).zip(splits) {
+        if *s != part {
+            continue;
+        }
+        m.n += 1;
+        match (q.should_trigger, r.triggered()) {
+            (true, true) => m.true_positives += 1,
+            (true, false) => m.false_negatives += 1,
+            (false, true) => m.false_positives += 1,
+            (false, false) => m.true_negatives += 1,
+        }
+    }
+    m
+}
+
+/// The queries decided wrong, or right by a hair, nearest the bar first: what to look at.
+/// Each is `(index, margin)`; a query is listed when it is wrong, or right within `near`.
+pub fn near_misses(items: &[EvalQuery], results: &[QueryResult], near: f32) -> Vec<(usize, f32)> {
+    let mut out: Vec<(usize, f32)> = items
+        .iter()
+        .zip(results)
+        .enumerate()
+        .filter(|(_, (q, r))| q.should_trigger != r.triggered() || r.margin.abs() <= near)
+        .map(|(i, (_, r))| (i, r.margin))
+        .collect();
+    out.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()));
+    out
+}
+
+/// A draft description against the current one, on the same split.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VariantComparison {
+    pub train_current: Metrics,
+    pub train_draft: Metrics,
+    pub validation_current: Metrics,
+    pub validation_draft: Metrics,
+    /// The paired table on validation queries (A = current, B = draft).
+    pub paired: Paired,
+    /// The exact sign test's p-value on the discordant validation pairs.
+    pub p_value: f64,
+    /// The draft is better on train and not on validation: it fits the queries looked at, not
+    /// the task.
+    pub overfits: bool,
+}
+
+/// Compares `draft` with `current` results (same queries, same order): the paired change on
+/// the validation part only, and whether the draft overfits the train part.
+pub fn compare_variants(items: &[EvalQuery], splits: &[Split], current: &[QueryResult], draft: &[QueryResult]) -> VariantComparison {
+    let right = |r: &[QueryResult]| -> Vec<bool> {
+        items.iter().zip(r).zip(splits).filter(|(_, s)| **s == Split::Validation).map(|((q, r), _)| q.should_trigger == r.triggered()).collect()
+    };
+    let paired = Paired::from_outcomes(&right(current), &right(draft));
+    let train_current = metrics(items, current, splits, Split::Train);
+    let train_draft = metrics(items, draft, splits, Split::Train);
+    let validation_current = metrics(items, current, splits, Split::Validation);
+    let validation_draft = metrics(items, draft, splits, Split::Validation);
+    let overfits = train_draft.correct() > train_current.correct() && validation_draft.correct() <= validation_current.correct();
+    VariantComparison { train_current, train_draft, validation_current, validation_draft, paired, p_value: paired.p_value(), overfits }
+}
+
+/// The words of `description`: byte ranges of its whitespace-separated runs.
+pub fn words(description: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in description.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push(s..i);
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(s..description.len());
+    }
+    out
+}
+
+/// `description` without the word at `range` (and one space next to it).
+pub fn without(description: &str, range: &Range<usize>) -> String {
+    let before = description[..range.start].trim_end();
+    let after = description[range.end..].trim_start();
+    match (before.is_empty(), after.is_empty()) {
+        (true, _) => after.to_owned(),
+        (_, true) => before.to_owned(),
+        _ => format!("{before} {after}"),
+    }
+}
+
+/// The descriptions to embed for occlusion: one without each word, in order.
+pub fn occlusions(description: &str) -> Vec<String> {
+    words(description).iter().map(|r| without(description, r)).collect()
+}
+
+/// Each word's contribution to a query's score: the full description's score less the score
+/// without the word (positive: the word pulls the query in).
+pub fn contributions(full: f32, without_each: &[f32]) -> Vec<f32> {
+    without_each.iter().map(|w| full - w).collect()
+}
+
+/// For the loaded skills, how many of each skill's should-trigger queries another skill
+/// captures: `(owner, captor, count)` for every pair with a count, largest first. `chosen` is
+/// each query's decision (the skill index or `None`), `owner` the skill whose set it is in.
+pub fn collisions(owner: &[usize], should_trigger: &[bool], chosen: &[Option<usize>]) -> Vec<(usize, usize, usize)> {
+    let mut counts: std::collections::BTreeMap<(usize, usize), usize> = std::collections::BTreeMap::new();
+    for ((&o, &should), c) in owner.iter().zip(should_trigger).zip(chosen) {
+        if let (true, Some(c)) = (should, c)
+            && *c != o
+        {
+            *counts.entry((o, *c)).or_default() += 1;
+        }
+    }
+    let mut out: Vec<(usize, usize, usize)> = counts.into_iter().map(|((o, c), n)| (o, c, n)).collect();
+    out.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
+    out
+}
+
+/// Each query's result under `arm` for the skill at `target`: chosen or not (a single run, so a
+/// rate of 0 or 1), with the margin where the arm holds cosines (0 for a decoder's answer).
+pub fn results_from_arm(arm: &Arm, target: usize, t: Thresholds) -> Vec<QueryResult> {
+    arm.decisions
+        .iter()
+        .map(|d| {
+            let chosen = d.choice == Some(target);
+            let margin = match &d.evidence {
+                Evidence::Cosines { cosines } => margin(cosines, target, t),
+                _ => 0.0,
+            };
+            QueryResult { trigger_rate: if chosen { 1.0 } else { 0.0 }, margin }
+        })
+        .collect()
+}
+
+/// An eval set as the routers read requests: a should-trigger query expects the skill, the
+/// others expect NONE.
+pub fn as_requests(items: &[EvalQuery], skill: &str) -> Vec<Labelled> {
+    items.iter().map(|q| Labelled { query: q.query.clone(), expected: if q.should_trigger { skill.to_owned() } else { NONE.to_owned() } }).collect()
+}
+
+/// One part's figures in a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PartJson {
+    pub n: u64,
+    pub true_positives: u64,
+    pub false_positives: u64,
+    pub true_negatives: u64,
+    pub false_negatives: u64,
+    pub precision: Option<f64>,
+    /// Wilson 95% interval, `[low, high]`.
+    pub precision_ci: [f64; 2],
+    pub recall: Option<f64>,
+    pub recall_ci: [f64; 2],
+    pub accuracy: Option<f64>,
+    pub accuracy_ci: [f64; 2],
+}
+
+impl From<Metrics> for PartJson {
+    fn from(m: Metrics) -> PartJson {
+        let ci = |i: Interval| [i.low, i.high];
+        PartJson {
+            n: m.n,
+            true_positives: m.true_positives,
+            false_positives: m.false_positives,
+            true_negatives: m.true_negatives,
+            false_negatives: m.false_negatives,
+            precision: m.precision(),
+            precision_ci: ci(m.precision_interval()),
+            recall: m.recall(),
+            recall_ci: ci(m.recall_interval()),
+            accuracy: m.accuracy(),
+            accuracy_ci: ci(m.accuracy_interval()),
+        }
+    }
+}
+
+/// One query in a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryRow {
+    pub query: String,
+    pub should_trigger: bool,
+    pub split: Split,
+    pub trigger_rate: f64,
+    pub triggered: bool,
+    /// The skill the router chose (or NONE).
+    pub chosen: String,
+    pub margin: f32,
+}
+
+/// `skillpg eval --format json`, and the page's lab export: the same bytes for the same inputs.
+/// The page imports it back (its queries, seed and holdout).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalReport {
+    pub skill: String,
+    pub description: String,
+    pub model: String,
+    #[serde(flatten)]
+    pub method: Method,
+    pub holdout: f64,
+    pub seed: u64,
+    /// The other skills loaded, which compete for the queries.
+    pub catalog: Vec<String>,
+    pub queries: Vec<QueryRow>,
+    pub train: PartJson,
+    pub validation: PartJson,
+    pub note: String,
+}
+
+/// Everything that describes one eval run.
+pub struct EvalRun<'a> {
+    pub model: &'a str,
+    pub method: Method,
+    pub holdout: f64,
+    pub seed: u64,
+    pub items: &'a [EvalQuery],
+    pub arm: &'a Arm,
+    /// The skill evaluated, an index into the arm's names.
+    pub target: usize,
+    pub description: &'a str,
+}
+
+impl EvalRun<'_> {
+    /// The thresholds the arm was decided under (the default for a decoder).
+    fn thresholds(&self) -> Thresholds {
+        match self.method {
+            Method::Embedding { thresholds } => thresholds,
+            _ => Thresholds::DEFAULT,
+        }
+    }
+
+    /// The report of the run.
+    pub fn report(&self) -> EvalReport {
+        let splits = split(self.items, self.holdout, self.seed);
+        let results = results_from_arm(self.arm, self.target, self.thresholds());
+        let queries = self
+            .items
+            .iter()
+            .zip(&splits)
+            .zip(&results)
+            .zip(&self.arm.decisions)
+            .map(|(((q, s), r), d)| QueryRow {
+                query: q.query.clone(),
+                should_trigger: q.should_trigger,
+                split: *s,
+                trigger_rate: r.trigger_rate,
+                triggered: r.triggered(),
+                chosen: self.arm.name_of(d).to_owned(),
+                margin: r.margin,
+            })
+            .collect();
+        let name = self.arm.names.get(self.target).cloned().unwrap_or_default();
+        EvalReport {
+            catalog: self.arm.names.iter().filter(|n| **n != name).cloned().collect(),
+            skill: name,
+            description: self.description.to_owned(),
+            model: self.model.to_owned(),
+            method: self.method,
+            holdout: self.holdout,
+            seed: self.seed,
+            queries,
+            train: metrics(self.items, &results, &splits, Split::Train).into(),
+            validation: metrics(self.items, &results, &splits, Split::Validation).into(),
+            note: PREVIEW_NOTE.to_owned(),
+        }
+    }
+}
+
+/// The report as the file the CLI prints and the page downloads.
+pub fn report_json(report: &EvalReport) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
+}
+
+/// An eval set from a file a person brings: skill-creator's list, or a lab report (whose
+/// queries, seed and holdout it keeps).
+pub fn parse_eval_input(text: &str) -> Result<(Vec<EvalQuery>, Option<u64>, Option<f64>), String> {
+    if text.trim_start().starts_with('{') {
+        let report: EvalReport = serde_json::from_str(text).map_err(|e| format!("not a lab report: {e}"))?;
+        let items: Vec<EvalQuery> = report.queries.into_iter().map(|q| EvalQuery { query: q.query, should_trigger: q.should_trigger }).collect();
+        let items = parse_evals(&serde_json::to_string(&items).unwrap_or_default())?;
+        return Ok((items, Some(report.seed), Some(report.holdout)));
+    }
+    parse_evals(text).map(|items| (items, None, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(query: &str, should: bool) -> EvalQuery {
+        EvalQuery { query: query.into(), should_trigger: should }
+    }
+
+    fn set(n_pos: usize, n_neg: usize) -> Vec<EvalQuery> {
+        (0..n_pos).map(|i| q(&format!("p{i}"), true)).chain((0..n_neg).map(|i| q(&format!("n{i}"), false))).collect()
+    }
+
+    #[test]
+    fn skill_creator_sets_are_read_and_written() {
+        let items = parse_evals(r#"[{"query": "merge these PDFs", "should_trigger": true}, {"query": "hi", "should_trigger": false}]"#).expect("parses");
+        assert_eq!(items, vec![q("merge these PDFs", true), q("hi", false)]);
+        assert_eq!(parse_evals(&evals_json(&items)).expect("round trip"), items);
+        assert!(parse_evals(r#"[{"query": " ", "should_trigger": true}]"#).is_err_and(|e| e.contains("query 1 is empty")));
+        assert!(parse_evals(r#"[{"query": "x"}]"#).is_err_and(|e| e.contains("should_trigger")));
+    }
+
+    #[test]
+    fn the_split_is_seeded_stratified_and_sixty_forty() {
+        let items = set(10, 10);
+        let a = split(&items, DEFAULT_HOLDOUT, 7);
+        assert_eq!(a, split(&items, DEFAULT_HOLDOUT, 7), "the same seed, the same split");
+        assert_ne!(a, split(&items, DEFAULT_HOLDOUT, 8), "another seed, another split");
+        let val = |pos: bool| a.iter().zip(&items).filter(|(s, q)| **s == Split::Validation && q.should_trigger == pos).count();
+        assert_eq!((val(true), val(false)), (4, 4), "40% of each class");
+        // A class of two still puts one query in each part.
+        let small = split(&set(2, 3), DEFAULT_HOLDOUT, 1);
+        assert_eq!(small.iter().filter(|s| **s == Split::Validation).count(), 2);
+    }
+
+    #[test]
+    fn the_margin_says_whether_and_by_how_much_the_router_chooses_the_skill() {
+        let t = Thresholds { tau: 0.3, delta: 0.05 };
+        assert!((margin(&[0.6, 0.4], 0, t) - 0.15).abs() < 1e-6, "beats the other by 0.2, δ 0.05");
+        assert!((margin(&[0.35, 0.1], 0, t) - 0.05).abs() < 1e-6, "τ is the bar");
+        assert!(margin(&[0.4, 0.6], 0, t) < 0.0);
+        for row in [[0.6f32, 0.4], [0.35, 0.1], [0.4, 0.6], [0.2, 0.1], [0.5, 0.47]] {
+            assert_eq!(margin(&row, 0, t) >= 0.0, crate::decide::decide(&row, t) == Some(0), "{row:?}");
+        }
+    }
+
+    #[test]
+    fn metrics_count_each_part_with_wilson_intervals() {
+        let items = set(3, 2);
+        let splits = vec![Split::Train; 5];
+        let r = |x: f64| QueryResult { trigger_rate: x, margin: 0.0 };
+        // Two of three positives trigger (one at exactly 0.5: it counts), one negative does.
+        let results = [r(1.0), r(0.5), r(0.0), r(0.67), r(0.0)];
+        let m = metrics(&items, &results, &splits, Split::Train);
+        assert_eq!((m.true_positives, m.false_negatives, m.false_positives, m.true_negatives), (2, 1, 1, 1));
+        assert_eq!(m.precision(), Some(2.0 / 3.0));
+        assert_eq!(m.recall(), Some(2.0 / 3.0));
+        assert_eq!(m.accuracy(), Some(3.0 / 5.0));
+        let ci = m.accuracy_interval();
+        assert!(ci.low < 0.6 && ci.high > 0.6);
+        assert_eq!(metrics(&items, &results, &splits, Split::Validation).accuracy(), None);
+    }
+
+    #[test]
+    fn a_draft_that_helps_train_only_is_flagged_and_validation_is_paired() {
+        let items = set(4, 4);
+        let splits = vec![Split::Train, Split::Train, Split::Validation, Split::Validation, Split::Train, Split::Train, Split::Validation, Split::Validation];
+        let r = |t: bool| QueryResult { trigger_rate: if t { 1.0 } else { 0.0 }, margin: 0.0 };
+        let current = [r(false), r(false), r(true), r(true), r(false), r(false), r(false), r(false)];
+        // The draft fixes both train positives and breaks a validation one.
+        let draft = [r(true), r(true), r(true), r(false), r(false), r(false), r(false), r(false)];
+        let c = compare_variants(&items, &splits, &current, &draft);
+        assert!(c.overfits);
+        assert_eq!((c.paired.only_a, c.paired.only_b, c.paired.both), (1, 0, 3));
+        assert_eq!(c.p_value, 1.0);
+        let honest = compare_variants(&items, &splits, &current, &current);
+        assert!(!honest.overfits);
+    }
+
+    #[test]
+    fn occlusion_drops_each_word_once() {
+        let d = "Merges PDF files.  Use when asked";
+        assert_eq!(words(d).len(), 6);
+        let all = occlusions(d);
+        assert_eq!(all[0], "PDF files.  Use when asked");
+        assert_eq!(all[2], "Merges PDF Use when asked");
+        assert_eq!(all[5], "Merges PDF files.  Use when");
+        assert_eq!(contributions(0.5, &[0.4, 0.55]), vec![0.5 - 0.4, 0.5 - 0.55]);
+    }
+
+    #[test]
+    fn collisions_count_captured_queries_per_pair() {
+        let owner = [0, 0, 0, 1, 1];
+        let should = [true, true, false, true, true];
+        let chosen = [Some(1), Some(0), Some(1), Some(0), None];
+        assert_eq!(collisions(&owner, &should, &chosen), vec![(0, 1, 1), (1, 0, 1)]);
+    }
+
+    #[test]
+    fn a_report_has_both_parts_and_reads_back_as_an_eval_set() {
+        let items = set(5, 5);
+        let t = Thresholds::DEFAULT;
+        // Skill 0 is the one evaluated; positives score high on it, negatives on skill 1.
+        let matrix: Vec<Vec<f32>> = items.iter().enumerate().map(|(i, q)| if q.should_trigger { vec![0.6, 0.1 + i as f32 * 0.01] } else { vec![0.1, 0.5] }).collect();
+        let arm = Arm::from_cosines(vec!["pdf".into(), "other".into()], crate::outcome::Descriptions::AsWritten, matrix, t);
+        let run = EvalRun {
+            model: "m",
+            method: Method::Embedding { thresholds: t },
+            holdout: DEFAULT_HOLDOUT,
+            seed: 3,
+            items: &items,
+            arm: &arm,
+            target: 0,
+            description: "Merges PDFs.",
+        };
+        let r = run.report();
+        assert_eq!((r.train.n + r.validation.n, r.validation.n), (10, 4));
+        assert_eq!(r.train.accuracy, Some(1.0));
+        assert_eq!(r.catalog, vec!["other".to_owned()]);
+        assert!(r.queries.iter().all(|q| q.triggered == q.should_trigger));
+        let json = report_json(&r);
+        let (back, seed, holdout) = parse_eval_input(&json).expect("a report reads back");
+        assert_eq!((back, seed, holdout), (items.clone(), Some(3), Some(DEFAULT_HOLDOUT)));
+        assert!(parse_eval_input("{\"queries\": 1}").is_err());
+    }
+}
