@@ -476,16 +476,26 @@ pub fn report_json(report: &EvalReport) -> String {
     serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
 }
 
+/// An eval set a person brought, with the split a lab report carries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalInput {
+    pub items: Vec<EvalQuery>,
+    /// The report's seed, when the file is a lab report.
+    pub seed: Option<u64>,
+    /// The report's holdout, when the file is a lab report.
+    pub holdout: Option<f64>,
+}
+
 /// An eval set from a file a person brings: skill-creator's list, or a lab report (whose
 /// queries, seed and holdout it keeps).
-pub fn parse_eval_input(text: &str) -> Result<(Vec<EvalQuery>, Option<u64>, Option<f64>), String> {
+pub fn parse_eval_input(text: &str) -> Result<EvalInput, String> {
     if text.trim_start().starts_with('{') {
         let report: EvalReport = serde_json::from_str(text).map_err(|e| format!("not a lab report: {e}"))?;
         let items: Vec<EvalQuery> = report.queries.into_iter().map(|q| EvalQuery { query: q.query, should_trigger: q.should_trigger }).collect();
         let items = parse_evals(&serde_json::to_string(&items).unwrap_or_default())?;
-        return Ok((items, Some(report.seed), Some(report.holdout)));
+        return Ok(EvalInput { items, seed: Some(report.seed), holdout: Some(report.holdout) });
     }
-    parse_evals(text).map(|items| (items, None, None))
+    parse_evals(text).map(|items| EvalInput { items, seed: None, holdout: None })
 }
 
 #[cfg(test)]
@@ -608,8 +618,8 @@ mod tests {
         assert_eq!(r.catalog, vec!["other".to_owned()]);
         assert!(r.queries.iter().all(|q| q.triggered == q.should_trigger));
         let json = report_json(&r);
-        let (back, seed, holdout) = parse_eval_input(&json).expect("a report reads back");
-        assert_eq!((back, seed, holdout), (items.clone(), Some(3), Some(DEFAULT_HOLDOUT)));
+        let back = parse_eval_input(&json).expect("a report reads back");
+        assert_eq!(back, EvalInput { items: items.clone(), seed: Some(3), holdout: Some(DEFAULT_HOLDOUT) });
         assert!(parse_eval_input("{\"queries\": 1}").is_err());
     }
 }
