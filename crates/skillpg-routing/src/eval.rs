@@ -413,6 +413,7 @@ pub struct EvalReport {
 }
 
 /// Everything that describes one eval run.
+#[derive(Debug)]
 pub struct EvalRun<'a> {
     pub model: &'a str,
     pub method: Method,
