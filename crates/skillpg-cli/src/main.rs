@@ -5,6 +5,7 @@
 
 #![allow(clippy::print_stdout, reason = "a command-line program prints its results")]
 
+mod eval_cmd;
 mod render;
 mod route_cmd;
 
@@ -129,6 +130,15 @@ enum Command {
         calibrate: bool,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+    },
+    /// The description lab: skill-creator's trigger evals for one skill, split into train and
+    /// validation by a seed, with precision, recall and accuracy per part and the near misses;
+    /// `--draft` compares a new description on validation (a preview by a small model).
+    Eval {
+        #[command(flatten)]
+        args: eval_cmd::EvalArgs,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Compare two description sets on labelled requests: accuracy, Wilson intervals, sign test.
     Compare {
@@ -467,6 +477,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 RouteFormat::Csv => print!("{}", export::compare_csv(&reqs, &arm_a, &arm_b)),
                 RouteFormat::Text => print!("{}", route_cmd::compare_text(&router, &reqs, &arm_a, &arm_b, &cmp)),
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Eval { args, format } => {
+            print!("{}", eval_cmd::run(&args, matches!(format, Format::Json))?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Stats { what } => {

@@ -333,3 +333,65 @@ fn held_out_skills_get_the_verdicts_written_down_before_the_run() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The routing model's files, fetched by `scripts/fetch-model`.
+fn model_dir() -> PathBuf {
+    let dir = root().join("target/model");
+    assert!(dir.join("minilm-i8.spgm").exists(), "the routing model is absent: run scripts/fetch-model ({} not found)", dir.display());
+    dir
+}
+
+#[test]
+#[ignore = "slow tier, needs the routing model (scripts/fetch-model): scripts/test runs it"]
+fn eval_reports_train_and_validation_reproducibly_and_pairs_a_draft_on_validation() {
+    let model = model_dir();
+    let model = model.to_str().expect("utf-8").to_owned();
+    let args = |extra: &[&'static str]| -> Vec<String> {
+        let mut a: Vec<&str> = vec![
+            "eval",
+            "--model",
+            &model,
+            "--weights",
+            "i8",
+            "--kernel",
+            "integer",
+            "--evals",
+            "web/samples/routing/evals-sql-review.json",
+            "--skill",
+            "sql-review",
+            "--format",
+            "json",
+        ];
+        a.extend_from_slice(extra);
+        a.push("web/samples/routing");
+        a.into_iter().map(str::to_owned).collect()
+    };
+    let run = |a: &[String]| skillpg(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = run(&args(&[]));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["queries"].as_array().map(Vec::len), Some(20));
+    assert_eq!((report["train"]["n"].as_u64(), report["validation"]["n"].as_u64()), (Some(12), Some(8)), "60/40, each class on its own");
+    assert_eq!(report["catalog"].as_array().map(Vec::len), Some(5), "the other five skills compete");
+    assert!(report["validation"]["accuracy_ci"][0].as_f64() <= report["validation"]["accuracy"].as_f64());
+    // The same seed gives the same bytes; another seed another split.
+    assert_eq!(run(&args(&[])).stdout, out.stdout);
+    let other: serde_json::Value = serde_json::from_slice(&run(&args(&["--seed", "7"])).stdout).expect("json");
+    let splits = |r: &serde_json::Value| r["queries"].as_array().expect("queries").iter().map(|q| q["split"].as_str().unwrap_or_default().to_owned()).collect::<Vec<_>>();
+    assert_ne!(splits(&report), splits(&other));
+    // A report reads back as the eval set, with its seed.
+    let saved = std::env::temp_dir().join(format!("skillpg-eval-{}.json", std::process::id()));
+    std::fs::write(&saved, &out.stdout).expect("write");
+    let mut again = args(&[]);
+    let at = again.iter().position(|a| *a == "web/samples/routing/evals-sql-review.json").expect("evals");
+    again[at] = saved.to_str().expect("utf-8").to_owned();
+    assert_eq!(run(&again).stdout, out.stdout, "the report is an eval set too");
+    // A draft is paired with the current description on validation only.
+    let out = run(&args(&["--draft", "Reviews SQL."]));
+    let cmp: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let c = &cmp["comparison"];
+    let pairs: u64 = ["both", "only_current", "only_draft", "neither"].iter().map(|k| c[k].as_u64().expect("count")).sum();
+    assert_eq!(pairs, 8, "the validation queries, paired");
+    assert!(c["p_value"].as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)));
+    assert_eq!(cmp["draft"]["description"], "Reviews SQL.");
+}

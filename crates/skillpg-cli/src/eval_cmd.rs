@@ -1,0 +1,141 @@
+//! `skillpg eval`: the description lab from a terminal. skill-creator's trigger evals for one
+//! skill, routed among the skills given (the embedding model, or a decoder's greedy answer),
+//! split by a seed into train and validation, with precision, recall and accuracy per part and
+//! the near misses; with `--draft`, a new description against the current one, paired on the
+//! validation part only.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+
+use skillpg_routing::eval::{self, EvalQuery, EvalReport, EvalRun, PartJson, Split};
+use skillpg_routing::outcome::{Arm, Descriptions};
+use skillpg_routing::skills::RouteSkill;
+
+use crate::route_cmd::{self, LoadedRouter, RouterArgs};
+
+/// The command's arguments.
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    #[command(flatten)]
+    pub router: RouterArgs,
+    /// skill-creator's eval set (`[{"query", "should_trigger"}]`), or a lab report exported by
+    /// the page or by `--format json`.
+    #[arg(long)]
+    pub evals: PathBuf,
+    /// The skill evaluated, by name (the first skill found when left out).
+    #[arg(long)]
+    pub skill: Option<String>,
+    /// The share of each class held out for validation (a lab report's own when left out,
+    /// else 0.4).
+    #[arg(long)]
+    pub holdout: Option<f64>,
+    /// The split's seed (a lab report's own when left out, else 42).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// A draft description for the skill, compared with the current one on validation.
+    #[arg(long)]
+    pub draft: Option<String>,
+    /// Near misses: queries right by less than this margin are listed with the wrong ones.
+    #[arg(long, default_value_t = 0.05)]
+    pub near: f32,
+    /// The skill, and the other skills installed with it (they compete for the queries).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Runs the lab: the report as JSON (`{"current", "draft", "comparison"}` with `--draft`), or
+/// as text.
+pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
+    let skills = route_cmd::load_skills(&args.paths)?;
+    let target = match &args.skill {
+        Some(name) => skills.iter().position(|s| &s.name == name).ok_or_else(|| format!("no skill named {name} among the paths given"))?,
+        None => 0,
+    };
+    let text = std::fs::read_to_string(&args.evals).map_err(|e| format!("{}: {e}", args.evals.display()))?;
+    let input = eval::parse_eval_input(&text).map_err(|e| format!("{}: {e}", args.evals.display()))?;
+    let holdout = args.holdout.or(input.holdout).unwrap_or(eval::DEFAULT_HOLDOUT);
+    let seed = args.seed.or(input.seed).unwrap_or(eval::DEFAULT_SEED);
+    let requests = eval::as_requests(&input.items, &skills[target].name);
+    let router = LoadedRouter::new(&args.router)?;
+    let mut sets: Vec<(Vec<RouteSkill>, Descriptions)> = vec![(skills.clone(), Descriptions::AsWritten)];
+    if let Some(draft) = &args.draft {
+        let mut drafted = skills.clone();
+        drafted[target].description = draft.clone();
+        sets.push((drafted, Descriptions::Other));
+    }
+    let borrowed: Vec<(&[RouteSkill], Descriptions)> = sets.iter().map(|(s, d)| (s.as_slice(), *d)).collect();
+    let arms = router.run_arms(&borrowed, &requests)?;
+    let report =
+        |arm: &Arm, description: &str| EvalRun { model: &router.model, method: router.method(), holdout, seed, items: &input.items, arm, target, description }.report();
+    let current = report(&arms[0], &skills[target].description);
+    let Some(draft) = args.draft.as_deref() else {
+        return Ok(if json { eval::report_json(&current) } else { text_report(&current, None, args.near) });
+    };
+    let drafted = report(&arms[1], draft);
+    let results = |r: &EvalReport| -> Vec<eval::QueryResult> { r.queries.iter().map(|q| eval::QueryResult { trigger_rate: q.trigger_rate, margin: q.margin }).collect() };
+    let splits: Vec<Split> = current.queries.iter().map(|q| q.split).collect();
+    let cmp = eval::compare_variants(&input.items, &splits, &results(&current), &results(&drafted));
+    if json {
+        let value = serde_json::json!({
+            "current": current,
+            "draft": drafted,
+            "comparison": {
+                "both": cmp.paired.both, "only_current": cmp.paired.only_a, "only_draft": cmp.paired.only_b, "neither": cmp.paired.neither,
+                "p_value": cmp.p_value, "overfits": cmp.overfits,
+            },
+        });
+        return Ok(serde_json::to_string_pretty(&value).map_err(|e| e.to_string())? + "\n");
+    }
+    Ok(text_report(&current, Some((&drafted, &cmp)), args.near))
+}
+
+fn part_line(out: &mut String, label: &str, p: &PartJson) {
+    let pct = |v: Option<f64>, ci: [f64; 2]| match v {
+        Some(v) => format!("{:>5.1}% [{:.1}, {:.1}]", v * 100.0, ci[0] * 100.0, ci[1] * 100.0),
+        None => format!("{:>22}", "–"),
+    };
+    let _ = writeln!(out, "{label:<11} {:>3}  {:<22}  {:<22}  {:<22}", p.n, pct(p.precision, p.precision_ci), pct(p.recall, p.recall_ci), pct(p.accuracy, p.accuracy_ci));
+}
+
+/// The lab's figures, its near misses and the draft's paired result, for a terminal.
+fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantComparison)>, near: f32) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: {} queries, seed {}, {:.0}% held out for validation; {}", r.skill, r.queries.len(), r.seed, r.holdout * 100.0, r.model);
+    let _ = writeln!(out, "{:<11} {:>3}  {:<22}  {:<22}  {:<22}", "", "n", "precision (95% CI)", "recall", "accuracy");
+    part_line(&mut out, "train", &r.train);
+    part_line(&mut out, "validation", &r.validation);
+    let items: Vec<EvalQuery> = r.queries.iter().map(|q| EvalQuery { query: q.query.clone(), should_trigger: q.should_trigger }).collect();
+    let results: Vec<eval::QueryResult> = r.queries.iter().map(|q| eval::QueryResult { trigger_rate: q.trigger_rate, margin: q.margin }).collect();
+    let misses = eval::near_misses(&items, &results, near);
+    if !misses.is_empty() {
+        let _ = writeln!(out, "\nwrong, or right by less than {near} (nearest the bar first):");
+        for (i, m) in misses {
+            let q = &r.queries[i];
+            let mark = if q.triggered == q.should_trigger { "right" } else { "WRONG" };
+            let want = if q.should_trigger { "should trigger" } else { "should not" };
+            let _ = writeln!(out, "  {mark} {:<12} {want:<14} margin {m:+.3}  chose {:<20} {:?}", format!("[{}]", split_name(q.split)), q.chosen, q.query);
+        }
+    }
+    if let Some((d, cmp)) = draft {
+        let _ = writeln!(out, "\ndraft: {:?}", d.description);
+        part_line(&mut out, "train", &d.train);
+        part_line(&mut out, "validation", &d.validation);
+        let _ = writeln!(
+            out,
+            "on validation only: {} right under both, {} only under the current description, {} only under the draft, {} under neither; exact sign test p = {:.4}",
+            cmp.paired.both, cmp.paired.only_a, cmp.paired.only_b, cmp.paired.neither, cmp.p_value
+        );
+        if cmp.overfits {
+            let _ = writeln!(out, "warning: the draft does better on train and not on validation: it fits the queries you looked at, not the task");
+        }
+    }
+    let _ = writeln!(out, "\n({})", r.note);
+    out
+}
+
+fn split_name(s: Split) -> &'static str {
+    match s {
+        Split::Train => "train",
+        Split::Validation => "validation",
+    }
+}
