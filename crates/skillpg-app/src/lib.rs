@@ -8,6 +8,7 @@ pub mod browser;
 pub mod components;
 pub mod decoder_run;
 pub mod github;
+pub mod lab_run;
 pub mod markdown;
 pub mod model_worker;
 pub mod routing_run;

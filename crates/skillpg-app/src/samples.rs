@@ -56,6 +56,10 @@ pub static ROUTING_SKILLS: [(&str, &str); 6] = [
 /// The labelled requests of the routing set (`[{"query", "expected"}]`).
 pub static ROUTING_REQUESTS: &str = include_str!("../../../web/samples/routing/requests.json");
 
+/// An eval set for sql-review, in skill-creator's format (`[{"query", "should_trigger"}]`):
+/// the description lab's sample.
+pub static SQL_REVIEW_EVALS: &str = include_str!("../../../web/samples/routing/evals-sql-review.json");
+
 /// The routing set's skills as page input.
 pub fn routing_inputs() -> Vec<SkillInput> {
     ROUTING_SKILLS.iter().map(|(dir, md)| SkillInput { dir_name: (*dir).to_owned(), files: vec![("SKILL.md".to_owned(), md.as_bytes().to_vec())] }).collect()

@@ -189,6 +189,8 @@ pub struct PageState {
     /// The context window (tokens) the clients' listing budgets are computed for; `None`
     /// follows the default ([`DEFAULT_CONTEXT_WINDOW`]).
     pub context_window: Option<usize>,
+    /// The description lab's eval set, split and drafts.
+    pub lab: crate::lab_run::LabState,
 }
 
 /// The context window the listing budgets assume until a person sets one: Claude's 200k.
@@ -240,6 +242,12 @@ struct ShareStateV1 {
     together: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     window: Option<usize>,
+    #[serde(default, skip_serializing_if = "is_default_lab")]
+    lab: crate::lab_run::LabState,
+}
+
+fn is_default_lab(lab: &crate::lab_run::LabState) -> bool {
+    *lab == crate::lab_run::LabState::default()
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -283,6 +291,7 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
         routing: state.routing.clone(),
         together: state.installed_together,
         window: state.context_window,
+        lab: state.lab.clone(),
     }
 }
 
@@ -336,7 +345,14 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
     let t = Thresholds { tau: routing.tau, delta: routing.delta }.clamped();
     (routing.tau, routing.delta) = (t.tau, t.delta);
     let context_window = wire.window.map(|w| w.clamp(*CONTEXT_WINDOW_RANGE.start(), *CONTEXT_WINDOW_RANGE.end()));
-    Ok(PageState { skills, selected, selected_file: wire.file, profile, cost, routing, installed_together: wire.together, context_window })
+    let mut lab = wire.lab;
+    if lab.evals.len() + lab.draft.len() > MAX_REQUEST_BYTES {
+        return Err("the link's eval set is over 1 MB; it was not opened".to_owned());
+    }
+    lab.holdout = if lab.holdout.is_finite() { lab.holdout.clamp(0.0, 0.9) } else { skillpg_routing::eval::DEFAULT_HOLDOUT };
+    let keep_from = lab.history.len().saturating_sub(crate::lab_run::MAX_HISTORY);
+    lab.history.drain(..keep_from);
+    Ok(PageState { skills, selected, selected_file: wire.file, profile, cost, routing, installed_together: wire.together, context_window, lab })
 }
 
 /// Serializes the state for a link fragment or storage: base64url of deflated JSON.
@@ -518,6 +534,13 @@ mod tests {
             routing: RoutingState::default(),
             installed_together: Some(true),
             context_window: Some(128_000),
+            lab: crate::lab_run::LabState {
+                evals: "+ merge these\n- hello\n".into(),
+                seed: 7,
+                holdout: 0.4,
+                draft: "Merges PDFs.".into(),
+                history: vec![crate::lab_run::Variant { description: "Merges.".into(), train: (1, 2), validation: (0, 1) }],
+            },
         }
     }
 
@@ -548,6 +571,7 @@ mod tests {
             routing: RoutingState::default(),
             together: None,
             window: None,
+            lab: Default::default(),
         };
         assert!(from_wire(evil).is_err());
     }
@@ -563,6 +587,7 @@ mod tests {
             routing: RoutingState::default(),
             together: None,
             window: None,
+            lab: Default::default(),
         }
     }
 

@@ -7,6 +7,7 @@ use super::cost::CostPanel;
 use super::decoder::DecoderPanel;
 use super::diagnostics::{DiagnosticsPanel, RulesReference, VerdictTable};
 use super::editor::Editor;
+use super::lab::LabPanel;
 use super::levels::LevelsPanel;
 use super::loaders::Loaders;
 use super::presenter::Presenter;
@@ -169,6 +170,8 @@ pub fn App() -> impl IntoView {
                 <section class="panel wide" aria-labelledby="h-routing" id=section(View::Routing) tabindex="-1">
                     <h2 id="h-routing">"Routing preview"</h2>
                     <RoutingPanel/>
+                    <h3 id="h-lab">"Why doesn't my skill trigger? The description lab"</h3>
+                    <LabPanel/>
                     <h3 id="h-decoder">"The chapter's experiment: an instruction model answers"</h3>
                     <DecoderPanel/>
                 </section>

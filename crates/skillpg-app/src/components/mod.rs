@@ -7,6 +7,7 @@ pub mod cost;
 pub mod decoder;
 pub mod diagnostics;
 pub mod editor;
+pub mod lab;
 pub mod levels;
 pub mod loaders;
 pub mod paired;

@@ -27,7 +27,7 @@ thread_local! {
 }
 
 /// Forgets the worker (after it failed): the next run starts a fresh one.
-fn drop_model() {
+pub(super) fn drop_model() {
     MODEL.with(|m| m.borrow_mut().take());
 }
 
@@ -37,76 +37,47 @@ fn backend_choice() -> BackendChoice {
     if browser::force_webgpu() { BackendChoice::Webgpu } else { BackendChoice::Auto }
 }
 
+/// What a view shows while the routing model loads and after: what ran, the download's
+/// progress, and why the model will be downloaded again. `Copy`; each view that uses the model
+/// (the routing preview, the description lab) has its own.
+#[derive(Clone, Copy)]
+pub(super) struct ModelUi {
+    /// What ran, in the worker's words.
+    pub backend: RwSignal<String>,
+    pub loading: RwSignal<bool>,
+    /// Bytes of the model downloaded so far, and in all when the server says.
+    pub download: RwSignal<Option<(u64, Option<u64>)>>,
+    /// Why the model will be downloaded again next visit, when the browser would not keep it.
+    pub not_kept: RwSignal<Option<String>>,
+}
+
+impl ModelUi {
+    pub fn new() -> ModelUi {
+        ModelUi { backend: RwSignal::new(String::new()), loading: RwSignal::new(false), download: RwSignal::new(None), not_kept: RwSignal::new(None) }
+    }
+}
+
 /// The routing view's signals, and what the person's actions do to them. `Copy`, so that every
 /// handler takes it whole.
 #[derive(Clone, Copy)]
 struct Panel {
     c: super::Ctx,
-    /// What ran, in the worker's words.
-    backend: RwSignal<String>,
-    loading: RwSignal<bool>,
-    /// Bytes of the model downloaded so far, and in all when the server says.
-    download: RwSignal<Option<(u64, Option<u64>)>>,
+    ui: ModelUi,
     run: RwSignal<Option<RouteRun>>,
     use_thin: RwSignal<bool>,
-    /// Why the model will be downloaded again next visit, when the browser would not keep it.
-    not_kept: RwSignal<Option<String>>,
 }
 
 impl Panel {
     fn new() -> Panel {
-        Panel {
-            c: ctx(),
-            backend: RwSignal::new(String::new()),
-            loading: RwSignal::new(false),
-            download: RwSignal::new(None),
-            run: RwSignal::new(None),
-            use_thin: RwSignal::new(false),
-            not_kept: RwSignal::new(None),
-        }
+        Panel { c: ctx(), ui: ModelUi::new(), run: RwSignal::new(None), use_thin: RwSignal::new(false) }
     }
 
     fn thresholds(self) -> Thresholds {
         self.c.state.with(|s| Thresholds { tau: s.routing.tau, delta: s.routing.delta })
     }
 
-    /// The model's worker, loaded first when it is not (with the download's progress), or
-    /// `None` with the reason in the status line.
     async fn model(self) -> Option<Rc<ModelWorker>> {
-        if let Some(worker) = MODEL.with(|m| m.borrow().clone()) {
-            return Some(worker);
-        }
-        self.loading.set(true);
-        self.c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
-        let res: Result<ModelWorker, String> = async {
-            let worker = ModelWorker::spawn("skillpg-routing-model")?;
-            let (vocab, vocab_kept) = browser::fetch_kept(MODEL_CACHE, "model/vocab.txt", 16 * 1024 * 1024, |_, _| {}).await?;
-            let vocab = String::from_utf8_lossy(&vocab).into_owned();
-            let (bytes, kept) =
-                browser::fetch_kept(MODEL_CACHE, &format!("model/minilm-{WEIGHTS}.spgm"), 64 * 1024 * 1024, |loaded, total| self.download.set(Some((loaded, total))))
-                    .await?;
-            let refused = [vocab_kept, kept].contains(&Kept::Refused);
-            self.not_kept
-                .set(refused.then(|| "The browser refused to keep the model (its storage is full or off for this site): the next visit downloads it again.".to_owned()));
-            self.download.set(None);
-            self.c.status.set("Preparing the routing model in a worker…".to_owned());
-            self.backend.set(worker.load_embedder(&bytes, &vocab, backend_choice()).await?);
-            Ok(worker)
-        }
-        .await;
-        self.loading.set(false);
-        self.download.set(None);
-        match res {
-            Ok(worker) => {
-                let worker = Rc::new(worker);
-                MODEL.with(|m| *m.borrow_mut() = Some(worker.clone()));
-                Some(worker)
-            }
-            Err(e) => {
-                self.c.status.set(format!("The routing model could not be loaded: {e}. Build the page after `bash scripts/fetch-model` to serve it."));
-                None
-            }
-        }
+        routing_model(self.c, self.ui).await
     }
 
     /// Embeds the skills (as written and thinned) and the requests in the worker, and keeps the run.
@@ -133,7 +104,7 @@ impl Panel {
                 for texts in &batches {
                     c.status.set(format!("Embedding: {done} of {total}…"));
                     let (v, line) = worker.embed(texts).await?;
-                    self.backend.set(line);
+                    self.ui.backend.set(line);
                     done += texts.len();
                     vectors.push(v);
                 }
@@ -147,7 +118,7 @@ impl Panel {
                 }
                 Err(e) => {
                     drop_model();
-                    self.backend.set(String::new());
+                    self.ui.backend.set(String::new());
                     c.status.set(format!("The routing run failed: {e}. Route again to restart the model."));
                 }
             }
@@ -171,6 +142,44 @@ impl Panel {
     }
 }
 
+/// The model's worker, loaded first when it is not (with the download's progress), or
+/// `None` with the reason in the status line.
+pub(super) async fn routing_model(c: super::Ctx, ui: ModelUi) -> Option<Rc<ModelWorker>> {
+    if let Some(worker) = MODEL.with(|m| m.borrow().clone()) {
+        return Some(worker);
+    }
+    ui.loading.set(true);
+    c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
+    let res: Result<ModelWorker, String> = async {
+        let worker = ModelWorker::spawn("skillpg-routing-model")?;
+        let (vocab, vocab_kept) = browser::fetch_kept(MODEL_CACHE, "model/vocab.txt", 16 * 1024 * 1024, |_, _| {}).await?;
+        let vocab = String::from_utf8_lossy(&vocab).into_owned();
+        let (bytes, kept) =
+            browser::fetch_kept(MODEL_CACHE, &format!("model/minilm-{WEIGHTS}.spgm"), 64 * 1024 * 1024, |loaded, total| ui.download.set(Some((loaded, total)))).await?;
+        let refused = [vocab_kept, kept].contains(&Kept::Refused);
+        ui.not_kept
+            .set(refused.then(|| "The browser refused to keep the model (its storage is full or off for this site): the next visit downloads it again.".to_owned()));
+        ui.download.set(None);
+        c.status.set("Preparing the routing model in a worker…".to_owned());
+        ui.backend.set(worker.load_embedder(&bytes, &vocab, backend_choice()).await?);
+        Ok(worker)
+    }
+    .await;
+    ui.loading.set(false);
+    ui.download.set(None);
+    match res {
+        Ok(worker) => {
+            let worker = Rc::new(worker);
+            MODEL.with(|m| *m.borrow_mut() = Some(worker.clone()));
+            Some(worker)
+        }
+        Err(e) => {
+            c.status.set(format!("The routing model could not be loaded: {e}. Build the page after `bash scripts/fetch-model` to serve it."));
+            None
+        }
+    }
+}
+
 /// The routing view.
 #[component]
 pub fn RoutingPanel() -> impl IntoView {
@@ -190,13 +199,13 @@ pub fn RoutingPanel() -> impl IntoView {
                     });
                     p.run.set(None);
                 }>"Load the six-skill routing set"</button>
-                <button data-testid="routing-run" on:click=move |_| p.start_run() disabled=move || p.loading.get()>"Route the requests"</button>
-                <Show when=move || p.loading.get()>
-                    <super::progress::DownloadProgress download=p.download test_id="model-progress" idle_label="Loading the model"/>
+                <button data-testid="routing-run" on:click=move |_| p.start_run() disabled=move || p.ui.loading.get()>"Route the requests"</button>
+                <Show when=move || p.ui.loading.get()>
+                    <super::progress::DownloadProgress download=p.ui.download test_id="model-progress" idle_label="Loading the model"/>
                 </Show>
-                <span data-testid="routing-backend">{move || p.backend.get()}</span>
+                <span data-testid="routing-backend">{move || p.ui.backend.get()}</span>
             </div>
-            {move || p.not_kept.get().map(|why| view! { <p class="note" data-testid="model-not-kept">{why}</p> })}
+            {move || p.ui.not_kept.get().map(|why| view! { <p class="note" data-testid="model-not-kept">{why}</p> })}
             <Requests/>
             <Settings p=p/>
             {move || p.run.get().map(|r| view! { <Routes run=r t=thresholds.get() thinned=p.use_thin.get()/> })}

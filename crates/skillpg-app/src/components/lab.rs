@@ -1,0 +1,386 @@
+//! The description lab: why doesn't my skill trigger? An eval set for the selected skill
+//! (skill-creator's should / should-not queries), split by a seed into train and validation,
+//! run through the routing model's worker among the loaded skills; the figures of each part
+//! with Wilson intervals, the near misses, the words that carry a query's score (occlusion), a
+//! draft description paired with the current one on validation, the drafts tried, and the
+//! skills that capture the queries. A preview by a small model, not any product's router.
+
+use std::ops::Range;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use skillpg_routing::eval::{self, QueryResult, Split, VariantComparison};
+use skillpg_routing::skills::RouteSkill;
+
+use super::ctx;
+use super::routing::{ModelUi, drop_model, routing_model};
+use crate::lab_run::{self, LabRun, MAX_HISTORY};
+use crate::{browser, samples};
+
+/// A draft's run.
+#[derive(Debug, Clone, PartialEq)]
+struct DraftRun {
+    description: String,
+    results: Vec<QueryResult>,
+    cmp: VariantComparison,
+}
+
+/// The query explained, each word's weight, and how long the occlusion took (ms).
+type Explained = (usize, Vec<(Range<usize>, f32)>, f64);
+
+/// The lab's signals and actions. `Copy`, so every handler takes it whole.
+#[derive(Clone, Copy)]
+struct Lab {
+    c: super::Ctx,
+    ui: ModelUi,
+    run: RwSignal<Option<LabRun>>,
+    draft: RwSignal<Option<DraftRun>>,
+    explained: RwSignal<Option<Explained>>,
+}
+
+impl Lab {
+    fn new() -> Lab {
+        Lab { c: ctx(), ui: ModelUi::new(), run: RwSignal::new(None), draft: RwSignal::new(None), explained: RwSignal::new(None) }
+    }
+
+    /// Loads the six-skill routing set, selects sql-review and its eval set.
+    fn load_sample(self) {
+        let items = eval::parse_evals(samples::SQL_REVIEW_EVALS).unwrap_or_default();
+        self.c.state.update(|s| {
+            s.skills = samples::routing_inputs();
+            s.selected = s.skills.iter().position(|k| k.dir_name == "sql-review").unwrap_or(0);
+            s.selected_file = "SKILL.md".into();
+            s.lab.evals = lab_run::to_lines(&items);
+            s.lab.draft.clear();
+            s.lab.history.clear();
+        });
+        self.clear();
+    }
+
+    fn clear(self) {
+        self.run.set(None);
+        self.draft.set(None);
+        self.explained.set(None);
+    }
+
+    /// Embeds the loaded skills and the eval queries, and keeps the run.
+    fn start(self) {
+        let c = self.c;
+        spawn_local(async move {
+            let computed = c.computed.get_untracked();
+            let (text, target, seed, holdout, t) = c.state.with_untracked(|s| {
+                (s.lab.evals.clone(), s.selected, s.lab.seed, s.lab.holdout, skillpg_routing::decide::Thresholds { tau: s.routing.tau, delta: s.routing.delta })
+            });
+            let items = match lab_run::parse_lines(&text) {
+                Ok(items) if !items.is_empty() => items,
+                Ok(_) => return c.status.set("Write some queries first: `+ query` should trigger the skill, `- query` should not.".to_owned()),
+                Err(e) => return c.status.set(format!("The eval set could not be read: {e}")),
+            };
+            let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
+            if target >= skills.len() {
+                return c.status.set("Load a skill first.".to_owned());
+            }
+            let Some(worker) = routing_model(c, self.ui).await else { return };
+            let start = browser::now_ms();
+            let [skill_texts, query_texts] = lab_run::texts_to_embed(&skills, &items);
+            c.status.set(format!("Embedding {} skills and {} queries…", skill_texts.len(), query_texts.len()));
+            let res = async { Ok::<_, String>([worker.embed(&skill_texts).await?.0, worker.embed(&query_texts).await?.0]) }.await;
+            match res {
+                Ok(vectors) => {
+                    let run = LabRun::new(skills, target, items, holdout, seed, t, vectors, browser::now_ms() - start);
+                    c.status.set(format!("Ran {} queries for {} among {} skills in {:.0} ms.", run.items.len(), run.skills[target].name, run.skills.len(), run.ms));
+                    c.state.update(|s| {
+                        if s.lab.draft.trim().is_empty() {
+                            s.lab.draft = run.skills[target].description.clone();
+                        }
+                    });
+                    self.clear();
+                    self.run.set(Some(run));
+                }
+                Err(e) => {
+                    drop_model();
+                    c.status.set(format!("The eval run failed: {e}. Run again to restart the model."));
+                }
+            }
+        });
+    }
+
+    /// Each word's weight in query `index`'s score: the description re-embedded without it.
+    fn explain(self, index: usize) {
+        let Some(run) = self.run.get_untracked() else { return };
+        spawn_local(async move {
+            let Some(worker) = routing_model(self.c, self.ui).await else { return };
+            let start = browser::now_ms();
+            match worker.embed(&lab_run::occlusion_texts(&run.skills[run.target])).await {
+                Ok((vectors, _)) => self.explained.set(Some((index, run.explain(index, &vectors), browser::now_ms() - start))),
+                Err(e) => self.c.status.set(format!("The explanation failed: {e}")),
+            }
+        });
+    }
+
+    /// Runs the draft description, pairs it with the current one on validation, and keeps both
+    /// in the history.
+    fn try_draft(self) {
+        let Some(run) = self.run.get_untracked() else { return };
+        let description = self.c.state.with_untracked(|s| s.lab.draft.trim().to_owned());
+        if description.is_empty() {
+            return self.c.status.set("Write a draft description first.".to_owned());
+        }
+        spawn_local(async move {
+            let Some(worker) = routing_model(self.c, self.ui).await else { return };
+            let skill = RouteSkill { name: run.skills[run.target].name.clone(), description: description.clone() };
+            match worker.embed(&[skill.embedding_text()]).await {
+                Ok((vectors, _)) => {
+                    let results = run.draft_results(&vectors[0]);
+                    let cmp = run.compare(&results);
+                    self.c.state.update(|s| {
+                        let history = &mut s.lab.history;
+                        if history.is_empty() {
+                            history.push(run.as_variant(&run.skills[run.target].description, &run.results));
+                        }
+                        history.push(run.as_variant(&description, &results));
+                        let drop = history.len().saturating_sub(MAX_HISTORY);
+                        history.drain(..drop);
+                    });
+                    self.draft.set(Some(DraftRun { description, results, cmp }));
+                }
+                Err(e) => self.c.status.set(format!("The draft could not be run: {e}")),
+            }
+        });
+    }
+
+    /// Reads a brought eval set: skill-creator's list, or a lab report (with its seed and split).
+    fn import(self, text: &str) {
+        match eval::parse_eval_input(text) {
+            Ok(input) => {
+                self.c.state.update(|s| {
+                    s.lab.evals = lab_run::to_lines(&input.items);
+                    s.lab.seed = input.seed.unwrap_or(s.lab.seed);
+                    s.lab.holdout = input.holdout.unwrap_or(s.lab.holdout);
+                });
+                self.clear();
+            }
+            Err(e) => self.c.status.set(format!("The eval set could not be read: {e}")),
+        }
+    }
+}
+
+/// The lab's view.
+#[component]
+pub fn LabPanel() -> impl IntoView {
+    let lab = Lab::new();
+    let c = lab.c;
+    let import = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        spawn_local(async move {
+            match browser::file_bytes(&file).await {
+                Ok(bytes) => lab.import(&String::from_utf8_lossy(&bytes)),
+                Err(e) => c.status.set(e),
+            }
+        });
+    };
+    let export_evals = move |_| match c.state.with_untracked(|s| lab_run::parse_lines(&s.lab.evals)) {
+        Ok(items) => browser::download("evals.json", "application/json", eval::evals_json(&items).as_bytes()),
+        Err(e) => c.status.set(format!("The eval set could not be read: {e}")),
+    };
+    let selected_name = move || c.computed.with(|k| k.analyses.get(c.state.with(|s| s.selected)).map(|a| a.display_name().to_owned()).unwrap_or_default());
+    view! {
+        <div class="lab" data-testid="lab">
+            <p class="note">"Write queries that should and should not use the selected skill (skill-creator's trigger evals: about 20, 8–10 each way). They are split once, by the seed, into a train part to look at while you edit and a validation part to judge a change on. A query triggers the skill when the routing model chooses it among the loaded skills at τ and δ. A preview by a small embedding model, not any product's router."</p>
+            <div class="controls">
+                <button data-testid="lab-sample" on:click=move |_| lab.load_sample()>"Load sql-review and its eval set"</button>
+                <label class="button">"Import an eval set (skill-creator JSON, or a lab report)"
+                    <input type="file" class="visually-hidden" accept=".json" data-testid="lab-import" on:change=import/>
+                </label>
+                <button data-testid="lab-export-evals" on:click=export_evals>"Export the eval set (skill-creator JSON)"</button>
+            </div>
+            <label for="lab-evals">{move || format!("Eval set for {}: one query a line, `+ query` should trigger it, `- query` should not", selected_name())}</label>
+            <textarea id="lab-evals" data-testid="lab-evals" rows="8" prop:value=move || c.state.with(|s| s.lab.evals.clone())
+                on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.lab.evals = v); }></textarea>
+            <div class="controls">
+                <label>"Seed " <input type="number" min="0" step="1" data-testid="lab-seed" prop:value=move || c.state.with(|s| s.lab.seed.to_string())
+                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { c.state.update(|s| s.lab.seed = v); lab.clear(); } }/></label>
+                <span>{move || c.state.with(|s| format!("{:.0}% of each kind held out for validation", s.lab.holdout * 100.0))}</span>
+                <button data-testid="lab-run" on:click=move |_| lab.start() disabled=move || lab.ui.loading.get()>"Run the eval set"</button>
+                <Show when=move || lab.ui.loading.get()>
+                    <super::progress::DownloadProgress download=lab.ui.download test_id="lab-model-progress" idle_label="Loading the model"/>
+                </Show>
+            </div>
+            {move || lab.run.get().map(|run| view! { <LabResults lab=lab run=run/> })}
+        </div>
+    }
+}
+
+/// A run's figures, queries, captors, explanation and the draft.
+#[component]
+fn LabResults(lab: Lab, run: LabRun) -> impl IntoView {
+    let report = run.report_json();
+    let export = move |_| browser::download("lab-report.json", "application/json", report.as_bytes());
+    let captured = run.captured_by();
+    view! {
+        <Figures run=run.clone()/>
+        <button data-testid="lab-export-report" on:click=export>"Export the report (skillpg eval's JSON)"</button>
+        {(!captured.is_empty()).then(|| view! {
+            <p data-testid="lab-captured">"Should-trigger queries captured by another skill: "
+                {captured.iter().map(|(name, n)| format!("{name} ({n})")).collect::<Vec<_>>().join(", ")}</p>
+        })}
+        <Queries lab=lab run=run.clone()/>
+        {move || lab.explained.get().map(|(index, weights, ms)| view! { <Explanation run=run.clone() index=index weights=weights ms=ms/> })}
+        <Draft lab=lab/>
+    }
+}
+
+/// "83.3% [43.6, 97.0]", or a dash when the part has no such queries.
+fn rate(v: Option<f64>, ci: skillpg_stats::Interval) -> String {
+    v.map_or_else(|| "–".to_owned(), |v| format!("{:.1}% [{:.1}, {:.1}]", v * 100.0, ci.low * 100.0, ci.high * 100.0))
+}
+
+/// Train and validation: precision, recall and accuracy with their Wilson intervals.
+#[component]
+fn Figures(run: LabRun) -> impl IntoView {
+    let row = move |label: &'static str, part: Split| {
+        let m = run.metrics(part);
+        let key = if part == Split::Train { "train" } else { "validation" };
+        view! {
+            <tr data-testid=format!("lab-{key}")>
+                <th scope="row">{label}</th>
+                <td>{m.n}</td>
+                <td data-testid=format!("lab-{key}-precision")>{rate(m.precision(), m.precision_interval())}</td>
+                <td data-testid=format!("lab-{key}-recall")>{rate(m.recall(), m.recall_interval())}</td>
+                <td data-testid=format!("lab-{key}-accuracy")>{rate(m.accuracy(), m.accuracy_interval())}</td>
+            </tr>
+        }
+    };
+    view! {
+        <div class="table-scroll">
+            <table data-testid="lab-figures">
+                <caption>"Trigger evals, 95% Wilson intervals (small sets have wide ones)"</caption>
+                <thead><tr><th scope="col">"Part"</th><th scope="col">"Queries"</th><th scope="col">"Precision"</th><th scope="col">"Recall"</th><th scope="col">"Accuracy"</th></tr></thead>
+                <tbody>{row("train", Split::Train)}{row("validation", Split::Validation)}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Every query, the near misses first: its part, whether it went right, the skill chosen, the
+/// margin to the bar, and a button that explains its score.
+#[component]
+fn Queries(lab: Lab, run: LabRun) -> impl IntoView {
+    let mut order: Vec<usize> = eval::near_misses(&run.items, &run.results, f32::INFINITY).into_iter().map(|(i, _)| i).collect();
+    order.sort_by_key(|&i| run.items[i].should_trigger == run.results[i].triggered());
+    let chosen = run.chosen();
+    let rows = order
+        .into_iter()
+        .map(|i| {
+            let (q, r) = (&run.items[i], run.results[i]);
+            let right = q.should_trigger == r.triggered();
+            let split = if run.splits[i] == Split::Train { "train" } else { "validation" };
+            let who = chosen[i].map_or(skillpg_routing::NONE.to_owned(), |k| run.skills[k].name.clone());
+            view! {
+                <tr data-testid="lab-query" data-split=split data-right=right.to_string() class:bad=!right>
+                    <td>{split}</td>
+                    <td>{if right { "✓ right" } else { "✗ wrong" }}</td>
+                    <td>{if q.should_trigger { "should trigger" } else { "should not" }}</td>
+                    <td>{who}</td>
+                    <td class="num">{format!("{:+.3}", r.margin)}</td>
+                    <td class="query">{q.query.clone()}</td>
+                    <td><button data-testid="lab-explain" on:click=move |_| lab.explain(i)>"Which words?"</button></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-scroll">
+            <table data-testid="lab-queries">
+                <caption>"Queries, wrong ones first, then by how near the bar they are (margin: the skill's score less what it had to beat)"</caption>
+                <thead><tr><th scope="col">"Part"</th><th scope="col">"Result"</th><th scope="col">"Expected"</th><th scope="col">"Chosen"</th><th scope="col">"Margin"</th><th scope="col">"Query"</th><th scope="col"></th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The description drawn with each word's weight in one query's score.
+#[component]
+fn Explanation(run: LabRun, index: usize, weights: Vec<(Range<usize>, f32)>, ms: f64) -> impl IntoView {
+    let description = run.skills[run.target].description.clone();
+    let max = weights.iter().map(|(_, w)| w.abs()).fold(1e-6f32, f32::max);
+    let mut at = 0;
+    let mut parts = Vec::new();
+    for (range, w) in &weights {
+        parts.push(view! { <span>{description[at..range.start].to_owned()}</span> }.into_any());
+        let alpha = (w.abs() / max * 0.6).min(0.6);
+        let colour = if *w >= 0.0 { format!("rgba(30, 150, 60, {alpha:.2})") } else { format!("rgba(200, 40, 40, {alpha:.2})") };
+        parts.push(
+            view! {
+                <span class="lab-word" data-testid="lab-word" data-weight=format!("{w:.4}") style=format!("background: {colour}") title=format!("{w:+.4} to the score")>
+                    {description[range.clone()].to_owned()}
+                </span>
+            }
+            .into_any(),
+        );
+        at = range.end;
+    }
+    let top: Vec<String> = {
+        let mut sorted = weights.clone();
+        sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
+        sorted.iter().take(3).filter(|(_, w)| *w > 0.0).map(|(r, w)| format!("“{}” {w:+.3}", &description[r.clone()])).collect()
+    };
+    view! {
+        <div class="lab-explanation" data-testid="lab-explanation">
+            <p>{format!("Which words carry “{}”: each word dropped in turn and the description re-embedded ({} embeddings, {ms:.0} ms). Green pulls the query in, red pushes it away.", run.items[index].query, weights.len())}</p>
+            <p class="lab-description">{parts}</p>
+            <p>{if top.is_empty() { "No word pulls this query in.".to_owned() } else { format!("Strongest: {}", top.join(", ")) }}</p>
+        </div>
+    }
+}
+
+/// The draft beside the current description, its paired result on validation, the overfitting
+/// warning, and the history of drafts.
+#[component]
+fn Draft(lab: Lab) -> impl IntoView {
+    let c = lab.c;
+    let current = move || lab.run.with(|r| r.as_ref().map(|r| r.skills[r.target].description.clone()).unwrap_or_default());
+    let export_history = move |_| {
+        let json = c.state.with_untracked(|s| serde_json::to_string_pretty(&s.lab.history).unwrap_or_default());
+        browser::download("lab-history.json", "application/json", json.as_bytes());
+    };
+    view! {
+        <div class="two-col">
+            <div><h4>"Description as written"</h4><p class="lab-description">{current}</p></div>
+            <div>
+                <label for="lab-draft"><h4>"Draft"</h4></label>
+                <textarea id="lab-draft" data-testid="lab-draft" rows="5" prop:value=move || c.state.with(|s| s.lab.draft.clone())
+                    on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.lab.draft = v); }></textarea>
+                <button data-testid="lab-try-draft" on:click=move |_| lab.try_draft()>"Try the draft"</button>
+            </div>
+        </div>
+        {move || lab.draft.get().map(|d| {
+            let p = d.cmp.paired;
+            let verdict = format!(
+                "On the validation part only: {} right under both, {} only as written, {} only with the draft, {} under neither; exact sign test p = {:.4}{}",
+                p.both, p.only_a, p.only_b, p.neither, d.cmp.p_value,
+                if d.cmp.p_value < 0.05 { "" } else { " (no evidence either way yet: add queries, or keep the one you trust)" }
+            );
+            let n_draft = d.results.len();
+            view! {
+                <p data-testid="lab-draft-result">{verdict}</p>
+                {d.cmp.overfits.then(|| view! { <p class="warning" role="alert" data-testid="lab-overfit">"The draft does better on train and not on validation: it fits the queries you looked at, not the task."</p> })}
+                <p class="note">{format!("Draft “{}” over {n_draft} queries.", d.description)}</p>
+            }
+        })}
+        <div class="table-scroll">
+            <table data-testid="lab-history">
+                <caption>"Descriptions tried (kept in the link) " <button on:click=export_history data-testid="lab-export-history">"Export"</button></caption>
+                <thead><tr><th scope="col">"Description"</th><th scope="col">"Train right"</th><th scope="col">"Validation right"</th></tr></thead>
+                <tbody>
+                    {move || c.state.with(|s| s.lab.history.iter().map(|v| view! {
+                        <tr><td class="query">{v.description.clone()}</td><td>{format!("{} of {}", v.train.0, v.train.1)}</td><td>{format!("{} of {}", v.validation.0, v.validation.1)}</td></tr>
+                    }).collect_view())}
+                </tbody>
+            </table>
+        </div>
+    }
+}

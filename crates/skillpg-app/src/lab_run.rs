@@ -1,0 +1,266 @@
+//! The description lab's state, plain Rust: an eval set for the selected skill (written in the
+//! page one query a line, `+` for should trigger and `-` for should not), one run of the
+//! embedding model over it and the loaded skills, and what the view derives from the run (the
+//! figures of each part, the near misses, a word's weight in a query's score, a draft's paired
+//! result, the skills that capture the queries). The arithmetic is `skillpg_routing::eval`'s.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+use skillpg_routing::decide::{self, Thresholds};
+use skillpg_routing::eval::{self, EvalQuery, EvalRun, Metrics, QueryResult, Split, VariantComparison};
+use skillpg_routing::export;
+use skillpg_routing::outcome::{Arm, Descriptions, Method};
+use skillpg_routing::skills::RouteSkill;
+
+use crate::routing_run::WEIGHTS;
+
+/// The lab's inputs, kept in the link.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LabState {
+    /// The eval set, one query a line: `+ query` should trigger, `- query` should not.
+    pub evals: String,
+    /// The split's seed.
+    pub seed: u64,
+    /// The share of each class held out for validation.
+    pub holdout: f64,
+    /// The draft description.
+    pub draft: String,
+    /// Drafts tried, with their figures.
+    pub history: Vec<Variant>,
+}
+
+impl Default for LabState {
+    fn default() -> LabState {
+        LabState { evals: String::new(), seed: eval::DEFAULT_SEED, holdout: eval::DEFAULT_HOLDOUT, draft: String::new(), history: Vec::new() }
+    }
+}
+
+/// A description tried, and how it did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    pub description: String,
+    /// Right on train, of how many.
+    pub train: (u64, u64),
+    /// Right on validation, of how many.
+    pub validation: (u64, u64),
+}
+
+/// The most drafts the history keeps (the oldest go first).
+pub const MAX_HISTORY: usize = 20;
+
+/// The eval set in the page's lines: `+ query` or `- query`; blank lines and `#` comments are
+/// skipped. A line with neither mark names its number.
+pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (should_trigger, rest) = match line.split_at(1) {
+            ("+", rest) => (true, rest),
+            ("-", rest) => (false, rest),
+            _ => return Err(format!("line {}: start it with + (should trigger) or - (should not)", i + 1)),
+        };
+        let query = rest.trim();
+        if query.is_empty() {
+            return Err(format!("line {}: the query is empty", i + 1));
+        }
+        out.push(EvalQuery { query: query.to_owned(), should_trigger });
+    }
+    if out.len() > eval::MAX_QUERIES {
+        return Err(format!("{} queries, more than the {} the lab takes", out.len(), eval::MAX_QUERIES));
+    }
+    Ok(out)
+}
+
+/// An eval set as the page's lines.
+pub fn to_lines(items: &[EvalQuery]) -> String {
+    items.iter().map(|q| format!("{} {}\n", if q.should_trigger { '+' } else { '-' }, q.query)).collect()
+}
+
+/// The texts a lab run embeds: the loaded skills (as the router sees them), then the queries.
+pub fn texts_to_embed(skills: &[RouteSkill], items: &[EvalQuery]) -> [Vec<String>; 2] {
+    [skills.iter().map(RouteSkill::embedding_text).collect(), items.iter().map(|q| q.query.clone()).collect()]
+}
+
+/// The texts that explain one query: the target skill with each word of its description
+/// dropped in turn.
+pub fn occlusion_texts(skill: &RouteSkill) -> Vec<String> {
+    eval::occlusions(&skill.description).into_iter().map(|d| RouteSkill { name: skill.name.clone(), description: d }.embedding_text()).collect()
+}
+
+/// One lab run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabRun {
+    pub skills: Vec<RouteSkill>,
+    /// The skill evaluated.
+    pub target: usize,
+    pub items: Vec<EvalQuery>,
+    pub splits: Vec<Split>,
+    pub holdout: f64,
+    pub seed: u64,
+    pub thresholds: Thresholds,
+    /// Embeddings of the skills (as written) and of the queries.
+    pub skill_vecs: Vec<Vec<f32>>,
+    pub query_vecs: Vec<Vec<f32>>,
+    /// The arm of the skills as written.
+    pub arm: Arm,
+    pub results: Vec<QueryResult>,
+    pub ms: f64,
+}
+
+impl LabRun {
+    /// The run from the embeddings of [`texts_to_embed`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        skills: Vec<RouteSkill>,
+        target: usize,
+        items: Vec<EvalQuery>,
+        holdout: f64,
+        seed: u64,
+        t: Thresholds,
+        [skill_vecs, query_vecs]: [Vec<Vec<f32>>; 2],
+        ms: f64,
+    ) -> LabRun {
+        let splits = eval::split(&items, holdout, seed);
+        let arm = Arm::from_cosines(skillpg_routing::skills::names(&skills), Descriptions::AsWritten, decide::score_matrix(&query_vecs, &skill_vecs), t);
+        let results = eval::results_from_arm(&arm, target, t);
+        LabRun { skills, target, items, splits, holdout, seed, thresholds: t, skill_vecs, query_vecs, arm, results, ms }
+    }
+
+    /// The figures of one part.
+    pub fn metrics(&self, part: Split) -> Metrics {
+        eval::metrics(&self.items, &self.results, &self.splits, part)
+    }
+
+    /// The skill each query went to (`None`: no skill).
+    pub fn chosen(&self) -> Vec<Option<usize>> {
+        self.arm.decisions.iter().map(|d| d.choice).collect()
+    }
+
+    /// The results with the target's description replaced by a draft whose embedding is
+    /// `draft_vec`.
+    pub fn draft_results(&self, draft_vec: &[f32]) -> Vec<QueryResult> {
+        let mut skill_vecs = self.skill_vecs.clone();
+        skill_vecs[self.target] = draft_vec.to_vec();
+        let matrix = decide::score_matrix(&self.query_vecs, &skill_vecs);
+        matrix
+            .iter()
+            .map(|row| {
+                let m = eval::margin(row, self.target, self.thresholds);
+                QueryResult { trigger_rate: if m >= 0.0 { 1.0 } else { 0.0 }, margin: m }
+            })
+            .collect()
+    }
+
+    /// The draft against the description as written, paired on validation.
+    pub fn compare(&self, draft: &[QueryResult]) -> VariantComparison {
+        eval::compare_variants(&self.items, &self.splits, &self.results, draft)
+    }
+
+    /// Each word of the target's description and its weight in query `index`'s score: the
+    /// score with the whole description less the score without the word (`occluded` holds the
+    /// embeddings of [`occlusion_texts`]).
+    pub fn explain(&self, index: usize, occluded: &[Vec<f32>]) -> Vec<(Range<usize>, f32)> {
+        let query = &self.query_vecs[index];
+        let full = decide::cosine(query, &self.skill_vecs[self.target]);
+        let without: Vec<f32> = occluded.iter().map(|v| decide::cosine(query, v)).collect();
+        eval::words(&self.skills[self.target].description).into_iter().zip(eval::contributions(full, &without)).collect()
+    }
+
+    /// For each other skill, how many should-trigger queries it captured.
+    pub fn captured_by(&self) -> Vec<(String, usize)> {
+        let owner = vec![self.target; self.items.len()];
+        let should: Vec<bool> = self.items.iter().map(|q| q.should_trigger).collect();
+        eval::collisions(&owner, &should, &self.chosen()).into_iter().map(|(_, captor, n)| (self.skills[captor].name.clone(), n)).collect()
+    }
+
+    /// The lab's report, as `skillpg eval --weights i8 --kernel integer --format json` writes
+    /// it for the same skills, eval set, seed and thresholds.
+    pub fn report_json(&self) -> String {
+        let model = export::embedding_model(WEIGHTS);
+        let run = EvalRun {
+            model: &model,
+            method: Method::Embedding { thresholds: self.thresholds },
+            holdout: self.holdout,
+            seed: self.seed,
+            items: &self.items,
+            arm: &self.arm,
+            target: self.target,
+            description: &self.skills[self.target].description,
+        };
+        eval::report_json(&run.report())
+    }
+
+    /// The description as written, as the history's first entry.
+    pub fn as_variant(&self, description: &str, results: &[QueryResult]) -> Variant {
+        let m = |part| eval::metrics(&self.items, results, &self.splits, part);
+        let (train, validation) = (m(Split::Train), m(Split::Validation));
+        Variant { description: description.to_owned(), train: (train.correct(), train.n), validation: (validation.correct(), validation.n) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(name: &str, description: &str) -> RouteSkill {
+        RouteSkill { name: name.into(), description: description.into() }
+    }
+
+    #[test]
+    fn lines_read_and_write_the_eval_set() {
+        let items = parse_lines("# sql\n+ check this migration\n\n- write a query\n").expect("parses");
+        assert_eq!(
+            items,
+            vec![EvalQuery { query: "check this migration".into(), should_trigger: true }, EvalQuery { query: "write a query".into(), should_trigger: false }]
+        );
+        assert_eq!(parse_lines(&to_lines(&items)).expect("round trip"), items);
+        assert!(parse_lines("check this").is_err_and(|e| e.contains("line 1")));
+        assert!(parse_lines("+ ok\n-  ").is_err_and(|e| e.contains("line 2: the query is empty")));
+    }
+
+    fn run() -> LabRun {
+        let skills = vec![skill("sql", "Reviews migrations. Use when asked."), skill("notes", "Writes notes.")];
+        let items = parse_lines("+ a\n+ b\n- c\n- d\n").expect("parses");
+        // Unit vectors: queries a, b near sql; c near notes; d nowhere.
+        let skill_vecs = vec![vec![1.0, 0.0], vec![0.0, 1.0]];
+        let query_vecs = vec![vec![0.9, 0.1], vec![0.2, 0.8], vec![0.0, 1.0], vec![0.1, 0.1]];
+        LabRun::new(skills, 0, items, 0.5, 1, Thresholds::DEFAULT, [skill_vecs, query_vecs], 5.0)
+    }
+
+    #[test]
+    fn a_run_scores_each_part_and_names_the_captor() {
+        let r = run();
+        assert_eq!(r.results.iter().map(QueryResult::triggered).collect::<Vec<_>>(), vec![true, false, false, false]);
+        assert_eq!(r.metrics(Split::Train).n + r.metrics(Split::Validation).n, 4);
+        assert_eq!(r.captured_by(), vec![("notes".to_owned(), 1)], "query b went to notes");
+        let json = r.report_json();
+        assert!(json.contains("\"skill\": \"sql\"") && json.contains("\"seed\": 1"));
+    }
+
+    #[test]
+    fn a_draft_moves_the_target_and_is_paired_on_validation() {
+        let r = run();
+        // A draft pointing between a and b catches both.
+        let draft = r.draft_results(&[0.3, 0.95]);
+        assert!(draft[0].triggered() && draft[1].triggered());
+        let cmp = r.compare(&draft);
+        assert_eq!(cmp.paired.both + cmp.paired.only_a + cmp.paired.only_b + cmp.paired.neither, r.metrics(Split::Validation).n);
+    }
+
+    #[test]
+    fn a_word_weighs_what_its_absence_costs() {
+        let r = run();
+        let texts = occlusion_texts(&r.skills[0]);
+        assert_eq!(texts.len(), 5, "one text without each word");
+        assert_eq!(texts[0], "sql: migrations. Use when asked.");
+        // Dropping word 0 leaves the vector; dropping word 1 moves it towards notes.
+        let occluded = vec![vec![1.0, 0.0], vec![0.0, 1.0], vec![1.0, 0.0], vec![1.0, 0.0], vec![1.0, 0.0]];
+        let w = r.explain(0, &occluded);
+        assert_eq!(&r.skills[0].description[w[1].0.clone()], "migrations.");
+        assert!(w[1].1 > 0.5 && w[0].1.abs() < 1e-6);
+    }
+}
