@@ -121,7 +121,7 @@ impl Lab {
     /// Runs the draft description, pairs it with the current one on validation, and keeps both
     /// in the history.
     fn try_draft(self) {
-        let Some(run) = self.run.get_untracked() else { return };
+        let Some(run) = self.run.get_untracked() else { return self.c.status.set("Run the eval set first: the draft is compared on its split.".to_owned()) };
         let description = self.c.state.with_untracked(|s| s.lab.draft.trim().to_owned());
         if description.is_empty() {
             return self.c.status.set("Write a draft description first.".to_owned());
@@ -209,6 +209,7 @@ pub fn LabPanel() -> impl IntoView {
                 </Show>
             </div>
             {move || lab.run.get().map(|run| view! { <LabResults lab=lab run=run/> })}
+            <Draft lab=lab/>
         </div>
     }
 }
@@ -228,7 +229,6 @@ fn LabResults(lab: Lab, run: LabRun) -> impl IntoView {
         })}
         <Queries lab=lab run=run.clone()/>
         {move || lab.explained.get().map(|(index, weights, ms)| view! { <Explanation run=run.clone() index=index weights=weights ms=ms/> })}
-        <Draft lab=lab/>
     }
 }
 
@@ -315,7 +315,7 @@ fn Explanation(run: LabRun, index: usize, weights: Vec<(Range<usize>, f32)>, ms:
         let colour = if *w >= 0.0 { format!("rgba(30, 150, 60, {alpha:.2})") } else { format!("rgba(200, 40, 40, {alpha:.2})") };
         parts.push(
             view! {
-                <span class="lab-word" data-testid="lab-word" data-weight=format!("{w:.4}") style=format!("background: {colour}") title=format!("{w:+.4} to the score")>
+                <span class="lab-word" data-testid="lab-word" data-weight=format!("{w:.4}") style:background-color=colour title=format!("{w:+.4} to the score")>
                     {description[range.clone()].to_owned()}
                 </span>
             }
@@ -342,7 +342,7 @@ fn Explanation(run: LabRun, index: usize, weights: Vec<(Range<usize>, f32)>, ms:
 #[component]
 fn Draft(lab: Lab) -> impl IntoView {
     let c = lab.c;
-    let current = move || lab.run.with(|r| r.as_ref().map(|r| r.skills[r.target].description.clone()).unwrap_or_default());
+    let current = move || c.computed.with(|k| k.analyses.get(c.state.with(|s| s.selected)).and_then(|a| a.description().map(str::to_owned)).unwrap_or_default());
     let export_history = move |_| {
         let json = c.state.with_untracked(|s| serde_json::to_string_pretty(&s.lab.history).unwrap_or_default());
         browser::download("lab-history.json", "application/json", json.as_bytes());

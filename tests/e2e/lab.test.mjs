@@ -1,0 +1,114 @@
+// The description lab in headless Chromium: an eval set run through the routing model's
+// worker gives the train and validation figures of `skillpg eval` (the page's report equals
+// the CLI's), a near miss is explained by its words within a second, a draft is paired with the
+// description on validation as the CLI pairs it, and the lab survives a reload. On the six-skill
+// sample, and on two real skills of the shared corpus among their eleven neighbours.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { corpus, openPage, root, screenshotPath, serveAndBrowse } from './harness.mjs';
+
+const env = serveAndBrowse();
+const skillpg = path.join(root, 'target/debug/skillpg');
+const cliArgs = ['eval', '--weights', 'i8', '--kernel', 'integer', '--format', 'json'];
+
+function cli(args) {
+  return execFileSync(skillpg, [...cliArgs, ...args], { encoding: 'utf8', cwd: root });
+}
+
+/// The figure a cell shows for a part of a CLI report: "83.3% [43.6, 97.0]".
+function figure(part, key) {
+  const v = part[key];
+  if (v === null) return '–';
+  const ci = part[`${key}_ci`];
+  return `${(v * 100).toFixed(1)}% [${(ci[0] * 100).toFixed(1)}, ${(ci[1] * 100).toFixed(1)}]`;
+}
+
+async function runAndCompare(page, skill, evals, folder) {
+  await page.click('[data-testid="lab-run"]');
+  await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 240_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lab-export-report"]')]);
+  const fromPage = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  const fromCli = JSON.parse(cli(['--evals', evals, '--skill', skill, folder]));
+  // The other skills are listed in load order, which a folder picker and the CLI may differ on.
+  fromPage.catalog.sort();
+  fromCli.catalog.sort();
+  assert.deepEqual(fromPage, fromCli, `${skill}: the page's report is skillpg eval's`);
+  for (const part of ['train', 'validation']) {
+    for (const key of ['precision', 'recall', 'accuracy']) {
+      assert.equal(await page.textContent(`[data-testid="lab-${part}-${key}"]`), figure(fromCli[part], key), `${skill} ${part} ${key}`);
+    }
+  }
+  return fromCli;
+}
+
+test('the lab on the six-skill sample: figures, a near miss explained, a draft paired on validation, kept in the link', { timeout: 600_000 }, async () => {
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="lab-sample"]');
+  const evals = path.join(root, 'web/samples/routing/evals-sql-review.json');
+  const report = await runAndCompare(page, 'sql-review', evals, path.join(root, 'web/samples/routing'));
+  assert.equal(report.train.n + report.validation.n, 20);
+
+  // The wrong queries come first; the first one is explained by its words.
+  const first = page.locator('[data-testid="lab-query"]').first();
+  assert.equal(await first.getAttribute('data-right'), 'false', 'a wrong query first');
+  const start = Date.now();
+  await first.locator('[data-testid="lab-explain"]').click();
+  await page.waitForSelector('[data-testid="lab-explanation"]');
+  const ms = Date.now() - start;
+  const description = fs.readFileSync(path.join(root, 'web/samples/routing/sql-review/SKILL.md'), 'utf8').match(/^description: (.*)$/m)[1];
+  const words = await page.$$eval('[data-testid="lab-word"]', (els) => els.map((e) => ({ text: e.textContent, w: Number(e.dataset.weight) })));
+  assert.equal(words.length, description.split(/\s+/).length, 'one weight a word');
+  assert.ok(words.some((w) => Math.abs(w.w) > 1e-4), 'some word moves the score');
+  console.log(`explained a ${words.length}-word description in ${ms} ms (click to drawn)`);
+  assert.ok(ms < 1000, `under a second with the embedding model: ${ms} ms`);
+  await page.locator('[data-testid="lab-figures"]').screenshot({ path: screenshotPath('lab-1-figures') });
+  await page.locator('[data-testid="lab-explanation"]').screenshot({ path: screenshotPath('lab-2-words') });
+
+  // A draft, paired with the description on validation as the CLI pairs it.
+  const draft = 'Review a SQL schema migration (a .sql file, Rails, Alembic or Django migration) for table locks, missing indexes and unsafe defaults before it runs in production. Use when someone adds or changes a migration, an index, a column or a foreign key.';
+  await page.fill('[data-testid="lab-draft"]', draft);
+  await page.click('[data-testid="lab-try-draft"]');
+  await page.waitForSelector('[data-testid="lab-draft-result"]');
+  const cmp = JSON.parse(cli(['--evals', evals, '--skill', 'sql-review', '--draft', draft, path.join(root, 'web/samples/routing')])).comparison;
+  const result = await page.textContent('[data-testid="lab-draft-result"]');
+  assert.ok(
+    result.startsWith(`On the validation part only: ${cmp.both} right under both, ${cmp.only_current} only as written, ${cmp.only_draft} only with the draft, ${cmp.neither} under neither; exact sign test p = ${cmp.p_value.toFixed(4)}`),
+    `${result} vs ${JSON.stringify(cmp)}`,
+  );
+  assert.equal(await page.locator('[data-testid="lab-overfit"]').count(), cmp.overfits ? 1 : 0);
+  assert.equal(await page.locator('[data-testid="lab-history"] tbody tr').count(), 2, 'the description as written, then the draft');
+  await page.screenshot({ path: screenshotPath('12-description-lab'), fullPage: true });
+  await page.locator('[data-testid="lab-draft-result"]').screenshot({ path: screenshotPath('lab-3-draft') });
+  await page.locator('[data-testid="lab-queries"]').screenshot({ path: screenshotPath('lab-4-queries') });
+
+  // The eval set, the seed and the drafts travel in the link: a reload keeps them.
+  await page.reload();
+  await page.waitForSelector('[data-testid="lab-evals"]');
+  assert.match(await page.inputValue('[data-testid="lab-evals"]'), /^\+ Check this migration before I run it against production\./);
+  assert.equal(await page.inputValue('[data-testid="lab-draft"]'), draft);
+  assert.equal(await page.locator('[data-testid="lab-history"] tbody tr').count(), 2);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the lab on two real skills among their neighbours equals skillpg eval', { timeout: 600_000 }, async () => {
+  const folder = path.join(corpus, 'anthropics__skills');
+  assert.ok(fs.existsSync(folder), `the shared corpus is absent: ${folder} not found (this test needs ../shared/corpus beside the repository)`);
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="clear"]');
+  await page.setInputFiles('[data-testid="folder-input"]', folder);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length >= 10, null, { timeout: 60_000 });
+  for (const skill of ['webapp-testing', 'mcp-builder']) {
+    await page.locator('[data-testid="catalog"] .catalog-item button', { hasText: skill }).first().click();
+    const evals = path.join(root, 'tests/e2e/evals', `${skill}.json`);
+    await page.setInputFiles('[data-testid="lab-import"]', evals);
+    await page.waitForFunction(() => document.querySelector('[data-testid="lab-evals"]').value.split('\n').filter(Boolean).length === 20);
+    const report = await runAndCompare(page, skill, evals, folder);
+    console.log(`${skill}: train accuracy ${report.train.accuracy}, validation ${report.validation.accuracy}, recall ${report.validation.recall}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
