@@ -190,6 +190,7 @@ impl LabRun {
             arm: &self.arm,
             target: self.target,
             description: &self.skills[self.target].description,
+            sampled: None,
         };
         eval::report_json(&run.report())
     }

@@ -7,6 +7,7 @@
 //! worker itself: `[id, null, null, message]`), so no protocol key is spelled here; an answer
 //! that does not read as the answer expected is an error the page shows.
 
+use skillpg_routing::sampling::Sampling;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -144,8 +145,8 @@ impl ModelWorker {
 
     /// Routes one request with the loaded decoder: its decision, the system turn's tokens, and
     /// what runs the model now.
-    pub async fn route_one(&self, skills: &[RouteSkill], request: &str, mode: DecoderMode) -> Result<(Decision, u64, String), String> {
-        match self.call(&ToWorker::RouteOne { skills: skills.to_vec(), request: request.to_owned(), mode }, None).await? {
+    pub async fn route_one(&self, skills: &[RouteSkill], request: &str, mode: DecoderMode, sampling: Option<Sampling>) -> Result<(Decision, u64, String), String> {
+        match self.call(&ToWorker::RouteOne { skills: skills.to_vec(), request: request.to_owned(), mode, sampling }, None).await? {
             (FromWorker::Routed { decision, prefix_tokens, backend }, _) => Ok((decision, prefix_tokens, backend)),
             (other, _) => Err(format!("the worker answered {} where the page awaited a decision", kind(&other))),
         }

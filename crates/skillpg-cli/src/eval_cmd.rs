@@ -35,6 +35,14 @@ pub struct EvalArgs {
     /// A draft description for the skill, compared with the current one on validation.
     #[arg(long)]
     pub draft: Option<String>,
+    /// With a decoder: how many times each query runs (skill-creator runs each 3 times); a
+    /// query triggers when at least half its runs choose the skill.
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+    /// With a decoder: the sampling temperature of repeated runs (0: greedy). Each run draws
+    /// from the seed of its query and run, so the same `--seed` gives the same answers.
+    #[arg(long, default_value_t = 0.0)]
+    pub temperature: f32,
     /// Near misses: queries right by less than this margin are listed with the wrong ones.
     #[arg(long, default_value_t = 0.05)]
     pub near: f32,
@@ -63,13 +71,36 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
         drafted[target].description = draft.clone();
         sets.push((drafted, Descriptions::Other));
     }
+    let near = if router.is_decoder() { -1.0 } else { args.near };
+    if args.runs > 1 || args.temperature > 0.0 {
+        // A decoder's repeated runs: drafts are compared on one run of each description.
+        if args.draft.is_some() {
+            return Err("--draft compares one run of each description: leave out --runs and --temperature".to_owned());
+        }
+        let (arm, choices) = router.sampled_runs(&skills, &requests, args.runs.max(1), args.temperature, seed)?;
+        let sampled = Some(eval::Sampled { runs: args.runs.max(1), temperature: args.temperature, choices: &choices });
+        let run = EvalRun {
+            model: &router.model,
+            method: router.method(),
+            holdout,
+            seed,
+            items: &input.items,
+            arm: &arm,
+            target,
+            description: &skills[target].description,
+            sampled,
+        };
+        let report = run.report();
+        return Ok(if json { eval::report_json(&report) } else { text_report(&report, None, near) });
+    }
     let borrowed: Vec<(&[RouteSkill], Descriptions)> = sets.iter().map(|(s, d)| (s.as_slice(), *d)).collect();
     let arms = router.run_arms(&borrowed, &requests)?;
-    let report =
-        |arm: &Arm, description: &str| EvalRun { model: &router.model, method: router.method(), holdout, seed, items: &input.items, arm, target, description }.report();
+    let report = |arm: &Arm, description: &str| {
+        EvalRun { model: &router.model, method: router.method(), holdout, seed, items: &input.items, arm, target, description, sampled: None }.report()
+    };
     let current = report(&arms[0], &skills[target].description);
     let Some(draft) = args.draft.as_deref() else {
-        return Ok(if json { eval::report_json(&current) } else { text_report(&current, None, args.near) });
+        return Ok(if json { eval::report_json(&current) } else { text_report(&current, None, near) });
     };
     let drafted = report(&arms[1], draft);
     let results = |r: &EvalReport| -> Vec<eval::QueryResult> { r.queries.iter().map(|q| eval::QueryResult { trigger_rate: q.trigger_rate, margin: q.margin }).collect() };
@@ -86,7 +117,7 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
         });
         return Ok(serde_json::to_string_pretty(&value).map_err(|e| e.to_string())? + "\n");
     }
-    Ok(text_report(&current, Some((&drafted, &cmp)), args.near))
+    Ok(text_report(&current, Some((&drafted, &cmp)), near))
 }
 
 fn part_line(out: &mut String, label: &str, p: &PartJson) {
@@ -100,7 +131,8 @@ fn part_line(out: &mut String, label: &str, p: &PartJson) {
 /// The lab's figures, its near misses and the draft's paired result, for a terminal.
 fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantComparison)>, near: f32) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{}: {} queries, seed {}, {:.0}% held out for validation; {}", r.skill, r.queries.len(), r.seed, r.holdout * 100.0, r.model);
+    let runs = if r.runs > 1 || r.temperature > 0.0 { format!(", {} run(s) a query at temperature {}", r.runs, r.temperature) } else { String::new() };
+    let _ = writeln!(out, "{}: {} queries, seed {}, {:.0}% held out for validation; {}{runs}", r.skill, r.queries.len(), r.seed, r.holdout * 100.0, r.model);
     let _ = writeln!(out, "{:<11} {:>3}  {:<22}  {:<22}  {:<22}", "", "n", "precision (95% CI)", "recall", "accuracy");
     part_line(&mut out, "train", &r.train);
     part_line(&mut out, "validation", &r.validation);
@@ -108,12 +140,17 @@ fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantCompari
     let results: Vec<eval::QueryResult> = r.queries.iter().map(|q| eval::QueryResult { trigger_rate: q.trigger_rate, margin: q.margin }).collect();
     let misses = eval::near_misses(&items, &results, near);
     if !misses.is_empty() {
-        let _ = writeln!(out, "\nwrong, or right by less than {near} (nearest the bar first):");
+        let _ = if near < 0.0 {
+            writeln!(out, "\nwrong (a decoder has no margin: the share of runs that chose the skill is shown):")
+        } else {
+            writeln!(out, "\nwrong, or right by less than {near} (nearest the bar first):")
+        };
         for (i, m) in misses {
             let q = &r.queries[i];
             let mark = if q.triggered == q.should_trigger { "right" } else { "WRONG" };
             let want = if q.should_trigger { "should trigger" } else { "should not" };
-            let _ = writeln!(out, "  {mark} {:<12} {want:<14} margin {m:+.3}  chose {:<20} {:?}", format!("[{}]", split_name(q.split)), q.chosen, q.query);
+            let how = if near < 0.0 { format!("rate {:.2}", q.trigger_rate) } else { format!("margin {m:+.3}") };
+            let _ = writeln!(out, "  {mark} {:<12} {want:<14} {how}  chose {:<20} {:?}", format!("[{}]", split_name(q.split)), q.chosen, q.query);
         }
     }
     if let Some((d, cmp)) = draft {

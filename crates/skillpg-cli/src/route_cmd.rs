@@ -160,6 +160,40 @@ impl LoadedRouter {
         }
     }
 
+    /// A decoder's repeated runs under the chapter's protocol: for each request, the skill each
+    /// of `runs` runs chose, every answer drawn at `temperature` from the seed of its query and
+    /// run (`sampling::run_seed`), so the same seed gives the same answers (the page draws the
+    /// same way). The arm holds the first run's decisions.
+    pub fn sampled_runs(&self, skills: &[RouteSkill], requests: &[Labelled], runs: usize, temperature: f32, seed: u64) -> Result<(Arm, Vec<Vec<Option<usize>>>), String> {
+        let Router::Decoder { decoder, .. } = &self.router else {
+            return Err("repeated runs need a decoder (--model FILE.gguf or a checkpoint): the embedding model gives the same answer every time".to_owned());
+        };
+        let mut cpu = CpuForward::new(&decoder.model);
+        let router = now(DecoderRouter::new(&mut cpu, &decoder.bpe, skills, true))??;
+        let mut first = Vec::with_capacity(requests.len());
+        let mut choices = Vec::with_capacity(requests.len());
+        for (q, r) in requests.iter().enumerate() {
+            let mut per_run = Vec::with_capacity(runs);
+            for run in 0..runs {
+                let sampling = skillpg_routing::sampling::Sampling { temperature, seed: skillpg_routing::sampling::run_seed(seed, q, run) };
+                let decision = now(router.chapter_sampled(&mut cpu, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS, Some(sampling)))??.decision();
+                per_run.push(decision.choice);
+                if run == 0 {
+                    first.push(decision);
+                }
+            }
+            choices.push(per_run);
+            eprint!("\r{}/{} queries x {runs} runs", q + 1, requests.len());
+        }
+        eprintln!();
+        Ok((Arm { names: skills::names(skills), descriptions: Descriptions::AsWritten, decisions: first }, choices))
+    }
+
+    /// Whether it is a decoder.
+    pub fn is_decoder(&self) -> bool {
+        matches!(self.router, Router::Decoder { .. })
+    }
+
     /// Decides `arm` again under the thresholds that suit the labelled `requests` best, and says
     /// which they were on stderr.
     pub fn calibrate(&mut self, arm: &mut Arm, requests: &[Labelled]) -> Result<(), String> {

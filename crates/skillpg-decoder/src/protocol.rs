@@ -14,6 +14,7 @@
 use skillpg_routing::NONE;
 use skillpg_routing::answer::{Reading, read_answer};
 use skillpg_routing::outcome::{Decision, Evidence};
+use skillpg_routing::sampling::{Sampling, SplitMix64, draw};
 use skillpg_routing::skills::RouteSkill;
 
 use crate::bpe::Bpe;
@@ -180,12 +181,29 @@ impl DecoderRouter {
 
     /// The chapter's protocol: greedy decoding to the end of the turn, at most `max_tokens`.
     pub async fn chapter(&self, model: &mut impl Forward, bpe: &Bpe, request: &str, max_tokens: usize) -> Result<ChapterAnswer, String> {
+        self.chapter_sampled(model, bpe, request, max_tokens, None).await
+    }
+
+    /// The chapter's protocol, each token drawn at `sampling`'s temperature from its seed
+    /// (greedy without one): one of a query's repeated runs.
+    pub async fn chapter_sampled(
+        &self,
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        request: &str,
+        max_tokens: usize,
+        sampling: Option<Sampling>,
+    ) -> Result<ChapterAnswer, String> {
         let ids = self.request_ids(model, bpe, request);
         let mut logits = model.forward(&ids, Logits::Last).await?;
         let mut answer = Vec::new();
         let mut capped = true;
+        let mut rng = sampling.map(|s| (s.temperature, SplitMix64(s.seed)));
         for _ in 0..max_tokens {
-            let next = argmax(&logits);
+            let next = match &mut rng {
+                Some((t, rng)) => draw(&logits, *t, rng),
+                None => argmax(&logits),
+            };
             if self.stops.contains(&next) {
                 capped = false;
                 break;

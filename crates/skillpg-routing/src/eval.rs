@@ -24,6 +24,7 @@ use crate::PREVIEW_NOTE;
 use crate::decide::Thresholds;
 use crate::outcome::{Arm, Evidence, Method};
 use crate::requests::Labelled;
+use crate::sampling::SplitMix64;
 
 /// The share of validation queries held out, as skill-creator's `run_loop` does by default.
 pub const DEFAULT_HOLDOUT: f64 = 0.4;
@@ -86,7 +87,7 @@ pub fn split(items: &[EvalQuery], holdout: f64, seed: u64) -> Vec<Split> {
         let mut rng = SplitMix64(seed ^ u64::from(class));
         // Fisher-Yates.
         for i in (1..members.len()).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             members.swap(i, j);
         }
         let mut n_val = (holdout * members.len() as f64).round() as usize;
@@ -98,19 +99,6 @@ pub fn split(items: &[EvalQuery], holdout: f64, seed: u64) -> Vec<Split> {
         }
     }
     out
-}
-
-/// SplitMix64: a small, well-mixed generator whose output is fixed by its seed.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 /// How far a query's scores are from choosing skill `target` under `t`: the target's score
@@ -380,6 +368,10 @@ impl From<Metrics> for PartJson {
     }
 }
 
+fn one() -> usize {
+    1
+}
+
 /// One query in a report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QueryRow {
@@ -388,9 +380,12 @@ pub struct QueryRow {
     pub split: Split,
     pub trigger_rate: f64,
     pub triggered: bool,
-    /// The skill the router chose (or NONE).
+    /// The skill the router chose (or NONE); the first run's, with repeated runs.
     pub chosen: String,
     pub margin: f32,
+    /// Every run's choice, with repeated runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<String>,
 }
 
 /// `skillpg eval --format json`, and the page's lab export: the same bytes for the same inputs.
@@ -404,6 +399,12 @@ pub struct EvalReport {
     pub method: Method,
     pub holdout: f64,
     pub seed: u64,
+    /// How many times each query ran (1: the embedding model, or a decoder's greedy answer).
+    #[serde(default = "one")]
+    pub runs: usize,
+    /// The decoder's sampling temperature (0: greedy).
+    #[serde(default)]
+    pub temperature: f32,
     /// The other skills loaded, which compete for the queries.
     pub catalog: Vec<String>,
     pub queries: Vec<QueryRow>,
@@ -424,6 +425,29 @@ pub struct EvalRun<'a> {
     /// The skill evaluated, an index into the arm's names.
     pub target: usize,
     pub description: &'a str,
+    /// A decoder's repeated runs, when the queries were run more than once or at a
+    /// temperature: every run's answer for each query (the arm holds the first run's).
+    pub sampled: Option<Sampled<'a>>,
+}
+
+/// A decoder's repeated, seeded runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Sampled<'a> {
+    pub runs: usize,
+    pub temperature: f32,
+    /// For each query, the skill each run chose (`None`: NONE).
+    pub choices: &'a [Vec<Option<usize>>],
+}
+
+/// Each query's share of runs that chose `target`.
+pub fn sampled_results(choices: &[Vec<Option<usize>>], target: usize) -> Vec<QueryResult> {
+    choices
+        .iter()
+        .map(|runs| {
+            let hits = runs.iter().filter(|c| **c == Some(target)).count();
+            QueryResult { trigger_rate: if runs.is_empty() { 0.0 } else { hits as f64 / runs.len() as f64 }, margin: 0.0 }
+        })
+        .collect()
 }
 
 impl EvalRun<'_> {
@@ -438,14 +462,18 @@ impl EvalRun<'_> {
     /// The report of the run.
     pub fn report(&self) -> EvalReport {
         let splits = split(self.items, self.holdout, self.seed);
-        let results = results_from_arm(self.arm, self.target, self.thresholds());
+        let results = match &self.sampled {
+            Some(s) => sampled_results(s.choices, self.target),
+            None => results_from_arm(self.arm, self.target, self.thresholds()),
+        };
         let queries = self
             .items
             .iter()
             .zip(&splits)
             .zip(&results)
             .zip(&self.arm.decisions)
-            .map(|(((q, s), r), d)| QueryRow {
+            .enumerate()
+            .map(|(i, (((q, s), r), d))| QueryRow {
                 query: q.query.clone(),
                 should_trigger: q.should_trigger,
                 split: *s,
@@ -453,6 +481,10 @@ impl EvalRun<'_> {
                 triggered: r.triggered(),
                 chosen: self.arm.name_of(d).to_owned(),
                 margin: r.margin,
+                runs: self
+                    .sampled
+                    .map(|smp| smp.choices[i].iter().map(|c| c.and_then(|k| self.arm.names.get(k)).map_or(NONE, String::as_str).to_owned()).collect())
+                    .unwrap_or_default(),
             })
             .collect();
         let name = self.arm.names.get(self.target).cloned().unwrap_or_default();
@@ -464,6 +496,8 @@ impl EvalRun<'_> {
             method: self.method,
             holdout: self.holdout,
             seed: self.seed,
+            runs: self.sampled.map_or(1, |smp| smp.runs),
+            temperature: self.sampled.map_or(0.0, |smp| smp.temperature),
             queries,
             train: metrics(self.items, &results, &splits, Split::Train).into(),
             validation: metrics(self.items, &results, &splits, Split::Validation).into(),
@@ -612,6 +646,7 @@ mod tests {
             arm: &arm,
             target: 0,
             description: "Merges PDFs.",
+            sampled: None,
         };
         let r = run.report();
         assert_eq!((r.train.n + r.validation.n, r.validation.n), (10, 4));
@@ -622,5 +657,13 @@ mod tests {
         let back = parse_eval_input(&json).expect("a report reads back");
         assert_eq!(back, EvalInput { items: items.clone(), seed: Some(3), holdout: Some(DEFAULT_HOLDOUT) });
         assert!(parse_eval_input("{\"queries\": 1}").is_err());
+    }
+
+    #[test]
+    fn repeated_runs_trigger_at_half_or_more() {
+        let choices = vec![vec![Some(0), Some(0), None], vec![Some(1), None, Some(0)], vec![]];
+        let r = sampled_results(&choices, 0);
+        assert_eq!(r.iter().map(|q| q.triggered()).collect::<Vec<_>>(), vec![true, false, false]);
+        assert!((r[0].trigger_rate - 2.0 / 3.0).abs() < 1e-12);
     }
 }

@@ -14,7 +14,8 @@
 //! - [`export`]: the JSON and CSV schemas of a run, byte for byte the same from the CLI and the
 //!   page;
 //! - [`backend`]: where a model runs (the software-adapter rule, once);
-//! - [`protocol`]: the typed messages between the page and its workers.
+//! - [`protocol`]: the typed messages between the page and its workers;
+//! - [`sampling`]: seeded sampling for a decoder's repeated runs.
 //!
 //! Pure: no model, no I/O; it builds for `wasm32-unknown-unknown` and is tested natively.
 
@@ -26,6 +27,7 @@ pub mod export;
 pub mod outcome;
 pub mod protocol;
 pub mod requests;
+pub mod sampling;
 pub mod skills;
 
 /// The answer when no skill fits: a label in request files, a decoder's answer, a choice.

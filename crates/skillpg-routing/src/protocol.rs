@@ -81,8 +81,15 @@ pub enum ToWorker {
     LoadDecoder { file_name: String, checkpoint: Option<CheckpointFiles>, backend: BackendChoice },
     /// Move the loaded decoder to another backend (its cache and router start afresh).
     MoveDecoder { backend: BackendChoice },
-    /// Route one request over `skills` with the loaded decoder.
-    RouteOne { skills: Vec<RouteSkill>, request: String, mode: DecoderMode },
+    /// Route one request over `skills` with the loaded decoder; under the chapter's protocol,
+    /// `sampling` draws the answer at a temperature with a seed instead of greedily.
+    RouteOne {
+        skills: Vec<RouteSkill>,
+        request: String,
+        mode: DecoderMode,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sampling: Option<crate::sampling::Sampling>,
+    },
 }
 
 /// A worker's answer.
@@ -147,7 +154,18 @@ mod tests {
                 backend: BackendChoice::Webgpu,
             },
             ToWorker::MoveDecoder { backend: BackendChoice::Cpu },
-            ToWorker::RouteOne { skills: vec![RouteSkill { name: "a".into(), description: "A.".into() }], request: "q".into(), mode: DecoderMode::Choice },
+            ToWorker::RouteOne {
+                skills: vec![RouteSkill { name: "a".into(), description: "A.".into() }],
+                request: "q".into(),
+                mode: DecoderMode::Choice,
+                sampling: None,
+            },
+            ToWorker::RouteOne {
+                skills: vec![],
+                request: "q".into(),
+                mode: DecoderMode::Chapter,
+                sampling: Some(crate::sampling::Sampling { temperature: 0.7, seed: 3 }),
+            },
         ];
         for m in messages {
             assert_eq!(decode::<ToWorker>(&encode(&m)), Ok(m));

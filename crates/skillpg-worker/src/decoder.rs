@@ -11,6 +11,7 @@
 //! device) hands the model to the CPU path, which finishes the request, and the backend line says
 //! so.
 
+use skillpg_routing::sampling::Sampling;
 use std::cell::RefCell;
 
 use skillpg_decoder::bpe::Bpe;
@@ -143,7 +144,7 @@ async fn install(loaded: Loaded, file_name: &str, choice: BackendChoice) -> Resu
 
 /// One request on the engine's backend, the router made first when the skills changed; the
 /// decision and the system turn's tokens.
-async fn route_on(engine: &mut DecoderEngine, skills: &[RouteSkill], request: &str, mode: DecoderMode) -> Result<(Decision, u64), String> {
+async fn route_on(engine: &mut DecoderEngine, skills: &[RouteSkill], request: &str, mode: DecoderMode, sampling: Option<Sampling>) -> Result<(Decision, u64), String> {
     if engine.router.as_ref().is_none_or(|(s, _)| s != skills) {
         engine.router = None;
         let router = DecoderRouter::new(&mut engine.backend, &engine.bpe, skills, true).await?;
@@ -152,7 +153,7 @@ async fn route_on(engine: &mut DecoderEngine, skills: &[RouteSkill], request: &s
     let DecoderEngine { backend, bpe, router, .. } = engine;
     let Some((_, router)) = router.as_ref() else { return Err("no router".to_owned()) };
     let decision = match mode {
-        DecoderMode::Chapter => router.chapter(backend, bpe, request, DEFAULT_MAX_ANSWER_TOKENS).await?.decision(),
+        DecoderMode::Chapter => router.chapter_sampled(backend, bpe, request, DEFAULT_MAX_ANSWER_TOKENS, sampling).await?.decision(),
         DecoderMode::Choice => router.choice(backend, bpe, request).await?.decision(),
     };
     Ok((decision, router.prefix_tokens() as u64))
@@ -172,10 +173,10 @@ pub async fn set_backend(choice: BackendChoice) -> Result<(String, String), Stri
 
 /// Routes one request over `skills`: the decision, the system turn's tokens, and what runs the
 /// model now. A GPU failure moves the model to the CPU path, which answers the request.
-pub async fn route_one(skills: &[RouteSkill], request: &str, mode: DecoderMode) -> Result<(Decision, u64, String), String> {
+pub async fn route_one(skills: &[RouteSkill], request: &str, mode: DecoderMode, sampling: Option<Sampling>) -> Result<(Decision, u64, String), String> {
     // Out of the cell while the GPU is awaited; the worker answers one message at a time.
     let mut engine = DECODER.with(|d| d.borrow_mut().take()).ok_or("no decoder is loaded")?;
-    let mut out = route_on(&mut engine, skills, request, mode).await;
+    let mut out = route_on(&mut engine, skills, request, mode, sampling).await;
     if let Err(failure) = &out
         && let Backend::Gpu(_) = &engine.backend
     {
@@ -184,7 +185,7 @@ pub async fn route_one(skills: &[RouteSkill], request: &str, mode: DecoderMode) 
         let model = backend.into_model();
         let line = format!("{what}: CPU path (wasm SIMD, in a worker): the GPU failed ({failure}), so this and later requests run on the CPU");
         engine = DecoderEngine { backend: Backend::Cpu(CpuForward::new(model)), bpe, what, line, router: None };
-        out = route_on(&mut engine, skills, request, mode).await;
+        out = route_on(&mut engine, skills, request, mode, sampling).await;
     }
     let line = engine.line.clone();
     DECODER.with(|d| *d.borrow_mut() = Some(engine));

@@ -61,8 +61,8 @@ pub async fn answer(message: &str, bytes: Option<Vec<u8>>) -> (FromWorker, Optio
                 let (model, line) = decoder::set_backend(backend).await?;
                 Ok((FromWorker::Ready { model, backend: line }, None))
             }
-            ToWorker::RouteOne { skills, request, mode } => {
-                let (decision, prefix_tokens, backend) = decoder::route_one(&skills, &request, mode).await?;
+            ToWorker::RouteOne { skills, request, mode, sampling } => {
+                let (decision, prefix_tokens, backend) = decoder::route_one(&skills, &request, mode, sampling).await?;
                 Ok((FromWorker::Routed { decision, prefix_tokens, backend }, None))
             }
         }

@@ -289,7 +289,7 @@ impl Panel {
                     return;
                 }
                 self.busy.set(Some(progress.status(browser::now_ms())));
-                match worker.route_one(skills, request, m).await {
+                match worker.route_one(skills, request, m, None).await {
                     Ok((decision, prefix_tokens, line)) => {
                         // A GPU that failed hands the model to the CPU: the line says so.
                         self.model.update(|m| {
