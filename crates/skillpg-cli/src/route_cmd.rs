@@ -73,6 +73,9 @@ impl RouterArgs {
     }
 }
 
+/// For each request, the skill each run chose (`None`: NONE).
+pub type RunChoices = Vec<Vec<Option<usize>>>;
+
 /// A decoder and its tokenizer.
 pub struct LoadedDecoder {
     model: Decoder,
@@ -164,7 +167,7 @@ impl LoadedRouter {
     /// of `runs` runs chose, every answer drawn at `temperature` from the seed of its query and
     /// run (`sampling::run_seed`), so the same seed gives the same answers (the page draws the
     /// same way). The arm holds the first run's decisions.
-    pub fn sampled_runs(&self, skills: &[RouteSkill], requests: &[Labelled], runs: usize, temperature: f32, seed: u64) -> Result<(Arm, Vec<Vec<Option<usize>>>), String> {
+    pub fn sampled_runs(&self, skills: &[RouteSkill], requests: &[Labelled], runs: usize, temperature: f32, seed: u64) -> Result<(Arm, RunChoices), String> {
         let Router::Decoder { decoder, .. } = &self.router else {
             return Err("repeated runs need a decoder (--model FILE.gguf or a checkpoint): the embedding model gives the same answer every time".to_owned());
         };
