@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { corpus, openPage, root, screenshotPath, serveAndBrowse } from './harness.mjs';
@@ -109,6 +110,46 @@ test('the lab on two real skills among their neighbours equals skillpg eval', { 
     const report = await runAndCompare(page, skill, evals, folder);
     console.log(`${skill}: train accuracy ${report.train.accuracy}, validation ${report.validation.accuracy}, recall ${report.validation.recall}`);
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a decoder\'s repeated runs: the same seed gives the same answers in the page and the CLI', { timeout: 600_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillpg-lab-'));
+  execFileSync('python3', [path.join(root, 'crates/skillpg-decoder/tests/oracle/make_tiny.py'), dir], { encoding: 'utf8' });
+  const model = path.join(dir, 'tiny-chat-qwen2.gguf');
+  assert.ok(fs.existsSync(model), 'make_tiny.py wrote the chat model (it needs `pip install gguf==0.19.0 numpy`)');
+  const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/evals-sql-review.json'), 'utf8'));
+  const picked = [all[0], all[1], all[10], all[11]];
+  const evals = path.join(dir, 'evals.json');
+  fs.writeFileSync(evals, JSON.stringify(picked));
+
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="lab-sample"]');
+  await page.setInputFiles('[data-testid="lab-import"]', evals);
+  await page.waitForFunction(() => document.querySelector('[data-testid="lab-evals"]').value.split('\n').filter(Boolean).length === 4);
+  await page.setInputFiles('[data-testid="decoder-file"]', model);
+  await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
+  await page.check('[data-testid="lab-decoder"]');
+  await page.fill('[data-testid="lab-runs"]', '2');
+  await page.press('[data-testid="lab-runs"]', 'Tab');
+  await page.fill('[data-testid="lab-temperature"]', '0.9');
+  await page.press('[data-testid="lab-temperature"]', 'Tab');
+  await page.click('[data-testid="lab-run"]');
+  await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 300_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lab-export-report"]')]);
+  const fromPage = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  const args = (seed) => [...cliArgs.slice(0, 1), '--model', model, '--runs', '2', '--temperature', '0.9', '--seed', String(seed), '--format', 'json', '--evals', evals, '--skill', 'sql-review', path.join(root, 'web/samples/routing')];
+  const run = (seed) => JSON.parse(execFileSync(skillpg, args(seed), { encoding: 'utf8', cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }));
+  const fromCli = run(42);
+  fromPage.catalog.sort();
+  fromCli.catalog.sort();
+  assert.deepEqual(fromPage, fromCli, 'the page\'s runs are the CLI\'s, answer for answer');
+  assert.equal(fromCli.queries[0].answers.length, 2, 'two runs a query, each answer kept');
+  assert.deepEqual(run(42), fromCli, 'the same seed, the same answers');
+  const other = run(7);
+  assert.notDeepEqual(other.queries.map((q) => q.answers), fromCli.queries.map((q) => q.answers), 'another seed, other answers');
+  console.log(`seeded runs agree page and CLI, e.g. ${JSON.stringify(fromCli.queries[0].answers)}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -28,12 +28,54 @@ pub struct LabState {
     pub draft: String,
     /// Drafts tried, with their figures.
     pub history: Vec<Variant>,
+    /// Run the queries on the decoder loaded in the chapter's experiment rather than the
+    /// embedding model.
+    #[serde(default)]
+    pub decoder: bool,
+    /// With the decoder: runs a query (skill-creator runs each 3 times).
+    #[serde(default = "default_runs")]
+    pub runs: usize,
+    /// With the decoder: the sampling temperature (0: greedy).
+    #[serde(default = "default_temperature")]
+    pub temperature: f32,
 }
+
+fn default_runs() -> usize {
+    3
+}
+
+fn default_temperature() -> f32 {
+    0.7
+}
+
+/// The most runs a query may have in the page.
+pub const MAX_RUNS: usize = 10;
 
 impl Default for LabState {
     fn default() -> LabState {
-        LabState { evals: String::new(), seed: eval::DEFAULT_SEED, holdout: eval::DEFAULT_HOLDOUT, draft: String::new(), history: Vec::new() }
+        LabState {
+            evals: String::new(),
+            seed: eval::DEFAULT_SEED,
+            holdout: eval::DEFAULT_HOLDOUT,
+            draft: String::new(),
+            history: Vec::new(),
+            decoder: false,
+            runs: default_runs(),
+            temperature: default_temperature(),
+        }
     }
+}
+
+/// A decoder's repeated runs of every query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecoderRuns {
+    /// What the decoder is (the report's `model`).
+    pub model: String,
+    pub runs: usize,
+    pub temperature: f32,
+    /// For each query, each run's choice and answer.
+    pub choices: Vec<Vec<Option<usize>>>,
+    pub answers: Vec<Vec<String>>,
 }
 
 /// A description tried, and how it did.
@@ -109,6 +151,9 @@ pub struct LabRun {
     pub arm: Arm,
     pub results: Vec<QueryResult>,
     pub ms: f64,
+    /// A decoder's runs, when the decoder ran the queries (no embeddings then: no word weights
+    /// and no draft).
+    pub decoder: Option<DecoderRuns>,
 }
 
 impl LabRun {
@@ -127,7 +172,39 @@ impl LabRun {
         let splits = eval::split(&items, holdout, seed);
         let arm = Arm::from_cosines(skillpg_routing::skills::names(&skills), Descriptions::AsWritten, decide::score_matrix(&query_vecs, &skill_vecs), t);
         let results = eval::results_from_arm(&arm, target, t);
-        LabRun { skills, target, items, splits, holdout, seed, thresholds: t, skill_vecs, query_vecs, arm, results, ms }
+        LabRun { skills, target, items, splits, holdout, seed, thresholds: t, skill_vecs, query_vecs, arm, results, ms, decoder: None }
+    }
+
+    /// The run of a decoder's repeated runs: `first` holds each query's first decision.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_decoder(
+        skills: Vec<RouteSkill>,
+        target: usize,
+        items: Vec<EvalQuery>,
+        holdout: f64,
+        seed: u64,
+        first: Vec<skillpg_routing::outcome::Decision>,
+        runs: DecoderRuns,
+        ms: f64,
+    ) -> LabRun {
+        let splits = eval::split(&items, holdout, seed);
+        let arm = Arm { names: skillpg_routing::skills::names(&skills), descriptions: Descriptions::AsWritten, decisions: first };
+        let results = eval::sampled_results(&runs.choices, target);
+        LabRun {
+            skills,
+            target,
+            items,
+            splits,
+            holdout,
+            seed,
+            thresholds: Thresholds::DEFAULT,
+            skill_vecs: Vec::new(),
+            query_vecs: Vec::new(),
+            arm,
+            results,
+            ms,
+            decoder: Some(runs),
+        }
     }
 
     /// The figures of one part.
@@ -180,17 +257,18 @@ impl LabRun {
     /// The lab's report, as `skillpg eval --weights i8 --kernel integer --format json` writes
     /// it for the same skills, eval set, seed and thresholds.
     pub fn report_json(&self) -> String {
-        let model = export::embedding_model(WEIGHTS);
+        let model = self.decoder.as_ref().map_or_else(|| export::embedding_model(WEIGHTS), |d| d.model.clone());
+        let sampled = self.decoder.as_ref().map(|d| eval::Sampled { runs: d.runs, temperature: d.temperature, choices: &d.choices, answers: &d.answers });
         let run = EvalRun {
             model: &model,
-            method: Method::Embedding { thresholds: self.thresholds },
+            method: if self.decoder.is_some() { Method::Chapter } else { Method::Embedding { thresholds: self.thresholds } },
             holdout: self.holdout,
             seed: self.seed,
             items: &self.items,
             arm: &self.arm,
             target: self.target,
             description: &self.skills[self.target].description,
-            sampled: None,
+            sampled,
         };
         eval::report_json(&run.report())
     }

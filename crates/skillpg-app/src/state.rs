@@ -350,6 +350,8 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
         return Err("the link's eval set is over 1 MB; it was not opened".to_owned());
     }
     lab.holdout = if lab.holdout.is_finite() { lab.holdout.clamp(0.0, 0.9) } else { skillpg_routing::eval::DEFAULT_HOLDOUT };
+    lab.runs = lab.runs.clamp(1, crate::lab_run::MAX_RUNS);
+    lab.temperature = if lab.temperature.is_finite() { lab.temperature.clamp(0.0, 2.0) } else { 0.7 };
     let keep_from = lab.history.len().saturating_sub(crate::lab_run::MAX_HISTORY);
     lab.history.drain(..keep_from);
     Ok(PageState { skills, selected, selected_file: wire.file, profile, cost, routing, installed_together: wire.together, context_window, lab })
@@ -540,6 +542,9 @@ mod tests {
                 holdout: 0.4,
                 draft: "Merges PDFs.".into(),
                 history: vec![crate::lab_run::Variant { description: "Merges.".into(), train: (1, 2), validation: (0, 1) }],
+                decoder: true,
+                runs: 3,
+                temperature: 0.7,
             },
         }
     }

@@ -77,8 +77,8 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
         if args.draft.is_some() {
             return Err("--draft compares one run of each description: leave out --runs and --temperature".to_owned());
         }
-        let (arm, choices) = router.sampled_runs(&skills, &requests, args.runs.max(1), args.temperature, seed)?;
-        let sampled = Some(eval::Sampled { runs: args.runs.max(1), temperature: args.temperature, choices: &choices });
+        let (arm, (choices, answers)) = router.sampled_runs(&skills, &requests, args.runs.max(1), args.temperature, seed)?;
+        let sampled = Some(eval::Sampled { runs: args.runs.max(1), temperature: args.temperature, choices: &choices, answers: &answers });
         let run = EvalRun {
             model: &router.model,
             method: router.method(),

@@ -73,8 +73,8 @@ impl RouterArgs {
     }
 }
 
-/// For each request, the skill each run chose (`None`: NONE).
-pub type RunChoices = Vec<Vec<Option<usize>>>;
+/// For each request, the skill each run chose (`None`: NONE), and each run's answer.
+pub type RunChoices = (Vec<Vec<Option<usize>>>, Vec<Vec<String>>);
 
 /// A decoder and its tokenizer.
 pub struct LoadedDecoder {
@@ -175,21 +175,25 @@ impl LoadedRouter {
         let router = now(DecoderRouter::new(&mut cpu, &decoder.bpe, skills, true))??;
         let mut first = Vec::with_capacity(requests.len());
         let mut choices = Vec::with_capacity(requests.len());
+        let mut answers = Vec::with_capacity(requests.len());
         for (q, r) in requests.iter().enumerate() {
             let mut per_run = Vec::with_capacity(runs);
+            let mut said = Vec::with_capacity(runs);
             for run in 0..runs {
                 let sampling = skillpg_routing::sampling::Sampling { temperature, seed: skillpg_routing::sampling::run_seed(seed, q, run) };
                 let decision = now(router.chapter_sampled(&mut cpu, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS, Some(sampling)))??.decision();
                 per_run.push(decision.choice);
+                said.push(decision.answer().unwrap_or_default().to_owned());
                 if run == 0 {
                     first.push(decision);
                 }
             }
             choices.push(per_run);
+            answers.push(said);
             eprint!("\r{}/{} queries x {runs} runs", q + 1, requests.len());
         }
         eprintln!();
-        Ok((Arm { names: skills::names(skills), descriptions: Descriptions::AsWritten, decisions: first }, choices))
+        Ok((Arm { names: skills::names(skills), descriptions: Descriptions::AsWritten, decisions: first }, (choices, answers)))
     }
 
     /// Whether it is a decoder.

@@ -386,6 +386,9 @@ pub struct QueryRow {
     /// Every run's choice, with repeated runs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<String>,
+    /// Every run's answer, verbatim, with repeated runs: the same seed gives the same ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<String>,
 }
 
 /// `skillpg eval --format json`, and the page's lab export: the same bytes for the same inputs.
@@ -437,6 +440,8 @@ pub struct Sampled<'a> {
     pub temperature: f32,
     /// For each query, the skill each run chose (`None`: NONE).
     pub choices: &'a [Vec<Option<usize>>],
+    /// For each query, each run's answer, verbatim.
+    pub answers: &'a [Vec<String>],
 }
 
 /// Each query's share of runs that chose `target`.
@@ -485,6 +490,7 @@ impl EvalRun<'_> {
                     .sampled
                     .map(|smp| smp.choices[i].iter().map(|c| c.and_then(|k| self.arm.names.get(k)).map_or(NONE, String::as_str).to_owned()).collect())
                     .unwrap_or_default(),
+                answers: self.sampled.and_then(|smp| smp.answers.get(i).cloned()).unwrap_or_default(),
             })
             .collect();
         let name = self.arm.names.get(self.target).cloned().unwrap_or_default();

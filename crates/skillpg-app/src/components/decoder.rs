@@ -31,6 +31,15 @@ const QWEN_URL: &str = "https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/r
 thread_local! {
     // The worker that holds the decoder (a JS handle: not Send, so not in a signal).
     static WORKER: RefCell<Option<Rc<ModelWorker>>> = const { RefCell::new(None) };
+    // What the loaded decoder is (an export's `model`), once one is loaded.
+    static LOADED: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The decoder's worker and what it holds, when a decoder is loaded (the description lab runs
+/// its queries on it).
+pub(super) fn loaded_decoder() -> Option<(Rc<ModelWorker>, String)> {
+    let model = LOADED.with(|l| l.borrow().clone())?;
+    WORKER.with(|w| w.borrow().clone()).map(|w| (w, model))
 }
 
 /// A name as it reads, from its encoded form.
@@ -136,6 +145,7 @@ impl Panel {
         };
         match loaded {
             Ok(m) => {
+                LOADED.with(|l| *l.borrow_mut() = Some(m.0.clone()));
                 self.model.set(Some(m));
                 self.run.set(None);
                 if keep_it {

@@ -10,6 +10,8 @@ use std::ops::Range;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use skillpg_routing::eval::{self, QueryResult, Split, VariantComparison};
+use skillpg_routing::protocol::DecoderMode;
+use skillpg_routing::sampling::{Sampling, run_seed};
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
@@ -80,6 +82,9 @@ impl Lab {
             if target >= skills.len() {
                 return c.status.set("Load a skill first.".to_owned());
             }
+            if c.state.with_untracked(|s| s.lab.decoder) {
+                return self.start_decoder(skills, target, items, holdout, seed).await;
+            }
             let Some(worker) = routing_model(c, self.ui).await else { return };
             let start = browser::now_ms();
             let [skill_texts, query_texts] = lab_run::texts_to_embed(&skills, &items);
@@ -105,6 +110,44 @@ impl Lab {
         });
     }
 
+    /// Runs every query `runs` times on the decoder loaded below (the chapter's protocol), each
+    /// run drawn at the temperature from the seed of its query and run, as `skillpg eval --runs
+    /// --temperature --seed` draws it.
+    async fn start_decoder(self, skills: Vec<RouteSkill>, target: usize, items: Vec<eval::EvalQuery>, holdout: f64, seed: u64) {
+        let c = self.c;
+        let Some((worker, model)) = super::decoder::loaded_decoder() else {
+            return c.status.set("Load a decoder in the chapter's experiment below first: the lab runs the queries on it.".to_owned());
+        };
+        let (runs, temperature) = c.state.with_untracked(|s| (s.lab.runs.clamp(1, lab_run::MAX_RUNS), s.lab.temperature));
+        let start = browser::now_ms();
+        let mut first = Vec::with_capacity(items.len());
+        let (mut choices, mut answers) = (Vec::with_capacity(items.len()), Vec::with_capacity(items.len()));
+        for (q, item) in items.iter().enumerate() {
+            let (mut chose, mut said) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
+            for run in 0..runs {
+                c.status.set(format!("The decoder: query {} of {}, run {} of {runs}…", q + 1, items.len(), run + 1));
+                let sampling = Sampling { temperature, seed: run_seed(seed, q, run) };
+                match worker.route_one(&skills, &item.query, DecoderMode::Chapter, Some(sampling)).await {
+                    Ok((decision, _, _)) => {
+                        chose.push(decision.choice);
+                        said.push(decision.answer().unwrap_or_default().to_owned());
+                        if run == 0 {
+                            first.push(decision);
+                        }
+                    }
+                    Err(e) => return c.status.set(format!("The decoder run failed: {e}")),
+                }
+            }
+            choices.push(chose);
+            answers.push(said);
+        }
+        let decoder = lab_run::DecoderRuns { model, runs, temperature, choices, answers };
+        let run = LabRun::from_decoder(skills, target, items, holdout, seed, first, decoder, browser::now_ms() - start);
+        c.status.set(format!("Ran {} queries {runs} time(s) each on the decoder in {:.1} s.", run.items.len(), run.ms / 1000.0));
+        self.clear();
+        self.run.set(Some(run));
+    }
+
     /// Each word's weight in query `index`'s score: the description re-embedded without it.
     fn explain(self, index: usize) {
         let Some(run) = self.run.get_untracked() else { return };
@@ -122,6 +165,9 @@ impl Lab {
     /// in the history.
     fn try_draft(self) {
         let Some(run) = self.run.get_untracked() else { return self.c.status.set("Run the eval set first: the draft is compared on its split.".to_owned()) };
+        if run.decoder.is_some() {
+            return self.c.status.set("Drafts are compared with the embedding model: turn off \"On the decoder\" and run the eval set again.".to_owned());
+        }
         let description = self.c.state.with_untracked(|s| s.lab.draft.trim().to_owned());
         if description.is_empty() {
             return self.c.status.set("Write a draft description first.".to_owned());
@@ -203,6 +249,15 @@ pub fn LabPanel() -> impl IntoView {
                 <label>"Seed " <input type="number" min="0" step="1" data-testid="lab-seed" prop:value=move || c.state.with(|s| s.lab.seed.to_string())
                     on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { c.state.update(|s| s.lab.seed = v); lab.clear(); } }/></label>
                 <span>{move || c.state.with(|s| format!("{:.0}% of each kind held out for validation", s.lab.holdout * 100.0))}</span>
+                <label><input type="checkbox" data-testid="lab-decoder" prop:checked=move || c.state.with(|s| s.lab.decoder)
+                    on:change=move |ev| { let on = event_target_checked(&ev); c.state.update(|s| s.lab.decoder = on); lab.clear(); }/>
+                    " On the decoder loaded below"</label>
+                <Show when=move || c.state.with(|s| s.lab.decoder)>
+                    <label>"Runs " <input type="number" min="1" max=lab_run::MAX_RUNS step="1" data-testid="lab-runs" prop:value=move || c.state.with(|s| s.lab.runs.to_string())
+                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<usize>() { c.state.update(|s| s.lab.runs = v.clamp(1, lab_run::MAX_RUNS)); } }/></label>
+                    <label>"Temperature " <input type="number" min="0" max="2" step="0.1" data-testid="lab-temperature" prop:value=move || c.state.with(|s| format!("{:.1}", s.lab.temperature))
+                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<f32>() { c.state.update(|s| s.lab.temperature = if v.is_finite() { v.clamp(0.0, 2.0) } else { 0.7 }); } }/></label>
+                </Show>
                 <button data-testid="lab-run" on:click=move |_| lab.start() disabled=move || lab.ui.loading.get()>"Run the eval set"</button>
                 <Show when=move || lab.ui.loading.get()>
                     <super::progress::DownloadProgress download=lab.ui.download test_id="lab-model-progress" idle_label="Loading the model"/>
@@ -271,6 +326,9 @@ fn Queries(lab: Lab, run: LabRun) -> impl IntoView {
     let mut order: Vec<usize> = eval::near_misses(&run.items, &run.results, f32::INFINITY).into_iter().map(|(i, _)| i).collect();
     order.sort_by_key(|&i| run.items[i].should_trigger == run.results[i].triggered());
     let chosen = run.chosen();
+    // Word weights need the embedding model's vectors; a decoder's run has none.
+    let embedded = run.decoder.is_none();
+    let rates = run.decoder.as_ref().map(|d| d.runs);
     let rows = order
         .into_iter()
         .map(|i| {
@@ -284,9 +342,9 @@ fn Queries(lab: Lab, run: LabRun) -> impl IntoView {
                     <td>{if right { "✓ right" } else { "✗ wrong" }}</td>
                     <td>{if q.should_trigger { "should trigger" } else { "should not" }}</td>
                     <td>{who}</td>
-                    <td class="num">{format!("{:+.3}", r.margin)}</td>
+                    <td class="num">{match rates { Some(n) => format!("{:.0} of {n} runs", r.trigger_rate * n as f64), None => format!("{:+.3}", r.margin) }}</td>
                     <td class="query">{q.query.clone()}</td>
-                    <td><button data-testid="lab-explain" on:click=move |_| lab.explain(i)>"Which words?"</button></td>
+                    <td>{embedded.then(|| view! { <button data-testid="lab-explain" on:click=move |_| lab.explain(i)>"Which words?"</button> })}</td>
                 </tr>
             }
         })
