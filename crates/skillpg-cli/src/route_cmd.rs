@@ -291,18 +291,7 @@ fn load_decoder(path: &Path, mode: DecoderMode) -> Result<LoadedRouter, String> 
 
 /// Reads the skills under `paths`, each as its analysis names and describes it.
 pub fn load_skills(paths: &[PathBuf]) -> Result<Vec<RouteSkill>, String> {
-    let mut res = Vec::new();
-    for p in paths {
-        let ingested = skillpg_fs::read_path(p)?;
-        if let Some(why) = ingested.why_no_skill() {
-            return Err(format!("{}: {why}", p.display()));
-        }
-        res.extend(ingested.skills.iter().map(|bundle| RouteSkill::from_analysis(&skillpg_core::analyze(bundle))));
-    }
-    if res.is_empty() {
-        return Err("no skills found".into());
-    }
-    Ok(res)
+    skillpg_fs::read_route_skills(paths)
 }
 
 /// Reads a request file (see `skillpg_routing::requests`).

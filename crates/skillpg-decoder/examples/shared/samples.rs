@@ -1,25 +1,18 @@
 //! What the decoder's CPU and GPU benchmarks share (`#[path]`-included by both): the sample
-//! routing sets' `(name, description)` pairs read from `web/samples/<set>/*/SKILL.md` in folder
-//! order, the labelled requests, and one arm of the chapter's protocol on any backend.
+//! routing sets' `(name, description)` pairs, read by the CLI's loader (`skillpg_fs::
+//! read_route_skills`, so the benchmarks prompt with the page's and the CLI's text), the labelled
+//! requests, and one arm of the chapter's protocol on any backend.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::Forward;
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 
-/// Every skill of `web/samples/<set>`, as its one-line frontmatter states it.
+/// Every skill of `web/samples/<set>`, read as the CLI and the page read it.
 pub fn sample_skills(root: &Path, set: &str) -> Vec<skillpg_routing::skills::RouteSkill> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("web/samples").join(set)).unwrap().filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
-    dirs.sort();
-    dirs.iter()
-        .map(|d| {
-            let text = std::fs::read_to_string(d.join("SKILL.md")).unwrap();
-            let field = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim().to_owned()).unwrap();
-            skillpg_routing::skills::RouteSkill { name: field("name:"), description: field("description:") }
-        })
-        .collect()
+    skillpg_fs::read_route_skills(&[root.join("web/samples").join(set)]).unwrap()
 }
 
 /// The sample set's first `limit` labelled requests, `(query, expected)`.
