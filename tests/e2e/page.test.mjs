@@ -93,7 +93,7 @@ describe('the playground page', () => {
     const verdict = (key) => page.locator(`[data-testid="verdict-${key}"] td.selected .verdict`).textContent();
     assert.equal(await verdict('spec'), 'fails');
     assert.equal(await verdict('claude-ai'), 'fails');
-    await page.locator('[data-testid="verdict-claude-code"] button').click();
+    await page.locator('[data-testid="verdict-claude-code"] button.client').click();
     await page.waitForSelector('[data-testid="diagnostic"][data-code="SPG030"]');
     assert.match(await page.textContent('[data-testid="diagnostics"]'), /unknown field `version`: Claude Code ignores it/);
     await page.close();

@@ -50,6 +50,8 @@ fn rows(c: super::Ctx) -> impl IntoView {
         .map(|(row, p)| {
             let key = p.key;
             let listing = listings.iter().find(|l| l.client == key).map(listing_cell).unwrap_or_else(|| "–".to_owned());
+            // Nothing loaded, nothing to judge: no verdict rather than "loads".
+            let empty = row.skills.is_empty().then(|| view! { <td class="cell selected"><span class="verdict">"no skill loaded"</span></td> });
             let cells = row.skills.into_iter().enumerate().map(|(i, cell)| view! { <Cell key=key index=i cell=cell selected={i == selected}/> }).collect_view();
             view! {
                 <tr class:current={current == key} data-testid=format!("verdict-{key}")>
@@ -58,7 +60,7 @@ fn rows(c: super::Ctx) -> impl IntoView {
                         <a class="source" href=p.source_url target="_blank" rel="noopener noreferrer" title=format!("{}: its source ({})", p.title, p.as_of)
                             aria-label=format!("{}'s source", p.title)>"↗"</a>
                     </th>
-                    {cells}
+                    {empty}{cells}
                     <td class="listing" data-testid=format!("listing-{key}")>{listing}</td>
                 </tr>
             }
