@@ -205,6 +205,9 @@ pub struct Profile {
     pub listing: Option<Listing>,
     /// Where the product documents what this profile encodes, for a person to check.
     pub source_url: &'static str,
+    /// What the product does with frontmatter whose YAML does not parse, when it does not
+    /// refuse the skill (said after the parser's message).
+    pub on_bad_yaml: Option<&'static str>,
     /// The rules that make a skill fail under this profile, each with the documented check it
     /// models. A rule not listed here is never an error: its findings are capped at a warning.
     pub gates: &'static [Gate],
@@ -267,6 +270,7 @@ pub static SPEC: Profile = Profile {
     length_unit: LengthUnit::CodePoints,
     listing: None,
     source_url: "https://agentskills.io/specification",
+    on_bad_yaml: None,
     gates: &[
         gate("missing-skill-md", "validator.py: `Missing required file: SKILL.md` (SKILL.md or skill.md)"),
         gate("archive-unreadable", "skills-ref validates a folder: an archive that cannot be read gives it none to validate"),
@@ -316,6 +320,7 @@ pub static CLAUDE_AI: Profile = Profile {
     length_unit: LengthUnit::CodePoints,
     listing: None,
     source_url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
+    on_bad_yaml: None,
     gates: &[
         gate("missing-skill-md", "quick_validate.py: `SKILL.md not found`"),
         gate("archive-unreadable", "claude.ai upload: the file must be a zip archive it can read"),
@@ -377,6 +382,7 @@ pub static CLAUDE_CODE: Profile = Profile {
     length_unit: LengthUnit::CodePoints,
     listing: Some(CLAUDE_CODE_LISTING),
     source_url: "https://code.claude.com/docs/en/skills",
+    on_bad_yaml: None,
     gates: &[
         gate("missing-skill-md", "Claude Code loads a skill from the `SKILL.md` in its folder"),
         gate("archive-unreadable", "Claude Code loads skills from folders: an archive it cannot read installs nothing"),
@@ -404,6 +410,7 @@ pub static STRICT_YAML: Profile = Profile {
     length_unit: LengthUnit::CodePoints,
     listing: None,
     source_url: "https://agentskills.io/client-implementation/adding-skills-support",
+    on_bad_yaml: None,
     gates: &[
         gate("missing-skill-md", "client guide: a skill is a folder holding a file named exactly `SKILL.md`"),
         gate("archive-unreadable", "client guide: skills are folders; an archive that cannot be read installs nothing"),
@@ -454,6 +461,7 @@ pub static CODEX: Profile = Profile {
     length_unit: LengthUnit::CollapsedCodePoints,
     listing: Some(CODEX_LISTING),
     source_url: "https://developers.openai.com/codex/skills",
+    on_bad_yaml: None,
     gates: &[
         gate("missing-skill-md", "loader.rs: only a file named exactly `SKILL.md` is a skill (`SKILLS_FILENAME`)"),
         gate("skill-md-lowercase", "loader.rs: only a file named exactly `SKILL.md` is a skill (`SKILLS_FILENAME`)"),
@@ -506,6 +514,7 @@ pub static COPILOT: Profile = Profile {
     length_unit: LengthUnit::Utf16Units,
     listing: None,
     source_url: "https://code.visualstudio.com/docs/agents/reference/agent-skills-reference",
+    on_bad_yaml: None,
     gates: &[
         gate("missing-skill-md", "VS Code docs: each skill has its own directory containing `SKILL.md`"),
         gate("archive-unreadable", "VS Code loads skills from folders: an archive that cannot be read installs nothing"),
@@ -543,6 +552,7 @@ pub static CURSOR: Profile = Profile {
     length_unit: LengthUnit::CodePoints,
     listing: None,
     source_url: "https://cursor.com/docs/context/skills",
+    on_bad_yaml: None,
     gates: &[
         gate("missing-skill-md", "Cursor docs: each skill is a folder containing a `SKILL.md` file"),
         gate("archive-unreadable", "Cursor loads skills from folders: an archive that cannot be read installs nothing"),
@@ -580,6 +590,7 @@ pub static GEMINI_CLI: Profile = Profile {
     length_unit: LengthUnit::Utf16Units,
     listing: None,
     source_url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
+    on_bad_yaml: Some("Gemini CLI then reads the frontmatter as `key: value` lines and loads the skill: a value that spans lines, or holds a list, reads differently than YAML would give it"),
     gates: &[
         gate("missing-skill-md", "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only"),
         gate("skill-md-lowercase", "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only"),

@@ -29,8 +29,11 @@ pub fn check(cx: &mut Cx) {
         Wording::SkillsRef | Wording::AnthropicUpload => format!("Invalid YAML in frontmatter: {} (line {}, column {})", err.message, at.line, at.column),
         Wording::Playground => format!("invalid YAML in frontmatter: {} (line {}, column {})", err.message, at.line, at.column),
     };
-    // Claude Code documents what it does with malformed YAML: it loads the body anyway.
-    let message = if cx.profile.name_required {
+    // Claude Code documents what it does with malformed YAML: it loads the body anyway; other
+    // clients say what they do in their profile.
+    let message = if let Some(then) = cx.profile.on_bad_yaml {
+        format!("{message}; {then}")
+    } else if cx.profile.name_required {
         message
     } else {
         format!(
