@@ -18,8 +18,9 @@ use crate::routing_run::WEIGHTS;
 /// The lab's inputs, kept in the link.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LabState {
-    /// The eval set, one query a line: `+ query` should trigger, `- query` should not.
-    pub evals: String,
+    /// Each skill's eval set (by folder name), one query a line: `+ query` should trigger,
+    /// `- query` should not.
+    pub sets: std::collections::BTreeMap<String, String>,
     /// The split's seed.
     pub seed: u64,
     /// The share of each class held out for validation.
@@ -54,7 +55,7 @@ pub const MAX_RUNS: usize = 10;
 impl Default for LabState {
     fn default() -> LabState {
         LabState {
-            evals: String::new(),
+            sets: std::collections::BTreeMap::new(),
             seed: eval::DEFAULT_SEED,
             holdout: eval::DEFAULT_HOLDOUT,
             draft: String::new(),
@@ -281,6 +282,36 @@ impl LabRun {
     }
 }
 
+/// One skill's should-trigger queries that another skill captured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Capture {
+    pub owner: String,
+    pub captor: String,
+    /// How many of the owner's should-trigger queries went to the captor, of how many.
+    pub count: usize,
+    pub of: usize,
+    /// The queries, for the cell's title.
+    pub queries: Vec<String>,
+}
+
+/// Across the loaded skills, each skill's should-trigger queries (`owned`: owner index and
+/// query) decided among all of them: which other skill captured which, per pair, most first.
+pub fn captures(skills: &[RouteSkill], owned: &[(usize, EvalQuery)], scores: &[Vec<f32>], t: Thresholds) -> Vec<Capture> {
+    let owner: Vec<usize> = owned.iter().map(|(o, _)| *o).collect();
+    let should: Vec<bool> = owned.iter().map(|(_, q)| q.should_trigger).collect();
+    let chosen: Vec<Option<usize>> = scores.iter().map(|row| decide::decide(row, t)).collect();
+    eval::collisions(&owner, &should, &chosen)
+        .into_iter()
+        .map(|(o, c, n)| Capture {
+            owner: skills[o].name.clone(),
+            captor: skills[c].name.clone(),
+            count: n,
+            of: owned.iter().filter(|(w, q)| *w == o && q.should_trigger).count(),
+            queries: owned.iter().zip(&chosen).filter(|((w, q), ch)| *w == o && q.should_trigger && **ch == Some(c)).map(|((_, q), _)| q.query.clone()).collect(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,5 +372,20 @@ mod tests {
         let w = r.explain(0, &occluded);
         assert_eq!(&r.skills[0].description[w[1].0.clone()], "migrations.");
         assert!(w[1].1 > 0.5 && w[0].1.abs() < 1e-6);
+    }
+
+    #[test]
+    fn captures_name_each_pair_and_its_queries() {
+        let skills = vec![skill("sql", "S."), skill("notes", "N.")];
+        let owned = vec![
+            (0, EvalQuery { query: "a".into(), should_trigger: true }),
+            (0, EvalQuery { query: "b".into(), should_trigger: true }),
+            (1, EvalQuery { query: "c".into(), should_trigger: true }),
+        ];
+        let scores = vec![vec![0.9, 0.1], vec![0.1, 0.9], vec![0.9, 0.1]];
+        let c = captures(&skills, &owned, &scores, Thresholds::DEFAULT);
+        assert_eq!(c.len(), 2);
+        assert_eq!((c[0].owner.as_str(), c[0].captor.as_str(), c[0].count, c[0].of), ("sql", "notes", 1, 2));
+        assert_eq!(c[0].queries, vec!["b".to_owned()]);
     }
 }

@@ -200,6 +200,18 @@ pub const DEFAULT_CONTEXT_WINDOW: usize = 200_000;
 pub const CONTEXT_WINDOW_RANGE: std::ops::RangeInclusive<usize> = 1_000..=10_000_000;
 
 impl PageState {
+    /// The selected skill's eval set (its `+`/`-` lines), empty when it has none.
+    pub fn lab_evals(&self) -> String {
+        self.skills.get(self.selected).and_then(|k| self.lab.sets.get(&k.dir_name)).cloned().unwrap_or_default()
+    }
+
+    /// Sets the selected skill's eval set.
+    pub fn set_lab_evals(&mut self, text: String) {
+        if let Some(k) = self.skills.get(self.selected) {
+            self.lab.sets.insert(k.dir_name.clone(), text);
+        }
+    }
+
     /// The context window the listing budgets are computed for.
     pub fn window(&self) -> usize {
         self.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW)
@@ -346,7 +358,7 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
     (routing.tau, routing.delta) = (t.tau, t.delta);
     let context_window = wire.window.map(|w| w.clamp(*CONTEXT_WINDOW_RANGE.start(), *CONTEXT_WINDOW_RANGE.end()));
     let mut lab = wire.lab;
-    if lab.evals.len() + lab.draft.len() > MAX_REQUEST_BYTES {
+    if lab.sets.values().map(String::len).sum::<usize>() + lab.draft.len() > MAX_REQUEST_BYTES {
         return Err("the link's eval set is over 1 MB; it was not opened".to_owned());
     }
     lab.holdout = if lab.holdout.is_finite() { lab.holdout.clamp(0.0, 0.9) } else { skillpg_routing::eval::DEFAULT_HOLDOUT };
@@ -537,7 +549,7 @@ mod tests {
             installed_together: Some(true),
             context_window: Some(128_000),
             lab: crate::lab_run::LabState {
-                evals: "+ merge these\n- hello\n".into(),
+                sets: [("my-skill".to_owned(), "+ merge these\n- hello\n".to_owned())].into(),
                 seed: 7,
                 holdout: 0.4,
                 draft: "Merges PDFs.".into(),

@@ -590,7 +590,9 @@ pub static GEMINI_CLI: Profile = Profile {
     length_unit: LengthUnit::Utf16Units,
     listing: None,
     source_url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
-    on_bad_yaml: Some("Gemini CLI then reads the frontmatter as `key: value` lines and loads the skill: a value that spans lines, or holds a list, reads differently than YAML would give it"),
+    on_bad_yaml: Some(
+        "Gemini CLI then reads the frontmatter as `key: value` lines and loads the skill: a value that spans lines, or holds a list, reads differently than YAML would give it",
+    ),
     gates: &[
         gate("missing-skill-md", "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only"),
         gate("skill-md-lowercase", "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only"),

@@ -38,11 +38,13 @@ struct Lab {
     run: RwSignal<Option<LabRun>>,
     draft: RwSignal<Option<DraftRun>>,
     explained: RwSignal<Option<Explained>>,
+    /// Across the loaded skills with an eval set: who captures whose queries.
+    captures: RwSignal<Option<Vec<lab_run::Capture>>>,
 }
 
 impl Lab {
     fn new() -> Lab {
-        Lab { c: ctx(), ui: ModelUi::new(), run: RwSignal::new(None), draft: RwSignal::new(None), explained: RwSignal::new(None) }
+        Lab { c: ctx(), ui: ModelUi::new(), run: RwSignal::new(None), draft: RwSignal::new(None), explained: RwSignal::new(None), captures: RwSignal::new(None) }
     }
 
     /// Loads the six-skill routing set, selects sql-review and its eval set.
@@ -52,7 +54,7 @@ impl Lab {
             s.skills = samples::routing_inputs();
             s.selected = s.skills.iter().position(|k| k.dir_name == "sql-review").unwrap_or(0);
             s.selected_file = "SKILL.md".into();
-            s.lab.evals = lab_run::to_lines(&items);
+            s.set_lab_evals(lab_run::to_lines(&items));
             s.lab.draft.clear();
             s.lab.history.clear();
         });
@@ -71,7 +73,7 @@ impl Lab {
         spawn_local(async move {
             let computed = c.computed.get_untracked();
             let (text, target, seed, holdout, t) = c.state.with_untracked(|s| {
-                (s.lab.evals.clone(), s.selected, s.lab.seed, s.lab.holdout, skillpg_routing::decide::Thresholds { tau: s.routing.tau, delta: s.routing.delta })
+                (s.lab_evals(), s.selected, s.lab.seed, s.lab.holdout, skillpg_routing::decide::Thresholds { tau: s.routing.tau, delta: s.routing.delta })
             });
             let items = match lab_run::parse_lines(&text) {
                 Ok(items) if !items.is_empty() => items,
@@ -195,12 +197,46 @@ impl Lab {
         });
     }
 
+    /// Decides every loaded skill's should-trigger queries among all the loaded skills (each
+    /// skill with an eval set), and keeps who captured whose.
+    fn collisions(self) {
+        let c = self.c;
+        spawn_local(async move {
+            let computed = c.computed.get_untracked();
+            let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
+            let (owned, t) = c.state.with_untracked(|s| {
+                let owned: Vec<(usize, eval::EvalQuery)> = s
+                    .skills
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, k)| s.lab.sets.get(&k.dir_name).map(|text| (i, lab_run::parse_lines(text).unwrap_or_default())))
+                    .flat_map(|(i, items)| items.into_iter().map(move |q| (i, q)))
+                    .collect();
+                (owned, skillpg_routing::decide::Thresholds { tau: s.routing.tau, delta: s.routing.delta })
+            });
+            if owned.is_empty() {
+                return c.status.set("Write an eval set for at least one loaded skill first.".to_owned());
+            }
+            let Some(worker) = routing_model(c, self.ui).await else { return };
+            let queries: Vec<String> = owned.iter().map(|(_, q)| q.query.clone()).collect();
+            let texts: Vec<String> = skills.iter().map(RouteSkill::embedding_text).collect();
+            let res = async { Ok::<_, String>((worker.embed(&texts).await?.0, worker.embed(&queries).await?.0)) }.await;
+            match res {
+                Ok((skill_vecs, query_vecs)) => {
+                    let scores = skillpg_routing::decide::score_matrix(&query_vecs, &skill_vecs);
+                    self.captures.set(Some(lab_run::captures(&skills, &owned, &scores, t)));
+                }
+                Err(e) => c.status.set(format!("The collision run failed: {e}")),
+            }
+        });
+    }
+
     /// Reads a brought eval set: skill-creator's list, or a lab report (with its seed and split).
     fn import(self, text: &str) {
         match eval::parse_eval_input(text) {
             Ok(input) => {
                 self.c.state.update(|s| {
-                    s.lab.evals = lab_run::to_lines(&input.items);
+                    s.set_lab_evals(lab_run::to_lines(&input.items));
                     s.lab.seed = input.seed.unwrap_or(s.lab.seed);
                     s.lab.holdout = input.holdout.unwrap_or(s.lab.holdout);
                 });
@@ -227,7 +263,7 @@ pub fn LabPanel() -> impl IntoView {
             }
         });
     };
-    let export_evals = move |_| match c.state.with_untracked(|s| lab_run::parse_lines(&s.lab.evals)) {
+    let export_evals = move |_| match c.state.with_untracked(|s| lab_run::parse_lines(&s.lab_evals())) {
         Ok(items) => browser::download("evals.json", "application/json", eval::evals_json(&items).as_bytes()),
         Err(e) => c.status.set(format!("The eval set could not be read: {e}")),
     };
@@ -243,8 +279,8 @@ pub fn LabPanel() -> impl IntoView {
                 <button data-testid="lab-export-evals" on:click=export_evals>"Export the eval set (skill-creator JSON)"</button>
             </div>
             <label for="lab-evals">{move || format!("Eval set for {}: one query a line, `+ query` should trigger it, `- query` should not", selected_name())}</label>
-            <textarea id="lab-evals" data-testid="lab-evals" rows="8" prop:value=move || c.state.with(|s| s.lab.evals.clone())
-                on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.lab.evals = v); }></textarea>
+            <textarea id="lab-evals" data-testid="lab-evals" rows="8" prop:value=move || c.state.with(|s| s.lab_evals())
+                on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.set_lab_evals(v)); }></textarea>
             <div class="controls">
                 <label>"Seed " <input type="number" min="0" step="1" data-testid="lab-seed" prop:value=move || c.state.with(|s| s.lab.seed.to_string())
                     on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { c.state.update(|s| s.lab.seed = v); lab.clear(); } }/></label>
@@ -265,6 +301,7 @@ pub fn LabPanel() -> impl IntoView {
             </div>
             {move || lab.run.get().map(|run| view! { <LabResults lab=lab run=run/> })}
             <Draft lab=lab/>
+            <Collisions lab=lab/>
         </div>
     }
 }
@@ -440,5 +477,38 @@ fn Draft(lab: Lab) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// Across the loaded skills that have an eval set: each skill's should-trigger queries that
+/// another skill captured, pair by pair.
+#[component]
+fn Collisions(lab: Lab) -> impl IntoView {
+    let c = lab.c;
+    let with_sets = move || c.state.with(|s| s.skills.iter().filter(|k| s.lab.sets.get(&k.dir_name).is_some_and(|t| !t.trim().is_empty())).count());
+    view! {
+        <div class="controls">
+            <button data-testid="lab-collisions" on:click=move |_| lab.collisions()>"Which skill captures whose queries?"</button>
+            <span>{move || format!("{} loaded skill(s) have an eval set; select a skill to write its own.", with_sets())}</span>
+        </div>
+        {move || lab.captures.get().map(|captures| {
+            if captures.is_empty() {
+                return view! { <p data-testid="lab-no-collisions">"No skill captures another's should-trigger queries."</p> }.into_any();
+            }
+            let rows = captures.into_iter().map(|k| view! {
+                <tr data-testid="lab-collision" title=k.queries.join("\n")>
+                    <td>{k.owner}</td><td>{k.captor}</td><td>{format!("{} of {}", k.count, k.of)}</td><td class="query">{k.queries.join(" · ")}</td>
+                </tr>
+            }).collect_view();
+            view! {
+                <div class="table-scroll">
+                    <table data-testid="lab-collisions-table">
+                        <caption>"Should-trigger queries that went to another skill"</caption>
+                        <thead><tr><th scope="col">"Skill"</th><th scope="col">"Captured by"</th><th scope="col">"Queries"</th><th scope="col">"Which"</th></tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            }.into_any()
+        })}
     }
 }
