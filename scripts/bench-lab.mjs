@@ -11,21 +11,32 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const server = await serve();
 const ctx = await browser();
 try {
-  const { page } = await openPage(ctx, server.url);
-  await page.click('[data-testid="lab-sample"]');
-  await page.click('[data-testid="lab-run"]');
-  await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 240_000 });
-  const words = await page.evaluate(() => document.querySelectorAll('[data-testid="lab-query"]').length);
-  const times = [];
+  // Each run in a fresh page, with a fresh worker: its embedding cache holds none of the 32
+  // occlusion texts (the same texts explain every query of a skill, so later explanations in a
+  // page reuse them and are faster; that figure is printed too).
+  const first = [];
+  let again = [];
+  let n = 0;
   for (let i = 0; i < runs; i++) {
-    const row = page.locator('[data-testid="lab-query"]').nth(i % words);
-    const start = Date.now();
-    await row.locator('[data-testid="lab-explain"]').click();
-    await page.waitForFunction((q) => document.querySelector('[data-testid="lab-explanation"]')?.textContent.includes(q), await row.locator('td.query').textContent());
-    times.push(Date.now() - start);
+    const { page } = await openPage(ctx, server.url);
+    await page.click('[data-testid="lab-sample"]');
+    await page.click('[data-testid="lab-run"]');
+    await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 240_000 });
+    const explain = async (k) => {
+      const row = page.locator('[data-testid="lab-query"]').nth(k);
+      const query = await row.locator('td.query').textContent();
+      const start = Date.now();
+      await row.locator('[data-testid="lab-explain"]').click();
+      await page.waitForFunction((q) => document.querySelector('[data-testid="lab-explanation"]')?.textContent.includes(q), query);
+      return Date.now() - start;
+    };
+    first.push(await explain(0));
+    again.push(await explain(1));
+    n = await page.locator('[data-testid="lab-word"]').count();
+    await page.close();
   }
-  const n = await page.locator('[data-testid="lab-word"]').count();
-  console.log(`explain a query (${n}-word description): median ${median(times)} ms over ${runs} runs [${times.join(', ')}]`);
+  console.log(`explain a query (${n}-word description), first in a page: median ${median(first)} ms over ${runs} runs [${first.join(', ')}]`);
+  console.log(`a second query of the same skill (the occlusion texts cached in the worker): median ${median(again)} ms [${again.join(', ')}]`);
 } finally {
   await ctx.close();
   server.stop();
