@@ -122,6 +122,22 @@ test('the lab on two real skills among their neighbours equals skillpg eval', { 
     await page.waitForFunction(() => document.querySelector('[data-testid="lab-evals"]').value.split('\n').filter(Boolean).length === 20);
     const report = await runAndCompare(page, skill, evals, folder);
     console.log(`${skill}: train accuracy ${report.train.accuracy}, validation ${report.validation.accuracy}, recall ${report.validation.recall}`);
+    // Its first listed query (a wrong one when there is one) explained by its words.
+    await page.locator('[data-testid="lab-query"]').first().locator('[data-testid="lab-explain"]').click();
+    await page.waitForSelector('[data-testid="lab-explanation"]');
+    const description = report.description;
+    assert.equal(await page.locator('[data-testid="lab-word"]').count(), description.split(/\s+/).filter(Boolean).length, `${skill}: one weight a word`);
+    // A draft that says when to use the skill, paired on validation as the CLI pairs it.
+    const draft = `${description} Use when the user asks for this by name or describes the task.`;
+    await page.fill('[data-testid="lab-draft"]', draft);
+    await page.click('[data-testid="lab-try-draft"]');
+    await page.waitForSelector('[data-testid="lab-draft-result"]'); // a fresh run shows no earlier draft
+    const cmp = JSON.parse(cli(['--evals', evals, '--skill', skill, '--draft', draft, folder])).comparison;
+    assert.ok(
+      (await page.textContent('[data-testid="lab-draft-result"]')).startsWith(`On the validation part only: ${cmp.both} right under both, ${cmp.only_current} only as written, ${cmp.only_draft} only with the draft, ${cmp.neither} under neither; exact sign test p = ${cmp.p_value.toFixed(4)}`),
+      `${skill}: the page pairs the draft as the CLI does: ${JSON.stringify(cmp)}`,
+    );
+    await page.fill('[data-testid="lab-draft"]', '');
   }
   assert.deepEqual(errors, []);
   await page.close();
