@@ -223,14 +223,7 @@ impl LabRun {
     pub fn draft_results(&self, draft_vec: &[f32]) -> Vec<QueryResult> {
         let mut skill_vecs = self.skill_vecs.clone();
         skill_vecs[self.target] = draft_vec.to_vec();
-        let matrix = decide::score_matrix(&self.query_vecs, &skill_vecs);
-        matrix
-            .iter()
-            .map(|row| {
-                let m = eval::margin(row, self.target, self.thresholds);
-                QueryResult { trigger_rate: if m >= 0.0 { 1.0 } else { 0.0 }, margin: m }
-            })
-            .collect()
+        eval::embedding_results(&decide::score_matrix(&self.query_vecs, &skill_vecs), self.target, self.thresholds)
     }
 
     /// The draft against the description as written, paired on validation.

@@ -7,7 +7,7 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use skillpg_routing::eval::{self, EvalQuery, EvalReport, EvalRun, PartJson, Split};
+use skillpg_routing::eval::{self, EvalQuery, EvalReport, EvalRun, PartJson, QueryRow, Split};
 use skillpg_routing::outcome::{Arm, Descriptions};
 use skillpg_routing::skills::RouteSkill;
 
@@ -103,7 +103,7 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
         return Ok(if json { eval::report_json(&current) } else { text_report(&current, None, near) });
     };
     let drafted = report(&arms[1], draft);
-    let results = |r: &EvalReport| -> Vec<eval::QueryResult> { r.queries.iter().map(|q| eval::QueryResult { trigger_rate: q.trigger_rate, margin: q.margin }).collect() };
+    let results = |r: &EvalReport| -> Vec<eval::QueryResult> { r.queries.iter().map(QueryRow::result).collect() };
     let splits: Vec<Split> = current.queries.iter().map(|q| q.split).collect();
     let cmp = eval::compare_variants(&input.items, &splits, &results(&current), &results(&drafted));
     if json {
@@ -136,8 +136,8 @@ fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantCompari
     let _ = writeln!(out, "{:<11} {:>3}  {:<22}  {:<22}  {:<22}", "", "n", "precision (95% CI)", "recall", "accuracy");
     part_line(&mut out, "train", &r.train);
     part_line(&mut out, "validation", &r.validation);
-    let items: Vec<EvalQuery> = r.queries.iter().map(|q| EvalQuery { query: q.query.clone(), should_trigger: q.should_trigger }).collect();
-    let results: Vec<eval::QueryResult> = r.queries.iter().map(|q| eval::QueryResult { trigger_rate: q.trigger_rate, margin: q.margin }).collect();
+    let items: Vec<EvalQuery> = r.queries.iter().map(QueryRow::item).collect();
+    let results: Vec<eval::QueryResult> = r.queries.iter().map(QueryRow::result).collect();
     let misses = eval::near_misses(&items, &results, near);
     if !misses.is_empty() {
         let _ = if near < 0.0 {

@@ -303,7 +303,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let inputs = load(&paths)?;
             let checked = analyze_inputs(&inputs);
             let analyses = &checked.analyses;
+            // Each profile's findings per skill (the clients' matrix), and its catalog findings.
             let mut checks = Vec::new();
+            let mut catalogs = Vec::new();
             let mut reports = Vec::new();
             for p in &profiles {
                 let per_skill = check_under(&inputs, &checked, p);
@@ -313,24 +315,20 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     skills: analyses.iter().zip(&per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, false)).collect(),
                     catalog: catalog_diags.iter().map(skillpg_report::diagnostic_json).collect(),
                 });
-                checks.push((*p, per_skill, catalog_diags));
+                checks.push((*p, per_skill));
+                catalogs.push(catalog_diags);
             }
             let all = key == "all";
             match (format, all) {
                 (CheckFormat::Json, false) => println!("{}", to_json(&reports[0])?),
                 (CheckFormat::Sarif, false) => println!("{}", to_json(&skillpg_report::sarif(&reports[0]))?),
-                (CheckFormat::Text, false) => print!("{}", render::check_text(checks[0].0, analyses, &checks[0].1, &checks[0].2)),
+                (CheckFormat::Text, false) => print!("{}", render::check_text(checks[0].0, analyses, &checks[0].1, &catalogs[0])),
                 (CheckFormat::Json, true) => {
-                    let matrix: Vec<_> = checks.iter().map(|(p, d, _)| (*p, d.clone())).collect();
-                    let clients = skillpg_report::client_verdicts(analyses, &matrix);
+                    let clients = skillpg_report::client_verdicts(analyses, &checks);
                     println!("{}", to_json(&serde_json::json!({"clients": clients, "checks": reports}))?)
                 }
                 (CheckFormat::Sarif, true) => println!("{}", to_json(&skillpg_report::sarif_per_client(&reports))?),
-                (CheckFormat::Text, true) => {
-                    let matrix: Vec<_> = checks.iter().map(|(p, d, _)| (*p, d.clone())).collect();
-                    let catalog: Vec<_> = checks.iter().flat_map(|(_, _, c)| c.iter().cloned()).collect();
-                    print!("{}", render::clients_text(&skillpg_report::client_verdicts(analyses, &matrix), &catalog))
-                }
+                (CheckFormat::Text, true) => print!("{}", render::clients_text(&skillpg_report::client_verdicts(analyses, &checks), &catalogs.concat())),
             }
             let ok = reports.iter().all(|r| r.skills.iter().all(|s| s.valid));
             Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })

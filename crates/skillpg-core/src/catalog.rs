@@ -26,10 +26,9 @@ pub struct InstalledSkill {
 impl InstalledSkill {
     /// The skill of `analysis`, as `profile`'s listing reads it.
     pub fn from_analysis(analysis: &crate::Analysis, profile: &Profile) -> InstalledSkill {
-        let field = |key: &str| analysis.doc.as_ref().and_then(|d| d.field_str(key)).map(str::to_owned).unwrap_or_default();
-        let mut description = field("description");
+        let mut description = analysis.description().unwrap_or_default().to_owned();
         if profile.listing_cap_chars.is_some() {
-            let when = field("when_to_use");
+            let when = analysis.doc.as_ref().and_then(|d| d.field_str("when_to_use")).unwrap_or_default();
             if !when.is_empty() {
                 description = format!("{description} {when}");
             }

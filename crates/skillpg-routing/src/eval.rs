@@ -368,6 +368,18 @@ impl From<Metrics> for PartJson {
     }
 }
 
+impl QueryRow {
+    /// The query as an eval set holds it.
+    pub fn item(&self) -> EvalQuery {
+        EvalQuery { query: self.query.clone(), should_trigger: self.should_trigger }
+    }
+
+    /// Its result, as the metrics read it.
+    pub fn result(&self) -> QueryResult {
+        QueryResult { trigger_rate: self.trigger_rate, margin: self.margin }
+    }
+}
+
 fn one() -> usize {
     1
 }
@@ -532,7 +544,7 @@ pub struct EvalInput {
 pub fn parse_eval_input(text: &str) -> Result<EvalInput, String> {
     if text.trim_start().starts_with('{') {
         let report: EvalReport = serde_json::from_str(text).map_err(|e| format!("not a lab report: {e}"))?;
-        let items: Vec<EvalQuery> = report.queries.into_iter().map(|q| EvalQuery { query: q.query, should_trigger: q.should_trigger }).collect();
+        let items: Vec<EvalQuery> = report.queries.iter().map(QueryRow::item).collect();
         let items = parse_evals(&serde_json::to_string(&items).unwrap_or_default())?;
         return Ok(EvalInput { items, seed: Some(report.seed), holdout: Some(report.holdout) });
     }

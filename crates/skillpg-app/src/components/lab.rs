@@ -179,7 +179,8 @@ impl Lab {
             let skill = RouteSkill { name: run.skills[run.target].name.clone(), description: description.clone() };
             match worker.embed(&[skill.embedding_text()]).await {
                 Ok((vectors, _)) => {
-                    let results = run.draft_results(&vectors[0]);
+                    let Some(draft_vec) = vectors.first() else { return self.c.status.set("The worker embedded no text for the draft.".to_owned()) };
+                    let results = run.draft_results(draft_vec);
                     let cmp = run.compare(&results);
                     self.c.state.update(|s| {
                         let history = &mut s.lab.history;
