@@ -198,7 +198,8 @@ impl DecoderRouter {
         let mut logits = model.forward(&ids, Logits::Last).await?;
         let mut answer = Vec::new();
         let mut capped = true;
-        let mut rng = sampling.map(|s| (s.temperature, SplitMix64(s.seed)));
+        // A temperature of 0 is greedy: the same argmax as without sampling, one rule for ties.
+        let mut rng = sampling.filter(|s| s.temperature.is_finite() && s.temperature > 0.0).map(|s| (s.temperature, SplitMix64(s.seed)));
         for _ in 0..max_tokens {
             let next = match &mut rng {
                 Some((t, rng)) => draw(&logits, *t, rng),
