@@ -14,7 +14,8 @@ use std::time::Instant;
 use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::gguf::Gguf;
-use skillpg_decoder::model::{Decoder, Logits};
+use skillpg_decoder::model::{Arithmetic, Decoder, Logits};
+use skillpg_decoder::qdot::Kernel;
 use skillpg_decoder::protocol;
 
 #[path = "shared/samples.rs"]
@@ -30,8 +31,15 @@ fn main() {
     let bytes = std::fs::read(&file).expect("model");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
     let threads: usize = std::env::var("SKILLPG_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
-    let model = Decoder::from_gguf(bytes).expect("model").with_threads(threads);
-    println!("prompt products on {threads} thread(s) (SKILLPG_THREADS)");
+    let mut model = Decoder::from_gguf(bytes).expect("model").with_threads(threads);
+    // SKILLPG_KERNEL=scalar|AVX2|AVX-512 picks an integer kernel, f32 the f32 arithmetic.
+    match std::env::var("SKILLPG_KERNEL").ok().as_deref() {
+        Some("f32") => model = model.with_arithmetic(Arithmetic::F32),
+        Some(name) => model = model.with_kernel(Kernel::available().into_iter().find(|k| k.name() == name).expect("a kernel this CPU runs")),
+        None => {}
+    }
+    let (arithmetic, kernel) = model.arithmetic();
+    println!("prompt products on {threads} thread(s) (SKILLPG_THREADS), {arithmetic:?} arithmetic, {} kernel (SKILLPG_KERNEL)", kernel.name());
     println!("{}: {:?}, loaded in {:.0} ms", file.display(), model.config, t.elapsed().as_secs_f64() * 1e3);
 
     let rich = sample_skills(&root, "routing");
@@ -51,9 +59,14 @@ fn main() {
     println!("| prefill, the system turn of the six sample skills ({} tokens) | {:.0} ms | {:.1} tokens/s |", prompt.len(), prefill * 1e3, prompt.len() as f64 / prefill);
     println!("| decode, {steps} tokens after it | {:.0} ms a token | {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
 
+    // llama.cpp on the same file and prompt text, in the same run, when node-llama-cpp is
+    // installed (`scripts/install-peers`): the peer.
+    peer_llama_cpp(&root, &file, &protocol::prompt_prefix(&protocol::system_prompt(&rich)), steps, threads, prompt.len() as f64 / prefill, steps as f64 / decode);
+
     // candle's quantized Llama/Qwen2 (8-bit activations, its own threads) on the same prompt,
     // for the choice of CPU path (README): RAYON_NUM_THREADS=1 makes it one thread as ours.
-    {
+    // SKILLPG_CANDLE=1 runs it (it takes a minute).
+    if std::env::var("SKILLPG_CANDLE").is_ok_and(|v| v == "1") {
         use candle_core::quantized::gguf_file;
         use candle_core::{Device, Tensor};
         let bytes = std::fs::read(&file).expect("model");
@@ -114,4 +127,34 @@ fn main() {
             plain.prefill_tokens as f64 / few.len() as f64
         );
     }
+}
+
+/// Runs `scripts/peer-llama-cpp.mjs` on the same model and prompt text, and prints its prefill and
+/// decode speeds beside ours (`ours_prefill`, `ours_decode`: tokens a second), or why it did not
+/// run.
+fn peer_llama_cpp(root: &Path, model: &Path, prompt: &str, steps: usize, threads: usize, ours_prefill: f64, ours_decode: f64) {
+    let prompt_file = std::env::temp_dir().join(format!("skillpg-bench-prompt-{}.txt", std::process::id()));
+    std::fs::write(&prompt_file, prompt).expect("a temporary file");
+    let run = std::process::Command::new("node")
+        .arg(root.join("scripts/peer-llama-cpp.mjs"))
+        .arg(model)
+        .arg(&prompt_file)
+        .arg(steps.to_string())
+        .arg(threads.to_string())
+        .output();
+    let _ = std::fs::remove_file(&prompt_file);
+    let out = match run {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).lines().last().unwrap_or("").to_owned(),
+        Ok(o) => return println!("llama.cpp: the peer script failed: {}", String::from_utf8_lossy(&o.stderr).lines().last().unwrap_or("")),
+        Err(e) => return println!("llama.cpp: node did not run ({e})"),
+    };
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_default();
+    if let Some(why) = v["missing"].as_str() {
+        return println!("llama.cpp: {why}");
+    }
+    let (tokens, prefill_s, decode_s) = (v["promptTokens"].as_f64().unwrap_or(0.0), v["prefillS"].as_f64().unwrap_or(f64::NAN), v["decodeS"].as_f64().unwrap_or(f64::NAN));
+    let (theirs_prefill, theirs_decode) = (tokens / prefill_s, v["decodeSteps"].as_f64().unwrap_or(0.0) / decode_s);
+    println!("| {} on {} thread(s), CPU features: {} | | |", v["engine"].as_str().unwrap_or("llama.cpp"), v["threads"], v["cpu"].as_str().unwrap_or(""));
+    println!("| llama.cpp: prefill ({tokens} tokens) | {:.0} ms | {theirs_prefill:.1} tokens/s (ours {:.2}x) |", prefill_s * 1e3, ours_prefill / theirs_prefill);
+    println!("| llama.cpp: decode | {:.1} ms a token | {theirs_decode:.1} tokens/s (ours {:.2}x) |", decode_s * 1e3 / v["decodeSteps"].as_f64().unwrap_or(1.0), ours_decode / theirs_decode);
 }

@@ -13,4 +13,5 @@ pub mod llama;
 pub mod load;
 pub mod model;
 pub mod protocol;
+pub mod qdot;
 pub mod quant;

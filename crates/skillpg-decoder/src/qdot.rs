@@ -1,0 +1,667 @@
+//! Integer dot products of quantized weight rows with activations quantized per block of 32, as
+//! llama.cpp multiplies its quantized types (`ggml_vec_dot_q4_1_q8_1` and its siblings): the
+//! products are 8-bit integers summed exactly in 32 bits, and only each block's sum is scaled in
+//! floating point.
+//!
+//! A matrix product here runs in three steps:
+//! 1. [`QuantizedActs::quantize`]: each input's blocks of 32 become 32 signed bytes and a scale
+//!    (`max |x| / 127`), with the block's true sum kept for the types with a minimum;
+//! 2. [`UnpackedRow::unpack`]: a weight row's blocks become signed bytes and per-block scales
+//!    (and minima), once a row whatever the number of inputs (a prompt's tokens share it);
+//! 3. [`Kernel::row_dots`] sums each block's byte products exactly (two sums a block, one for
+//!    each half of 16, because Q6_K scales its halves apart), scales each block's sums and adds
+//!    the blocks in one fixed order ([`dot_scalar`] defines it).
+//!
+//! Invariants:
+//! - every kernel (scalar, AVX2, wasm SIMD) returns the same bits: the integer sums are exact
+//!   and the floating point is the same operations in the same order (no fused multiply-add),
+//!   so a product does not depend on the CPU or on wasm;
+//! - an unpacked row times its scales (plus its minimum) is [`crate::quant::dequantize_into`]'s
+//!   value, bit for bit (tested for every type);
+//! - byte products never saturate: weights are within `[-128, 127]` and activations within
+//!   `[-127, 127]`, so a pair of products stays under `i16::MAX` in AVX2's `maddubs`.
+
+use crate::quant::GgmlType;
+
+/// Values a block of activations (and a weight block, or a sub-block of the K types) holds.
+pub const BLOCK: usize = 32;
+
+/// f16 bits to f32, every value: a block's scale is one load (ggml keeps the same table where the
+/// CPU has no F16C), the same on every CPU and in wasm. 256 KiB, made on first use.
+fn f16_table() -> &'static [f32] {
+    static TABLE: std::sync::LazyLock<Vec<f32>> = std::sync::LazyLock::new(|| (0..=u16::MAX).map(|b| half::f16::from_bits(b).to_f32()).collect());
+    &TABLE
+}
+
+/// The f16 at the start of `b`, through the table.
+#[inline(always)]
+fn f16_at(table: &[f32], b: &[u8]) -> f32 {
+    table[usize::from(u16::from_le_bytes([b[0], b[1]]))]
+}
+
+/// Whether rows of `ty` multiply through integer dot products (the quantized types); F32, F16
+/// and BF16 rows are multiplied in f32.
+pub fn supports(ty: GgmlType) -> bool {
+    matches!(ty, GgmlType::Q8_0 | GgmlType::Q4_0 | GgmlType::Q4_1 | GgmlType::Q5_0 | GgmlType::Q5_1 | GgmlType::Q4K | GgmlType::Q6K)
+}
+
+/// `n` inputs of `cols` values, each block of 32 as signed bytes and a scale.
+#[derive(Debug, Clone, Default)]
+pub struct QuantizedActs {
+    /// `n × cols` bytes: `round(x / d)`.
+    pub q: Vec<i8>,
+    /// `n × cols / 32` scales `d = max |x| / 127` (0 for a block of zeros).
+    pub d: Vec<f32>,
+    /// `n × cols / 32` true sums of each block's values (what a weight's minimum multiplies).
+    pub sum: Vec<f32>,
+}
+
+impl QuantizedActs {
+    /// Quantizes `xs` (whole blocks of 32) into `self`, reusing its buffers.
+    pub fn quantize(&mut self, xs: &[f32]) {
+        let blocks = xs.len() / BLOCK;
+        self.q.resize(xs.len(), 0);
+        self.d.resize(blocks, 0.0);
+        self.sum.resize(blocks, 0.0);
+        for (((x, q), d), s) in xs.chunks_exact(BLOCK).zip(self.q.chunks_exact_mut(BLOCK)).zip(&mut self.d).zip(&mut self.sum) {
+            let amax = x.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+            *d = amax / 127.0;
+            let inv = if amax > 0.0 { 127.0 / amax } else { 0.0 };
+            for (q, v) in q.iter_mut().zip(x) {
+                // `as` saturates; |v · inv| ≤ 127 up to rounding, so it never has to.
+                *q = (v * inv).round() as i8;
+            }
+            *s = x.iter().sum();
+        }
+    }
+}
+
+/// A weight row as signed bytes with, per block of 32, the scale of each half and a minimum.
+#[derive(Debug, Clone, Default)]
+pub struct UnpackedRow {
+    /// One byte a value.
+    pub q: Vec<i8>,
+    /// Scale of each block's first 16 values.
+    pub scale_lo: Vec<f32>,
+    /// Scale of each block's last 16 values (the same as the first's except in Q6_K).
+    pub scale_hi: Vec<f32>,
+    /// Each block's minimum (value = scale · q + min); empty for the types without one.
+    pub min: Vec<f32>,
+}
+
+impl UnpackedRow {
+    /// Unpacks one row of `ty` (whole blocks; `supports(ty)`) into `self`, reusing its buffers.
+    pub fn unpack(&mut self, ty: GgmlType, bytes: &[u8]) {
+        let (per, size) = ty.block();
+        let values = bytes.len() / size * per;
+        let blocks = values / BLOCK;
+        self.q.resize(values, 0);
+        self.scale_lo.resize(blocks, 0.0);
+        self.scale_hi.resize(blocks, 0.0);
+        let has_min = matches!(ty, GgmlType::Q4_1 | GgmlType::Q5_1 | GgmlType::Q4K);
+        self.min.resize(if has_min { blocks } else { 0 }, 0.0);
+        let table = f16_table();
+        let f16 = |b: &[u8]| f16_at(table, b);
+        match ty {
+            GgmlType::Q8_0 | GgmlType::Q4_0 | GgmlType::Q4_1 | GgmlType::Q5_0 | GgmlType::Q5_1 => {
+                for (i, (b, q)) in bytes.chunks_exact(size).zip(self.q.chunks_exact_mut(BLOCK)).enumerate() {
+                    let d = f16(b);
+                    self.scale_lo[i] = d;
+                    self.scale_hi[i] = d;
+                    match ty {
+                        GgmlType::Q8_0 => {
+                            for (q, &v) in q.iter_mut().zip(&b[2..34]) {
+                                *q = v as i8;
+                            }
+                        }
+                        GgmlType::Q4_0 | GgmlType::Q4_1 => {
+                            let (offset, nibbles) = if ty == GgmlType::Q4_0 { (8, &b[2..18]) } else { (0, &b[4..20]) };
+                            let (lo, hi) = q.split_at_mut(16);
+                            for ((l, h), &v) in lo.iter_mut().zip(hi).zip(nibbles) {
+                                *l = (v & 0xF) as i8 - offset;
+                                *h = (v >> 4) as i8 - offset;
+                            }
+                        }
+                        _ => {
+                            let (offset, rest) = if ty == GgmlType::Q5_0 { (16, &b[2..22]) } else { (0, &b[4..24]) };
+                            let qh = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+                            let (lo, hi) = q.split_at_mut(16);
+                            for (j, ((l, h), &v)) in lo.iter_mut().zip(hi).zip(&rest[4..20]).enumerate() {
+                                *l = ((v & 0xF) | ((((qh >> j) << 4) & 0x10) as u8)) as i8 - offset;
+                                *h = ((v >> 4) | (((qh >> (j + 12)) & 0x10) as u8)) as i8 - offset;
+                            }
+                        }
+                    }
+                    if has_min {
+                        self.min[i] = f16(&b[2..]);
+                    }
+                }
+            }
+            GgmlType::Q4K => {
+                for (s, (b, q)) in bytes.chunks_exact(size).zip(self.q.chunks_exact_mut(256)).enumerate() {
+                    let scales = crate::quant::q4_k_scales(b);
+                    for (c, (chunk, q)) in b[16..144].chunks_exact(32).zip(q.chunks_exact_mut(64)).enumerate() {
+                        let (lo, hi) = q.split_at_mut(32);
+                        for ((l, h), &v) in lo.iter_mut().zip(hi).zip(chunk) {
+                            *l = (v & 0xF) as i8;
+                            *h = (v >> 4) as i8;
+                        }
+                        for k in 0..2 {
+                            let (d, m) = scales[2 * c + k];
+                            let i = s * 8 + 2 * c + k;
+                            self.scale_lo[i] = d;
+                            self.scale_hi[i] = d;
+                            self.min[i] = -m;
+                        }
+                    }
+                }
+            }
+            GgmlType::Q6K => {
+                for (s, (b, q)) in bytes.chunks_exact(size).zip(self.q.chunks_exact_mut(256)).enumerate() {
+                    let (ql_all, qh_all, sc) = (&b[..128], &b[128..192], &b[192..208]);
+                    let d = f16(&b[208..]);
+                    for half in 0..2 {
+                        let (ql, qh) = (&ql_all[half * 64..], &qh_all[half * 32..]);
+                        let q = &mut q[half * 128..];
+                        for l in 0..32 {
+                            q[l] = ((ql[l] & 0xF) | ((qh[l] & 3) << 4)) as i8 - 32;
+                            q[l + 32] = ((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) as i8 - 32;
+                            q[l + 64] = ((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) as i8 - 32;
+                            q[l + 96] = ((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) as i8 - 32;
+                        }
+                    }
+                    // Value g of the super-block has the scale of its sub-block of 16, g / 16.
+                    for k in 0..8 {
+                        self.scale_lo[s * 8 + k] = d * f32::from(sc[2 * k] as i8);
+                        self.scale_hi[s * 8 + k] = d * f32::from(sc[2 * k + 1] as i8);
+                    }
+                }
+            }
+            GgmlType::F32 | GgmlType::F16 | GgmlType::Bf16 => {}
+        }
+    }
+}
+
+/// The instructions that multiply an unpacked row by quantized inputs, chosen once at run time
+/// by the CPU's features (natively) or by the build (wasm): each returns the same bits, because
+/// the integer sums are exact and the floating point is the same operations in the same order
+/// ([`dot_scalar`] defines it; the SIMD kernels run it eight blocks a lane at a time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    /// Plain loops (any CPU; the reference the others are tested against).
+    Scalar,
+    /// x86-64 AVX2 (`vpmaddubsw`, `vpmaddwd`): a block of 32 an instruction.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// wasm 128-bit SIMD (`i32x4.dot_i16x8_s`).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU (or this wasm build) runs.
+    pub fn best() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if pulp::x86::V3::is_available() {
+            return Kernel::Avx2;
+        }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return Kernel::Simd128;
+        #[allow(unreachable_code, reason = "every other target")]
+        Kernel::Scalar
+    }
+
+    /// Every kernel this CPU runs, the scalar one first (for the tests that hold them equal).
+    pub fn available() -> Vec<Kernel> {
+        let mut all = vec![Kernel::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        if pulp::x86::V3::is_available() {
+            all.push(Kernel::Avx2);
+        }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        all.push(Kernel::Simd128);
+        all
+    }
+
+    /// The kernel's name, for the backend line and the benchmarks.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => "AVX2",
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => "wasm SIMD",
+        }
+    }
+
+    /// Rows of `ty` (`bytes`, `row_bytes` each, one after another) times every input of `acts`:
+    /// input `t`'s product with row `r` goes to `out[t * width + r]`. `unpacked` is scratch.
+    pub fn rows(self, ty: GgmlType, bytes: &[u8], row_bytes: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, unpacked: &mut UnpackedRow) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => {
+                if let Some(simd) = pulp::x86::V3::try_new() {
+                    return simd.vectorize(x86::Avx2Rows { simd, ty, bytes, row_bytes, acts, out, width, unpacked });
+                }
+            }
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => {
+                for (r, rb) in bytes.chunks_exact(row_bytes).enumerate() {
+                    unpacked.unpack(ty, rb);
+                    for t in 0..acts.d.len() * BLOCK / unpacked.q.len().max(1) {
+                        out[t * width + r] = wasm::dot(unpacked, acts, t);
+                    }
+                }
+                return;
+            }
+            Kernel::Scalar => {}
+        }
+        for (r, rb) in bytes.chunks_exact(row_bytes).enumerate() {
+            unpacked.unpack(ty, rb);
+            for t in 0..acts.d.len() * BLOCK / unpacked.q.len().max(1) {
+                out[t * width + r] = dot_scalar(unpacked, acts, t);
+            }
+        }
+    }
+}
+
+/// Block `b`'s value in the sum: `(lo · scale_lo + hi · scale_hi) · d (+ min · sum)`, from its
+/// two exact half sums. Every kernel computes each block's value with these operations.
+#[inline(always)]
+fn block_value(row: &UnpackedRow, acts: &QuantizedActs, at: usize, b: usize, lo: i32, hi: i32) -> f32 {
+    let v = (lo as f32 * row.scale_lo[b] + hi as f32 * row.scale_hi[b]) * acts.d[at + b];
+    match row.min.get(b) {
+        Some(m) => v + m * acts.sum[at + b],
+        None => v,
+    }
+}
+
+/// The eight lanes' fixed sum.
+#[inline(always)]
+fn reduce(a: [f32; 8]) -> f32 {
+    ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]))
+}
+
+/// The row times input `t`: each block's value ([`block_value`]) added into lane `b % 8`, the
+/// lanes added in a fixed tree ([`reduce`]). The definition every kernel computes.
+pub fn dot_scalar(row: &UnpackedRow, acts: &QuantizedActs, t: usize) -> f32 {
+    let cols = row.q.len();
+    let blocks = cols / BLOCK;
+    let x = &acts.q[t * cols..(t + 1) * cols];
+    let mut acc = [0.0f32; 8];
+    for (b, (wb, xb)) in row.q.chunks_exact(BLOCK).zip(x.chunks_exact(BLOCK)).enumerate() {
+        let half = |r: std::ops::Range<usize>| wb[r.clone()].iter().zip(&xb[r]).map(|(&a, &c)| i32::from(a) * i32::from(c)).sum::<i32>();
+        acc[b % 8] += block_value(row, acts, t * blocks, b, half(0..16), half(16..32));
+    }
+    reduce(acc)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{BLOCK, QuantizedActs, UnpackedRow, f16_at, f16_table, reduce};
+    use crate::quant::GgmlType;
+    use pulp::NullaryFnOnce;
+    use pulp::x86::V3;
+    use std::arch::x86_64::{__m128i, __m256, __m256i};
+
+    #[inline(always)]
+    fn bytes32(b: &[u8]) -> __m256i {
+        let a: [u8; 32] = b[..32].try_into().unwrap_or([0; 32]);
+        pulp::cast(a)
+    }
+
+    #[inline(always)]
+    fn bytes16(b: &[u8]) -> __m128i {
+        let a: [u8; 16] = b[..16].try_into().unwrap_or([0; 16]);
+        pulp::cast(a)
+    }
+
+    #[inline(always)]
+    fn floats8(b: &[f32]) -> __m256 {
+        let a: [f32; 8] = b[..8].try_into().unwrap_or([0.0; 8]);
+        pulp::cast(a)
+    }
+
+    /// A row's blocks as the kernel reads them: block `b`'s 32 weights as signed bytes, the
+    /// scale of each half, and its minimum (types with one).
+    trait Blocks {
+        const HAS_MIN: bool;
+        fn weights(&self, simd: V3, b: usize) -> __m256i;
+        fn scales(&self, b: usize) -> (f32, f32);
+        fn min(&self, b: usize) -> f32;
+    }
+
+    /// Q8_0 straight from its blocks.
+    struct Q8<'a> {
+        row: &'a [u8],
+        table: &'a [f32],
+    }
+
+    impl Blocks for Q8<'_> {
+        const HAS_MIN: bool = false;
+        #[inline(always)]
+        fn weights(&self, _: V3, b: usize) -> __m256i {
+            bytes32(&self.row[b * 34 + 2..])
+        }
+        #[inline(always)]
+        fn scales(&self, b: usize) -> (f32, f32) {
+            let d = f16_at(self.table, &self.row[b * 34..]);
+            (d, d)
+        }
+        #[inline(always)]
+        fn min(&self, _: usize) -> f32 {
+            0.0
+        }
+    }
+
+    /// Q4_0 (`MIN` false: nibbles less 8) and Q4_1 (`MIN` true: nibbles and a minimum) straight
+    /// from their blocks: the 16 bytes spread to 32 in a register, low nibbles first.
+    struct Q4<'a, const MIN: bool> {
+        row: &'a [u8],
+        table: &'a [f32],
+    }
+
+    impl<const MIN: bool> Blocks for Q4<'_, MIN> {
+        const HAS_MIN: bool = MIN;
+        #[inline(always)]
+        fn weights(&self, simd: V3, b: usize) -> __m256i {
+            let (size, at) = if MIN { (20, 4) } else { (18, 2) };
+            let q = bytes16(&self.row[b * size + at..]);
+            let spread = simd.avx2._mm256_and_si256(simd.avx._mm256_set_m128i(simd.sse2._mm_srli_epi16::<4>(q), q), simd.avx._mm256_set1_epi8(0x0F));
+            if MIN { spread } else { simd.avx2._mm256_sub_epi8(spread, simd.avx._mm256_set1_epi8(8)) }
+        }
+        #[inline(always)]
+        fn scales(&self, b: usize) -> (f32, f32) {
+            let d = f16_at(self.table, &self.row[b * if MIN { 20 } else { 18 }..]);
+            (d, d)
+        }
+        #[inline(always)]
+        fn min(&self, b: usize) -> f32 {
+            f16_at(self.table, &self.row[b * 20 + 2..])
+        }
+    }
+
+    /// Any type, unpacked a row at a time.
+    struct Unpacked<'a, const MIN: bool>(&'a UnpackedRow);
+
+    impl<const MIN: bool> Blocks for Unpacked<'_, MIN> {
+        const HAS_MIN: bool = MIN;
+        #[inline(always)]
+        fn weights(&self, _: V3, b: usize) -> __m256i {
+            bytes32(pulp::bytemuck::cast_slice(&self.0.q[b * BLOCK..(b + 1) * BLOCK]))
+        }
+        #[inline(always)]
+        fn scales(&self, b: usize) -> (f32, f32) {
+            (self.0.scale_lo[b], self.0.scale_hi[b])
+        }
+        #[inline(always)]
+        fn min(&self, b: usize) -> f32 {
+            self.0.min[b]
+        }
+    }
+
+    /// A block's products with the input's: `maddubs(|w|, sign(x, w))` then `madd` with ones,
+    /// eight 32-bit sums, four for each half.
+    #[inline(always)]
+    fn products(simd: V3, w: __m256i, x: __m256i) -> __m256i {
+        let avx2 = simd.avx2;
+        avx2._mm256_madd_epi16(avx2._mm256_maddubs_epi16(avx2._mm256_sign_epi8(w, w), avx2._mm256_sign_epi8(x, w)), simd.avx._mm256_set1_epi16(1))
+    }
+
+    /// Four blocks' sums reduced: their low halves in the low 128 bits, high halves in the high.
+    #[inline(always)]
+    fn four<B: Blocks>(simd: V3, row: &B, x: &[u8], b: usize) -> __m256i {
+        // Plain calls, no closure: a closure would not inherit the kernel's target features, and
+        // every intrinsic in it would become a call.
+        let avx2 = simd.avx2;
+        let p0 = products(simd, row.weights(simd, b), bytes32(&x[b * BLOCK..]));
+        let p1 = products(simd, row.weights(simd, b + 1), bytes32(&x[(b + 1) * BLOCK..]));
+        let p2 = products(simd, row.weights(simd, b + 2), bytes32(&x[(b + 2) * BLOCK..]));
+        let p3 = products(simd, row.weights(simd, b + 3), bytes32(&x[(b + 3) * BLOCK..]));
+        avx2._mm256_hadd_epi32(avx2._mm256_hadd_epi32(p0, p1), avx2._mm256_hadd_epi32(p2, p3))
+    }
+
+    /// Row `row` times every input, into `out[t * width]`: [`super::dot_scalar`]'s operations,
+    /// eight blocks a step.
+    #[inline(always)]
+    fn dots<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, scratch: &mut [f32]) {
+        let (avx, avx2) = (simd.avx, simd.avx2);
+        let cols = blocks * BLOCK;
+        let full = blocks / 8 * 8;
+        let xs: &[u8] = pulp::bytemuck::cast_slice(&acts.q);
+        // Each group of eight blocks' scales, read once for every input.
+        let (lo_scales, rest) = scratch.split_at_mut(full);
+        let (hi_scales, rest) = rest.split_at_mut(full);
+        let mins = &mut rest[..full];
+        for b in 0..full {
+            (lo_scales[b], hi_scales[b]) = row.scales(b);
+            if B::HAS_MIN {
+                mins[b] = row.min(b);
+            }
+        }
+        for t in 0..acts.d.len() / blocks {
+            let x = &xs[t * cols..(t + 1) * cols];
+            let at = t * blocks;
+            let mut acc = avx._mm256_setzero_ps();
+            let mut b = 0;
+            while b < full {
+                let (h0, h1) = (four(simd, row, x, b), four(simd, row, x, b + 4));
+                let lo = avx._mm256_cvtepi32_ps(avx2._mm256_permute2x128_si256::<0x20>(h0, h1));
+                let hi = avx._mm256_cvtepi32_ps(avx2._mm256_permute2x128_si256::<0x31>(h0, h1));
+                let scaled = avx._mm256_add_ps(avx._mm256_mul_ps(lo, floats8(&lo_scales[b..])), avx._mm256_mul_ps(hi, floats8(&hi_scales[b..])));
+                let mut v = avx._mm256_mul_ps(scaled, floats8(&acts.d[at + b..]));
+                if B::HAS_MIN {
+                    v = avx._mm256_add_ps(v, avx._mm256_mul_ps(floats8(&mins[b..]), floats8(&acts.sum[at + b..])));
+                }
+                acc = avx._mm256_add_ps(acc, v);
+                b += 8;
+            }
+            let mut lanes: [f32; 8] = pulp::cast(acc);
+            for (lane, b) in (full..blocks).enumerate() {
+                let s: [i32; 8] = pulp::cast(products(simd, row.weights(simd, b), bytes32(&x[b * BLOCK..])));
+                let (lo, hi) = ((s[0] + s[1] + s[2] + s[3]) as f32, (s[4] + s[5] + s[6] + s[7]) as f32);
+                let (slo, shi) = row.scales(b);
+                let v = (lo * slo + hi * shi) * acts.d[at + b];
+                lanes[lane] += if B::HAS_MIN { v + row.min(b) * acts.sum[at + b] } else { v };
+            }
+            out[t * width] = reduce(lanes);
+        }
+    }
+
+    /// Rows times inputs on AVX2. Q4_0, Q4_1 and Q8_0 rows are read straight from their blocks
+    /// (the nibbles spread to bytes in registers, the f16 scales through the table: a token's
+    /// product reads each weight byte once); the other types are unpacked a row at a time.
+    pub(super) struct Avx2Rows<'a> {
+        pub simd: V3,
+        pub ty: GgmlType,
+        pub bytes: &'a [u8],
+        pub row_bytes: usize,
+        pub acts: &'a QuantizedActs,
+        pub out: &'a mut [f32],
+        pub width: usize,
+        pub unpacked: &'a mut UnpackedRow,
+    }
+
+    impl NullaryFnOnce for Avx2Rows<'_> {
+        type Output = ();
+        #[inline(always)]
+        fn call(self) {
+            let Avx2Rows { simd, ty, bytes, row_bytes, acts, out, width, unpacked } = self;
+            let table = f16_table();
+            let (per, size) = ty.block();
+            let blocks = row_bytes / size * per / BLOCK;
+            let mut scratch = vec![0.0f32; 3 * blocks];
+            let scratch = scratch.as_mut_slice();
+            // A few inputs (a token's product) read the blocks as stored; a prompt's many inputs
+            // share one unpacking of each row.
+            let direct = acts.d.len() / blocks.max(1) <= 2;
+            for (r, row) in bytes.chunks_exact(row_bytes).enumerate() {
+                let out = &mut out[r..];
+                match ty {
+                    GgmlType::Q8_0 if direct => dots(simd, &Q8 { row, table }, blocks, acts, out, width, scratch),
+                    GgmlType::Q4_0 if direct => dots(simd, &Q4::<false> { row, table }, blocks, acts, out, width, scratch),
+                    GgmlType::Q4_1 if direct => dots(simd, &Q4::<true> { row, table }, blocks, acts, out, width, scratch),
+                    _ => {
+                        unpacked.unpack(ty, row);
+                        if unpacked.min.is_empty() {
+                            dots(simd, &Unpacked::<false>(unpacked), blocks, acts, out, width, scratch);
+                        } else {
+                            dots(simd, &Unpacked::<true>(unpacked), blocks, acts, out, width, scratch);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm {
+    use super::{BLOCK, QuantizedActs, UnpackedRow, block_value, reduce};
+    use std::arch::wasm32::*;
+
+    #[inline(always)]
+    fn load16(b: &[i8]) -> v128 {
+        let a: [i8; 16] = b[..16].try_into().unwrap_or([0; 16]);
+        bytemuck::cast(a)
+    }
+
+    /// A half block's 16 products: both operands widened to 16 bits, `i32x4.dot_i16x8_s` on
+    /// each eight, the two added (four 32-bit lanes).
+    #[inline(always)]
+    fn half(w: &[i8], x: &[i8]) -> v128 {
+        let (wv, xv) = (load16(w), load16(x));
+        i32x4_add(
+            i32x4_dot_i16x8(i16x8_extend_low_i8x16(wv), i16x8_extend_low_i8x16(xv)),
+            i32x4_dot_i16x8(i16x8_extend_high_i8x16(wv), i16x8_extend_high_i8x16(xv)),
+        )
+    }
+
+    /// The row times input `t`, as [`super::dot_scalar`] computes it.
+    pub(super) fn dot(row: &UnpackedRow, acts: &QuantizedActs, t: usize) -> f32 {
+        let cols = row.q.len();
+        let blocks = cols / BLOCK;
+        let x = &acts.q[t * cols..(t + 1) * cols];
+        let mut acc = [0.0f32; 8];
+        for b in 0..blocks {
+            let (wb, xb) = (&row.q[b * BLOCK..], &x[b * BLOCK..]);
+            let (l, h) = (half(wb, xb), half(&wb[16..], &xb[16..]));
+            // The low and the high half's lanes pairwise, then the pairs.
+            let s: [i32; 4] = bytemuck::cast(i32x4_add(i32x4_shuffle::<0, 2, 4, 6>(l, h), i32x4_shuffle::<1, 3, 5, 7>(l, h)));
+            acc[b % 8] += block_value(row, acts, t * blocks, b, s[0] + s[1], s[2] + s[3]);
+        }
+        reduce(acc)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quant::dequantize_into;
+
+    /// Deterministic bytes for `blocks` blocks of `ty`, with finite scales.
+    fn blocks_of(ty: GgmlType, blocks: usize, seed: u64) -> Vec<u8> {
+        let (_, size) = ty.block();
+        let mut s = seed;
+        let mut bytes: Vec<u8> = (0..blocks * size)
+            .map(|_| {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (s >> 33) as u8
+            })
+            .collect();
+        // Scales (f16) at known places: make them small finite numbers.
+        for b in bytes.chunks_exact_mut(size) {
+            let scale_at: &[usize] = match ty {
+                GgmlType::Q8_0 | GgmlType::Q4_0 | GgmlType::Q5_0 => &[0],
+                GgmlType::Q4_1 | GgmlType::Q5_1 | GgmlType::Q4K => &[0, 2],
+                GgmlType::Q6K => &[208],
+                _ => &[],
+            };
+            for &at in scale_at {
+                let v = half::f16::from_f32(0.001 + f32::from(b[at + 1] % 64) / 1000.0);
+                b[at..at + 2].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        bytes
+    }
+
+    const TYPES: [GgmlType; 7] = [GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::Q4K, GgmlType::Q6K];
+
+    #[test]
+    fn an_unpacked_row_is_the_dequantized_row_bit_for_bit() {
+        for ty in TYPES {
+            let (per, _) = ty.block();
+            let bytes = blocks_of(ty, 512 / per, 7);
+            let mut want = vec![0.0f32; 512];
+            dequantize_into(ty, &bytes, &mut want);
+            let mut row = UnpackedRow::default();
+            row.unpack(ty, &bytes);
+            for (i, w) in want.iter().enumerate() {
+                let b = i / BLOCK;
+                let scale = if i % BLOCK < 16 { row.scale_lo[b] } else { row.scale_hi[b] };
+                let mut v = scale * f32::from(row.q[i]);
+                if let Some(m) = row.min.get(b) {
+                    v += m;
+                }
+                assert_eq!(v.to_bits(), w.to_bits(), "{ty:?} value {i}: {v} against {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_kernel_gives_the_scalar_bits() {
+        let kernels = Kernel::available();
+        let mut s = 3u64;
+        let mut next = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 33) as u32
+        };
+        // Block counts that exercise the eight-block path and its remainder; every type (with
+        // and without a minimum, halves scaled apart); the extreme bytes.
+        for ty in TYPES {
+            for blocks in [8, 1, 7, 9, 18, 48] {
+                let (per, size) = ty.block();
+                if (blocks * BLOCK) % per != 0 {
+                    continue;
+                }
+                let n = 3;
+                let bytes = blocks_of(ty, blocks * BLOCK / per, u64::from(next()));
+                assert_eq!(bytes.len(), blocks * BLOCK / per * size);
+                let mut bytes = bytes;
+                if ty == GgmlType::Q8_0 {
+                    bytes[2] = 0x80;
+                }
+                let mut row = UnpackedRow::default();
+                row.unpack(ty, &bytes);
+                let xs: Vec<f32> = (0..n * blocks * BLOCK).map(|_| (next() % 2001) as f32 / 100.0 - 10.0).collect();
+                let mut acts = QuantizedActs::default();
+                acts.quantize(&xs);
+                let want: Vec<u32> = (0..n).map(|t| dot_scalar(&row, &acts, t).to_bits()).collect();
+                for k in &kernels {
+                    let mut got = vec![0.0f32; n];
+                    k.rows(ty, &bytes, bytes.len(), &acts, &mut got, 1, &mut UnpackedRow::default());
+                    assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want, "{} on {ty:?}, {blocks} blocks", k.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_integer_product_is_near_the_f32_product() {
+        for ty in TYPES {
+            let (per, _) = ty.block();
+            let bytes = blocks_of(ty, 512 / per, 11);
+            let mut w = vec![0.0f32; 512];
+            dequantize_into(ty, &bytes, &mut w);
+            let x: Vec<f32> = (0..512).map(|i| ((i * 37 % 101) as f32 - 50.0) / 25.0).collect();
+            let exact: f32 = w.iter().zip(&x).map(|(a, b)| a * b).sum();
+            let mut acts = QuantizedActs::default();
+            acts.quantize(&x);
+            let mut row = UnpackedRow::default();
+            row.unpack(ty, &bytes);
+            let got = dot_scalar(&row, &acts, 0);
+            let scale: f32 = w.iter().zip(&x).map(|(a, b)| (a * b).abs()).sum();
+            assert!((got - exact).abs() <= 0.01 * scale, "{ty:?}: {got} against {exact} (Σ|w·x| {scale})");
+        }
+    }
+}

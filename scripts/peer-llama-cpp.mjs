@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// llama.cpp's side of the native decoder benchmark: node-llama-cpp's prebuilt binary (npm; its
+// ggml picks the CPU variant for this machine's features at load), one thread by default, on the
+// same GGUF and the same prompt text as `cargo run --release -p skillpg-decoder --example bench`,
+// which runs this script when node-llama-cpp is installed (`scripts/install-peers`).
+// Prints one JSON line: prompt tokens, prefill and decode seconds, the CPU variant's name.
+// Usage: node scripts/peer-llama-cpp.mjs MODEL.gguf PROMPT_FILE [DECODE_STEPS] [THREADS]
+import fs from 'node:fs';
+import path from 'node:path';
+import url from 'node:url';
+
+const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), '..');
+const [model, promptFile, stepsArg, threadsArg] = process.argv.slice(2);
+const steps = Number(stepsArg || 32);
+const threads = Number(threadsArg || 1);
+const entry = path.join(root, 'target/peers/node_modules/node-llama-cpp/dist/index.js');
+if (!fs.existsSync(entry)) {
+  console.log(JSON.stringify({ missing: 'node-llama-cpp is not installed: bash scripts/install-peers' }));
+  process.exit(0);
+}
+const { getLlama, LlamaLogLevel } = await import(url.pathToFileURL(entry).href);
+const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error, maxThreads: threads });
+const loaded = await llama.loadModel({ modelPath: model, gpuLayers: 0 });
+const context = await loaded.createContext({ contextSize: 2048, batchSize: 512, threads: { ideal: threads, min: threads }, sequences: 1 });
+const sequence = context.getSequence();
+const tokens = loaded.tokenize(fs.readFileSync(promptFile, 'utf8'), true);
+// The first token out of `evaluate` ends the prompt's prefill (its last position's logits, as
+// ours); each later token is one decode step, greedy.
+const generator = sequence.evaluate(tokens, { temperature: 0 });
+let t = performance.now();
+await generator.next();
+const prefillS = (performance.now() - t) / 1000;
+t = performance.now();
+for (let i = 0; i < steps; i++) await generator.next();
+const decodeS = (performance.now() - t) / 1000;
+await generator.return();
+console.log(JSON.stringify({ engine: `llama.cpp ${llama.llamaCppRelease?.release ?? ''} (node-llama-cpp, ${llama.cpuMathCores ?? '?'} math cores)`.trim(), cpu: llama.systemInfo?.split('|').map((s) => s.trim()).filter((s) => /= 1/.test(s)).join(' ') ?? '', threads, promptTokens: tokens.length, prefillS, decodeSteps: steps, decodeS }));
+await context.dispose();
+await loaded.dispose();
+await llama.dispose();
