@@ -4,16 +4,17 @@
 // same GGUF and the same prompt text as `cargo run --release -p skillpg-decoder --example bench`,
 // which runs this script when node-llama-cpp is installed (`scripts/install-peers`).
 // Prints one JSON line: prompt tokens, prefill and decode seconds, the CPU variant's name.
-// Usage: node scripts/peer-llama-cpp.mjs MODEL.gguf PROMPT_FILE [DECODE_STEPS] [THREADS]
+// Usage: node scripts/peer-llama-cpp.mjs MODEL.gguf PROMPT_FILE [DECODE_STEPS] [THREADS] [best|avx2]
+// (avx2: the install in target/peers-avx2, where only llama.cpp's AVX2 CPU variant is left).
 import fs from 'node:fs';
 import path from 'node:path';
 import url from 'node:url';
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), '..');
-const [model, promptFile, stepsArg, threadsArg] = process.argv.slice(2);
+const [model, promptFile, stepsArg, threadsArg, variant] = process.argv.slice(2);
 const steps = Number(stepsArg || 32);
 const threads = Number(threadsArg || 1);
-const entry = path.join(root, 'target/peers/node_modules/node-llama-cpp/dist/index.js');
+const entry = path.join(root, variant === 'avx2' ? 'target/peers-avx2' : 'target/peers', 'node_modules/node-llama-cpp/dist/index.js');
 if (!fs.existsSync(entry)) {
   console.log(JSON.stringify({ missing: 'node-llama-cpp is not installed: bash scripts/install-peers' }));
   process.exit(0);

@@ -61,7 +61,9 @@ fn main() {
 
     // llama.cpp on the same file and prompt text, in the same run, when node-llama-cpp is
     // installed (`scripts/install-peers`): the peer.
-    peer_llama_cpp(&root, &file, &protocol::prompt_prefix(&protocol::system_prompt(&rich)), steps, threads, prompt.len() as f64 / prefill, steps as f64 / decode);
+    for variant in ["best", "avx2"] {
+        peer_llama_cpp(&root, &file, &protocol::prompt_prefix(&protocol::system_prompt(&rich)), steps, threads, variant, prompt.len() as f64 / prefill, steps as f64 / decode);
+    }
 
     // candle's quantized Llama/Qwen2 (8-bit activations, its own threads) on the same prompt,
     // for the choice of CPU path (README): RAYON_NUM_THREADS=1 makes it one thread as ours.
@@ -132,7 +134,8 @@ fn main() {
 /// Runs `scripts/peer-llama-cpp.mjs` on the same model and prompt text, and prints its prefill and
 /// decode speeds beside ours (`ours_prefill`, `ours_decode`: tokens a second), or why it did not
 /// run.
-fn peer_llama_cpp(root: &Path, model: &Path, prompt: &str, steps: usize, threads: usize, ours_prefill: f64, ours_decode: f64) {
+#[allow(clippy::too_many_arguments, reason = "the run's settings and our figures")]
+fn peer_llama_cpp(root: &Path, model: &Path, prompt: &str, steps: usize, threads: usize, variant: &str, ours_prefill: f64, ours_decode: f64) {
     let prompt_file = std::env::temp_dir().join(format!("skillpg-bench-prompt-{}.txt", std::process::id()));
     std::fs::write(&prompt_file, prompt).expect("a temporary file");
     let run = std::process::Command::new("node")
@@ -141,6 +144,7 @@ fn peer_llama_cpp(root: &Path, model: &Path, prompt: &str, steps: usize, threads
         .arg(&prompt_file)
         .arg(steps.to_string())
         .arg(threads.to_string())
+        .arg(variant)
         .output();
     let _ = std::fs::remove_file(&prompt_file);
     let out = match run {
@@ -154,7 +158,8 @@ fn peer_llama_cpp(root: &Path, model: &Path, prompt: &str, steps: usize, threads
     }
     let (tokens, prefill_s, decode_s) = (v["promptTokens"].as_f64().unwrap_or(0.0), v["prefillS"].as_f64().unwrap_or(f64::NAN), v["decodeS"].as_f64().unwrap_or(f64::NAN));
     let (theirs_prefill, theirs_decode) = (tokens / prefill_s, v["decodeSteps"].as_f64().unwrap_or(0.0) / decode_s);
-    println!("| {} on {} thread(s), CPU features: {} | | |", v["engine"].as_str().unwrap_or("llama.cpp"), v["threads"], v["cpu"].as_str().unwrap_or(""));
-    println!("| llama.cpp: prefill ({tokens} tokens) | {:.0} ms | {theirs_prefill:.1} tokens/s (ours {:.2}x) |", prefill_s * 1e3, ours_prefill / theirs_prefill);
-    println!("| llama.cpp: decode | {:.1} ms a token | {theirs_decode:.1} tokens/s (ours {:.2}x) |", decode_s * 1e3 / v["decodeSteps"].as_f64().unwrap_or(1.0), ours_decode / theirs_decode);
+    let which = if variant == "avx2" { "its AVX2 variant" } else { "the variant it picks for this CPU" };
+    println!("| {}, {which}, on {} thread(s); CPU features it reports: {} | | |", v["engine"].as_str().unwrap_or("llama.cpp"), v["threads"], v["cpu"].as_str().unwrap_or(""));
+    println!("| llama.cpp ({variant}): prefill ({tokens} tokens) | {:.0} ms | {theirs_prefill:.1} tokens/s (ours {:.2}x) |", prefill_s * 1e3, ours_prefill / theirs_prefill);
+    println!("| llama.cpp ({variant}): decode | {:.1} ms a token | {theirs_decode:.1} tokens/s (ours {:.2}x) |", decode_s * 1e3 / v["decodeSteps"].as_f64().unwrap_or(1.0), ours_decode / theirs_decode);
 }

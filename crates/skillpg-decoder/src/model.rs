@@ -116,10 +116,11 @@ pub enum Arithmetic {
     /// Each row dequantized to f32 and multiplied in f32: the reference (`llama.rs`) to within
     /// rounding.
     F32,
-    /// Inputs quantized to 8 bits per block of 32 and multiplied by the quantized rows in
-    /// integers, as llama.cpp does (`qdot.rs`): several times faster; logits within about 1e-2
-    /// of the reference's, so a greedy answer can differ only where two tokens nearly tie.
-    Int8,
+    /// Inputs quantized to 16-bit integers per block of 32 and multiplied by the quantized rows
+    /// in integers, as llama.cpp multiplies (with 8-bit inputs) (`qdot.rs`): faster; logits
+    /// within about 0.02 of the reference's on SmolLM2, and greedy answers the reference's
+    /// wherever its top two logits are more than 0.01 apart (`tests/smollm2_protocol.rs`).
+    Integer,
 }
 
 impl std::fmt::Debug for Decoder {
@@ -535,7 +536,7 @@ impl Decoder {
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(16);
         #[cfg(target_arch = "wasm32")]
         let threads = 1;
-        Decoder { config, bytes, embed, layers, norm, head, inv_freq, threads, arithmetic: Arithmetic::Int8, kernel: Kernel::best() }
+        Decoder { config, bytes, embed, layers, norm, head, inv_freq, threads, arithmetic: Arithmetic::Integer, kernel: Kernel::best() }
     }
 
     /// The same model with its prompt's products cut into `threads` parts, run on rayon's pool
@@ -574,7 +575,7 @@ impl Decoder {
     }
 
     /// `out[t][r] = W[r] · xs[t]` for `n` inputs of `W.cols`. A quantized matrix under
-    /// [`Arithmetic::Int8`] multiplies through integer dot products (`qdot.rs`): the inputs are
+    /// [`Arithmetic::Integer`] multiplies through integer dot products (`qdot.rs`): the inputs are
     /// quantized once, each row unpacked once and multiplied by every input; otherwise each row
     /// is dequantized to f32 once and multiplied by every input. Natively a prompt's rows are
     /// shared out among the cores (each row's arithmetic is the same either way; one token's
@@ -582,7 +583,7 @@ impl Decoder {
     fn matmul(&self, w: &Matrix, xs: &[f32], n: usize, out: &mut [f32]) {
         debug_assert_eq!(xs.len(), n * w.cols);
         debug_assert_eq!(out.len(), n * w.rows);
-        let acts = (self.arithmetic == Arithmetic::Int8 && qdot::supports(w.ty)).then(|| {
+        let acts = (self.arithmetic == Arithmetic::Integer && qdot::supports(w.ty)).then(|| {
             let mut a = QuantizedActs::default();
             a.quantize(xs);
             a

@@ -1,11 +1,12 @@
 //! Integer dot products of quantized weight rows with activations quantized per block of 32, as
 //! llama.cpp multiplies its quantized types (`ggml_vec_dot_q4_1_q8_1` and its siblings): the
-//! products are 8-bit integers summed exactly in 32 bits, and only each block's sum is scaled in
+//! products are integers summed exactly in 32 bits, and only each block's sums are scaled in
 //! floating point.
 //!
 //! A matrix product here runs in three steps:
-//! 1. [`QuantizedActs::quantize`]: each input's blocks of 32 become 32 signed bytes and a scale
-//!    (`max |x| / 127`), with the block's true sum kept for the types with a minimum;
+//! 1. [`QuantizedActs::quantize`]: each input's blocks of 32 become 32 16-bit integers and a
+//!    scale (`max |x| / 32767`), with the block's true sum kept for the types with a minimum
+//!    (16 bits, not llama.cpp's 8: see [`QuantizedActs`]);
 //! 2. [`UnpackedRow::unpack`]: a weight row's blocks become signed bytes and per-block scales
 //!    (and minima), once a row whatever the number of inputs (a prompt's tokens share it);
 //! 3. [`Kernel::row_dots`] sums each block's byte products exactly (two sums a block, one for
@@ -18,8 +19,8 @@
 //!   so a product does not depend on the CPU or on wasm;
 //! - an unpacked row times its scales (plus its minimum) is [`crate::quant::dequantize_into`]'s
 //!   value, bit for bit (tested for every type);
-//! - byte products never saturate: weights are within `[-128, 127]` and activations within
-//!   `[-127, 127]`, so a pair of products stays under `i16::MAX` in AVX2's `maddubs`.
+//! - sums never overflow: weights are within `[-128, 127]` and activations within
+//!   `[-32767, 32767]`, so 16 products stay under 2^27.
 
 use crate::quant::GgmlType;
 
@@ -45,12 +46,17 @@ pub fn supports(ty: GgmlType) -> bool {
     matches!(ty, GgmlType::Q8_0 | GgmlType::Q4_0 | GgmlType::Q4_1 | GgmlType::Q5_0 | GgmlType::Q5_1 | GgmlType::Q4K | GgmlType::Q6K)
 }
 
-/// `n` inputs of `cols` values, each block of 32 as signed bytes and a scale.
+/// `n` inputs of `cols` values, each block of 32 as 16-bit integers and a scale.
+///
+/// Why 16 bits where llama.cpp quantizes activations to 8 (its `q8_0`, `q8_1`, `q8_K`): with 8
+/// bits, SmolLM2's greedy answers changed at tokens whose f32 logits were 0.025 apart, and the
+/// issue holds answers to the f32 arithmetic's wherever those are more than 0.01 apart. With 16
+/// bits the products stay integer (`vpmaddwd`, `i32x4.dot_i16x8_s`), at about the same cost.
 #[derive(Debug, Clone, Default)]
 pub struct QuantizedActs {
-    /// `n × cols` bytes: `round(x / d)`.
-    pub q: Vec<i8>,
-    /// `n × cols / 32` scales `d = max |x| / 127` (0 for a block of zeros).
+    /// `n × cols` integers: `round(x / d)`, within `[-32767, 32767]`.
+    pub q: Vec<i16>,
+    /// `n × cols / 32` scales `d = max |x| / 32767` (0 for a block of zeros).
     pub d: Vec<f32>,
     /// `n × cols / 32` true sums of each block's values (what a weight's minimum multiplies).
     pub sum: Vec<f32>,
@@ -65,11 +71,11 @@ impl QuantizedActs {
         self.sum.resize(blocks, 0.0);
         for (((x, q), d), s) in xs.chunks_exact(BLOCK).zip(self.q.chunks_exact_mut(BLOCK)).zip(&mut self.d).zip(&mut self.sum) {
             let amax = x.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-            *d = amax / 127.0;
-            let inv = if amax > 0.0 { 127.0 / amax } else { 0.0 };
+            *d = amax / 32767.0;
+            let inv = if amax > 0.0 { 32767.0 / amax } else { 0.0 };
             for (q, v) in q.iter_mut().zip(x) {
-                // `as` saturates; |v · inv| ≤ 127 up to rounding, so it never has to.
-                *q = (v * inv).round() as i8;
+                // `as` saturates; |v · inv| ≤ 32767 up to rounding, so it never has to.
+                *q = (v * inv).round() as i16;
             }
             *s = x.iter().sum();
         }
@@ -87,6 +93,8 @@ pub struct UnpackedRow {
     pub scale_hi: Vec<f32>,
     /// Each block's minimum (value = scale · q + min); empty for the types without one.
     pub min: Vec<f32>,
+    /// Whether a block's halves have scales of their own (Q6_K).
+    pub halves_apart: bool,
 }
 
 impl UnpackedRow {
@@ -100,6 +108,7 @@ impl UnpackedRow {
         self.scale_hi.resize(blocks, 0.0);
         let has_min = matches!(ty, GgmlType::Q4_1 | GgmlType::Q5_1 | GgmlType::Q4K);
         self.min.resize(if has_min { blocks } else { 0 }, 0.0);
+        self.halves_apart = ty == GgmlType::Q6K;
         let table = f16_table();
         let f16 = |b: &[u8]| f16_at(table, b);
         match ty {
@@ -265,35 +274,41 @@ impl Kernel {
     }
 }
 
-/// Block `b`'s value in the sum: `(lo · scale_lo + hi · scale_hi) · d (+ min · sum)`, from its
-/// two exact half sums. Every kernel computes each block's value with these operations.
-#[inline(always)]
-fn block_value(row: &UnpackedRow, acts: &QuantizedActs, at: usize, b: usize, lo: i32, hi: i32) -> f32 {
-    let v = (lo as f32 * row.scale_lo[b] + hi as f32 * row.scale_hi[b]) * acts.d[at + b];
-    match row.min.get(b) {
-        Some(m) => v + m * acts.sum[at + b],
-        None => v,
-    }
-}
-
 /// The eight lanes' fixed sum.
 #[inline(always)]
 fn reduce(a: [f32; 8]) -> f32 {
     ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]))
 }
 
-/// The row times input `t`: each block's value ([`block_value`]) added into lane `b % 8`, the
-/// lanes added in a fixed tree ([`reduce`]). The definition every kernel computes.
+/// The row times input `t`, the definition every kernel computes, laid out as AVX2's
+/// `vpmaddwd` lays out a block (eight lanes, lane `j` summing values `2j`, `2j + 1` of each half):
+/// - lane `j` of block `b` has the exact integer sums `lo_j` (values `2j`, `2j + 1`) and `hi_j`
+///   (values `16 + 2j`, `17 + 2j`) of the products;
+/// - with `sl = scale_lo · d` and `sh = scale_hi · d`, lane `j` adds `(lo_j + hi_j) · sl`, or
+///   `lo_j · sl + hi_j · sh` where the halves are scaled apart (Q6_K);
+/// - a second set of eight lanes adds `min · sum` of block `b` into lane `b % 8`;
+/// - the answer is the two sets' fixed sums ([`reduce`]), added.
+///
+/// The integer sums are exact (under 2^24, so exact as f32 too); every multiply and add is a
+/// separate IEEE operation in this order, never fused, so any CPU and wasm give the same bits.
 pub fn dot_scalar(row: &UnpackedRow, acts: &QuantizedActs, t: usize) -> f32 {
     let cols = row.q.len();
     let blocks = cols / BLOCK;
     let x = &acts.q[t * cols..(t + 1) * cols];
-    let mut acc = [0.0f32; 8];
+    let (mut acc, mut mins) = ([0.0f32; 8], [0.0f32; 8]);
     for (b, (wb, xb)) in row.q.chunks_exact(BLOCK).zip(x.chunks_exact(BLOCK)).enumerate() {
-        let half = |r: std::ops::Range<usize>| wb[r.clone()].iter().zip(&xb[r]).map(|(&a, &c)| i32::from(a) * i32::from(c)).sum::<i32>();
-        acc[b % 8] += block_value(row, acts, t * blocks, b, half(0..16), half(16..32));
+        let d = acts.d[t * blocks + b];
+        let (sl, sh) = (row.scale_lo[b] * d, row.scale_hi[b] * d);
+        let pair = |i: usize| i32::from(wb[i]) * i32::from(xb[i]) + i32::from(wb[i + 1]) * i32::from(xb[i + 1]);
+        for (j, a) in acc.iter_mut().enumerate() {
+            let (lo, hi) = (pair(2 * j), pair(16 + 2 * j));
+            *a += if row.halves_apart { lo as f32 * sl + hi as f32 * sh } else { (lo + hi) as f32 * sl };
+        }
+        if let Some(m) = row.min.get(b) {
+            mins[b % 8] += m * acts.sum[t * blocks + b];
+        }
     }
-    reduce(acc)
+    reduce(acc) + reduce(mins)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -305,14 +320,14 @@ mod x86 {
     use std::arch::x86_64::{__m128i, __m256, __m256i};
 
     #[inline(always)]
-    fn bytes32(b: &[u8]) -> __m256i {
-        let a: [u8; 32] = b[..32].try_into().unwrap_or([0; 32]);
+    fn bytes16(b: &[u8]) -> __m128i {
+        let a: [u8; 16] = b[..16].try_into().unwrap_or([0; 16]);
         pulp::cast(a)
     }
 
     #[inline(always)]
-    fn bytes16(b: &[u8]) -> __m128i {
-        let a: [u8; 16] = b[..16].try_into().unwrap_or([0; 16]);
+    fn shorts16(b: &[i16]) -> __m256i {
+        let a: [i16; 16] = b[..16].try_into().unwrap_or([0; 16]);
         pulp::cast(a)
     }
 
@@ -322,13 +337,20 @@ mod x86 {
         pulp::cast(a)
     }
 
-    /// A row's blocks as the kernel reads them: block `b`'s 32 weights as signed bytes, the
-    /// scale of each half, and its minimum (types with one).
+    /// A row's blocks as the kernel reads them: block `b`'s weights as two halves of sixteen
+    /// 16-bit integers, the scale of each half, and its minimum (types with one).
     trait Blocks {
         const HAS_MIN: bool;
-        fn weights(&self, simd: V3, b: usize) -> __m256i;
+        const HALVES_APART: bool = false;
+        fn weights(&self, simd: V3, b: usize) -> (__m256i, __m256i);
         fn scales(&self, b: usize) -> (f32, f32);
         fn min(&self, b: usize) -> f32;
+    }
+
+    /// Signed bytes widened to 16 bits, by halves.
+    #[inline(always)]
+    fn widen(simd: V3, bytes: &[u8]) -> (__m256i, __m256i) {
+        (simd.avx2._mm256_cvtepi8_epi16(bytes16(bytes)), simd.avx2._mm256_cvtepi8_epi16(bytes16(&bytes[16..])))
     }
 
     /// Q8_0 straight from its blocks.
@@ -340,8 +362,8 @@ mod x86 {
     impl Blocks for Q8<'_> {
         const HAS_MIN: bool = false;
         #[inline(always)]
-        fn weights(&self, _: V3, b: usize) -> __m256i {
-            bytes32(&self.row[b * 34 + 2..])
+        fn weights(&self, simd: V3, b: usize) -> (__m256i, __m256i) {
+            widen(simd, &self.row[b * 34 + 2..])
         }
         #[inline(always)]
         fn scales(&self, b: usize) -> (f32, f32) {
@@ -355,7 +377,7 @@ mod x86 {
     }
 
     /// Q4_0 (`MIN` false: nibbles less 8) and Q4_1 (`MIN` true: nibbles and a minimum) straight
-    /// from their blocks: the 16 bytes spread to 32 in a register, low nibbles first.
+    /// from their blocks: the low nibbles are the first half, the high nibbles the second.
     struct Q4<'a, const MIN: bool> {
         row: &'a [u8],
         table: &'a [f32],
@@ -364,11 +386,18 @@ mod x86 {
     impl<const MIN: bool> Blocks for Q4<'_, MIN> {
         const HAS_MIN: bool = MIN;
         #[inline(always)]
-        fn weights(&self, simd: V3, b: usize) -> __m256i {
+        fn weights(&self, simd: V3, b: usize) -> (__m256i, __m256i) {
             let (size, at) = if MIN { (20, 4) } else { (18, 2) };
             let q = bytes16(&self.row[b * size + at..]);
-            let spread = simd.avx2._mm256_and_si256(simd.avx._mm256_set_m128i(simd.sse2._mm_srli_epi16::<4>(q), q), simd.avx._mm256_set1_epi8(0x0F));
-            if MIN { spread } else { simd.avx2._mm256_sub_epi8(spread, simd.avx._mm256_set1_epi8(8)) }
+            let mask = simd.sse2._mm_set1_epi8(0x0F);
+            let lo = simd.avx2._mm256_cvtepu8_epi16(simd.sse2._mm_and_si128(q, mask));
+            let hi = simd.avx2._mm256_cvtepu8_epi16(simd.sse2._mm_and_si128(simd.sse2._mm_srli_epi16::<4>(q), mask));
+            if MIN {
+                (lo, hi)
+            } else {
+                let eight = simd.avx._mm256_set1_epi16(8);
+                (simd.avx2._mm256_sub_epi16(lo, eight), simd.avx2._mm256_sub_epi16(hi, eight))
+            }
         }
         #[inline(always)]
         fn scales(&self, b: usize) -> (f32, f32) {
@@ -381,96 +410,94 @@ mod x86 {
         }
     }
 
-    /// Any type, unpacked a row at a time.
-    struct Unpacked<'a, const MIN: bool>(&'a UnpackedRow);
+    /// Any type, unpacked a row at a time and widened to 16 bits once for all the inputs.
+    struct Unpacked<'a, const MIN: bool, const APART: bool> {
+        row: &'a UnpackedRow,
+        wide: &'a [i16],
+    }
 
-    impl<const MIN: bool> Blocks for Unpacked<'_, MIN> {
+    impl<const MIN: bool, const APART: bool> Blocks for Unpacked<'_, MIN, APART> {
         const HAS_MIN: bool = MIN;
+        const HALVES_APART: bool = APART;
         #[inline(always)]
-        fn weights(&self, _: V3, b: usize) -> __m256i {
-            bytes32(pulp::bytemuck::cast_slice(&self.0.q[b * BLOCK..(b + 1) * BLOCK]))
+        fn weights(&self, _: V3, b: usize) -> (__m256i, __m256i) {
+            (shorts16(&self.wide[b * BLOCK..]), shorts16(&self.wide[b * BLOCK + 16..]))
         }
         #[inline(always)]
         fn scales(&self, b: usize) -> (f32, f32) {
-            (self.0.scale_lo[b], self.0.scale_hi[b])
+            (self.row.scale_lo[b], self.row.scale_hi[b])
         }
         #[inline(always)]
         fn min(&self, b: usize) -> f32 {
-            self.0.min[b]
+            self.row.min[b]
         }
     }
 
-    /// A block's products with the input's: `maddubs(|w|, sign(x, w))` then `madd` with ones,
-    /// eight 32-bit sums, four for each half.
+    /// Block `b`'s products with the input's, by half: `vpmaddwd`, eight 32-bit sums a half.
+    /// (Plain calls, no closures in this module: a closure would not inherit the kernel's target
+    /// features, and every intrinsic in it would become a call.)
     #[inline(always)]
-    fn products(simd: V3, w: __m256i, x: __m256i) -> __m256i {
-        let avx2 = simd.avx2;
-        avx2._mm256_madd_epi16(avx2._mm256_maddubs_epi16(avx2._mm256_sign_epi8(w, w), avx2._mm256_sign_epi8(x, w)), simd.avx._mm256_set1_epi16(1))
-    }
-
-    /// Four blocks' sums reduced: their low halves in the low 128 bits, high halves in the high.
-    #[inline(always)]
-    fn four<B: Blocks>(simd: V3, row: &B, x: &[u8], b: usize) -> __m256i {
-        // Plain calls, no closure: a closure would not inherit the kernel's target features, and
-        // every intrinsic in it would become a call.
-        let avx2 = simd.avx2;
-        let p0 = products(simd, row.weights(simd, b), bytes32(&x[b * BLOCK..]));
-        let p1 = products(simd, row.weights(simd, b + 1), bytes32(&x[(b + 1) * BLOCK..]));
-        let p2 = products(simd, row.weights(simd, b + 2), bytes32(&x[(b + 2) * BLOCK..]));
-        let p3 = products(simd, row.weights(simd, b + 3), bytes32(&x[(b + 3) * BLOCK..]));
-        avx2._mm256_hadd_epi32(avx2._mm256_hadd_epi32(p0, p1), avx2._mm256_hadd_epi32(p2, p3))
+    fn products<B: Blocks>(simd: V3, row: &B, x: &[i16], b: usize) -> (__m256i, __m256i) {
+        let (wl, wh) = row.weights(simd, b);
+        let x = &x[b * BLOCK..];
+        (simd.avx2._mm256_madd_epi16(wl, shorts16(x)), simd.avx2._mm256_madd_epi16(wh, shorts16(&x[16..])))
     }
 
     /// Row `row` times every input, into `out[t * width]`: [`super::dot_scalar`]'s operations,
-    /// eight blocks a step.
+    /// a block's eight lanes in one vector.
     #[inline(always)]
     fn dots<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, scratch: &mut [f32]) {
         let (avx, avx2) = (simd.avx, simd.avx2);
         let cols = blocks * BLOCK;
-        let full = blocks / 8 * 8;
-        let xs: &[u8] = pulp::bytemuck::cast_slice(&acts.q);
-        // Each group of eight blocks' scales, read once for every input.
-        let (lo_scales, rest) = scratch.split_at_mut(full);
-        let (hi_scales, rest) = rest.split_at_mut(full);
-        let mins = &mut rest[..full];
-        for b in 0..full {
+        // The row's scales and minima, read once for every input.
+        let (lo_scales, rest) = scratch.split_at_mut(blocks);
+        let (hi_scales, rest) = rest.split_at_mut(blocks);
+        let mins = &mut rest[..blocks];
+        for b in 0..blocks {
             (lo_scales[b], hi_scales[b]) = row.scales(b);
             if B::HAS_MIN {
                 mins[b] = row.min(b);
             }
         }
+        let full = blocks / 8 * 8;
         for t in 0..acts.d.len() / blocks {
-            let x = &xs[t * cols..(t + 1) * cols];
-            let at = t * blocks;
+            let x = &acts.q[t * cols..(t + 1) * cols];
+            let d = &acts.d[t * blocks..(t + 1) * blocks];
             let mut acc = avx._mm256_setzero_ps();
-            let mut b = 0;
-            while b < full {
-                let (h0, h1) = (four(simd, row, x, b), four(simd, row, x, b + 4));
-                let lo = avx._mm256_cvtepi32_ps(avx2._mm256_permute2x128_si256::<0x20>(h0, h1));
-                let hi = avx._mm256_cvtepi32_ps(avx2._mm256_permute2x128_si256::<0x31>(h0, h1));
-                let scaled = avx._mm256_add_ps(avx._mm256_mul_ps(lo, floats8(&lo_scales[b..])), avx._mm256_mul_ps(hi, floats8(&hi_scales[b..])));
-                let mut v = avx._mm256_mul_ps(scaled, floats8(&acts.d[at + b..]));
-                if B::HAS_MIN {
-                    v = avx._mm256_add_ps(v, avx._mm256_mul_ps(floats8(&mins[b..]), floats8(&acts.sum[at + b..])));
+            for b in 0..blocks {
+                let (pl, ph) = products(simd, row, x, b);
+                let sl = lo_scales[b] * d[b];
+                if B::HALVES_APART {
+                    let sh = hi_scales[b] * d[b];
+                    let v = avx._mm256_add_ps(avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(pl), avx._mm256_set1_ps(sl)), avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(ph), avx._mm256_set1_ps(sh)));
+                    acc = avx._mm256_add_ps(acc, v);
+                } else {
+                    acc = avx._mm256_add_ps(acc, avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(avx2._mm256_add_epi32(pl, ph)), avx._mm256_set1_ps(sl)));
                 }
-                acc = avx._mm256_add_ps(acc, v);
-                b += 8;
             }
-            let mut lanes: [f32; 8] = pulp::cast(acc);
-            for (lane, b) in (full..blocks).enumerate() {
-                let s: [i32; 8] = pulp::cast(products(simd, row.weights(simd, b), bytes32(&x[b * BLOCK..])));
-                let (lo, hi) = ((s[0] + s[1] + s[2] + s[3]) as f32, (s[4] + s[5] + s[6] + s[7]) as f32);
-                let (slo, shi) = row.scales(b);
-                let v = (lo * slo + hi * shi) * acts.d[at + b];
-                lanes[lane] += if B::HAS_MIN { v + row.min(b) * acts.sum[at + b] } else { v };
+            let mut total = reduce(pulp::cast(acc));
+            if B::HAS_MIN {
+                let sums = &acts.sum[t * blocks..(t + 1) * blocks];
+                let mut macc = avx._mm256_setzero_ps();
+                for b in (0..full).step_by(8) {
+                    macc = avx._mm256_add_ps(macc, avx._mm256_mul_ps(floats8(&mins[b..]), floats8(&sums[b..])));
+                }
+                let mut lanes: [f32; 8] = pulp::cast(macc);
+                for (lane, b) in (full..blocks).enumerate() {
+                    lanes[lane] += mins[b] * sums[b];
+                }
+                total += reduce(lanes);
+            } else {
+                total += reduce([0.0; 8]);
             }
-            out[t * width] = reduce(lanes);
+            out[t * width] = total;
         }
     }
 
     /// Rows times inputs on AVX2. Q4_0, Q4_1 and Q8_0 rows are read straight from their blocks
-    /// (the nibbles spread to bytes in registers, the f16 scales through the table: a token's
-    /// product reads each weight byte once); the other types are unpacked a row at a time.
+    /// for a token (the nibbles widened in registers, the f16 scales through the table: each
+    /// weight byte is read once); a prompt's many inputs, and the other types, share one
+    /// unpacking of each row.
     pub(super) struct Avx2Rows<'a> {
         pub simd: V3,
         pub ty: GgmlType,
@@ -492,8 +519,7 @@ mod x86 {
             let blocks = row_bytes / size * per / BLOCK;
             let mut scratch = vec![0.0f32; 3 * blocks];
             let scratch = scratch.as_mut_slice();
-            // A few inputs (a token's product) read the blocks as stored; a prompt's many inputs
-            // share one unpacking of each row.
+            let mut wide = vec![0i16; blocks * BLOCK];
             let direct = acts.d.len() / blocks.max(1) <= 2;
             for (r, row) in bytes.chunks_exact(row_bytes).enumerate() {
                 let out = &mut out[r..];
@@ -503,10 +529,14 @@ mod x86 {
                     GgmlType::Q4_1 if direct => dots(simd, &Q4::<true> { row, table }, blocks, acts, out, width, scratch),
                     _ => {
                         unpacked.unpack(ty, row);
-                        if unpacked.min.is_empty() {
-                            dots(simd, &Unpacked::<false>(unpacked), blocks, acts, out, width, scratch);
-                        } else {
-                            dots(simd, &Unpacked::<true>(unpacked), blocks, acts, out, width, scratch);
+                        for (w, &q) in wide.iter_mut().zip(&unpacked.q) {
+                            *w = i16::from(q);
+                        }
+                        let (row, wide) = (&*unpacked, wide.as_slice());
+                        match (!row.min.is_empty(), row.halves_apart) {
+                            (false, false) => dots(simd, &Unpacked::<false, false> { row, wide }, blocks, acts, out, width, scratch),
+                            (true, false) => dots(simd, &Unpacked::<true, false> { row, wide }, blocks, acts, out, width, scratch),
+                            (_, true) => dots(simd, &Unpacked::<false, true> { row, wide }, blocks, acts, out, width, scratch),
                         }
                     }
                 }
@@ -517,40 +547,55 @@ mod x86 {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm {
-    use super::{BLOCK, QuantizedActs, UnpackedRow, block_value, reduce};
+    use super::{BLOCK, QuantizedActs, UnpackedRow, reduce};
     use std::arch::wasm32::*;
 
     #[inline(always)]
-    fn load16(b: &[i8]) -> v128 {
+    fn bytes16(b: &[i8]) -> v128 {
         let a: [i8; 16] = b[..16].try_into().unwrap_or([0; 16]);
         bytemuck::cast(a)
     }
 
-    /// A half block's 16 products: both operands widened to 16 bits, `i32x4.dot_i16x8_s` on
-    /// each eight, the two added (four 32-bit lanes).
     #[inline(always)]
-    fn half(w: &[i8], x: &[i8]) -> v128 {
-        let (wv, xv) = (load16(w), load16(x));
-        i32x4_add(
-            i32x4_dot_i16x8(i16x8_extend_low_i8x16(wv), i16x8_extend_low_i8x16(xv)),
-            i32x4_dot_i16x8(i16x8_extend_high_i8x16(wv), i16x8_extend_high_i8x16(xv)),
-        )
+    fn shorts8(b: &[i16]) -> v128 {
+        let a: [i16; 8] = b[..8].try_into().unwrap_or([0; 8]);
+        bytemuck::cast(a)
     }
 
-    /// The row times input `t`, as [`super::dot_scalar`] computes it.
+    /// A half block's pair sums, as AVX2's `vpmaddwd` lays them out: lanes 0–3 and 4–7.
+    #[inline(always)]
+    fn half(w: &[i8], x: &[i16]) -> (v128, v128) {
+        let wv = bytes16(w);
+        (i32x4_dot_i16x8(i16x8_extend_low_i8x16(wv), shorts8(x)), i32x4_dot_i16x8(i16x8_extend_high_i8x16(wv), shorts8(&x[8..])))
+    }
+
+    /// The row times input `t`, as [`super::dot_scalar`] computes it, its eight lanes in two
+    /// vectors.
     pub(super) fn dot(row: &UnpackedRow, acts: &QuantizedActs, t: usize) -> f32 {
         let cols = row.q.len();
         let blocks = cols / BLOCK;
         let x = &acts.q[t * cols..(t + 1) * cols];
-        let mut acc = [0.0f32; 8];
+        let (mut a0, mut a1) = (f32x4_splat(0.0), f32x4_splat(0.0));
         for b in 0..blocks {
             let (wb, xb) = (&row.q[b * BLOCK..], &x[b * BLOCK..]);
-            let (l, h) = (half(wb, xb), half(&wb[16..], &xb[16..]));
-            // The low and the high half's lanes pairwise, then the pairs.
-            let s: [i32; 4] = bytemuck::cast(i32x4_add(i32x4_shuffle::<0, 2, 4, 6>(l, h), i32x4_shuffle::<1, 3, 5, 7>(l, h)));
-            acc[b % 8] += block_value(row, acts, t * blocks, b, s[0] + s[1], s[2] + s[3]);
+            let ((l0, l1), (h0, h1)) = (half(wb, xb), half(&wb[16..], &xb[16..]));
+            let d = acts.d[t * blocks + b];
+            let sl = f32x4_splat(row.scale_lo[b] * d);
+            if row.halves_apart {
+                let sh = f32x4_splat(row.scale_hi[b] * d);
+                a0 = f32x4_add(a0, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l0), sl), f32x4_mul(f32x4_convert_i32x4(h0), sh)));
+                a1 = f32x4_add(a1, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l1), sl), f32x4_mul(f32x4_convert_i32x4(h1), sh)));
+            } else {
+                a0 = f32x4_add(a0, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l0, h0)), sl));
+                a1 = f32x4_add(a1, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l1, h1)), sl));
+            }
         }
-        reduce(acc)
+        let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(a0), bytemuck::cast(a1));
+        let mut mins = [0.0f32; 8];
+        for (b, m) in row.min.iter().enumerate() {
+            mins[b % 8] += m * acts.sum[t * blocks + b];
+        }
+        reduce([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]) + reduce(mins)
     }
 }
 
