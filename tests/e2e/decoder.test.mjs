@@ -60,7 +60,7 @@ test('the page answers like the native CLI, keeps the model, and names a truncat
   await page.setInputFiles('[data-testid="decoder-file"]', model);
   await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
   const line = await page.textContent('[data-testid="decoder-model"]');
-  assert.match(line, /CPU path \(wasm SIMD, in a worker\)/, `the model line says what runs it: ${line}`);
+  assert.match(line, /CPU path \(wasm SIMD, integer products for quantized weights, wasm SIMD kernel, one thread, in a worker\)/, `the model line says what runs it: ${line}`);
   const rows = await runBothArms(page);
 
   const tmp = path.join(dir, 'requests.json');
@@ -206,7 +206,7 @@ test('run on WebGPU (SwiftShader here), the worker runs the WGSL decoder and agr
 
     // "Run on" moves the loaded model to the CPU without loading it again; the answers stay.
     await page.selectOption('[data-testid="decoder-backend"]', 'cpu');
-    await page.waitForFunction(() => /CPU path \(wasm SIMD, in a worker\): chosen in the page/.test(document.querySelector('[data-testid="decoder-model"]').textContent), null, { timeout: 60_000 });
+    await page.waitForFunction(() => /CPU path \(wasm SIMD, integer products for quantized weights, wasm SIMD kernel, one thread, in a worker\): chosen in the page/.test(document.querySelector('[data-testid="decoder-model"]').textContent), null, { timeout: 60_000 });
     const before = await page.textContent('[data-testid="decoder-summary"]');
     await page.click('[data-testid="decoder-run"]');
     await page.waitForFunction((old) => document.querySelector('[data-testid="decoder-summary"]')?.textContent !== old, before, { timeout: 300_000 });

@@ -15,8 +15,8 @@ use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::model::{Arithmetic, Decoder, Logits};
-use skillpg_decoder::qdot::Kernel;
 use skillpg_decoder::protocol;
+use skillpg_decoder::qdot::Kernel;
 
 #[path = "shared/samples.rs"]
 mod samples;
@@ -62,7 +62,16 @@ fn main() {
     // llama.cpp on the same file and prompt text, in the same run, when node-llama-cpp is
     // installed (`scripts/install-peers`): the peer.
     for variant in ["best", "avx2"] {
-        peer_llama_cpp(&root, &file, &protocol::prompt_prefix(&protocol::system_prompt(&rich)), steps, threads, variant, prompt.len() as f64 / prefill, steps as f64 / decode);
+        peer_llama_cpp(
+            &root,
+            &file,
+            &protocol::prompt_prefix(&protocol::system_prompt(&rich)),
+            steps,
+            threads,
+            variant,
+            prompt.len() as f64 / prefill,
+            steps as f64 / decode,
+        );
     }
 
     // candle's quantized Llama/Qwen2 (8-bit activations, its own threads) on the same prompt,
@@ -156,10 +165,24 @@ fn peer_llama_cpp(root: &Path, model: &Path, prompt: &str, steps: usize, threads
     if let Some(why) = v["missing"].as_str() {
         return println!("llama.cpp: {why}");
     }
-    let (tokens, prefill_s, decode_s) = (v["promptTokens"].as_f64().unwrap_or(0.0), v["prefillS"].as_f64().unwrap_or(f64::NAN), v["decodeS"].as_f64().unwrap_or(f64::NAN));
+    let (tokens, prefill_s, decode_s) =
+        (v["promptTokens"].as_f64().unwrap_or(0.0), v["prefillS"].as_f64().unwrap_or(f64::NAN), v["decodeS"].as_f64().unwrap_or(f64::NAN));
     let (theirs_prefill, theirs_decode) = (tokens / prefill_s, v["decodeSteps"].as_f64().unwrap_or(0.0) / decode_s);
     let which = if variant == "avx2" { "its AVX2 variant" } else { "the variant it picks for this CPU" };
-    println!("| {}, {which}, on {} thread(s); CPU features it reports: {} | | |", v["engine"].as_str().unwrap_or("llama.cpp"), v["threads"], v["cpu"].as_str().unwrap_or(""));
-    println!("| llama.cpp ({variant}): prefill ({tokens} tokens) | {:.0} ms | {theirs_prefill:.1} tokens/s (ours {:.2}x) |", prefill_s * 1e3, ours_prefill / theirs_prefill);
-    println!("| llama.cpp ({variant}): decode | {:.1} ms a token | {theirs_decode:.1} tokens/s (ours {:.2}x) |", decode_s * 1e3 / v["decodeSteps"].as_f64().unwrap_or(1.0), ours_decode / theirs_decode);
+    println!(
+        "| {}, {which}, on {} thread(s); CPU features it reports: {} | | |",
+        v["engine"].as_str().unwrap_or("llama.cpp"),
+        v["threads"],
+        v["cpu"].as_str().unwrap_or("")
+    );
+    println!(
+        "| llama.cpp ({variant}): prefill ({tokens} tokens) | {:.0} ms | {theirs_prefill:.1} tokens/s (ours {:.2}x) |",
+        prefill_s * 1e3,
+        ours_prefill / theirs_prefill
+    );
+    println!(
+        "| llama.cpp ({variant}): decode | {:.1} ms a token | {theirs_decode:.1} tokens/s (ours {:.2}x) |",
+        decode_s * 1e3 / v["decodeSteps"].as_f64().unwrap_or(1.0),
+        ours_decode / theirs_decode
+    );
 }

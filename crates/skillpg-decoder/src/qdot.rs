@@ -245,6 +245,7 @@ impl Kernel {
 
     /// Rows of `ty` (`bytes`, `row_bytes` each, one after another) times every input of `acts`:
     /// input `t`'s product with row `r` goes to `out[t * width + r]`. `unpacked` is scratch.
+    #[allow(clippy::too_many_arguments, reason = "the rows, the inputs, where the products go, and scratch")]
     pub fn rows(self, ty: GgmlType, bytes: &[u8], row_bytes: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, unpacked: &mut UnpackedRow) {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -446,6 +447,7 @@ mod x86 {
     /// Row `row` times every input, into `out[t * width]`: [`super::dot_scalar`]'s operations,
     /// a block's eight lanes in one vector.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments, reason = "the row, the inputs, where the products go, and scratch")]
     fn dots<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, scratch: &mut [f32]) {
         let (avx, avx2) = (simd.avx, simd.avx2);
         let cols = blocks * BLOCK;
@@ -469,7 +471,10 @@ mod x86 {
                 let sl = lo_scales[b] * d[b];
                 if B::HALVES_APART {
                     let sh = hi_scales[b] * d[b];
-                    let v = avx._mm256_add_ps(avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(pl), avx._mm256_set1_ps(sl)), avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(ph), avx._mm256_set1_ps(sh)));
+                    let v = avx._mm256_add_ps(
+                        avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(pl), avx._mm256_set1_ps(sl)),
+                        avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(ph), avx._mm256_set1_ps(sh)),
+                    );
                     acc = avx._mm256_add_ps(acc, v);
                 } else {
                     acc = avx._mm256_add_ps(acc, avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(avx2._mm256_add_epi32(pl, ph)), avx._mm256_set1_ps(sl)));
@@ -666,7 +671,7 @@ mod tests {
         for ty in TYPES {
             for blocks in [8, 1, 7, 9, 18, 48] {
                 let (per, size) = ty.block();
-                if (blocks * BLOCK) % per != 0 {
+                if !(blocks * BLOCK).is_multiple_of(per) {
                     continue;
                 }
                 let n = 3;

@@ -212,7 +212,9 @@ fn integer_products_choose_the_f32_token_wherever_it_is_not_a_near_tie() {
             }
         }
     }
-    println!("int8 against f32, answers: {checked} of {positions} tokens have a margin over 0.01 and agree; {near_ties_differing} near ties differ; worst |Δ logit| {worst:.3}");
+    println!(
+        "int8 against f32, answers: {checked} of {positions} tokens have a margin over 0.01 and agree; {near_ties_differing} near ties differ; worst |Δ logit| {worst:.3}"
+    );
     println!("int8 against f32, the prompts' own positions (not held): {prompt_differing} of {prompt_positions} next tokens differ; worst |Δ logit| {prompt_worst:.3}");
     assert!(checked >= 20, "the comparison covers the answers");
 }

@@ -18,7 +18,7 @@ use std::process::Command;
 
 use candle_core::quantized::gguf_file;
 use candle_core::{Device, Tensor};
-use skillpg_decoder::model::{Decoder, Logits};
+use skillpg_decoder::model::{Arithmetic, Decoder, Logits};
 
 mod common;
 
@@ -72,7 +72,7 @@ fn tiny_models_agree_with_candle() {
         let (path, arch, ty) = (m["path"].as_str().expect("path"), m["arch"].as_str().expect("arch"), m["type"].as_str().expect("type"));
         let vocab = m["vocab"].as_u64().expect("vocab") as usize;
         let bytes = std::fs::read(path).expect("tiny model");
-        let ours = Decoder::from_gguf(bytes.clone()).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let ours = Decoder::from_gguf(bytes.clone()).unwrap_or_else(|e| panic!("{path}: {e}")).with_arithmetic(Arithmetic::F32);
         assert_eq!(ours.config.vocab, vocab);
         let mut theirs = Theirs::load(&bytes, arch);
         let ids: Vec<u32> = (0..11).map(|i| ((i * 37 + 5) % vocab) as u32).collect();
@@ -91,6 +91,22 @@ fn tiny_models_agree_with_candle() {
         println!("{path}: logits spread {spread:.3}, worst |Δ| against candle {d:.2e} (tolerance {tolerance:.2e})");
         assert!(d <= tolerance, "{path}: worst |Δ| {d} over {tolerance}");
         assert_eq!(argmax(a), argmax(&b), "{path}: the next token differs from candle's");
+
+        // The integer products (the default): near the f32 arithmetic, the same next token, and
+        // the same bits whether the prompt runs at once or through the cache (a token's product
+        // reads the blocks as stored, a prompt's unpacks them: one definition).
+        let int = Decoder::from_gguf(bytes.clone()).expect("model");
+        assert_eq!(int.arithmetic().0, Arithmetic::Integer);
+        let all_int = int.forward(&mut int.cache(), &ids, Logits::All);
+        let a_int = &all_int[(ids.len() - 1) * vocab..];
+        println!("{path}: integer products against f32, worst |Δ| {:.2e}", worst(a_int, a));
+        assert!(worst(a_int, a) <= 1e-3 * spread.max(1.0), "{path}: the integer products move the logits by {}", worst(a_int, a));
+        assert_eq!(argmax(a_int), argmax(a), "{path}: the integer products change the next token");
+        let mut cache = int.cache();
+        for id in &ids[..ids.len() - 1] {
+            int.forward(&mut cache, &[*id], Logits::None);
+        }
+        assert_eq!(int.forward(&mut cache, &ids[ids.len() - 1..], Logits::Last), a_int, "{path}: token by token, the integer products change");
 
         // Through the cache in two parts, on both sides: the same as at once.
         let mut cache = ours.cache();

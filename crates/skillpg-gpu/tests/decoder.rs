@@ -17,7 +17,7 @@ use std::process::Command;
 use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::{CpuForward, Forward, now};
 use skillpg_decoder::gguf::Gguf;
-use skillpg_decoder::model::{Config, Decoder, Family, Logits, MatrixView, RopeLayout, attend, rms_norm_into};
+use skillpg_decoder::model::{Arithmetic, Config, Decoder, Family, Logits, MatrixView, RopeLayout, attend, rms_norm_into};
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use skillpg_decoder::quant::{GgmlType, dequantize_into};
 use skillpg_gpu::Gpu;
@@ -219,7 +219,8 @@ fn the_whole_forward_matches_the_cpu_path_on_tiny_models() {
     let tiny = tiny_models();
     assert_eq!(tiny.len(), 7, "six tiny models and the chat model");
     for (path, ty) in &tiny {
-        let model = Decoder::from_gguf(std::fs::read(path).expect("model")).expect("tiny model");
+        // The GPU computes in f32: its oracle is the CPU's f32 arithmetic.
+        let model = Decoder::from_gguf(std::fs::read(path).expect("model")).expect("tiny model").with_arithmetic(Arithmetic::F32);
         let vocab = model.config.vocab;
         let ids: Vec<u32> = (0..11).map(|i| ((i * 37 + 5) % vocab) as u32).collect();
         let mut cpu = CpuForward::new(model.clone());
@@ -255,7 +256,7 @@ fn the_chapter_protocol_answers_the_same_on_both_backends() {
     let (path, _) = tiny.iter().find(|(p, _)| p.ends_with("tiny-chat-qwen2.gguf")).expect("the chat model");
     let bytes = std::fs::read(path).expect("model");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
-    let model = Decoder::from_gguf(bytes).expect("model");
+    let model = Decoder::from_gguf(bytes).expect("model").with_arithmetic(Arithmetic::F32);
     let skills: Vec<skillpg_routing::skills::RouteSkill> = [
         ("sql-review", "Reviews SQL queries for injection and slow joins."),
         ("release-notes", "Writes release notes from merged pull requests."),
@@ -295,7 +296,7 @@ fn smollm2_on_the_gpu_gives_the_cpu_paths_logits() {
     assert!(file.exists(), "the decoder model is absent: run `bash scripts/fetch-decoder-model` (scripts/test does)");
     let bytes = std::fs::read(&file).expect("model");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
-    let model = Decoder::from_gguf(bytes).expect("model");
+    let model = Decoder::from_gguf(bytes).expect("model").with_arithmetic(Arithmetic::F32);
     let ids = bpe.encode("<|im_start|>user\nIs this ALTER TABLE safe?<|im_end|>");
     assert!(ids.len() >= 10, "{ids:?}");
     let mut cpu = CpuForward::new(model.clone());
