@@ -332,12 +332,6 @@ mod x86 {
         pulp::cast(a)
     }
 
-    #[inline(always)]
-    fn floats8(b: &[f32]) -> __m256 {
-        let a: [f32; 8] = b[..8].try_into().unwrap_or([0.0; 8]);
-        pulp::cast(a)
-    }
-
     /// A row's blocks as the kernel reads them: block `b`'s weights as two halves of sixteen
     /// 16-bit integers, the scale of each half, and its minimum (types with one).
     trait Blocks {
@@ -346,6 +340,12 @@ mod x86 {
         fn weights(&self, simd: V3, b: usize) -> (__m256i, __m256i);
         fn scales(&self, b: usize) -> (f32, f32);
         fn min(&self, b: usize) -> f32;
+        /// Blocks `b..b + 8`'s minima.
+        #[inline(always)]
+        fn mins8(&self, b: usize) -> __m256 {
+            let m: [f32; 8] = std::array::from_fn(|k| self.min(b + k));
+            pulp::cast(m)
+        }
     }
 
     /// Signed bytes widened to 16 bits, by halves.
@@ -432,70 +432,133 @@ mod x86 {
         fn min(&self, b: usize) -> f32 {
             self.row.min[b]
         }
+        #[inline(always)]
+        fn mins8(&self, b: usize) -> __m256 {
+            let m: [f32; 8] = self.row.min[b..b + 8].try_into().unwrap_or([0.0; 8]);
+            pulp::cast(m)
+        }
     }
 
-    /// Block `b`'s products with the input's, by half: `vpmaddwd`, eight 32-bit sums a half.
-    /// (Plain calls, no closures in this module: a closure would not inherit the kernel's target
-    /// features, and every intrinsic in it would become a call.)
+    /// One block of one input added into its eight lanes: [`super::dot_scalar`]'s operations.
+    /// (No closures in this module: a closure would not inherit the kernel's target features,
+    /// and every intrinsic in it would become a call.)
     #[inline(always)]
-    fn products<B: Blocks>(simd: V3, row: &B, x: &[i16], b: usize) -> (__m256i, __m256i) {
-        let (wl, wh) = row.weights(simd, b);
-        let x = &x[b * BLOCK..];
-        (simd.avx2._mm256_madd_epi16(wl, shorts16(x)), simd.avx2._mm256_madd_epi16(wh, shorts16(&x[16..])))
-    }
-
-    /// Row `row` times every input, into `out[t * width]`: [`super::dot_scalar`]'s operations,
-    /// a block's eight lanes in one vector.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "the row, the inputs, where the products go, and scratch")]
-    fn dots<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, scratch: &mut [f32]) {
+    #[allow(clippy::too_many_arguments, reason = "a block's weights and scales, the input's block and scale")]
+    fn step<B: Blocks>(simd: V3, acc: __m256, wl: __m256i, wh: __m256i, slo: f32, shi: f32, x: &[i16], d: f32) -> __m256 {
         let (avx, avx2) = (simd.avx, simd.avx2);
-        let cols = blocks * BLOCK;
-        // The row's scales and minima, read once for every input.
-        let (lo_scales, rest) = scratch.split_at_mut(blocks);
-        let (hi_scales, rest) = rest.split_at_mut(blocks);
-        let mins = &mut rest[..blocks];
-        for b in 0..blocks {
-            (lo_scales[b], hi_scales[b]) = row.scales(b);
-            if B::HAS_MIN {
-                mins[b] = row.min(b);
+        let (pl, ph) = (avx2._mm256_madd_epi16(wl, shorts16(x)), avx2._mm256_madd_epi16(wh, shorts16(&x[16..])));
+        let v = if B::HALVES_APART {
+            avx._mm256_add_ps(
+                avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(pl), avx._mm256_set1_ps(slo * d)),
+                avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(ph), avx._mm256_set1_ps(shi * d)),
+            )
+        } else {
+            avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(avx2._mm256_add_epi32(pl, ph)), avx._mm256_set1_ps(slo * d))
+        };
+        avx._mm256_add_ps(acc, v)
+    }
+
+    /// Input `t`'s product with the row from its eight lanes: the minima's lanes added, both
+    /// reduced in the fixed tree.
+    #[inline(always)]
+    fn finish<B: Blocks>(simd: V3, row: &B, acc: __m256, blocks: usize, acts: &QuantizedActs, t: usize) -> f32 {
+        let avx = simd.avx;
+        let mut mins = [0.0f32; 8];
+        if B::HAS_MIN {
+            // Eight blocks' minima times the input's sums at a time, lane by block.
+            let sums = &acts.sum[t * blocks..(t + 1) * blocks];
+            let full = blocks / 8 * 8;
+            let mut macc = avx._mm256_setzero_ps();
+            for b in (0..full).step_by(8) {
+                let s: [f32; 8] = sums[b..b + 8].try_into().unwrap_or([0.0; 8]);
+                macc = avx._mm256_add_ps(macc, avx._mm256_mul_ps(row.mins8(b), pulp::cast(s)));
+            }
+            mins = pulp::cast(macc);
+            for (lane, b) in (full..blocks).enumerate() {
+                mins[lane] += row.min(b) * sums[b];
             }
         }
-        let full = blocks / 8 * 8;
-        for t in 0..acts.d.len() / blocks {
-            let x = &acts.q[t * cols..(t + 1) * cols];
-            let d = &acts.d[t * blocks..(t + 1) * blocks];
-            let mut acc = avx._mm256_setzero_ps();
-            for b in 0..blocks {
-                let (pl, ph) = products(simd, row, x, b);
-                let sl = lo_scales[b] * d[b];
-                if B::HALVES_APART {
-                    let sh = hi_scales[b] * d[b];
-                    let v = avx._mm256_add_ps(
-                        avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(pl), avx._mm256_set1_ps(sl)),
-                        avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(ph), avx._mm256_set1_ps(sh)),
-                    );
-                    acc = avx._mm256_add_ps(acc, v);
-                } else {
-                    acc = avx._mm256_add_ps(acc, avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(avx2._mm256_add_epi32(pl, ph)), avx._mm256_set1_ps(sl)));
-                }
-            }
-            let mut total = reduce(pulp::cast(acc));
-            if B::HAS_MIN {
-                let sums = &acts.sum[t * blocks..(t + 1) * blocks];
-                let mut macc = avx._mm256_setzero_ps();
-                for b in (0..full).step_by(8) {
-                    macc = avx._mm256_add_ps(macc, avx._mm256_mul_ps(floats8(&mins[b..]), floats8(&sums[b..])));
-                }
-                let mut lanes: [f32; 8] = pulp::cast(macc);
-                for (lane, b) in (full..blocks).enumerate() {
-                    lanes[lane] += mins[b] * sums[b];
-                }
-                total += reduce(lanes);
-            } else {
-                total += reduce([0.0; 8]);
-            }
-            out[t * width] = total;
+        reduce(pulp::cast(acc)) + reduce(mins)
+    }
+
+    /// Row `row` times input `t`, into `out[t * width]`.
+    #[inline(always)]
+    fn dots1<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize) {
+        let cols = blocks * BLOCK;
+        let (x, d) = (&acts.q[t * cols..(t + 1) * cols], &acts.d[t * blocks..(t + 1) * blocks]);
+        let mut acc = simd.avx._mm256_setzero_ps();
+        for b in 0..blocks {
+            let (wl, wh) = row.weights(simd, b);
+            let (slo, shi) = row.scales(b);
+            acc = step::<B>(simd, acc, wl, wh, slo, shi, &x[b * BLOCK..], d[b]);
+        }
+        out[t * width] = finish(simd, row, acc, blocks, acts, t);
+    }
+
+    /// Row `row` times inputs `t..t + 4`, sharing each block's weights and keeping four chains
+    /// of additions in flight (named, not an array, so that they stay in registers).
+    #[inline(always)]
+    fn dots4<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize) {
+        let cols = blocks * BLOCK;
+        let x = |k: usize| &acts.q[(t + k) * cols..(t + k + 1) * cols];
+        let d = |k: usize| &acts.d[(t + k) * blocks..(t + k + 1) * blocks];
+        let (x0, x1, x2, x3) = (x(0), x(1), x(2), x(3));
+        let (d0, d1, d2, d3) = (d(0), d(1), d(2), d(3));
+        let zero = simd.avx._mm256_setzero_ps();
+        let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
+        for b in 0..blocks {
+            let (wl, wh) = row.weights(simd, b);
+            let (slo, shi) = row.scales(b);
+            let at = b * BLOCK;
+            a0 = step::<B>(simd, a0, wl, wh, slo, shi, &x0[at..], d0[b]);
+            a1 = step::<B>(simd, a1, wl, wh, slo, shi, &x1[at..], d1[b]);
+            a2 = step::<B>(simd, a2, wl, wh, slo, shi, &x2[at..], d2[b]);
+            a3 = step::<B>(simd, a3, wl, wh, slo, shi, &x3[at..], d3[b]);
+        }
+        for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
+            out[(t + k) * width] = finish(simd, row, a, blocks, acts, t + k);
+        }
+    }
+
+    /// Rows `rows` times input 0, into `out[0..4]`: a token's product, four rows sharing each
+    /// block's input and keeping four chains of additions in flight.
+    #[inline(always)]
+    fn rows4<B: Blocks>(simd: V3, rows: [&B; 4], blocks: usize, acts: &QuantizedActs, out: &mut [f32]) {
+        let (x, d) = (&acts.q[..blocks * BLOCK], &acts.d[..blocks]);
+        let zero = simd.avx._mm256_setzero_ps();
+        let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
+        for b in 0..blocks {
+            let (xb, db) = (&x[b * BLOCK..], d[b]);
+            let (wl, wh) = rows[0].weights(simd, b);
+            let (slo, shi) = rows[0].scales(b);
+            a0 = step::<B>(simd, a0, wl, wh, slo, shi, xb, db);
+            let (wl, wh) = rows[1].weights(simd, b);
+            let (slo, shi) = rows[1].scales(b);
+            a1 = step::<B>(simd, a1, wl, wh, slo, shi, xb, db);
+            let (wl, wh) = rows[2].weights(simd, b);
+            let (slo, shi) = rows[2].scales(b);
+            a2 = step::<B>(simd, a2, wl, wh, slo, shi, xb, db);
+            let (wl, wh) = rows[3].weights(simd, b);
+            let (slo, shi) = rows[3].scales(b);
+            a3 = step::<B>(simd, a3, wl, wh, slo, shi, xb, db);
+        }
+        for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
+            out[k] = finish(simd, rows[k], a, blocks, acts, 0);
+        }
+    }
+
+    /// Row `row` times every input, four at a time.
+    #[inline(always)]
+    fn all_dots<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
+        let inputs = acts.d.len() / blocks;
+        let mut t = 0;
+        while t + 4 <= inputs {
+            dots4(simd, row, blocks, acts, t, out, width);
+            t += 4;
+        }
+        while t < inputs {
+            dots1(simd, row, blocks, acts, t, out, width);
+            t += 1;
         }
     }
 
@@ -522,16 +585,59 @@ mod x86 {
             let table = f16_table();
             let (per, size) = ty.block();
             let blocks = row_bytes / size * per / BLOCK;
-            let mut scratch = vec![0.0f32; 3 * blocks];
-            let scratch = scratch.as_mut_slice();
             let mut wide = vec![0i16; blocks * BLOCK];
-            let direct = acts.d.len() / blocks.max(1) <= 2;
-            for (r, row) in bytes.chunks_exact(row_bytes).enumerate() {
+            let inputs = acts.d.len() / blocks.max(1);
+            let direct = inputs <= 2;
+            let mut first = 0;
+            if inputs == 1 {
+                // A token's product, four rows at a time, the blocks read as stored.
+                let quads = bytes.len() / row_bytes / 4;
+                for (q, four) in bytes.chunks_exact(4 * row_bytes).take(quads).enumerate() {
+                    let row = |k: usize| &four[k * row_bytes..(k + 1) * row_bytes];
+                    let out = &mut out[4 * q..];
+                    match ty {
+                        GgmlType::Q8_0 => rows4(
+                            simd,
+                            [&Q8 { row: row(0), table }, &Q8 { row: row(1), table }, &Q8 { row: row(2), table }, &Q8 { row: row(3), table }],
+                            blocks,
+                            acts,
+                            out,
+                        ),
+                        GgmlType::Q4_0 => rows4(
+                            simd,
+                            [
+                                &Q4::<false> { row: row(0), table },
+                                &Q4::<false> { row: row(1), table },
+                                &Q4::<false> { row: row(2), table },
+                                &Q4::<false> { row: row(3), table },
+                            ],
+                            blocks,
+                            acts,
+                            out,
+                        ),
+                        GgmlType::Q4_1 => rows4(
+                            simd,
+                            [
+                                &Q4::<true> { row: row(0), table },
+                                &Q4::<true> { row: row(1), table },
+                                &Q4::<true> { row: row(2), table },
+                                &Q4::<true> { row: row(3), table },
+                            ],
+                            blocks,
+                            acts,
+                            out,
+                        ),
+                        _ => break,
+                    }
+                    first = 4 * (q + 1);
+                }
+            }
+            for (r, row) in bytes.chunks_exact(row_bytes).enumerate().skip(first) {
                 let out = &mut out[r..];
                 match ty {
-                    GgmlType::Q8_0 if direct => dots(simd, &Q8 { row, table }, blocks, acts, out, width, scratch),
-                    GgmlType::Q4_0 if direct => dots(simd, &Q4::<false> { row, table }, blocks, acts, out, width, scratch),
-                    GgmlType::Q4_1 if direct => dots(simd, &Q4::<true> { row, table }, blocks, acts, out, width, scratch),
+                    GgmlType::Q8_0 if direct => all_dots(simd, &Q8 { row, table }, blocks, acts, out, width),
+                    GgmlType::Q4_0 if direct => all_dots(simd, &Q4::<false> { row, table }, blocks, acts, out, width),
+                    GgmlType::Q4_1 if direct => all_dots(simd, &Q4::<true> { row, table }, blocks, acts, out, width),
                     _ => {
                         unpacked.unpack(ty, row);
                         for (w, &q) in wide.iter_mut().zip(&unpacked.q) {
@@ -539,9 +645,9 @@ mod x86 {
                         }
                         let (row, wide) = (&*unpacked, wide.as_slice());
                         match (!row.min.is_empty(), row.halves_apart) {
-                            (false, false) => dots(simd, &Unpacked::<false, false> { row, wide }, blocks, acts, out, width, scratch),
-                            (true, false) => dots(simd, &Unpacked::<true, false> { row, wide }, blocks, acts, out, width, scratch),
-                            (_, true) => dots(simd, &Unpacked::<false, true> { row, wide }, blocks, acts, out, width, scratch),
+                            (false, false) => all_dots(simd, &Unpacked::<false, false> { row, wide }, blocks, acts, out, width),
+                            (true, false) => all_dots(simd, &Unpacked::<true, false> { row, wide }, blocks, acts, out, width),
+                            (_, true) => all_dots(simd, &Unpacked::<false, true> { row, wide }, blocks, acts, out, width),
                         }
                     }
                 }
@@ -674,23 +780,26 @@ mod tests {
                 if !(blocks * BLOCK).is_multiple_of(per) {
                     continue;
                 }
-                let n = 3;
-                let bytes = blocks_of(ty, blocks * BLOCK / per, u64::from(next()));
-                assert_eq!(bytes.len(), blocks * BLOCK / per * size);
-                let mut bytes = bytes;
-                if ty == GgmlType::Q8_0 {
-                    bytes[2] = 0x80;
-                }
-                let mut row = UnpackedRow::default();
-                row.unpack(ty, &bytes);
-                let xs: Vec<f32> = (0..n * blocks * BLOCK).map(|_| (next() % 2001) as f32 / 100.0 - 10.0).collect();
-                let mut acts = QuantizedActs::default();
-                acts.quantize(&xs);
-                let want: Vec<u32> = (0..n).map(|t| dot_scalar(&row, &acts, t).to_bits()).collect();
-                for k in &kernels {
-                    let mut got = vec![0.0f32; n];
-                    k.rows(ty, &bytes, bytes.len(), &acts, &mut got, 1, &mut UnpackedRow::default());
-                    assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want, "{} on {ty:?}, {blocks} blocks", k.name());
+                // One input (a token: blocks read as stored), and nine (a prompt: four at a time,
+                // then one at a time).
+                for n in [1, 9] {
+                    let bytes = blocks_of(ty, blocks * BLOCK / per, u64::from(next()));
+                    assert_eq!(bytes.len(), blocks * BLOCK / per * size);
+                    let mut bytes = bytes;
+                    if ty == GgmlType::Q8_0 {
+                        bytes[2] = 0x80;
+                    }
+                    let mut row = UnpackedRow::default();
+                    row.unpack(ty, &bytes);
+                    let xs: Vec<f32> = (0..n * blocks * BLOCK).map(|_| (next() % 2001) as f32 / 100.0 - 10.0).collect();
+                    let mut acts = QuantizedActs::default();
+                    acts.quantize(&xs);
+                    let want: Vec<u32> = (0..n).map(|t| dot_scalar(&row, &acts, t).to_bits()).collect();
+                    for k in &kernels {
+                        let mut got = vec![0.0f32; n];
+                        k.rows(ty, &bytes, bytes.len(), &acts, &mut got, 1, &mut UnpackedRow::default());
+                        assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want, "{} on {ty:?}, {blocks} blocks, {n} inputs", k.name());
+                    }
                 }
             }
         }
