@@ -4,14 +4,15 @@
 // same GGUF and the same prompt text as `cargo run --release -p skillpg-decoder --example bench`,
 // which runs this script when node-llama-cpp is installed (`scripts/install-peers`).
 // Prints one JSON line: prompt tokens, prefill and decode seconds, the CPU variant's name.
-// Usage: node scripts/peer-llama-cpp.mjs MODEL.gguf PROMPT_FILE [DECODE_STEPS] [THREADS] [best|avx2]
+// Usage: node scripts/peer-llama-cpp.mjs MODEL.gguf PROMPT_FILE [DECODE_STEPS] [THREADS] [best|avx2] [RUNS]
 // (avx2: the install in target/peers-avx2, where only llama.cpp's AVX2 CPU variant is left).
 import fs from 'node:fs';
 import path from 'node:path';
 import url from 'node:url';
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), '..');
-const [model, promptFile, stepsArg, threadsArg, variant] = process.argv.slice(2);
+const [model, promptFile, stepsArg, threadsArg, variant, runsArg] = process.argv.slice(2);
+const runs = Number(runsArg || 1);
 const steps = Number(stepsArg || 32);
 const threads = Number(threadsArg || 1);
 const entry = path.join(root, variant === 'avx2' ? 'target/peers-avx2' : 'target/peers', 'node_modules/node-llama-cpp/dist/index.js');
@@ -26,15 +27,23 @@ const context = await loaded.createContext({ contextSize: 2048, batchSize: 512, 
 const sequence = context.getSequence();
 const tokens = loaded.tokenize(fs.readFileSync(promptFile, 'utf8'), true);
 // The first token out of `evaluate` ends the prompt's prefill (its last position's logits, as
-// ours); each later token is one decode step, greedy.
-const generator = sequence.evaluate(tokens, { temperature: 0 });
-let t = performance.now();
-await generator.next();
-const prefillS = (performance.now() - t) / 1000;
-t = performance.now();
-for (let i = 0; i < steps; i++) await generator.next();
-const decodeS = (performance.now() - t) / 1000;
-await generator.return();
+// ours); each later token is one decode step, greedy. RUNS times from an empty cache; medians.
+const prefills = [];
+const decodes = [];
+for (let run = 0; run < runs; run++) {
+  await sequence.clearHistory();
+  const generator = sequence.evaluate(tokens, { temperature: 0 });
+  let t = performance.now();
+  await generator.next();
+  prefills.push((performance.now() - t) / 1000);
+  t = performance.now();
+  for (let i = 0; i < steps; i++) await generator.next();
+  decodes.push((performance.now() - t) / 1000);
+  await generator.return();
+}
+const median = (v) => v.sort((a, b) => a - b)[Math.floor(v.length / 2)];
+const prefillS = median(prefills);
+const decodeS = median(decodes);
 console.log(JSON.stringify({ engine: `llama.cpp ${llama.llamaCppRelease?.release ?? ''} (node-llama-cpp, ${llama.cpuMathCores ?? '?'} math cores)`.trim(), cpu: llama.systemInfo?.split('|').map((s) => s.trim()).filter((s) => /= 1/.test(s)).join(' ') ?? '', threads, promptTokens: tokens.length, prefillS, decodeSteps: steps, decodeS }));
 await context.dispose();
 await loaded.dispose();

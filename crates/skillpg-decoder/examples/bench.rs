@@ -44,20 +44,32 @@ fn main() {
 
     let rich = sample_skills(&root, "routing");
     let prompt = bpe.encode(&protocol::prompt_prefix(&protocol::system_prompt(&rich)));
-    let mut cache = model.cache();
-    let t = Instant::now();
-    let logits = model.forward(&mut cache, &prompt, Logits::Last);
-    let prefill = t.elapsed().as_secs_f64();
-    let mut next = logits.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32);
-    let t = Instant::now();
+    // RUNS prefills of the prompt, each followed by 32 greedy decode steps: the medians (this
+    // machine's speed varies by the minute; one run is noise).
+    let runs = RUNS;
     let steps = 32;
-    for _ in 0..steps {
-        let l = model.forward(&mut cache, &[next], Logits::Last);
-        next = l.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32);
+    let (mut prefills, mut decodes) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let mut cache = model.cache();
+        let t = Instant::now();
+        let logits = model.forward(&mut cache, &prompt, Logits::Last);
+        prefills.push(t.elapsed().as_secs_f64());
+        let mut next = logits.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32);
+        let t = Instant::now();
+        for _ in 0..steps {
+            let l = model.forward(&mut cache, &[next], Logits::Last);
+            next = l.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32);
+        }
+        decodes.push(t.elapsed().as_secs_f64());
     }
-    let decode = t.elapsed().as_secs_f64();
-    println!("| prefill, the system turn of the six sample skills ({} tokens) | {:.0} ms | {:.1} tokens/s |", prompt.len(), prefill * 1e3, prompt.len() as f64 / prefill);
-    println!("| decode, {steps} tokens after it | {:.0} ms a token | {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
+    let (prefill, decode) = (median(&mut prefills), median(&mut decodes));
+    println!(
+        "| prefill, the system turn of the six sample skills ({} tokens), median of {runs} | {:.0} ms | {:.1} tokens/s |",
+        prompt.len(),
+        prefill * 1e3,
+        prompt.len() as f64 / prefill
+    );
+    println!("| decode, {steps} tokens after it, median of {runs} | {:.1} ms a token | {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
 
     // llama.cpp on the same file and prompt text, in the same run, when node-llama-cpp is
     // installed (`scripts/install-peers`): the peer.
@@ -140,6 +152,15 @@ fn main() {
     }
 }
 
+/// Prefills (each with its decode steps) a benchmark takes the median of, ours and llama.cpp's.
+const RUNS: usize = 5;
+
+/// The middle value.
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 /// Runs `scripts/peer-llama-cpp.mjs` on the same model and prompt text, and prints its prefill and
 /// decode speeds beside ours (`ours_prefill`, `ours_decode`: tokens a second), or why it did not
 /// run.
@@ -154,6 +175,7 @@ fn peer_llama_cpp(root: &Path, model: &Path, prompt: &str, steps: usize, threads
         .arg(steps.to_string())
         .arg(threads.to_string())
         .arg(variant)
+        .arg(RUNS.to_string())
         .output();
     let _ = std::fs::remove_file(&prompt_file);
     let out = match run {

@@ -164,6 +164,27 @@ impl KvCache {
     }
 }
 
+/// A matrix product's inputs, quantized on first use and then shared by every product of the
+/// same inputs (the query, key and value projections; the gate and the up projection).
+struct Input<'a> {
+    xs: &'a [f32],
+    quantized: std::cell::OnceCell<QuantizedActs>,
+}
+
+impl<'a> Input<'a> {
+    fn new(xs: &'a [f32]) -> Self {
+        Input { xs, quantized: std::cell::OnceCell::new() }
+    }
+
+    fn quantized(&self) -> &QuantizedActs {
+        self.quantized.get_or_init(|| {
+            let mut a = QuantizedActs::default();
+            qdot::with_wide_vectors(|| a.quantize(self.xs));
+            a
+        })
+    }
+}
+
 /// Which positions' logits `forward` returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Logits {
@@ -186,7 +207,7 @@ pub fn rms_norm_into(x: &[f32], w: &[f32], eps: f32, out: &mut [f32]) {
 
 /// A dot product in eight independent lanes, which the compiler turns into SIMD (wasm
 /// `simd128`, SSE2/AVX natively).
-#[inline]
+#[inline(always)]
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut acc = [0.0f32; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
@@ -232,6 +253,7 @@ pub struct LayerView<'a> {
 /// Causal grouped-query attention of the `q.len() / dim` queries at positions `start..` over
 /// every cached key and value up to each (`keys`, `values`: `kv_dim` values a position), into
 /// `attn` (the GPU kernel's CPU twin). `scores` is scratch.
+#[inline(always)]
 pub fn attend(c: &Config, q: &[f32], keys: &[f32], values: &[f32], start: usize, attn: &mut [f32], scores: &mut Vec<f32>) {
     let (dim, hd, kv_dim) = (c.dim, c.head_dim, c.kv_heads * c.head_dim);
     let group = c.heads / c.kv_heads;
@@ -580,15 +602,12 @@ impl Decoder {
     /// is dequantized to f32 once and multiplied by every input. Natively a prompt's rows are
     /// shared out among the cores (each row's arithmetic is the same either way; one token's
     /// product is too small to pay for the threads); in wasm one thread runs them all.
-    fn matmul(&self, w: &Matrix, xs: &[f32], n: usize, out: &mut [f32]) {
+    fn matmul(&self, w: &Matrix, input: &Input<'_>, n: usize, out: &mut [f32]) {
+        let xs = input.xs;
         debug_assert_eq!(xs.len(), n * w.cols);
         debug_assert_eq!(out.len(), n * w.rows);
-        let acts = (self.arithmetic == Arithmetic::Integer && qdot::supports(w.ty)).then(|| {
-            let mut a = QuantizedActs::default();
-            a.quantize(xs);
-            a
-        });
-        let part = |lo: usize, hi: usize, out: &mut [f32]| match &acts {
+        let acts = (self.arithmetic == Arithmetic::Integer && qdot::supports(w.ty)).then(|| input.quantized());
+        let part = |lo: usize, hi: usize, out: &mut [f32]| match acts {
             Some(acts) => self.rows_product_int(w, acts, lo, hi, out),
             None => self.rows_product(w, xs, n, lo, hi, out),
         };
@@ -643,11 +662,21 @@ impl Decoder {
     /// Rotates every head of `x` (query or key heads side by side) for position `pos` (the GPU
     /// kernel's CPU twin).
     pub fn rope(&self, x: &mut [f32], pos: usize) {
+        self.rope_with(x, &self.rope_angles(pos));
+    }
+
+    /// `(sin, cos)` of each rotated pair's angle at position `pos`: the same for every head and
+    /// every layer, so a forward pass computes them once a position.
+    fn rope_angles(&self, pos: usize) -> Vec<(f32, f32)> {
+        self.inv_freq.iter().map(|&f| (pos as f32 * f).sin_cos()).collect()
+    }
+
+    /// Rotates every head of `x` by a position's `angles` ([`Decoder::rope_angles`]).
+    fn rope_with(&self, x: &mut [f32], angles: &[(f32, f32)]) {
         let d = self.config.head_dim;
         let half = d / 2;
         for head in x.chunks_exact_mut(d) {
-            for (i, &f) in self.inv_freq.iter().enumerate() {
-                let (s, c) = (pos as f32 * f).sin_cos();
+            for (i, &(s, c)) in angles.iter().enumerate() {
                 let (ia, ib) = match self.config.rope {
                     RopeLayout::AdjacentPairs => (2 * i, 2 * i + 1),
                     RopeLayout::Halves => (i, i + half),
@@ -730,13 +759,15 @@ impl Decoder {
         let mut gate = vec![0.0f32; n * c.ff];
         let mut up = vec![0.0f32; n * c.ff];
         let mut scores = Vec::with_capacity(start + n);
+        let angles: Vec<Vec<(f32, f32)>> = (0..n).map(|t| self.rope_angles(start + t)).collect();
         for (li, l) in self.layers.iter().enumerate() {
             for t in 0..n {
                 rms_norm_into(&x[t * dim..(t + 1) * dim], &l.attn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
             }
-            self.matmul(&l.q, &h, n, &mut q);
-            self.matmul(&l.k, &h, n, &mut k);
-            self.matmul(&l.v, &h, n, &mut v);
+            let normed = Input::new(&h);
+            self.matmul(&l.q, &normed, n, &mut q);
+            self.matmul(&l.k, &normed, n, &mut k);
+            self.matmul(&l.v, &normed, n, &mut v);
             if let Some([bq, bk, bv]) = &l.qkv_bias {
                 for (buf, b) in [(&mut q, bq), (&mut k, bk), (&mut v, bv)] {
                     for chunk in buf.chunks_exact_mut(b.len()) {
@@ -746,27 +777,28 @@ impl Decoder {
                     }
                 }
             }
-            for t in 0..n {
-                self.rope(&mut q[t * dim..(t + 1) * dim], start + t);
-                self.rope(&mut k[t * kv_dim..(t + 1) * kv_dim], start + t);
+            for (t, angles) in angles.iter().enumerate() {
+                self.rope_with(&mut q[t * dim..(t + 1) * dim], angles);
+                self.rope_with(&mut k[t * kv_dim..(t + 1) * kv_dim], angles);
             }
             let (keys, values) = (&mut cache.keys[li], &mut cache.values[li]);
             keys.extend_from_slice(&k);
             values.extend_from_slice(&v);
-            attend(&c, &q, keys, values, start, &mut attn, &mut scores);
-            self.matmul(&l.o, &attn, n, &mut proj);
+            qdot::with_wide_vectors(|| attend(&c, &q, keys, values, start, &mut attn, &mut scores));
+            self.matmul(&l.o, &Input::new(&attn), n, &mut proj);
             for (xi, pi) in x.iter_mut().zip(&proj) {
                 *xi += pi;
             }
             for t in 0..n {
                 rms_norm_into(&x[t * dim..(t + 1) * dim], &l.ffn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
             }
-            self.matmul(&l.gate, &h, n, &mut gate);
-            self.matmul(&l.up, &h, n, &mut up);
+            let normed = Input::new(&h);
+            self.matmul(&l.gate, &normed, n, &mut gate);
+            self.matmul(&l.up, &normed, n, &mut up);
             for (g, u) in gate.iter_mut().zip(&up) {
                 *g = *g / (1.0 + (-*g).exp()) * u;
             }
-            self.matmul(&l.down, &gate, n, &mut proj);
+            self.matmul(&l.down, &Input::new(&gate), n, &mut proj);
             for (xi, pi) in x.iter_mut().zip(&proj) {
                 *xi += pi;
             }
@@ -782,7 +814,7 @@ impl Decoder {
             rms_norm_into(&x[t * dim..(t + 1) * dim], &self.norm, c.eps, &mut normed[i * dim..(i + 1) * dim]);
         }
         let mut out = vec![0.0f32; wanted.len() * c.vocab];
-        self.matmul(&self.head, &normed, wanted.len(), &mut out);
+        self.matmul(&self.head, &Input::new(&normed), wanted.len(), &mut out);
         out
     }
 }

@@ -74,8 +74,9 @@ impl QuantizedActs {
             *d = amax / 32767.0;
             let inv = if amax > 0.0 { 32767.0 / amax } else { 0.0 };
             for (q, v) in q.iter_mut().zip(x) {
-                // `as` saturates; |v · inv| ≤ 32767 up to rounding, so it never has to.
-                *q = (v * inv).round() as i16;
+                // `as` saturates; |v · inv| ≤ 32767 up to rounding, so it never has to. Ties to
+                // even: one instruction natively (`vroundps`) and in wasm (`f32.nearest`).
+                *q = (v * inv).round_ties_even() as i16;
             }
             *s = x.iter().sum();
         }
@@ -275,6 +276,20 @@ impl Kernel {
     }
 }
 
+/// Runs `f` with the 256-bit vectors of AVX2 enabled where the CPU has them (the f32 parts of
+/// the forward pass: attention), inlined into one function compiled for those features. The bits
+/// do not change: Rust never fuses a multiply and an add on its own, and the code it vectorizes
+/// keeps its own lanes (`dot`'s eight accumulators), so wider vectors compute the same
+/// operations in the same order as wasm's and baseline x86-64's.
+#[inline(always)]
+pub fn with_wide_vectors<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(simd) = pulp::x86::V3::try_new() {
+        return simd.vectorize(f);
+    }
+    f()
+}
+
 /// The eight lanes' fixed sum.
 #[inline(always)]
 fn reduce(a: [f32; 8]) -> f32 {
@@ -389,10 +404,11 @@ mod x86 {
         #[inline(always)]
         fn weights(&self, simd: V3, b: usize) -> (__m256i, __m256i) {
             let (size, at) = if MIN { (20, 4) } else { (18, 2) };
-            let q = bytes16(&self.row[b * size + at..]);
-            let mask = simd.sse2._mm_set1_epi8(0x0F);
-            let lo = simd.avx2._mm256_cvtepu8_epi16(simd.sse2._mm_and_si128(q, mask));
-            let hi = simd.avx2._mm256_cvtepu8_epi16(simd.sse2._mm_and_si128(simd.sse2._mm_srli_epi16::<4>(q), mask));
+            // The 16 bytes zero-extended to 16 bits: the low nibble is the first half's value,
+            // the byte shifted right by four the second's.
+            let z = simd.avx2._mm256_cvtepu8_epi16(bytes16(&self.row[b * size + at..]));
+            let lo = simd.avx2._mm256_and_si256(z, simd.avx._mm256_set1_epi16(0x0F));
+            let hi = simd.avx2._mm256_srli_epi16::<4>(z);
             if MIN {
                 (lo, hi)
             } else {
@@ -593,6 +609,14 @@ mod x86 {
                 // A token's product, four rows at a time, the blocks read as stored.
                 let quads = bytes.len() / row_bytes / 4;
                 for (q, four) in bytes.chunks_exact(4 * row_bytes).take(quads).enumerate() {
+                    // Ask for the rows four passes ahead now: a token's product streams the
+                    // weights from memory once, and waits on them otherwise.
+                    let ahead = bytes.as_ptr().wrapping_add((q + 4) * 4 * row_bytes);
+                    let mut line = 0;
+                    while line < 4 * row_bytes {
+                        simd.sse._mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ahead.wrapping_add(line).cast());
+                        line += 64;
+                    }
                     let row = |k: usize| &four[k * row_bytes..(k + 1) * row_bytes];
                     let out = &mut out[4 * q..];
                     match ty {
