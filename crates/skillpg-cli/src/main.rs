@@ -131,6 +131,15 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// The decoder router's system prompt for these skills, as the model sees it (the page shows
+    /// it under "The system prompt the model sees").
+    Prompt {
+        /// The thinned descriptions (the chapter's arm B).
+        #[arg(long)]
+        thin: bool,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// The description lab: skill-creator's trigger evals for one skill, split into train and
     /// validation by a seed, with precision, recall and accuracy per part and the near misses;
     /// `--draft` compares a new description on validation (a preview by a small model).
@@ -453,6 +462,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 RouteFormat::Csv => print!("{}", export::route_csv(&reqs, &arm)),
                 RouteFormat::Text => print!("{}", route_cmd::route_text(&router, &reqs, &arm)),
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Prompt { thin, paths } => {
+            let mut skills = route_cmd::load_skills(&paths)?;
+            if thin {
+                skills = skills.iter().map(RouteSkill::thinned).collect();
+            }
+            print!("{}", skillpg_decoder::protocol::system_prompt(&skills));
             Ok(ExitCode::SUCCESS)
         }
         Command::Compare { router, format, requests, a, b, thin_b } => {
