@@ -104,6 +104,29 @@ test('the page answers like the native CLI, keeps the model, and names a truncat
   assert.deepEqual(errors.concat(again.errors), [], 'no page errors');
 });
 
+test('quantized models (Q4_1, Q8_0): the page\'s integer products (wasm SIMD) answer as the native CLI\'s (AVX2), token for token', { timeout: 600_000 }, async () => {
+  const { dir } = tinyModel();
+  const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
+  const picked = [all[2], all[9], all[20]];
+  const tmp = path.join(dir, 'requests-quantized.json');
+  fs.writeFileSync(tmp, JSON.stringify(picked));
+  for (const name of ['tiny-chat-qwen2-q4_1', 'tiny-chat-qwen2-q8_0']) {
+    const model = path.join(dir, `${name}.gguf`);
+    const { page, errors } = await openPage(env.ctx, env.server.url);
+    await page.click('[data-testid="routing-sample"]');
+    await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
+    await page.setInputFiles('[data-testid="decoder-file"]', model);
+    await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
+    const rows = await runBothArms(page);
+    const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--model', model, '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
+    assert.equal(rows.length, native.requests.length);
+    native.requests.forEach((want, i) => assert.equal(rows[i].a, want.verbatim, `${name}, request ${i}: the page's answer is the native one`));
+    assert.ok(rows.some((r) => r.a.length > 8), `${name}: the answers are long enough to mean something: ${JSON.stringify(rows)}`);
+    console.log(`${name}: page and native CLI give the same ${rows.length} answers, e.g. ${JSON.stringify(rows[0].a)}`);
+    assert.deepEqual(errors, [], 'no page errors');
+  }
+});
+
 test('a Hugging Face checkpoint (three files picked together) answers like the native CLI, and is kept', { timeout: 300_000 }, async () => {
   const { dir } = tinyModel();
   const folder = path.join(dir, 'tiny-hf-qwen2');

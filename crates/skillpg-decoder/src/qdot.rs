@@ -258,15 +258,7 @@ impl Kernel {
                 }
             }
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            Kernel::Simd128 => {
-                for (r, rb) in bytes.chunks_exact(row_bytes).enumerate() {
-                    unpacked.unpack(ty, rb);
-                    for t in 0..acts.d.len() * BLOCK / unpacked.q.len().max(1) {
-                        out[t * width + r] = wasm::dot(unpacked, acts, t);
-                    }
-                }
-                return;
-            }
+            Kernel::Simd128 => return wasm::rows(ty, bytes, row_bytes, acts, out, width, unpacked),
             Kernel::Scalar => {}
         }
         for (r, rb) in bytes.chunks_exact(row_bytes).enumerate() {
@@ -684,12 +676,13 @@ mod x86 {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm {
-    use super::{BLOCK, QuantizedActs, UnpackedRow, reduce};
+    use super::{BLOCK, QuantizedActs, UnpackedRow, f16_at, f16_table, reduce};
+    use crate::quant::GgmlType;
     use std::arch::wasm32::*;
 
     #[inline(always)]
-    fn bytes16(b: &[i8]) -> v128 {
-        let a: [i8; 16] = b[..16].try_into().unwrap_or([0; 16]);
+    fn bytes16(b: &[u8]) -> v128 {
+        let a: [u8; 16] = b[..16].try_into().unwrap_or([0; 16]);
         bytemuck::cast(a)
     }
 
@@ -699,40 +692,124 @@ mod wasm {
         bytemuck::cast(a)
     }
 
-    /// A half block's pair sums, as AVX2's `vpmaddwd` lays them out: lanes 0–3 and 4–7.
-    #[inline(always)]
-    fn half(w: &[i8], x: &[i16]) -> (v128, v128) {
-        let wv = bytes16(w);
-        (i32x4_dot_i16x8(i16x8_extend_low_i8x16(wv), shorts8(x)), i32x4_dot_i16x8(i16x8_extend_high_i8x16(wv), shorts8(&x[8..])))
+    /// A block's 32 weights as four vectors of eight 16-bit integers (values 0–7, 8–15, 16–23,
+    /// 24–31), its halves' scales and its minimum, read from the row as stored (Q4_0, Q4_1,
+    /// Q8_0) or from the row unpacked and widened.
+    enum Row<'a> {
+        Q8(&'a [u8]),
+        Q4 { row: &'a [u8], min: bool },
+        Unpacked { row: &'a UnpackedRow, wide: &'a [i16] },
+    }
+
+    impl Row<'_> {
+        #[inline(always)]
+        fn weights(&self, b: usize) -> [v128; 4] {
+            match self {
+                Row::Q8(row) => {
+                    let (first, second) = (bytes16(&row[b * 34 + 2..]), bytes16(&row[b * 34 + 18..]));
+                    [i16x8_extend_low_i8x16(first), i16x8_extend_high_i8x16(first), i16x8_extend_low_i8x16(second), i16x8_extend_high_i8x16(second)]
+                }
+                Row::Q4 { row, min } => {
+                    let (size, at) = if *min { (20, 4) } else { (18, 2) };
+                    let q = bytes16(&row[b * size + at..]);
+                    let (lo, hi) = (v128_and(q, u8x16_splat(0x0F)), u8x16_shr(q, 4));
+                    let w = [u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi)];
+                    if *min { w } else { w.map(|v| i16x8_sub(v, i16x8_splat(8))) }
+                }
+                Row::Unpacked { wide, .. } => {
+                    let w = &wide[b * BLOCK..];
+                    [shorts8(w), shorts8(&w[8..]), shorts8(&w[16..]), shorts8(&w[24..])]
+                }
+            }
+        }
+
+        #[inline(always)]
+        fn scales(&self, table: &[f32], b: usize) -> (f32, f32) {
+            match self {
+                Row::Q8(row) => {
+                    let d = f16_at(table, &row[b * 34..]);
+                    (d, d)
+                }
+                Row::Q4 { row, min } => {
+                    let d = f16_at(table, &row[b * if *min { 20 } else { 18 }..]);
+                    (d, d)
+                }
+                Row::Unpacked { row, .. } => (row.scale_lo[b], row.scale_hi[b]),
+            }
+        }
+
+        #[inline(always)]
+        fn min(&self, table: &[f32], b: usize) -> Option<f32> {
+            match self {
+                Row::Q4 { row, min: true } => Some(f16_at(table, &row[b * 20 + 2..])),
+                Row::Unpacked { row, .. } => row.min.get(b).copied(),
+                _ => None,
+            }
+        }
+
+        fn halves_apart(&self) -> bool {
+            matches!(self, Row::Unpacked { row, .. } if row.halves_apart)
+        }
     }
 
     /// The row times input `t`, as [`super::dot_scalar`] computes it, its eight lanes in two
     /// vectors.
-    pub(super) fn dot(row: &UnpackedRow, acts: &QuantizedActs, t: usize) -> f32 {
-        let cols = row.q.len();
-        let blocks = cols / BLOCK;
+    fn dot(row: &Row<'_>, table: &[f32], blocks: usize, acts: &QuantizedActs, t: usize) -> f32 {
+        let cols = blocks * BLOCK;
         let x = &acts.q[t * cols..(t + 1) * cols];
+        let apart = row.halves_apart();
         let (mut a0, mut a1) = (f32x4_splat(0.0), f32x4_splat(0.0));
+        let mut mins = [0.0f32; 8];
         for b in 0..blocks {
-            let (wb, xb) = (&row.q[b * BLOCK..], &x[b * BLOCK..]);
-            let ((l0, l1), (h0, h1)) = (half(wb, xb), half(&wb[16..], &xb[16..]));
+            let [w0, w1, w2, w3] = row.weights(b);
+            let xb = &x[b * BLOCK..];
+            let (l0, l1) = (i32x4_dot_i16x8(w0, shorts8(xb)), i32x4_dot_i16x8(w1, shorts8(&xb[8..])));
+            let (h0, h1) = (i32x4_dot_i16x8(w2, shorts8(&xb[16..])), i32x4_dot_i16x8(w3, shorts8(&xb[24..])));
             let d = acts.d[t * blocks + b];
-            let sl = f32x4_splat(row.scale_lo[b] * d);
-            if row.halves_apart {
-                let sh = f32x4_splat(row.scale_hi[b] * d);
+            let (slo, shi) = row.scales(table, b);
+            let sl = f32x4_splat(slo * d);
+            if apart {
+                let sh = f32x4_splat(shi * d);
                 a0 = f32x4_add(a0, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l0), sl), f32x4_mul(f32x4_convert_i32x4(h0), sh)));
                 a1 = f32x4_add(a1, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l1), sl), f32x4_mul(f32x4_convert_i32x4(h1), sh)));
             } else {
                 a0 = f32x4_add(a0, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l0, h0)), sl));
                 a1 = f32x4_add(a1, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l1, h1)), sl));
             }
+            if let Some(m) = row.min(table, b) {
+                mins[b % 8] += m * acts.sum[t * blocks + b];
+            }
         }
         let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(a0), bytemuck::cast(a1));
-        let mut mins = [0.0f32; 8];
-        for (b, m) in row.min.iter().enumerate() {
-            mins[b % 8] += m * acts.sum[t * blocks + b];
-        }
         reduce([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]) + reduce(mins)
+    }
+
+    /// Rows times inputs in wasm SIMD: Q4_0, Q4_1 and Q8_0 read as stored for a token, every
+    /// other case unpacked and widened once a row.
+    pub(super) fn rows(ty: GgmlType, bytes: &[u8], row_bytes: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, unpacked: &mut UnpackedRow) {
+        let table = f16_table();
+        let (per, size) = ty.block();
+        let blocks = row_bytes / size * per / BLOCK;
+        let inputs = acts.d.len() / blocks.max(1);
+        let direct = inputs <= 2;
+        let mut wide = vec![0i16; blocks * BLOCK];
+        for (r, rb) in bytes.chunks_exact(row_bytes).enumerate() {
+            let row = match ty {
+                GgmlType::Q8_0 if direct => Row::Q8(rb),
+                GgmlType::Q4_0 if direct => Row::Q4 { row: rb, min: false },
+                GgmlType::Q4_1 if direct => Row::Q4 { row: rb, min: true },
+                _ => {
+                    unpacked.unpack(ty, rb);
+                    for (w, &q) in wide.iter_mut().zip(&unpacked.q) {
+                        *w = i16::from(q);
+                    }
+                    Row::Unpacked { row: unpacked, wide: &wide }
+                }
+            };
+            for t in 0..inputs {
+                out[t * width + r] = dot(&row, table, blocks, acts, t);
+            }
+        }
     }
 }
 

@@ -55,6 +55,9 @@ SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 CHAT_TOKENS = byte_chars() + [a + b for a, b in MERGES] + SPECIALS
 CHAT_TYPES = [1] * (256 + len(MERGES)) + [3] * len(SPECIALS)
 SHAPES.append(("tiny-chat-qwen2", "qwen2", 64, 4, 2, 128, len(CHAT_TOKENS), T.F16, False))
+# The same chat model quantized: the page's integer products (wasm SIMD) against the CLI's (AVX2).
+SHAPES.append(("tiny-chat-qwen2-q4_1", "qwen2", 64, 4, 2, 128, len(CHAT_TOKENS), T.Q4_1, False))
+SHAPES.append(("tiny-chat-qwen2-q8_0", "qwen2", 64, 4, 2, 128, len(CHAT_TOKENS), T.Q8_0, False))
 
 def gguf_writer(path, arch, dim, heads, kv_heads, ff, rope_base):
     """A GGUF writer with a two-layer decoder's metadata."""
