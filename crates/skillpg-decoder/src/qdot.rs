@@ -692,96 +692,123 @@ mod wasm {
         bytemuck::cast(a)
     }
 
-    /// A block's 32 weights as four vectors of eight 16-bit integers (values 0–7, 8–15, 16–23,
-    /// 24–31), its halves' scales and its minimum, read from the row as stored (Q4_0, Q4_1,
-    /// Q8_0) or from the row unpacked and widened.
-    enum Row<'a> {
-        Q8(&'a [u8]),
-        Q4 { row: &'a [u8], min: bool },
-        Unpacked { row: &'a UnpackedRow, wide: &'a [i16] },
+    /// A row's blocks as the kernel reads them: block `b`'s 32 weights as four vectors of eight
+    /// 16-bit integers (values 0–7, 8–15, 16–23, 24–31), its halves' scales and its minimum.
+    /// One type a row kind, so that each kernel is compiled for its kind (no match a block).
+    trait Blocks {
+        const HAS_MIN: bool;
+        const HALVES_APART: bool = false;
+        fn weights(&self, b: usize) -> [v128; 4];
+        fn scales(&self, b: usize) -> (f32, f32);
+        fn min(&self, b: usize) -> f32;
     }
 
-    impl Row<'_> {
+    /// Q8_0 as stored.
+    struct Q8<'a> {
+        row: &'a [u8],
+        table: &'a [f32],
+    }
+
+    impl Blocks for Q8<'_> {
+        const HAS_MIN: bool = false;
         #[inline(always)]
         fn weights(&self, b: usize) -> [v128; 4] {
-            match self {
-                Row::Q8(row) => {
-                    let (first, second) = (bytes16(&row[b * 34 + 2..]), bytes16(&row[b * 34 + 18..]));
-                    [i16x8_extend_low_i8x16(first), i16x8_extend_high_i8x16(first), i16x8_extend_low_i8x16(second), i16x8_extend_high_i8x16(second)]
-                }
-                Row::Q4 { row, min } => {
-                    let (size, at) = if *min { (20, 4) } else { (18, 2) };
-                    let q = bytes16(&row[b * size + at..]);
-                    let (lo, hi) = (v128_and(q, u8x16_splat(0x0F)), u8x16_shr(q, 4));
-                    let w = [u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi)];
-                    if *min { w } else { w.map(|v| i16x8_sub(v, i16x8_splat(8))) }
-                }
-                Row::Unpacked { wide, .. } => {
-                    let w = &wide[b * BLOCK..];
-                    [shorts8(w), shorts8(&w[8..]), shorts8(&w[16..]), shorts8(&w[24..])]
-                }
-            }
+            let (first, second) = (bytes16(&self.row[b * 34 + 2..]), bytes16(&self.row[b * 34 + 18..]));
+            [i16x8_extend_low_i8x16(first), i16x8_extend_high_i8x16(first), i16x8_extend_low_i8x16(second), i16x8_extend_high_i8x16(second)]
         }
-
         #[inline(always)]
-        fn scales(&self, table: &[f32], b: usize) -> (f32, f32) {
-            match self {
-                Row::Q8(row) => {
-                    let d = f16_at(table, &row[b * 34..]);
-                    (d, d)
-                }
-                Row::Q4 { row, min } => {
-                    let d = f16_at(table, &row[b * if *min { 20 } else { 18 }..]);
-                    (d, d)
-                }
-                Row::Unpacked { row, .. } => (row.scale_lo[b], row.scale_hi[b]),
-            }
+        fn scales(&self, b: usize) -> (f32, f32) {
+            let d = f16_at(self.table, &self.row[b * 34..]);
+            (d, d)
         }
-
         #[inline(always)]
-        fn min(&self, table: &[f32], b: usize) -> Option<f32> {
-            match self {
-                Row::Q4 { row, min: true } => Some(f16_at(table, &row[b * 20 + 2..])),
-                Row::Unpacked { row, .. } => row.min.get(b).copied(),
-                _ => None,
-            }
-        }
-
-        fn halves_apart(&self) -> bool {
-            matches!(self, Row::Unpacked { row, .. } if row.halves_apart)
+        fn min(&self, _: usize) -> f32 {
+            0.0
         }
     }
 
-    /// The row times input `t`, as [`super::dot_scalar`] computes it, its eight lanes in two
-    /// vectors.
-    fn dot(row: &Row<'_>, table: &[f32], blocks: usize, acts: &QuantizedActs, t: usize) -> f32 {
-        let cols = blocks * BLOCK;
-        let x = &acts.q[t * cols..(t + 1) * cols];
-        let apart = row.halves_apart();
-        let (mut a0, mut a1) = (f32x4_splat(0.0), f32x4_splat(0.0));
-        let mut mins = [0.0f32; 8];
-        for b in 0..blocks {
-            let [w0, w1, w2, w3] = row.weights(b);
-            let xb = &x[b * BLOCK..];
-            let (l0, l1) = (i32x4_dot_i16x8(w0, shorts8(xb)), i32x4_dot_i16x8(w1, shorts8(&xb[8..])));
-            let (h0, h1) = (i32x4_dot_i16x8(w2, shorts8(&xb[16..])), i32x4_dot_i16x8(w3, shorts8(&xb[24..])));
-            let d = acts.d[t * blocks + b];
-            let (slo, shi) = row.scales(table, b);
-            let sl = f32x4_splat(slo * d);
-            if apart {
-                let sh = f32x4_splat(shi * d);
-                a0 = f32x4_add(a0, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l0), sl), f32x4_mul(f32x4_convert_i32x4(h0), sh)));
-                a1 = f32x4_add(a1, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l1), sl), f32x4_mul(f32x4_convert_i32x4(h1), sh)));
-            } else {
-                a0 = f32x4_add(a0, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l0, h0)), sl));
-                a1 = f32x4_add(a1, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l1, h1)), sl));
-            }
-            if let Some(m) = row.min(table, b) {
-                mins[b % 8] += m * acts.sum[t * blocks + b];
-            }
+    /// Q4_0 (`MIN` false) and Q4_1 (`MIN` true) as stored.
+    struct Q4<'a, const MIN: bool> {
+        row: &'a [u8],
+        table: &'a [f32],
+    }
+
+    impl<const MIN: bool> Blocks for Q4<'_, MIN> {
+        const HAS_MIN: bool = MIN;
+        #[inline(always)]
+        fn weights(&self, b: usize) -> [v128; 4] {
+            let (size, at) = if MIN { (20, 4) } else { (18, 2) };
+            let q = bytes16(&self.row[b * size + at..]);
+            let (lo, hi) = (v128_and(q, u8x16_splat(0x0F)), u8x16_shr(q, 4));
+            let w = [u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi)];
+            if MIN { w } else { w.map(|v| i16x8_sub(v, i16x8_splat(8))) }
         }
-        let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(a0), bytemuck::cast(a1));
-        reduce([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]) + reduce(mins)
+        #[inline(always)]
+        fn scales(&self, b: usize) -> (f32, f32) {
+            let d = f16_at(self.table, &self.row[b * if MIN { 20 } else { 18 }..]);
+            (d, d)
+        }
+        #[inline(always)]
+        fn min(&self, b: usize) -> f32 {
+            f16_at(self.table, &self.row[b * 20 + 2..])
+        }
+    }
+
+    /// Any type, unpacked and widened once a row.
+    struct Unpacked<'a, const MIN: bool, const APART: bool> {
+        row: &'a UnpackedRow,
+        wide: &'a [i16],
+    }
+
+    impl<const MIN: bool, const APART: bool> Blocks for Unpacked<'_, MIN, APART> {
+        const HAS_MIN: bool = MIN;
+        const HALVES_APART: bool = APART;
+        #[inline(always)]
+        fn weights(&self, b: usize) -> [v128; 4] {
+            let w = &self.wide[b * BLOCK..];
+            [shorts8(w), shorts8(&w[8..]), shorts8(&w[16..]), shorts8(&w[24..])]
+        }
+        #[inline(always)]
+        fn scales(&self, b: usize) -> (f32, f32) {
+            (self.row.scale_lo[b], self.row.scale_hi[b])
+        }
+        #[inline(always)]
+        fn min(&self, b: usize) -> f32 {
+            self.row.min[b]
+        }
+    }
+
+    /// The row times every input, as [`super::dot_scalar`] computes it, its eight lanes in two
+    /// vectors, into `out[t * width]`.
+    fn dots<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
+        let cols = blocks * BLOCK;
+        for t in 0..acts.d.len() / blocks {
+            let x = &acts.q[t * cols..(t + 1) * cols];
+            let (d, sums) = (&acts.d[t * blocks..(t + 1) * blocks], &acts.sum[t * blocks..(t + 1) * blocks]);
+            let (mut a0, mut a1) = (f32x4_splat(0.0), f32x4_splat(0.0));
+            let mut mins = [0.0f32; 8];
+            for b in 0..blocks {
+                let [w0, w1, w2, w3] = row.weights(b);
+                let xb = &x[b * BLOCK..];
+                let (l0, l1) = (i32x4_dot_i16x8(w0, shorts8(xb)), i32x4_dot_i16x8(w1, shorts8(&xb[8..])));
+                let (h0, h1) = (i32x4_dot_i16x8(w2, shorts8(&xb[16..])), i32x4_dot_i16x8(w3, shorts8(&xb[24..])));
+                let (slo, shi) = row.scales(b);
+                let sl = f32x4_splat(slo * d[b]);
+                if B::HALVES_APART {
+                    let sh = f32x4_splat(shi * d[b]);
+                    a0 = f32x4_add(a0, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l0), sl), f32x4_mul(f32x4_convert_i32x4(h0), sh)));
+                    a1 = f32x4_add(a1, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l1), sl), f32x4_mul(f32x4_convert_i32x4(h1), sh)));
+                } else {
+                    a0 = f32x4_add(a0, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l0, h0)), sl));
+                    a1 = f32x4_add(a1, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l1, h1)), sl));
+                }
+                if B::HAS_MIN {
+                    mins[b % 8] += row.min(b) * sums[b];
+                }
+            }
+            let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(a0), bytemuck::cast(a1));
+            out[t * width] = reduce([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]) + reduce(mins);
+        }
     }
 
     /// Rows times inputs in wasm SIMD: Q4_0, Q4_1 and Q8_0 read as stored for a token, every
@@ -793,21 +820,24 @@ mod wasm {
         let inputs = acts.d.len() / blocks.max(1);
         let direct = inputs <= 2;
         let mut wide = vec![0i16; blocks * BLOCK];
-        for (r, rb) in bytes.chunks_exact(row_bytes).enumerate() {
-            let row = match ty {
-                GgmlType::Q8_0 if direct => Row::Q8(rb),
-                GgmlType::Q4_0 if direct => Row::Q4 { row: rb, min: false },
-                GgmlType::Q4_1 if direct => Row::Q4 { row: rb, min: true },
+        for (r, row) in bytes.chunks_exact(row_bytes).enumerate() {
+            let out = &mut out[r..];
+            match ty {
+                GgmlType::Q8_0 if direct => dots(&Q8 { row, table }, blocks, acts, out, width),
+                GgmlType::Q4_0 if direct => dots(&Q4::<false> { row, table }, blocks, acts, out, width),
+                GgmlType::Q4_1 if direct => dots(&Q4::<true> { row, table }, blocks, acts, out, width),
                 _ => {
-                    unpacked.unpack(ty, rb);
+                    unpacked.unpack(ty, row);
                     for (w, &q) in wide.iter_mut().zip(&unpacked.q) {
                         *w = i16::from(q);
                     }
-                    Row::Unpacked { row: unpacked, wide: &wide }
+                    let (row, wide) = (&*unpacked, wide.as_slice());
+                    match (!row.min.is_empty(), row.halves_apart) {
+                        (false, false) => dots(&Unpacked::<false, false> { row, wide }, blocks, acts, out, width),
+                        (true, false) => dots(&Unpacked::<true, false> { row, wide }, blocks, acts, out, width),
+                        (_, true) => dots(&Unpacked::<false, true> { row, wide }, blocks, acts, out, width),
+                    }
                 }
-            };
-            for t in 0..inputs {
-                out[t * width + r] = dot(&row, table, blocks, acts, t);
             }
         }
     }
