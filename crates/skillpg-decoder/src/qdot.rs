@@ -778,36 +778,73 @@ mod wasm {
         }
     }
 
-    /// The row times every input, as [`super::dot_scalar`] computes it, its eight lanes in two
-    /// vectors, into `out[t * width]`.
+    /// One block of one input added into its eight lanes (two vectors).
+    #[inline(always)]
+    fn step<B: Blocks>(acc: (v128, v128), w: &[v128; 4], slo: f32, shi: f32, xb: &[i16], d: f32) -> (v128, v128) {
+        let (a0, a1) = acc;
+        let (l0, l1) = (i32x4_dot_i16x8(w[0], shorts8(xb)), i32x4_dot_i16x8(w[1], shorts8(&xb[8..])));
+        let (h0, h1) = (i32x4_dot_i16x8(w[2], shorts8(&xb[16..])), i32x4_dot_i16x8(w[3], shorts8(&xb[24..])));
+        let sl = f32x4_splat(slo * d);
+        if B::HALVES_APART {
+            let sh = f32x4_splat(shi * d);
+            (
+                f32x4_add(a0, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l0), sl), f32x4_mul(f32x4_convert_i32x4(h0), sh))),
+                f32x4_add(a1, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l1), sl), f32x4_mul(f32x4_convert_i32x4(h1), sh))),
+            )
+        } else {
+            (f32x4_add(a0, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l0, h0)), sl)), f32x4_add(a1, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l1, h1)), sl)))
+        }
+    }
+
+    /// Input `t`'s product from its lanes: the minima's lanes added, both reduced in the fixed
+    /// tree.
+    #[inline(always)]
+    fn finish<B: Blocks>(row: &B, acc: (v128, v128), blocks: usize, acts: &QuantizedActs, t: usize) -> f32 {
+        let mut mins = [0.0f32; 8];
+        if B::HAS_MIN {
+            for b in 0..blocks {
+                mins[b % 8] += row.min(b) * acts.sum[t * blocks + b];
+            }
+        }
+        let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(acc.0), bytemuck::cast(acc.1));
+        reduce([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]) + reduce(mins)
+    }
+
+    /// The row times every input, as [`super::dot_scalar`] computes it, into `out[t * width]`:
+    /// four inputs at a time sharing each block's weights, then one at a time.
     fn dots<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
         let cols = blocks * BLOCK;
-        for t in 0..acts.d.len() / blocks {
-            let x = &acts.q[t * cols..(t + 1) * cols];
-            let (d, sums) = (&acts.d[t * blocks..(t + 1) * blocks], &acts.sum[t * blocks..(t + 1) * blocks]);
-            let (mut a0, mut a1) = (f32x4_splat(0.0), f32x4_splat(0.0));
-            let mut mins = [0.0f32; 8];
+        let inputs = acts.d.len() / blocks;
+        let zero = (f32x4_splat(0.0), f32x4_splat(0.0));
+        let mut t = 0;
+        while t + 4 <= inputs {
+            let x = |k: usize| &acts.q[(t + k) * cols..(t + k + 1) * cols];
+            let d = |k: usize| &acts.d[(t + k) * blocks..(t + k + 1) * blocks];
+            let (x0, x1, x2, x3, d0, d1, d2, d3) = (x(0), x(1), x(2), x(3), d(0), d(1), d(2), d(3));
+            let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
             for b in 0..blocks {
-                let [w0, w1, w2, w3] = row.weights(b);
-                let xb = &x[b * BLOCK..];
-                let (l0, l1) = (i32x4_dot_i16x8(w0, shorts8(xb)), i32x4_dot_i16x8(w1, shorts8(&xb[8..])));
-                let (h0, h1) = (i32x4_dot_i16x8(w2, shorts8(&xb[16..])), i32x4_dot_i16x8(w3, shorts8(&xb[24..])));
+                let w = row.weights(b);
                 let (slo, shi) = row.scales(b);
-                let sl = f32x4_splat(slo * d[b]);
-                if B::HALVES_APART {
-                    let sh = f32x4_splat(shi * d[b]);
-                    a0 = f32x4_add(a0, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l0), sl), f32x4_mul(f32x4_convert_i32x4(h0), sh)));
-                    a1 = f32x4_add(a1, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l1), sl), f32x4_mul(f32x4_convert_i32x4(h1), sh)));
-                } else {
-                    a0 = f32x4_add(a0, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l0, h0)), sl));
-                    a1 = f32x4_add(a1, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l1, h1)), sl));
-                }
-                if B::HAS_MIN {
-                    mins[b % 8] += row.min(b) * sums[b];
-                }
+                let at = b * BLOCK;
+                a0 = step::<B>(a0, &w, slo, shi, &x0[at..], d0[b]);
+                a1 = step::<B>(a1, &w, slo, shi, &x1[at..], d1[b]);
+                a2 = step::<B>(a2, &w, slo, shi, &x2[at..], d2[b]);
+                a3 = step::<B>(a3, &w, slo, shi, &x3[at..], d3[b]);
             }
-            let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(a0), bytemuck::cast(a1));
-            out[t * width] = reduce([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]) + reduce(mins);
+            for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
+                out[(t + k) * width] = finish(row, a, blocks, acts, t + k);
+            }
+            t += 4;
+        }
+        while t < inputs {
+            let (x, d) = (&acts.q[t * cols..(t + 1) * cols], &acts.d[t * blocks..(t + 1) * blocks]);
+            let mut a = zero;
+            for b in 0..blocks {
+                let (slo, shi) = row.scales(b);
+                a = step::<B>(a, &row.weights(b), slo, shi, &x[b * BLOCK..], d[b]);
+            }
+            out[t * width] = finish(row, a, blocks, acts, t);
+            t += 1;
         }
     }
 
