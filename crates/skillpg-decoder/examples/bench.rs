@@ -198,12 +198,12 @@ fn peer_llama_cpp(root: &Path, model: &Path, prompt: &str, steps: usize, threads
         v["cpu"].as_str().unwrap_or("")
     );
     println!(
-        "| llama.cpp ({variant}): prefill ({tokens} tokens) | {:.0} ms | {theirs_prefill:.1} tokens/s (ours {:.2}x) |",
+        "| llama.cpp ({variant}): prefill ({tokens} tokens), median of {RUNS} | {:.0} ms | {theirs_prefill:.1} tokens/s (ours {:.2}x) |",
         prefill_s * 1e3,
         ours_prefill / theirs_prefill
     );
     println!(
-        "| llama.cpp ({variant}): decode | {:.1} ms a token | {theirs_decode:.1} tokens/s (ours {:.2}x) |",
+        "| llama.cpp ({variant}): decode, median of {RUNS} | {:.1} ms a token | {theirs_decode:.1} tokens/s (ours {:.2}x) |",
         decode_s * 1e3 / v["decodeSteps"].as_f64().unwrap_or(1.0),
         ours_decode / theirs_decode
     );
