@@ -179,9 +179,42 @@ impl<'a> Input<'a> {
     fn quantized(&self) -> &QuantizedActs {
         self.quantized.get_or_init(|| {
             let mut a = QuantizedActs::default();
-            qdot::with_wide_vectors(|| a.quantize(self.xs));
+            qdot::with_wide_vectors(Quantize { acts: &mut a, xs: self.xs });
             a
         })
+    }
+}
+
+/// Quantizing a product's inputs, with wide vectors.
+struct Quantize<'a> {
+    acts: &'a mut QuantizedActs,
+    xs: &'a [f32],
+}
+
+impl qdot::Wide for Quantize<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.acts.quantize(self.xs);
+    }
+}
+
+/// A layer's attention, with wide vectors: [`attend`]'s arguments.
+struct Attention<'a> {
+    c: &'a Config,
+    q: &'a [f32],
+    keys: &'a [f32],
+    values: &'a [f32],
+    start: usize,
+    attn: &'a mut [f32],
+    scores: &'a mut Vec<f32>,
+}
+
+impl qdot::Wide for Attention<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        attend(self.c, self.q, self.keys, self.values, self.start, self.attn, self.scores);
     }
 }
 
@@ -264,8 +297,13 @@ pub fn attend(c: &Config, q: &[f32], keys: &[f32], values: &[f32], start: usize,
         for head in 0..c.heads {
             let kvh = head / group;
             let qh = &q[t * dim + head * hd..t * dim + (head + 1) * hd];
+            // A plain loop, not `extend` over a closure: under `with_wide_vectors` only what is
+            // inlined gets the wide vectors.
             scores.clear();
-            scores.extend((0..seen).map(|j| dot(qh, &keys[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd]) * scale));
+            scores.resize(seen, 0.0);
+            for (j, sc) in scores.iter_mut().enumerate() {
+                *sc = dot(qh, &keys[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd]) * scale;
+            }
             let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let mut sum = 0.0;
             for s in scores.iter_mut() {
@@ -784,7 +822,7 @@ impl Decoder {
             let (keys, values) = (&mut cache.keys[li], &mut cache.values[li]);
             keys.extend_from_slice(&k);
             values.extend_from_slice(&v);
-            qdot::with_wide_vectors(|| attend(&c, &q, keys, values, start, &mut attn, &mut scores));
+            qdot::with_wide_vectors(Attention { c: &c, q: &q, keys, values, start, attn: &mut attn, scores: &mut scores });
             self.matmul(&l.o, &Input::new(&attn), n, &mut proj);
             for (xi, pi) in x.iter_mut().zip(&proj) {
                 *xi += pi;

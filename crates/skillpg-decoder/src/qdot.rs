@@ -270,18 +270,28 @@ impl Kernel {
     }
 }
 
-/// Runs `f` with the 256-bit vectors of AVX2 enabled where the CPU has them (the f32 parts of
-/// the forward pass: attention), inlined into one function compiled for those features. The bits
-/// do not change: Rust never fuses a multiply and an add on its own, and the code it vectorizes
-/// keeps its own lanes (`dot`'s eight accumulators), so wider vectors compute the same
-/// operations in the same order as wasm's and baseline x86-64's.
+/// Work to run with wide vectors ([`with_wide_vectors`]). `run` must be `#[inline(always)]`,
+/// and everything it calls in its hot loops too: code that is not inlined into the function
+/// compiled for the features is compiled for baseline x86-64 (a closure would be, and was).
+pub trait Wide {
+    /// What the work returns.
+    type Output;
+    /// Does the work.
+    fn run(self) -> Self::Output;
+}
+
+/// Runs `work` with the 256-bit vectors of AVX2 enabled where the CPU has them (the f32 parts of
+/// the forward pass: attention, quantizing the inputs), inlined into one function compiled for
+/// those features. The bits do not change: Rust never fuses a multiply and an add on its own, and
+/// the code it vectorizes keeps its own lanes (`dot`'s eight accumulators), so wider vectors
+/// compute the same operations in the same order as wasm's and baseline x86-64's.
 #[inline(always)]
-pub fn with_wide_vectors<R>(f: impl FnOnce() -> R) -> R {
+pub fn with_wide_vectors<W: Wide>(work: W) -> W::Output {
     #[cfg(target_arch = "x86_64")]
     if let Some(simd) = pulp::x86::V3::try_new() {
-        return simd.vectorize(f);
+        return simd.vectorize(x86::AsNullary(work));
     }
-    f()
+    work.run()
 }
 
 /// The eight lanes' fixed sum.
@@ -329,6 +339,17 @@ mod x86 {
     use pulp::x86::V3;
     use std::arch::x86_64::{__m128i, __m256, __m256i};
 
+    /// [`super::Wide`] work as pulp runs it.
+    pub(super) struct AsNullary<W>(pub W);
+
+    impl<W: super::Wide> NullaryFnOnce for AsNullary<W> {
+        type Output = W::Output;
+        #[inline(always)]
+        fn call(self) -> W::Output {
+            self.0.run()
+        }
+    }
+
     #[inline(always)]
     fn bytes16(b: &[u8]) -> __m128i {
         let a: [u8; 16] = b[..16].try_into().unwrap_or([0; 16]);
@@ -352,7 +373,10 @@ mod x86 {
         /// Blocks `b..b + 8`'s minima.
         #[inline(always)]
         fn mins8(&self, b: usize) -> __m256 {
-            let m: [f32; 8] = std::array::from_fn(|k| self.min(b + k));
+            let mut m = [0.0f32; 8];
+            for (k, v) in m.iter_mut().enumerate() {
+                *v = self.min(b + k);
+            }
             pulp::cast(m)
         }
     }
