@@ -331,9 +331,92 @@ pub fn dot_scalar(row: &UnpackedRow, acts: &QuantizedActs, t: usize) -> f32 {
     reduce(acc) + reduce(mins)
 }
 
+/// The row kinds the SIMD kernels read, and each block's scales and minimum: the one reading of
+/// the scales for every architecture (each architecture adds how it loads the weights).
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+mod kinds {
+    use super::{UnpackedRow, f16_at};
+
+    /// A row's blocks: the scale of each half of block `b` and its minimum (types with one).
+    pub(super) trait RowBlocks {
+        const HAS_MIN: bool;
+        const HALVES_APART: bool = false;
+        fn scales(&self, b: usize) -> (f32, f32);
+        fn min(&self, b: usize) -> f32;
+    }
+
+    /// Q8_0 as stored: 34-byte blocks, an f16 scale then 32 signed bytes.
+    pub(super) struct Q8<'a> {
+        pub row: &'a [u8],
+        pub table: &'a [f32],
+    }
+
+    impl RowBlocks for Q8<'_> {
+        const HAS_MIN: bool = false;
+        #[inline(always)]
+        fn scales(&self, b: usize) -> (f32, f32) {
+            let d = f16_at(self.table, &self.row[b * 34..]);
+            (d, d)
+        }
+        #[inline(always)]
+        fn min(&self, _: usize) -> f32 {
+            0.0
+        }
+    }
+
+    /// Q4_0 (`MIN` false: 18-byte blocks, nibbles less 8) and Q4_1 (`MIN` true: 20-byte blocks,
+    /// nibbles and a minimum) as stored; the low nibbles are the first half, the high the second.
+    pub(super) struct Q4<'a, const MIN: bool> {
+        pub row: &'a [u8],
+        pub table: &'a [f32],
+    }
+
+    impl<const MIN: bool> Q4<'_, MIN> {
+        /// Block `b`'s 16 bytes of nibbles.
+        #[inline(always)]
+        pub fn nibbles(&self, b: usize) -> &[u8] {
+            let (size, at) = if MIN { (20, 4) } else { (18, 2) };
+            &self.row[b * size + at..b * size + at + 16]
+        }
+    }
+
+    impl<const MIN: bool> RowBlocks for Q4<'_, MIN> {
+        const HAS_MIN: bool = MIN;
+        #[inline(always)]
+        fn scales(&self, b: usize) -> (f32, f32) {
+            let d = f16_at(self.table, &self.row[b * if MIN { 20 } else { 18 }..]);
+            (d, d)
+        }
+        #[inline(always)]
+        fn min(&self, b: usize) -> f32 {
+            f16_at(self.table, &self.row[b * 20 + 2..])
+        }
+    }
+
+    /// Any type, unpacked a row at a time and widened to 16 bits once for all the inputs.
+    pub(super) struct Unpacked<'a, const MIN: bool, const APART: bool> {
+        pub row: &'a UnpackedRow,
+        pub wide: &'a [i16],
+    }
+
+    impl<const MIN: bool, const APART: bool> RowBlocks for Unpacked<'_, MIN, APART> {
+        const HAS_MIN: bool = MIN;
+        const HALVES_APART: bool = APART;
+        #[inline(always)]
+        fn scales(&self, b: usize) -> (f32, f32) {
+            (self.row.scale_lo[b], self.row.scale_hi[b])
+        }
+        #[inline(always)]
+        fn min(&self, b: usize) -> f32 {
+            self.row.min[b]
+        }
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{BLOCK, QuantizedActs, UnpackedRow, f16_at, f16_table, reduce};
+    use super::kinds::{Q4, Q8, RowBlocks, Unpacked};
+    use super::{BLOCK, QuantizedActs, UnpackedRow, f16_table, reduce};
     use crate::quant::GgmlType;
     use pulp::NullaryFnOnce;
     use pulp::x86::V3;
@@ -362,14 +445,9 @@ mod x86 {
         pulp::cast(a)
     }
 
-    /// A row's blocks as the kernel reads them: block `b`'s weights as two halves of sixteen
-    /// 16-bit integers, the scale of each half, and its minimum (types with one).
-    trait Blocks {
-        const HAS_MIN: bool;
-        const HALVES_APART: bool = false;
+    /// How AVX2 reads a row kind's weights: block `b`'s as two halves of sixteen 16-bit integers.
+    trait Blocks: RowBlocks {
         fn weights(&self, simd: V3, b: usize) -> (__m256i, __m256i);
-        fn scales(&self, b: usize) -> (f32, f32);
-        fn min(&self, b: usize) -> f32;
         /// Blocks `b..b + 8`'s minima.
         #[inline(always)]
         fn mins8(&self, b: usize) -> __m256 {
@@ -387,44 +465,19 @@ mod x86 {
         (simd.avx2._mm256_cvtepi8_epi16(bytes16(bytes)), simd.avx2._mm256_cvtepi8_epi16(bytes16(&bytes[16..])))
     }
 
-    /// Q8_0 straight from its blocks.
-    struct Q8<'a> {
-        row: &'a [u8],
-        table: &'a [f32],
-    }
-
     impl Blocks for Q8<'_> {
-        const HAS_MIN: bool = false;
         #[inline(always)]
         fn weights(&self, simd: V3, b: usize) -> (__m256i, __m256i) {
             widen(simd, &self.row[b * 34 + 2..])
         }
-        #[inline(always)]
-        fn scales(&self, b: usize) -> (f32, f32) {
-            let d = f16_at(self.table, &self.row[b * 34..]);
-            (d, d)
-        }
-        #[inline(always)]
-        fn min(&self, _: usize) -> f32 {
-            0.0
-        }
-    }
-
-    /// Q4_0 (`MIN` false: nibbles less 8) and Q4_1 (`MIN` true: nibbles and a minimum) straight
-    /// from their blocks: the low nibbles are the first half, the high nibbles the second.
-    struct Q4<'a, const MIN: bool> {
-        row: &'a [u8],
-        table: &'a [f32],
     }
 
     impl<const MIN: bool> Blocks for Q4<'_, MIN> {
-        const HAS_MIN: bool = MIN;
         #[inline(always)]
         fn weights(&self, simd: V3, b: usize) -> (__m256i, __m256i) {
-            let (size, at) = if MIN { (20, 4) } else { (18, 2) };
             // The 16 bytes zero-extended to 16 bits: the low nibble is the first half's value,
             // the byte shifted right by four the second's.
-            let z = simd.avx2._mm256_cvtepu8_epi16(bytes16(&self.row[b * size + at..]));
+            let z = simd.avx2._mm256_cvtepu8_epi16(bytes16(self.nibbles(b)));
             let lo = simd.avx2._mm256_and_si256(z, simd.avx._mm256_set1_epi16(0x0F));
             let hi = simd.avx2._mm256_srli_epi16::<4>(z);
             if MIN {
@@ -434,37 +487,12 @@ mod x86 {
                 (simd.avx2._mm256_sub_epi16(lo, eight), simd.avx2._mm256_sub_epi16(hi, eight))
             }
         }
-        #[inline(always)]
-        fn scales(&self, b: usize) -> (f32, f32) {
-            let d = f16_at(self.table, &self.row[b * if MIN { 20 } else { 18 }..]);
-            (d, d)
-        }
-        #[inline(always)]
-        fn min(&self, b: usize) -> f32 {
-            f16_at(self.table, &self.row[b * 20 + 2..])
-        }
-    }
-
-    /// Any type, unpacked a row at a time and widened to 16 bits once for all the inputs.
-    struct Unpacked<'a, const MIN: bool, const APART: bool> {
-        row: &'a UnpackedRow,
-        wide: &'a [i16],
     }
 
     impl<const MIN: bool, const APART: bool> Blocks for Unpacked<'_, MIN, APART> {
-        const HAS_MIN: bool = MIN;
-        const HALVES_APART: bool = APART;
         #[inline(always)]
         fn weights(&self, _: V3, b: usize) -> (__m256i, __m256i) {
             (shorts16(&self.wide[b * BLOCK..]), shorts16(&self.wide[b * BLOCK + 16..]))
-        }
-        #[inline(always)]
-        fn scales(&self, b: usize) -> (f32, f32) {
-            (self.row.scale_lo[b], self.row.scale_hi[b])
-        }
-        #[inline(always)]
-        fn min(&self, b: usize) -> f32 {
-            self.row.min[b]
         }
         #[inline(always)]
         fn mins8(&self, b: usize) -> __m256 {
@@ -700,7 +728,8 @@ mod x86 {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm {
-    use super::{BLOCK, QuantizedActs, UnpackedRow, f16_at, f16_table, reduce};
+    use super::kinds::{Q4, Q8, RowBlocks, Unpacked};
+    use super::{BLOCK, QuantizedActs, UnpackedRow, f16_table, reduce};
     use crate::quant::GgmlType;
     use std::arch::wasm32::*;
 
@@ -716,89 +745,36 @@ mod wasm {
         bytemuck::cast(a)
     }
 
-    /// A row's blocks as the kernel reads them: block `b`'s 32 weights as four vectors of eight
-    /// 16-bit integers (values 0–7, 8–15, 16–23, 24–31), its halves' scales and its minimum.
-    /// One type a row kind, so that each kernel is compiled for its kind (no match a block).
-    trait Blocks {
-        const HAS_MIN: bool;
-        const HALVES_APART: bool = false;
+    /// How wasm SIMD reads a row kind's weights: block `b`'s 32 as four vectors of eight 16-bit
+    /// integers (values 0–7, 8–15, 16–23, 24–31). One type a row kind, so that each kernel is
+    /// compiled for its kind (no match a block).
+    trait Blocks: RowBlocks {
         fn weights(&self, b: usize) -> [v128; 4];
-        fn scales(&self, b: usize) -> (f32, f32);
-        fn min(&self, b: usize) -> f32;
-    }
-
-    /// Q8_0 as stored.
-    struct Q8<'a> {
-        row: &'a [u8],
-        table: &'a [f32],
     }
 
     impl Blocks for Q8<'_> {
-        const HAS_MIN: bool = false;
         #[inline(always)]
         fn weights(&self, b: usize) -> [v128; 4] {
             let (first, second) = (bytes16(&self.row[b * 34 + 2..]), bytes16(&self.row[b * 34 + 18..]));
             [i16x8_extend_low_i8x16(first), i16x8_extend_high_i8x16(first), i16x8_extend_low_i8x16(second), i16x8_extend_high_i8x16(second)]
         }
-        #[inline(always)]
-        fn scales(&self, b: usize) -> (f32, f32) {
-            let d = f16_at(self.table, &self.row[b * 34..]);
-            (d, d)
-        }
-        #[inline(always)]
-        fn min(&self, _: usize) -> f32 {
-            0.0
-        }
-    }
-
-    /// Q4_0 (`MIN` false) and Q4_1 (`MIN` true) as stored.
-    struct Q4<'a, const MIN: bool> {
-        row: &'a [u8],
-        table: &'a [f32],
     }
 
     impl<const MIN: bool> Blocks for Q4<'_, MIN> {
-        const HAS_MIN: bool = MIN;
         #[inline(always)]
         fn weights(&self, b: usize) -> [v128; 4] {
-            let (size, at) = if MIN { (20, 4) } else { (18, 2) };
-            let q = bytes16(&self.row[b * size + at..]);
+            let q = bytes16(self.nibbles(b));
             let (lo, hi) = (v128_and(q, u8x16_splat(0x0F)), u8x16_shr(q, 4));
             let w = [u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi)];
             if MIN { w } else { w.map(|v| i16x8_sub(v, i16x8_splat(8))) }
         }
-        #[inline(always)]
-        fn scales(&self, b: usize) -> (f32, f32) {
-            let d = f16_at(self.table, &self.row[b * if MIN { 20 } else { 18 }..]);
-            (d, d)
-        }
-        #[inline(always)]
-        fn min(&self, b: usize) -> f32 {
-            f16_at(self.table, &self.row[b * 20 + 2..])
-        }
-    }
-
-    /// Any type, unpacked and widened once a row.
-    struct Unpacked<'a, const MIN: bool, const APART: bool> {
-        row: &'a UnpackedRow,
-        wide: &'a [i16],
     }
 
     impl<const MIN: bool, const APART: bool> Blocks for Unpacked<'_, MIN, APART> {
-        const HAS_MIN: bool = MIN;
-        const HALVES_APART: bool = APART;
         #[inline(always)]
         fn weights(&self, b: usize) -> [v128; 4] {
             let w = &self.wide[b * BLOCK..];
             [shorts8(w), shorts8(&w[8..]), shorts8(&w[16..]), shorts8(&w[24..])]
-        }
-        #[inline(always)]
-        fn scales(&self, b: usize) -> (f32, f32) {
-            (self.row.scale_lo[b], self.row.scale_hi[b])
-        }
-        #[inline(always)]
-        fn min(&self, b: usize) -> f32 {
-            self.row.min[b]
         }
     }
 
