@@ -395,3 +395,19 @@ fn eval_reports_train_and_validation_reproducibly_and_pairs_a_draft_on_validatio
     assert!(c["p_value"].as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)));
     assert_eq!(cmp["draft"]["description"], "Reviews SQL.");
 }
+
+#[test]
+fn prompt_prints_the_decoder_system_prompt_as_written_and_thinned() {
+    // `skillpg prompt` is the decoder's system prompt, one `- name: description` line a skill (the
+    // benchmarks send it to wllama and llama.cpp); `--thin` gives the chapter's arm B, shorter.
+    let out = skillpg(&["prompt", "web/samples/routing"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let written = String::from_utf8(out.stdout).expect("utf-8");
+    let skills = std::fs::read_dir(root().join("web/samples/routing")).expect("samples").filter(|e| e.as_ref().is_ok_and(|e| e.path().join("SKILL.md").exists())).count();
+    assert_eq!(written.lines().filter(|l| l.starts_with("- ")).count(), skills, "{written}");
+    assert!(written.contains("- sql-review: "), "{written}");
+    let thin = String::from_utf8(skillpg(&["prompt", "--thin", "web/samples/routing"]).stdout).expect("utf-8");
+    assert_eq!(thin.lines().filter(|l| l.starts_with("- ")).count(), skills);
+    assert!(thin.len() < written.len(), "thinned descriptions are shorter");
+    assert_ne!(skillpg(&["prompt", "no/such/folder"]).status.code(), Some(0));
+}
