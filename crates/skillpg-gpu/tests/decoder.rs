@@ -217,7 +217,7 @@ fn tiny_models() -> Vec<(String, String)> {
 #[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
 fn the_whole_forward_matches_the_cpu_path_on_tiny_models() {
     let tiny = tiny_models();
-    assert_eq!(tiny.len(), 7, "six tiny models and the chat model");
+    assert_eq!(tiny.len(), 9, "six tiny models, the chat model, and it quantized twice (Q4_1, Q8_0)");
     for (path, ty) in &tiny {
         // The GPU computes in f32: its oracle is the CPU's f32 arithmetic.
         let model = Decoder::from_gguf(std::fs::read(path).expect("model")).expect("tiny model").with_arithmetic(Arithmetic::F32);
