@@ -7,11 +7,11 @@
 //! 1. [`QuantizedActs::quantize`]: each input's blocks of 32 become 32 16-bit integers and a
 //!    scale (`max |x| / 32767`), with the block's true sum kept for the types with a minimum
 //!    (16 bits, not llama.cpp's 8: see [`QuantizedActs`]);
-//! 2. [`UnpackedRow::unpack`]: a weight row's blocks become signed bytes and per-block scales
-//!    (and minima), once a row whatever the number of inputs (a prompt's tokens share it);
-//! 3. [`Kernel::row_dots`] sums each block's byte products exactly (two sums a block, one for
-//!    each half of 16, because Q6_K scales its halves apart), scales each block's sums and adds
-//!    the blocks in one fixed order ([`dot_scalar`] defines it).
+//! 2. a weight row's blocks are read as stored (Q4_0, Q4_1, Q8_0, for a token), or
+//!    [`UnpackedRow::unpack`] turns them into 16-bit values and per-block scales (and minima),
+//!    once a row whatever the number of inputs (a prompt's tokens share it);
+//! 3. [`Kernel::rows`] sums each block's products exactly in eight lanes, scales each block's
+//!    lanes and adds them in one fixed order ([`dot_scalar`] defines it).
 //!
 //! Invariants:
 //! - every kernel (scalar, AVX2, wasm SIMD) returns the same bits: the integer sums are exact
@@ -85,11 +85,12 @@ impl QuantizedActs {
     }
 }
 
-/// A weight row as signed bytes with, per block of 32, the scale of each half and a minimum.
+/// A weight row as integers with, per block of 32, the scale of each half and a minimum.
 #[derive(Debug, Clone, Default)]
 pub struct UnpackedRow {
-    /// One byte a value.
-    pub q: Vec<i8>,
+    /// One value each, within `[-128, 127]`, kept in 16 bits: the width the kernels multiply in,
+    /// so that a prompt's inputs share one widening of the row.
+    pub q: Vec<i16>,
     /// Scale of each block's first 16 values.
     pub scale_lo: Vec<f32>,
     /// Scale of each block's last 16 values (the same as the first's except in Q6_K).
@@ -123,15 +124,15 @@ impl UnpackedRow {
                     match ty {
                         GgmlType::Q8_0 => {
                             for (q, &v) in q.iter_mut().zip(&b[2..34]) {
-                                *q = v as i8;
+                                *q = i16::from(v as i8);
                             }
                         }
                         GgmlType::Q4_0 | GgmlType::Q4_1 => {
                             let (offset, nibbles) = if ty == GgmlType::Q4_0 { (8, &b[2..18]) } else { (0, &b[4..20]) };
                             let (lo, hi) = q.split_at_mut(16);
                             for ((l, h), &v) in lo.iter_mut().zip(hi).zip(nibbles) {
-                                *l = (v & 0xF) as i8 - offset;
-                                *h = (v >> 4) as i8 - offset;
+                                *l = i16::from(v & 0xF) - offset;
+                                *h = i16::from(v >> 4) - offset;
                             }
                         }
                         _ => {
@@ -139,8 +140,8 @@ impl UnpackedRow {
                             let qh = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
                             let (lo, hi) = q.split_at_mut(16);
                             for (j, ((l, h), &v)) in lo.iter_mut().zip(hi).zip(&rest[4..20]).enumerate() {
-                                *l = ((v & 0xF) | ((((qh >> j) << 4) & 0x10) as u8)) as i8 - offset;
-                                *h = ((v >> 4) | (((qh >> (j + 12)) & 0x10) as u8)) as i8 - offset;
+                                *l = i16::from((v & 0xF) | ((((qh >> j) << 4) & 0x10) as u8)) - offset;
+                                *h = i16::from((v >> 4) | (((qh >> (j + 12)) & 0x10) as u8)) - offset;
                             }
                         }
                     }
@@ -155,8 +156,8 @@ impl UnpackedRow {
                     for (c, (chunk, q)) in b[16..144].chunks_exact(32).zip(q.chunks_exact_mut(64)).enumerate() {
                         let (lo, hi) = q.split_at_mut(32);
                         for ((l, h), &v) in lo.iter_mut().zip(hi).zip(chunk) {
-                            *l = (v & 0xF) as i8;
-                            *h = (v >> 4) as i8;
+                            *l = i16::from(v & 0xF);
+                            *h = i16::from(v >> 4);
                         }
                         for k in 0..2 {
                             let (d, m) = scales[2 * c + k];
@@ -176,10 +177,10 @@ impl UnpackedRow {
                         let (ql, qh) = (&ql_all[half * 64..], &qh_all[half * 32..]);
                         let q = &mut q[half * 128..];
                         for l in 0..32 {
-                            q[l] = ((ql[l] & 0xF) | ((qh[l] & 3) << 4)) as i8 - 32;
-                            q[l + 32] = ((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) as i8 - 32;
-                            q[l + 64] = ((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) as i8 - 32;
-                            q[l + 96] = ((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) as i8 - 32;
+                            q[l] = i16::from((ql[l] & 0xF) | ((qh[l] & 3) << 4)) - 32;
+                            q[l + 32] = i16::from((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32;
+                            q[l + 64] = i16::from((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32;
+                            q[l + 96] = i16::from((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
                         }
                     }
                     // Value g of the super-block has the scale of its sub-block of 16, g / 16.
@@ -194,15 +195,15 @@ impl UnpackedRow {
     }
 }
 
-/// The instructions that multiply an unpacked row by quantized inputs, chosen once at run time
-/// by the CPU's features (natively) or by the build (wasm): each returns the same bits, because
-/// the integer sums are exact and the floating point is the same operations in the same order
-/// ([`dot_scalar`] defines it; the SIMD kernels run it eight blocks a lane at a time).
+/// The instructions that multiply weight rows by quantized inputs, chosen once at run time by
+/// the CPU's features (natively) or by the build (wasm): each returns the same bits, because the
+/// integer sums are exact and the floating point is the same operations in the same order
+/// ([`dot_scalar`] defines it; the SIMD kernels hold a block's eight lanes in vectors).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kernel {
     /// Plain loops (any CPU; the reference the others are tested against).
     Scalar,
-    /// x86-64 AVX2 (`vpmaddubsw`, `vpmaddwd`): a block of 32 an instruction.
+    /// x86-64 AVX2 (`vpmaddwd`): a half block an instruction.
     #[cfg(target_arch = "x86_64")]
     Avx2,
     /// wasm 128-bit SIMD (`i32x4.dot_i16x8_s`).
@@ -292,6 +293,15 @@ pub fn with_wide_vectors<W: Wide>(work: W) -> W::Output {
         return simd.vectorize(x86::AsNullary(work));
     }
     work.run()
+}
+
+/// Whether the kernels read `ty`'s rows as stored for `inputs` inputs, rather than unpacking
+/// each row once: a token's product (one or two inputs) reads each weight byte once, from
+/// memory, where unpacking would add a pass; a prompt's many inputs share one unpacking. Only
+/// Q4_0, Q4_1 and Q8_0 have a reading as stored.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+fn reads_as_stored(ty: GgmlType, inputs: usize) -> bool {
+    inputs <= 2 && matches!(ty, GgmlType::Q4_0 | GgmlType::Q4_1 | GgmlType::Q8_0)
 }
 
 /// The eight lanes' fixed sum.
@@ -393,10 +403,9 @@ mod kinds {
         }
     }
 
-    /// Any type, unpacked a row at a time and widened to 16 bits once for all the inputs.
+    /// Any type, unpacked a row at a time, once for all the inputs.
     pub(super) struct Unpacked<'a, const MIN: bool, const APART: bool> {
         pub row: &'a UnpackedRow,
-        pub wide: &'a [i16],
     }
 
     impl<const MIN: bool, const APART: bool> RowBlocks for Unpacked<'_, MIN, APART> {
@@ -492,7 +501,7 @@ mod x86 {
     impl<const MIN: bool, const APART: bool> Blocks for Unpacked<'_, MIN, APART> {
         #[inline(always)]
         fn weights(&self, _: V3, b: usize) -> (__m256i, __m256i) {
-            (shorts16(&self.wide[b * BLOCK..]), shorts16(&self.wide[b * BLOCK + 16..]))
+            (shorts16(&self.row.q[b * BLOCK..]), shorts16(&self.row.q[b * BLOCK + 16..]))
         }
         #[inline(always)]
         fn mins8(&self, b: usize) -> __m256 {
@@ -585,7 +594,7 @@ mod x86 {
     /// Rows `rows` times input 0, into `out[0..4]`: a token's product, four rows sharing each
     /// block's input and keeping four chains of additions in flight.
     #[inline(always)]
-    fn rows4<B: Blocks>(simd: V3, rows: [&B; 4], blocks: usize, acts: &QuantizedActs, out: &mut [f32]) {
+    fn rows4<B: Blocks>(simd: V3, rows: [B; 4], blocks: usize, acts: &QuantizedActs, out: &mut [f32]) {
         let (x, d) = (&acts.q[..blocks * BLOCK], &acts.d[..blocks]);
         let zero = simd.avx._mm256_setzero_ps();
         let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
@@ -605,7 +614,7 @@ mod x86 {
             a3 = step::<B>(simd, a3, wl, wh, slo, shi, xb, db);
         }
         for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
-            out[k] = finish(simd, rows[k], a, blocks, acts, 0);
+            out[k] = finish(simd, &rows[k], a, blocks, acts, 0);
         }
     }
 
@@ -647,9 +656,8 @@ mod x86 {
             let table = f16_table();
             let (per, size) = ty.block();
             let blocks = row_bytes / size * per / BLOCK;
-            let mut wide = vec![0i16; blocks * BLOCK];
             let inputs = acts.d.len() / blocks.max(1);
-            let direct = inputs <= 2;
+            let direct = super::reads_as_stored(ty, inputs);
             let mut first = 0;
             if inputs == 1 {
                 // A token's product, four rows at a time, the blocks read as stored.
@@ -663,40 +671,13 @@ mod x86 {
                         simd.sse._mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ahead.wrapping_add(line).cast());
                         line += 64;
                     }
+                    // The four rows' views are made here, outside the kernel's loops.
                     let row = |k: usize| &four[k * row_bytes..(k + 1) * row_bytes];
                     let out = &mut out[4 * q..];
                     match ty {
-                        GgmlType::Q8_0 => rows4(
-                            simd,
-                            [&Q8 { row: row(0), table }, &Q8 { row: row(1), table }, &Q8 { row: row(2), table }, &Q8 { row: row(3), table }],
-                            blocks,
-                            acts,
-                            out,
-                        ),
-                        GgmlType::Q4_0 => rows4(
-                            simd,
-                            [
-                                &Q4::<false> { row: row(0), table },
-                                &Q4::<false> { row: row(1), table },
-                                &Q4::<false> { row: row(2), table },
-                                &Q4::<false> { row: row(3), table },
-                            ],
-                            blocks,
-                            acts,
-                            out,
-                        ),
-                        GgmlType::Q4_1 => rows4(
-                            simd,
-                            [
-                                &Q4::<true> { row: row(0), table },
-                                &Q4::<true> { row: row(1), table },
-                                &Q4::<true> { row: row(2), table },
-                                &Q4::<true> { row: row(3), table },
-                            ],
-                            blocks,
-                            acts,
-                            out,
-                        ),
+                        GgmlType::Q8_0 => rows4(simd, std::array::from_fn(|k| Q8 { row: row(k), table }), blocks, acts, out),
+                        GgmlType::Q4_0 => rows4(simd, std::array::from_fn(|k| Q4::<false> { row: row(k), table }), blocks, acts, out),
+                        GgmlType::Q4_1 => rows4(simd, std::array::from_fn(|k| Q4::<true> { row: row(k), table }), blocks, acts, out),
                         _ => break,
                     }
                     first = 4 * (q + 1);
@@ -710,14 +691,11 @@ mod x86 {
                     GgmlType::Q4_1 if direct => all_dots(simd, &Q4::<true> { row, table }, blocks, acts, out, width),
                     _ => {
                         unpacked.unpack(ty, row);
-                        for (w, &q) in wide.iter_mut().zip(&unpacked.q) {
-                            *w = i16::from(q);
-                        }
-                        let (row, wide) = (&*unpacked, wide.as_slice());
+                        let row = &*unpacked;
                         match (!row.min.is_empty(), row.halves_apart) {
-                            (false, false) => all_dots(simd, &Unpacked::<false, false> { row, wide }, blocks, acts, out, width),
-                            (true, false) => all_dots(simd, &Unpacked::<true, false> { row, wide }, blocks, acts, out, width),
-                            (_, true) => all_dots(simd, &Unpacked::<false, true> { row, wide }, blocks, acts, out, width),
+                            (false, false) => all_dots(simd, &Unpacked::<false, false> { row }, blocks, acts, out, width),
+                            (true, false) => all_dots(simd, &Unpacked::<true, false> { row }, blocks, acts, out, width),
+                            (_, true) => all_dots(simd, &Unpacked::<false, true> { row }, blocks, acts, out, width),
                         }
                     }
                 }
@@ -773,7 +751,7 @@ mod wasm {
     impl<const MIN: bool, const APART: bool> Blocks for Unpacked<'_, MIN, APART> {
         #[inline(always)]
         fn weights(&self, b: usize) -> [v128; 4] {
-            let w = &self.wide[b * BLOCK..];
+            let w = &self.row.q[b * BLOCK..];
             [shorts8(w), shorts8(&w[8..]), shorts8(&w[16..]), shorts8(&w[24..])]
         }
     }
@@ -849,14 +827,12 @@ mod wasm {
     }
 
     /// Rows times inputs in wasm SIMD: Q4_0, Q4_1 and Q8_0 read as stored for a token, every
-    /// other case unpacked and widened once a row.
+    /// other case unpacked once a row.
     pub(super) fn rows(ty: GgmlType, bytes: &[u8], row_bytes: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, unpacked: &mut UnpackedRow) {
         let table = f16_table();
         let (per, size) = ty.block();
         let blocks = row_bytes / size * per / BLOCK;
-        let inputs = acts.d.len() / blocks.max(1);
-        let direct = inputs <= 2;
-        let mut wide = vec![0i16; blocks * BLOCK];
+        let direct = super::reads_as_stored(ty, acts.d.len() / blocks.max(1));
         for (r, row) in bytes.chunks_exact(row_bytes).enumerate() {
             let out = &mut out[r..];
             match ty {
@@ -865,14 +841,11 @@ mod wasm {
                 GgmlType::Q4_1 if direct => dots(&Q4::<true> { row, table }, blocks, acts, out, width),
                 _ => {
                     unpacked.unpack(ty, row);
-                    for (w, &q) in wide.iter_mut().zip(&unpacked.q) {
-                        *w = i16::from(q);
-                    }
-                    let (row, wide) = (&*unpacked, wide.as_slice());
+                    let row = &*unpacked;
                     match (!row.min.is_empty(), row.halves_apart) {
-                        (false, false) => dots(&Unpacked::<false, false> { row, wide }, blocks, acts, out, width),
-                        (true, false) => dots(&Unpacked::<true, false> { row, wide }, blocks, acts, out, width),
-                        (_, true) => dots(&Unpacked::<false, true> { row, wide }, blocks, acts, out, width),
+                        (false, false) => dots(&Unpacked::<false, false> { row }, blocks, acts, out, width),
+                        (true, false) => dots(&Unpacked::<true, false> { row }, blocks, acts, out, width),
+                        (_, true) => dots(&Unpacked::<false, true> { row }, blocks, acts, out, width),
                     }
                 }
             }
