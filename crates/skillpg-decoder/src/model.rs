@@ -322,6 +322,14 @@ pub fn attend(c: &Config, q: &[f32], keys: &[f32], values: &[f32], start: usize,
     }
 }
 
+/// `(sin, cos)` of each rotated pair's angle at position `pos`, for the pairs' `inv_freq`: the
+/// same for every head and every layer, so a forward pass computes them once a position. The one
+/// computation of the angles, for the CPU's rotation and the table the GPU's kernel reads, so
+/// that both rotate by the same numbers.
+pub fn rope_angles(inv_freq: &[f32], pos: usize) -> impl Iterator<Item = (f32, f32)> + '_ {
+    inv_freq.iter().map(move |&f| (pos as f32 * f).sin_cos())
+}
+
 /// A model's shape as its file states it.
 struct Hyper {
     family: Family,
@@ -703,10 +711,9 @@ impl Decoder {
         self.rope_with(x, &self.rope_angles(pos));
     }
 
-    /// `(sin, cos)` of each rotated pair's angle at position `pos`: the same for every head and
-    /// every layer, so a forward pass computes them once a position.
+    /// `(sin, cos)` of each rotated pair's angle at position `pos` ([`rope_angles`]).
     fn rope_angles(&self, pos: usize) -> Vec<(f32, f32)> {
-        self.inv_freq.iter().map(|&f| (pos as f32 * f).sin_cos()).collect()
+        rope_angles(&self.inv_freq, pos).collect()
     }
 
     /// Rotates every head of `x` by a position's `angles` ([`Decoder::rope_angles`]).

@@ -14,7 +14,7 @@
 //! - a device error (out of memory, a lost device) is an `Err` with the numbers, never a panic.
 
 use skillpg_decoder::forward::Forward;
-use skillpg_decoder::model::{Config, Decoder, Logits, MatrixView, RopeLayout};
+use skillpg_decoder::model::{Config, Decoder, Logits, MatrixView, RopeLayout, rope_angles};
 use skillpg_decoder::quant::{GgmlType, dequantize_into, q4_k_scales};
 use wgpu::util::DeviceExt;
 
@@ -400,12 +400,11 @@ impl DecoderKernels {
 }
 
 /// Each token's `(cos, sin)` for every rotated pair, at positions `start..start + n`, computed as
-/// `Decoder::rope` computes them.
+/// `Decoder::rope` computes them (`model::rope_angles`, the one computation of both).
 fn rope_table(inv_freq: &[f32], start: usize, n: usize) -> Vec<f32> {
     let mut table = Vec::with_capacity(n * inv_freq.len() * 2);
     for t in 0..n {
-        for &f in inv_freq {
-            let (s, c) = ((start + t) as f32 * f).sin_cos();
+        for (s, c) in rope_angles(inv_freq, start + t) {
             table.extend([c, s]);
         }
     }
