@@ -32,7 +32,7 @@ fn main() {
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
     let threads: usize = std::env::var("SKILLPG_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
     let mut model = Decoder::from_gguf(bytes).expect("model").with_threads(threads);
-    // SKILLPG_KERNEL=scalar|AVX2|AVX-512 picks an integer kernel, f32 the f32 arithmetic.
+    // SKILLPG_KERNEL=scalar|AVX2 picks an integer kernel, f32 the f32 arithmetic.
     match std::env::var("SKILLPG_KERNEL").ok().as_deref() {
         Some("f32") => model = model.with_arithmetic(Arithmetic::F32),
         Some(name) => model = model.with_kernel(Kernel::available().into_iter().find(|k| k.name() == name).expect("a kernel this CPU runs")),
@@ -43,7 +43,8 @@ fn main() {
     println!("{}: {:?}, loaded in {:.0} ms", file.display(), model.config, t.elapsed().as_secs_f64() * 1e3);
 
     let rich = sample_skills(&root, "routing");
-    let prompt = bpe.encode(&protocol::prompt_prefix(&protocol::system_prompt(&rich)));
+    let prompt_text = protocol::prompt_prefix(&protocol::system_prompt(&rich));
+    let prompt = bpe.encode(&prompt_text);
     // RUNS prefills of the prompt, each followed by 32 greedy decode steps: the medians (this
     // machine's speed varies by the minute; one run is noise).
     let runs = RUNS;
@@ -74,16 +75,7 @@ fn main() {
     // llama.cpp on the same file and prompt text, in the same run, when node-llama-cpp is
     // installed (`scripts/install-peers`): the peer.
     for variant in ["best", "avx2"] {
-        peer_llama_cpp(
-            &root,
-            &file,
-            &protocol::prompt_prefix(&protocol::system_prompt(&rich)),
-            steps,
-            threads,
-            variant,
-            prompt.len() as f64 / prefill,
-            steps as f64 / decode,
-        );
+        peer_llama_cpp(&root, &file, &prompt_text, steps, threads, variant, prompt.len() as f64 / prefill, steps as f64 / decode);
     }
 
     // candle's quantized Llama/Qwen2 (8-bit activations, its own threads) on the same prompt,

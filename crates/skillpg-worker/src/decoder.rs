@@ -99,16 +99,21 @@ pub async fn load(bytes: Vec<u8>, file_name: &str, checkpoint: Option<Checkpoint
     install(loaded, file_name, choice).await
 }
 
-/// Puts `model` where `choice` says, and says what runs it.
-async fn place(model: Decoder, choice: BackendChoice) -> (Backend, String) {
-    // The page is not cross-origin isolated (no SharedArrayBuffer), so the worker runs one
-    // thread; the line says so, with the kernel that multiplies the quantized weights.
+/// What runs `model` on the CPU path. The page is not cross-origin isolated (no
+/// SharedArrayBuffer), so the worker runs one thread; the line says so, with the kernel that
+/// multiplies the quantized weights.
+fn cpu_line(model: &Decoder) -> String {
     let (arithmetic, kernel) = model.arithmetic();
     let products = match arithmetic {
         skillpg_decoder::model::Arithmetic::Integer => format!("integer products for quantized weights, {} kernel", kernel.name()),
         skillpg_decoder::model::Arithmetic::F32 => "f32 products".to_owned(),
     };
-    let cpu_line = format!("CPU path (wasm SIMD, {products}, one thread, in a worker)");
+    format!("CPU path (wasm SIMD, {products}, one thread, in a worker)")
+}
+
+/// Puts `model` where `choice` says, and says what runs it.
+async fn place(model: Decoder, choice: BackendChoice) -> (Backend, String) {
+    let cpu_line = cpu_line(&model);
     if choice == BackendChoice::Cpu {
         return (Backend::Cpu(CpuForward::new(model)), format!("{cpu_line}: chosen in the page"));
     }
@@ -190,9 +195,7 @@ pub async fn route_one(skills: &[RouteSkill], request: &str, mode: DecoderMode, 
         let failure = failure.clone();
         let DecoderEngine { backend, bpe, what, .. } = engine;
         let model = backend.into_model();
-        let line = format!(
-            "{what}: CPU path (wasm SIMD, integer products for quantized weights, one thread, in a worker): the GPU failed ({failure}), so this and later requests run on the CPU"
-        );
+        let line = format!("{what}: {}: the GPU failed ({failure}), so this and later requests run on the CPU", cpu_line(&model));
         engine = DecoderEngine { backend: Backend::Cpu(CpuForward::new(model)), bpe, what, line, router: None };
         out = route_on(&mut engine, skills, request, mode, sampling).await;
     }
