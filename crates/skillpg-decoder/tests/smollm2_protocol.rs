@@ -41,6 +41,12 @@ fn sample_skills(set: &str) -> Vec<skillpg_routing::skills::RouteSkill> {
     skillpg_fs::read_route_skills(&[root().join("web/samples").join(set)]).expect("the sample skills")
 }
 
+/// The sample routing set's requests, in order.
+fn sample_queries() -> Vec<String> {
+    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join("web/samples/routing/requests.json")).expect("requests")).expect("json");
+    requests.as_array().expect("list").iter().filter_map(|r| r["query"].as_str()).map(str::to_owned).collect()
+}
+
 fn argmax(v: &[f32]) -> u32 {
     v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
 }
@@ -101,8 +107,7 @@ fn greedy_answers_equal_candles() {
     let mut theirs = common::candle_in_f32(&bytes);
     let end = bpe.special("<|im_end|>").expect("ChatML");
 
-    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join("web/samples/routing/requests.json")).expect("requests")).expect("json");
-    let requests: Vec<String> = requests.as_array().expect("list").iter().filter_map(|r| r["query"].as_str()).map(str::to_owned).collect();
+    let requests = sample_queries();
     // Three requests of the 28, spread over the skills: the whole set takes minutes on candle,
     // which re-reads the prompt each time.
     let picked: Vec<&String> = requests.iter().step_by(9).take(3).collect();
@@ -169,11 +174,10 @@ fn integer_products_choose_the_f32_token_wherever_it_is_not_a_near_tie() {
     let bytes = model_bytes();
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
     let f32s = Decoder::from_gguf(bytes.clone()).expect("decoder").with_arithmetic(Arithmetic::F32);
-    let int8 = Decoder::from_gguf(bytes).expect("decoder").with_arithmetic(Arithmetic::Integer);
-    assert_eq!(int8.arithmetic().0, Arithmetic::Integer);
+    let integer = Decoder::from_gguf(bytes).expect("decoder").with_arithmetic(Arithmetic::Integer);
+    assert_eq!(integer.arithmetic().0, Arithmetic::Integer);
     let end = bpe.special("<|im_end|>").expect("ChatML");
-    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join("web/samples/routing/requests.json")).expect("requests")).expect("json");
-    let requests: Vec<String> = requests.as_array().expect("list").iter().filter_map(|r| r["query"].as_str()).map(str::to_owned).collect();
+    let requests = sample_queries();
     let (mut positions, mut checked, mut near_ties_differing, mut worst) = (0usize, 0usize, 0usize, 0.0f32);
     let (mut prompt_positions, mut prompt_differing, mut prompt_worst) = (0usize, 0usize, 0.0f32);
     for (set, request) in [("routing", &requests[0]), ("routing", &requests[13]), ("routing-thin", &requests[7]), ("routing-thin", &requests[22])] {
@@ -191,7 +195,7 @@ fn integer_products_choose_the_f32_token_wherever_it_is_not_a_near_tie() {
             logits = f32s.forward(&mut cache, &[next], Logits::Last);
         }
         let a = f32s.forward(&mut f32s.cache(), &ids, Logits::All);
-        let b = int8.forward(&mut int8.cache(), &ids, Logits::All);
+        let b = integer.forward(&mut integer.cache(), &ids, Logits::All);
         let vocab = f32s.config.vocab;
         for (t, (la, lb)) in a.chunks_exact(vocab).zip(b.chunks_exact(vocab)).enumerate() {
             if t + 1 < prompt_len {
@@ -206,15 +210,17 @@ fn integer_products_choose_the_f32_token_wherever_it_is_not_a_near_tie() {
             let chosen = argmax(lb) as usize;
             if margin > 0.01 {
                 checked += 1;
-                assert_eq!(chosen, first, "{set}: {request:?}, position {t}: the f32 top two are {margin} apart, and int8 chose another token");
+                assert_eq!(chosen, first, "{set}: {request:?}, position {t}: the f32 top two are {margin} apart, and the integer products chose another token");
             } else if chosen != first {
                 near_ties_differing += 1;
             }
         }
     }
     println!(
-        "int8 against f32, answers: {checked} of {positions} tokens have a margin over 0.01 and agree; {near_ties_differing} near ties differ; worst |Δ logit| {worst:.3}"
+        "integer products against f32, answers: {checked} of {positions} tokens have a margin over 0.01 and agree; {near_ties_differing} near ties differ; worst |Δ logit| {worst:.3}"
     );
-    println!("int8 against f32, the prompts' own positions (not held): {prompt_differing} of {prompt_positions} next tokens differ; worst |Δ logit| {prompt_worst:.3}");
+    println!(
+        "integer products against f32, the prompts' own positions (not held): {prompt_differing} of {prompt_positions} next tokens differ; worst |Δ logit| {prompt_worst:.3}"
+    );
     assert!(checked >= 20, "the comparison covers the answers");
 }
