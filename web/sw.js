@@ -2,8 +2,10 @@
 // styles are served from the cache. Network first, so a new build is picked up when online.
 const CACHE = 'skill-playground-__BUILD_ID__';
 // The routing model's files are large and change only with the model: kept across builds (the
-// page stores them, crates/skillpg-app's routing_run::MODEL_CACHE), and served cache-first.
-const MODEL_CACHE = 'skill-playground-model-minilm-i8-v1';
+// page stores them, crates/skillpg-app's routing_run::MODEL_CACHE), and served cache-first; the
+// name changes with the file's format (v2: the 6-bit word-embedding table), so a new build
+// drops the old copy.
+const MODEL_CACHE = 'skill-playground-model-minilm-i8-v2';
 // Decoder models the person brought (the page's Cache API store, written by the page): theirs to
 // keep or forget, never deleted by a new build.
 const KEPT = (k) => k === CACHE || k === MODEL_CACHE || k.startsWith('skillpg-decoder-');

@@ -150,7 +150,7 @@ test('when the browser refuses to store the model, the page routes anyway and sa
     await page.waitForSelector('[data-testid="route-row"]', { timeout: 240_000 });
     assert.match(await page.textContent('[data-testid="model-not-kept"]'), /refused to keep the model.*downloads it again/);
     const kept = await page.evaluate(async () => {
-      const cache = await caches.open('skill-playground-model-minilm-i8-v1');
+      const cache = await caches.open('skill-playground-model-minilm-i8-v2');
       return (await cache.keys()).map((r) => r.url);
     });
     assert.ok(!kept.some((u) => u.endsWith('.spgm')), `nothing half-kept: ${kept}`);

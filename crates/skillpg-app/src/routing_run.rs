@@ -12,7 +12,7 @@ use skillpg_routing::skills::{self, RouteSkill};
 
 /// The Cache API store that keeps the routing model across visits and builds; `sw.js` names
 /// the same store (a test reads it there), so the page and the worker share one copy.
-pub const MODEL_CACHE: &str = "skill-playground-model-minilm-i8-v1";
+pub const MODEL_CACHE: &str = "skill-playground-model-minilm-i8-v2";
 
 /// The weights the page loads (`model/minilm-<WEIGHTS>.spgm`), named in its exports.
 pub const WEIGHTS: &str = "i8";
