@@ -22,7 +22,7 @@ const ctx = await browser();
 try {
   const page = await ctx.newPage();
   await page.goto(server.url);
-  await page.waitForSelector('[data-testid="levels-table"]');
+  await page.waitForSelector('[data-built]');
   await page.click('[data-testid="routing-sample"]');
   await page.fill('[data-testid="routing-requests"]', all.slice(0, n).map((r) => `${r.query} => ${r.expected}`).join('\n'));
   let t = Date.now();

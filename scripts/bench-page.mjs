@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Timed page benchmark in headless Chromium (SwiftShader; no GPU), for BENCHMARKS.md:
-// - first render of the page on localhost (navigation to the levels table), fresh profile;
+// - first render of the page on localhost (first contentful paint, and every view built), fresh
+//   profile, as the machine is and with Chromium on one core while the other is busy;
 // - the full report (analysis + four profiles) of vercel-react-best-practices after load;
 // - o200k_base tokenization: the page's wasm against gpt-tokenizer and js-tiktoken, in the
 //   same browser, on the same text (the corpus' largest file, react-best-practices/AGENTS.md);
 // - the size of the wasm and its assets, gzip.
 // Usage: node scripts/bench-page.mjs [runs]   (after scripts/build-web)
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -57,19 +59,39 @@ window.benchReady = true;
 const server = await serve(root);
 const results = {};
 
-// First render, fresh profile each time.
-console.error('== first render');
-const firstRender = [];
-for (let i = 0; i < runs; i++) {
-  const ctx = await browser();
-  const page = await ctx.newPage();
-  const t = Date.now();
-  await page.goto(server.url + 'dist/index.html');
-  await page.waitForSelector('[data-testid="levels-table"]');
-  firstRender.push(Date.now() - t);
-  await ctx.close();
+// First render, fresh profile each time: the page's first contentful paint (in the page, from
+// navigation start: the body is empty until the app mounts, so it is the app's first frame,
+// with the checks and the levels), and the wall time until every view is built
+// (`data-built`). Twice: the machine as it is, then Chromium held to core 0 while a busy loop
+// holds core 1 (issue 18's "one core of this machine with the other core busy").
+const firstRender = async (label) => {
+  console.error(`== first render, ${label}`);
+  const paint = [], built = [];
+  for (let i = 0; i < runs; i++) {
+    const ctx = await browser();
+    const page = await ctx.newPage();
+    const t = Date.now();
+    await page.goto(server.url + 'dist/index.html');
+    await page.waitForSelector('[data-built]');
+    built.push(Date.now() - t);
+    paint.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0].startTime));
+    await ctx.close();
+  }
+  return { paintMs: Math.round(median(paint)), builtMs: median(built), paints: paint.map(Math.round) };
+};
+results.firstRender = await firstRender('as the machine is');
+{
+  // The affinity of this process's threads passes to the browsers it launches from now on.
+  const all = execFileSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' }).trim().split(' ').pop();
+  execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  const busy = spawn('taskset', ['-c', '1', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' });
+  try {
+    results.firstRenderOneCore = await firstRender('one core, the other busy');
+  } finally {
+    busy.kill();
+    execFileSync('taskset', ['-a', '-p', all, String(process.pid)], { stdio: 'ignore' });
+  }
 }
-results.firstRenderMs = median(firstRender);
 
 console.error('== full report');
 // Full report of react-best-practices, recomputed by renaming its folder (the report depends on
@@ -78,7 +100,7 @@ console.error('== full report');
   const ctx = await browser();
   const page = await ctx.newPage();
   await page.goto(server.url + 'dist/index.html');
-  await page.waitForSelector('[data-testid="levels-table"]');
+  await page.waitForSelector('[data-built]');
   await page.click('[data-testid="clear"]');
   await page.setInputFiles('[data-testid="folder-input"]', path.join(corpus, 'vercel-labs__agent-skills/react-best-practices'));
   await page.waitForFunction(() => document.querySelector('[data-testid="levels-table"] tbody tr td')?.textContent === '68');
@@ -101,7 +123,7 @@ console.error('== typing after a 5 MB paste');
   const ctx = await browser();
   const page = await ctx.newPage();
   await page.goto(server.url + 'dist/index.html');
-  await page.waitForSelector('[data-testid="levels-table"]');
+  await page.waitForSelector('[data-built]');
   await page.click('[data-testid="clear"]');
   await page.click('[data-testid="sample-release-notes"]');
   const paragraph = 'Write release notes from the merged pull requests; group them by area and link each one.\n\n';
@@ -186,7 +208,7 @@ if (fs.existsSync(path.join(root, 'dist/model/minilm-i8.spgm'))) {
   const ctx = await browser();
   const page = await ctx.newPage();
   await page.goto(server.url + 'dist/index.html');
-  await page.waitForSelector('[data-testid="levels-table"]');
+  await page.waitForSelector('[data-built]');
   await page.click('[data-testid="routing-sample"]');
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
   const routeOnce = async (suffix) => {
@@ -235,7 +257,10 @@ const t = results.tokenizers;
 const best = Math.min(t['gpt-tokenizer'].medianMs, t['js-tiktoken'].medianMs);
 console.log(`| measure (headless Chromium, SwiftShader, ${runs} runs, median) | value | target |`);
 console.log('|---|---|---|');
-console.log(`| first render on localhost (goto to the levels table, fresh profile) | ${results.firstRenderMs} ms | under 1 s |`);
+for (const [what, r, target] of [['as the machine is', results.firstRender, 'under 1 s'], ['one core, the other busy', results.firstRenderOneCore, 'under 700 ms']]) {
+  console.log(`| first render on localhost, ${what}: first contentful paint (fresh profile) | ${r.paintMs} ms (${r.paints.join(', ')}) | ${target} |`);
+  console.log(`| every view built (goto to \`data-built\`), ${what} | ${r.builtMs} ms | |`);
+}
 console.log(`| full report, vercel-react-best-practices (75 files, 4 profiles) | ${results.reactBestPracticesReportMs.toFixed(1)} ms | under 50 ms |`);
 for (const [name, r] of Object.entries(t).filter(([, r]) => typeof r === "object")) {
   console.log(`| o200k ${name}: ${results.tokenizerText.tokens} tokens (${results.tokenizerText.bytes} bytes) | ${r.medianMs.toFixed(2)} ms (build ${r.buildMs.toFixed(0)} ms, first ${r.firstMs.toFixed(0)} ms, count ${r.count}) | |`);

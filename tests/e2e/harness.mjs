@@ -64,14 +64,15 @@ export function screenshotPath(name) {
   return file;
 }
 
-/// Opens `url` in a new page of `context` and waits for the levels table (the app has
-/// rendered); returns the page and the list its uncaught errors are collected into.
+/// Opens `url` in a new page of `context` and waits until every view is built (`data-built`:
+/// the views below the levels come a frame after the first paint); returns the page and the
+/// list its uncaught errors are collected into.
 export async function openPage(context, url) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
-  await page.waitForSelector('[data-testid="levels-table"]');
+  await page.waitForSelector('[data-built]');
   return { page, errors };
 }
 

@@ -15,7 +15,7 @@ async function openPage(context = ctx, url = server.url, { fresh = true } = {}) 
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(url);
-  await page.waitForSelector('[data-testid="levels-table"]');
+  await page.waitForSelector('[data-built]');
   if (fresh && !url.includes('#')) {
     // Each test starts from the good sample alone, whatever an earlier test saved.
     await page.click('[data-testid="clear"]');
@@ -130,7 +130,7 @@ describe('the playground page', () => {
       await fresh.fill('[data-testid="cost-turns"]', '23');
       await fresh.waitForTimeout(700);
       await fresh.reload();
-      await fresh.waitForSelector('[data-testid="levels-table"]');
+      await fresh.waitForSelector('[data-built]');
       assert.equal(await fresh.inputValue('[data-testid="cost-turns"]'), '23', 'the edit survived the reload');
     } finally {
       await other.close();
@@ -214,7 +214,7 @@ describe('the playground page', () => {
     try {
       const page = await other.newPage();
       await page.goto(server.url);
-      await page.waitForSelector('[data-testid="levels-table"]');
+      await page.waitForSelector('[data-built]');
       await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
       await page.waitForFunction(async () => {
         const keys = await caches.keys();
@@ -236,12 +236,12 @@ describe('the playground page', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.evaluate(() => localStorage.removeItem('skill-playground.theme'));
     await page.reload();
-    await page.waitForSelector('[data-testid="levels-table"]');
+    await page.waitForSelector('[data-built]');
     assert.ok(await page.locator('.page.dark').count() === 1, 'dark by the system preference');
     assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('[data-testid="editor"]')).colorScheme), 'dark');
     await page.click('button.theme');
     await page.reload();
-    await page.waitForSelector('[data-testid="levels-table"]');
+    await page.waitForSelector('[data-built]');
     assert.equal(await page.locator('.page.dark').count(), 0, 'the light theme chosen is remembered over the system preference');
     await page.evaluate(() => localStorage.removeItem('skill-playground.theme'));
     await page.emulateMedia({ colorScheme: 'light' });

@@ -130,7 +130,7 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   await new Promise((r) => setTimeout(r, 1100));
   const again = await ctx.newPage();
   await again.goto(server.url);
-  await again.waitForSelector('[data-testid="levels-table"]');
+  await again.waitForSelector('[data-built]');
   const date = await again.evaluate(async () => (await fetch('model/minilm-i8.spgm')).headers.get('date'));
   assert.equal(date, first, 'the second visit is served from the cache, with no new request');
   await again.close();

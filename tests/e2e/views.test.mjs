@@ -43,13 +43,13 @@ test('at 1280×800 the drop area, the verdicts and every view are reachable with
   // A link to a view opens on it.
   const other = await env.ctx.newPage();
   await other.goto(env.server.url + '#view=routing');
-  await other.waitForSelector('[data-testid="levels-table"]');
+  await other.waitForSelector('[data-built]');
   await other.waitForFunction(() => { const r = document.getElementById('view-routing').getBoundingClientRect(); return r.top >= 0 && r.top < 120; });
   await other.close();
   // The skip link is the first stop of the keyboard, and leads to the checks.
   const keys = await env.ctx.newPage();
   await keys.goto(env.server.url);
-  await keys.waitForSelector('[data-testid="levels-table"]');
+  await keys.waitForSelector('[data-built]');
   await keys.keyboard.press('Tab');
   assert.equal(await keys.evaluate(() => document.activeElement.className), 'skip-link');
   assert.equal(await keys.evaluate(() => document.activeElement.getAttribute('href')), '#view-check');
@@ -226,7 +226,7 @@ test('every view at desktop and phone width, light and dark, opens on its sectio
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height });
         await page.goto(env.server.url);
-        await page.waitForSelector('[data-testid="levels-table"]');
+        await page.waitForSelector('[data-built]');
         assert.equal(await page.evaluate(() => document.querySelector('.page').classList.contains('dark')), scheme === 'dark', `the ${scheme} theme follows the system`);
         for (const v of ['check', 'levels', 'tokens', 'cost', 'routing', 'share', 'rules']) {
           await page.click(`[data-testid="view-nav"] a[data-view="${v}"]`);

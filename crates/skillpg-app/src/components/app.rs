@@ -94,10 +94,24 @@ pub fn App() -> impl IntoView {
             }
         });
     });
-    if view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-") {
-        // After the first render, when the sections exist.
-        leptos::prelude::set_timeout(follow_hash, std::time::Duration::from_millis(0));
-    }
+    // The views below the levels are built after the first frame is painted: on one busy core
+    // building them first (and compiling their code, which the browser does on first call)
+    // delayed the first paint of the checks and levels by about a fifth. A link's view is
+    // followed once they exist, so it scrolls to where the section ends up.
+    let rest_built = RwSignal::new(false);
+    let follow_link = view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-");
+    request_animation_frame(move || {
+        leptos::prelude::set_timeout(
+            move || {
+                rest_built.set(true);
+                if follow_link {
+                    leptos::prelude::set_timeout(follow_hash, std::time::Duration::from_millis(0));
+                }
+            },
+            std::time::Duration::from_millis(0),
+        );
+    });
+    let later = move |build: fn() -> AnyView| move || rest_built.get().then(build);
 
     // Effects sync with the outside world only: local storage, so a reload keeps the work.
     // Saving waits until the state has rendered and typing pauses: encoding a large skill on
@@ -126,7 +140,7 @@ pub fn App() -> impl IntoView {
     let dark = RwSignal::new(browser::prefers_dark());
     let section = move |v: View| format!("view-{}", v.key());
     view! {
-        <div class="page" class:dark=move || dark.get()>
+        <div class="page" class:dark=move || dark.get() data-built=move || rest_built.get().then_some("all")>
             <a class="skip-link" href="#view-check">"Skip to the checks"</a>
             <header class="top">
                 <h1>"Skill Playground"</h1>
@@ -161,30 +175,32 @@ pub fn App() -> impl IntoView {
                 </section>
                 <section class="panel wide" aria-labelledby="h-tokens" id=section(View::Tokens) tabindex="-1">
                     <h2 id="h-tokens">"Tokens"</h2>
-                    <TokenView/>
+                    {later(|| view! { <TokenView/> }.into_any())}
                 </section>
                 <section class="panel wide" aria-labelledby="h-cost" id=section(View::Cost) tabindex="-1">
                     <h2 id="h-cost">"Cost over a conversation"</h2>
-                    <CostPanel/>
+                    {later(|| view! { <CostPanel/> }.into_any())}
                 </section>
                 <section class="panel wide" aria-labelledby="h-routing" id=section(View::Routing) tabindex="-1">
                     <h2 id="h-routing">"Routing preview"</h2>
-                    <RoutingPanel/>
-                    <h3 id="h-lab">"Why doesn't my skill trigger? The description lab"</h3>
-                    <LabPanel/>
-                    <h3 id="h-decoder">"The chapter's experiment: an instruction model answers"</h3>
-                    <DecoderPanel/>
+                    {later(|| view! {
+                        <RoutingPanel/>
+                        <h3 id="h-lab">"Why doesn't my skill trigger? The description lab"</h3>
+                        <LabPanel/>
+                        <h3 id="h-decoder">"The chapter's experiment: an instruction model answers"</h3>
+                        <DecoderPanel/>
+                    }.into_any())}
                 </section>
                 <section class="panel wide" aria-labelledby="h-share" id=section(View::Share) tabindex="-1">
                     <h2 id="h-share">"Share and export"</h2>
-                    <SharePanel/>
+                    {later(|| view! { <SharePanel/> }.into_any())}
                 </section>
                 <section class="panel wide" aria-labelledby="h-rules" id=section(View::Rules) tabindex="-1">
                     <h2 id="h-rules">"Rules"</h2>
-                    <RulesReference/>
+                    {later(|| view! { <RulesReference/> }.into_any())}
                 </section>
             </main>
-            <Presenter/>
+            {later(|| view! { <Presenter/> }.into_any())}
             <footer>
                 <p>{move || format!("Report computed in {:.1} ms in this browser.", computed.get().elapsed_ms)}</p>
                 <p>"The spec profile follows skills-ref 0.1.1; product profiles are dated in each message's source. Counts: o200k_base."</p>
