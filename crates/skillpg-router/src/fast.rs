@@ -70,19 +70,7 @@ pub enum Epilogue<'a> {
     BiasResidual(&'a [f32]),
 }
 
-/// `eˣ` for `x ≤ 0`, in f32 without a call: `2ⁿ · 2ᶠ` with `n` the integer part of `x·log₂e`
-/// (put in the exponent bits) and `2ᶠ` a degree-6 polynomial on `[-1, 0]` (relative error
-/// under 2e-7, tested). libm's `expf` is a call wasm cannot inline, and GELU and the softmax
-/// took about a tenth of a request in it.
-#[inline(always)]
-pub fn exp_nonpositive(x: f32) -> f32 {
-    let y = (x * std::f32::consts::LOG2_E).max(-126.0);
-    let n = y.floor();
-    let f = y - n;
-    // 2^f on [0, 1): a least-squares fit on Chebyshev nodes (error 2.6e-9 in f64).
-    let p = 1.0 + f * (0.693_146_93 + f * (0.240_230_5 + f * (0.055_480_43 + f * (0.009_684_577 + f * (0.001_238_783 + f * 0.000_218_775_17)))));
-    f32::from_bits(((n as i32 + 127) as u32) << 23) * p
-}
+pub use skillpg_routing::math::exp_nonpositive;
 
 /// The exact GELU, `x · Φ(x)`, with `erf` evaluated in f32 (the reference's `erf` works in f64,
 /// whose `exp` wasm computes in software: about a tenth of a request's time went there).
@@ -425,20 +413,6 @@ impl Embedder for FastEmbedder {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn exp_without_libm_is_close() {
-        let mut worst = 0.0f64;
-        for i in 0..=100_000 {
-            let x = -(i as f32) / 1000.0;
-            let want = (x as f64).exp();
-            let got = exp_nonpositive(x) as f64;
-            worst = worst.max(((got - want) / want.max(1e-30)).abs().min((got - want).abs() * 1e6));
-        }
-        assert!(worst <= 1e-6, "worst relative error {worst:e}");
-        assert_eq!(exp_nonpositive(0.0), 1.0);
-        assert!(exp_nonpositive(-200.0) < 1e-37);
-    }
 
     #[test]
     fn f32_gelu_matches_the_reference() {

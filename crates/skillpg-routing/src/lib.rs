@@ -15,7 +15,8 @@
 //!   page;
 //! - [`backend`]: where a model runs (the software-adapter rule, once);
 //! - [`protocol`]: the typed messages between the page and its workers;
-//! - [`sampling`]: seeded sampling for a decoder's repeated runs.
+//! - [`sampling`]: seeded sampling for a decoder's repeated runs;
+//! - [`math`]: the f32 functions both models compute with (an inlined `exp`, SiLU).
 //!
 //! Pure: no model, no I/O; it builds for `wasm32-unknown-unknown` and is tested natively.
 
@@ -24,6 +25,7 @@ pub mod backend;
 pub mod decide;
 pub mod eval;
 pub mod export;
+pub mod math;
 pub mod outcome;
 pub mod protocol;
 pub mod requests;
