@@ -205,7 +205,7 @@ impl Weights {
                     let scales = bytes.get(start..start + n_blocks * 2).ok_or_else(|| format!("{name} lies outside the file"))?;
                     let values = bytes.get(start + n_blocks * 2..start + n_blocks * 2 + packed).ok_or_else(|| format!("{name} lies outside the file"))?;
                     let scales: Vec<f32> = scales.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect();
-                    unpack_bits(values, bits, n).enumerate().map(|(i, q)| q as f32 * scales[i / Q8_BLOCK]).collect()
+                    unpack_bits(values, bits, n).iter().enumerate().map(|(i, &q)| q as f32 * scales[i / Q8_BLOCK]).collect()
                 }
                 "f32" => {
                     let raw = bytes.get(start..start + n * 4).ok_or_else(|| format!("{name} lies outside the file"))?;
@@ -244,20 +244,24 @@ impl BitPacker {
     }
 }
 
-/// The `n` signed values of `bits` bits each that [`BitPacker`] wrote.
-fn unpack_bits(bytes: &[u8], bits: u32, n: usize) -> impl Iterator<Item = i32> + '_ {
-    let (mut pending, mut filled, mut next) = (0u32, 0u32, bytes.iter());
-    (0..n).map(move |_| {
-        while filled < bits {
-            pending |= u32::from(next.next().copied().unwrap_or(0)) << filled;
-            filled += 8;
+/// The `n` signed values of `bits` bits each that [`BitPacker`] wrote. Eight values fill
+/// exactly `bits` bytes, so they are read eight at a time from one little-endian word (a value
+/// at a time, the model's load took twice as long in the page).
+fn unpack_bits(bytes: &[u8], bits: u32, n: usize) -> Vec<i32> {
+    let mask = (1u64 << bits) - 1;
+    let mut out = Vec::with_capacity(n + 8);
+    for group in bytes.chunks(bits as usize) {
+        let mut word = [0u8; 8];
+        word[..group.len()].copy_from_slice(group);
+        let word = u64::from_le_bytes(word);
+        for k in 0..8 {
+            let raw = ((word >> (k * bits)) & mask) as u32;
+            // Sign-extend from `bits` bits.
+            out.push(((raw << (32 - bits)) as i32) >> (32 - bits));
         }
-        let raw = pending & ((1 << bits) - 1);
-        pending >>= bits;
-        filled -= bits;
-        // Sign-extend from `bits` bits.
-        ((raw << (32 - bits)) as i32) >> (32 - bits)
-    })
+    }
+    out.truncate(n);
+    out
 }
 
 fn split_header(bytes: &[u8], at: usize, len_bytes: usize) -> Result<(serde_json::Value, &[u8]), String> {
@@ -329,7 +333,7 @@ mod tests {
             }
             packer.finish(&mut out);
             assert_eq!(out.len(), (97 * bits as usize).div_ceil(8));
-            assert_eq!(unpack_bits(&out, bits, values.len()).collect::<Vec<_>>(), values, "{bits} bits");
+            assert_eq!(unpack_bits(&out, bits, values.len()), values, "{bits} bits");
         }
     }
 
