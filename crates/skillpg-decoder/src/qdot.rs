@@ -72,13 +72,10 @@ impl QuantizedActs {
         self.d.resize(blocks, 0.0);
         self.sum.resize(blocks, 0.0);
         for (((x, q), d), s) in xs.chunks_exact(BLOCK).zip(self.q.chunks_exact_mut(BLOCK)).zip(&mut self.d).zip(&mut self.sum) {
-            let amax = x.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-            *d = amax / 32767.0;
-            let inv = if amax > 0.0 { 32767.0 / amax } else { 0.0 };
+            let (scale, inv) = skillpg_routing::math::i16_block_scale(x);
+            *d = scale;
             for (q, v) in q.iter_mut().zip(x) {
-                // `as` saturates; |v · inv| ≤ 32767 up to rounding, so it never has to. Ties to
-                // even: one instruction natively (`vroundps`) and in wasm (`f32.nearest`).
-                *q = (v * inv).round_ties_even() as i16;
+                *q = skillpg_routing::math::to_i16(*v, inv);
             }
             *s = x.iter().sum();
         }

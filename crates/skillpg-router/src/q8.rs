@@ -15,6 +15,7 @@
 
 use crate::fast::{Epilogue, NR, write_block};
 use crate::weights::Q8_BLOCK;
+use skillpg_routing::math::to_i16;
 
 /// Pairs of inputs per block.
 const PAIRS: usize = Q8_BLOCK / 2;
@@ -204,15 +205,11 @@ impl QuantizedRows {
             self.scales.resize(rows * nb, 0.0);
         }
         for (block, (pairs, scale)) in x.chunks_exact(Q8_BLOCK).zip(self.pairs.chunks_exact_mut(PAIRS).zip(self.scales.iter_mut())).take(rows * nb) {
-            let max = block.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-            let s = max / 32767.0;
+            let (s, inv) = skillpg_routing::math::i16_block_scale(block);
             *scale = s;
-            let inv = if max > 0.0 { 32767.0 / max } else { 0.0 };
             for (p, two) in pairs.iter_mut().zip(block.chunks_exact(2)) {
-                // Ties to even: one wasm instruction (`f32.nearest`), where `round` is a call.
-                let lo = (two[0] * inv).round_ties_even() as i32;
-                let hi = (two[1] * inv).round_ties_even() as i32;
-                *p = (lo & 0xffff) | (hi << 16);
+                let (lo, hi) = (to_i16(two[0], inv), to_i16(two[1], inv));
+                *p = i32::from(lo as u16) | (i32::from(hi) << 16);
             }
         }
     }

@@ -1,5 +1,5 @@
 //! f32 functions both models compute with, once: the embedding router's GELU and softmax and
-//! the decoder's SiLU and softmax.
+//! the decoder's SiLU and softmax, and the 16-bit quantization of both models' activations.
 
 /// `eˣ` for `x ≤ 0`, in f32 without a call: `2ⁿ · 2ᶠ` with `n` the integer part of `x·log₂e`
 /// (put in the exponent bits) and `2ᶠ` a degree-6 polynomial on `[-1, 0]` (relative error
@@ -28,6 +28,26 @@ pub fn silu(x: f32) -> f32 {
     x * sigmoid
 }
 
+/// The most a 16-bit activation holds: a block's largest |value| maps to it.
+pub const I16_TOP: f32 = 32767.0;
+
+/// One block's symmetric 16-bit quantization, as both models' integer products take their
+/// activations: the scale `max|x| / 32767` (what an integer stands for) and its reciprocal
+/// (what each value is multiplied by before [`to_i16`]); both 0 for a block of zeros.
+#[inline(always)]
+pub fn i16_block_scale(block: &[f32]) -> (f32, f32) {
+    let amax = block.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    (amax / I16_TOP, if amax > 0.0 { I16_TOP / amax } else { 0.0 })
+}
+
+/// `v` in a block's 16-bit integers (`inv` from [`i16_block_scale`]), rounding ties to even:
+/// one instruction natively (`vroundps`) and in wasm (`f32.nearest`), where `round` is a call.
+/// `as` saturates, but |v · inv| ≤ 32767 up to rounding, so it never has to.
+#[inline(always)]
+pub fn to_i16(v: f32, inv: f32) -> i16 {
+    (v * inv).round_ties_even() as i16
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,6 +64,20 @@ mod tests {
         assert!(worst <= 1e-6, "worst relative error {worst:e}");
         assert_eq!(exp_nonpositive(0.0), 1.0);
         assert!(exp_nonpositive(-200.0) < 1e-37);
+    }
+
+    #[test]
+    fn a_block_quantizes_to_the_full_16_bits() {
+        let block: Vec<f32> = (0..32).map(|i| (i as f32 - 12.5) * 0.3).collect();
+        let (scale, inv) = i16_block_scale(&block);
+        let q: Vec<i16> = block.iter().map(|&v| to_i16(v, inv)).collect();
+        assert_eq!(q.iter().map(|v| v.unsigned_abs()).max(), Some(32767));
+        for (v, q) in block.iter().zip(&q) {
+            assert!((f32::from(*q) * scale - v).abs() <= scale * 0.5 + 1e-6);
+        }
+        assert_eq!(i16_block_scale(&[0.0; 32]), (0.0, 0.0));
+        assert_eq!(to_i16(2.5, 1.0), 2);
+        assert_eq!(to_i16(3.5, 1.0), 4);
     }
 
     #[test]
