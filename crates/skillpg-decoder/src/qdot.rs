@@ -753,12 +753,18 @@ mod wasm {
         }
     }
 
+    /// One input's block of 32 as four vectors of eight.
+    #[inline(always)]
+    fn input_block(xb: &[i16]) -> [v128; 4] {
+        [shorts8(xb), shorts8(&xb[8..]), shorts8(&xb[16..]), shorts8(&xb[24..])]
+    }
+
     /// One block of one input added into its eight lanes (two vectors).
     #[inline(always)]
-    fn step<B: Blocks>(acc: (v128, v128), w: &[v128; 4], slo: f32, shi: f32, xb: &[i16], d: f32) -> (v128, v128) {
+    fn step<B: Blocks>(acc: (v128, v128), w: &[v128; 4], slo: f32, shi: f32, x: &[v128; 4], d: f32) -> (v128, v128) {
         let (a0, a1) = acc;
-        let (l0, l1) = (i32x4_dot_i16x8(w[0], shorts8(xb)), i32x4_dot_i16x8(w[1], shorts8(&xb[8..])));
-        let (h0, h1) = (i32x4_dot_i16x8(w[2], shorts8(&xb[16..])), i32x4_dot_i16x8(w[3], shorts8(&xb[24..])));
+        let (l0, l1) = (i32x4_dot_i16x8(w[0], x[0]), i32x4_dot_i16x8(w[1], x[1]));
+        let (h0, h1) = (i32x4_dot_i16x8(w[2], x[2]), i32x4_dot_i16x8(w[3], x[3]));
         let sl = f32x4_splat(slo * d);
         if B::HALVES_APART {
             let sh = f32x4_splat(shi * d);
@@ -801,10 +807,10 @@ mod wasm {
                 let w = row.weights(b);
                 let (slo, shi) = row.scales(b);
                 let at = b * BLOCK;
-                a0 = step::<B>(a0, &w, slo, shi, &x0[at..], d0[b]);
-                a1 = step::<B>(a1, &w, slo, shi, &x1[at..], d1[b]);
-                a2 = step::<B>(a2, &w, slo, shi, &x2[at..], d2[b]);
-                a3 = step::<B>(a3, &w, slo, shi, &x3[at..], d3[b]);
+                a0 = step::<B>(a0, &w, slo, shi, &input_block(&x0[at..]), d0[b]);
+                a1 = step::<B>(a1, &w, slo, shi, &input_block(&x1[at..]), d1[b]);
+                a2 = step::<B>(a2, &w, slo, shi, &input_block(&x2[at..]), d2[b]);
+                a3 = step::<B>(a3, &w, slo, shi, &input_block(&x3[at..]), d3[b]);
             }
             for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
                 out[(t + k) * width] = finish(row, a, blocks, acts, t + k);
@@ -816,10 +822,32 @@ mod wasm {
             let mut a = zero;
             for b in 0..blocks {
                 let (slo, shi) = row.scales(b);
-                a = step::<B>(a, &row.weights(b), slo, shi, &x[b * BLOCK..], d[b]);
+                a = step::<B>(a, &row.weights(b), slo, shi, &input_block(&x[b * BLOCK..]), d[b]);
             }
             out[t * width] = finish(row, a, blocks, acts, t);
             t += 1;
+        }
+    }
+
+    /// Four rows times each input (a token's product, read as stored), into `out[t * width + k]`
+    /// for row `k`: each block of the input is loaded once for the four rows, and the four rows'
+    /// sums are independent chains.
+    fn dots_rows4<B: Blocks>(rows: [&B; 4], blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
+        let cols = blocks * BLOCK;
+        let zero = (f32x4_splat(0.0), f32x4_splat(0.0));
+        for t in 0..acts.d.len() / blocks {
+            let (x, d) = (&acts.q[t * cols..(t + 1) * cols], &acts.d[t * blocks..(t + 1) * blocks]);
+            let mut a = [zero; 4];
+            for b in 0..blocks {
+                let xb = input_block(&x[b * BLOCK..]);
+                for (acc, row) in a.iter_mut().zip(rows) {
+                    let (slo, shi) = row.scales(b);
+                    *acc = step::<B>(*acc, &row.weights(b), slo, shi, &xb, d[b]);
+                }
+            }
+            for (k, (acc, row)) in a.into_iter().zip(rows).enumerate() {
+                out[t * width + k] = finish(row, acc, blocks, acts, t);
+            }
         }
     }
 
@@ -830,7 +858,20 @@ mod wasm {
         let (per, size) = ty.block();
         let blocks = row_bytes / size * per / BLOCK;
         let direct = super::reads_as_stored(ty, acts.d.len() / blocks.max(1));
-        for (r, row) in bytes.chunks_exact(row_bytes).enumerate() {
+        let mut done = 0;
+        if direct {
+            for (i, four) in bytes.chunks_exact(4 * row_bytes).enumerate() {
+                let row = |k: usize| &four[k * row_bytes..(k + 1) * row_bytes];
+                let out = &mut out[4 * i..];
+                match ty {
+                    GgmlType::Q8_0 => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q8 { row: row(k), table }).each_ref(), blocks, acts, out, width),
+                    GgmlType::Q4_0 => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q4::<false> { row: row(k), table }).each_ref(), blocks, acts, out, width),
+                    _ => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q4::<true> { row: row(k), table }).each_ref(), blocks, acts, out, width),
+                }
+                done += 4;
+            }
+        }
+        for (r, row) in bytes.chunks_exact(row_bytes).enumerate().skip(done) {
             let out = &mut out[r..];
             match ty {
                 GgmlType::Q8_0 if direct => dots(&Q8 { row, table }, blocks, acts, out, width),
