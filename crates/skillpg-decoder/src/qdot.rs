@@ -526,6 +526,15 @@ mod x86 {
         avx._mm256_add_ps(acc, v)
     }
 
+    /// Row `row`'s block `b` (its weights and scales, read here) times an input's block, added
+    /// into that row's chain.
+    #[inline(always)]
+    fn row_step<B: Blocks>(simd: V3, acc: __m256, row: &B, b: usize, x: &[i16], d: f32) -> __m256 {
+        let (wl, wh) = row.weights(simd, b);
+        let (slo, shi) = row.scales(b);
+        step::<B>(simd, acc, wl, wh, slo, shi, x, d)
+    }
+
     /// Input `t`'s product with the row from its eight lanes: the minima's lanes added, both
     /// reduced in the fixed tree.
     #[inline(always)]
@@ -556,9 +565,7 @@ mod x86 {
         let (x, d) = (&acts.q[t * cols..(t + 1) * cols], &acts.d[t * blocks..(t + 1) * blocks]);
         let mut acc = simd.avx._mm256_setzero_ps();
         for b in 0..blocks {
-            let (wl, wh) = row.weights(simd, b);
-            let (slo, shi) = row.scales(b);
-            acc = step::<B>(simd, acc, wl, wh, slo, shi, &x[b * BLOCK..], d[b]);
+            acc = row_step(simd, acc, row, b, &x[b * BLOCK..], d[b]);
         }
         out[t * width] = finish(simd, row, acc, blocks, acts, t);
     }
@@ -597,18 +604,10 @@ mod x86 {
         let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
         for b in 0..blocks {
             let (xb, db) = (&x[b * BLOCK..], d[b]);
-            let (wl, wh) = rows[0].weights(simd, b);
-            let (slo, shi) = rows[0].scales(b);
-            a0 = step::<B>(simd, a0, wl, wh, slo, shi, xb, db);
-            let (wl, wh) = rows[1].weights(simd, b);
-            let (slo, shi) = rows[1].scales(b);
-            a1 = step::<B>(simd, a1, wl, wh, slo, shi, xb, db);
-            let (wl, wh) = rows[2].weights(simd, b);
-            let (slo, shi) = rows[2].scales(b);
-            a2 = step::<B>(simd, a2, wl, wh, slo, shi, xb, db);
-            let (wl, wh) = rows[3].weights(simd, b);
-            let (slo, shi) = rows[3].scales(b);
-            a3 = step::<B>(simd, a3, wl, wh, slo, shi, xb, db);
+            a0 = row_step(simd, a0, &rows[0], b, xb, db);
+            a1 = row_step(simd, a1, &rows[1], b, xb, db);
+            a2 = row_step(simd, a2, &rows[2], b, xb, db);
+            a3 = row_step(simd, a3, &rows[3], b, xb, db);
         }
         for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
             out[k] = finish(simd, &rows[k], a, blocks, acts, 0);
@@ -866,7 +865,8 @@ mod wasm {
                 match ty {
                     GgmlType::Q8_0 => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q8 { row: row(k), table }).each_ref(), blocks, acts, out, width),
                     GgmlType::Q4_0 => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q4::<false> { row: row(k), table }).each_ref(), blocks, acts, out, width),
-                    _ => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q4::<true> { row: row(k), table }).each_ref(), blocks, acts, out, width),
+                    GgmlType::Q4_1 => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q4::<true> { row: row(k), table }).each_ref(), blocks, acts, out, width),
+                    _ => break,
                 }
                 done += 4;
             }

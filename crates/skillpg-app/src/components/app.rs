@@ -96,8 +96,9 @@ pub fn App() -> impl IntoView {
     });
     // The views below the levels are built after the first frame is painted: on one busy core
     // building them first (and compiling their code, which the browser does on first call)
-    // delayed the first paint of the checks and levels by about a fifth. A link's view is
-    // followed once they exist, so it scrolls to where the section ends up.
+    // delayed the first paint of the checks and levels by about a third (640 against 424 ms,
+    // BENCHMARKS.md). A link's view is followed once they exist, so it scrolls to where the
+    // section ends up.
     let rest_built = RwSignal::new(false);
     let follow_link = view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-");
     request_animation_frame(move || {
