@@ -4,8 +4,9 @@
 // same GGUF and the same prompt text as `cargo run --release -p skillpg-decoder --example bench`,
 // which runs this script when node-llama-cpp is installed (`scripts/install-peers`).
 // Prints one JSON line: prompt tokens, prefill and decode seconds, the CPU variant's name.
-// Usage: node scripts/peer-llama-cpp.mjs MODEL.gguf PROMPT_FILE [DECODE_STEPS] [THREADS] [best|avx2] [RUNS]
-// (avx2: the install in target/peers-avx2, where only llama.cpp's AVX2 CPU variant is left).
+// Usage: node scripts/peer-llama-cpp.mjs MODEL.gguf PROMPT_FILE [DECODE_STEPS] [THREADS] [best|avx2|avx512] [RUNS]
+// (avx2, avx512: the installs in target/peers-avx2 and target/peers-avx512, where only llama.cpp's
+// AVX2 or AVX-512 CPU variant is left).
 import fs from 'node:fs';
 import path from 'node:path';
 import url from 'node:url';
@@ -15,7 +16,8 @@ const [model, promptFile, stepsArg, threadsArg, variant, runsArg] = process.argv
 const runs = Number(runsArg || 1);
 const steps = Number(stepsArg || 32);
 const threads = Number(threadsArg || 1);
-const entry = path.join(root, variant === 'avx2' ? 'target/peers-avx2' : 'target/peers', 'node_modules/node-llama-cpp/dist/index.js');
+const install = { avx2: 'target/peers-avx2', avx512: 'target/peers-avx512' }[variant] ?? 'target/peers';
+const entry = path.join(root, install, 'node_modules/node-llama-cpp/dist/index.js');
 if (!fs.existsSync(entry)) {
   console.log(JSON.stringify({ missing: 'node-llama-cpp is not installed: bash scripts/install-peers' }));
   process.exit(0);

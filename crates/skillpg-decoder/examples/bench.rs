@@ -32,7 +32,7 @@ fn main() {
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
     let threads: usize = std::env::var("SKILLPG_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
     let mut model = Decoder::from_gguf(bytes).expect("model").with_threads(threads);
-    // SKILLPG_KERNEL=scalar|AVX2 picks an integer kernel, f32 the f32 arithmetic.
+    // SKILLPG_KERNEL=scalar|AVX2|AVX-512 picks an integer kernel, f32 the f32 arithmetic.
     match std::env::var("SKILLPG_KERNEL").ok().as_deref() {
         Some("f32") => model = model.with_arithmetic(Arithmetic::F32),
         Some(name) => model = model.with_kernel(Kernel::available().into_iter().find(|k| k.name() == name).expect("a kernel this CPU runs")),
@@ -73,8 +73,10 @@ fn main() {
     println!("| decode, {steps} tokens after it, median of {runs} | {:.1} ms a token | {:.1} tokens/s |", decode * 1e3 / steps as f64, steps as f64 / decode);
 
     // llama.cpp on the same file and prompt text, in the same run, when node-llama-cpp is
-    // installed (`scripts/install-peers`): the peer.
-    for variant in ["best", "avx2"] {
+    // installed (`scripts/install-peers`): the peer, with the CPU variant it picks and
+    // with its variant for our kernel's instruction set.
+    let matched = if kernel.name() == "AVX-512" { "avx512" } else { "avx2" };
+    for variant in ["best", matched] {
         peer_llama_cpp(&root, &file, &prompt_text, steps, threads, variant, prompt.len() as f64 / prefill, steps as f64 / decode);
     }
 
@@ -182,7 +184,11 @@ fn peer_llama_cpp(root: &Path, model: &Path, prompt: &str, steps: usize, threads
     let (tokens, prefill_s, decode_s) =
         (v["promptTokens"].as_f64().unwrap_or(0.0), v["prefillS"].as_f64().unwrap_or(f64::NAN), v["decodeS"].as_f64().unwrap_or(f64::NAN));
     let (theirs_prefill, theirs_decode) = (tokens / prefill_s, v["decodeSteps"].as_f64().unwrap_or(0.0) / decode_s);
-    let which = if variant == "avx2" { "its AVX2 variant" } else { "the variant it picks for this CPU" };
+    let which = match variant {
+        "avx2" => "its AVX2 variant",
+        "avx512" => "its AVX-512 variant (skylakex)",
+        _ => "the variant it picks for this CPU",
+    };
     println!(
         "| {}, {which}, on {} thread(s); CPU features it reports: {} | | |",
         v["engine"].as_str().unwrap_or("llama.cpp"),

@@ -203,6 +203,10 @@ pub enum Kernel {
     /// x86-64 AVX2 (`vpmaddwd`): a half block an instruction.
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// x86-64 AVX-512 (F, BW, CD, DQ, VL): a prompt's products two inputs a 512-bit `vpmaddwd`
+    /// (`qdot/x86/avx512.rs`); a token's as AVX2's.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
     /// wasm 128-bit SIMD (`i32x4.dot_i16x8_s`).
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     Simd128,
@@ -211,6 +215,10 @@ pub enum Kernel {
 impl Kernel {
     /// The fastest kernel this CPU (or this wasm build) runs.
     pub fn best() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if pulp::x86::V4::is_available() {
+            return Kernel::Avx512;
+        }
         #[cfg(target_arch = "x86_64")]
         if pulp::x86::V3::is_available() {
             return Kernel::Avx2;
@@ -228,6 +236,10 @@ impl Kernel {
         if pulp::x86::V3::is_available() {
             all.push(Kernel::Avx2);
         }
+        #[cfg(target_arch = "x86_64")]
+        if pulp::x86::V4::is_available() {
+            all.push(Kernel::Avx512);
+        }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         all.push(Kernel::Simd128);
         all
@@ -239,6 +251,8 @@ impl Kernel {
             Kernel::Scalar => "scalar",
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => "AVX2",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => "AVX-512",
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => "wasm SIMD",
         }
@@ -249,6 +263,19 @@ impl Kernel {
     #[allow(clippy::too_many_arguments, reason = "the rows, the inputs, where the products go, and scratch")]
     pub fn rows(self, ty: GgmlType, bytes: &[u8], row_bytes: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, unpacked: &mut UnpackedRow) {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => {
+                // A prompt's products (its rows unpacked once for all its inputs) two inputs a
+                // vector; a token's, bound by memory, as AVX2 reads them.
+                let (per, size) = ty.block();
+                let inputs = acts.d.len() / (row_bytes / size * per / BLOCK).max(1);
+                if let Some(simd) = pulp::x86::V4::try_new().filter(|_| inputs >= 2 && !reads_as_stored(ty, inputs)) {
+                    return simd.vectorize(x86::avx512::Avx512Rows { simd, ty, bytes, row_bytes, acts, out, width, unpacked });
+                }
+                if let Some(simd) = pulp::x86::V3::try_new() {
+                    return simd.vectorize(x86::Avx2Rows { simd, ty, bytes, row_bytes, acts, out, width, unpacked });
+                }
+            }
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => {
                 if let Some(simd) = pulp::x86::V3::try_new() {
@@ -400,9 +427,20 @@ mod kinds {
         }
     }
 
-    /// Any type, unpacked a row at a time, once for all the inputs.
+    /// Any type, unpacked once for all the inputs: the row whose blocks start at block `first`
+    /// of `rows` (a tile of rows unpacked together, [`super::prompt::tiled`]).
     pub(super) struct Unpacked<'a, const MIN: bool, const APART: bool> {
-        pub row: &'a UnpackedRow,
+        pub rows: &'a UnpackedRow,
+        pub first: usize,
+    }
+
+    impl<const MIN: bool, const APART: bool> Unpacked<'_, MIN, APART> {
+        /// Block `b`'s 32 values.
+        #[inline(always)]
+        pub fn values(&self, b: usize) -> &[i16] {
+            let at = (self.first + b) * super::BLOCK;
+            &self.rows.q[at..at + super::BLOCK]
+        }
     }
 
     impl<const MIN: bool, const APART: bool> RowBlocks for Unpacked<'_, MIN, APART> {
@@ -410,17 +448,165 @@ mod kinds {
         const HALVES_APART: bool = APART;
         #[inline(always)]
         fn scales(&self, b: usize) -> (f32, f32) {
-            (self.row.scale_lo[b], self.row.scale_hi[b])
+            let lo = self.rows.scale_lo[self.first + b];
+            (lo, if APART { self.rows.scale_hi[self.first + b] } else { lo })
         }
         #[inline(always)]
         fn min(&self, b: usize) -> f32 {
-            self.row.min[b]
+            self.rows.min[self.first + b]
+        }
+    }
+}
+
+/// A prompt's products, the one loop every SIMD kernel runs them in: rows are unpacked
+/// [`TILE_ROWS`] at a time, then each group of inputs is multiplied by every row of the tile.
+///
+/// Why tiles: a prompt's inputs (354 tokens of 576 to 1536 values, 0.4 to 1.1 MB as 16-bit
+/// integers) do not fit in the L1 cache, and multiplying one row by every input read them all from
+/// L2 for each row: two bytes a multiply-add, which bounded the products at a third of what the
+/// multiply units do. A group's inputs (four or eight, 5 to 24 KB) now stay in L1 while the tile's
+/// rows stream past, each row read once a group.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+mod prompt {
+    use super::kinds::Unpacked;
+    use super::{GgmlType, QuantizedActs, UnpackedRow};
+
+    /// Rows unpacked together: 32 rows of 1,536 values are 96 KB of 16-bit integers, which stay
+    /// in L2 while every group of inputs passes over them.
+    pub(super) const TILE_ROWS: usize = 32;
+
+    /// How an architecture multiplies one unpacked row by a prompt's inputs, into `out[t * width]`
+    /// for input `t`: `GROUP` inputs from `t` at a time, or one. `minima[i]`, where given, is the
+    /// row's minima times input `t + i`'s block sums, already summed ([`Minima`]).
+    pub(super) trait PromptDots {
+        const GROUP: usize;
+        fn group<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>);
+        fn one<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>);
+    }
+
+    /// The `min · sum` half of [`super::dot_scalar`] for every row of a tile and every input,
+    /// eight inputs a vector: lane `j` of the eight sums blocks `j`, `j + 8`, … in order, and the
+    /// lanes are added in [`super::reduce`]'s tree, input by input, so the bits are the same as
+    /// one input's eight lanes give. Computed a row at a time for one input, this half cost about
+    /// as much as a fifth of the row's products (a few blocks of scalar work for every row and
+    /// input, through memory).
+    struct Minima {
+        /// Each input's block sums by block: `sums[b * padded + t]`, zero past the last input.
+        sums: Vec<f32>,
+        /// The inputs rounded up to eight.
+        padded: usize,
+        /// Row `k` of the tile's minima times input `t`'s sums: `tile[k * padded + t]`.
+        tile: Vec<f32>,
+    }
+
+    impl Minima {
+        fn new(acts: &QuantizedActs, blocks: usize, inputs: usize) -> Minima {
+            let padded = inputs.div_ceil(8) * 8;
+            let mut sums = vec![0.0f32; blocks * padded];
+            for (t, input) in acts.sum.chunks_exact(blocks).enumerate() {
+                for (b, &v) in input.iter().enumerate() {
+                    sums[b * padded + t] = v;
+                }
+            }
+            Minima { sums, padded, tile: vec![0.0; TILE_ROWS * padded] }
+        }
+
+        /// `tile` for the `rows` rows of `unpacked`.
+        #[inline(always)]
+        fn of_tile(&mut self, unpacked: &UnpackedRow, rows: usize, blocks: usize) {
+            let padded = self.padded;
+            for (k, min) in unpacked.min.chunks_exact(blocks).take(rows).enumerate() {
+                for t in (0..padded).step_by(8) {
+                    // Whole groups of eight blocks, then the rest: `j` is a constant in each
+                    // unrolled step, so the 64 lanes stay in registers.
+                    let mut lanes = [[0.0f32; 8]; 8];
+                    for (g, mins) in min.chunks(8).enumerate() {
+                        for (j, lane) in lanes.iter_mut().enumerate() {
+                            if let Some(&m) = mins.get(j) {
+                                let at = (g * 8 + j) * padded + t;
+                                let s: [f32; 8] = self.sums[at..at + 8].try_into().unwrap_or([0.0; 8]);
+                                for (l, v) in lane.iter_mut().zip(s) {
+                                    *l += m * v;
+                                }
+                            }
+                        }
+                    }
+                    for (i, out) in self.tile[k * padded + t..k * padded + t + 8].iter_mut().enumerate() {
+                        *out = super::reduce(lanes.map(|lane| lane[i]));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows of `ty` (`bytes`, `row_bytes` each, `blocks` blocks of 32) times `inputs` inputs, row
+    /// `r`'s products into `out[t * width + r]`. `unpacked` holds a tile. Inlined into the
+    /// architecture's kernel, whose target features it needs.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments, reason = "the rows, the inputs, where the products go, and scratch")]
+    pub(super) fn tiled<P: PromptDots>(
+        dots: &P,
+        ty: GgmlType,
+        bytes: &[u8],
+        row_bytes: usize,
+        acts: &QuantizedActs,
+        blocks: usize,
+        out: &mut [f32],
+        unpacked: &mut UnpackedRow,
+    ) {
+        let inputs = acts.d.len() / blocks.max(1);
+        let mut minima: Option<Minima> = None;
+        for (i, tile) in bytes.chunks(TILE_ROWS * row_bytes).enumerate() {
+            unpacked.unpack(ty, tile);
+            let rows = tile.len() / row_bytes;
+            if !unpacked.min.is_empty() {
+                minima.get_or_insert_with(|| Minima::new(acts, blocks, inputs)).of_tile(unpacked, rows, blocks);
+            }
+            let minima = minima.as_ref().map(|m| (m.tile.as_slice(), m.padded));
+            let out = &mut out[i * TILE_ROWS..];
+            match (!unpacked.min.is_empty(), unpacked.halves_apart) {
+                (false, false) => tile_dots::<P, false, false>(dots, unpacked, rows, blocks, inputs, out, minima),
+                (true, false) => tile_dots::<P, true, false>(dots, unpacked, rows, blocks, inputs, out, minima),
+                (_, true) => tile_dots::<P, false, true>(dots, unpacked, rows, blocks, inputs, out, minima),
+            }
+        }
+    }
+
+    /// A tile's `rows` rows times every input: each group of inputs by every row, then each
+    /// remaining input by every row. `minima`: [`Minima::tile`] and its row length.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments, reason = "the tile, the inputs, where the products go, and the minima")]
+    fn tile_dots<P: PromptDots, const MIN: bool, const APART: bool>(
+        dots: &P,
+        tile: &UnpackedRow,
+        rows: usize,
+        blocks: usize,
+        inputs: usize,
+        out: &mut [f32],
+        minima: Option<(&[f32], usize)>,
+    ) {
+        let mut t = 0;
+        while t + P::GROUP <= inputs {
+            for k in 0..rows {
+                let m = minima.map(|(m, padded)| &m[k * padded + t..]);
+                dots.group(&Unpacked::<MIN, APART> { rows: tile, first: k * blocks }, t, &mut out[k..], m);
+            }
+            t += P::GROUP;
+        }
+        while t < inputs {
+            for k in 0..rows {
+                let m = minima.map(|(m, padded)| &m[k * padded + t..]);
+                dots.one(&Unpacked::<MIN, APART> { rows: tile, first: k * blocks }, t, &mut out[k..], m);
+            }
+            t += 1;
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    pub(super) mod avx512;
+
     use super::kinds::{Q4, Q8, RowBlocks, Unpacked};
     use super::{BLOCK, QuantizedActs, UnpackedRow, f16_table, reduce};
     use crate::quant::GgmlType;
@@ -498,11 +684,13 @@ mod x86 {
     impl<const MIN: bool, const APART: bool> Blocks for Unpacked<'_, MIN, APART> {
         #[inline(always)]
         fn weights(&self, _: V3, b: usize) -> (__m256i, __m256i) {
-            (shorts16(&self.row.q[b * BLOCK..]), shorts16(&self.row.q[b * BLOCK + 16..]))
+            let w = self.values(b);
+            (shorts16(w), shorts16(&w[16..]))
         }
         #[inline(always)]
         fn mins8(&self, b: usize) -> __m256 {
-            let m: [f32; 8] = self.row.min[b..b + 8].try_into().unwrap_or([0.0; 8]);
+            let at = self.first + b;
+            let m: [f32; 8] = self.rows.min[at..at + 8].try_into().unwrap_or([0.0; 8]);
             pulp::cast(m)
         }
     }
@@ -536,9 +724,13 @@ mod x86 {
     }
 
     /// Input `t`'s product with the row from its eight lanes: the minima's lanes added, both
-    /// reduced in the fixed tree.
+    /// reduced in the fixed tree; or, where `minima` gives the minima's sum already
+    /// ([`super::prompt`]), the lanes reduced and that added.
     #[inline(always)]
-    fn finish<B: Blocks>(simd: V3, row: &B, acc: __m256, blocks: usize, acts: &QuantizedActs, t: usize) -> f32 {
+    fn finish<B: Blocks>(simd: V3, row: &B, acc: __m256, blocks: usize, acts: &QuantizedActs, t: usize, minima: Option<f32>) -> f32 {
+        if let Some(m) = minima {
+            return reduce(pulp::cast(acc)) + m;
+        }
         let avx = simd.avx;
         let mut mins = [0.0f32; 8];
         if B::HAS_MIN {
@@ -558,40 +750,40 @@ mod x86 {
         reduce(pulp::cast(acc)) + reduce(mins)
     }
 
-    /// Row `row` times input `t`, into `out[t * width]`.
+    /// Row `row` times input `t`, into `out[t * width]` (`minima`: [`finish`]'s, for input `t`).
     #[inline(always)]
-    fn dots1<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize) {
+    #[allow(clippy::too_many_arguments, reason = "the row, the input, where the product goes, and the minima")]
+    fn dots1<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize, minima: Option<&[f32]>) {
         let cols = blocks * BLOCK;
         let (x, d) = (&acts.q[t * cols..(t + 1) * cols], &acts.d[t * blocks..(t + 1) * blocks]);
         let mut acc = simd.avx._mm256_setzero_ps();
         for b in 0..blocks {
             acc = row_step(simd, acc, row, b, &x[b * BLOCK..], d[b]);
         }
-        out[t * width] = finish(simd, row, acc, blocks, acts, t);
+        out[t * width] = finish(simd, row, acc, blocks, acts, t, minima.map(|m| m[0]));
     }
 
     /// Row `row` times inputs `t..t + 4`, sharing each block's weights and keeping four chains
     /// of additions in flight (named, not an array, so that they stay in registers).
     #[inline(always)]
-    fn dots4<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize) {
+    #[allow(clippy::too_many_arguments, reason = "the row, the inputs, where the products go, and the minima")]
+    fn dots4<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize, minima: Option<&[f32]>) {
+        // Each input's blocks and scales as iterators: no index to check in the loop, which had
+        // kept its pointers on the stack.
         let cols = blocks * BLOCK;
-        let x = |k: usize| &acts.q[(t + k) * cols..(t + k + 1) * cols];
-        let d = |k: usize| &acts.d[(t + k) * blocks..(t + k + 1) * blocks];
-        let (x0, x1, x2, x3) = (x(0), x(1), x(2), x(3));
-        let (d0, d1, d2, d3) = (d(0), d(1), d(2), d(3));
+        let input = |k: usize| acts.q[(t + k) * cols..(t + k + 1) * cols].chunks_exact(BLOCK).zip(&acts.d[(t + k) * blocks..(t + k + 1) * blocks]);
         let zero = simd.avx._mm256_setzero_ps();
         let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
-        for b in 0..blocks {
+        for (b, ((((x0, d0), (x1, d1)), (x2, d2)), (x3, d3))) in input(0).zip(input(1)).zip(input(2)).zip(input(3)).enumerate() {
             let (wl, wh) = row.weights(simd, b);
             let (slo, shi) = row.scales(b);
-            let at = b * BLOCK;
-            a0 = step::<B>(simd, a0, wl, wh, slo, shi, &x0[at..], d0[b]);
-            a1 = step::<B>(simd, a1, wl, wh, slo, shi, &x1[at..], d1[b]);
-            a2 = step::<B>(simd, a2, wl, wh, slo, shi, &x2[at..], d2[b]);
-            a3 = step::<B>(simd, a3, wl, wh, slo, shi, &x3[at..], d3[b]);
+            a0 = step::<B>(simd, a0, wl, wh, slo, shi, x0, *d0);
+            a1 = step::<B>(simd, a1, wl, wh, slo, shi, x1, *d1);
+            a2 = step::<B>(simd, a2, wl, wh, slo, shi, x2, *d2);
+            a3 = step::<B>(simd, a3, wl, wh, slo, shi, x3, *d3);
         }
         for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
-            out[(t + k) * width] = finish(simd, row, a, blocks, acts, t + k);
+            out[(t + k) * width] = finish(simd, row, a, blocks, acts, t + k, minima.map(|m| m[k]));
         }
     }
 
@@ -610,7 +802,27 @@ mod x86 {
             a3 = row_step(simd, a3, &rows[3], b, xb, db);
         }
         for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
-            out[k] = finish(simd, &rows[k], a, blocks, acts, 0);
+            out[k] = finish(simd, &rows[k], a, blocks, acts, 0, None);
+        }
+    }
+
+    /// A prompt's products on AVX2: four inputs at a time, then one ([`super::prompt::tiled`]).
+    struct Prompt<'a> {
+        simd: V3,
+        blocks: usize,
+        acts: &'a QuantizedActs,
+        width: usize,
+    }
+
+    impl super::prompt::PromptDots for Prompt<'_> {
+        const GROUP: usize = 4;
+        #[inline(always)]
+        fn group<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
+            dots4(self.simd, row, self.blocks, self.acts, t, out, self.width, minima);
+        }
+        #[inline(always)]
+        fn one<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
+            dots1(self.simd, row, self.blocks, self.acts, t, out, self.width, minima);
         }
     }
 
@@ -620,11 +832,11 @@ mod x86 {
         let inputs = acts.d.len() / blocks;
         let mut t = 0;
         while t + 4 <= inputs {
-            dots4(simd, row, blocks, acts, t, out, width);
+            dots4(simd, row, blocks, acts, t, out, width, None);
             t += 4;
         }
         while t < inputs {
-            dots1(simd, row, blocks, acts, t, out, width);
+            dots1(simd, row, blocks, acts, t, out, width, None);
             t += 1;
         }
     }
@@ -679,21 +891,18 @@ mod x86 {
                     first = 4 * (q + 1);
                 }
             }
-            for (r, row) in bytes.chunks_exact(row_bytes).enumerate().skip(first) {
+            let (rest, out) = (&bytes[first * row_bytes..], &mut out[first..]);
+            if !direct {
+                let prompt = Prompt { simd, blocks, acts, width };
+                return super::prompt::tiled(&prompt, ty, rest, row_bytes, acts, blocks, out, unpacked);
+            }
+            for (r, row) in rest.chunks_exact(row_bytes).enumerate() {
                 let out = &mut out[r..];
                 match ty {
-                    GgmlType::Q8_0 if direct => all_dots(simd, &Q8 { row, table }, blocks, acts, out, width),
-                    GgmlType::Q4_0 if direct => all_dots(simd, &Q4::<false> { row, table }, blocks, acts, out, width),
-                    GgmlType::Q4_1 if direct => all_dots(simd, &Q4::<true> { row, table }, blocks, acts, out, width),
-                    _ => {
-                        unpacked.unpack(ty, row);
-                        let row = &*unpacked;
-                        match (!row.min.is_empty(), row.halves_apart) {
-                            (false, false) => all_dots(simd, &Unpacked::<false, false> { row }, blocks, acts, out, width),
-                            (true, false) => all_dots(simd, &Unpacked::<true, false> { row }, blocks, acts, out, width),
-                            (_, true) => all_dots(simd, &Unpacked::<false, true> { row }, blocks, acts, out, width),
-                        }
-                    }
+                    GgmlType::Q8_0 => all_dots(simd, &Q8 { row, table }, blocks, acts, out, width),
+                    GgmlType::Q4_0 => all_dots(simd, &Q4::<false> { row, table }, blocks, acts, out, width),
+                    GgmlType::Q4_1 => all_dots(simd, &Q4::<true> { row, table }, blocks, acts, out, width),
+                    _ => debug_assert!(false, "reads_as_stored holds for Q4_0, Q4_1 and Q8_0 only"),
                 }
             }
         }
@@ -747,7 +956,7 @@ mod wasm {
     impl<const MIN: bool, const APART: bool> Blocks for Unpacked<'_, MIN, APART> {
         #[inline(always)]
         fn weights(&self, b: usize) -> [v128; 4] {
-            let w = &self.row.q[b * BLOCK..];
+            let w = self.values(b);
             [shorts8(w), shorts8(&w[8..]), shorts8(&w[16..]), shorts8(&w[24..])]
         }
     }
@@ -779,52 +988,87 @@ mod wasm {
     /// Input `t`'s product from its lanes: the minima's lanes added, both reduced in the fixed
     /// tree.
     #[inline(always)]
-    fn finish<B: Blocks>(row: &B, acc: (v128, v128), blocks: usize, acts: &QuantizedActs, t: usize) -> f32 {
+    fn finish<B: Blocks>(row: &B, acc: (v128, v128), blocks: usize, acts: &QuantizedActs, t: usize, minima: Option<f32>) -> f32 {
+        let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(acc.0), bytemuck::cast(acc.1));
+        let lanes = reduce([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]);
+        if let Some(m) = minima {
+            return lanes + m;
+        }
         let mut mins = [0.0f32; 8];
         if B::HAS_MIN {
             for b in 0..blocks {
                 mins[b % 8] += row.min(b) * acts.sum[t * blocks + b];
             }
         }
-        let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(acc.0), bytemuck::cast(acc.1));
-        reduce([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]) + reduce(mins)
+        lanes + reduce(mins)
     }
 
-    /// The row times every input, as [`super::dot_scalar`] computes it, into `out[t * width]`:
-    /// four inputs at a time sharing each block's weights, then one at a time.
-    fn dots<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
+    /// The row times inputs `t..t + 4`, as [`super::dot_scalar`] computes it, into
+    /// `out[t * width]`…: the four share each block's weights.
+    #[inline(always)]
+    fn dots4<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize, minima: Option<&[f32]>) {
+        // Each input's blocks and scales as iterators: no index to check in the loop.
         let cols = blocks * BLOCK;
-        let inputs = acts.d.len() / blocks;
         let zero = (f32x4_splat(0.0), f32x4_splat(0.0));
+        let input = |k: usize| acts.q[(t + k) * cols..(t + k + 1) * cols].chunks_exact(BLOCK).zip(&acts.d[(t + k) * blocks..(t + k + 1) * blocks]);
+        let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
+        for (b, ((((x0, d0), (x1, d1)), (x2, d2)), (x3, d3))) in input(0).zip(input(1)).zip(input(2)).zip(input(3)).enumerate() {
+            let w = row.weights(b);
+            let (slo, shi) = row.scales(b);
+            a0 = step::<B>(a0, &w, slo, shi, &input_block(x0), *d0);
+            a1 = step::<B>(a1, &w, slo, shi, &input_block(x1), *d1);
+            a2 = step::<B>(a2, &w, slo, shi, &input_block(x2), *d2);
+            a3 = step::<B>(a3, &w, slo, shi, &input_block(x3), *d3);
+        }
+        for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
+            out[(t + k) * width] = finish(row, a, blocks, acts, t + k, minima.map(|m| m[k]));
+        }
+    }
+
+    /// The row times input `t` into `out[t * width]`.
+    #[inline(always)]
+    fn dots1<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize, minima: Option<&[f32]>) {
+        let cols = blocks * BLOCK;
+        let (x, d) = (&acts.q[t * cols..(t + 1) * cols], &acts.d[t * blocks..(t + 1) * blocks]);
+        let mut a = (f32x4_splat(0.0), f32x4_splat(0.0));
+        for b in 0..blocks {
+            let (slo, shi) = row.scales(b);
+            a = step::<B>(a, &row.weights(b), slo, shi, &input_block(&x[b * BLOCK..]), d[b]);
+        }
+        out[t * width] = finish(row, a, blocks, acts, t, minima.map(|m| m[0]));
+    }
+
+    /// The row times every input: four at a time, then one at a time.
+    fn dots<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
+        let inputs = acts.d.len() / blocks;
         let mut t = 0;
         while t + 4 <= inputs {
-            let x = |k: usize| &acts.q[(t + k) * cols..(t + k + 1) * cols];
-            let d = |k: usize| &acts.d[(t + k) * blocks..(t + k + 1) * blocks];
-            let (x0, x1, x2, x3, d0, d1, d2, d3) = (x(0), x(1), x(2), x(3), d(0), d(1), d(2), d(3));
-            let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
-            for b in 0..blocks {
-                let w = row.weights(b);
-                let (slo, shi) = row.scales(b);
-                let at = b * BLOCK;
-                a0 = step::<B>(a0, &w, slo, shi, &input_block(&x0[at..]), d0[b]);
-                a1 = step::<B>(a1, &w, slo, shi, &input_block(&x1[at..]), d1[b]);
-                a2 = step::<B>(a2, &w, slo, shi, &input_block(&x2[at..]), d2[b]);
-                a3 = step::<B>(a3, &w, slo, shi, &input_block(&x3[at..]), d3[b]);
-            }
-            for (k, a) in [a0, a1, a2, a3].into_iter().enumerate() {
-                out[(t + k) * width] = finish(row, a, blocks, acts, t + k);
-            }
+            dots4(row, blocks, acts, t, out, width, None);
             t += 4;
         }
         while t < inputs {
-            let (x, d) = (&acts.q[t * cols..(t + 1) * cols], &acts.d[t * blocks..(t + 1) * blocks]);
-            let mut a = zero;
-            for b in 0..blocks {
-                let (slo, shi) = row.scales(b);
-                a = step::<B>(a, &row.weights(b), slo, shi, &input_block(&x[b * BLOCK..]), d[b]);
-            }
-            out[t * width] = finish(row, a, blocks, acts, t);
+            dots1(row, blocks, acts, t, out, width, None);
             t += 1;
+        }
+    }
+
+    /// A prompt's products in wasm SIMD: four inputs at a time, then one
+    /// ([`super::prompt::tiled`]).
+    struct Prompt<'a> {
+        blocks: usize,
+        acts: &'a QuantizedActs,
+        width: usize,
+    }
+
+    impl super::prompt::PromptDots for Prompt<'_> {
+        const GROUP: usize = 4;
+        #[inline(always)]
+        fn group<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
+            dots4(row, self.blocks, self.acts, t, out, self.width, minima);
+        }
+        #[inline(always)]
+        fn one<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
+            dots1(row, self.blocks, self.acts, t, out, self.width, minima);
         }
     }
 
@@ -845,7 +1089,7 @@ mod wasm {
                 }
             }
             for (k, (acc, row)) in a.into_iter().zip(rows).enumerate() {
-                out[t * width + k] = finish(row, acc, blocks, acts, t);
+                out[t * width + k] = finish(row, acc, blocks, acts, t, None);
             }
         }
     }
@@ -871,21 +1115,17 @@ mod wasm {
                 done += 4;
             }
         }
-        for (r, row) in bytes.chunks_exact(row_bytes).enumerate().skip(done) {
+        let (rest, out) = (&bytes[done * row_bytes..], &mut out[done..]);
+        if !direct {
+            return super::prompt::tiled(&Prompt { blocks, acts, width }, ty, rest, row_bytes, acts, blocks, out, unpacked);
+        }
+        for (r, row) in rest.chunks_exact(row_bytes).enumerate() {
             let out = &mut out[r..];
             match ty {
-                GgmlType::Q8_0 if direct => dots(&Q8 { row, table }, blocks, acts, out, width),
-                GgmlType::Q4_0 if direct => dots(&Q4::<false> { row, table }, blocks, acts, out, width),
-                GgmlType::Q4_1 if direct => dots(&Q4::<true> { row, table }, blocks, acts, out, width),
-                _ => {
-                    unpacked.unpack(ty, row);
-                    let row = &*unpacked;
-                    match (!row.min.is_empty(), row.halves_apart) {
-                        (false, false) => dots(&Unpacked::<false, false> { row }, blocks, acts, out, width),
-                        (true, false) => dots(&Unpacked::<true, false> { row }, blocks, acts, out, width),
-                        (_, true) => dots(&Unpacked::<false, true> { row }, blocks, acts, out, width),
-                    }
-                }
+                GgmlType::Q8_0 => dots(&Q8 { row, table }, blocks, acts, out, width),
+                GgmlType::Q4_0 => dots(&Q4::<false> { row, table }, blocks, acts, out, width),
+                GgmlType::Q4_1 => dots(&Q4::<true> { row, table }, blocks, acts, out, width),
+                _ => debug_assert!(false, "reads_as_stored holds for Q4_0, Q4_1 and Q8_0 only"),
             }
         }
     }
@@ -961,25 +1201,35 @@ mod tests {
                 if !(blocks * BLOCK).is_multiple_of(per) {
                     continue;
                 }
-                // One input (a token: blocks read as stored), and nine (a prompt: four at a time,
-                // then one at a time).
-                for n in [1, 9] {
-                    let bytes = blocks_of(ty, blocks * BLOCK / per, u64::from(next()));
-                    assert_eq!(bytes.len(), blocks * BLOCK / per * size);
+                // One input (a token: blocks read as stored), two, and prompts: nine (four at a
+                // time, then one at a time) and nineteen (AVX-512: eight at a time, then one); one
+                // row, and rows past one tile of rows and into the next (odd counts: a token's four
+                // rows at a time, then the rest).
+                for (n, rows) in [(1, 1), (2, 1), (9, 1), (19, 1), (1, 37), (9, 37), (19, 37)] {
+                    let row_values = blocks * BLOCK;
+                    let bytes = blocks_of(ty, rows * row_values / per, u64::from(next()));
+                    assert_eq!(bytes.len(), rows * row_values / per * size);
                     let mut bytes = bytes;
                     if ty == GgmlType::Q8_0 {
                         bytes[2] = 0x80;
                     }
-                    let mut row = UnpackedRow::default();
-                    row.unpack(ty, &bytes);
-                    let xs: Vec<f32> = (0..n * blocks * BLOCK).map(|_| (next() % 2001) as f32 / 100.0 - 10.0).collect();
+                    let row_bytes = bytes.len() / rows;
+                    let xs: Vec<f32> = (0..n * row_values).map(|_| (next() % 2001) as f32 / 100.0 - 10.0).collect();
                     let mut acts = QuantizedActs::default();
                     acts.quantize(&xs);
-                    let want: Vec<u32> = (0..n).map(|t| dot_scalar(&row, &acts, t).to_bits()).collect();
+                    let mut want = vec![0u32; n * rows];
+                    let mut row = UnpackedRow::default();
+                    for (r, rb) in bytes.chunks_exact(row_bytes).enumerate() {
+                        row.unpack(ty, rb);
+                        for t in 0..n {
+                            want[t * rows + r] = dot_scalar(&row, &acts, t).to_bits();
+                        }
+                    }
                     for k in &kernels {
-                        let mut got = vec![0.0f32; n];
-                        k.rows(ty, &bytes, bytes.len(), &acts, &mut got, 1, &mut UnpackedRow::default());
-                        assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want, "{} on {ty:?}, {blocks} blocks, {n} inputs", k.name());
+                        let mut got = vec![0.0f32; n * rows];
+                        k.rows(ty, &bytes, row_bytes, &acts, &mut got, rows, &mut UnpackedRow::default());
+                        let got: Vec<u32> = got.iter().map(|v| v.to_bits()).collect();
+                        assert_eq!(got, want, "{} on {ty:?}, {blocks} blocks, {n} inputs, {rows} rows", k.name());
                     }
                 }
             }
