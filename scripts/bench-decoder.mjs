@@ -56,9 +56,12 @@ if (!fs.existsSync(wllamaEntry)) {
 } else {
   const cli = path.join(root, 'target/release/skillpg');
   if (!fs.existsSync(cli)) throw new Error('target/release/skillpg is missing: cargo build --release -p skillpg-cli');
-  const system = (thin) => execFileSync(cli, ['prompt', ...(thin ? ['--thin'] : []), path.join(root, 'web/samples/routing')], { encoding: 'utf8' });
-  const arms = [system(false), system(true)];
+  // The exact text our decoder feeds the model (its chat template, `skillpg prompt --chat`): each
+  // arm's prefix and every request's turn after it.
   const queries = all.slice(0, n).map((r) => r.query);
+  const chat = (thin) =>
+    JSON.parse(execFileSync(cli, ['prompt', '--chat', ...(thin ? ['--thin'] : []), ...queries.flatMap((q) => ['--request', q]), path.join(root, 'web/samples/routing')], { encoding: 'utf8' }));
+  const arms = [chat(false), chat(true)];
   const rootServer = await serve(root);
   const wctx = await browser();
   try {
@@ -67,20 +70,19 @@ if (!fs.existsSync(wllamaEntry)) {
     fs.writeFileSync(html, `<!doctype html><meta charset="utf-8"><title>wllama bench</title>
 <script type="module">
 import { Wllama } from '/target/peers/node_modules/@wllama/wllama/esm/index.js';
-window.runWllama = async ({ model, arms, queries, maxTokens }) => {
+window.runWllama = async ({ model, arms, maxTokens }) => {
   const now = () => performance.now();
   const w = new Wllama({ default: '/target/peers/node_modules/@wllama/wllama/esm/wasm/wllama.wasm' });
   let t = now();
   await w.loadModelFromUrl(model, { n_threads: 1, n_gpu_layers: 0, n_ctx: 2048, n_batch: 512 });
   const out = { loadMs: now() - t, arms: [] };
-  for (const system of arms) {
-    const prefix = '<|im_start|>system\\n' + system + '<|im_end|>\\n<|im_start|>';
+  for (const { prefix, requests } of arms) {
     t = now();
     const first = await w.createCompletion({ prompt: prefix, max_tokens: 1, temperature: 0 });
     const arm = { prefixMs: now() - t, prefixTokens: first.timings?.prompt_n, prefillPerSecond: first.timings?.prompt_per_second, answers: [], requestMs: [], decodePerSecond: [] };
-    for (const q of queries) {
+    for (const turn of requests) {
       t = now();
-      const r = await w.createCompletion({ prompt: prefix + 'user\\n' + q + '<|im_end|>\\n<|im_start|>assistant\\n', max_tokens: maxTokens, temperature: 0, stop: ['<|im_end|>'] });
+      const r = await w.createCompletion({ prompt: prefix + turn, max_tokens: maxTokens, temperature: 0, stop: ['<|im_end|>'] });
       arm.requestMs.push(now() - t);
       arm.answers.push(r.choices[0].text);
       if (r.timings?.predicted_n > 1) arm.decodePerSecond.push(r.timings.predicted_per_second);
@@ -96,7 +98,7 @@ window.ready = true;
     await page.goto(`${rootServer.url}target/peers/bench-wllama.html`);
     await page.waitForFunction(() => window.ready === true);
     const t = Date.now();
-    const r = await page.evaluate((args) => window.runWllama(args), { model: `/${path.relative(root, model)}`, arms, queries, maxTokens: 24 });
+    const r = await page.evaluate((args) => window.runWllama(args), { model: `/${path.relative(root, model)}`, arms, maxTokens: 24 });
     const totalS = (Date.now() - t) / 1000 - r.loadMs / 1000;
     const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
     console.log(`wllama ${r.version ?? ''} (llama.cpp in wasm, one thread, n_gpu_layers 0): load ${(r.loadMs / 1000).toFixed(1)} s`);

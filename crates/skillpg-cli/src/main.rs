@@ -137,6 +137,14 @@ enum Command {
         /// The thinned descriptions (the chapter's arm B).
         #[arg(long)]
         thin: bool,
+        /// Print, as JSON, the text the model is fed in the decoder's chat template: `prefix`
+        /// (the system turn, up to the user turn's special token) and `requests` (each
+        /// `--request`'s turn after the prefix), so that a peer runs the same text.
+        #[arg(long)]
+        chat: bool,
+        /// A request whose turn `--chat` prints (repeat it for more).
+        #[arg(long = "request", requires = "chat")]
+        requests: Vec<String>,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -464,12 +472,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Prompt { thin, paths } => {
+        Command::Prompt { thin, chat, requests, paths } => {
+            use skillpg_decoder::protocol::{prompt_prefix, prompt_request, system_prompt};
             let mut skills = route_cmd::load_skills(&paths)?;
             if thin {
                 skills = skills.iter().map(RouteSkill::thinned).collect();
             }
-            print!("{}", skillpg_decoder::protocol::system_prompt(&skills));
+            let system = system_prompt(&skills);
+            if chat {
+                let turns: Vec<String> = requests.iter().map(|r| prompt_request(r)).collect();
+                println!("{}", serde_json::json!({ "prefix": prompt_prefix(&system), "requests": turns }));
+            } else {
+                print!("{system}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Compare { router, format, requests, a, b, thin_b } => {

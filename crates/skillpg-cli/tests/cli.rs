@@ -411,3 +411,19 @@ fn prompt_prints_the_decoder_system_prompt_as_written_and_thinned() {
     assert!(thin.len() < written.len(), "thinned descriptions are shorter");
     assert_ne!(skillpg(&["prompt", "no/such/folder"]).status.code(), Some(0));
 }
+
+#[test]
+fn prompt_chat_prints_the_text_the_decoder_feeds_the_model() {
+    // `--chat` is what the wllama benchmark sends, so that it runs the decoder's own template:
+    // the system turn as the prefix, and each request's turn after it.
+    let out = skillpg(&["prompt", "--thin", "--chat", "--request", "Review this SQL query", "--request", "What's the weather?", "web/samples/routing"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let system = String::from_utf8(skillpg(&["prompt", "--thin", "web/samples/routing"]).stdout).expect("utf-8");
+    assert_eq!(v["prefix"], skillpg_decoder::protocol::prompt_prefix(&system));
+    assert_eq!(v["requests"][0], skillpg_decoder::protocol::prompt_request("Review this SQL query"));
+    assert_eq!(v["requests"][1], skillpg_decoder::protocol::prompt_request("What's the weather?"));
+    assert!(v["prefix"].as_str().is_some_and(|p| p.starts_with("<|im_start|>system\n") && p.contains("- sql-review: ")), "{v}");
+    // A request without --chat is a usage error, not a silently ignored flag.
+    assert_ne!(skillpg(&["prompt", "--request", "x", "web/samples/routing"]).status.code(), Some(0));
+}

@@ -27,16 +27,26 @@ use crate::quant::GgmlType;
 /// Values a block of activations (and a weight block, or a sub-block of the K types) holds.
 pub const BLOCK: usize = 32;
 
+/// Every f16's value, by its bits.
+type F16Table = [f32; 1 << 16];
+
 /// f16 bits to f32, every value: a block's scale is one load (ggml keeps the same table where the
-/// CPU has no F16C), the same on every CPU and in wasm. 256 KiB, made on first use.
-fn f16_table() -> &'static [f32] {
-    static TABLE: std::sync::LazyLock<Vec<f32>> = std::sync::LazyLock::new(|| (0..=u16::MAX).map(|b| half::f16::from_bits(b).to_f32()).collect());
+/// CPU has no F16C), the same on every CPU and in wasm. 256 KiB, made on first use; an array, so
+/// that a lookup by 16 bits needs no bounds check.
+fn f16_table() -> &'static F16Table {
+    static TABLE: std::sync::LazyLock<Box<F16Table>> = std::sync::LazyLock::new(|| {
+        let mut table = Box::new([0.0f32; 1 << 16]);
+        for (bits, v) in (0..=u16::MAX).zip(table.iter_mut()) {
+            *v = half::f16::from_bits(bits).to_f32();
+        }
+        table
+    });
     &TABLE
 }
 
 /// The f16 at the start of `b`, through the table.
 #[inline(always)]
-fn f16_at(table: &[f32], b: &[u8]) -> f32 {
+fn f16_at(table: &F16Table, b: &[u8]) -> f32 {
     table[usize::from(u16::from_le_bytes([b[0], b[1]]))]
 }
 
@@ -369,7 +379,7 @@ pub fn dot_scalar(row: &UnpackedRow, acts: &QuantizedActs, t: usize) -> f32 {
 /// the scales for every architecture (each architecture adds how it loads the weights).
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 mod kinds {
-    use super::{UnpackedRow, f16_at};
+    use super::{F16Table, UnpackedRow, f16_at};
 
     /// A row's blocks: the scale of each half of block `b` and its minimum (types with one).
     pub(super) trait RowBlocks {
@@ -377,12 +387,17 @@ mod kinds {
         const HALVES_APART: bool = false;
         fn scales(&self, b: usize) -> (f32, f32);
         fn min(&self, b: usize) -> f32;
+        /// Blocks `b..b + 8`'s minima.
+        #[inline(always)]
+        fn mins8(&self, b: usize) -> [f32; 8] {
+            std::array::from_fn(|k| self.min(b + k))
+        }
     }
 
     /// Q8_0 as stored: 34-byte blocks, an f16 scale then 32 signed bytes.
     pub(super) struct Q8<'a> {
         pub row: &'a [u8],
-        pub table: &'a [f32],
+        pub table: &'a F16Table,
     }
 
     impl RowBlocks for Q8<'_> {
@@ -402,7 +417,7 @@ mod kinds {
     /// nibbles and a minimum) as stored; the low nibbles are the first half, the high the second.
     pub(super) struct Q4<'a, const MIN: bool> {
         pub row: &'a [u8],
-        pub table: &'a [f32],
+        pub table: &'a F16Table,
     }
 
     impl<const MIN: bool> Q4<'_, MIN> {
@@ -424,6 +439,15 @@ mod kinds {
         #[inline(always)]
         fn min(&self, b: usize) -> f32 {
             f16_at(self.table, &self.row[b * 20 + 2..])
+        }
+        #[inline(always)]
+        fn mins8(&self, b: usize) -> [f32; 8] {
+            // One slice of the eight blocks: one bounds check, not one a block.
+            let mut m = [0.0f32; 8];
+            for (v, block) in m.iter_mut().zip(self.row[b * 20..(b + 8) * 20].chunks_exact(20)) {
+                *v = f16_at(self.table, &block[2..4]);
+            }
+            m
         }
     }
 
@@ -454,6 +478,11 @@ mod kinds {
         #[inline(always)]
         fn min(&self, b: usize) -> f32 {
             self.rows.min[self.first + b]
+        }
+        #[inline(always)]
+        fn mins8(&self, b: usize) -> [f32; 8] {
+            let at = self.first + b;
+            self.rows.min[at..at + 8].try_into().unwrap_or([0.0; 8])
         }
     }
 }
@@ -640,15 +669,6 @@ mod x86 {
     /// How AVX2 reads a row kind's weights: block `b`'s as two halves of sixteen 16-bit integers.
     trait Blocks: RowBlocks {
         fn weights(&self, simd: V3, b: usize) -> (__m256i, __m256i);
-        /// Blocks `b..b + 8`'s minima.
-        #[inline(always)]
-        fn mins8(&self, b: usize) -> __m256 {
-            let mut m = [0.0f32; 8];
-            for (k, v) in m.iter_mut().enumerate() {
-                *v = self.min(b + k);
-            }
-            pulp::cast(m)
-        }
     }
 
     /// Signed bytes widened to 16 bits, by halves.
@@ -686,12 +706,6 @@ mod x86 {
         fn weights(&self, _: V3, b: usize) -> (__m256i, __m256i) {
             let w = self.values(b);
             (shorts16(w), shorts16(&w[16..]))
-        }
-        #[inline(always)]
-        fn mins8(&self, b: usize) -> __m256 {
-            let at = self.first + b;
-            let m: [f32; 8] = self.rows.min[at..at + 8].try_into().unwrap_or([0.0; 8]);
-            pulp::cast(m)
         }
     }
 
@@ -740,7 +754,7 @@ mod x86 {
             let mut macc = avx._mm256_setzero_ps();
             for b in (0..full).step_by(8) {
                 let s: [f32; 8] = sums[b..b + 8].try_into().unwrap_or([0.0; 8]);
-                macc = avx._mm256_add_ps(macc, avx._mm256_mul_ps(row.mins8(b), pulp::cast(s)));
+                macc = avx._mm256_add_ps(macc, avx._mm256_mul_ps(pulp::cast(row.mins8(b)), pulp::cast(s)));
             }
             mins = pulp::cast(macc);
             for (lane, b) in (full..blocks).enumerate() {
@@ -996,8 +1010,22 @@ mod wasm {
         }
         let mut mins = [0.0f32; 8];
         if B::HAS_MIN {
-            for b in 0..blocks {
-                mins[b % 8] += row.min(b) * acts.sum[t * blocks + b];
+            // Eight blocks' minima times the input's sums at a time, lane by block, as AVX2 does:
+            // one block at a time into `mins[b % 8]` went through memory, a sixth of a token's
+            // products in the page.
+            let sums = &acts.sum[t * blocks..(t + 1) * blocks];
+            let full = blocks / 8 * 8;
+            let (mut m0, mut m1) = (f32x4_splat(0.0), f32x4_splat(0.0));
+            for (b, s) in (0..full).step_by(8).zip(sums.chunks_exact(8)) {
+                let [ml, mh]: [v128; 2] = bytemuck::cast(row.mins8(b));
+                let [sl, sh]: [v128; 2] = bytemuck::cast(<[f32; 8]>::try_from(s).unwrap_or([0.0; 8]));
+                m0 = f32x4_add(m0, f32x4_mul(ml, sl));
+                m1 = f32x4_add(m1, f32x4_mul(mh, sh));
+            }
+            let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(m0), bytemuck::cast(m1));
+            mins = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+            for (lane, b) in (full..blocks).enumerate() {
+                mins[lane] += row.min(b) * sums[b];
             }
         }
         lanes + reduce(mins)
