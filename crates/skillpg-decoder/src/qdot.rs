@@ -279,17 +279,19 @@ impl Kernel {
                 // vector; a token's, bound by memory, as AVX2 reads them.
                 let (per, size) = ty.block();
                 let inputs = acts.d.len() / (row_bytes / size * per / BLOCK).max(1);
+                let product = x86::Product { ty, bytes, row_bytes, acts, out, width, unpacked };
                 if let Some(simd) = pulp::x86::V4::try_new().filter(|_| inputs >= 2 && !reads_as_stored(ty, inputs)) {
-                    return simd.vectorize(x86::avx512::Avx512Rows { simd, ty, bytes, row_bytes, acts, out, width, unpacked });
+                    return simd.vectorize(x86::avx512::Avx512Rows(simd, product));
                 }
                 if let Some(simd) = pulp::x86::V3::try_new() {
-                    return simd.vectorize(x86::Avx2Rows { simd, ty, bytes, row_bytes, acts, out, width, unpacked });
+                    return simd.vectorize(x86::Avx2Rows(simd, product));
                 }
+                return;
             }
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => {
                 if let Some(simd) = pulp::x86::V3::try_new() {
-                    return simd.vectorize(x86::Avx2Rows { simd, ty, bytes, row_bytes, acts, out, width, unpacked });
+                    return simd.vectorize(x86::Avx2Rows(simd, x86::Product { ty, bytes, row_bytes, acts, out, width, unpacked }));
                 }
             }
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -535,6 +537,16 @@ mod prompt {
     /// in L2 while every group of inputs passes over them.
     pub(super) const TILE_ROWS: usize = 32;
 
+    /// What an architecture's [`PromptDots`] needs: its instruction set's token (`()` in wasm),
+    /// the rows' blocks, the inputs, and the row stride of the products.
+    pub(super) struct Prompt<'a, S> {
+        #[cfg_attr(target_arch = "wasm32", allow(dead_code, reason = "wasm SIMD needs no token: `()`"))]
+        pub simd: S,
+        pub blocks: usize,
+        pub acts: &'a QuantizedActs,
+        pub width: usize,
+    }
+
     /// How an architecture multiplies one unpacked row by a prompt's inputs, into `out[t * width]`
     /// for input `t`: `GROUP` inputs from `t` at a time, or one. `minima[i]`, where given, is the
     /// row's minima times input `t + i`'s block sums, already summed ([`Minima`]).
@@ -668,6 +680,7 @@ mod x86 {
     pub(super) mod avx512;
 
     use super::kinds::{Q4, Q8, RowBlocks, Stored, Unpacked};
+    use super::prompt::Prompt;
     use super::{BLOCK, QuantizedActs, UnpackedRow, f16_table, reduce};
     use crate::quant::GgmlType;
     use pulp::NullaryFnOnce;
@@ -882,14 +895,7 @@ mod x86 {
     }
 
     /// A prompt's products on AVX2: four inputs at a time, then one ([`super::prompt::tiled`]).
-    struct Prompt<'a> {
-        simd: V3,
-        blocks: usize,
-        acts: &'a QuantizedActs,
-        width: usize,
-    }
-
-    impl super::prompt::PromptDots for Prompt<'_> {
+    impl super::prompt::PromptDots for Prompt<'_, V3> {
         const GROUP: usize = 4;
         #[inline(always)]
         fn group<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
@@ -916,12 +922,8 @@ mod x86 {
         }
     }
 
-    /// Rows times inputs on AVX2. Q4_0, Q4_1 and Q8_0 rows are read straight from their blocks
-    /// for a token (the nibbles widened in registers, the f16 scales through the table: each
-    /// weight byte is read once); a prompt's many inputs, and the other types, share one
-    /// unpacking of each row.
-    pub(super) struct Avx2Rows<'a> {
-        pub simd: V3,
+    /// [`super::Kernel::rows`]'s arguments, for the x86 kernels.
+    pub(super) struct Product<'a> {
         pub ty: GgmlType,
         pub bytes: &'a [u8],
         pub row_bytes: usize,
@@ -931,11 +933,17 @@ mod x86 {
         pub unpacked: &'a mut UnpackedRow,
     }
 
+    /// Rows times inputs on AVX2. Q4_0, Q4_1 and Q8_0 rows are read straight from their blocks
+    /// for a token (the nibbles widened in registers, the f16 scales through the table: each
+    /// weight byte is read once); a prompt's many inputs, and the other types, share one
+    /// unpacking of each row.
+    pub(super) struct Avx2Rows<'a>(pub V3, pub Product<'a>);
+
     impl NullaryFnOnce for Avx2Rows<'_> {
         type Output = ();
         #[inline(always)]
         fn call(self) {
-            let Avx2Rows { simd, ty, bytes, row_bytes, acts, out, width, unpacked } = self;
+            let Avx2Rows(simd, Product { ty, bytes, row_bytes, acts, out, width, unpacked }) = self;
             let table = f16_table();
             let (per, size) = ty.block();
             let blocks = row_bytes / size * per / BLOCK;
@@ -987,6 +995,7 @@ mod x86 {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm {
     use super::kinds::{Q4, Q8, RowBlocks, Stored, Unpacked};
+    use super::prompt::Prompt;
     use super::{BLOCK, QuantizedActs, UnpackedRow, f16_table, reduce};
     use crate::quant::GgmlType;
     use std::arch::wasm32::*;
@@ -1163,13 +1172,7 @@ mod wasm {
 
     /// A prompt's products in wasm SIMD: four inputs at a time, then one
     /// ([`super::prompt::tiled`]).
-    struct Prompt<'a> {
-        blocks: usize,
-        acts: &'a QuantizedActs,
-        width: usize,
-    }
-
-    impl super::prompt::PromptDots for Prompt<'_> {
+    impl super::prompt::PromptDots for Prompt<'_, ()> {
         const GROUP: usize = 4;
         #[inline(always)]
         fn group<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
@@ -1230,7 +1233,7 @@ mod wasm {
         }
         let (rest, out) = (&bytes[done * row_bytes..], &mut out[done..]);
         if !direct {
-            return super::prompt::tiled(&Prompt { blocks, acts, width }, ty, rest, row_bytes, acts, blocks, out, unpacked);
+            return super::prompt::tiled(&Prompt { simd: (), blocks, acts, width }, ty, rest, row_bytes, acts, blocks, out, unpacked);
         }
         for (r, row) in rest.chunks_exact(row_bytes).enumerate() {
             let out = &mut out[r..];

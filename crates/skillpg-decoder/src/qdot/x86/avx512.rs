@@ -12,9 +12,8 @@
 
 use super::super::kinds::Unpacked;
 use super::super::prompt::{PromptDots, tiled};
-use super::super::{BLOCK, QuantizedActs, UnpackedRow};
-use super::{Blocks, dots1, finish};
-use crate::quant::GgmlType;
+use super::super::{BLOCK, QuantizedActs};
+use super::{Blocks, Product, dots1, finish};
 use pulp::NullaryFnOnce;
 use pulp::x86::V4;
 use std::arch::x86_64::{__m256i, __m512, __m512i};
@@ -153,22 +152,13 @@ impl PromptDots for Prompt<'_> {
 }
 
 /// Rows times a prompt's inputs on AVX-512, each row unpacked once for all of them.
-pub(in crate::qdot) struct Avx512Rows<'a> {
-    pub simd: V4,
-    pub ty: GgmlType,
-    pub bytes: &'a [u8],
-    pub row_bytes: usize,
-    pub acts: &'a QuantizedActs,
-    pub out: &'a mut [f32],
-    pub width: usize,
-    pub unpacked: &'a mut UnpackedRow,
-}
+pub(in crate::qdot) struct Avx512Rows<'a>(pub V4, pub Product<'a>);
 
 impl NullaryFnOnce for Avx512Rows<'_> {
     type Output = ();
     #[inline(always)]
     fn call(self) {
-        let Avx512Rows { simd, ty, bytes, row_bytes, acts, out, width, unpacked } = self;
+        let Avx512Rows(simd, Product { ty, bytes, row_bytes, acts, out, width, unpacked }) = self;
         let (per, size) = ty.block();
         let blocks = row_bytes / size * per / BLOCK;
         let pairs = Pairs::of(acts, blocks);
