@@ -279,14 +279,12 @@ impl Kernel {
                 // vector; a token's, bound by memory, as AVX2 reads them.
                 let (per, size) = ty.block();
                 let inputs = acts.d.len() / (row_bytes / size * per / BLOCK).max(1);
-                let product = x86::Product { ty, bytes, row_bytes, acts, out, width, unpacked };
                 if let Some(simd) = pulp::x86::V4::try_new().filter(|_| inputs >= 2 && !reads_as_stored(ty, inputs)) {
-                    return simd.vectorize(x86::avx512::Avx512Rows(simd, product));
+                    return simd.vectorize(x86::avx512::Avx512Rows(simd, x86::Product { ty, bytes, row_bytes, acts, out, width, unpacked }));
                 }
                 if let Some(simd) = pulp::x86::V3::try_new() {
-                    return simd.vectorize(x86::Avx2Rows(simd, product));
+                    return simd.vectorize(x86::Avx2Rows(simd, x86::Product { ty, bytes, row_bytes, acts, out, width, unpacked }));
                 }
-                return;
             }
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => {
@@ -417,7 +415,7 @@ mod kinds {
         const HAS_MIN: bool = false;
         #[inline(always)]
         fn scales(&self, b: usize) -> (f32, f32) {
-            let d = f16_at(self.table, &self.row[b * 34..]);
+            let d = self.scale_of(&self.row[b * Self::SIZE..]);
             (d, d)
         }
         #[inline(always)]
@@ -466,7 +464,7 @@ mod kinds {
         const HAS_MIN: bool = MIN;
         #[inline(always)]
         fn scales(&self, b: usize) -> (f32, f32) {
-            let d = f16_at(self.table, &self.row[b * if MIN { 20 } else { 18 }..]);
+            let d = self.scale_of(&self.row[b * Self::SIZE..]);
             (d, d)
         }
         #[inline(always)]
@@ -907,18 +905,12 @@ mod x86 {
         }
     }
 
-    /// Row `row` times every input, four at a time.
+    /// Row `row` (read as stored) times every input: one or two, a token's product (a prompt's
+    /// products run in tiles, [`super::prompt::tiled`]).
     #[inline(always)]
     fn all_dots<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
-        let inputs = acts.d.len() / blocks;
-        let mut t = 0;
-        while t + 4 <= inputs {
-            dots4(simd, row, blocks, acts, t, out, width, None);
-            t += 4;
-        }
-        while t < inputs {
+        for t in 0..acts.d.len() / blocks {
             dots1(simd, row, blocks, acts, t, out, width, None);
-            t += 1;
         }
     }
 
@@ -1156,17 +1148,11 @@ mod wasm {
         out[t * width] = finish(row, a, blocks, acts, t, minima.map(|m| m[0]));
     }
 
-    /// The row times every input: four at a time, then one at a time.
+    /// The row (read as stored) times every input: one or two, a token's product (a prompt's
+    /// products run in tiles, [`super::prompt::tiled`]).
     fn dots<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
-        let inputs = acts.d.len() / blocks;
-        let mut t = 0;
-        while t + 4 <= inputs {
-            dots4(row, blocks, acts, t, out, width, None);
-            t += 4;
-        }
-        while t < inputs {
+        for t in 0..acts.d.len() / blocks {
             dots1(row, blocks, acts, t, out, width, None);
-            t += 1;
         }
     }
 
