@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { corpus, openPage, root, screenshotPath, serveAndBrowse } from './harness.mjs';
+import { browser, corpus, openPage, root, screenshotPath, serveAndBrowse } from './harness.mjs';
 
 const env = serveAndBrowse();
 const skillpg = path.join(root, 'target/debug/skillpg');
@@ -181,4 +181,81 @@ test('a decoder\'s repeated runs: the same seed gives the same answers in the pa
   console.log(`seeded runs agree page and CLI, e.g. ${JSON.stringify(fromCli.queries[0].answers)}`);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('eval lines that start with a wide character get a message naming the line, never a panic, across a reload', { timeout: 120_000 }, async () => {
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="lab-sample"]');
+  // Each of these first characters once panicked Run, Collisions and Export (the mark was cut at
+  // byte 1), and the text is autosaved, so the reload panicked again.
+  const wide = ['é', '“quoted”', '表', '😀', '•'];
+  const status = () => page.textContent('[data-testid="status"]');
+  for (const first of wide) {
+    await page.fill('[data-testid="lab-evals"]', `+ review this migration\n${first} a query\n`);
+    const named = `line 2: start it with + (should trigger) or - (should not), not “${[...first][0]}”`;
+    for (const button of ['lab-run', 'lab-collisions', 'lab-export-evals']) {
+      await page.click(`[data-testid="${button}"]`);
+      // The handlers read the set before their first await: a frame and a task later they are done.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+      assert.equal(await page.$('[data-testid="fatal"]'), null, `${button} with a line starting “${first}” does not panic`);
+      assert.ok((await status()).includes(named), `${button} names what line 2 starts with: ${await status()}`);
+    }
+  }
+  // The text was kept; after a reload the same clicks give the same message.
+  await page.reload();
+  await page.waitForSelector('[data-built]');
+  assert.equal(await page.inputValue('[data-testid="lab-evals"]'), `+ review this migration\n${wide.at(-1)} a query\n`);
+  await page.click('[data-testid="lab-run"]');
+  await page.waitForFunction(() => /line 2: start it with \+/.test(document.querySelector('[data-testid="status"]').textContent));
+  // A dash a word processor typed for "-" reads as the mark.
+  await page.fill('[data-testid="lab-evals"]', '+ review this migration\n– write a SELECT query\n');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lab-export-evals"]')]);
+  assert.deepEqual(JSON.parse(fs.readFileSync(await download.path(), 'utf8')), [
+    { query: 'review this migration', should_trigger: true },
+    { query: 'write a SELECT query', should_trigger: false },
+  ]);
+  assert.equal(await page.$('[data-testid="fatal"]'), null, 'no panic banner');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the routing preview and the lab asking for the model at once start one worker and one download', { timeout: 600_000 }, async () => {
+  // A fresh profile: nothing in the Cache API store, so every load is a download.
+  const own = await browser();
+  try {
+    const page = await own.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript(() => {
+      const Base = window.Worker;
+      window.__workers = [];
+      window.Worker = class extends Base {
+        constructor(url, options) {
+          super(url, options);
+          window.__workers.push(options?.name ?? String(url));
+        }
+      };
+    });
+    const downloads = [];
+    page.on('request', (r) => { if (r.url().endsWith('.spgm')) downloads.push(r.url()); });
+    await page.goto(env.server.url);
+    await page.waitForSelector('[data-built]');
+    await page.click('[data-testid="lab-sample"]');
+    await page.fill('[data-testid="routing-requests"]', 'review my migration => sql-review\nwrite release notes');
+    // Both views ask in the same task, before either load has begun to download.
+    await page.evaluate(() => {
+      document.querySelector('[data-testid="routing-run"]').click();
+      document.querySelector('[data-testid="lab-run"]').click();
+    });
+    await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 540_000 });
+    await page.waitForSelector('[data-testid="route-row"]', { timeout: 60_000 });
+    const workers = await page.evaluate(() => window.__workers.filter((n) => n === 'skillpg-routing-model').length);
+    assert.equal(workers, 1, 'one routing-model worker');
+    assert.equal(downloads.length, 1, `one download of the model: ${downloads}`);
+    // Both views show the one load's backend line.
+    assert.ok((await page.textContent('[data-testid="routing-backend"]')).length > 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await own.close();
+  }
 });

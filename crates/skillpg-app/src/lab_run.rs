@@ -92,37 +92,6 @@ pub struct Variant {
 /// The most drafts the history keeps (the oldest go first).
 pub const MAX_HISTORY: usize = 20;
 
-/// The eval set in the page's lines: `+ query` or `- query`; blank lines and `#` comments are
-/// skipped. A line with neither mark names its number.
-pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, String> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (should_trigger, rest) = match line.split_at(1) {
-            ("+", rest) => (true, rest),
-            ("-", rest) => (false, rest),
-            _ => return Err(format!("line {}: start it with + (should trigger) or - (should not)", i + 1)),
-        };
-        let query = rest.trim();
-        if query.is_empty() {
-            return Err(format!("line {}: the query is empty", i + 1));
-        }
-        out.push(EvalQuery { query: query.to_owned(), should_trigger });
-    }
-    if out.len() > eval::MAX_QUERIES {
-        return Err(format!("{} queries, more than the {} the lab takes", out.len(), eval::MAX_QUERIES));
-    }
-    Ok(out)
-}
-
-/// An eval set as the page's lines.
-pub fn to_lines(items: &[EvalQuery]) -> String {
-    items.iter().map(|q| format!("{} {}\n", if q.should_trigger { '+' } else { '-' }, q.query)).collect()
-}
-
 /// The texts a lab run embeds: the loaded skills (as the router sees them), then the queries.
 pub fn texts_to_embed(skills: &[RouteSkill], items: &[EvalQuery]) -> [Vec<String>; 2] {
     [skills.iter().map(RouteSkill::embedding_text).collect(), items.iter().map(|q| q.query.clone()).collect()]
@@ -313,21 +282,9 @@ mod tests {
         RouteSkill { name: name.into(), description: description.into() }
     }
 
-    #[test]
-    fn lines_read_and_write_the_eval_set() {
-        let items = parse_lines("# sql\n+ check this migration\n\n- write a query\n").expect("parses");
-        assert_eq!(
-            items,
-            vec![EvalQuery { query: "check this migration".into(), should_trigger: true }, EvalQuery { query: "write a query".into(), should_trigger: false }]
-        );
-        assert_eq!(parse_lines(&to_lines(&items)).expect("round trip"), items);
-        assert!(parse_lines("check this").is_err_and(|e| e.contains("line 1")));
-        assert!(parse_lines("+ ok\n-  ").is_err_and(|e| e.contains("line 2: the query is empty")));
-    }
-
     fn run() -> LabRun {
         let skills = vec![skill("sql", "Reviews migrations. Use when asked."), skill("notes", "Writes notes.")];
-        let items = parse_lines("+ a\n+ b\n- c\n- d\n").expect("parses");
+        let items = skillpg_routing::evalset::parse_lines("+ a\n+ b\n- c\n- d\n").expect("parses");
         // Unit vectors: queries a, b near sql; c near notes; d nowhere.
         let skill_vecs = vec![vec![1.0, 0.0], vec![0.0, 1.0]];
         let query_vecs = vec![vec![0.9, 0.1], vec![0.2, 0.8], vec![0.0, 1.0], vec![0.1, 0.1]];

@@ -9,6 +9,7 @@ pub mod components;
 pub mod decoder_run;
 pub mod github;
 pub mod lab_run;
+pub mod load_once;
 pub mod markdown;
 pub mod model_worker;
 pub mod routing_run;

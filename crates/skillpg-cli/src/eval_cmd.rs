@@ -18,8 +18,9 @@ use crate::route_cmd::{self, LoadedRouter, RouterArgs};
 pub struct EvalArgs {
     #[command(flatten)]
     pub router: RouterArgs,
-    /// skill-creator's eval set (`[{"query", "should_trigger"}]`), or a lab report exported by
-    /// the page or by `--format json`.
+    /// The eval set: skill-creator's `[{"query", "should_trigger"}]`, the lab's lines (`+ query`
+    /// should trigger, `- query` should not), or a lab report exported by the page or by
+    /// `--format json`.
     #[arg(long)]
     pub evals: PathBuf,
     /// The skill evaluated, by name (the first skill found when left out).
@@ -60,7 +61,7 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
         None => 0,
     };
     let text = std::fs::read_to_string(&args.evals).map_err(|e| format!("{}: {e}", args.evals.display()))?;
-    let input = eval::parse_eval_input(&text).map_err(|e| format!("{}: {e}", args.evals.display()))?;
+    let input = skillpg_routing::evalset::parse_eval_input(&text).map_err(|e| format!("{}: {e}", args.evals.display()))?;
     let holdout = args.holdout.or(input.holdout).unwrap_or(eval::DEFAULT_HOLDOUT);
     let seed = args.seed.or(input.seed).unwrap_or(eval::DEFAULT_SEED);
     let requests = eval::as_requests(&input.items, &skills[target].name);

@@ -48,25 +48,6 @@ pub struct EvalQuery {
     pub should_trigger: bool,
 }
 
-/// Reads skill-creator's eval set, `[{"query": ..., "should_trigger": true}, ...]`, naming
-/// the entry that is wrong.
-pub fn parse_evals(text: &str) -> Result<Vec<EvalQuery>, String> {
-    let items: Vec<EvalQuery> =
-        serde_json::from_str(text).map_err(|e| format!("not an eval set: expected skill-creator's [{{\"query\", \"should_trigger\"}}] list ({e})"))?;
-    if items.len() > MAX_QUERIES {
-        return Err(format!("the eval set holds {} queries, more than the {MAX_QUERIES} the lab takes", items.len()));
-    }
-    if let Some(i) = items.iter().position(|q| q.query.trim().is_empty()) {
-        return Err(format!("query {} is empty", i + 1));
-    }
-    Ok(items)
-}
-
-/// The eval set in skill-creator's format (what `parse_evals` reads), pretty-printed.
-pub fn evals_json(items: &[EvalQuery]) -> String {
-    serde_json::to_string_pretty(items).unwrap_or_else(|_| "[]".to_owned())
-}
-
 /// Which part of the eval set a query is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -529,28 +510,6 @@ pub fn report_json(report: &EvalReport) -> String {
     serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
 }
 
-/// An eval set a person brought, with the split a lab report carries.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EvalInput {
-    pub items: Vec<EvalQuery>,
-    /// The report's seed, when the file is a lab report.
-    pub seed: Option<u64>,
-    /// The report's holdout, when the file is a lab report.
-    pub holdout: Option<f64>,
-}
-
-/// An eval set from a file a person brings: skill-creator's list, or a lab report (whose
-/// queries, seed and holdout it keeps).
-pub fn parse_eval_input(text: &str) -> Result<EvalInput, String> {
-    if text.trim_start().starts_with('{') {
-        let report: EvalReport = serde_json::from_str(text).map_err(|e| format!("not a lab report: {e}"))?;
-        let items: Vec<EvalQuery> = report.queries.iter().map(QueryRow::item).collect();
-        let items = parse_evals(&serde_json::to_string(&items).unwrap_or_default())?;
-        return Ok(EvalInput { items, seed: Some(report.seed), holdout: Some(report.holdout) });
-    }
-    parse_evals(text).map(|items| EvalInput { items, seed: None, holdout: None })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -561,15 +520,6 @@ mod tests {
 
     fn set(n_pos: usize, n_neg: usize) -> Vec<EvalQuery> {
         (0..n_pos).map(|i| q(&format!("p{i}"), true)).chain((0..n_neg).map(|i| q(&format!("n{i}"), false))).collect()
-    }
-
-    #[test]
-    fn skill_creator_sets_are_read_and_written() {
-        let items = parse_evals(r#"[{"query": "merge these PDFs", "should_trigger": true}, {"query": "hi", "should_trigger": false}]"#).expect("parses");
-        assert_eq!(items, vec![q("merge these PDFs", true), q("hi", false)]);
-        assert_eq!(parse_evals(&evals_json(&items)).expect("round trip"), items);
-        assert!(parse_evals(r#"[{"query": " ", "should_trigger": true}]"#).is_err_and(|e| e.contains("query 1 is empty")));
-        assert!(parse_evals(r#"[{"query": "x"}]"#).is_err_and(|e| e.contains("should_trigger")));
     }
 
     #[test]
@@ -672,9 +622,8 @@ mod tests {
         assert_eq!(r.catalog, vec!["other".to_owned()]);
         assert!(r.queries.iter().all(|q| q.triggered == q.should_trigger));
         let json = report_json(&r);
-        let back = parse_eval_input(&json).expect("a report reads back");
-        assert_eq!(back, EvalInput { items: items.clone(), seed: Some(3), holdout: Some(DEFAULT_HOLDOUT) });
-        assert!(parse_eval_input("{\"queries\": 1}").is_err());
+        let back = crate::evalset::parse_eval_input(&json).expect("a report reads back");
+        assert_eq!(back, crate::evalset::EvalInput { items: items.clone(), seed: Some(3), holdout: Some(DEFAULT_HOLDOUT) });
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //!   choices) and the A/B comparison of two arms;
 //! - [`eval`]: the description lab: trigger evals (skill-creator's format, a seeded train /
 //!   validation split), their metrics, occlusion, a draft against the current description;
+//! - [`evalset`]: eval sets as people write them (skill-creator's JSON, the lab's `+`/`-`
+//!   lines, a lab report), one reader and one writer each;
 //! - [`export`]: the JSON and CSV schemas of a run, byte for byte the same from the CLI and the
 //!   page;
 //! - [`backend`]: where a model runs (the software-adapter rule, once);
@@ -24,6 +26,7 @@ pub mod answer;
 pub mod backend;
 pub mod decide;
 pub mod eval;
+pub mod evalset;
 pub mod export;
 pub mod math;
 pub mod outcome;

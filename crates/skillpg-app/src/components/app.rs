@@ -53,7 +53,7 @@ pub fn App() -> impl IntoView {
     let computed = Memo::new(move |_| skills.with(|(s, together, window)| compute(s, *together, *window)));
     let view = RwSignal::new(View::from_fragment(&browser::location_hash()).unwrap_or_default());
     let turn = RwSignal::new(state::turn_from_fragment(&browser::location_hash()).unwrap_or(1));
-    provide_context(Ctx { state, computed, status, view, turn });
+    provide_context(Ctx { state, computed, status, view, turn, models: super::models::Models::default() });
     // Each view has a fragment (`#view=cost`): following one scrolls to its section, and a
     // link's fragment does so on load. `#rule-<name>` opens that rule in the reference.
     // The view being read, for the navigation's mark: followed on scroll; `view` changes only

@@ -10,12 +10,12 @@ use std::ops::Range;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use skillpg_routing::eval::{self, QueryResult, Split, VariantComparison};
+use skillpg_routing::evalset;
 use skillpg_routing::protocol::DecoderMode;
 use skillpg_routing::sampling::{Sampling, run_seed};
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
-use super::routing::{ModelUi, drop_model, routing_model};
 use crate::lab_run::{self, LabRun, MAX_HISTORY};
 use crate::{browser, samples};
 
@@ -34,7 +34,7 @@ type Explained = (usize, Vec<(Range<usize>, f32)>, f64);
 #[derive(Clone, Copy)]
 struct Lab {
     c: super::Ctx,
-    ui: ModelUi,
+    ui: super::models::ModelUi,
     run: RwSignal<Option<LabRun>>,
     draft: RwSignal<Option<DraftRun>>,
     explained: RwSignal<Option<Explained>>,
@@ -44,17 +44,18 @@ struct Lab {
 
 impl Lab {
     fn new() -> Lab {
-        Lab { c: ctx(), ui: ModelUi::new(), run: RwSignal::new(None), draft: RwSignal::new(None), explained: RwSignal::new(None), captures: RwSignal::new(None) }
+        let c = ctx();
+        Lab { c, ui: c.models.ui, run: RwSignal::new(None), draft: RwSignal::new(None), explained: RwSignal::new(None), captures: RwSignal::new(None) }
     }
 
     /// Loads the six-skill routing set, selects sql-review and its eval set.
     fn load_sample(self) {
-        let items = eval::parse_evals(samples::SQL_REVIEW_EVALS).unwrap_or_default();
+        let items = evalset::parse_evals(samples::SQL_REVIEW_EVALS).unwrap_or_default();
         self.c.state.update(|s| {
             s.skills = samples::routing_inputs();
             s.selected = s.skills.iter().position(|k| k.dir_name == "sql-review").unwrap_or(0);
             s.selected_file = "SKILL.md".into();
-            s.set_lab_evals(lab_run::to_lines(&items));
+            s.set_lab_evals(evalset::to_lines(&items));
             s.lab.draft.clear();
             s.lab.history.clear();
         });
@@ -75,7 +76,7 @@ impl Lab {
             let (text, target, seed, holdout, t) = c.state.with_untracked(|s| {
                 (s.lab_evals(), s.selected, s.lab.seed, s.lab.holdout, skillpg_routing::decide::Thresholds { tau: s.routing.tau, delta: s.routing.delta })
             });
-            let items = match lab_run::parse_lines(&text) {
+            let items = match evalset::parse_lines(&text) {
                 Ok(items) if !items.is_empty() => items,
                 Ok(_) => return c.status.set("Write some queries first: `+ query` should trigger the skill, `- query` should not.".to_owned()),
                 Err(e) => return c.status.set(format!("The eval set could not be read: {e}")),
@@ -87,7 +88,7 @@ impl Lab {
             if c.state.with_untracked(|s| s.lab.decoder) {
                 return self.start_decoder(skills, target, items, holdout, seed).await;
             }
-            let Some(worker) = routing_model(c, self.ui).await else { return };
+            let Some(worker) = c.models.embedder(c.status).await else { return };
             let start = browser::now_ms();
             let [skill_texts, query_texts] = lab_run::texts_to_embed(&skills, &items);
             c.status.set(format!("Embedding {} skills and {} queries…", skill_texts.len(), query_texts.len()));
@@ -105,7 +106,7 @@ impl Lab {
                     self.run.set(Some(run));
                 }
                 Err(e) => {
-                    drop_model();
+                    c.models.drop_embedder();
                     c.status.set(format!("The eval run failed: {e}. Run again to restart the model."));
                 }
             }
@@ -154,7 +155,7 @@ impl Lab {
     fn explain(self, index: usize) {
         let Some(run) = self.run.get_untracked() else { return };
         spawn_local(async move {
-            let Some(worker) = routing_model(self.c, self.ui).await else { return };
+            let Some(worker) = self.c.models.embedder(self.c.status).await else { return };
             let start = browser::now_ms();
             match worker.embed(&lab_run::occlusion_texts(&run.skills[run.target])).await {
                 Ok((vectors, _)) => self.explained.set(Some((index, run.explain(index, &vectors), browser::now_ms() - start))),
@@ -175,7 +176,7 @@ impl Lab {
             return self.c.status.set("Write a draft description first.".to_owned());
         }
         spawn_local(async move {
-            let Some(worker) = routing_model(self.c, self.ui).await else { return };
+            let Some(worker) = self.c.models.embedder(self.c.status).await else { return };
             let skill = RouteSkill { name: run.skills[run.target].name.clone(), description: description.clone() };
             match worker.embed(&[skill.embedding_text()]).await {
                 Ok((vectors, _)) => {
@@ -205,20 +206,24 @@ impl Lab {
         spawn_local(async move {
             let computed = c.computed.get_untracked();
             let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
-            let (owned, t) = c.state.with_untracked(|s| {
-                let owned: Vec<(usize, eval::EvalQuery)> = s
-                    .skills
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, k)| s.lab.sets.get(&k.dir_name).map(|text| (i, lab_run::parse_lines(text).unwrap_or_default())))
-                    .flat_map(|(i, items)| items.into_iter().map(move |q| (i, q)))
-                    .collect();
-                (owned, skillpg_routing::decide::Thresholds { tau: s.routing.tau, delta: s.routing.delta })
+            let read = c.state.with_untracked(|s| {
+                let mut owned: Vec<(usize, eval::EvalQuery)> = Vec::new();
+                for (i, k) in s.skills.iter().enumerate() {
+                    let Some(text) = s.lab.sets.get(&k.dir_name) else { continue };
+                    // A set that does not read is named, not taken as empty.
+                    let items = evalset::parse_lines(text).map_err(|e| format!("The eval set of {} could not be read: {e}", k.dir_name))?;
+                    owned.extend(items.into_iter().map(|q| (i, q)));
+                }
+                Ok::<_, String>((owned, skillpg_routing::decide::Thresholds { tau: s.routing.tau, delta: s.routing.delta }))
             });
+            let (owned, t) = match read {
+                Ok(read) => read,
+                Err(e) => return c.status.set(e),
+            };
             if owned.is_empty() {
                 return c.status.set("Write an eval set for at least one loaded skill first.".to_owned());
             }
-            let Some(worker) = routing_model(c, self.ui).await else { return };
+            let Some(worker) = c.models.embedder(c.status).await else { return };
             let queries: Vec<String> = owned.iter().map(|(_, q)| q.query.clone()).collect();
             let texts: Vec<String> = skills.iter().map(RouteSkill::embedding_text).collect();
             let res = async { Ok::<_, String>((worker.embed(&texts).await?.0, worker.embed(&queries).await?.0)) }.await;
@@ -234,10 +239,10 @@ impl Lab {
 
     /// Reads a brought eval set: skill-creator's list, or a lab report (with its seed and split).
     fn import(self, text: &str) {
-        match eval::parse_eval_input(text) {
+        match evalset::parse_eval_input(text) {
             Ok(input) => {
                 self.c.state.update(|s| {
-                    s.set_lab_evals(lab_run::to_lines(&input.items));
+                    s.set_lab_evals(evalset::to_lines(&input.items));
                     s.lab.seed = input.seed.unwrap_or(s.lab.seed);
                     s.lab.holdout = input.holdout.unwrap_or(s.lab.holdout);
                 });
@@ -264,8 +269,8 @@ pub fn LabPanel() -> impl IntoView {
             }
         });
     };
-    let export_evals = move |_| match c.state.with_untracked(|s| lab_run::parse_lines(&s.lab_evals())) {
-        Ok(items) => browser::download("evals.json", "application/json", eval::evals_json(&items).as_bytes()),
+    let export_evals = move |_| match c.state.with_untracked(|s| evalset::parse_lines(&s.lab_evals())) {
+        Ok(items) => browser::download("evals.json", "application/json", evalset::evals_json(&items).as_bytes()),
         Err(e) => c.status.set(format!("The eval set could not be read: {e}")),
     };
     let selected_name = move || c.computed.with(|k| k.analyses.get(c.state.with(|s| s.selected)).map(|a| a.display_name().to_owned()).unwrap_or_default());

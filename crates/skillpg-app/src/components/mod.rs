@@ -10,6 +10,7 @@ pub mod editor;
 pub mod lab;
 pub mod levels;
 pub mod loaders;
+pub mod models;
 pub mod paired;
 pub mod presenter;
 pub mod progress;
@@ -35,6 +36,8 @@ pub struct Ctx {
     pub view: RwSignal<crate::state::View>,
     /// The turn the context-window picture shows (the cost view and presenter mode share it).
     pub turn: RwSignal<u64>,
+    /// The models the page loads, each once, and what the views show of them.
+    pub models: models::Models,
 }
 
 /// The shared context.

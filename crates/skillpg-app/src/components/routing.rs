@@ -4,72 +4,34 @@
 //! thresholds, calibration, a collision matrix, the "thin it" switch and an honest A/B
 //! comparison. A preview by a small model, not any product's router.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use skillpg_routing::NONE;
-use skillpg_routing::backend::BackendChoice;
 use skillpg_routing::decide::Thresholds;
 use skillpg_routing::requests::{parse_requests, to_labelled_json, to_skill_creator_json};
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
-use crate::browser::Kept;
 use crate::model_worker::ModelWorker;
-use crate::routing_run::{COLLISION, MODEL_CACHE, RouteRun, WEIGHTS, texts_to_embed};
+use crate::routing_run::{COLLISION, RouteRun, texts_to_embed};
 use crate::{browser, samples};
-
-thread_local! {
-    // The worker that holds the model, once loaded (a JS handle: not Send, so not in a signal).
-    static MODEL: RefCell<Option<Rc<ModelWorker>>> = const { RefCell::new(None) };
-}
-
-/// Forgets the worker (after it failed): the next run starts a fresh one.
-pub(super) fn drop_model() {
-    MODEL.with(|m| m.borrow_mut().take());
-}
-
-/// Where the routing model runs: the `skillpg-routing-backend` setting forces WebGPU (the
-/// browser tests' way to run the WGSL kernels on SwiftShader).
-fn backend_choice() -> BackendChoice {
-    if browser::force_webgpu() { BackendChoice::Webgpu } else { BackendChoice::Auto }
-}
-
-/// What a view shows while the routing model loads and after: what ran, the download's
-/// progress, and why the model will be downloaded again. `Copy`; each view that uses the model
-/// (the routing preview, the description lab) has its own.
-#[derive(Clone, Copy)]
-pub(super) struct ModelUi {
-    /// What ran, in the worker's words.
-    pub backend: RwSignal<String>,
-    pub loading: RwSignal<bool>,
-    /// Bytes of the model downloaded so far, and in all when the server says.
-    pub download: RwSignal<Option<(u64, Option<u64>)>>,
-    /// Why the model will be downloaded again next visit, when the browser would not keep it.
-    pub not_kept: RwSignal<Option<String>>,
-}
-
-impl ModelUi {
-    pub fn new() -> ModelUi {
-        ModelUi { backend: RwSignal::new(String::new()), loading: RwSignal::new(false), download: RwSignal::new(None), not_kept: RwSignal::new(None) }
-    }
-}
 
 /// The routing view's signals, and what the person's actions do to them. `Copy`, so that every
 /// handler takes it whole.
 #[derive(Clone, Copy)]
 struct Panel {
     c: super::Ctx,
-    ui: ModelUi,
+    ui: super::models::ModelUi,
     run: RwSignal<Option<RouteRun>>,
     use_thin: RwSignal<bool>,
 }
 
 impl Panel {
     fn new() -> Panel {
-        Panel { c: ctx(), ui: ModelUi::new(), run: RwSignal::new(None), use_thin: RwSignal::new(false) }
+        let c = ctx();
+        Panel { c, ui: c.models.ui, run: RwSignal::new(None), use_thin: RwSignal::new(false) }
     }
 
     fn thresholds(self) -> Thresholds {
@@ -77,7 +39,7 @@ impl Panel {
     }
 
     async fn model(self) -> Option<Rc<ModelWorker>> {
-        routing_model(self.c, self.ui).await
+        self.c.models.embedder(self.c.status).await
     }
 
     /// Embeds the skills (as written and thinned) and the requests in the worker, and keeps the run.
@@ -117,8 +79,7 @@ impl Panel {
                     c.status.set(format!("Routed the requests over {} skills in {ms:.0} ms ({total} texts embedded or cached).", skills.len()));
                 }
                 Err(e) => {
-                    drop_model();
-                    self.ui.backend.set(String::new());
+                    c.models.drop_embedder();
                     c.status.set(format!("The routing run failed: {e}. Route again to restart the model."));
                 }
             }
@@ -138,44 +99,6 @@ impl Panel {
                 self.c.status.set(format!("Calibrated on {n} labelled requests ({tried} pairs tried): τ {:.2}, δ {:.2}, {right} right.", t.tau, t.delta));
             }
             Err(e) => self.c.status.set(e),
-        }
-    }
-}
-
-/// The model's worker, loaded first when it is not (with the download's progress), or
-/// `None` with the reason in the status line.
-pub(super) async fn routing_model(c: super::Ctx, ui: ModelUi) -> Option<Rc<ModelWorker>> {
-    if let Some(worker) = MODEL.with(|m| m.borrow().clone()) {
-        return Some(worker);
-    }
-    ui.loading.set(true);
-    c.status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
-    let res: Result<ModelWorker, String> = async {
-        let worker = ModelWorker::spawn("skillpg-routing-model")?;
-        let (vocab, vocab_kept) = browser::fetch_kept(MODEL_CACHE, "model/vocab.txt", 16 * 1024 * 1024, |_, _| {}).await?;
-        let vocab = String::from_utf8_lossy(&vocab).into_owned();
-        let (bytes, kept) =
-            browser::fetch_kept(MODEL_CACHE, &format!("model/minilm-{WEIGHTS}.spgm"), 64 * 1024 * 1024, |loaded, total| ui.download.set(Some((loaded, total)))).await?;
-        let refused = [vocab_kept, kept].contains(&Kept::Refused);
-        ui.not_kept
-            .set(refused.then(|| "The browser refused to keep the model (its storage is full or off for this site): the next visit downloads it again.".to_owned()));
-        ui.download.set(None);
-        c.status.set("Preparing the routing model in a worker…".to_owned());
-        ui.backend.set(worker.load_embedder(&bytes, &vocab, backend_choice()).await?);
-        Ok(worker)
-    }
-    .await;
-    ui.loading.set(false);
-    ui.download.set(None);
-    match res {
-        Ok(worker) => {
-            let worker = Rc::new(worker);
-            MODEL.with(|m| *m.borrow_mut() = Some(worker.clone()));
-            Some(worker)
-        }
-        Err(e) => {
-            c.status.set(format!("The routing model could not be loaded: {e}. Build the page after `bash scripts/fetch-model` to serve it."));
-            None
         }
     }
 }
