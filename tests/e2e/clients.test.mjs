@@ -4,6 +4,8 @@
 // and each client's listing budget follows the context window a person sets.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { openPage, root, screenshotPath, serveAndBrowse } from './harness.mjs';
@@ -66,6 +68,45 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
   assert.match(await listing('cursor'), /no documented budget/);
   // The window travels in the link.
   assert.equal(await page.inputValue('[data-testid="context-window"]'), '2000');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an archive\'s own findings reach the verdicts: claude.ai refuses two folders in one zip, as the CLI does', async () => {
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="clear"]');
+  // Two skill folders in one upload (claude.ai takes one), named in capitals: SKILL.ZIP is an
+  // archive too.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-'));
+  const zip = path.join(dir, 'TWO-SKILLS.ZIP');
+  execFileSync('python3', ['-c', `import zipfile, sys
+with zipfile.ZipFile(sys.argv[1], 'w') as z:
+    for n in ('alpha', 'beta'):
+        z.writestr(n + '/SKILL.md', '---\\nname: ' + n + '\\ndescription: Does ' + n + ' things. Use when asked about ' + n + '.\\n---\\n\\n# ' + n + '\\n')`, zip]);
+  await page.setInputFiles('[data-testid="file-input"]', zip);
+  await page.waitForSelector('[data-testid="cell-claude-ai-1"]');
+  const cli = JSON.parse((() => {
+    try {
+      return execFileSync(path.join(root, 'target/debug/skillpg'), ['check', '--profile', 'all', '--format', 'json', zip], { encoding: 'utf8', cwd: root });
+    } catch (e) {
+      return e.stdout; // exit 1: claude.ai refuses it
+    }
+  })());
+  for (const client of cli.clients) {
+    for (const [i, cell] of client.skills.entries()) {
+      const text = await page.textContent(`[data-testid="cell-${client.client}-${i}"] .verdict`);
+      assert.equal(text, cell.loads ? 'loads' : 'fails', `${client.client} × ${cell.name}: the page says what the CLI says`);
+    }
+  }
+  const claudeAi = cli.clients.find((c) => c.client === 'claude-ai');
+  assert.equal(claudeAi.skills[0].reason.rule, 'archive-layout', 'the CLI refuses the upload for its layout');
+  assert.equal(await page.textContent('[data-testid="cell-claude-ai-0"] .verdict'), 'fails');
+  assert.ok((await page.textContent('[data-testid="cell-claude-ai-0"] .reason')).includes('claude.ai takes one skill per upload'), 'the reason is the archive\'s layout');
+  assert.equal(await page.textContent('[data-testid="cell-claude-code-0"] .verdict'), 'loads', 'Claude Code has no upload gate');
+  // The finding survives a reload (it is kept with the skill).
+  await page.reload();
+  await page.waitForSelector('[data-built]');
+  assert.equal(await page.textContent('[data-testid="cell-claude-ai-0"] .verdict'), 'fails');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -18,7 +18,7 @@ pub struct Sample {
 impl Sample {
     /// The sample as page input.
     pub fn input(&self) -> SkillInput {
-        SkillInput { dir_name: self.dir.to_owned(), files: self.files.iter().map(|(p, t)| ((*p).to_owned(), t.as_bytes().to_vec())).collect() }
+        SkillInput::new(self.dir, self.files.iter().map(|(p, t)| ((*p).to_owned(), t.as_bytes().to_vec())).collect())
     }
 }
 
@@ -62,5 +62,5 @@ pub static SQL_REVIEW_EVALS: &str = include_str!("../../../web/samples/routing/e
 
 /// The routing set's skills as page input.
 pub fn routing_inputs() -> Vec<SkillInput> {
-    ROUTING_SKILLS.iter().map(|(dir, md)| SkillInput { dir_name: (*dir).to_owned(), files: vec![("SKILL.md".to_owned(), md.as_bytes().to_vec())] }).collect()
+    ROUTING_SKILLS.iter().map(|(dir, md)| SkillInput::new(*dir, vec![("SKILL.md".to_owned(), md.as_bytes().to_vec())])).collect()
 }

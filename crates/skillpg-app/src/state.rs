@@ -35,9 +35,50 @@ pub struct SkillInput {
     pub dir_name: String,
     /// Its files, `/`-separated relative paths.
     pub files: Vec<(String, Vec<u8>)>,
+    /// The findings of the input it came from (an archive's layout, a path that left the
+    /// folder), kept with the first skill read from that input as the CLI keeps them, so each
+    /// profile weighs them like the skill's own findings.
+    pub findings: Vec<InputFinding>,
 }
 
+/// An input's own finding as the page keeps it (and a link carries it): its rule's name, its
+/// file and its message; [`SkillInput::input_diagnostics`] makes the engine's finding of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputFinding {
+    pub rule: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub file: String,
+    pub message: String,
+}
+
+/// The most input findings a skill from a link carries (a link is untrusted input).
+const MAX_LINK_FINDINGS: usize = 100;
+
 impl SkillInput {
+    /// A skill folder with no input findings.
+    pub fn new(dir_name: impl Into<String>, files: Vec<(String, Vec<u8>)>) -> SkillInput {
+        SkillInput { dir_name: dir_name.into(), files, findings: Vec::new() }
+    }
+
+    /// The skills an input held, as the page keeps them: the input's own findings go with its
+    /// first skill, where the CLI reports them (`skillpg check`), so the two give the same
+    /// verdicts. Empty when the input held no skill (its findings then say why).
+    pub fn from_ingested(ingested: skillpg_core::ingest::Ingested) -> Vec<SkillInput> {
+        let mut findings: Vec<InputFinding> =
+            ingested.diagnostics.iter().map(|d| InputFinding { rule: d.rule.to_owned(), file: d.file.clone(), message: d.message.clone() }).collect();
+        ingested
+            .skills
+            .into_iter()
+            .map(|b| SkillInput { dir_name: b.dir_name, files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect(), findings: std::mem::take(&mut findings) })
+            .collect()
+    }
+
+    /// The input's findings as the engine's diagnostics, at their rules' default severity
+    /// (`skillpg_core::ingest::findings_under` weighs them per profile).
+    pub fn input_diagnostics(&self) -> Vec<skillpg_core::Diagnostic> {
+        self.findings.iter().filter_map(|f| skillpg_core::ingest::input_finding(&f.rule, &f.file, f.message.clone())).collect()
+    }
+
     /// The engine's view of it.
     pub fn bundle(&self) -> SkillBundle {
         SkillBundle::new(&self.dir_name, self.files.iter().map(|(p, b)| BundleFile { path: p.clone(), bytes: b.clone() }).collect())
@@ -266,6 +307,9 @@ fn is_default_lab(lab: &crate::lab_run::LabState) -> bool {
 struct SkillV1 {
     dir: String,
     files: Vec<FileV1>,
+    /// The input's own findings (an archive's layout), so a link keeps the verdict it showed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    findings: Vec<InputFinding>,
 }
 
 /// A file: text when it is UTF-8, else base64.
@@ -294,6 +338,7 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
                         Err(_) => FileV1 { p: p.clone(), t: None, b: Some(URL_SAFE_NO_PAD.encode(bytes)) },
                     })
                     .collect(),
+                findings: s.findings.clone(),
             })
             .collect(),
         selected: state.selected,
@@ -338,7 +383,10 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
             }
             files.push((path, bytes));
         }
-        skills.push(SkillInput { dir_name: s.dir, files });
+        // Only input rules, and a bounded number of them: a link cannot make up other findings.
+        let findings: Vec<InputFinding> =
+            s.findings.into_iter().filter(|f| skillpg_core::ingest::input_finding(&f.rule, &f.file, String::new()).is_some()).take(MAX_LINK_FINDINGS).collect();
+        skills.push(SkillInput { dir_name: s.dir, files, findings });
     }
     let selected = wire.selected.min(skills.len().saturating_sub(1));
     // Every number and name is clamped to what the page's own inputs allow.
@@ -540,6 +588,7 @@ mod tests {
             skills: vec![SkillInput {
                 dir_name: "my-skill".into(),
                 files: vec![("SKILL.md".into(), b"---\nname: my-skill\n---\n".to_vec()), ("assets/x.png".into(), vec![0x89, 0, 0xff])],
+                findings: vec![InputFinding { rule: "archive-layout".into(), file: String::new(), message: "the archive has 2 top-level entries".into() }],
             }],
             selected: 0,
             selected_file: "SKILL.md".into(),
@@ -580,7 +629,7 @@ mod tests {
         assert!(decode_fragment("#view=cost").is_none());
         let evil = ShareStateV1 {
             v: 1,
-            skills: vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }],
+            skills: vec![SkillV1 { dir: "x".into(), findings: vec![], files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }],
             selected: 0,
             file: String::new(),
             profile: String::new(),
@@ -618,17 +667,20 @@ mod tests {
     #[test]
     fn crafted_links_are_bounded_like_archives() {
         // Many skills, many files, a huge file: refused with a message, before any analysis.
-        let many_skills: Vec<SkillV1> = (0..MAX_LINK_SKILLS + 1).map(|i| SkillV1 { dir: format!("s{i}"), files: vec![] }).collect();
+        let many_skills: Vec<SkillV1> = (0..MAX_LINK_SKILLS + 1).map(|i| SkillV1 { dir: format!("s{i}"), findings: vec![], files: vec![] }).collect();
         assert!(decode(&link_of(&wire_with(many_skills))).is_err_and(|e| e.contains("skills")));
-        let many_files =
-            vec![SkillV1 { dir: "x".into(), files: (0..MAX_LINK_FILES + 1).map(|i| FileV1 { p: format!("f{i}"), t: Some(String::new()), b: None }).collect() }];
+        let many_files = vec![SkillV1 {
+            dir: "x".into(),
+            findings: vec![],
+            files: (0..MAX_LINK_FILES + 1).map(|i| FileV1 { p: format!("f{i}"), t: Some(String::new()), b: None }).collect(),
+        }];
         assert!(decode(&link_of(&wire_with(many_files))).is_err_and(|e| e.contains("files")));
-        let huge = vec![SkillV1 { dir: "x".into(), files: vec![FileV1 { p: "SKILL.md".into(), t: Some("a".repeat(MAX_LINK_BYTES + 1)), b: None }] }];
+        let huge = vec![SkillV1 { dir: "x".into(), findings: vec![], files: vec![FileV1 { p: "SKILL.md".into(), t: Some("a".repeat(MAX_LINK_BYTES + 1)), b: None }] }];
         let link = link_of(&wire_with(huge));
         assert!(link.len() < 20_000, "a small link: {}", link.len());
         assert!(decode(&link).is_err_and(|e| e.contains("MB")));
         // Absurd numbers are clamped and an unknown profile falls back to the spec's.
-        let mut wire = wire_with(vec![SkillV1 { dir: "x".into(), files: vec![] }]);
+        let mut wire = wire_with(vec![SkillV1 { dir: "x".into(), findings: vec![], files: vec![] }]);
         wire.cost.turns = u64::MAX;
         wire.cost.activate_at = 0;
         wire.cost.price = 1e300;
@@ -640,6 +692,28 @@ mod tests {
         assert_eq!((state.cost.turns, state.cost.activate_at, state.cost.price), (MAX_TURNS, 1, 1_000.0));
         assert_eq!(state.profile, "spec");
         assert_eq!(state.routing.tau, 1.0);
+        // A link keeps an archive's own findings, and no made-up finding of another rule.
+        let finding = |rule: &str| InputFinding { rule: rule.into(), file: String::new(), message: "m".into() };
+        let wire = wire_with(vec![SkillV1 { dir: "x".into(), findings: vec![finding("archive-layout"), finding("name-format")], files: vec![] }]);
+        assert_eq!(decode(&link_of(&wire)).expect("a link").skills[0].findings, vec![finding("archive-layout")]);
+    }
+
+    #[test]
+    fn an_archives_findings_go_with_its_first_skill_to_every_client() {
+        let two = skillpg_core::ingest::write_archive(&[
+            ("a/SKILL.md", &b"---\nname: a\ndescription: A.\n---\n"[..]),
+            ("b/SKILL.md", &b"---\nname: b\ndescription: B.\n---\n"[..]),
+        ]);
+        let skills = SkillInput::from_ingested(skillpg_core::ingest::read_archive("two.ZIP", &two));
+        assert_eq!(skills.iter().map(|k| k.findings.len()).collect::<Vec<_>>(), vec![1, 0], "on the first skill only");
+        let computed = crate::compute(&skills, false, DEFAULT_CONTEXT_WINDOW);
+        let errors_of = |key: &str| {
+            let (_, per_skill) = computed.checks.iter().find(|(p, _)| p.key == key).expect("a profile");
+            per_skill[0].iter().filter(|d| d.rule == "archive-layout").map(|d| d.severity).collect::<Vec<_>>()
+        };
+        // claude.ai's upload gate refuses the archive; elsewhere it is a warning, as in the CLI.
+        assert_eq!(errors_of("claude-ai"), vec![skillpg_core::Severity::Error]);
+        assert_eq!(errors_of("claude-code"), vec![skillpg_core::Severity::Warning]);
     }
 
     #[test]
@@ -678,11 +752,11 @@ mod tests {
     fn skill_md_is_shown_decoded_and_read_only_unless_utf8() {
         let mut utf16 = vec![0xFF, 0xFE];
         utf16.extend("---\nname: x\n---\n".encode_utf16().flat_map(u16::to_le_bytes));
-        let k = SkillInput { dir_name: "x".into(), files: vec![("SKILL.md".into(), utf16)] };
+        let k = SkillInput::new("x", vec![("SKILL.md".into(), utf16)]);
         let (text, why) = k.skill_md_shown().expect("shown");
         assert!(!text.contains('\0') && text.contains("name: x"), "{text:?}");
         assert_eq!(why, Some("UTF-16 (little-endian)"));
-        let k = SkillInput { dir_name: "x".into(), files: vec![("SKILL.md".into(), b"---\nname: x\n".to_vec()), ("a.md".into(), vec![0; 10])] };
+        let k = SkillInput::new("x", vec![("SKILL.md".into(), b"---\nname: x\n".to_vec()), ("a.md".into(), vec![0; 10])]);
         assert_eq!(k.skill_md_shown().map(|(_, why)| why), Some(None));
         assert_eq!(k.other_files_bytes(), 10);
     }
@@ -698,7 +772,7 @@ mod tests {
 
     #[test]
     fn a_skill_of_the_same_folder_replaces_the_loaded_one() {
-        let skill = |dir: &str, body: &str| SkillInput { dir_name: dir.into(), files: vec![("SKILL.md".into(), body.as_bytes().to_vec())] };
+        let skill = |dir: &str, body: &str| SkillInput::new(dir, vec![("SKILL.md".into(), body.as_bytes().to_vec())]);
         let mut state = PageState::default();
         state.put_skill(skill("a", "1"));
         state.put_skill(skill("b", "1"));

@@ -184,6 +184,13 @@ fn check_json(args: &[&str]) -> (Option<i32>, serde_json::Value, String) {
 /// profile's severity.
 #[test]
 fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
+    // `SKILL.ZIP` is an archive as much as `good-skill.skill`: the extension's case does not matter.
+    let shouting = temp_file(
+        "GOOD-SKILL.ZIP",
+        &zip_of(&[("good-skill/SKILL.md", b"---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n")]),
+    );
+    let (code, json, err) = check_json(&["check", "--format", "json", &shouting]);
+    assert_eq!((code, &json["skills"][0]["name"]), (Some(0), &serde_json::json!("good-skill")), "read as an archive: {json} {err}");
     let good = temp_file(
         "good-skill.skill",
         &zip_of(&[("good-skill/SKILL.md", b"---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n")]),

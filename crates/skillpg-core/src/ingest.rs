@@ -99,8 +99,43 @@ impl Ingested {
     /// left out. The same path as a skill's findings, so an archive's problems are capped to a
     /// product's gates like any other.
     pub fn findings(&self, profile: &Profile) -> Vec<Diagnostic> {
-        self.diagnostics.iter().filter_map(|d| profile.severity(d.rule, d.severity).map(|severity| Diagnostic { severity, ..d.clone() })).collect()
+        findings_under(&self.diagnostics, profile)
     }
+}
+
+/// An input's own findings (as [`Ingested::diagnostics`] holds them) under `profile`: each at
+/// the severity the profile gives its rule, the ones it turns off left out. The one policy of
+/// the CLI and the page, which keeps an archive's findings beside the skill it read.
+pub fn findings_under(diagnostics: &[Diagnostic], profile: &Profile) -> Vec<Diagnostic> {
+    diagnostics.iter().filter_map(|d| profile.severity(d.rule, d.severity).map(|severity| Diagnostic { severity, ..d.clone() })).collect()
+}
+
+/// An input's own finding rebuilt from what an edge keeps of it (the rule's name, the file and
+/// the message, as the page keeps an archive's findings beside its skill and in a link), at
+/// the rule's default severity; `None` when `rule` is not one of the input rules ([`RULES`]),
+/// so a link cannot make up any other finding.
+pub fn input_finding(rule: &str, file: &str, message: String) -> Option<Diagnostic> {
+    RULES.iter().find(|meta| meta.name == rule).map(|meta| diag(meta, file, message))
+}
+
+/// Whether a file is an archive by its name: `.zip` or `.skill`, in any case (`SKILL.ZIP`
+/// too). The one test of every edge: the CLI, the file edge, the page's pickers, drops and
+/// addresses.
+pub fn is_archive_name(name: &str) -> bool {
+    archive_stem(name).len() < name.len()
+}
+
+/// `name` without its archive extension (`.zip` or `.skill`, any case), or whole.
+fn archive_stem(name: &str) -> &str {
+    for ext in [".zip", ".skill"] {
+        if let Some(at) = name.len().checked_sub(ext.len())
+            && name.is_char_boundary(at)
+            && name[at..].eq_ignore_ascii_case(ext)
+        {
+            return &name[..at];
+        }
+    }
+    name
 }
 
 fn diag(meta: &'static RuleMeta, file: &str, message: String) -> Diagnostic {
@@ -216,7 +251,7 @@ pub fn write_archive<P: AsRef<str>, B: AsRef<[u8]>>(entries: &[(P, B)]) -> Vec<u
 /// SKILL.md. Bounded against zip bombs and path traversal; never panics.
 pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
     let stem = archive_name.rsplit('/').next().unwrap_or(archive_name);
-    let stem = stem.strip_suffix(".zip").or_else(|| stem.strip_suffix(".skill")).unwrap_or(stem);
+    let stem = archive_stem(stem);
     let mut res = Ingested { name: stem.to_owned(), ..Ingested::default() };
     let mut archive = match zip::ZipArchive::new(std::io::Cursor::new(bytes)) {
         Ok(a) => a,
@@ -321,6 +356,25 @@ mod tests {
 
     fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
         write_archive(entries)
+    }
+
+    #[test]
+    fn an_archive_is_known_by_its_extension_in_any_case() {
+        for name in ["a.zip", "SKILL.ZIP", "x.Skill", "dir/My.SKILL", "é.zip"] {
+            assert!(is_archive_name(name), "{name}");
+        }
+        for name in ["SKILL.md", "zip", "a.zip.md", "skill", "ä", "notes.zi"] {
+            assert!(!is_archive_name(name), "{name}");
+        }
+        let read = read_archive("Upload.SKILL.ZIP", &zip_of(&[("my-skill/SKILL.md", b"---\nname: my-skill\n---\n")]));
+        assert_eq!(read.name, "Upload.SKILL", "the stem loses its extension whatever its case");
+    }
+
+    #[test]
+    fn an_input_finding_is_rebuilt_only_for_input_rules() {
+        let d = input_finding("archive-layout", "", "two folders".to_owned()).expect("an input rule");
+        assert_eq!((d.code, d.severity, d.message.as_str()), ("SPG008", Severity::Error, "two folders"));
+        assert!(input_finding("name-format", "SKILL.md", "made up".to_owned()).is_none(), "a skill's rule is not an input's");
     }
 
     #[test]

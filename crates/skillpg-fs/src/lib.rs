@@ -19,9 +19,8 @@ pub fn read_path(path: &Path) -> Result<Ingested, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let name = path.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_else(|| path.display().to_string());
     if meta.is_file() {
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if ext == "zip" || ext == "skill" {
+        if ingest::is_archive_name(&name) {
             let mut res = ingest::read_archive(&name, &bytes);
             located(&mut res, path);
             return Ok(res);

@@ -10,35 +10,39 @@ use crate::browser::{self, PickedFile};
 use crate::github;
 use crate::samples::SAMPLES;
 use crate::state::SkillInput;
+use skillpg_core::ingest::is_archive_name;
 
 /// Turns picked or dropped files into skills (`c` is passed in: this runs in a task, outside
 /// the component tree that provides the context) and adds them to the catalog (a skill with the
 /// same folder name is replaced). Archives among the files are opened.
 fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
-    let mut skills = Vec::new();
-    let mut problems = Vec::new();
-    let (archives, plain): (Vec<PickedFile>, Vec<PickedFile>) = files.into_iter().partition(|(p, _)| p.ends_with(".zip") || p.ends_with(".skill"));
+    let mut inputs = Vec::new();
+    let (archives, plain): (Vec<PickedFile>, Vec<PickedFile>) = files.into_iter().partition(|(p, _)| is_archive_name(p));
     for (name, bytes) in archives {
-        let found = skillpg_core::ingest::read_archive(&name, &bytes);
-        problems.extend(found.diagnostics.iter().map(|d| format!("{}: {}", name, d.message)));
-        skills.extend(found.skills);
+        inputs.push((name.clone(), skillpg_core::ingest::read_archive(&name, &bytes)));
     }
     if !plain.is_empty() {
         // A lone SKILL.md picked as a file becomes a skill folder of its own.
         let lone = plain.len() == 1 && plain[0].0.eq_ignore_ascii_case("skill.md");
-        let found = skillpg_core::ingest::discover(if lone { "my-skill" } else { "dropped" }, plain);
-        problems.extend(found.diagnostics.iter().map(|d| d.message.clone()));
-        skills.extend(found.skills);
+        let name = if lone { "my-skill" } else { "dropped" };
+        inputs.push((name.to_owned(), skillpg_core::ingest::discover(name, plain)));
+    }
+    let mut skills = Vec::new();
+    let mut problems = Vec::new();
+    for (name, ingested) in inputs {
+        problems.extend(ingested.diagnostics.iter().map(|d| format!("{name}: {}", d.message)));
+        // The input's own findings stay with its first skill and reach every client's verdict.
+        skills.extend(SkillInput::from_ingested(ingested));
     }
     let n_found = skills.len();
     c.state.update(|s| {
-        for b in skills {
-            s.put_skill(SkillInput { dir_name: b.dir_name.clone(), files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect() });
+        for k in skills {
+            s.put_skill(k);
         }
     });
     let mut message = format!("Loaded {n_found} skill(s).");
     if !problems.is_empty() {
-        message.push_str(&format!(" Problems with the input: {}", problems.join("; ")));
+        message.push_str(&format!(" Problems with the input (shown with its first skill's findings): {}", problems.join("; ")));
     }
     c.status.set(message);
 }
@@ -169,7 +173,7 @@ fn Gallery() -> impl IntoView {
                 <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| c.state.update(|st| st.put_skill(sample.input()))>{sample.title}</button>
             }).collect_view()}
             <button on:click=move |_| c.state.update(|st| {
-                st.skills.push(SkillInput { dir_name: "new-skill".into(), files: vec![("SKILL.md".into(), b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec())] });
+                st.skills.push(SkillInput::new("new-skill", vec![("SKILL.md".into(), b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec())]));
                 st.selected = st.skills.len() - 1;
             })>"New empty skill"</button>
             <button data-testid="clear" on:click=move |_| c.state.update(|st| { st.skills.clear(); st.selected = 0; })>"Clear all"</button>
@@ -191,24 +195,19 @@ async fn load_address(c: super::Ctx, address: &str) -> Result<Vec<PickedFile>, S
         c.status.set(format!("Fetching {raw}…"));
         let bytes = browser::fetch_bytes(&raw, one_file_max).await?;
         let file = gh.path.rsplit('/').next().unwrap_or("SKILL.md");
-        return Ok(vec![(if is_archive(file) { file.to_owned() } else { format!("{}/{file}", gh.folder_name()) }, bytes)]);
+        return Ok(vec![(if is_archive_name(file) { file.to_owned() } else { format!("{}/{file}", gh.folder_name()) }, bytes)]);
     }
     c.status.set(format!("Fetching {address}…"));
     let bytes = browser::fetch_bytes(address, one_file_max).await?;
     let path = address.split(['?', '#']).next().unwrap_or(address);
     let mut segments = path.rsplit('/');
     let file = segments.next().filter(|f| !f.is_empty()).unwrap_or("SKILL.md").to_owned();
-    if is_archive(&file) {
+    if is_archive_name(&file) {
         return Ok(vec![(file, bytes)]);
     }
     // A SKILL.md keeps the folder it sits in: `.../skills/pdf/SKILL.md` is `pdf`.
     let folder = segments.next().filter(|f| !f.is_empty() && !f.contains(['.', ':'])).unwrap_or("my-skill");
     Ok(vec![(format!("{folder}/SKILL.md"), bytes)])
-}
-
-fn is_archive(file: &str) -> bool {
-    let lower = file.to_ascii_lowercase();
-    lower.ends_with(".zip") || lower.ends_with(".skill")
 }
 
 /// Lists a GitHub folder recursively through the contents API, then reads every file from the
