@@ -11,7 +11,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { browser, corpus, root, serve } from '../tests/e2e/harness.mjs';
+import { browser, corpus, keystrokesDuringRouting, root, serve } from '../tests/e2e/harness.mjs';
 
 const runs = Number(process.argv[2] || 7);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -228,6 +228,18 @@ if (fs.existsSync(path.join(root, 'dist/model/minilm-i8.spgm'))) {
   for (let i = 0; i < Math.min(runs, 5); i++) later.push((await routeOnce(` (run ${i})`)).ms);
   results.routing28Ms = median(later);
   results.routingBackend = await page.textContent('[data-testid="routing-backend"]');
+  // A keystroke while the worker embeds 224 requests: to the findings, and the main thread's
+  // longest task meanwhile (the browser test holds that under 1 s; the target here is 100 ms).
+  const keys = [];
+  const longest = [];
+  for (let i = 0; i < Math.min(runs, 3); i++) {
+    const r = await keystrokesDuringRouting(page);
+    keys.push(...r.times);
+    longest.push(Math.max(0, ...r.longTasks));
+  }
+  results.keystrokeDuringRoutingMs = median(keys);
+  results.keystrokeDuringRoutingMaxMs = Math.max(...keys);
+  results.longestTaskDuringRoutingMs = Math.max(...longest);
   await ctx.close();
 }
 
@@ -274,6 +286,8 @@ console.log(`| the same 5 MB put into a bare page's textarea, to the next frame 
 if (results.routing28Ms) {
   console.log(`| routing, first run: model load (int8) + 12 descriptions + 28 requests (${results.routingBackend}) | ${results.routingFirst.wall} ms | SwiftShader run ≤ 6 s |`);
   console.log(`| routing, 28 new requests (descriptions cached) | ${results.routing28Ms.toFixed(0)} ms, ${(results.routing28Ms / 28).toFixed(1)} ms a request | ≤ 12 ms a request |`);
+  console.log(`| a keystroke during a routing run (224 requests in the worker), to the findings: median | ${results.keystrokeDuringRoutingMs.toFixed(0)} ms (worst ${results.keystrokeDuringRoutingMaxMs.toFixed(0)} ms) | under 100 ms |`);
+  console.log(`| the page's longest main-thread task during those runs | ${results.longestTaskDuringRoutingMs.toFixed(0)} ms | under 1 s (browser test) |`);
 }
 console.log(`| wasm + assets, gzip -9 | ${(results.gzipTotal / 1e6).toFixed(2)} MB | under 2.5 MB |`);
 console.log(`| the routing worker (JS + wasm), gzip -9, fetched on the first routing run | ${(results.gzipWorker / 1e6).toFixed(2)} MB | |`);
