@@ -113,16 +113,6 @@ pub struct DecoderRouter {
     candidates: Vec<Vec<u32>>,
 }
 
-fn log_softmax_at(logits: &[f32], id: u32) -> f32 {
-    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let sum: f32 = logits.iter().map(|l| (l - max).exp()).sum();
-    logits.get(id as usize).map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
-}
-
-fn argmax(v: &[f32]) -> u32 {
-    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
-}
-
 impl DecoderRouter {
     /// Prefills the system turn for `skills` (`(name, description)`) into `model`'s cache, or
     /// says why the model's tokenizer cannot hold this chat template (or why the device failed).
@@ -195,16 +185,17 @@ impl DecoderRouter {
         sampling: Option<Sampling>,
     ) -> Result<ChapterAnswer, String> {
         let ids = self.request_ids(model, bpe, request);
-        let mut logits = model.forward(&ids, Logits::Last).await?;
-        let mut answer = Vec::new();
-        let mut capped = true;
         // A temperature of 0 is greedy: the same argmax as without sampling, one rule for ties.
         let mut rng = sampling.filter(|s| s.temperature.is_finite() && s.temperature > 0.0).map(|s| (s.temperature, SplitMix64(s.seed)));
+        // Greedy, the backend takes the argmax where its logits are (a GPU reads back the token
+        // alone); sampled, the whole distribution is drawn from.
+        let mut next = match &mut rng {
+            Some((t, rng)) => draw(&model.forward(&ids, Logits::Last).await?, *t, rng),
+            None => model.forward_argmax(&ids).await?,
+        };
+        let mut answer = Vec::new();
+        let mut capped = true;
         for _ in 0..max_tokens {
-            let next = match &mut rng {
-                Some((t, rng)) => draw(&logits, *t, rng),
-                None => argmax(&logits),
-            };
             if self.stops.contains(&next) {
                 capped = false;
                 break;
@@ -213,7 +204,10 @@ impl DecoderRouter {
             if answer.len() == max_tokens {
                 break;
             }
-            logits = model.forward(&[next], Logits::Last).await?;
+            next = match &mut rng {
+                Some((t, rng)) => draw(&model.forward(&[next], Logits::Last).await?, *t, rng),
+                None => model.forward_argmax(&[next]).await?,
+            };
         }
         let verbatim = bpe.decode(&answer);
         let parsed = read_answer(&verbatim, &self.names);
@@ -223,19 +217,22 @@ impl DecoderRouter {
     /// Constrained choice: every candidate's log-probability after the prompt.
     pub async fn choice(&self, model: &mut impl Forward, bpe: &Bpe, request: &str) -> Result<ChoiceAnswer, String> {
         let ids = self.request_ids(model, bpe, request);
-        let first = model.forward(&ids, Logits::Last).await?;
+        // Each candidate's first token after the prompt, then each of its others after the
+        // tokens before it: log-probabilities the backend computes where its logits are.
+        let firsts: Vec<(usize, u32)> = self.candidates.iter().map(|cand| (ids.len() - 1, cand[0])).collect();
+        let first = model.forward_log_probs(&ids, &firsts).await?;
         let prompt_len = model.cached();
         let mut prefill = ids.len();
-        let vocab = model.config().vocab;
         let mut log_probs = Vec::with_capacity(self.candidates.len());
-        for cand in &self.candidates {
+        for (cand, &first_lp) in self.candidates.iter().zip(&first) {
             model.truncate(prompt_len);
-            let mut lp = log_softmax_at(&first, cand[0]);
+            let mut lp = first_lp;
             if cand.len() > 1 {
-                let rest = model.forward(&cand[..cand.len() - 1], Logits::All).await?;
+                let wanted: Vec<(usize, u32)> = cand[1..].iter().enumerate().map(|(i, &id)| (i, id)).collect();
+                let rest = model.forward_log_probs(&cand[..cand.len() - 1], &wanted).await?;
                 prefill += cand.len() - 1;
-                for (i, &id) in cand[1..].iter().enumerate() {
-                    lp += log_softmax_at(&rest[i * vocab..(i + 1) * vocab], id);
+                for v in rest {
+                    lp += v;
                 }
             }
             log_probs.push(lp);
@@ -243,7 +240,7 @@ impl DecoderRouter {
         let max = log_probs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let sum: f32 = log_probs.iter().map(|l| (l - max).exp()).sum();
         let distribution = log_probs.iter().map(|l| (l - max).exp() / sum).collect();
-        let best = argmax(&log_probs) as usize;
+        let best = crate::forward::argmax(&log_probs) as usize;
         let choice = (best < self.names.len()).then_some(best);
         Ok(ChoiceAnswer { log_probs, distribution, choice, prefill_tokens: prefill })
     }

@@ -37,34 +37,51 @@ fn finish_linear(idx: u32, o: u32, acc: f32) {
 }
 
 
-// The tiled matrix multiply behind both linear kernels: a workgroup of 16 × 16 invocations
-// computes a 16 × 16 block of outputs (rows × outputs); x and W pass through workgroup memory in
-// slices of 16 inputs, so each value is read from storage once per block instead of once per
-// output. `load_w` is the module's weight read (f32, or f16 widened). Out-of-range rows,
-// outputs and inputs load zeros; every invocation reaches every barrier.
-const TILE: u32 = 16u;
-var<workgroup> tile_x: array<array<f32, 16>, 16>;
-var<workgroup> tile_w: array<array<f32, 16>, 16>;
+// The tiled matrix multiply behind both linear kernels: a workgroup of 256 invocations computes
+// 64 rows × 64 outputs, each invocation 4 × 4 of them held in registers; x and W pass through
+// workgroup memory 32 inputs at a time, so each value is read from storage once per tile and
+// each read from workgroup memory serves four products. `load_w` is the module's weight read
+// (f32, or f16 widened). Out-of-range rows, outputs and inputs load zeros; every invocation
+// reaches every barrier.
+const TILE: u32 = 64u;
+var<workgroup> tile_x: array<vec4<f32>, 512>;
+var<workgroup> tile_w: array<vec4<f32>, 512>;
 
-fn linear_tiled(lid: vec3<u32>, wid: vec3<u32>) {
+fn linear_tiled(lid: u32, wid: vec3<u32>) {
     let row0 = wid.y * TILE;
     let out0 = wid.x * TILE;
-    var acc = 0.0;
-    for (var k0 = 0u; k0 < p.n_in; k0 += TILE) {
-        let k = k0 + lid.x;
-        var xv = 0.0;
-        if (row0 + lid.y < p.rows && k < p.n_in) { xv = a[(row0 + lid.y) * p.n_in + k]; }
-        tile_x[lid.y][lid.x] = xv;
-        var wv = 0.0;
-        if (out0 + lid.y < p.n_out && k < p.n_in) { wv = load_w((out0 + lid.y) * p.n_in + k); }
-        tile_w[lid.y][lid.x] = wv;
+    let tx = lid % 16u;
+    let ty = lid / 16u;
+    // What this invocation loads each step: 8 inputs of row (or output) `lr` of the tile.
+    let lr = lid / 4u;
+    let lk = (lid % 4u) * 8u;
+    var acc: array<vec4<f32>, 4>;
+    for (var k0 = 0u; k0 < p.n_in; k0 += 32u) {
+        for (var i = 0u; i < 8u; i++) {
+            let k = k0 + lk + i;
+            var xv = 0.0;
+            if (row0 + lr < p.rows && k < p.n_in) { xv = a[(row0 + lr) * p.n_in + k]; }
+            var wv = 0.0;
+            if (out0 + lr < p.n_out && k < p.n_in) { wv = load_w((out0 + lr) * p.n_in + k); }
+            tile_x[(lk + i) * 16u + lr / 4u][lr % 4u] = xv;
+            tile_w[(lk + i) * 16u + lr / 4u][lr % 4u] = wv;
+        }
         workgroupBarrier();
-        for (var kk = 0u; kk < TILE; kk++) {
-            acc += tile_x[lid.y][kk] * tile_w[lid.x][kk];
+        for (var kk = 0u; kk < 32u; kk++) {
+            let xv = tile_x[kk * 16u + ty];
+            let wv = tile_w[kk * 16u + tx];
+            acc[0] += xv.x * wv;
+            acc[1] += xv.y * wv;
+            acc[2] += xv.z * wv;
+            acc[3] += xv.w * wv;
         }
         workgroupBarrier();
     }
-    let r = row0 + lid.y;
-    let o = out0 + lid.x;
-    if (r < p.rows && o < p.n_out) { finish_linear(r * p.n_out + o, o, acc); }
+    for (var i = 0u; i < 4u; i++) {
+        let r = row0 + ty * 4u + i;
+        for (var j = 0u; j < 4u; j++) {
+            let o = out0 + tx * 4u + j;
+            if (r < p.rows && o < p.n_out) { finish_linear(r * p.n_out + o, o, acc[i][j]); }
+        }
+    }
 }

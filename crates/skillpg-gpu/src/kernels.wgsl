@@ -12,8 +12,8 @@
 fn load_w(i: u32) -> f32 { return b[i]; }
 
 // out[r, o] = a[r, :] · b[o, :] + c[o]   (a: x [rows, n_in], b: W [n_out, n_in], c: bias)
-@compute @workgroup_size(16, 16)
-fn linear(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+@compute @workgroup_size(256)
+fn linear(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
     linear_tiled(lid, wid);
 }
 

@@ -8,7 +8,7 @@
 fn load_w(i: u32) -> f32 { return f32(w[i]); }
 
 // out[r, o] = a[r, :] · w[o, :] + c[o], w in f16.
-@compute @workgroup_size(16, 16)
-fn linear_f16(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+@compute @workgroup_size(256)
+fn linear_f16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
     linear_tiled(lid, wid);
 }

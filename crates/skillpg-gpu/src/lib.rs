@@ -8,10 +8,12 @@
 
 use std::sync::Arc;
 
+mod batch;
 pub mod decoder;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod profile;
 
 use skillpg_router::cpu::Model;
-use skillpg_router::weights::LAYER_NORM_EPS;
 use wgpu::util::DeviceExt;
 
 /// The kernels' uniform block (see `kernels.wgsl`).
@@ -37,9 +39,75 @@ pub struct AdapterSummary {
     pub backend: String,
     /// Integrated, discrete, CPU...
     pub device_type: String,
-    /// Whether the adapter offers `shader-f16` (not used yet: storage is f32).
+    /// Whether the adapter offers `shader-f16` (the embedding model's weights in f16).
     pub shader_f16: bool,
+    /// Whether it offers timestamp queries (the benchmarks time each kernel with them).
+    pub timestamps: bool,
 }
+
+/// What a device has been asked to do since it was made, counted: the structural tests hold a
+/// decoded token to no buffer or bind group made, one submit, one compute pass and a few bytes
+/// read back, and the benchmarks print them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Buffers created (uploads and outputs included).
+    pub buffers: u64,
+    /// Bind groups created.
+    pub bind_groups: u64,
+    /// Command buffers submitted.
+    pub submits: u64,
+    /// Compute passes begun.
+    pub passes: u64,
+    /// Kernel dispatches recorded.
+    pub dispatches: u64,
+    /// Bytes read back from the device.
+    pub read_bytes: u64,
+    /// Bytes written to existing buffers (`queue.write_buffer`).
+    pub written_bytes: u64,
+}
+
+impl std::ops::Sub for Counts {
+    type Output = Counts;
+    fn sub(self, o: Counts) -> Counts {
+        Counts {
+            buffers: self.buffers - o.buffers,
+            bind_groups: self.bind_groups - o.bind_groups,
+            submits: self.submits - o.submits,
+            passes: self.passes - o.passes,
+            dispatches: self.dispatches - o.dispatches,
+            read_bytes: self.read_bytes - o.read_bytes,
+            written_bytes: self.written_bytes - o.written_bytes,
+        }
+    }
+}
+
+/// [`Counts`] as the device's shared counters.
+#[derive(Debug, Default)]
+struct Counters([std::sync::atomic::AtomicU64; 7]);
+
+impl Counters {
+    fn add(&self, which: usize, by: u64) {
+        self.0[which].fetch_add(by, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn get(&self) -> Counts {
+        let v = |i: usize| self.0[i].load(std::sync::atomic::Ordering::Relaxed);
+        Counts { buffers: v(0), bind_groups: v(1), submits: v(2), passes: v(3), dispatches: v(4), read_bytes: v(5), written_bytes: v(6) }
+    }
+}
+
+const BUFFERS: usize = 0;
+const BIND_GROUPS: usize = 1;
+const SUBMITS: usize = 2;
+const PASSES: usize = 3;
+const DISPATCHES: usize = 4;
+const READ_BYTES: usize = 5;
+const WRITTEN_BYTES: usize = 6;
+
+/// The embedding model's WGSL: f32 weights.
+pub const KERNELS_WGSL: &str = concat!(include_str!("common.wgsl"), include_str!("kernels.wgsl"));
+/// The same with f16 weights (where the adapter offers `shader-f16`).
+pub const KERNELS_F16_WGSL: &str = concat!("enable f16;\n", include_str!("common.wgsl"), include_str!("kernels_f16.wgsl"));
 
 /// A wgpu device with the kernels compiled.
 #[derive(Debug, Clone)]
@@ -47,12 +115,11 @@ pub struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     layout: wgpu::BindGroupLayout,
-    /// The one pipeline layout every kernel shares (a uniform, three read-only buffers, one
-    /// written).
-    pipeline_layout: wgpu::PipelineLayout,
     pipelines: Arc<[(&'static str, wgpu::ComputePipeline)]>,
-    /// Dispatches recorded so far (for the benchmark's dispatches per batch).
-    dispatches: Arc<std::sync::atomic::AtomicUsize>,
+    /// What the device was asked to do (every creation, submit, pass and read goes through `Gpu`).
+    counters: Arc<Counters>,
+    /// Whether passes can write timestamps (the per-kernel tables of the benchmarks).
+    timestamps: bool,
     /// The adapter.
     pub adapter: AdapterSummary,
 }
@@ -78,17 +145,21 @@ impl Gpu {
             backend: format!("{:?}", info.backend),
             device_type: format!("{:?}", info.device_type),
             shader_f16: adapter.features().contains(wgpu::Features::SHADER_F16),
+            timestamps: adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY),
         };
         // Raise the limits to what the adapter offers: the word embeddings are a 47 MB binding.
-        let required_features = if summary.shader_f16 { wgpu::Features::SHADER_F16 } else { wgpu::Features::empty() };
+        let mut required_features = wgpu::Features::empty();
+        if summary.shader_f16 {
+            required_features |= wgpu::Features::SHADER_F16;
+        }
+        if summary.timestamps {
+            required_features |= wgpu::Features::TIMESTAMP_QUERY;
+        }
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor { label: Some("skillpg"), required_features, required_limits: adapter.limits(), ..Default::default() })
             .await
             .map_err(|e| format!("the GPU refused a device: {e}"))?;
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("kernels"),
-            source: wgpu::ShaderSource::Wgsl(concat!(include_str!("common.wgsl"), include_str!("kernels.wgsl")).into()),
-        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("kernels"), source: wgpu::ShaderSource::Wgsl(KERNELS_WGSL.into()) });
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -126,18 +197,119 @@ impl Gpu {
         let mut pipelines: Vec<(&'static str, wgpu::ComputePipeline)> =
             ["linear", "layer_norm", "attention", "embed", "mean_pool"].into_iter().map(|e| make(&module, e)).collect();
         if summary.shader_f16 {
-            let module16 = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("kernels-f16"),
-                source: wgpu::ShaderSource::Wgsl(concat!("enable f16;\n", include_str!("common.wgsl"), include_str!("kernels_f16.wgsl")).into()),
-            });
+            let module16 =
+                device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("kernels-f16"), source: wgpu::ShaderSource::Wgsl(KERNELS_F16_WGSL.into()) });
             pipelines.push(make(&module16, "linear_f16"));
         }
-        Ok(Gpu { device, queue, layout, pipeline_layout, pipelines: pipelines.into(), dispatches: Arc::default(), adapter: summary })
+        let timestamps = summary.timestamps;
+        Ok(Gpu { device, queue, layout, pipelines: pipelines.into(), counters: Arc::default(), timestamps, adapter: summary })
+    }
+
+    /// What the device was asked to do since it was made.
+    pub fn counts(&self) -> Counts {
+        self.counters.get()
     }
 
     /// Kernel dispatches recorded since this device was made.
     pub fn dispatch_count(&self) -> usize {
-        self.dispatches.load(std::sync::atomic::Ordering::Relaxed)
+        self.counts().dispatches as usize
+    }
+
+    /// Whether compute passes can write timestamps.
+    pub fn has_timestamps(&self) -> bool {
+        self.timestamps
+    }
+
+    /// A buffer of `size` bytes (counted).
+    pub(crate) fn buffer(&self, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        self.counters.add(BUFFERS, 1);
+        self.device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size: size.max(4), usage, mapped_at_creation: false })
+    }
+
+    /// A buffer holding `contents` (counted; empty contents get four zero bytes, as bindings may
+    /// not be empty).
+    pub(crate) fn buffer_init(&self, label: &str, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        self.counters.add(BUFFERS, 1);
+        let contents: &[u8] = if contents.is_empty() { &[0; 4] } else { contents };
+        self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+    }
+
+    /// A bind group (counted).
+    pub(crate) fn bind_group(&self, desc: &wgpu::BindGroupDescriptor<'_>) -> wgpu::BindGroup {
+        self.counters.add(BIND_GROUPS, 1);
+        self.device.create_bind_group(desc)
+    }
+
+    /// Writes `bytes` into `buffer` at `offset` before the next submit (counted).
+    pub(crate) fn write(&self, buffer: &wgpu::Buffer, offset: u64, bytes: &[u8]) {
+        self.counters.add(WRITTEN_BYTES, bytes.len() as u64);
+        self.queue.write_buffer(buffer, offset, bytes);
+    }
+
+    /// Begins a compute pass (counted), writing timestamps at its start and end when asked.
+    pub(crate) fn pass<'e>(&self, enc: &'e mut wgpu::CommandEncoder, label: &str, timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>) -> wgpu::ComputePass<'e> {
+        self.counters.add(PASSES, 1);
+        enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: timestamps })
+    }
+
+    /// Records a dispatch of `pipeline` with `bind` into `pass` (counted).
+    pub(crate) fn dispatch_in(&self, pass: &mut wgpu::ComputePass<'_>, pipeline: &wgpu::ComputePipeline, bind: &wgpu::BindGroup, groups: (u32, u32)) {
+        self.counters.add(DISPATCHES, 1);
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, bind, &[]);
+        pass.dispatch_workgroups(groups.0.max(1), groups.1.max(1), 1);
+    }
+
+    /// Maps the first `bytes` of `staging` (a MAP_READ buffer that recorded work copied into) and
+    /// returns them as f32s, unmapping it again (counted).
+    pub(crate) async fn read_staging(&self, staging: &wgpu::Buffer, bytes: u64) -> Result<Vec<f32>, String> {
+        Ok(bytemuck::cast_slice(&self.read_staging_bytes(staging, bytes).await?).to_vec())
+    }
+
+    /// The same, as bytes.
+    pub(crate) async fn read_staging_bytes(&self, staging: &wgpu::Buffer, bytes: u64) -> Result<Vec<u8>, String> {
+        self.counters.add(READ_BYTES, bytes);
+        let bytes = bytes.max(4);
+        let (tx, rx) = futures_channel::oneshot::channel();
+        staging.map_async(wgpu::MapMode::Read, ..bytes, move |res| {
+            let _ = tx.send(res);
+        });
+        #[cfg(not(target_arch = "wasm32"))]
+        self.wait()?;
+        rx.await.map_err(|_| "the GPU dropped the read".to_owned())?.map_err(|e| format!("reading the GPU buffer failed: {e}"))?;
+        let view = staging.get_mapped_range(..bytes).map_err(|e| format!("{e:?}"))?;
+        let data = view.to_vec();
+        drop(view);
+        staging.unmap();
+        Ok(data)
+    }
+
+    /// Waits until the device has done what was submitted (natively).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn wait(&self) -> Result<(), String> {
+        self.device.poll(wgpu::PollType::wait_indefinitely()).map(|_| ()).map_err(|e| format!("GPU poll failed: {e}"))
+    }
+
+    /// The alignment of a uniform block's offset in a buffer of several.
+    pub(crate) fn uniform_align(&self) -> u64 {
+        u64::from(self.device.limits().min_uniform_buffer_offset_alignment).max(std::mem::size_of::<Params>() as u64)
+    }
+
+    /// The embedding model's compiled kernel `name`.
+    pub(crate) fn pipeline(&self, name: &str) -> &wgpu::ComputePipeline {
+        // Kernel names are the code's, not the input's: a missing one is a bug, and loud.
+        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == name) else { panic!("no compiled kernel {name}: the WGSL and the Rust disagree") };
+        pipeline
+    }
+
+    /// The timestamp period (nanoseconds a tick).
+    pub(crate) fn timestamp_period(&self) -> f32 {
+        self.queue.get_timestamp_period()
+    }
+
+    /// A query set of `count` timestamps.
+    pub(crate) fn timestamp_set(&self, count: u32) -> wgpu::QuerySet {
+        self.device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("timestamps"), ty: wgpu::QueryType::Timestamp, count })
     }
 
     /// Whether weights can be stored in f16 (the adapter offers `shader-f16`).
@@ -151,32 +323,19 @@ impl Gpu {
         if halves.len() % 2 == 1 || halves.is_empty() {
             halves.push(0);
         }
-        let buf = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: None,
-            contents: bytemuck::cast_slice(&halves),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        });
+        let buf = self.buffer_init("f16", bytemuck::cast_slice(&halves), wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST);
         DeviceBuf { buf, len: data.len() }
     }
 
     /// Uploads `data` (an empty slice gets one zero, as bindings may not be empty).
     pub fn upload(&self, data: &[f32]) -> DeviceBuf {
         let data: &[f32] = if data.is_empty() { &[0.0] } else { data };
-        let buf = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: None,
-            contents: bytemuck::cast_slice(data),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-        });
+        let buf = self.buffer_init("data", bytemuck::cast_slice(data), wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST);
         DeviceBuf { buf, len: data.len() }
     }
 
     pub(crate) fn output(&self, len: usize) -> DeviceBuf {
-        let buf = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size: (len.max(1) * 4) as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
+        let buf = self.buffer("output", (len.max(1) * 4) as u64, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST);
         DeviceBuf { buf, len }
     }
 
@@ -185,25 +344,6 @@ impl Gpu {
         // Kernel names are the code's, not the input's: a missing one is a bug, and loud.
         let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == kernel) else { panic!("no compiled kernel {kernel}: the WGSL and the Rust disagree") };
         self.dispatch_pipeline(encoder, kernel, pipeline, bytemuck::bytes_of(&params), [&inputs[0].buf, &inputs[1].buf, &inputs[2].buf], &out.buf, groups);
-    }
-
-    /// Compiles `source`'s entry points `entries` with the shared pipeline layout.
-    pub(crate) fn compile(&self, label: &str, source: &str, entries: &[&'static str]) -> Vec<(&'static str, wgpu::ComputePipeline)> {
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) });
-        entries
-            .iter()
-            .map(|&entry| {
-                let p = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: Some(&self.pipeline_layout),
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    cache: None,
-                });
-                (entry, p)
-            })
-            .collect()
     }
 
     /// Records one dispatch of `pipeline` with `params` (a uniform block) and its four buffers.
@@ -218,9 +358,8 @@ impl Gpu {
         out: &wgpu::Buffer,
         groups: (u32, u32),
     ) {
-        self.dispatches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: None, contents: params, usage: wgpu::BufferUsages::UNIFORM });
-        let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        let uniform = self.buffer_init("params", params, wgpu::BufferUsages::UNIFORM);
+        let bind = self.bind_group(&wgpu::BindGroupDescriptor {
             label: None,
             layout: &self.layout,
             entries: &[
@@ -231,10 +370,8 @@ impl Gpu {
                 wgpu::BindGroupEntry { binding: 4, resource: out.as_entire_binding() },
             ],
         });
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, &bind, &[]);
-        pass.dispatch_workgroups(groups.0.max(1), groups.1.max(1), 1);
+        let mut pass = self.pass(encoder, label, None);
+        self.dispatch_in(&mut pass, pipeline, &bind, groups);
     }
 
     /// The device (for this crate's other models).
@@ -265,34 +402,20 @@ impl Gpu {
         if groups > 65_535 { (65_535, groups.div_ceil(65_535)) } else { (groups, 1) }
     }
 
-    /// Reads a buffer back, asynchronously.
+    /// Reads a buffer back, asynchronously (through a staging buffer made for it: the planned
+    /// paths keep their own).
     pub async fn read(&self, src: &DeviceBuf) -> Result<Vec<f32>, String> {
         let size = (src.len.max(1) * 4) as u64;
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        let staging = self.buffer("staging", size, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+        let mut encoder = self.encoder();
         encoder.copy_buffer_to_buffer(&src.buf, 0, &staging, 0, size);
-        self.queue.submit([encoder.finish()]);
-        let (tx, rx) = futures_channel::oneshot::channel();
-        staging.map_async(wgpu::MapMode::Read, .., move |res| {
-            let _ = tx.send(res);
-        });
-        #[cfg(not(target_arch = "wasm32"))]
-        self.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| format!("GPU poll failed: {e}"))?;
-        rx.await.map_err(|_| "the GPU dropped the read".to_owned())?.map_err(|e| format!("reading the GPU buffer failed: {e}"))?;
-        let view = staging.get_mapped_range(..).map_err(|e| format!("{e:?}"))?;
-        let data: Vec<f32> = bytemuck::cast_slice(&view[..]).to_vec();
-        drop(view);
-        staging.unmap();
+        self.submit(encoder);
+        let data = self.read_staging(&staging, size).await?;
         Ok(data[..src.len].to_vec())
     }
 
     /// `y = x · wᵀ + b` (then GELU when `gelu`), as `cpu::linear`; `w` uploaded in f32, or in
-    /// f16 with [`Gpu::upload_f16`] when `w_f16`. Tiled: 16 × 16 outputs a workgroup.
+    /// f16 with [`Gpu::upload_f16`] when `w_f16`. Tiled: 64 × 64 outputs a workgroup.
     #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
     pub fn linear(
         &self,
@@ -308,7 +431,7 @@ impl Gpu {
     ) -> DeviceBuf {
         let out = self.output(rows * n_out);
         let p = Params { rows: rows as u32, n_in: n_in as u32, n_out: n_out as u32, flag: gelu as u32, ..Default::default() };
-        self.dispatch(enc, if w_f16 { "linear_f16" } else { "linear" }, p, [x, w, b], &out, (n_out.div_ceil(16) as u32, rows.div_ceil(16) as u32));
+        self.dispatch(enc, if w_f16 { "linear_f16" } else { "linear" }, p, [x, w, b], &out, linear_groups(rows, n_out));
         out
     }
 
@@ -362,8 +485,14 @@ impl Gpu {
 
     /// Submits recorded work.
     pub fn submit(&self, enc: wgpu::CommandEncoder) {
+        self.counters.add(SUBMITS, 1);
         self.queue.submit([enc.finish()]);
     }
+}
+
+/// The workgroups of a `linear` dispatch: 64 × 64 outputs each.
+fn linear_groups(rows: usize, n_out: usize) -> (u32, u32) {
+    (n_out.div_ceil(64) as u32, rows.div_ceil(64) as u32)
 }
 
 /// One layer's weights on the device.
@@ -391,6 +520,8 @@ pub struct GpuModel {
     layers: Vec<GpuLayer>,
     /// Whether the layers' weights are stored in f16.
     pub f16: bool,
+    /// The planned passes, one a bucket of batch sizes (taken out while a pass runs).
+    plans: std::cell::RefCell<Vec<batch::BatchPlan>>,
 }
 
 fn concat(a: &[f32], b: &[f32]) -> Vec<f32> {
@@ -435,6 +566,7 @@ impl GpuModel {
             layers,
             gpu,
             f16,
+            plans: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -443,55 +575,93 @@ impl GpuModel {
         Ok(self.forward_batch(std::slice::from_ref(&ids.to_vec())).await?.remove(0))
     }
 
-    /// The sentence embeddings of every text of `batch` (each cut to its first 256 ids) in one
-    /// forward pass: the texts' rows stacked, attention and pooling per text, one command
-    /// encoder, one read-back. An empty text gets a zero vector (as the CPU paths give).
+    /// The sentence embeddings of every text of `batch` (each cut to its first 256 ids), in
+    /// planned passes (`batch.rs`): the texts' rows stacked, attention and pooling per text, one
+    /// compute pass and one read-back for up to 4,096 rows, with no buffer or bind group made
+    /// for a batch of a size seen before. An empty text gets a zero vector (as the CPU paths
+    /// give).
     pub async fn forward_batch(&self, batch: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, String> {
-        let c = self.config;
-        let h = c.hidden;
-        let g = &self.gpu;
-        let mut spans = Vec::new();
-        let mut row_spans = Vec::new();
-        let (mut ids, mut positions) = (Vec::new(), Vec::new());
-        for text in batch {
-            let len = text.len().min(256);
-            if len == 0 {
-                continue;
+        let h = self.config.hidden;
+        let texts: Vec<&[u32]> = batch.iter().filter(|t| !t.is_empty()).map(|t| &t[..t.len().min(256)]).collect();
+        let mut vectors: Vec<Vec<f32>> = Vec::with_capacity(texts.len());
+        let mut at = 0;
+        while at < texts.len() {
+            // As many texts as a pass holds.
+            let mut rows = 0;
+            let mut end = at;
+            while end < texts.len() && (end == at || rows + texts[end].len() <= batch::MAX_PASS_ROWS) {
+                rows += texts[end].len();
+                end += 1;
             }
-            let start = ids.len();
-            spans.push((start, len));
-            row_spans.extend(std::iter::repeat_n((start, len), len));
-            ids.extend(text[..len].iter().map(|&id| f32::from_bits(id.min(c.vocab as u32 - 1))));
-            positions.extend((0..len).map(|p| f32::from_bits(p as u32)));
+            let flat = self.pass(&texts[at..end]).await?;
+            vectors.extend(flat.chunks_exact(h).map(<[f32]>::to_vec));
+            at = end;
         }
-        let rows = ids.len();
-        if rows == 0 {
-            return Ok(batch.iter().map(|_| vec![0.0; h]).collect());
-        }
-        let mut extra = self.type0.clone();
-        extra.extend(ids);
-        extra.extend(positions);
-        let (extra, row_seqs, seqs) = (g.upload(&extra), g.upload_spans(&row_spans), g.upload_spans(&spans));
-        let mut enc = g.encoder();
-        let x0 = g.output(rows * h);
-        let p = Params { rows: rows as u32, n_in: h as u32, ..Default::default() };
-        g.dispatch(&mut enc, "embed", p, [&self.word, &self.position, &extra], &x0, Gpu::groups_of_64(rows * h));
-        let mut x = g.layer_norm(&mut enc, &x0, None, rows, h, &self.ln, LAYER_NORM_EPS);
-        for l in &self.layers {
-            let f = self.f16;
-            let qkv = g.linear(&mut enc, &x, rows, h, &l.qkv.0, &l.qkv.1, 3 * h, false, f);
-            let ctx = g.attention(&mut enc, &qkv, &row_seqs, rows, c.heads, h / c.heads);
-            let attn = g.linear(&mut enc, &ctx, rows, h, &l.o.0, &l.o.1, h, false, f);
-            let a = g.layer_norm(&mut enc, &attn, Some(&x), rows, h, &l.ln1, LAYER_NORM_EPS);
-            let up = g.linear(&mut enc, &a, rows, h, &l.up.0, &l.up.1, c.intermediate, true, f);
-            let down = g.linear(&mut enc, &up, rows, c.intermediate, &l.down.0, &l.down.1, h, false, f);
-            x = g.layer_norm(&mut enc, &down, Some(&a), rows, h, &l.ln2, LAYER_NORM_EPS);
-        }
-        let pooled = g.mean_pool(&mut enc, &x, &seqs, spans.len(), h);
-        g.submit(enc);
-        let flat = g.read(&pooled).await?;
-        let mut vectors = flat.chunks_exact(h).map(<[f32]>::to_vec);
+        let mut vectors = vectors.into_iter();
         Ok(batch.iter().map(|t| if t.is_empty() { vec![0.0; h] } else { vectors.next().unwrap_or_else(|| vec![0.0; h]) }).collect())
+    }
+
+    /// The inputs of a pass of `texts`: `[type 0's embedding | ids | positions]`, each row's
+    /// text span, each text's span (u32 bits in f32s), and the rows.
+    fn pass_inputs(&self, texts: &[&[u32]]) -> (Vec<f32>, Vec<f32>, Vec<f32>, usize) {
+        let c = self.config;
+        let rows: usize = texts.iter().map(|t| t.len()).sum();
+        let bits = |v: usize| f32::from_bits(v as u32);
+        let mut extra = self.type0.clone();
+        let (mut row_spans, mut spans, mut positions) = (Vec::with_capacity(2 * rows), Vec::with_capacity(2 * texts.len()), Vec::with_capacity(rows));
+        let mut start = 0;
+        for t in texts {
+            spans.extend([bits(start), bits(t.len())]);
+            for _ in 0..t.len() {
+                row_spans.extend([bits(start), bits(t.len())]);
+            }
+            extra.extend(t.iter().map(|&id| f32::from_bits(id.min(c.vocab as u32 - 1))));
+            positions.extend((0..t.len()).map(bits));
+            start += t.len();
+        }
+        extra.extend(positions);
+        (extra, row_spans, spans, rows)
+    }
+
+    /// The planned pass for `rows` rows: a kept one of its bucket, or a new one.
+    fn take_plan(&self, rows: usize) -> Result<batch::BatchPlan, String> {
+        let bucket = batch::bucket(rows);
+        let kept = {
+            let mut plans = self.plans.borrow_mut();
+            plans.iter().position(|p| p.rows == bucket).map(|i| plans.swap_remove(i))
+        };
+        Ok(match kept {
+            Some(plan) => plan,
+            None => batch::BatchPlan::new(self, bucket),
+        })
+    }
+
+    /// One planned pass over `texts`: their pooled embeddings, flat.
+    async fn pass(&self, texts: &[&[u32]]) -> Result<Vec<f32>, String> {
+        let (extra, row_spans, spans, rows) = self.pass_inputs(texts);
+        let (plan, error) = self.gpu.catching(|| self.take_plan(rows)).await;
+        if let Some(e) = error {
+            return Err(format!("the GPU could not plan a pass of {rows} rows: {e}"));
+        }
+        let plan = plan?;
+        let out = plan.run(self, &extra, &row_spans, &spans, rows, texts.len()).await;
+        self.plans.borrow_mut().push(plan);
+        out
+    }
+
+    /// One pass over `texts` (at most 4,096 rows) with each dispatch timed, for the
+    /// benchmark's per-kernel table.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn profile(&self, batch: &[Vec<u32>]) -> Result<(Vec<profile::KernelTime>, profile::Timing), String> {
+        let texts: Vec<&[u32]> = batch.iter().filter(|t| !t.is_empty()).map(|t| &t[..t.len().min(256)]).collect();
+        let (extra, row_spans, spans, rows) = self.pass_inputs(&texts);
+        if rows > batch::MAX_PASS_ROWS {
+            return Err(format!("a profiled pass holds {} rows at most", batch::MAX_PASS_ROWS));
+        }
+        let plan = self.take_plan(rows)?;
+        let out = plan.profile(self, &extra, &row_spans, &spans, rows, texts.len());
+        self.plans.borrow_mut().push(plan);
+        out
     }
 }
 

@@ -21,7 +21,7 @@ use skillpg_decoder::model::{Arithmetic, Config, Decoder, Family, Logits, Matrix
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use skillpg_decoder::quant::{GgmlType, dequantize_into};
 use skillpg_gpu::Gpu;
-use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder, Storage, pack};
+use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder, ProductInput, Storage, pack};
 
 fn kernels() -> DecoderKernels {
     let gpu = pollster::block_on(Gpu::new())
@@ -117,7 +117,8 @@ fn the_product_matches_the_cpu_for_every_storage_type_and_in_chunks() {
     let k = kernels();
     println!("adapter: {:?}", k.gpu.adapter);
     for ty in TYPES {
-        for (n, rows, cols) in [(1usize, 33usize, 64usize), (5, 70, 256), (19, 40, 96)] {
+        // matvec up to eight tokens, tiled past them (a partial tile of tokens and of outputs).
+        for (n, rows, cols) in [(1usize, 33usize, 64usize), (5, 70, 256), (8, 9, 32), (9, 65, 96), (19, 40, 96), (70, 130, 64)] {
             if !cols.is_multiple_of(ty.block().0) {
                 continue;
             }
@@ -148,6 +149,67 @@ fn the_product_matches_the_cpu_for_every_storage_type_and_in_chunks() {
     let whole = pollster::block_on(k.run_matmul(&x, n, &packed, None)).expect("whole");
     let split = pollster::block_on(small.run_matmul(&x, n, &packed, None)).expect("split");
     assert_eq!(whole, split, "a matrix split in chunks gives the same product");
+}
+
+#[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
+fn fused_products_norm_their_input_gate_it_and_add_into_the_residual() {
+    let k = kernels();
+    for ty in [GgmlType::Q4_1, GgmlType::Q8_0, GgmlType::F16] {
+        for (n, rows, cols) in [(1usize, 37usize, 96usize), (3, 64, 576), (8, 5, 64)] {
+            let bytes = random_matrix(ty, rows, cols, 21 + n as u64);
+            let packed = pack(&MatrixView { ty, rows, cols, bytes: &bytes });
+            let dot = |r: usize, x: &[f32]| packed.row(r).iter().zip_eq(x).map(|(a, b)| a * b).sum::<f32>();
+            // RMSNorm inside the product: the product of the normalized rows.
+            let x = random(n * cols, 22);
+            let gains = random(cols, 23);
+            let mut want = vec![0.0f32; n * rows];
+            for t in 0..n {
+                let mut normed = vec![0.0; cols];
+                rms_norm_into(&x[t * cols..(t + 1) * cols], &gains, 1e-5, &mut normed);
+                for r in 0..rows {
+                    want[t * rows + r] = dot(r, &normed);
+                }
+            }
+            let got = pollster::block_on(k.run_product(&x, n, &packed, None, ProductInput::Norm { gains: &gains, eps: 1e-5 }, false)).expect("norm product");
+            assert!(worst(&got, &want) <= 2e-4 * (cols as f32).sqrt(), "{ty:?} norm {n}×{cols}→{rows}: {}", worst(&got, &want));
+            // The SwiGLU gate inside the product, added into the residual stream (ones).
+            let gu: Vec<f32> = random(n * 2 * cols, 24).iter().map(|v| v * 4.0).collect();
+            let mut want = vec![0.0f32; n * rows];
+            for t in 0..n {
+                let row = &gu[t * 2 * cols..(t + 1) * 2 * cols];
+                let act: Vec<f32> = (0..cols).map(|i| row[i] / (1.0 + (-row[i]).exp()) * row[cols + i]).collect();
+                for r in 0..rows {
+                    want[t * rows + r] = 1.0 + dot(r, &act);
+                }
+            }
+            let got = pollster::block_on(k.run_product(&gu, n, &packed, None, ProductInput::Silu, true)).expect("silu product");
+            assert!(worst(&got, &want) <= 2e-4 * (cols as f32).sqrt(), "{ty:?} silu {n}×{cols}→{rows}: {}", worst(&got, &want));
+        }
+    }
+}
+
+#[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
+fn the_greedy_token_and_log_probabilities_are_the_cpus() {
+    let k = kernels();
+    // The last of equals wins, as `Iterator::max_by` takes it; past the workgroup's 256.
+    for (len, ties) in [(5usize, vec![1usize, 3]), (1000, vec![17, 600, 999]), (49_152, vec![0, 40_000])] {
+        let mut logits = random(len, len as u64);
+        for &t in &ties {
+            logits[t] = 9.0;
+        }
+        let (id, value) = pollster::block_on(k.run_argmax(&logits)).expect("argmax");
+        assert_eq!((id, value), (skillpg_decoder::forward::argmax(&logits), 9.0), "{len} logits");
+    }
+    let vocab = 3000;
+    let logits: Vec<f32> = random(3 * vocab, 31).iter().map(|v| v * 12.0).collect();
+    let wanted = [(0u32, 5u32), (2, 2999), (1, 0), (2, 7)];
+    let got = pollster::block_on(k.run_log_probs(&logits, vocab, &wanted)).expect("log_probs");
+    for (&(row, id), g) in wanted.iter().zip(&got) {
+        let want = skillpg_decoder::forward::log_softmax_at(&logits[row as usize * vocab..(row as usize + 1) * vocab], id);
+        assert!((g - want).abs() <= 1e-4, "row {row} id {id}: {g} against {want}");
+    }
 }
 
 fn config(heads: usize, kv_heads: usize, head_dim: usize, rope: RopeLayout) -> Config {
@@ -185,7 +247,8 @@ fn norm_rope_attention_and_gate_match_their_cpu_twins() {
         }
     }
     // Attention: plain and grouped, a fresh prompt and queries after a cached prefix.
-    for (heads, kv_heads, head_dim, n, start) in [(4, 4, 16, 5, 0), (6, 2, 32, 3, 17), (8, 1, 64, 1, 200), (2, 2, 128, 9, 4)] {
+    // Past one chunk of 512 positions, and a head of 256 (four dimensions a thread).
+    for (heads, kv_heads, head_dim, n, start) in [(4, 4, 16, 5, 0), (6, 2, 32, 3, 17), (8, 1, 64, 1, 200), (2, 2, 128, 9, 4), (9, 3, 64, 2, 1100), (2, 1, 256, 3, 5)] {
         let c = config(heads, kv_heads, head_dim, RopeLayout::Halves);
         let kv_dim = kv_heads * head_dim;
         let q = random(n * c.dim, 5);
@@ -246,7 +309,58 @@ fn the_whole_forward_matches_the_cpu_path_on_tiny_models() {
         gpu.truncate(6);
         let again = pollster::block_on(gpu.forward(&ids[6..], Logits::Last)).expect("again");
         assert_eq!(again, rest, "{path}: a cache cut back to its prefix");
+
+        // The greedy token and log-probabilities, computed on the device, as the CPU reads them
+        // from its logits (the token wherever the top two logits are further apart than the
+        // tolerance).
+        gpu.truncate(6);
+        let token = pollster::block_on(gpu.forward_argmax(&ids[6..])).expect("argmax");
+        let mut sorted = last.to_vec();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        if sorted[0] - sorted[1] > 2.0 * tolerance {
+            assert_eq!(token, skillpg_decoder::forward::argmax(last), "{path}: the greedy token");
+        }
+        let wanted = [(2usize, 1u32), (4, 3), (4, (vocab - 1) as u32)];
+        gpu.truncate(6);
+        let lp = pollster::block_on(gpu.forward_log_probs(&ids[6..], &wanted)).expect("log_probs");
+        for (&(row, id), got) in wanted.iter().zip(&lp) {
+            let at = (6 + row) * vocab;
+            let want = skillpg_decoder::forward::log_softmax_at(&want[at..at + vocab], id);
+            assert!((got - want).abs() <= 1e-3_f32.max(4.0 * tolerance), "{path}: log-probability at row {row} of {id}: {got} against {want}");
+        }
+        assert_eq!(gpu.cached(), ids.len(), "every token is cached, the wanted rows' and the rest");
     }
+}
+
+#[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe): scripts/test runs it"]
+fn a_decoded_token_makes_nothing_submits_once_and_reads_back_eight_bytes() {
+    let tiny = tiny_models();
+    let (path, _) = tiny.iter().find(|(p, _)| p.ends_with("tiny-chat-qwen2.gguf")).expect("the chat model");
+    let model = Decoder::from_gguf(std::fs::read(path).expect("model")).expect("model").with_arithmetic(Arithmetic::F32);
+    let vocab = model.config.vocab as u32;
+    let mut gpu = pollster::block_on(GpuDecoder::new(kernels(), model)).map_err(|(_, e)| e).expect("upload");
+    let counts = |gpu: &GpuDecoder| gpu.gpu().counts();
+    // A prefill of 40 tokens (tiled), then greedy steps (matvec), then constrained choice.
+    let prompt: Vec<u32> = (0..40).map(|i| (i * 13 + 1) % vocab).collect();
+    let before = counts(&gpu);
+    let mut next = pollster::block_on(gpu.forward_argmax(&prompt)).expect("prefill");
+    let d = counts(&gpu) - before;
+    assert_eq!((d.buffers, d.bind_groups, d.submits, d.passes, d.read_bytes), (0, 0, 1, 1, 8), "a prefill after load: {d:?}");
+    for step in 0..3 {
+        let before = counts(&gpu);
+        next = pollster::block_on(gpu.forward_argmax(&[next])).expect("decode");
+        let d = counts(&gpu) - before;
+        println!("decoded token {step}: {d:?}");
+        assert_eq!((d.buffers, d.bind_groups), (0, 0), "a decoded token creates no buffer or bind group: {d:?}");
+        assert_eq!((d.submits, d.passes), (1, 1), "one submit, one compute pass: {d:?}");
+        assert_eq!(d.read_bytes, 8, "the token and its logit, not the vocabulary: {d:?}");
+    }
+    let before = counts(&gpu);
+    let lp = pollster::block_on(gpu.forward_log_probs(&[1, 2, 3], &[(0, 5), (2, 6), (2, 7)])).expect("log-probabilities");
+    let d = counts(&gpu) - before;
+    assert_eq!(lp.len(), 3);
+    assert_eq!((d.buffers, d.bind_groups, d.submits, d.read_bytes), (0, 0, 1, 12), "three log-probabilities, one pass: {d:?}");
 }
 
 #[test]

@@ -164,6 +164,15 @@ fn the_whole_model_matches_the_cpu_reference() {
         worst.0,
         worst.1
     );
+    // A batch of a size seen before (the same bucket of rows) makes nothing: its buffers and
+    // bind groups were planned by the first; one compute pass, one submit, the embeddings read.
+    let again: Vec<Vec<u32>> = texts.iter().rev().map(|t| wp.encode(t)).collect();
+    let before = gm.gpu.counts();
+    let vectors = pollster::block_on(gm.forward_batch(&again)).expect("batch again");
+    let d = gm.gpu.counts() - before;
+    assert_eq!((d.buffers, d.bind_groups, d.submits, d.passes), (0, 0, 1, 1), "a batch after the first of its size: {d:?}");
+    assert_eq!(d.read_bytes, (again.len() * 384 * 4) as u64, "the pooled embeddings, nothing else: {d:?}");
+    assert!(max_abs(&vectors[0], &batched[batch.len() - 1]) <= 1e-5, "the same text, the same embedding in another batch");
 }
 
 #[test]

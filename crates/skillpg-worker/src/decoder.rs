@@ -70,6 +70,20 @@ impl Forward for Backend {
             Backend::Gpu(g) => g.forward(ids, logits).await,
         }
     }
+
+    async fn forward_argmax(&mut self, ids: &[u32]) -> Result<u32, String> {
+        match self {
+            Backend::Cpu(c) => c.forward_argmax(ids).await,
+            Backend::Gpu(g) => g.forward_argmax(ids).await,
+        }
+    }
+
+    async fn forward_log_probs(&mut self, ids: &[u32], wanted: &[(usize, u32)]) -> Result<Vec<f32>, String> {
+        match self {
+            Backend::Cpu(c) => c.forward_log_probs(ids, wanted).await,
+            Backend::Gpu(g) => g.forward_log_probs(ids, wanted).await,
+        }
+    }
 }
 
 struct DecoderEngine {

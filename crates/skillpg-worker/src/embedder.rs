@@ -136,7 +136,7 @@ mod tests {
     use super::*;
 
     fn adapter(device_type: &str, name: &str) -> skillpg_gpu::AdapterSummary {
-        skillpg_gpu::AdapterSummary { name: name.into(), backend: "BrowserWebGpu".into(), device_type: device_type.into(), shader_f16: false }
+        skillpg_gpu::AdapterSummary { name: name.into(), backend: "BrowserWebGpu".into(), device_type: device_type.into(), shader_f16: false, timestamps: false }
     }
 
     #[test]
