@@ -61,6 +61,9 @@ test('the page answers like the native CLI, keeps the model, and names a truncat
   await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
   const line = await page.textContent('[data-testid="decoder-model"]');
   assert.match(line, /CPU path \(wasm SIMD, integer products for quantized weights, wasm SIMD kernel, one thread, in a worker\)/, `the model line says what runs it: ${line}`);
+  // Left automatic, the first load measured both paths (SwiftShader's WebGPU is available) and
+  // the line says which ran and why.
+  assert.match(line, /: [\d.]+ ms a request, the GPU \([^)]*\) (over )?[\d.]+ ms \(measured on (this|an earlier) load/, `the line gives the measurement: ${line}`);
   const rows = await runBothArms(page);
 
   const tmp = path.join(dir, 'requests.json');
@@ -188,7 +191,7 @@ test('run on WebGPU (SwiftShader here), the worker runs the WGSL decoder and agr
     await page.setInputFiles('[data-testid="decoder-file"]', model);
     await page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 120_000 });
     const line = await page.textContent('[data-testid="decoder-model"]');
-    assert.match(line, /WebGPU via wgpu \(BrowserWebGpu [^)]*\), in a worker, [\d.]+ MB of weights on the device \(F16\): chosen in the page/, `the model line says the GPU runs it: ${line}`);
+    assert.match(line, /WebGPU via wgpu \([^)]*BrowserWebGpu[^)]*\), in a worker, [\d.]+ MB of weights on the device \(F16\): chosen in the page/, `the model line says the GPU runs it: ${line}`);
     const tmp = path.join(dir, 'requests-gpu.json');
     fs.writeFileSync(tmp, JSON.stringify(picked));
     const native = (mode) => JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--model', model, '--mode', mode, '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));

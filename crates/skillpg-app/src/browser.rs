@@ -447,6 +447,24 @@ pub fn github_endpoints() -> crate::github::Endpoints {
 /// Whether local storage asks the routing model to run on WebGPU even on a software adapter
 /// (`skillpg-routing-backend` = `webgpu`): how the browser tests exercise the WGSL kernels in
 /// Chromium, whose only adapter there is SwiftShader.
+/// Where the measurements of both paths are kept (per adapter and model).
+const MEASURED_KEY: &str = "skillpg-measured";
+
+/// The measurements of both paths kept from earlier loads (none when storage is off or holds
+/// something unreadable).
+pub fn kept_measurements() -> Vec<skillpg_routing::backend::Measured> {
+    let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten());
+    storage.and_then(|s| s.get_item(MEASURED_KEY).ok().flatten()).and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default()
+}
+
+/// Keeps a measurement (in place of an older one for the same adapter and model).
+pub fn keep_measurement(m: skillpg_routing::backend::Measured) {
+    let kept = skillpg_routing::backend::keep(&kept_measurements(), m);
+    if let (Some(storage), Ok(text)) = (web_sys::window().and_then(|w| w.local_storage().ok().flatten()), serde_json::to_string(&kept)) {
+        let _ = storage.set_item(MEASURED_KEY, &text);
+    }
+}
+
 pub fn force_webgpu() -> bool {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten()).and_then(|s| s.get_item("skillpg-routing-backend").ok().flatten()).is_some_and(|v| v == "webgpu")
 }

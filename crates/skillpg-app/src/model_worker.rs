@@ -18,6 +18,8 @@ use skillpg_routing::backend::BackendChoice;
 use skillpg_routing::outcome::Decision;
 use skillpg_routing::protocol::{self, CheckpointFiles, DecoderMode, FromWorker, ToWorker};
 use skillpg_routing::skills::RouteSkill;
+
+use crate::browser;
 use wasm_bindgen::prelude::*;
 
 /// An answer: the worker's message and the bytes beside it.
@@ -109,9 +111,16 @@ impl ModelWorker {
 
     /// Sends a message that a model is loaded or moved by; answers what the model is and the
     /// line saying that and what runs it.
+    /// A measurement of both paths made for the model is kept in the page's storage, so the
+    /// next load on this adapter decides at once.
     async fn ready(&self, message: &ToWorker, bytes: Option<&[u8]>) -> Result<(String, String), String> {
         match self.call(message, bytes).await? {
-            (FromWorker::Ready { model, backend }, _) => Ok((model, backend)),
+            (FromWorker::Ready { model, backend, measured }, _) => {
+                if let Some(m) = measured {
+                    browser::keep_measurement(m);
+                }
+                Ok((model, backend))
+            }
             (other, _) => Err(format!("the worker answered {} where the page awaited a loaded model", kind(&other))),
         }
     }
@@ -119,7 +128,7 @@ impl ModelWorker {
     /// Sends the embedding model's weights (moved, not copied, into the worker) and vocabulary;
     /// answers the backend line.
     pub async fn load_embedder(&self, model: &[u8], vocab: &str, backend: BackendChoice) -> Result<String, String> {
-        Ok(self.ready(&ToWorker::LoadEmbedder { vocab: vocab.to_owned(), backend }, Some(model)).await?.1)
+        Ok(self.ready(&ToWorker::LoadEmbedder { vocab: vocab.to_owned(), backend, kept: browser::kept_measurements() }, Some(model)).await?.1)
     }
 
     /// The embeddings of `texts` (the worker caches them by text), and the backend line.
@@ -135,12 +144,12 @@ impl ModelWorker {
     /// Sends a decoder (moved into the worker): a GGUF, or a checkpoint's `model.safetensors`
     /// with its files; answers what loaded, and the line saying that and what runs it.
     pub async fn load_decoder(&self, file_name: &str, model: &[u8], checkpoint: Option<CheckpointFiles>, backend: BackendChoice) -> Result<(String, String), String> {
-        self.ready(&ToWorker::LoadDecoder { file_name: file_name.to_owned(), checkpoint, backend }, Some(model)).await
+        self.ready(&ToWorker::LoadDecoder { file_name: file_name.to_owned(), checkpoint, backend, kept: browser::kept_measurements() }, Some(model)).await
     }
 
     /// Moves the loaded decoder to `backend`; answers what it is and the new line.
     pub async fn move_decoder(&self, backend: BackendChoice) -> Result<(String, String), String> {
-        self.ready(&ToWorker::MoveDecoder { backend }, None).await
+        self.ready(&ToWorker::MoveDecoder { backend, kept: browser::kept_measurements() }, None).await
     }
 
     /// Routes one request with the loaded decoder: its decision, the system turn's tokens, and

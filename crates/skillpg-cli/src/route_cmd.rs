@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use skillpg_decoder::bpe::Bpe;
-use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::load::Loaded;
-use skillpg_decoder::model::Decoder;
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use skillpg_router::Embedder;
 use skillpg_router::cpu::{CpuEmbedder, Model};
@@ -24,6 +22,7 @@ use skillpg_routing::protocol::DecoderMode;
 use skillpg_routing::requests::Labelled;
 use skillpg_routing::skills::{self, RouteSkill};
 use skillpg_routing::{NONE, PREVIEW_NOTE};
+use skillpg_runtime::decoder::DecoderBackend;
 
 /// Where `scripts/fetch-model` puts the model.
 pub const DEFAULT_MODEL_DIR: &str = "target/model";
@@ -65,6 +64,11 @@ pub struct RouterArgs {
     /// Use the CPU reference (the oracle), not the GPU or the fast CPU path.
     #[arg(long)]
     pub cpu: bool,
+    /// Where the model runs: `auto` measures both paths on the first load of a model on this
+    /// adapter and keeps the faster (the measurement is kept in `$SKILLPG_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/skillpg` or `~/.cache/skillpg`), `webgpu` forces the GPU, `cpu` the CPU.
+    #[arg(long, default_value = "auto", value_parser = BackendChoice::parse)]
+    pub backend: BackendChoice,
 }
 
 impl RouterArgs {
@@ -76,9 +80,9 @@ impl RouterArgs {
 /// For each request, the skill each run chose (`None`: NONE), and each run's answer.
 pub type RunChoices = (Vec<Vec<Option<usize>>>, Vec<Vec<String>>);
 
-/// A decoder and its tokenizer.
+/// A decoder on its backend, and its tokenizer.
 pub struct LoadedDecoder {
-    model: Decoder,
+    backend: std::cell::RefCell<DecoderBackend>,
     bpe: Bpe,
 }
 
@@ -107,9 +111,9 @@ impl LoadedRouter {
     /// Loads the router `args` name, or says what is wrong with it.
     pub fn new(args: &RouterArgs) -> Result<LoadedRouter, String> {
         if is_decoder(&args.model) {
-            return load_decoder(&args.model, args.mode);
+            return load_decoder(&args.model, args.mode, args.backend);
         }
-        let (embedder, backend) = load_any_embedder(&args.model, &args.weights, args.cpu, args.kernel)?;
+        let (embedder, backend) = load_any_embedder(&args.model, &args.weights, args.cpu, args.kernel, args.backend)?;
         let router = Router::Embedding { embedder, thresholds: args.thresholds() };
         Ok(LoadedRouter { router, model: skillpg_routing::export::embedding_model(&args.weights), backend })
     }
@@ -146,13 +150,14 @@ impl LoadedRouter {
                 .map(|(arm, &(skills, descriptions))| {
                     // Arms are A, B, … when there are several.
                     let label = if sets.len() > 1 { format!("{}: ", char::from(b'A' + arm as u8)) } else { String::new() };
-                    let mut cpu = CpuForward::new(&decoder.model);
-                    let router = now(DecoderRouter::new(&mut cpu, &decoder.bpe, skills, true))??;
+                    let mut backend = decoder.backend.borrow_mut();
+                    let model = &mut *backend;
+                    let router = block_on(DecoderRouter::new(model, &decoder.bpe, skills, true))?;
                     let mut decisions = Vec::with_capacity(requests.len());
                     for (i, r) in requests.iter().enumerate() {
                         decisions.push(match mode {
-                            DecoderMode::Chapter => now(router.chapter(&mut cpu, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS))??.decision(),
-                            DecoderMode::Choice => now(router.choice(&mut cpu, &decoder.bpe, &r.query))??.decision(),
+                            DecoderMode::Chapter => block_on(router.chapter(model, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS))?.decision(),
+                            DecoderMode::Choice => block_on(router.choice(model, &decoder.bpe, &r.query))?.decision(),
                         });
                         eprint!("\r{label}{}/{} requests", i + 1, requests.len());
                     }
@@ -171,8 +176,9 @@ impl LoadedRouter {
         let Router::Decoder { decoder, .. } = &self.router else {
             return Err("repeated runs need a decoder (--model FILE.gguf or a checkpoint): the embedding model gives the same answer every time".to_owned());
         };
-        let mut cpu = CpuForward::new(&decoder.model);
-        let router = now(DecoderRouter::new(&mut cpu, &decoder.bpe, skills, true))??;
+        let mut backend = decoder.backend.borrow_mut();
+        let model = &mut *backend;
+        let router = block_on(DecoderRouter::new(model, &decoder.bpe, skills, true))?;
         let mut first = Vec::with_capacity(requests.len());
         let mut choices = Vec::with_capacity(requests.len());
         let mut answers = Vec::with_capacity(requests.len());
@@ -181,7 +187,7 @@ impl LoadedRouter {
             let mut said = Vec::with_capacity(runs);
             for run in 0..runs {
                 let sampling = skillpg_routing::sampling::Sampling { temperature, seed: skillpg_routing::sampling::run_seed(seed, q, run) };
-                let decision = now(router.chapter_sampled(&mut cpu, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS, Some(sampling)))??.decision();
+                let decision = block_on(router.chapter_sampled(model, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS, Some(sampling)))?.decision();
                 per_run.push(decision.choice);
                 said.push(decision.answer().unwrap_or_default().to_owned());
                 if run == 0 {
@@ -229,32 +235,53 @@ impl LoadedRouter {
     }
 }
 
-/// The model on the GPU when the backend rule picks it, else the fast CPU path; `reference`
-/// forces the CPU reference, the oracle. Returns a line saying which runs.
-fn load_any_embedder(dir: &Path, weights: &str, reference: bool, kernel: KernelArg) -> Result<(Box<dyn Embedder>, String), String> {
+/// The model where the placement ladder puts it (`skillpg_runtime`: measured when `choice` is
+/// automatic), or the CPU reference when `reference` (the oracle), or the fast CPU path with a
+/// chosen kernel. Returns a line saying which runs and why.
+fn load_any_embedder(dir: &Path, weights: &str, reference: bool, kernel: KernelArg, choice: BackendChoice) -> Result<(Box<dyn Embedder>, String), String> {
     let cpu = load_embedder(dir, weights)?;
     if reference {
         return Ok((Box::new(cpu), "the CPU reference".to_owned()));
     }
-    if kernel == KernelArg::Auto {
-        match pollster::block_on(skillpg_gpu::Gpu::new()) {
-            Ok(gpu) if BackendChoice::Auto.runs_on_gpu(Some(&gpu.adapter.device_type)) => {
-                let what = format!("the GPU via wgpu: {} ({}, {})", gpu.adapter.name, gpu.adapter.backend, gpu.adapter.device_type);
-                let model = pollster::block_on(skillpg_gpu::GpuModel::new(gpu, &cpu.model, true))?;
-                return Ok((Box::new(skillpg_gpu::GpuEmbedder::new(cpu.tokenizer, model, cpu.model)), what));
-            }
-            Ok(gpu) => eprintln!("note: the adapter is software ({}, {}); using the fast CPU path", gpu.adapter.name, gpu.adapter.device_type),
-            Err(e) => eprintln!("note: {e}; using the fast CPU path"),
-        }
-    }
-    let kernel = match kernel {
-        KernelArg::Auto => Kernel::Auto,
-        KernelArg::F32 => Kernel::F32,
-        KernelArg::Integer => Kernel::Integer,
+    let (fast_kernel, choice) = match kernel {
+        KernelArg::Auto => (Kernel::Auto, choice),
+        // A chosen kernel is the CPU path's.
+        KernelArg::F32 => (Kernel::F32, BackendChoice::Cpu),
+        KernelArg::Integer => (Kernel::Integer, BackendChoice::Cpu),
     };
-    let fast = skillpg_router::fast::FastEmbedder::with_kernel(cpu.tokenizer, cpu.model, kernel);
-    let line = format!("the fast CPU path ({} kernel)", if fast.runs_on_integers() { "integer" } else { "f32" });
-    Ok((Box::new(fast), line))
+    let kept = measurements::kept();
+    let clock = measurements::clock();
+    let model_key = format!("all-MiniLM-L6-v2 ({weights} weights, native)");
+    let ask = skillpg_runtime::Ask { choice, kept: &kept, model_key: &model_key, chosen_by: "with --backend or --kernel", clock: &clock };
+    let words = skillpg_runtime::embedder::Words { gpu: "the GPU via wgpu ({adapter})".to_owned(), cpu: "the fast CPU path ({kernel} kernel)".to_owned() };
+    let (backend, measured) = block_on(skillpg_runtime::embedder::place(cpu.tokenizer, cpu.model, fast_kernel, ask, words));
+    if let Some(m) = measured {
+        measurements::keep(m);
+    }
+    let line = backend.line();
+    Ok((Box::new(PlacedEmbedder(std::cell::RefCell::new(backend))), line))
+}
+
+/// The embedding model on its backend, as an [`Embedder`]: a GPU failure moves it to the fast
+/// CPU path, and [`Embedder::failure`] says so.
+struct PlacedEmbedder(std::cell::RefCell<skillpg_runtime::embedder::EmbedderBackend>);
+
+impl Embedder for PlacedEmbedder {
+    fn embed(&self, texts: &[String]) -> Vec<Vec<f32>> {
+        let mut backend = self.0.borrow_mut();
+        let batch: Vec<Vec<u32>> = texts.iter().map(|t| backend.fast.tokenizer.encode(t)).collect();
+        block_on(backend.embed(&batch))
+    }
+
+    fn failure(&self) -> Option<String> {
+        let backend = self.0.borrow();
+        matches!(backend.placement.why, skillpg_routing::backend::Why::GpuFailed(_)).then(|| backend.line())
+    }
+}
+
+/// Runs a future to its end on this thread (a GPU's read-back is polled).
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    pollster::block_on(future)
 }
 
 /// Loads the CPU embedder from `dir` (`minilm-f32.spgm` or `model.safetensors`, and `vocab.txt`).
@@ -271,8 +298,9 @@ pub fn load_embedder(dir: &Path, weights: &str) -> Result<CpuEmbedder, String> {
     Ok(CpuEmbedder { tokenizer: WordPiece::from_vocab_txt(&vocab)?, model: Model::from_weights(&weights)? })
 }
 
-/// Reads a decoder (GGUF, or a checkpoint's folder), or says what is wrong with it.
-fn load_decoder(path: &Path, mode: DecoderMode) -> Result<LoadedRouter, String> {
+/// Reads a decoder (GGUF, or a checkpoint's folder) and puts it where the placement ladder
+/// says, or says what is wrong with it.
+fn load_decoder(path: &Path, mode: DecoderMode, choice: BackendChoice) -> Result<LoadedRouter, String> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
     let file_name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let loaded = if path.is_dir() {
@@ -285,8 +313,69 @@ fn load_decoder(path: &Path, mode: DecoderMode) -> Result<LoadedRouter, String> 
     let loaded = loaded.map_err(|e| format!("{}: {e}", path.display()))?;
     let model = loaded.describe(&file_name);
     let Loaded { model: decoder, bpe, .. } = loaded;
-    let router = Router::Decoder { decoder: Box::new(LoadedDecoder { model: decoder, bpe }), mode };
-    Ok(LoadedRouter { router, model, backend: "the CPU".to_owned() })
+    let cpu_line = {
+        let (arithmetic, kernel) = decoder.arithmetic();
+        match arithmetic {
+            skillpg_decoder::model::Arithmetic::Integer => format!("the CPU (integer products, {} kernel)", kernel.name()),
+            skillpg_decoder::model::Arithmetic::F32 => "the CPU (f32 products)".to_owned(),
+        }
+    };
+    let kept = measurements::kept();
+    let clock = measurements::clock();
+    let model_key = format!("{model} (native)");
+    let ask = skillpg_runtime::Ask { choice, kept: &kept, model_key: &model_key, chosen_by: "with --backend", clock: &clock };
+    let (backend, placement, measured) = block_on(skillpg_runtime::decoder::place(decoder, ask));
+    if let Some(m) = measured {
+        measurements::keep(m);
+    }
+    let adapter = placement.adapter.as_ref().map_or_else(|| "no adapter".to_owned(), skillpg_routing::backend::Adapter::describe);
+    let gpu_line = backend
+        .gpu_holds()
+        .map_or_else(|| format!("the GPU via wgpu ({adapter})"), |(mb, storage)| format!("the GPU via wgpu ({adapter}; {mb:.0} MB of weights, {storage})"));
+    let line = placement.line(&gpu_line, &cpu_line);
+    let router = Router::Decoder { decoder: Box::new(LoadedDecoder { backend: std::cell::RefCell::new(backend), bpe }), mode };
+    Ok(LoadedRouter { router, model, backend: line })
+}
+
+/// The measurements of both paths the CLI keeps between runs, one file for every model.
+mod measurements {
+    use skillpg_routing::backend::Measured;
+    use std::path::PathBuf;
+
+    /// `$SKILLPG_CACHE_DIR/measured.json`, else under `$XDG_CACHE_HOME/skillpg` or
+    /// `~/.cache/skillpg`.
+    fn file() -> Option<PathBuf> {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let dir = env("SKILLPG_CACHE_DIR").or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("skillpg"))).or_else(|| env("HOME").map(|h| h.join(".cache/skillpg")))?;
+        Some(dir.join("measured.json"))
+    }
+
+    /// What earlier runs measured (none when the file is absent or unreadable).
+    pub fn kept() -> Vec<Measured> {
+        file().and_then(|f| std::fs::read_to_string(f).ok()).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+    }
+
+    /// Keeps a new measurement; a cache that cannot be written is said, not fatal.
+    pub fn keep(m: Measured) {
+        let Some(path) = file() else { return };
+        let all = skillpg_routing::backend::keep(&kept(), m);
+        // Written beside, then renamed: two runs at once never leave half a file.
+        let beside = path.with_extension(format!("{}.tmp", std::process::id()));
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&beside, serde_json::to_string_pretty(&all).unwrap_or_default()))
+            .and_then(|()| std::fs::rename(&beside, &path));
+        if let Err(e) = written {
+            eprintln!("note: the measurement could not be kept in {}: {e}", path.display());
+        }
+    }
+
+    /// Milliseconds since the first call.
+    pub fn clock() -> impl Fn() -> f64 {
+        let start = std::time::Instant::now();
+        move || start.elapsed().as_secs_f64() * 1e3
+    }
 }
 
 /// Reads the skills under `paths`, each as its analysis names and describes it.

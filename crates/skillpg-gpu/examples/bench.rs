@@ -109,7 +109,7 @@ fn main() {
     println!("| measure | value |");
     println!("|---|---|");
     println!(
-        "| adapter | {} ({}, {}, shader-f16 {}; weights stored in {}) |",
+        "| adapter | {} ({}, {:?}, shader-f16 {}; weights stored in {}) |",
         adapter.name,
         adapter.backend,
         adapter.device_type,

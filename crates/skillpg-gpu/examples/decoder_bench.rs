@@ -64,7 +64,7 @@ fn main() {
     // One pass to compile and warm the pipelines, then the timed ones.
     pollster::block_on(gpu.forward(&prompt[..8], Logits::Last)).expect("warm-up");
     // On a software adapter (lavapipe: a CPU) a run takes minutes: one run of each, fewer steps.
-    let software = gpu.gpu().adapter.device_type == "Cpu";
+    let software = gpu.gpu().adapter.device_type == wgpu::DeviceType::Cpu;
     let runs = if software { 1 } else { 5 };
     for len in [32, prompt.len()] {
         let times: Vec<f64> = (0..runs)

@@ -9,6 +9,8 @@
 use std::sync::Arc;
 
 mod batch;
+/// What kind of device an adapter is (wgpu's own type).
+pub use wgpu::DeviceType;
 pub mod decoder;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod profile;
@@ -38,7 +40,7 @@ pub struct AdapterSummary {
     /// Backend (Vulkan, BrowserWebGpu...).
     pub backend: String,
     /// Integrated, discrete, CPU...
-    pub device_type: String,
+    pub device_type: wgpu::DeviceType,
     /// Whether the adapter offers `shader-f16` (the embedding model's weights in f16).
     pub shader_f16: bool,
     /// Whether it offers timestamp queries (the benchmarks time each kernel with them).
@@ -143,7 +145,7 @@ impl Gpu {
         let summary = AdapterSummary {
             name: info.name.clone(),
             backend: format!("{:?}", info.backend),
-            device_type: format!("{:?}", info.device_type),
+            device_type: info.device_type,
             shader_f16: adapter.features().contains(wgpu::Features::SHADER_F16),
             timestamps: adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY),
         };
@@ -662,40 +664,5 @@ impl GpuModel {
         let out = plan.profile(self, &extra, &row_spans, &spans, rows, texts.len());
         self.plans.borrow_mut().push(plan);
         out
-    }
-}
-
-/// The GPU model behind the router's [`skillpg_router::Embedder`] trait, natively (the browser
-/// awaits [`GpuModel::forward`] instead). A batch the GPU fails runs on the CPU reference, and
-/// [`skillpg_router::Embedder::failure`] says why from then on.
-#[cfg(not(target_arch = "wasm32"))]
-#[derive(Debug)]
-pub struct GpuEmbedder {
-    tokenizer: skillpg_router::wordpiece::WordPiece,
-    model: GpuModel,
-    fallback: Model,
-    failure: std::cell::RefCell<Option<String>>,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl GpuEmbedder {
-    /// The model on the device, its tokenizer, and the CPU reference for a batch it fails.
-    pub fn new(tokenizer: skillpg_router::wordpiece::WordPiece, model: GpuModel, fallback: Model) -> GpuEmbedder {
-        GpuEmbedder { tokenizer, model, fallback, failure: std::cell::RefCell::new(None) }
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl skillpg_router::Embedder for GpuEmbedder {
-    fn embed(&self, texts: &[String]) -> Vec<Vec<f32>> {
-        let batch: Vec<Vec<u32>> = texts.iter().map(|t| self.tokenizer.encode(t)).collect();
-        pollster::block_on(self.model.forward_batch(&batch)).unwrap_or_else(|e| {
-            *self.failure.borrow_mut() = Some(format!("the GPU failed ({e}); the CPU reference embedded these texts"));
-            batch.iter().map(|ids| self.fallback.forward(ids)).collect()
-        })
-    }
-
-    fn failure(&self) -> Option<String> {
-        self.failure.borrow().clone()
     }
 }

@@ -11,7 +11,7 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::backend::BackendChoice;
+use crate::backend::{BackendChoice, Measured};
 use crate::outcome::Decision;
 use crate::skills::RouteSkill;
 
@@ -72,15 +72,28 @@ pub enum ToWorker {
         /// The WordPiece vocabulary (`vocab.txt`).
         vocab: String,
         backend: BackendChoice,
+        /// Measurements of both paths kept from earlier loads (the page's storage).
+        #[serde(default)]
+        kept: Vec<Measured>,
     },
     /// Embed these texts; answered by [`FromWorker::Embedded`], the vectors as bytes.
     Embed { texts: Vec<String> },
     /// Load a decoder: a GGUF is the bytes, or a checkpoint's `model.safetensors` with these
     /// files; `file_name` names it when the model states no name (as the CLI names it: the
     /// GGUF's file, the checkpoint's folder).
-    LoadDecoder { file_name: String, checkpoint: Option<CheckpointFiles>, backend: BackendChoice },
+    LoadDecoder {
+        file_name: String,
+        checkpoint: Option<CheckpointFiles>,
+        backend: BackendChoice,
+        #[serde(default)]
+        kept: Vec<Measured>,
+    },
     /// Move the loaded decoder to another backend (its cache and router start afresh).
-    MoveDecoder { backend: BackendChoice },
+    MoveDecoder {
+        backend: BackendChoice,
+        #[serde(default)]
+        kept: Vec<Measured>,
+    },
     /// Route one request over `skills` with the loaded decoder; under the chapter's protocol,
     /// `sampling` draws the answer at a temperature with a seed instead of greedily.
     RouteOne {
@@ -96,9 +109,14 @@ pub enum ToWorker {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum FromWorker {
-    /// A model is loaded or moved: what it is (an export's `model`), and a line saying that and
-    /// what runs it.
-    Ready { model: String, backend: String },
+    /// A model is loaded or moved: what it is (an export's `model`), a line saying that and
+    /// what runs it, and the measurement of both paths made for it, for the page to keep.
+    Ready {
+        model: String,
+        backend: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        measured: Option<Measured>,
+    },
     /// `count` embeddings of `dim` floats, as little-endian `f32` bytes beside the message.
     Embedded { count: usize, dim: usize, backend: String },
     /// One request's decision.
@@ -146,14 +164,15 @@ mod tests {
     #[test]
     fn every_message_round_trips() {
         let messages = [
-            ToWorker::LoadEmbedder { vocab: "[PAD]\n".into(), backend: BackendChoice::Auto },
+            ToWorker::LoadEmbedder { vocab: "[PAD]\n".into(), backend: BackendChoice::Auto, kept: Vec::new() },
             ToWorker::Embed { texts: vec!["a".into(), "b".into()] },
             ToWorker::LoadDecoder {
                 file_name: "qwen".into(),
                 checkpoint: Some(CheckpointFiles { config: "{}".into(), tokenizer: "{}".into() }),
                 backend: BackendChoice::Webgpu,
+                kept: vec![Measured { adapter: "Vulkan / discrete GPU / H200".into(), model: "m".into(), gpu_ms: 0.9, cpu_ms: 8.1, gpu_stopped: false }],
             },
-            ToWorker::MoveDecoder { backend: BackendChoice::Cpu },
+            ToWorker::MoveDecoder { backend: BackendChoice::Cpu, kept: Vec::new() },
             ToWorker::RouteOne {
                 skills: vec![RouteSkill { name: "a".into(), description: "A.".into() }],
                 request: "q".into(),
@@ -171,7 +190,7 @@ mod tests {
             assert_eq!(decode::<ToWorker>(&encode(&m)), Ok(m));
         }
         let answers = [
-            FromWorker::Ready { model: "SmolLM2".into(), backend: "SmolLM2: CPU".into() },
+            FromWorker::Ready { model: "SmolLM2".into(), backend: "SmolLM2: CPU".into(), measured: None },
             FromWorker::Embedded { count: 2, dim: 384, backend: "GPU".into() },
             FromWorker::Routed { decision: Decision { choice: Some(0), evidence: Evidence::Cosines { cosines: vec![0.5] } }, prefix_tokens: 300, backend: "CPU".into() },
             FromWorker::Failed { message: "no".into() },

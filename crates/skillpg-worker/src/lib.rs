@@ -11,8 +11,8 @@
 //! - `decoder.rs`: a decoder the person brought (the chapter's protocol); the page runs it in a
 //!   worker of its own, so the two never wait on each other.
 //!
-//! Where each runs is `skillpg_routing::backend`'s rule: the GPU on a real GPU, the CPU path on
-//! a software adapter (slower there) or none, unless the person chose.
+//! Where each runs is `skillpg_runtime`'s ladder: the person's choice, else the faster of the two
+//! paths as measured on the first load (kept by the page per adapter and model).
 
 mod decoder;
 mod embedder;
@@ -35,6 +35,25 @@ pub async fn handle(message: String, bytes: Option<Vec<u8>>) -> js_sys::Array {
     js_sys::Array::of2(&JsValue::from_str(&protocol::encode(&reply)), &out)
 }
 
+/// Milliseconds from the worker's clock (`performance.now()`; natively, since the first call),
+/// for the placement ladder's measurement.
+pub fn now_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let performance = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance")).ok();
+        let now = performance.as_ref().and_then(|p| js_sys::Reflect::get(p, &JsValue::from_str("now")).ok());
+        match (performance, now.and_then(|f| f.dyn_into::<js_sys::Function>().ok())) {
+            (Some(p), Some(f)) => f.call0(&p).ok().and_then(|v| v.as_f64()).unwrap_or_else(js_sys::Date::now),
+            _ => js_sys::Date::now(),
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1e3
+    }
+}
+
 /// The bytes a message needs beside it, or why they are missing.
 fn needed(bytes: Option<Vec<u8>>, what: &str) -> Result<Vec<u8>, String> {
     bytes.filter(|b| !b.is_empty()).ok_or_else(|| format!("the page sent no bytes for {what}"))
@@ -45,21 +64,21 @@ fn needed(bytes: Option<Vec<u8>>, what: &str) -> Result<Vec<u8>, String> {
 pub async fn answer(message: &str, bytes: Option<Vec<u8>>) -> (FromWorker, Option<Vec<u8>>) {
     let answered = async {
         match protocol::decode::<ToWorker>(message)? {
-            ToWorker::LoadEmbedder { vocab, backend } => {
-                let line = embedder::load(needed(bytes, "the model's weights")?, &vocab, backend).await?;
-                Ok((FromWorker::Ready { model: embedder::MODEL.to_owned(), backend: line }, None))
+            ToWorker::LoadEmbedder { vocab, backend, kept } => {
+                let (line, measured) = embedder::load(needed(bytes, "the model's weights")?, &vocab, backend, &kept).await?;
+                Ok((FromWorker::Ready { model: embedder::MODEL.to_owned(), backend: line, measured }, None))
             }
             ToWorker::Embed { texts } => {
                 let (vectors, backend) = embedder::embed(&texts).await?;
                 Ok((FromWorker::Embedded { count: texts.len(), dim: embedder::DIM, backend }, Some(protocol::f32s_to_bytes(&vectors))))
             }
-            ToWorker::LoadDecoder { file_name, checkpoint, backend } => {
-                let (model, line) = decoder::load(needed(bytes, "the model")?, &file_name, checkpoint, backend).await?;
-                Ok((FromWorker::Ready { model, backend: line }, None))
+            ToWorker::LoadDecoder { file_name, checkpoint, backend, kept } => {
+                let (model, line, measured) = decoder::load(needed(bytes, "the model")?, &file_name, checkpoint, backend, &kept).await?;
+                Ok((FromWorker::Ready { model, backend: line, measured }, None))
             }
-            ToWorker::MoveDecoder { backend } => {
-                let (model, line) = decoder::set_backend(backend).await?;
-                Ok((FromWorker::Ready { model, backend: line }, None))
+            ToWorker::MoveDecoder { backend, kept } => {
+                let (model, line, measured) = decoder::set_backend(backend, &kept).await?;
+                Ok((FromWorker::Ready { model, backend: line, measured }, None))
             }
             ToWorker::RouteOne { skills, request, mode, sampling } => {
                 let (decision, prefix_tokens, backend) = decoder::route_one(&skills, &request, mode, sampling).await?;

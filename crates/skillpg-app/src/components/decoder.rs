@@ -336,7 +336,7 @@ pub fn DecoderPanel() -> impl IntoView {
     };
     view! {
         <div class="decoder" data-testid="decoder" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
-            <p class="note">"The chapter's own protocol, rerun in this page: a small instruction model sees every skill's "<code>"- name: description"</code>" line in its system prompt and answers with one name or NONE. A preview by a small model you bring (open or drop it here), not any product's router; it runs in a worker of its own, on WebGPU where this device has a real GPU and on its CPU (wasm SIMD) otherwise (the line under the model says which), and nothing is fetched unless you ask."</p>
+            <p class="note">"The chapter's own protocol, rerun in this page: a small instruction model sees every skill's "<code>"- name: description"</code>" line in its system prompt and answers with one name or NONE. A preview by a small model you bring (open or drop it here), not any product's router; it runs in a worker of its own, on WebGPU or on this device's CPU (wasm SIMD), whichever a measurement on the first load found faster (the line under the model says which, and what it measured), and nothing is fetched unless you ask."</p>
             <ModelSources p=p/>
             <Busy p=p/>
             {move || p.error.get().map(|e| view! { <p class="warning" role="alert" data-testid="decoder-error">{e}</p> })}
@@ -415,7 +415,7 @@ fn RunControls(p: Panel) -> impl IntoView {
             <label>"Run on "
                 <select data-testid="decoder-backend" disabled=move || p.busy.get().is_some()
                     on:change=move |ev| if let Ok(choice) = BackendChoice::parse(&event_target_value(&ev)) { p.move_to(choice) }>
-                    <option value="auto" selected=move || p.backend_choice.get() == BackendChoice::Auto>"automatic: WebGPU on a real GPU, else the CPU"</option>
+                    <option value="auto" selected=move || p.backend_choice.get() == BackendChoice::Auto>"automatic: the faster of WebGPU and the CPU, measured on the first load"</option>
                     <option value="webgpu" selected=move || p.backend_choice.get() == BackendChoice::Webgpu>"WebGPU (any adapter)"</option>
                     <option value="cpu" selected=move || p.backend_choice.get() == BackendChoice::Cpu>"the CPU (wasm SIMD)"</option>
                 </select>

@@ -1,6 +1,6 @@
 //! The routing preview: which requests would activate which skill, or none, by a small
-//! embedding model (all-MiniLM-L6-v2) run in a Web Worker (`model_worker.rs`): WebGPU on a real GPU,
-//! the wasm SIMD path otherwise;
+//! embedding model (all-MiniLM-L6-v2) run in a Web Worker (`model_worker.rs`): WebGPU or the wasm SIMD path, whichever a
+//! measurement on the first load found faster;
 //! thresholds, calibration, a collision matrix, the "thin it" switch and an honest A/B
 //! comparison. A preview by a small model, not any product's router.
 

@@ -1,0 +1,80 @@
+//! Where the routing models run, once for every edge that runs them (the `skillpg` CLI, the
+//! page's two workers): the placement ladder (`skillpg_routing::backend`'s decision: the
+//! person's choice, the adapter there is, and, left automatic, a measurement of both paths on a
+//! request-sized piece of work, kept per adapter and model), the backends behind it, and the one
+//! fallback: a GPU that fails hands the model to the fast CPU path, which finishes the work, and
+//! the backend line says so.
+//!
+//! - [`embedder`]: the embedding model on the GPU or the fast CPU path;
+//! - [`decoder`]: a decoder on the GPU or the CPU path, one [`skillpg_decoder::forward::Forward`].
+//!
+//! It measures with the clock the edge gives it (`Instant` natively, `performance.now()` in a
+//! worker), so it builds for wasm32 as for the CLI.
+
+pub mod decoder;
+pub mod embedder;
+
+use skillpg_routing::backend::{Adapter, AdapterKind};
+
+/// A clock in milliseconds (the edge's own).
+pub type Clock<'a> = &'a dyn Fn() -> f64;
+
+/// What an edge asks of the ladder.
+#[derive(Clone, Copy)]
+pub struct Ask<'a> {
+    /// The person's choice.
+    pub choice: skillpg_routing::backend::BackendChoice,
+    /// Measurements kept from earlier loads.
+    pub kept: &'a [skillpg_routing::backend::Measured],
+    /// The model, in words (what a kept measurement is kept for).
+    pub model_key: &'a str,
+    /// Where the person chooses ("in the page", "with --backend").
+    pub chosen_by: &'a str,
+    /// The edge's clock.
+    pub clock: Clock<'a>,
+}
+
+impl std::fmt::Debug for Ask<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ask").field("choice", &self.choice).field("kept", &self.kept).field("model_key", &self.model_key).field("chosen_by", &self.chosen_by).finish()
+    }
+}
+
+/// The adapter a device is on, as placement sees it.
+pub fn adapter(gpu: &skillpg_gpu::Gpu) -> Adapter {
+    let a = &gpu.adapter;
+    let kind = match a.device_type {
+        skillpg_gpu::DeviceType::DiscreteGpu => AdapterKind::DiscreteGpu,
+        skillpg_gpu::DeviceType::IntegratedGpu => AdapterKind::IntegratedGpu,
+        skillpg_gpu::DeviceType::VirtualGpu => AdapterKind::VirtualGpu,
+        skillpg_gpu::DeviceType::Cpu => AdapterKind::Cpu,
+        skillpg_gpu::DeviceType::Other => AdapterKind::Other,
+    };
+    Adapter { name: a.name.clone(), backend: a.backend.clone(), kind }
+}
+
+/// How long `runs` take on one path: each run timed; the first (pipelines, caches) is not
+/// counted unless it is the only one, and a first run over `budget` milliseconds stops there
+/// (the result is then that run, flagged).
+pub(crate) struct Timed {
+    pub ms: f64,
+    pub stopped: bool,
+}
+
+/// The milliseconds of `run`'s second pass (the first warms it), or its first when that alone
+/// went past `budget`. `Err` when a run failed.
+pub(crate) async fn time_twice<F, Fut>(clock: Clock<'_>, budget: f64, mut run: F) -> Result<Timed, String>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<(), String>>,
+{
+    let start = clock();
+    run().await?;
+    let first = clock() - start;
+    if first > budget {
+        return Ok(Timed { ms: first, stopped: true });
+    }
+    let start = clock();
+    run().await?;
+    Ok(Timed { ms: clock() - start, stopped: false })
+}

@@ -1,0 +1,53 @@
+//! The placement ladder end to end on the tiny chat model: left automatic, the first load
+//! measures both paths and keeps the faster, with a line that says what it measured; a load that
+//! finds the kept measurement decides at once; the person's choice wins over both. On the
+//! native adapter (Mesa's lavapipe on the test machine, where the CPU path is the faster).
+
+#![allow(clippy::print_stdout, reason = "the test reports what it measured")]
+
+use std::path::Path;
+use std::process::Command;
+
+use skillpg_decoder::model::{Arithmetic, Decoder};
+use skillpg_routing::backend::{BackendChoice, Path as Where, Why};
+use skillpg_runtime::Ask;
+
+fn tiny_chat_model() -> Decoder {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny-decoders-runtime");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../skillpg-decoder/tests/oracle/make_tiny.py");
+    let out = Command::new("python3").arg(&script).arg(&dir).output().expect("python3 is needed to write the tiny models");
+    assert!(out.status.success(), "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(dir.join("tiny-chat-qwen2.gguf")).expect("the chat model");
+    Decoder::from_gguf(bytes).expect("model").with_arithmetic(Arithmetic::F32)
+}
+
+#[test]
+#[ignore = "slow tier, needs a Vulkan adapter (Mesa's lavapipe) and the gguf package: scripts/test runs it"]
+fn an_automatic_load_measures_both_paths_then_a_kept_measurement_decides_at_once() {
+    let start = std::time::Instant::now();
+    let clock = move || start.elapsed().as_secs_f64() * 1e3;
+    let ask = |choice, kept| Ask { choice, kept, model_key: "tiny-chat", chosen_by: "in the test", clock: &clock };
+    let (backend, placement, measured) = pollster::block_on(skillpg_runtime::decoder::place(tiny_chat_model(), ask(BackendChoice::Auto, &[])));
+    let measured = measured.expect("a first automatic load measures");
+    let line = placement.line("the GPU", "the CPU");
+    println!("{line}");
+    assert!(line.contains("measured on this load"), "{line}");
+    assert_eq!(placement.path == Where::Gpu, measured.gpu_wins(), "the faster path runs");
+    assert_eq!(backend.on_gpu(), placement.path == Where::Gpu);
+    assert!(measured.cpu_ms > 0.0 && measured.gpu_ms > 0.0, "{measured:?}");
+
+    // The next load on this adapter finds it and measures nothing.
+    let kept = vec![measured.clone()];
+    let (_, again, none) = pollster::block_on(skillpg_runtime::decoder::place(tiny_chat_model(), ask(BackendChoice::Auto, &kept)));
+    assert!(none.is_none(), "a kept measurement is not made again");
+    assert!(matches!(&again.why, Why::Measured { now: false, .. }), "{again:?}");
+    assert_eq!(again.path, placement.path);
+
+    // The person's choice wins over a measurement.
+    for (choice, path) in [(BackendChoice::Cpu, Where::Cpu), (BackendChoice::Webgpu, Where::Gpu)] {
+        let (backend, chosen, none) = pollster::block_on(skillpg_runtime::decoder::place(tiny_chat_model(), ask(choice, &kept)));
+        assert!(none.is_none());
+        assert_eq!((chosen.path, backend.on_gpu()), (path, path == Where::Gpu), "{choice:?}");
+        assert!(chosen.line("the GPU", "the CPU").ends_with("chosen in the test"));
+    }
+}
