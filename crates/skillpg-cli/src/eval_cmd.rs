@@ -113,7 +113,9 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
             "draft": drafted,
             "comparison": {
                 "both": cmp.paired.both, "only_current": cmp.paired.only_a, "only_draft": cmp.paired.only_b, "neither": cmp.paired.neither,
-                "p_value": cmp.p_value, "overfits": cmp.overfits,
+                "p_value": cmp.p_value, "overfits": cmp.overfits(), "overfit": cmp.overfit,
+                "train_gain": cmp.train_gain, "validation_gain": cmp.validation_gain,
+                "verdict": cmp.verdict_words(), "warning": cmp.verdict.is_warning(),
             },
         });
         return Ok(serde_json::to_string_pretty(&value).map_err(|e| e.to_string())? + "\n");
@@ -133,7 +135,16 @@ fn part_line(out: &mut String, label: &str, p: &PartJson) {
 fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantComparison)>, near: f32) -> String {
     let mut out = String::new();
     let runs = if r.runs > 1 || r.temperature > 0.0 { format!(", {} run(s) a query at temperature {}", r.runs, r.temperature) } else { String::new() };
-    let _ = writeln!(out, "{}: {} queries, seed {}, {:.0}% held out for validation; {}{runs}", r.skill, r.queries.len(), r.seed, r.holdout * 100.0, r.model);
+    let _ = writeln!(
+        out,
+        "{}: {} queries (eval set {}), seed {}, {:.0}% held out for validation; {}{runs}",
+        r.skill,
+        r.queries.len(),
+        r.version,
+        r.seed,
+        r.holdout * 100.0,
+        r.model
+    );
     let _ = writeln!(out, "{:<11} {:>3}  {:<22}  {:<22}  {:<22}", "", "n", "precision (95% CI)", "recall", "accuracy");
     part_line(&mut out, "train", &r.train);
     part_line(&mut out, "validation", &r.validation);
@@ -163,8 +174,9 @@ fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantCompari
             "on validation only: {} right under both, {} only under the current description, {} only under the draft, {} under neither; exact sign test p = {:.4}",
             cmp.paired.both, cmp.paired.only_a, cmp.paired.only_b, cmp.paired.neither, cmp.p_value
         );
-        if cmp.overfits {
-            let _ = writeln!(out, "warning: the draft does better on train and not on validation: it fits the queries you looked at, not the task");
+        let _ = writeln!(out, "{}{}", if cmp.verdict.is_warning() { "warning: " } else { "" }, cmp.verdict_words());
+        if let Some(why) = cmp.overfit_words() {
+            let _ = writeln!(out, "warning: {why}");
         }
     }
     let _ = writeln!(out, "\n({})", r.note);

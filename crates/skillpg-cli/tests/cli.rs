@@ -378,7 +378,10 @@ fn eval_reports_train_and_validation_reproducibly_and_pairs_a_draft_on_validatio
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(report["queries"].as_array().map(Vec::len), Some(20));
-    assert_eq!((report["train"]["n"].as_u64(), report["validation"]["n"].as_u64()), (Some(12), Some(8)), "60/40, each class on its own");
+    let held = report["queries"].as_array().expect("queries").iter().filter(|q| q["split"] == "validation").count() as u64;
+    assert_eq!((report["train"]["n"].as_u64(), report["validation"]["n"].as_u64()), (Some(20 - held), Some(held)), "each query in the part of its split");
+    assert!((4..=12).contains(&held), "about 40% held out: {held} of 20");
+    assert!(report["version"].as_str().is_some_and(|v| v.len() == 8), "the eval set's version: {}", report["version"]);
     assert_eq!(report["catalog"].as_array().map(Vec::len), Some(5), "the other five skills compete");
     assert!(report["validation"]["accuracy_ci"][0].as_f64() <= report["validation"]["accuracy"].as_f64());
     // The same seed gives the same bytes; another seed another split.
@@ -398,7 +401,8 @@ fn eval_reports_train_and_validation_reproducibly_and_pairs_a_draft_on_validatio
     let cmp: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let c = &cmp["comparison"];
     let pairs: u64 = ["both", "only_current", "only_draft", "neither"].iter().map(|k| c[k].as_u64().expect("count")).sum();
-    assert_eq!(pairs, 8, "the validation queries, paired");
+    assert_eq!(pairs, held, "the validation queries, paired");
+    assert!(c["verdict"].as_str().is_some_and(|v| !v.is_empty()) && c["warning"].is_boolean(), "{c}");
     assert!(c["p_value"].as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)));
     assert_eq!(cmp["draft"]["description"], "Reviews SQL.");
 }

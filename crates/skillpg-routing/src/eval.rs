@@ -56,30 +56,41 @@ pub enum Split {
     Validation,
 }
 
-/// The seeded split of `items`: within each class (should trigger, should not), a shuffle by
-/// `seed` and the first `round(holdout × n)` to validation, at least one when the class has
-/// two or more queries and `holdout > 0`. The same items, holdout and seed give the same split
-/// on every machine (SplitMix64, not Python's generator: the split is the lab's own).
-pub fn split(items: &[EvalQuery], holdout: f64, seed: u64) -> Vec<Split> {
+/// A query as the split and the version read it: lowercase, runs of whitespace as one space,
+/// trimmed. Two queries that differ only in case or spacing are one query to them.
+pub fn normalized(query: &str) -> String {
+    query.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// FNV-1a, 64 bits: a stable hash of bytes (the same on every machine and in wasm).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The part query `q` is in under `holdout` and `seed`: a function of its own normalized text,
+/// its kind and the seed alone, so adding, removing, editing or reordering other queries never
+/// moves it. Each kind is held out at `holdout` on its own (a query's hash, mixed by the seed,
+/// falls under the share or not), so both parts hold both kinds in proportion on average; on a
+/// small set the counts vary about the share as a coin's would, and the lab shows them.
+pub fn part_of(q: &EvalQuery, holdout: f64, seed: u64) -> Split {
     let holdout = if holdout.is_finite() { holdout.clamp(0.0, 0.9) } else { DEFAULT_HOLDOUT };
-    let mut out = vec![Split::Train; items.len()];
-    for class in [true, false] {
-        let mut members: Vec<usize> = (0..items.len()).filter(|&i| items[i].should_trigger == class).collect();
-        let mut rng = SplitMix64(seed ^ u64::from(class));
-        // Fisher-Yates.
-        for i in (1..members.len()).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            members.swap(i, j);
-        }
-        let mut n_val = (holdout * members.len() as f64).round() as usize;
-        if holdout > 0.0 && members.len() >= 2 {
-            n_val = n_val.clamp(1, members.len() - 1);
-        }
-        for &i in &members[..n_val.min(members.len())] {
-            out[i] = Split::Validation;
-        }
-    }
-    out
+    let mut rng = SplitMix64(seed ^ fnv1a(normalized(&q.query).as_bytes()) ^ u64::from(q.should_trigger).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    if u < holdout { Split::Validation } else { Split::Train }
+}
+
+/// The split of `items`: each query's [`part_of`].
+pub fn split(items: &[EvalQuery], holdout: f64, seed: u64) -> Vec<Split> {
+    items.iter().map(|q| part_of(q, holdout, seed)).collect()
+}
+
+/// An eval set's version: a hash of its queries (normalized) and their kinds, in any order. It
+/// changes when a query is added, removed or edited, and names the set a draft was judged on.
+pub fn version(items: &[EvalQuery]) -> String {
+    let mut lines: Vec<String> = items.iter().map(|q| format!("{}\t{}", u8::from(q.should_trigger), normalized(&q.query))).collect();
+    lines.sort();
+    lines.dedup();
+    format!("{:08x}", fnv1a(lines.join("\n").as_bytes()) >> 32)
 }
 
 /// How far a query's scores are from choosing skill `target` under `t`: the target's score
@@ -201,6 +212,69 @@ pub fn near_misses(items: &[EvalQuery], results: &[QueryResult], near: f32) -> V
     out
 }
 
+/// How much more a draft's gain on train may be than its gain on validation (each a share of
+/// its part's queries) before the draft is flagged as fitting the queries looked at.
+pub const OVERFIT_GAP: f64 = 0.2;
+
+/// Why a draft looks fitted to the train part rather than the task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Overfit {
+    /// Better on train, not better on validation.
+    TrainOnly,
+    /// Its gain on train is over [`OVERFIT_GAP`] above its gain on validation, even where
+    /// validation rose (keyword stuffing raises both, train far more).
+    GainGap,
+}
+
+/// What the paired validation queries say of a draft, in words an author can act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Right and wrong on the same validation queries.
+    Same,
+    /// Better on some, worse on as many: no evidence either way.
+    Tie { each: u64 },
+    /// Worse on some and better on none: a regression, whatever the p-value.
+    Worse { lost: u64 },
+    /// Worse on more than it is better on.
+    MostlyWorse { lost: u64, won: u64 },
+    /// Better on more than it is worse on; `significant` when the sign test says so (p < 0.05).
+    Better { won: u64, lost: u64, significant: bool },
+}
+
+impl Verdict {
+    /// The verdict of a paired table (A: the description as written, B: the draft).
+    pub fn of(paired: &Paired) -> Verdict {
+        let (won, lost) = (paired.only_b, paired.only_a);
+        match (won, lost) {
+            (0, 0) => Verdict::Same,
+            (0, lost) => Verdict::Worse { lost },
+            (w, l) if w == l => Verdict::Tie { each: w },
+            (w, l) if l > w => Verdict::MostlyWorse { lost: l, won: w },
+            (w, l) => Verdict::Better { won: w, lost: l, significant: paired.p_value() < 0.05 },
+        }
+    }
+
+    /// Whether the author should be warned off the draft.
+    pub fn is_warning(self) -> bool {
+        matches!(self, Verdict::Worse { .. } | Verdict::MostlyWorse { .. })
+    }
+
+    /// The verdict in words, over `n` validation queries with the sign test's `p`.
+    pub fn words(self, n: u64, p: f64) -> String {
+        match self {
+            Verdict::Same => format!("the same on all {n} validation queries: the draft changes no decision"),
+            Verdict::Tie { each } => format!("no evidence either way: better on {each} and worse on {each} of {n} (p = {p:.4})"),
+            Verdict::Worse { lost } => format!("worse on {lost} of {n}, better on none: keep the description you have"),
+            Verdict::MostlyWorse { lost, won } => format!("worse on {lost} of {n}, better on {won} (p = {p:.4}): more losses than gains"),
+            Verdict::Better { won, lost, significant: true } => format!("better on {won} of {n}, worse on {lost} (p = {p:.4}): evidence the draft helps"),
+            Verdict::Better { won, lost, significant: false } => {
+                format!("better on {won} of {n}, worse on {lost} (p = {p:.4}): not yet evidence; add validation queries to be sure")
+            }
+        }
+    }
+}
+
 /// A draft description against the current one, on the same split.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VariantComparison {
@@ -212,13 +286,42 @@ pub struct VariantComparison {
     pub paired: Paired,
     /// The exact sign test's p-value on the discordant validation pairs.
     pub p_value: f64,
-    /// The draft is better on train and not on validation: it fits the queries looked at, not
-    /// the task.
-    pub overfits: bool,
+    /// Why the draft looks fitted to the queries looked at, when it does.
+    pub overfit: Option<Overfit>,
+    /// What the validation pairs say.
+    pub verdict: Verdict,
+    /// The draft's gain in accuracy on each part, as a share of the part's queries.
+    pub train_gain: f64,
+    pub validation_gain: f64,
+}
+
+impl VariantComparison {
+    /// Whether the draft is flagged as overfitting.
+    pub fn overfits(&self) -> bool {
+        self.overfit.is_some()
+    }
+
+    /// The verdict on validation, in words.
+    pub fn verdict_words(&self) -> String {
+        self.verdict.words(self.paired.both + self.paired.only_a + self.paired.only_b + self.paired.neither, self.p_value)
+    }
+
+    /// Why the draft is flagged, in words, when it is.
+    pub fn overfit_words(&self) -> Option<String> {
+        Some(match self.overfit? {
+            Overfit::TrainOnly => "the draft does better on train and not on validation: it fits the queries you looked at, not the task".to_owned(),
+            Overfit::GainGap => format!(
+                "the draft gains {:+.0} points on train and {:+.0} on validation: a gain that much larger on the queries you looked at than on the held-out ones is how fitting those queries (keyword stuffing) looks, not a better description",
+                self.train_gain * 100.0,
+                self.validation_gain * 100.0
+            ),
+        })
+    }
 }
 
 /// Compares `draft` with `current` results (same queries, same order): the paired change on
-/// the validation part only, and whether the draft overfits the train part.
+/// the validation part only, and whether the draft overfits the train part (either signal of
+/// [`Overfit`]).
 pub fn compare_variants(items: &[EvalQuery], splits: &[Split], current: &[QueryResult], draft: &[QueryResult]) -> VariantComparison {
     let right = |r: &[QueryResult]| -> Vec<bool> {
         items.iter().zip(r).zip(splits).filter(|(_, s)| **s == Split::Validation).map(|((q, r), _)| q.should_trigger == r.triggered()).collect()
@@ -228,8 +331,27 @@ pub fn compare_variants(items: &[EvalQuery], splits: &[Split], current: &[QueryR
     let train_draft = metrics(items, draft, splits, Split::Train);
     let validation_current = metrics(items, current, splits, Split::Validation);
     let validation_draft = metrics(items, draft, splits, Split::Validation);
-    let overfits = train_draft.correct() > train_current.correct() && validation_draft.correct() <= validation_current.correct();
-    VariantComparison { train_current, train_draft, validation_current, validation_draft, paired, p_value: paired.p_value(), overfits }
+    let gain = |before: &Metrics, after: &Metrics| if after.n == 0 { 0.0 } else { (after.correct() as f64 - before.correct() as f64) / after.n as f64 };
+    let (train_gain, validation_gain) = (gain(&train_current, &train_draft), gain(&validation_current, &validation_draft));
+    let overfit = if train_draft.correct() > train_current.correct() && validation_draft.correct() <= validation_current.correct() {
+        Some(Overfit::TrainOnly)
+    } else if train_gain - validation_gain > OVERFIT_GAP {
+        Some(Overfit::GainGap)
+    } else {
+        None
+    };
+    VariantComparison {
+        train_current,
+        train_draft,
+        validation_current,
+        validation_draft,
+        paired,
+        p_value: paired.p_value(),
+        overfit,
+        verdict: Verdict::of(&paired),
+        train_gain,
+        validation_gain,
+    }
 }
 
 /// The words of `description`: byte ranges of its whitespace-separated runs.
@@ -395,6 +517,9 @@ pub struct EvalReport {
     pub method: Method,
     pub holdout: f64,
     pub seed: u64,
+    /// The eval set's [`version`]: which set the split and the figures are of.
+    #[serde(default)]
+    pub version: String,
     /// How many times each query ran (1: the embedding model, or a decoder's greedy answer).
     #[serde(default = "one")]
     pub runs: usize,
@@ -495,6 +620,7 @@ impl EvalRun<'_> {
             method: self.method,
             holdout: self.holdout,
             seed: self.seed,
+            version: version(self.items),
             runs: self.sampled.map_or(1, |smp| smp.runs),
             temperature: self.sampled.map_or(0.0, |smp| smp.temperature),
             queries,
@@ -523,16 +649,57 @@ mod tests {
     }
 
     #[test]
-    fn the_split_is_seeded_stratified_and_sixty_forty() {
+    fn the_split_is_seeded_and_a_query_keeps_its_part_whatever_else_changes() {
         let items = set(10, 10);
         let a = split(&items, DEFAULT_HOLDOUT, 7);
         assert_eq!(a, split(&items, DEFAULT_HOLDOUT, 7), "the same seed, the same split");
         assert_ne!(a, split(&items, DEFAULT_HOLDOUT, 8), "another seed, another split");
-        let val = |pos: bool| a.iter().zip(&items).filter(|(s, q)| **s == Split::Validation && q.should_trigger == pos).count();
-        assert_eq!((val(true), val(false)), (4, 4), "40% of each class");
-        // A class of two still puts one query in each part.
-        let small = split(&set(2, 3), DEFAULT_HOLDOUT, 1);
-        assert_eq!(small.iter().filter(|s| **s == Split::Validation).count(), 2);
+        // Case and spacing do not move a query; its kind does enter the hash.
+        assert_eq!(part_of(&q("Check  THIS migration", true), 0.4, 3), part_of(&q("check this migration", true), 0.4, 3));
+        assert_eq!(split(&items, 0.0, 1), vec![Split::Train; 20], "nothing held out at 0");
+    }
+
+    /// The property the lab promises an author: adding or removing any k queries (and
+    /// reordering the rest) moves no other query to the other part; and each kind is held out in
+    /// its share, within two points on a large set.
+    #[test]
+    fn adding_or_removing_queries_moves_no_other_query_and_each_kind_keeps_its_share() {
+        let mut rng = SplitMix64(2026);
+        let word = |rng: &mut SplitMix64| {
+            ["review", "migration", "index", "lock", "notes", "release", "pdf", "form", "chart", "deploy", "table", "why"][(rng.next_u64() % 12) as usize]
+        };
+        for case in 0..300 {
+            let n = 5 + (rng.next_u64() % 40) as usize;
+            let items: Vec<EvalQuery> =
+                (0..n).map(|i| q(&format!("{} {} {} #{case}-{i}", word(&mut rng), word(&mut rng), word(&mut rng)), rng.next_u64().is_multiple_of(2))).collect();
+            let seed = rng.next_u64();
+            let before = split(&items, DEFAULT_HOLDOUT, seed);
+            // Remove k, add k new ones, reverse the order.
+            let k = (rng.next_u64() % 5) as usize;
+            let kept: Vec<usize> = (0..n).filter(|_| !rng.next_u64().is_multiple_of(7) || k == 0).collect();
+            let mut edited: Vec<EvalQuery> = kept.iter().map(|&i| items[i].clone()).collect();
+            edited.extend((0..k).map(|j| q(&format!("new query {j} of case {case}"), j % 2 == 0)));
+            edited.reverse();
+            let after = split(&edited, DEFAULT_HOLDOUT, seed);
+            for (&i, part) in kept.iter().zip(after.iter().rev()) {
+                assert_eq!(before[i], *part, "case {case}: {:?} moved", items[i].query);
+            }
+        }
+        for should in [true, false] {
+            let big: Vec<EvalQuery> = (0..5000).map(|i| q(&format!("query number {i}"), should)).collect();
+            let held = split(&big, DEFAULT_HOLDOUT, 42).iter().filter(|s| **s == Split::Validation).count() as f64 / big.len() as f64;
+            assert!((held - DEFAULT_HOLDOUT).abs() <= 0.02, "{should}: {held} held out of a 0.4 share");
+        }
+    }
+
+    #[test]
+    fn the_version_names_the_set_in_any_order() {
+        let items = set(3, 3);
+        let mut shuffled = items.clone();
+        shuffled.reverse();
+        assert_eq!(version(&items), version(&shuffled));
+        assert_ne!(version(&items), version(&set(3, 4)));
+        assert_eq!(version(&items).len(), 8);
     }
 
     #[test]
@@ -572,11 +739,32 @@ mod tests {
         // The draft fixes both train positives and breaks a validation one.
         let draft = [r(true), r(true), r(true), r(false), r(false), r(false), r(false), r(false)];
         let c = compare_variants(&items, &splits, &current, &draft);
-        assert!(c.overfits);
+        assert_eq!(c.overfit, Some(Overfit::TrainOnly));
         assert_eq!((c.paired.only_a, c.paired.only_b, c.paired.both), (1, 0, 3));
         assert_eq!(c.p_value, 1.0);
+        assert_eq!(c.verdict, Verdict::Worse { lost: 1 });
+        assert!(c.verdict.is_warning() && c.verdict.words(4, c.p_value).starts_with("worse on 1 of 4, better on none"));
         let honest = compare_variants(&items, &splits, &current, &current);
-        assert!(!honest.overfits);
+        assert!(!honest.overfits());
+        assert_eq!(honest.verdict, Verdict::Same);
+    }
+
+    #[test]
+    fn a_gain_on_train_far_above_the_gain_on_validation_is_flagged_even_when_validation_rose() {
+        // 10 train queries, 10 validation: the draft fixes 6 train queries and 1 validation one.
+        let items = set(10, 10);
+        let splits: Vec<Split> = (0..20).map(|i| if i % 2 == 0 { Split::Train } else { Split::Validation }).collect();
+        let r = |t: bool| QueryResult { trigger_rate: if t { 1.0 } else { 0.0 }, margin: 0.0 };
+        let current: Vec<QueryResult> = (0..20).map(|i| r(i >= 10)).collect();
+        let draft: Vec<QueryResult> = (0..20).map(|i| r(i >= 10 || [0, 2, 4, 6, 8].contains(&i) || i == 1)).collect();
+        let c = compare_variants(&items, &splits, &current, &draft);
+        assert!(c.validation_draft.correct() > c.validation_current.correct(), "validation rose");
+        assert_eq!(c.overfit, Some(Overfit::GainGap), "train +50 points, validation +10");
+        // Ties are ties; one regression in a sea of gains is not a warning.
+        let tie = Paired { both: 5, only_a: 2, only_b: 2, neither: 1 };
+        assert_eq!(Verdict::of(&tie), Verdict::Tie { each: 2 });
+        assert!(Verdict::of(&tie).words(10, 1.0).starts_with("no evidence either way"));
+        assert!(!Verdict::of(&Paired { both: 1, only_a: 1, only_b: 4, neither: 0 }).is_warning());
     }
 
     #[test]
@@ -617,7 +805,9 @@ mod tests {
             sampled: None,
         };
         let r = run.report();
-        assert_eq!((r.train.n + r.validation.n, r.validation.n), (10, 4));
+        let held = split(&items, DEFAULT_HOLDOUT, 3).iter().filter(|s| **s == Split::Validation).count() as u64;
+        assert_eq!((r.train.n + r.validation.n, r.validation.n), (10, held));
+        assert_eq!(r.version, version(&items));
         assert_eq!(r.train.accuracy, Some(1.0));
         assert_eq!(r.catalog, vec!["other".to_owned()]);
         assert!(r.queries.iter().all(|q| q.triggered == q.should_trigger));

@@ -11,6 +11,8 @@
 //!   choices) and the A/B comparison of two arms;
 //! - [`eval`]: the description lab: trigger evals (skill-creator's format, a seeded train /
 //!   validation split), their metrics, occlusion, a draft against the current description;
+//! - [`explain`]: explanations an author can act on (words and phrases weighed, missing words,
+//!   where a lost query went);
 //! - [`evalset`]: eval sets as people write them (skill-creator's JSON, the lab's `+`/`-`
 //!   lines, a lab report), one reader and one writer each;
 //! - [`export`]: the JSON and CSV schemas of a run, byte for byte the same from the CLI and the
@@ -27,6 +29,7 @@ pub mod backend;
 pub mod decide;
 pub mod eval;
 pub mod evalset;
+pub mod explain;
 pub mod export;
 pub mod math;
 pub mod outcome;

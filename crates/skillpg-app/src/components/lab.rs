@@ -468,7 +468,7 @@ fn Draft(lab: Lab) -> impl IntoView {
             let n_draft = d.results.len();
             view! {
                 <p data-testid="lab-draft-result">{verdict}</p>
-                {d.cmp.overfits.then(|| view! { <p class="warning" role="alert" data-testid="lab-overfit">"The draft does better on train and not on validation: it fits the queries you looked at, not the task."</p> })}
+                {d.cmp.overfits().then(|| view! { <p class="warning" role="alert" data-testid="lab-overfit">"The draft does better on train and not on validation: it fits the queries you looked at, not the task."</p> })}
                 <p class="note">{format!("Draft “{}” over {n_draft} queries.", d.description)}</p>
             }
         })}
