@@ -66,11 +66,14 @@ export function screenshotPath(name) {
 
 /// Opens `url` in a new page of `context` and waits until every view is built (`data-built`:
 /// the views below the levels come a frame after the first paint); returns the page and the
-/// list its uncaught errors are collected into.
-export async function openPage(context, url) {
+/// list its uncaught errors are collected into. The page's questions (a sample that would
+/// replace loaded skills asks first) are answered yes unless `acceptDialogs` is false, where the
+/// test answers them itself.
+export async function openPage(context, url, { acceptDialogs = true } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  if (acceptDialogs) page.on('dialog', (d) => d.accept());
   await page.goto(url);
   await page.waitForSelector('[data-built]');
   return { page, errors };

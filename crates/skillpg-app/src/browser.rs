@@ -447,6 +447,11 @@ pub fn github_endpoints() -> crate::github::Endpoints {
 /// Whether local storage asks the routing model to run on WebGPU even on a software adapter
 /// (`skillpg-routing-backend` = `webgpu`): how the browser tests exercise the WGSL kernels in
 /// Chromium, whose only adapter there is SwiftShader.
+/// Asks the person a yes-or-no question (the browser's own dialog); no when there is no window.
+pub fn confirm(question: &str) -> bool {
+    web_sys::window().and_then(|w| w.confirm_with_message(question).ok()).unwrap_or(false)
+}
+
 /// Where the measurements of both paths are kept (per adapter and model).
 const MEASURED_KEY: &str = "skillpg-measured";
 

@@ -4,11 +4,10 @@
 //! figures of each part, the near misses, a word's weight in a query's score, a draft's paired
 //! result, the skills that capture the queries). The arithmetic is `skillpg_routing::eval`'s.
 
-use std::ops::Range;
-
 use serde::{Deserialize, Serialize};
 use skillpg_routing::decide::{self, Thresholds};
 use skillpg_routing::eval::{self, EvalQuery, EvalRun, Metrics, QueryResult, Split, VariantComparison};
+use skillpg_routing::explain::{self, Unit};
 use skillpg_routing::export;
 use skillpg_routing::outcome::{Arm, Descriptions, Method};
 use skillpg_routing::skills::RouteSkill;
@@ -39,6 +38,47 @@ pub struct LabState {
     /// With the decoder: the sampling temperature (0: greedy).
     #[serde(default = "default_temperature")]
     pub temperature: f32,
+    /// How many times each split's validation part was consulted (a run's totals, a draft's
+    /// paired result, the final check), by [`LabRun::key`].
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub looks: std::collections::BTreeMap<String, u32>,
+    /// The splits whose validation queries the final check revealed.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub revealed: std::collections::BTreeSet<String>,
+}
+
+impl LabState {
+    /// Counts a look at `key`'s validation part; the count now.
+    pub fn look(&mut self, key: &str) -> u32 {
+        let n = self.looks.entry(key.to_owned()).or_default();
+        *n += 1;
+        *n
+    }
+
+    /// How many times `key`'s validation part was consulted.
+    pub fn looks_at(&self, key: &str) -> u32 {
+        self.looks.get(key).copied().unwrap_or(0)
+    }
+
+    /// Keeps a description tried: a description already tried on the same split is not kept
+    /// twice (its figures are the same); the oldest go past [`MAX_HISTORY`].
+    pub fn record(&mut self, v: Variant) {
+        if self.history.iter().any(|h| h.description == v.description && h.seed == v.seed && h.version == v.version && h.skill == v.skill) {
+            return;
+        }
+        self.history.push(v);
+        let drop = self.history.len().saturating_sub(MAX_HISTORY);
+        self.history.drain(..drop);
+    }
+
+    /// The descriptions tried on `key`'s split, best on train first (validation is not how
+    /// drafts are ranked), then the others, marked as another split's.
+    pub fn ranked(&self, key: &str) -> Vec<(&Variant, bool)> {
+        let mut same: Vec<&Variant> = self.history.iter().filter(|v| v.key() == key).collect();
+        same.sort_by(|a, b| (b.train.0 * a.train.1.max(1)).cmp(&(a.train.0 * b.train.1.max(1))));
+        let others = self.history.iter().filter(|v| v.key() != key);
+        same.into_iter().map(|v| (v, true)).chain(others.map(|v| (v, false))).collect()
+    }
 }
 
 fn default_runs() -> usize {
@@ -63,6 +103,8 @@ impl Default for LabState {
             decoder: false,
             runs: default_runs(),
             temperature: default_temperature(),
+            looks: std::collections::BTreeMap::new(),
+            revealed: std::collections::BTreeSet::new(),
         }
     }
 }
@@ -79,7 +121,7 @@ pub struct DecoderRuns {
     pub answers: Vec<Vec<String>>,
 }
 
-/// A description tried, and how it did.
+/// A description tried, how it did, and on which split.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Variant {
     pub description: String,
@@ -87,6 +129,26 @@ pub struct Variant {
     pub train: (u64, u64),
     /// Right on validation, of how many.
     pub validation: (u64, u64),
+    /// The skill, the split's seed and the eval set's version it was judged on: figures of
+    /// another split are not comparable.
+    #[serde(default)]
+    pub skill: String,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub version: String,
+}
+
+impl Variant {
+    /// The split it was judged on ([`LabRun::key`]).
+    pub fn key(&self) -> String {
+        split_key(&self.skill, &self.version, self.seed)
+    }
+}
+
+/// What names a split: the skill, the eval set's version and the seed.
+pub fn split_key(skill: &str, version: &str, seed: u64) -> String {
+    format!("{skill} · eval set {version} · seed {seed}")
 }
 
 /// The most drafts the history keeps (the oldest go first).
@@ -97,10 +159,10 @@ pub fn texts_to_embed(skills: &[RouteSkill], items: &[EvalQuery]) -> [Vec<String
     [skills.iter().map(RouteSkill::embedding_text).collect(), items.iter().map(|q| q.query.clone()).collect()]
 }
 
-/// The texts that explain one query: the target skill with each word of its description
-/// dropped in turn.
+/// The texts that explain one query: the target skill with each word and phrase of its
+/// description (`skillpg_routing::explain::units`) dropped in turn.
 pub fn occlusion_texts(skill: &RouteSkill) -> Vec<String> {
-    eval::occlusions(&skill.description).into_iter().map(|d| RouteSkill { name: skill.name.clone(), description: d }.embedding_text()).collect()
+    explain::occlusions(&skill.description).into_iter().map(|d| RouteSkill { name: skill.name.clone(), description: d }.embedding_text()).collect()
 }
 
 /// One lab run.
@@ -124,6 +186,8 @@ pub struct LabRun {
     /// A decoder's runs, when the decoder ran the queries (no embeddings then: no word weights
     /// and no draft).
     pub decoder: Option<DecoderRuns>,
+    /// The eval set's version.
+    pub version: String,
 }
 
 impl LabRun {
@@ -142,7 +206,8 @@ impl LabRun {
         let splits = eval::split(&items, holdout, seed);
         let arm = Arm::from_cosines(skillpg_routing::skills::names(&skills), Descriptions::AsWritten, decide::score_matrix(&query_vecs, &skill_vecs), t);
         let results = eval::results_from_arm(&arm, target, t);
-        LabRun { skills, target, items, splits, holdout, seed, thresholds: t, skill_vecs, query_vecs, arm, results, ms, decoder: None }
+        let version = eval::version(&items);
+        LabRun { skills, target, items, splits, holdout, seed, thresholds: t, skill_vecs, query_vecs, arm, results, ms, decoder: None, version }
     }
 
     /// The run of a decoder's repeated runs: `first` holds each query's first decision.
@@ -160,7 +225,9 @@ impl LabRun {
         let splits = eval::split(&items, holdout, seed);
         let arm = Arm { names: skillpg_routing::skills::names(&skills), descriptions: Descriptions::AsWritten, decisions: first };
         let results = eval::sampled_results(&runs.choices, target);
+        let version = eval::version(&items);
         LabRun {
+            version,
             skills,
             target,
             items,
@@ -200,14 +267,70 @@ impl LabRun {
         eval::compare_variants(&self.items, &self.splits, &self.results, draft)
     }
 
-    /// Each word of the target's description and its weight in query `index`'s score: the
-    /// score with the whole description less the score without the word (`occluded` holds the
-    /// embeddings of [`occlusion_texts`]).
-    pub fn explain(&self, index: usize, occluded: &[Vec<f32>]) -> Vec<(Range<usize>, f32)> {
+    /// Each word and phrase of the target's description (`explain::units`) and its weight in
+    /// query `index`'s score: the score with the whole description less the score without it
+    /// (`occluded` holds the embeddings of [`occlusion_texts`]).
+    pub fn explain(&self, index: usize, occluded: &[Vec<f32>]) -> Vec<(Unit, f32)> {
         let query = &self.query_vecs[index];
         let full = decide::cosine(query, &self.skill_vecs[self.target]);
         let without: Vec<f32> = occluded.iter().map(|v| decide::cosine(query, v)).collect();
-        eval::words(&self.skills[self.target].description).into_iter().zip(eval::contributions(full, &without)).collect()
+        explain::units(&self.skills[self.target].description).into_iter().zip(eval::contributions(full, &without)).collect()
+    }
+
+    /// What names this run's split ([`split_key`]).
+    pub fn key(&self) -> String {
+        split_key(&self.skills[self.target].name, &self.version, self.seed)
+    }
+
+    /// How many queries of each kind each part holds: `[train, validation]` of `(should, should
+    /// not)`.
+    pub fn counts(&self) -> [(usize, usize); 2] {
+        let count = |part: Split, should: bool| self.items.iter().zip(&self.splits).filter(|(q, s)| **s == part && q.should_trigger == should).count();
+        [(count(Split::Train, true), count(Split::Train, false)), (count(Split::Validation, true), count(Split::Validation, false))]
+    }
+
+    /// Why should-trigger query `index` did not choose the skill, when it did not (a sentence),
+    /// from the embedding model's scores.
+    pub fn why_lost(&self, index: usize) -> Option<String> {
+        let (q, r) = (self.items.get(index)?, self.results.get(index)?);
+        if !q.should_trigger || r.triggered() || self.decoder.is_some() {
+            return None;
+        }
+        let d = self.arm.decisions.get(index)?;
+        let descriptions: Vec<String> = self.skills.iter().map(|k| k.description.clone()).collect();
+        Some(explain::why_lost(&q.query, &self.arm.names, &descriptions, d.scores(), self.target, d.choice, self.thresholds.tau))
+    }
+
+    /// Words the description lacks that its lost should-trigger train queries use, at most
+    /// `max`, and the skill's texts to embed with each appended.
+    pub fn suggestion_texts(&self, max: usize) -> (Vec<String>, Vec<String>) {
+        let lost: Vec<&str> = self
+            .items
+            .iter()
+            .zip(&self.results)
+            .zip(&self.splits)
+            .filter(|((q, r), s)| q.should_trigger && !r.triggered() && **s == Split::Train)
+            .map(|((q, _), _)| q.query.as_str())
+            .collect();
+        let skill = &self.skills[self.target];
+        let terms = explain::candidate_terms(&skill.description, &lost, max);
+        let texts = terms.iter().map(|t| RouteSkill { name: skill.name.clone(), description: explain::appended(&skill.description, t) }.embedding_text()).collect();
+        (terms, texts)
+    }
+
+    /// Each suggested term with what appending it does on train (fixed, broken), the best
+    /// first; `embedded` holds the embeddings of [`Self::suggestion_texts`]'s texts.
+    pub fn rank_suggestions(&self, terms: &[String], embedded: &[Vec<f32>]) -> Vec<(String, usize, usize)> {
+        let mut out: Vec<(String, usize, usize)> = terms
+            .iter()
+            .zip(embedded)
+            .map(|(t, v)| {
+                let (fixed, broken) = explain::train_change(&self.items, &self.splits, &self.results, &self.draft_results(v));
+                (t.clone(), fixed, broken)
+            })
+            .collect();
+        out.sort_by_key(|t| std::cmp::Reverse(t.1 as i64 - t.2 as i64));
+        out
     }
 
     /// For each other skill, how many should-trigger queries it captured.
@@ -236,11 +359,18 @@ impl LabRun {
         eval::report_json(&run.report())
     }
 
-    /// The description as written, as the history's first entry.
+    /// A description tried on this run's split, as the history keeps it.
     pub fn as_variant(&self, description: &str, results: &[QueryResult]) -> Variant {
         let m = |part| eval::metrics(&self.items, results, &self.splits, part);
         let (train, validation) = (m(Split::Train), m(Split::Validation));
-        Variant { description: description.to_owned(), train: (train.correct(), train.n), validation: (validation.correct(), validation.n) }
+        Variant {
+            description: description.to_owned(),
+            train: (train.correct(), train.n),
+            validation: (validation.correct(), validation.n),
+            skill: self.skills[self.target].name.clone(),
+            seed: self.seed,
+            version: self.version.clone(),
+        }
     }
 }
 
@@ -270,6 +400,30 @@ pub fn captures(skills: &[RouteSkill], owned: &[(usize, EvalQuery)], scores: &[V
             count: n,
             of: owned.iter().filter(|(w, q)| *w == o && q.should_trigger).count(),
             queries: owned.iter().zip(&chosen).filter(|((w, q), ch)| *w == o && q.should_trigger && **ch == Some(c)).map(|((_, q), _)| q.query.clone()).collect(),
+        })
+        .collect()
+}
+
+/// A should-not query a skill took: the skill that took it, the query, and where it should
+/// have gone (the skill whose eval set says it should trigger it, or no skill).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrongCapture {
+    pub captor: String,
+    pub query: String,
+    pub should_go_to: String,
+}
+
+/// The other side of the collisions: each skill's should-not queries that it took itself, with
+/// where each should have gone.
+pub fn wrong_captures(skills: &[RouteSkill], owned: &[(usize, EvalQuery)], scores: &[Vec<f32>], t: Thresholds) -> Vec<WrongCapture> {
+    let norm = |q: &str| eval::normalized(q);
+    owned
+        .iter()
+        .zip(scores)
+        .filter(|((owner, q), row)| !q.should_trigger && decide::decide(row, t) == Some(*owner))
+        .map(|((owner, q), _)| {
+            let home = owned.iter().find(|(o, other)| o != owner && other.should_trigger && norm(&other.query) == norm(&q.query)).map(|(o, _)| skills[*o].name.clone());
+            WrongCapture { captor: skills[*owner].name.clone(), query: q.query.clone(), should_go_to: home.unwrap_or_else(|| skillpg_routing::NONE.to_owned()) }
         })
         .collect()
 }
@@ -315,13 +469,47 @@ mod tests {
     fn a_word_weighs_what_its_absence_costs() {
         let r = run();
         let texts = occlusion_texts(&r.skills[0]);
-        assert_eq!(texts.len(), 5, "one text without each word");
+        // "Reviews", "migrations", "asked" ("Use" and "when" are stop words), and the phrase
+        // "Reviews migrations".
+        assert_eq!(texts.len(), 4, "one text without each content word and phrase");
         assert_eq!(texts[0], "sql: migrations. Use when asked.");
         // Dropping word 0 leaves the vector; dropping word 1 moves it towards notes.
-        let occluded = vec![vec![1.0, 0.0], vec![0.0, 1.0], vec![1.0, 0.0], vec![1.0, 0.0], vec![1.0, 0.0]];
+        let occluded = vec![vec![1.0, 0.0], vec![0.0, 1.0], vec![1.0, 0.0], vec![1.0, 0.0]];
         let w = r.explain(0, &occluded);
-        assert_eq!(&r.skills[0].description[w[1].0.clone()], "migrations.");
+        assert_eq!(w[1].0.text, "migrations", "punctuation taken off");
         assert!(w[1].1 > 0.5 && w[0].1.abs() < 1e-6);
+        assert_eq!(w[3].0.words, 2);
+    }
+
+    #[test]
+    fn the_history_keeps_each_split_apart_ranks_by_train_and_drops_repeats() {
+        let r = run();
+        let mut lab = LabState::default();
+        let a = Variant { train: (1, 2), ..r.as_variant("A.", &r.results) };
+        let b = Variant { train: (2, 2), ..r.as_variant("B.", &r.results) };
+        lab.record(a.clone());
+        lab.record(b.clone());
+        lab.record(b.clone());
+        assert_eq!(lab.history.len(), 2, "a draft tried again is kept once");
+        let other = Variant { seed: 99, ..a.clone() };
+        lab.record(other.clone());
+        let ranked = lab.ranked(&r.key());
+        assert_eq!(ranked.iter().map(|(v, same)| (v.description.as_str(), *same)).collect::<Vec<_>>(), vec![("B.", true), ("A.", true), ("A.", false)]);
+        assert_eq!(lab.look(&r.key()), 1);
+        assert_eq!(lab.look(&r.key()), 2);
+        assert_eq!(lab.looks_at(&other.key()), 0);
+        assert!(r.key().contains(&r.version) && r.key().contains("seed 1"));
+    }
+
+    #[test]
+    fn a_lost_query_says_where_it_went_and_suggestions_come_from_lost_train_queries() {
+        let r = run();
+        // Query b should trigger sql and went to notes.
+        let why = r.why_lost(1).expect("b was lost");
+        assert!(why.starts_with("went to notes by "), "{why}");
+        assert_eq!(r.why_lost(0), None, "a was right");
+        let (terms, texts) = r.suggestion_texts(5);
+        assert_eq!(terms.len(), texts.len());
     }
 
     #[test]
@@ -335,6 +523,10 @@ mod tests {
         let scores = vec![vec![0.9, 0.1], vec![0.1, 0.9], vec![0.9, 0.1]];
         let c = captures(&skills, &owned, &scores, Thresholds::DEFAULT);
         assert_eq!(c.len(), 2);
+        // The other way: a should-not query of notes that notes took, which sql should have had.
+        let owned_not = vec![(1, EvalQuery { query: "a".into(), should_trigger: false }), (0, EvalQuery { query: "A".into(), should_trigger: true })];
+        let wrong = wrong_captures(&skills, &owned_not, &[vec![0.1, 0.9], vec![0.9, 0.1]], Thresholds::DEFAULT);
+        assert_eq!(wrong, vec![WrongCapture { captor: "notes".into(), query: "a".into(), should_go_to: "sql".into() }]);
         assert_eq!((c[0].owner.as_str(), c[0].captor.as_str(), c[0].count, c[0].of), ("sql", "notes", 1, 2));
         assert_eq!(c[0].queries, vec!["b".to_owned()]);
     }

@@ -64,3 +64,37 @@ pub static SQL_REVIEW_EVALS: &str = include_str!("../../../web/samples/routing/e
 pub fn routing_inputs() -> Vec<SkillInput> {
     ROUTING_SKILLS.iter().map(|(dir, md)| SkillInput::new(*dir, vec![("SKILL.md".to_owned(), md.as_bytes().to_vec())])).collect()
 }
+
+/// The loaded skills that loading `sample` in place of everything would lose: those that are
+/// neither a skill of the sample nor an unchanged gallery sample (nothing the person loaded or
+/// edited is replaced without asking).
+pub fn would_replace(loaded: &[SkillInput], sample: &[SkillInput]) -> Vec<String> {
+    let gallery: Vec<SkillInput> = SAMPLES.iter().map(Sample::input).collect();
+    loaded.iter().filter(|k| !sample.iter().chain(&gallery).any(|s| s.dir_name == k.dir_name && s.files == k.files)).map(|k| k.dir_name.clone()).collect()
+}
+
+/// What the page asks before replacing `lost` skills with a sample.
+pub fn replace_question(lost: &[String]) -> String {
+    let names = if lost.len() <= 5 { lost.join(", ") } else { format!("{} and {} more", lost[..5].join(", "), lost.len() - 5) };
+    format!(
+        "Loading the sample replaces the {} skill(s) you loaded or edited ({names}). Replace them? (Cancel keeps them; a share link or the claude.ai zip keeps a copy.)",
+        lost.len()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_what_the_person_brought_or_edited_is_asked_about() {
+        let routing = routing_inputs();
+        assert!(would_replace(&[SAMPLES[0].input()], &routing).is_empty(), "the gallery's sample as it was");
+        assert!(would_replace(&routing, &routing).is_empty(), "the sample itself");
+        let mut edited = SAMPLES[0].input();
+        edited.files[0].1.extend_from_slice(b"\nmore");
+        let mine = SkillInput::new("mine", vec![("SKILL.md".into(), b"---\nname: mine\n---\n".to_vec())]);
+        assert_eq!(would_replace(&[edited, mine], &routing), vec!["release-notes".to_owned(), "mine".to_owned()]);
+        assert!(replace_question(&["a".into()]).starts_with("Loading the sample replaces the 1 skill(s) you loaded or edited (a)."));
+    }
+}

@@ -602,10 +602,19 @@ mod tests {
                 seed: 7,
                 holdout: 0.4,
                 draft: "Merges PDFs.".into(),
-                history: vec![crate::lab_run::Variant { description: "Merges.".into(), train: (1, 2), validation: (0, 1) }],
+                history: vec![crate::lab_run::Variant {
+                    description: "Merges.".into(),
+                    train: (1, 2),
+                    validation: (0, 1),
+                    skill: "my-skill".into(),
+                    seed: 7,
+                    version: "0badc0de".into(),
+                }],
                 decoder: true,
                 runs: 3,
                 temperature: 0.7,
+                looks: [("my-skill · eval set 0badc0de · seed 7".to_owned(), 2)].into(),
+                revealed: ["my-skill · eval set 0badc0de · seed 7".to_owned()].into(),
             },
         }
     }

@@ -5,18 +5,17 @@
 //! draft description paired with the current one on validation, the drafts tried, and the
 //! skills that capture the queries. A preview by a small model, not any product's router.
 
-use std::ops::Range;
-
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use skillpg_routing::eval::{self, QueryResult, Split, VariantComparison};
 use skillpg_routing::evalset;
+use skillpg_routing::explain::Unit;
 use skillpg_routing::protocol::DecoderMode;
 use skillpg_routing::sampling::{Sampling, run_seed};
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
-use crate::lab_run::{self, LabRun, MAX_HISTORY};
+use crate::lab_run::{self, LabRun};
 use crate::{browser, samples};
 
 /// A draft's run.
@@ -27,8 +26,18 @@ struct DraftRun {
     cmp: VariantComparison,
 }
 
-/// The query explained, each word's weight, and how long the occlusion took (ms).
-type Explained = (usize, Vec<(Range<usize>, f32)>, f64);
+/// The query explained, each word's and phrase's weight, and how long the occlusion took (ms).
+type Explained = (usize, Vec<(Unit, f32)>, f64);
+
+/// A description adopted from a draft: the diff shown first, SKILL.md before (for the one undo)
+/// and after, and whether it was written.
+#[derive(Debug, Clone, PartialEq)]
+struct Adoption {
+    diff: String,
+    before: String,
+    after: String,
+    applied: bool,
+}
 
 /// The lab's signals and actions. `Copy`, so every handler takes it whole.
 #[derive(Clone, Copy)]
@@ -38,18 +47,36 @@ struct Lab {
     run: RwSignal<Option<LabRun>>,
     draft: RwSignal<Option<DraftRun>>,
     explained: RwSignal<Option<Explained>>,
-    /// Across the loaded skills with an eval set: who captures whose queries.
-    captures: RwSignal<Option<Vec<lab_run::Capture>>>,
+    /// Across the loaded skills with an eval set: who captures whose queries, both ways.
+    captures: RwSignal<Option<(Vec<lab_run::Capture>, Vec<lab_run::WrongCapture>)>>,
+    /// Words the description lacks, each with what appending it does on train.
+    suggestions: RwSignal<Option<Vec<(String, usize, usize)>>>,
+    /// The draft being adopted into SKILL.md.
+    adoption: RwSignal<Option<Adoption>>,
 }
 
 impl Lab {
     fn new() -> Lab {
         let c = ctx();
-        Lab { c, ui: c.models.ui, run: RwSignal::new(None), draft: RwSignal::new(None), explained: RwSignal::new(None), captures: RwSignal::new(None) }
+        Lab {
+            c,
+            ui: c.models.ui,
+            run: RwSignal::new(None),
+            draft: RwSignal::new(None),
+            explained: RwSignal::new(None),
+            captures: RwSignal::new(None),
+            suggestions: RwSignal::new(None),
+            adoption: RwSignal::new(None),
+        }
     }
 
-    /// Loads the six-skill routing set, selects sql-review and its eval set.
+    /// Loads the six-skill routing set, selects sql-review and its eval set; asks first when
+    /// that would replace skills the person loaded or edited.
     fn load_sample(self) {
+        let lost = self.c.state.with_untracked(|s| samples::would_replace(&s.skills, &samples::routing_inputs()));
+        if !lost.is_empty() && !browser::confirm(&samples::replace_question(&lost)) {
+            return self.c.status.set("The sample was not loaded: your skills are as they were.".to_owned());
+        }
         let items = evalset::parse_evals(samples::SQL_REVIEW_EVALS).unwrap_or_default();
         self.c.state.update(|s| {
             s.skills = samples::routing_inputs();
@@ -66,6 +93,7 @@ impl Lab {
         self.run.set(None);
         self.draft.set(None);
         self.explained.set(None);
+        self.suggestions.set(None);
     }
 
     /// Embeds the loaded skills and the eval queries, and keeps the run.
@@ -97,10 +125,12 @@ impl Lab {
                 Ok(vectors) => {
                     let run = LabRun::new(skills, target, items, holdout, seed, t, vectors, browser::now_ms() - start);
                     c.status.set(format!("Ran {} queries for {} among {} skills in {:.0} ms.", run.items.len(), run.skills[target].name, run.skills.len(), run.ms));
+                    // The run's validation totals are a look at validation.
                     c.state.update(|s| {
                         if s.lab.draft.trim().is_empty() {
                             s.lab.draft = run.skills[target].description.clone();
                         }
+                        s.lab.look(&run.key());
                     });
                     self.clear();
                     self.run.set(Some(run));
@@ -183,15 +213,13 @@ impl Lab {
                     let Some(draft_vec) = vectors.first() else { return self.c.status.set("The worker embedded no text for the draft.".to_owned()) };
                     let results = run.draft_results(draft_vec);
                     let cmp = run.compare(&results);
+                    // Pairing on validation is a look at it; the history keeps each draft once.
                     self.c.state.update(|s| {
-                        let history = &mut s.lab.history;
-                        if history.is_empty() {
-                            history.push(run.as_variant(&run.skills[run.target].description, &run.results));
-                        }
-                        history.push(run.as_variant(&description, &results));
-                        let drop = history.len().saturating_sub(MAX_HISTORY);
-                        history.drain(..drop);
+                        s.lab.record(run.as_variant(&run.skills[run.target].description, &run.results));
+                        s.lab.record(run.as_variant(&description, &results));
+                        s.lab.look(&run.key());
                     });
+                    self.adoption.set(None);
                     self.draft.set(Some(DraftRun { description, results, cmp }));
                 }
                 Err(e) => self.c.status.set(format!("The draft could not be run: {e}")),
@@ -230,11 +258,72 @@ impl Lab {
             match res {
                 Ok((skill_vecs, query_vecs)) => {
                     let scores = skillpg_routing::decide::score_matrix(&query_vecs, &skill_vecs);
-                    self.captures.set(Some(lab_run::captures(&skills, &owned, &scores, t)));
+                    self.captures.set(Some((lab_run::captures(&skills, &owned, &scores, t), lab_run::wrong_captures(&skills, &owned, &scores, t))));
                 }
                 Err(e) => c.status.set(format!("The collision run failed: {e}")),
             }
         });
+    }
+
+    /// The final check: reveals the validation queries of this run's split (a look at it).
+    fn final_check(self) {
+        let Some(run) = self.run.get_untracked() else { return };
+        self.c.state.update(|s| {
+            s.lab.revealed.insert(run.key());
+            s.lab.look(&run.key());
+        });
+    }
+
+    /// Appends each word the lost train queries use and the description lacks, and says what
+    /// each does on train (validation is not consulted).
+    fn suggest(self) {
+        let Some(run) = self.run.get_untracked() else { return };
+        let (terms, texts) = run.suggestion_texts(12);
+        if terms.is_empty() {
+            return self.suggestions.set(Some(Vec::new()));
+        }
+        spawn_local(async move {
+            let Some(worker) = self.c.models.embedder(self.c.status).await else { return };
+            match worker.embed(&texts).await {
+                Ok((vectors, _)) => self.suggestions.set(Some(run.rank_suggestions(&terms, &vectors))),
+                Err(e) => self.c.status.set(format!("The suggestions could not be run: {e}")),
+            }
+        });
+    }
+
+    /// Prepares the draft for SKILL.md: the fix that sets `description` (YAML quoting checked),
+    /// shown as a diff before it is written.
+    fn adopt(self) {
+        let Some(d) = self.draft.get_untracked() else { return };
+        let before = self.c.state.with_untracked(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown()).filter(|(_, ro)| ro.is_none()).map(|(t, _)| t));
+        let Some(before) = before else { return self.c.status.set("SKILL.md is not UTF-8 text here: the draft cannot be written into it.".to_owned()) };
+        let Some(fix) = skillpg_core::fix::set_field(&before, "description", &d.description) else {
+            return self.c.status.set("SKILL.md has no frontmatter to write the description into: add one first.".to_owned());
+        };
+        let after = skillpg_core::fix::apply_one(&before, &fix);
+        let diff = skillpg_core::fix::unified_diff(&before, &after, "SKILL.md");
+        self.adoption.set(Some(Adoption { diff, before, after, applied: false }));
+    }
+
+    /// Writes (or, with `undo`, takes back) the adopted description; the eval set is run again
+    /// with it.
+    fn write_adoption(self, undo: bool) {
+        let Some(a) = self.adoption.get_untracked() else { return };
+        let text = if undo { a.before.clone() } else { a.after.clone() };
+        self.c.state.update(|s| {
+            if let Some(k) = s.skills.get_mut(s.selected)
+                && let Some((_, bytes)) = k.files.iter_mut().find(|(p, _)| p == "SKILL.md")
+            {
+                *bytes = text.into_bytes();
+            }
+        });
+        self.adoption.set(Some(Adoption { applied: !undo, ..a }));
+        self.c.status.set(if undo {
+            "The description as it was is back in SKILL.md.".to_owned()
+        } else {
+            "The draft is now the description in SKILL.md; running the eval set with it.".to_owned()
+        });
+        self.start();
     }
 
     /// Reads a brought eval set: skill-creator's list, or a lab report (with its seed and split).
@@ -319,12 +408,16 @@ fn LabResults(lab: Lab, run: LabRun) -> impl IntoView {
     let export = move |_| browser::download("lab-report.json", "application/json", report.as_bytes());
     let captured = run.captured_by();
     view! {
-        <Figures run=run.clone()/>
-        <button data-testid="lab-export-report" on:click=export>"Export the report (skillpg eval's JSON)"</button>
+        <Figures lab=lab run=run.clone()/>
+        <div class="controls">
+            <button data-testid="lab-export-report" on:click=export>"Export the report (skillpg eval's JSON)"</button>
+            {run.decoder.is_none().then(|| view! { <button data-testid="lab-suggest" on:click=move |_| lab.suggest()>"Suggest missing words"</button> })}
+        </div>
         {(!captured.is_empty()).then(|| view! {
             <p data-testid="lab-captured">"Should-trigger queries captured by another skill: "
                 {captured.iter().map(|(name, n)| format!("{name} ({n})")).collect::<Vec<_>>().join(", ")}</p>
         })}
+        {move || lab.suggestions.get().map(|list| view! { <Suggestions list=list/> })}
         <Queries lab=lab run=run.clone()/>
         {move || lab.explained.get().map(|(index, weights, ms)| view! { <Explanation run=run.clone() index=index weights=weights ms=ms/> })}
     }
@@ -335,10 +428,12 @@ fn rate(v: Option<f64>, ci: skillpg_stats::Interval) -> String {
     v.map_or_else(|| "–".to_owned(), |v| format!("{:.1}% [{:.1}, {:.1}]", v * 100.0, ci.low * 100.0, ci.high * 100.0))
 }
 
-/// Train and validation: precision, recall and accuracy with their Wilson intervals.
+/// Train and validation: precision, recall and accuracy with their Wilson intervals, the
+/// split's version, seed and counts, and how many times validation has been consulted.
 #[component]
-fn Figures(run: LabRun) -> impl IntoView {
-    let row = move |label: &'static str, part: Split| {
+fn Figures(lab: Lab, run: LabRun) -> impl IntoView {
+    let c = lab.c;
+    let row = |label: &'static str, part: Split, run: &LabRun| {
         let m = run.metrics(part);
         let key = if part == Split::Train { "train" } else { "validation" };
         view! {
@@ -351,47 +446,102 @@ fn Figures(run: LabRun) -> impl IntoView {
             </tr>
         }
     };
+    let [(t_should, t_not), (v_should, v_not)] = run.counts();
+    let key = run.key();
+    let looks = Signal::derive(move || c.state.with(|s| s.lab.looks_at(&key)));
+    let split_line = format!(
+        "Eval set {} · seed {}: train {} ({t_should} should trigger, {t_not} should not), validation {} ({v_should} and {v_not}), held out at {:.0}% of each kind.",
+        run.version,
+        run.seed,
+        t_should + t_not,
+        v_should + v_not,
+        run.holdout * 100.0
+    );
     view! {
+        <p data-testid="lab-split" data-version=run.version.clone() data-seed=run.seed.to_string()>{split_line}</p>
         <div class="table-scroll">
             <table data-testid="lab-figures">
-                <caption>"Trigger evals, 95% Wilson intervals (small sets have wide ones)"</caption>
+                <caption>"Trigger evals, 95% Wilson intervals (small sets have wide ones); validation as totals only"</caption>
                 <thead><tr><th scope="col">"Part"</th><th scope="col">"Queries"</th><th scope="col">"Precision"</th><th scope="col">"Recall"</th><th scope="col">"Accuracy"</th></tr></thead>
-                <tbody>{row("train", Split::Train)}{row("validation", Split::Validation)}</tbody>
+                <tbody>{row("train", Split::Train, &run)}{row("validation", Split::Validation, &run)}</tbody>
             </table>
         </div>
+        <p data-testid="lab-looks" data-looks=move || looks.get().to_string()>{move || {
+            let n = looks.get();
+            let times = if n == 1 { "once".to_owned() } else { format!("{n} times") };
+            format!("Validation seen {times} on this split.")
+        }}</p>
+        {
+            move || (looks.get() > 2).then(|| view! {
+                <p class="warning" data-testid="lab-many-looks">{format!(
+                    "Validation has been consulted {} times on this split. Each look is a chance for luck to pass for progress: the more drafts you judge on the same held-out queries, the more the best of them will look better than it is (multiple comparisons). Rank drafts by train, consult validation once for the one you would keep, or add fresh queries (a new eval set version) before judging again.",
+                    looks.get()
+                )}</p>
+            })
+        }
     }
 }
 
-/// Every query, the near misses first: its part, whether it went right, the skill chosen, the
-/// margin to the bar, and a button that explains its score.
+/// Words the description lacks, with what appending each does on train.
+#[component]
+fn Suggestions(list: Vec<(String, usize, usize)>) -> impl IntoView {
+    if list.is_empty() {
+        return view! { <p data-testid="lab-suggestions">"No word to suggest: no should-trigger train query was lost, or the lost ones use only words the description has."</p> }.into_any();
+    }
+    view! {
+        <div data-testid="lab-suggestions">
+            <p>"Words the lost should-trigger train queries use and the description lacks, each appended and judged on train only (validation is not consulted):"</p>
+            <ul>{list.into_iter().map(|(term, fixed, broken)| view! {
+                <li data-testid="lab-suggestion" data-term=term.clone()>{format!("“{term}”: {fixed} train quer{} turned right, {broken} turned wrong", if fixed == 1 { "y" } else { "ies" })}</li>
+            }).collect_view()}</ul>
+        </div>
+    }
+    .into_any()
+}
+
+/// The train queries (and the validation ones after the final check), the wrong ones first:
+/// whether each went right, the skill chosen, the margin to the bar, why a lost one went where it
+/// did, and a button that explains its score.
 #[component]
 fn Queries(lab: Lab, run: LabRun) -> impl IntoView {
-    let mut order: Vec<usize> = eval::near_misses(&run.items, &run.results, f32::INFINITY).into_iter().map(|(i, _)| i).collect();
-    order.sort_by_key(|&i| run.items[i].should_trigger == run.results[i].triggered());
-    let chosen = run.chosen();
-    // Word weights need the embedding model's vectors; a decoder's run has none.
-    let embedded = run.decoder.is_none();
-    let rates = run.decoder.as_ref().map(|d| d.runs);
-    let rows = order
-        .into_iter()
-        .map(|i| {
-            let (q, r) = (&run.items[i], run.results[i]);
-            let right = q.should_trigger == r.triggered();
-            let split = if run.splits[i] == Split::Train { "train" } else { "validation" };
-            let who = chosen[i].map_or(skillpg_routing::NONE.to_owned(), |k| run.skills[k].name.clone());
-            view! {
-                <tr data-testid="lab-query" data-split=split data-right=right.to_string() class:bad=!right>
-                    <td>{split}</td>
-                    <td>{if right { "✓ right" } else { "✗ wrong" }}</td>
-                    <td>{if q.should_trigger { "should trigger" } else { "should not" }}</td>
-                    <td>{who}</td>
-                    <td class="num">{match rates { Some(n) => format!("{:.0} of {n} runs", r.trigger_rate * n as f64), None => format!("{:+.3}", r.margin) }}</td>
-                    <td class="query">{q.query.clone()}</td>
-                    <td>{embedded.then(|| view! { <button data-testid="lab-explain" on:click=move |_| lab.explain(i)>"Which words?"</button> })}</td>
-                </tr>
-            }
-        })
-        .collect_view();
+    let c = lab.c;
+    let key = run.key();
+    let revealed = Signal::derive(move || c.state.with(|s| s.lab.revealed.contains(&key)));
+    let held: usize = run.splits.iter().filter(|s| **s == Split::Validation).count();
+    let rows = move || {
+        let show_validation = revealed.get();
+        let mut order: Vec<usize> = eval::near_misses(&run.items, &run.results, f32::INFINITY)
+            .into_iter()
+            .map(|(i, _)| i)
+            .filter(|&i| show_validation || run.splits[i] == Split::Train)
+            .collect();
+        order.sort_by_key(|&i| run.items[i].should_trigger == run.results[i].triggered());
+        let chosen = run.chosen();
+        // Word weights need the embedding model's vectors; a decoder's run has none.
+        let embedded = run.decoder.is_none();
+        let rates = run.decoder.as_ref().map(|d| d.runs);
+        order
+            .into_iter()
+            .map(|i| {
+                let (q, r) = (&run.items[i], run.results[i]);
+                let right = q.should_trigger == r.triggered();
+                let split = if run.splits[i] == Split::Train { "train" } else { "validation" };
+                let who = chosen[i].map_or(skillpg_routing::NONE.to_owned(), |k| run.skills[k].name.clone());
+                let why = run.why_lost(i);
+                view! {
+                    <tr data-testid="lab-query" data-split=split data-right=right.to_string() class:bad=!right>
+                        <td>{split}</td>
+                        <td>{if right { "✓ right" } else { "✗ wrong" }}</td>
+                        <td>{if q.should_trigger { "should trigger" } else { "should not" }}</td>
+                        <td>{who}</td>
+                        <td class="num">{match rates { Some(n) => format!("{:.0} of {n} runs", r.trigger_rate * n as f64), None => format!("{:+.3}", r.margin) }}</td>
+                        <td class="query">{q.query.clone()}{why.map(|w| view! { <span class="why" data-testid="lab-why">{format!(" — {w}")}</span> })}</td>
+                        <td>{embedded.then(|| view! { <button data-testid="lab-explain" on:click=move |_| lab.explain(i)>"Which words?"</button> })}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
     view! {
         <div class="table-scroll">
             <table data-testid="lab-queries">
@@ -400,46 +550,60 @@ fn Queries(lab: Lab, run: LabRun) -> impl IntoView {
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        {move || (!revealed.get() && held > 0).then(|| view! {
+            <p class="controls" data-testid="lab-held-out">
+                {format!("{held} validation queries are held out: edit against the train queries above, and judge a draft on validation's totals. ")}
+                <button data-testid="lab-final-check" on:click=move |_| lab.final_check()>"Final check: show the validation queries"</button>
+            </p>
+        })}
     }
 }
 
-/// The description drawn with each word's weight in one query's score.
+/// The description drawn with each word's weight in one query's score, and its phrases.
 #[component]
-fn Explanation(run: LabRun, index: usize, weights: Vec<(Range<usize>, f32)>, ms: f64) -> impl IntoView {
+fn Explanation(run: LabRun, index: usize, weights: Vec<(Unit, f32)>, ms: f64) -> impl IntoView {
     let description = run.skills[run.target].description.clone();
     let max = weights.iter().map(|(_, w)| w.abs()).fold(1e-6f32, f32::max);
+    let colour = move |w: f32| {
+        let alpha = (w.abs() / max * 0.6).min(0.6);
+        if w >= 0.0 { format!("rgba(30, 150, 60, {alpha:.2})") } else { format!("rgba(200, 40, 40, {alpha:.2})") }
+    };
     let mut at = 0;
     let mut parts = Vec::new();
-    for (range, w) in &weights {
-        parts.push(view! { <span>{description[at..range.start].to_owned()}</span> }.into_any());
-        let alpha = (w.abs() / max * 0.6).min(0.6);
-        let colour = if *w >= 0.0 { format!("rgba(30, 150, 60, {alpha:.2})") } else { format!("rgba(200, 40, 40, {alpha:.2})") };
+    for (unit, w) in weights.iter().filter(|(u, _)| u.words == 1) {
+        parts.push(view! { <span>{description[at..unit.range.start].to_owned()}</span> }.into_any());
         parts.push(
             view! {
-                <span class="lab-word" data-testid="lab-word" data-weight=format!("{w:.4}") style:background-color=colour title=format!("{w:+.4} to the score")>
-                    {description[range.clone()].to_owned()}
+                <span class="lab-word" data-testid="lab-word" data-weight=format!("{w:.4}") style:background-color=colour(*w) title=format!("“{}” {w:+.4} to the score", unit.text)>
+                    {description[unit.range.clone()].to_owned()}
                 </span>
             }
             .into_any(),
         );
-        at = range.end;
+        at = unit.range.end;
     }
+    parts.push(view! { <span>{description[at..].to_owned()}</span> }.into_any());
+    let mut phrases: Vec<(Unit, f32)> = weights.iter().filter(|(u, _)| u.words > 1).cloned().collect();
+    phrases.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
     let top: Vec<String> = {
         let mut sorted = weights.clone();
         sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
-        sorted.iter().take(3).filter(|(_, w)| *w > 0.0).map(|(r, w)| format!("“{}” {w:+.3}", &description[r.clone()])).collect()
+        sorted.iter().take(3).filter(|(_, w)| *w > 0.0).map(|(u, w)| format!("“{}” {w:+.3}", u.text)).collect()
     };
     view! {
         <div class="lab-explanation" data-testid="lab-explanation">
-            <p>{format!("Which words carry “{}”: each word dropped in turn and the description re-embedded ({} embeddings, {ms:.0} ms). Green pulls the query in, red pushes it away.", run.items[index].query, weights.len())}</p>
+            <p>{format!("Which words carry “{}”: each content word and each run of two or three dropped in turn and the description re-embedded ({} embeddings, {ms:.0} ms; words like “the” and “for” are skipped). Green pulls the query in, red pushes it away.", run.items[index].query, weights.len())}</p>
             <p class="lab-description">{parts}</p>
+            <ul class="lab-phrases">{phrases.into_iter().take(5).map(|(u, w)| view! {
+                <li data-testid="lab-phrase" data-weight=format!("{w:.4}")>{format!("“{}” {w:+.3}", u.text)}</li>
+            }).collect_view()}</ul>
             <p>{if top.is_empty() { "No word pulls this query in.".to_owned() } else { format!("Strongest: {}", top.join(", ")) }}</p>
         </div>
     }
 }
 
-/// The draft beside the current description, its paired result on validation, the overfitting
-/// warning, and the history of drafts.
+/// The draft beside the current description, its paired result on validation with the verdict
+/// in words, the overfitting warning, adopting it into SKILL.md, and the history of drafts.
 #[component]
 fn Draft(lab: Lab) -> impl IntoView {
     let c = lab.c;
@@ -460,26 +624,65 @@ fn Draft(lab: Lab) -> impl IntoView {
         </div>
         {move || lab.draft.get().map(|d| {
             let p = d.cmp.paired;
-            let verdict = format!(
-                "On the validation part only: {} right under both, {} only as written, {} only with the draft, {} under neither; exact sign test p = {:.4}{}",
+            let paired = format!(
+                "On the validation part only: {} right under both, {} only as written, {} only with the draft, {} under neither; exact sign test p = {:.4}. ",
                 p.both, p.only_a, p.only_b, p.neither, d.cmp.p_value,
-                if d.cmp.p_value < 0.05 { "" } else { " (no evidence either way yet: add queries, or keep the one you trust)" }
             );
-            let n_draft = d.results.len();
+            let warn = d.cmp.verdict.is_warning();
             view! {
-                <p data-testid="lab-draft-result">{verdict}</p>
-                {d.cmp.overfits().then(|| view! { <p class="warning" role="alert" data-testid="lab-overfit">"The draft does better on train and not on validation: it fits the queries you looked at, not the task."</p> })}
-                <p class="note">{format!("Draft “{}” over {n_draft} queries.", d.description)}</p>
+                <p data-testid="lab-draft-result" class:warning=warn role=if warn { "alert" } else { "status" }>{paired}<strong data-testid="lab-verdict">{d.cmp.verdict_words()}</strong></p>
+                {d.cmp.overfit_words().map(|why| view! { <p class="warning" role="alert" data-testid="lab-overfit">{format!("Overfitting: {why}.")}</p> })}
+                <p class="note">{format!("Draft “{}” over {} queries.", d.description, d.results.len())}</p>
+                <button data-testid="lab-adopt" on:click=move |_| lab.adopt()>"Use this description"</button>
             }
         })}
+        {move || lab.adoption.get().map(|a| view! {
+            <div data-testid="lab-adoption">
+                <pre class="diff" data-testid="lab-adopt-diff">{a.diff.clone()}</pre>
+                {if a.applied {
+                    view! { <button data-testid="lab-adopt-undo" on:click=move |_| lab.write_adoption(true)>"Undo: put the description back"</button> }.into_any()
+                } else {
+                    view! { <button data-testid="lab-adopt-apply" on:click=move |_| lab.write_adoption(false)>"Write it into SKILL.md"</button> }.into_any()
+                }}
+            </div>
+        })}
+        <History lab=lab on_export=export_history/>
+    }
+}
+
+/// The descriptions tried: those of the current split ranked by train (with validation shown
+/// only after the final check), then those of other splits, marked and not compared.
+#[component]
+fn History(lab: Lab, on_export: impl Fn(leptos::ev::MouseEvent) + 'static) -> impl IntoView {
+    let c = lab.c;
+    let key = move || lab.run.with(|r| r.as_ref().map(LabRun::key)).unwrap_or_default();
+    view! {
         <div class="table-scroll">
             <table data-testid="lab-history">
-                <caption>"Descriptions tried (kept in the link) " <button on:click=export_history data-testid="lab-export-history">"Export"</button></caption>
-                <thead><tr><th scope="col">"Description"</th><th scope="col">"Train right"</th><th scope="col">"Validation right"</th></tr></thead>
+                <caption>"Descriptions tried, best on train first (kept in the link) " <button on:click=on_export data-testid="lab-export-history">"Export"</button></caption>
+                <thead><tr><th scope="col">"Description"</th><th scope="col">"Seed"</th><th scope="col">"Eval set"</th><th scope="col">"Train right"</th><th scope="col">"Validation right"</th></tr></thead>
                 <tbody>
-                    {move || c.state.with(|s| s.lab.history.iter().map(|v| view! {
-                        <tr><td class="query">{v.description.clone()}</td><td>{format!("{} of {}", v.train.0, v.train.1)}</td><td>{format!("{} of {}", v.validation.0, v.validation.1)}</td></tr>
-                    }).collect_view())}
+                    {move || {
+                        let key = key();
+                        c.state.with(|s| {
+                            let revealed = s.lab.revealed.contains(&key);
+                            s.lab.ranked(&key).into_iter().map(|(v, same)| {
+                                let validation = if !same {
+                                    "another split: not compared".to_owned()
+                                } else if revealed {
+                                    format!("{} of {}", v.validation.0, v.validation.1)
+                                } else {
+                                    "held out until the final check".to_owned()
+                                };
+                                view! {
+                                    <tr data-testid="lab-history-row" data-seed=v.seed.to_string() data-version=v.version.clone() class:other=!same>
+                                        <td class="query">{v.description.clone()}</td><td>{v.seed}</td><td>{v.version.clone()}</td>
+                                        <td>{format!("{} of {}", v.train.0, v.train.1)}</td><td>{validation}</td>
+                                    </tr>
+                                }
+                            }).collect_view()
+                        })
+                    }}
                 </tbody>
             </table>
         </div>
@@ -487,7 +690,7 @@ fn Draft(lab: Lab) -> impl IntoView {
 }
 
 /// Across the loaded skills that have an eval set: each skill's should-trigger queries that
-/// another skill captured, pair by pair.
+/// another skill captured, pair by pair, and the should-not queries each skill took itself.
 #[component]
 fn Collisions(lab: Lab) -> impl IntoView {
     let c = lab.c;
@@ -497,24 +700,41 @@ fn Collisions(lab: Lab) -> impl IntoView {
             <button data-testid="lab-collisions" on:click=move |_| lab.collisions()>"Which skill captures whose queries?"</button>
             <span>{move || format!("{} loaded skill(s) have an eval set; select a skill to write its own.", with_sets())}</span>
         </div>
-        {move || lab.captures.get().map(|captures| {
-            if captures.is_empty() {
-                return view! { <p data-testid="lab-no-collisions">"No skill captures another's should-trigger queries."</p> }.into_any();
-            }
-            let rows = captures.into_iter().map(|k| view! {
-                <tr data-testid="lab-collision" title=k.queries.join("\n")>
-                    <td>{k.owner}</td><td>{k.captor}</td><td>{format!("{} of {}", k.count, k.of)}</td><td class="query">{k.queries.join(" · ")}</td>
-                </tr>
-            }).collect_view();
-            view! {
-                <div class="table-scroll">
-                    <table data-testid="lab-collisions-table">
-                        <caption>"Should-trigger queries that went to another skill"</caption>
-                        <thead><tr><th scope="col">"Skill"</th><th scope="col">"Captured by"</th><th scope="col">"Queries"</th><th scope="col">"Which"</th></tr></thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-            }.into_any()
+        {move || lab.captures.get().map(|(captures, wrong)| view! {
+            {if captures.is_empty() {
+                view! { <p data-testid="lab-no-collisions">"No skill captures another's should-trigger queries."</p> }.into_any()
+            } else {
+                let rows = captures.into_iter().map(|k| view! {
+                    <tr data-testid="lab-collision" title=k.queries.join("\n")>
+                        <td>{k.owner}</td><td>{k.captor}</td><td>{format!("{} of {}", k.count, k.of)}</td><td class="query">{k.queries.join(" · ")}</td>
+                    </tr>
+                }).collect_view();
+                view! {
+                    <div class="table-scroll">
+                        <table data-testid="lab-collisions-table">
+                            <caption>"Should-trigger queries that went to another skill"</caption>
+                            <thead><tr><th scope="col">"Skill"</th><th scope="col">"Captured by"</th><th scope="col">"Queries"</th><th scope="col">"Which"</th></tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                }.into_any()
+            }}
+            {if wrong.is_empty() {
+                view! { <p data-testid="lab-no-wrong-captures">"No skill takes a query its own eval set says it should not."</p> }.into_any()
+            } else {
+                let rows = wrong.into_iter().map(|w| view! {
+                    <tr data-testid="lab-wrong-capture"><td>{w.captor}</td><td class="query">{w.query}</td><td>{w.should_go_to}</td></tr>
+                }).collect_view();
+                view! {
+                    <div class="table-scroll">
+                        <table data-testid="lab-wrong-captures">
+                            <caption>"Should-not queries a skill took itself (false positives), and where each should have gone"</caption>
+                            <thead><tr><th scope="col">"Taken by"</th><th scope="col">"Query"</th><th scope="col">"Should have gone to"</th></tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                }.into_any()
+            }}
         })}
     }
 }

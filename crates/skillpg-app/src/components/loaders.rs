@@ -172,7 +172,7 @@ fn Gallery() -> impl IntoView {
             {SAMPLES.iter().map(|&sample| view! {
                 <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| c.state.update(|st| st.put_skill(sample.input()))>{sample.title}</button>
             }).collect_view()}
-            <button on:click=move |_| c.state.update(|st| {
+            <button data-testid="new-skill" on:click=move |_| c.state.update(|st| {
                 st.skills.push(SkillInput::new("new-skill", vec![("SKILL.md".into(), b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec())]));
                 st.selected = st.skills.len() - 1;
             })>"New empty skill"</button>

@@ -114,6 +114,11 @@ pub fn RoutingPanel() -> impl IntoView {
             <p class="note">"A preview by a small embedding model (all-MiniLM-L6-v2, 6 layers), not any product's router: real agents route with a large model and do better. It shows the mechanism: what a description lets a request find."</p>
             <div class="controls">
                 <button data-testid="routing-sample" on:click=move |_| {
+                    // Nothing the person loaded or edited is replaced without asking.
+                    let lost = p.c.state.with_untracked(|s| samples::would_replace(&s.skills, &samples::routing_inputs()));
+                    if !lost.is_empty() && !browser::confirm(&samples::replace_question(&lost)) {
+                        return p.c.status.set("The sample was not loaded: your skills are as they were.".to_owned());
+                    }
                     p.c.state.update(|s| {
                         s.skills = samples::routing_inputs();
                         s.selected = 0;
