@@ -53,14 +53,12 @@ impl Loaded {
         Loaded { model: Decoder::from_safetensors(bytes, config)?, bpe, name, size }.checked()
     }
 
-    /// The tokenizer must fit the model's embeddings and have ChatML's end of turn.
+    /// The tokenizer must fit the model's embeddings and speak ChatML (`protocol::chatml_end`).
     fn checked(self) -> Result<Loaded, String> {
         if self.bpe.len() > self.model.config.vocab {
             return Err(format!("the tokenizer has {} tokens and the model's embeddings {} rows: they do not belong together", self.bpe.len(), self.model.config.vocab));
         }
-        if self.bpe.special("<|im_end|>").is_none() {
-            return Err("the tokenizer has no <|im_end|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)".to_owned());
-        }
+        crate::protocol::chatml_end(&self.bpe)?;
         Ok(self)
     }
 }

@@ -113,14 +113,24 @@ pub struct DecoderRouter {
     candidates: Vec<Vec<u32>>,
 }
 
+/// ChatML's end-of-turn token, or why the tokenizer does not speak ChatML: the one check of the
+/// loader (`Loaded::checked`) and the protocol.
+pub fn chatml_end(bpe: &Bpe) -> Result<u32, String> {
+    for marker in ["<|im_start|>", "<|im_end|>"] {
+        if bpe.special(marker).is_none() {
+            return Err(format!("the tokenizer has no {marker} token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)"));
+        }
+    }
+    bpe.special("<|im_end|>").ok_or_else(|| "the tokenizer has no <|im_end|> token".to_owned())
+}
+
 impl DecoderRouter {
     /// Prefills the system turn for `skills` (`(name, description)`) into `model`'s cache, or
     /// says why the model's tokenizer cannot hold this chat template (or why the device failed).
     /// With `reuse_prefix` false every request prefills the whole prompt again (to measure what
     /// the cache saves).
     pub async fn new(model: &mut impl Forward, bpe: &Bpe, skills: &[RouteSkill], reuse_prefix: bool) -> Result<DecoderRouter, String> {
-        let end = bpe.special("<|im_end|>").ok_or("the tokenizer has no <|im_end|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
-        bpe.special("<|im_start|>").ok_or("the tokenizer has no <|im_start|> token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)")?;
+        let end = chatml_end(bpe)?;
         let mut stops = vec![end];
         stops.extend(bpe.special("<|endoftext|>"));
         let names = skillpg_routing::skills::names(skills);

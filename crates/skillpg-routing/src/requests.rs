@@ -22,25 +22,40 @@ impl Labelled {
     }
 }
 
-/// Reads either JSON format. skill-creator's per-skill format needs the skill's name:
-/// `should_trigger: true` expects that skill, `false` expects NONE (as far as that skill goes).
+/// One request of the multi-skill format.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MultiSkillIn {
+    query: String,
+    expected: String,
+}
+
+/// Reads either JSON format, each through its one reader: skill-creator's per-skill format is
+/// `evalset::parse_evals` (typed, bounded, no empty query), and needs the skill's name
+/// (`should_trigger: true` expects that skill, `false` expects NONE, as far as that skill goes);
+/// the multi-skill format `[{"query", "expected"}]` is read here, typed too.
 pub fn parse_labelled(json: &str, skill_for_per_skill_format: Option<&str>) -> Result<Vec<Labelled>, String> {
     let value: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
     let items = value.as_array().ok_or("expected a JSON list of requests")?;
+    if items.iter().any(|i| i.get("should_trigger").is_some()) {
+        if let Some(i) = items.iter().position(|i| i.get("expected").is_some()) {
+            return Err(format!("item {i} has \"expected\" in a list of skill-creator's should_trigger items: use one format"));
+        }
+        let Some(skill) = skill_for_per_skill_format else {
+            return Err("the list uses skill-creator's should_trigger format; say which skill it is for".to_owned());
+        };
+        let items = crate::evalset::parse_evals(json)?;
+        return Ok(items.into_iter().map(|q| Labelled { query: q.query, expected: if q.should_trigger { skill.to_owned() } else { NONE.to_owned() } }).collect());
+    }
     items
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            let query = item["query"].as_str().ok_or_else(|| format!("item {i} has no \"query\" string"))?.to_owned();
-            if let Some(expected) = item["expected"].as_str() {
-                return Ok(Labelled { query, expected: expected.to_owned() });
+            let one: MultiSkillIn = serde_json::from_value(item.clone()).map_err(|e| format!("item {i} is not {{\"query\", \"expected\"}}: {e}"))?;
+            if one.query.trim().is_empty() {
+                return Err(format!("item {i}: the query is empty"));
             }
-            match (item["should_trigger"].as_bool(), skill_for_per_skill_format) {
-                (Some(true), Some(skill)) => Ok(Labelled { query, expected: skill.to_owned() }),
-                (Some(false), _) => Ok(Labelled { query, expected: NONE.to_owned() }),
-                (Some(true), None) => Err(format!("item {i} uses skill-creator's should_trigger format; say which skill it is for")),
-                (None, _) => Err(format!("item {i} has neither \"expected\" nor \"should_trigger\"")),
-            }
+            Ok(Labelled { query: one.query, expected: one.expected })
         })
         .collect()
 }
@@ -129,6 +144,10 @@ mod tests {
         assert_eq!((per[0].expected.as_str(), per[1].expected.as_str()), ("sql-review", NONE));
         assert!(parse_labelled(r#"[{"query": "a", "should_trigger": true}]"#, None).is_err());
         assert!(parse_labelled(r#"[{"expected": "x"}]"#, None).expect_err("no query").contains("item 0"));
+        // skill-creator's list goes through the eval set's reader: an empty query is refused.
+        assert!(parse_labelled(r#"[{"query": " ", "should_trigger": true}]"#, Some("s")).expect_err("empty").contains("query 1 is empty"));
+        assert!(parse_labelled(r#"[{"query": "a", "should_trigger": true}, {"query": "b", "expected": "x"}]"#, Some("s")).expect_err("mixed").contains("one format"));
+        assert!(parse_labelled(r#"[{"query": "a", "expected": "x", "extra": 1}]"#, None).expect_err("unknown").contains("item 0"));
         assert_eq!(parse_labelled(&to_labelled_json(&multi), None).expect("round trip"), multi);
     }
 
