@@ -37,15 +37,10 @@ fn finish_linear(idx: u32, o: u32, acc: f32) {
 }
 
 
-// The tiled matrix multiply behind both linear kernels: a workgroup of 256 invocations computes
-// 64 rows × 64 outputs, each invocation 4 × 4 of them held in registers; x and W pass through
-// workgroup memory 32 inputs at a time, so each value is read from storage once per tile and
-// each read from workgroup memory serves four products. `load_w` is the module's weight read
-// (f32, or f16 widened). Out-of-range rows, outputs and inputs load zeros; every invocation
-// reaches every barrier.
+// The tiled matrix multiply behind both linear kernels, on the register tile of tile.wgsl:
+// `load_w` is the module's weight read (f32, or f16 widened). Out-of-range rows, outputs and
+// inputs load zeros; every invocation reaches every barrier.
 const TILE: u32 = 64u;
-var<workgroup> tile_x: array<vec4<f32>, 512>;
-var<workgroup> tile_w: array<vec4<f32>, 512>;
 
 fn linear_tiled(lid: u32, wid: vec3<u32>) {
     let row0 = wid.y * TILE;
@@ -63,18 +58,10 @@ fn linear_tiled(lid: u32, wid: vec3<u32>) {
             if (row0 + lr < p.rows && k < p.n_in) { xv = a[(row0 + lr) * p.n_in + k]; }
             var wv = 0.0;
             if (out0 + lr < p.n_out && k < p.n_in) { wv = load_w((out0 + lr) * p.n_in + k); }
-            tile_x[(lk + i) * 16u + lr / 4u][lr % 4u] = xv;
-            tile_w[(lk + i) * 16u + lr / 4u][lr % 4u] = wv;
+            tile_put(lk + i, lr, xv, wv);
         }
         workgroupBarrier();
-        for (var kk = 0u; kk < 32u; kk++) {
-            let xv = tile_x[kk * 16u + ty];
-            let wv = tile_w[kk * 16u + tx];
-            acc[0] += xv.x * wv;
-            acc[1] += xv.y * wv;
-            acc[2] += xv.z * wv;
-            acc[3] += xv.w * wv;
-        }
+        tile_accumulate(ty, tx, &acc);
         workgroupBarrier();
     }
     for (var i = 0u; i < 4u; i++) {

@@ -107,9 +107,9 @@ const READ_BYTES: usize = 5;
 const WRITTEN_BYTES: usize = 6;
 
 /// The embedding model's WGSL: f32 weights.
-pub const KERNELS_WGSL: &str = concat!(include_str!("common.wgsl"), include_str!("kernels.wgsl"));
+pub const KERNELS_WGSL: &str = concat!(include_str!("tile.wgsl"), include_str!("common.wgsl"), include_str!("kernels.wgsl"));
 /// The same with f16 weights (where the adapter offers `shader-f16`).
-pub const KERNELS_F16_WGSL: &str = concat!("enable f16;\n", include_str!("common.wgsl"), include_str!("kernels_f16.wgsl"));
+pub const KERNELS_F16_WGSL: &str = concat!("enable f16;\n", include_str!("tile.wgsl"), include_str!("common.wgsl"), include_str!("kernels_f16.wgsl"));
 
 /// A wgpu device with the kernels compiled.
 #[derive(Debug, Clone)]

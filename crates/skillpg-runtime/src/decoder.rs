@@ -7,9 +7,9 @@
 use skillpg_decoder::forward::{CpuForward, Forward};
 use skillpg_decoder::model::{Config, Decoder, Logits};
 use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder};
-use skillpg_routing::backend::{self, BackendChoice, Measured, Path, Placement, Plan, STOP_AFTER, Why};
+use skillpg_routing::backend::{Measured, Path, Placement, Plan, STOP_AFTER, Why};
 
-use crate::{Ask, Clock};
+use crate::{Ask, Clock, Start};
 
 /// What runs the model.
 #[allow(clippy::large_enum_variant, reason = "one value an engine, moved only when the backend changes")]
@@ -129,21 +129,11 @@ async fn time_probe(model: &mut impl Forward, clock: Clock<'_>, budget: f64) -> 
 /// Puts `model` where the ladder says (see [`crate::embedder::place`]); the backend, its
 /// placement, and a new measurement to keep when one was made.
 pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, Option<Measured>) {
-    let Ask { choice, kept, model_key, chosen_by, clock } = ask;
-    let gpu = if choice == BackendChoice::Cpu { Err("not asked for".to_owned()) } else { skillpg_gpu::Gpu::new().await };
-    let adapter = gpu.as_ref().map(crate::adapter).map_err(String::clone);
-    let kept_one = adapter.as_ref().ok().and_then(|a| backend::kept(kept, a, model_key));
-    let plan = backend::plan(choice, adapter.as_ref().map_err(|e| e.as_str()), kept_one, chosen_by);
+    let (model_key, clock) = (ask.model_key, ask.clock);
     let cpu = |model, path, why, adapter| (DecoderBackend::Cpu(CpuForward::new(model)), Placement { path, why, adapter }, None);
-    let (gpu, adapter) = match (gpu, adapter, &plan) {
-        (Ok(g), Ok(a), Plan::Measure | Plan::Place(Path::Gpu, _)) => (g, a),
-        (_, adapter, _) => {
-            let (path, why) = match plan {
-                Plan::Place(path, why) => (path, why),
-                Plan::Measure => (Path::Cpu, Why::NoAdapter("no adapter".to_owned())),
-            };
-            return cpu(model, path, why, adapter.ok());
-        }
+    let (gpu, adapter, plan) = match crate::start(&ask).await {
+        Start::Gpu { gpu, adapter, plan } => (gpu, adapter, plan),
+        Start::Cpu(placement) => return (DecoderBackend::Cpu(CpuForward::new(model)), placement, None),
     };
     // The CPU's time first (on the model itself), then the GPU's on its own copy.
     let cpu_ms = match &plan {

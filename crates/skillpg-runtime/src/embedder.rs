@@ -6,9 +6,9 @@
 use skillpg_router::cpu::Model;
 use skillpg_router::fast::{FastEmbedder, Kernel};
 use skillpg_router::wordpiece::WordPiece;
-use skillpg_routing::backend::{self, BackendChoice, Measured, Path, Placement, Plan, STOP_AFTER, Why};
+use skillpg_routing::backend::{Measured, Path, Placement, Plan, STOP_AFTER, Why};
 
-use crate::{Ask, Clock, time_twice};
+use crate::{Ask, Clock, Start, time_twice};
 
 /// What a measurement embeds: four texts of a request's length.
 pub const PROBE: [&str; 4] = [
@@ -79,22 +79,11 @@ impl EmbedderBackend {
 /// this adapter and model (`kept`, `model_key`), else one made now. Returns the backend and a
 /// new measurement to keep, when one was made.
 pub async fn place(tokenizer: WordPiece, model: Model, kernel: Kernel, ask: Ask<'_>, words: Words) -> (EmbedderBackend, Option<Measured>) {
-    let Ask { choice, kept, model_key, chosen_by, clock } = ask;
-    let gpu = if choice == BackendChoice::Cpu { Err("not asked for".to_owned()) } else { skillpg_gpu::Gpu::new().await };
-    let adapter = gpu.as_ref().map(crate::adapter).map_err(String::clone);
-    let kept_one = adapter.as_ref().ok().and_then(|a| backend::kept(kept, a, model_key));
-    let plan = backend::plan(choice, adapter.as_ref().map_err(|e| e.as_str()), kept_one, chosen_by);
+    let (model_key, clock) = (ask.model_key, ask.clock);
     let finish = |fast, gpu, placement| EmbedderBackend { fast, gpu, placement, words: words.clone() };
-    let (gpu, adapter) = match (gpu, adapter, &plan) {
-        (Ok(g), Ok(a), Plan::Measure | Plan::Place(Path::Gpu, _)) => (g, a),
-        (_, adapter, _) => {
-            let (path, why) = match plan {
-                Plan::Place(path, why) => (path, why),
-                Plan::Measure => (Path::Cpu, Why::NoAdapter("no adapter".to_owned())),
-            };
-            let fast = FastEmbedder::with_kernel(tokenizer, model, kernel);
-            return (finish(fast, None, Placement { path, why, adapter: adapter.ok() }), None);
-        }
+    let (gpu, adapter, plan) = match crate::start(&ask).await {
+        Start::Gpu { gpu, adapter, plan } => (gpu, adapter, plan),
+        Start::Cpu(placement) => return (finish(FastEmbedder::with_kernel(tokenizer, model, kernel), None, placement), None),
     };
     // The GPU's copy first: the CPU path then takes the model itself, not a copy.
     let uploaded = skillpg_gpu::GpuModel::new(gpu, &model, true).await;

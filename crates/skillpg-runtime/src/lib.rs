@@ -14,7 +14,7 @@
 pub mod decoder;
 pub mod embedder;
 
-use skillpg_routing::backend::{Adapter, AdapterKind};
+use skillpg_routing::backend::{self, Adapter, AdapterKind, BackendChoice, Path, Placement, Plan, Why};
 
 /// A clock in milliseconds (the edge's own).
 pub type Clock<'a> = &'a dyn Fn() -> f64;
@@ -51,6 +51,28 @@ pub fn adapter(gpu: &skillpg_gpu::Gpu) -> Adapter {
         skillpg_gpu::DeviceType::Other => AdapterKind::Other,
     };
     Adapter { name: a.name.clone(), backend: a.backend.clone(), kind }
+}
+
+/// The ladder's first step for an edge: the GPU to use (with the plan for it), or the CPU
+/// placement when the plan never touches the GPU.
+pub(crate) enum Start {
+    /// The GPU is needed: to measure it, or because it is chosen or kept.
+    Gpu { gpu: skillpg_gpu::Gpu, adapter: Adapter, plan: Plan },
+    /// The CPU path, for this reason, on this adapter if any.
+    Cpu(Placement),
+}
+
+/// Asks for an adapter (unless the CPU is chosen) and plans (`skillpg_routing::backend::plan`).
+pub(crate) async fn start(ask: &Ask<'_>) -> Start {
+    let gpu = if ask.choice == BackendChoice::Cpu { Err("not asked for".to_owned()) } else { skillpg_gpu::Gpu::new().await };
+    let adapter = gpu.as_ref().map(adapter).map_err(String::clone);
+    let kept_one = adapter.as_ref().ok().and_then(|a| backend::kept(ask.kept, a, ask.model_key));
+    let plan = backend::plan(ask.choice, adapter.as_ref().map_err(|e| e.as_str()), kept_one, ask.chosen_by);
+    match (gpu, adapter, plan) {
+        (Ok(gpu), Ok(adapter), plan @ (Plan::Measure | Plan::Place(Path::Gpu, _))) => Start::Gpu { gpu, adapter, plan },
+        (_, adapter, Plan::Place(path, why)) => Start::Cpu(Placement { path, why, adapter: adapter.ok() }),
+        (_, adapter, Plan::Measure) => Start::Cpu(Placement { path: Path::Cpu, why: Why::NoAdapter("no adapter".to_owned()), adapter: adapter.ok() }),
+    }
 }
 
 /// How long `runs` take on one path: each run timed; the first (pipelines, caches) is not

@@ -103,7 +103,7 @@ fn modules() -> Vec<Module> {
     ];
     let mut all = vec![("decoder-ops", format!("{params}{}", include_str!("ops.wgsl")), ops)];
     for storage in Storage::ALL {
-        let source = format!("{params}{}{}", include_str!("product.wgsl"), storage.source());
+        let source = format!("{params}{}{}{}", include_str!("../tile.wgsl"), include_str!("product.wgsl"), storage.source());
         all.push(("decoder-product", source, vec![("matvec", Kernel::Matvec(storage)), ("tiled", Kernel::Tiled(storage))]));
     }
     all

@@ -9,8 +9,8 @@
 //   (a layer's 576 outputs are 144 workgroups) while a row's threads still share its blocks.
 //   It can RMSNorm its input rows itself (FLAG_NORM) and read the SwiGLU gate's silu(gate)·up
 //   (FLAG_SILU), so the norm and the gate need no pass of their own.
-// - `tiled`, for prefill: 64 tokens × 64 outputs a workgroup of 256, each thread 4 × 4 of them,
-//   the inputs and the weights passing through workgroup memory 32 inputs (one block) at a time.
+// - `tiled`, for prefill: the register tile of tile.wgsl (64 tokens × 64 outputs a workgroup of
+//   256, each thread 4 × 4 of them), 32 inputs (one block) a step.
 // Both add the bias (FLAG_BIAS) and write, or add into the residual stream (FLAG_ACCUMULATE).
 
 @group(0) @binding(2) var<storage, read> x: array<f32>;
@@ -106,9 +106,6 @@ fn matvec(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
     }
 }
 
-var<workgroup> xs: array<vec4<f32>, 512>;
-var<workgroup> ws: array<vec4<f32>, 512>;
-
 @compute @workgroup_size(256)
 fn tiled(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
     let o0 = wid.x * 64u;
@@ -123,28 +120,17 @@ fn tiled(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: 
         let k = k0 + lk;
         var wv: array<f32, 8>;
         if (o0 + lr < p.rows && k < p.cols) { wv = load_w8(o0 + lr, k); }
-        var xv: array<f32, 8>;
         let t = t0 + lr;
         for (var i = 0u; i < 8u; i++) {
             var a = 0.0;
             if (t < s.n && k + i < p.cols) { a = x[t * p.in_stride + k + i]; }
             // Past the row's end a load reads the next row's words: no part of the product.
-            if (k + i >= p.cols) { wv[i] = 0.0; }
-            xv[i] = a;
-        }
-        for (var i = 0u; i < 8u; i++) {
-            ws[(lk + i) * 16u + lr / 4u][lr % 4u] = wv[i];
-            xs[(lk + i) * 16u + lr / 4u][lr % 4u] = xv[i];
+            var w = wv[i];
+            if (k + i >= p.cols) { w = 0.0; }
+            tile_put(lk + i, lr, a, w);
         }
         workgroupBarrier();
-        for (var kk = 0u; kk < 32u; kk++) {
-            let a = xs[kk * 16u + ty];
-            let b = ws[kk * 16u + tx];
-            acc[0] += a.x * b;
-            acc[1] += a.y * b;
-            acc[2] += a.z * b;
-            acc[3] += a.w * b;
-        }
+        tile_accumulate(ty, tx, &acc);
         workgroupBarrier();
     }
     for (var i = 0u; i < 4u; i++) {
