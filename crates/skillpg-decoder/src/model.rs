@@ -307,7 +307,7 @@ pub fn attend(c: &Config, q: &[f32], keys: &[f32], values: &[f32], start: usize,
             let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let mut sum = 0.0;
             for s in scores.iter_mut() {
-                *s = skillpg_routing::math::exp_nonpositive(*s - max);
+                *s = skillpg_math::exp_nonpositive(*s - max);
                 sum += *s;
             }
             let out = &mut attn[t * dim + head * hd..t * dim + (head + 1) * hd];
@@ -841,7 +841,7 @@ impl Decoder {
             self.matmul(&l.gate, &normed, n, &mut gate);
             self.matmul(&l.up, &normed, n, &mut up);
             for (g, u) in gate.iter_mut().zip(&up) {
-                *g = skillpg_routing::math::silu(*g) * u;
+                *g = skillpg_math::silu(*g) * u;
             }
             self.matmul(&l.down, &Input::new(&gate), n, &mut proj);
             for (xi, pi) in x.iter_mut().zip(&proj) {

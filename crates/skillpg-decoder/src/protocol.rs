@@ -24,28 +24,8 @@ use crate::model::Logits;
 /// The most tokens an answer may run to in the chapter's protocol.
 pub const DEFAULT_MAX_ANSWER_TOKENS: usize = 24;
 
-/// The system prompt: the instruction, then one `- name: description` line a skill.
-pub fn system_prompt(skills: &[RouteSkill]) -> String {
-    let mut s = String::from("You route a user's request to a skill. These skills are installed, one per line as `- name: description`:\n");
-    for RouteSkill { name, description } in skills {
-        s.push_str(&format!("- {name}: {}\n", description.split_whitespace().collect::<Vec<_>>().join(" ")));
-    }
-    s.push_str(
-        "\nAnswer with the name of the one skill that should handle the request, exactly as written above, or NONE if no skill fits. Answer with the name or NONE only.",
-    );
-    s
-}
-
-/// The text before the request: the system turn, and the opening of the user's turn up to its
-/// special token.
-pub fn prompt_prefix(system: &str) -> String {
-    format!("<|im_start|>system\n{system}<|im_end|>\n<|im_start|>")
-}
-
-/// The text after the prefix: the user's turn and the opening of the assistant's.
-pub fn prompt_request(request: &str) -> String {
-    format!("user\n{request}<|im_end|>\n<|im_start|>assistant\n")
-}
+// The prompt's text is the experiment's (the page shows it without loading a model).
+pub use skillpg_routing::prompt::{prompt_prefix, prompt_request, system_prompt};
 
 /// One request's answer under the chapter's protocol.
 #[derive(Debug, Clone, PartialEq)]

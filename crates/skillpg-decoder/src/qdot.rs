@@ -82,10 +82,10 @@ impl QuantizedActs {
         self.d.resize(blocks, 0.0);
         self.sum.resize(blocks, 0.0);
         for (((x, q), d), s) in xs.chunks_exact(BLOCK).zip(self.q.chunks_exact_mut(BLOCK)).zip(&mut self.d).zip(&mut self.sum) {
-            let (scale, inv) = skillpg_routing::math::i16_block_scale(x);
+            let (scale, inv) = skillpg_math::i16_block_scale(x);
             *d = scale;
             for (q, v) in q.iter_mut().zip(x) {
-                *q = skillpg_routing::math::to_i16(*v, inv);
+                *q = skillpg_math::to_i16(*v, inv);
             }
             *s = x.iter().sum();
         }

@@ -70,7 +70,7 @@ pub enum Epilogue<'a> {
     BiasResidual(&'a [f32]),
 }
 
-pub use skillpg_routing::math::exp_nonpositive;
+pub use skillpg_math::exp_nonpositive;
 
 /// The exact GELU, `x · Φ(x)`, with `erf` evaluated in f32 (the reference's `erf` works in f64,
 /// whose `exp` wasm computes in software: about a tenth of a request's time went there).

@@ -15,7 +15,7 @@
 
 use crate::fast::{Epilogue, NR, write_block};
 use crate::weights::Q8_BLOCK;
-use skillpg_routing::math::to_i16;
+use skillpg_math::to_i16;
 
 /// Pairs of inputs per block.
 const PAIRS: usize = Q8_BLOCK / 2;
@@ -205,7 +205,7 @@ impl QuantizedRows {
             self.scales.resize(rows * nb, 0.0);
         }
         for (block, (pairs, scale)) in x.chunks_exact(Q8_BLOCK).zip(self.pairs.chunks_exact_mut(PAIRS).zip(self.scales.iter_mut())).take(rows * nb) {
-            let (s, inv) = skillpg_routing::math::i16_block_scale(block);
+            let (s, inv) = skillpg_math::i16_block_scale(block);
             *scale = s;
             for (p, two) in pairs.iter_mut().zip(block.chunks_exact(2)) {
                 let (lo, hi) = (to_i16(two[0], inv), to_i16(two[1], inv));

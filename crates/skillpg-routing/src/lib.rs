@@ -7,6 +7,7 @@
 //!   [`thin`](skills::thin), the chapter's "thin" arm;
 //! - [`decide`]: decisions from scores (τ, δ, one default), and calibration;
 //! - [`answer`]: how the chapter reads a decoder's answer;
+//! - [`prompt`]: the chapter's system prompt and its ChatML turns, as text;
 //! - [`outcome`]: one result type for every router (cosines, chapter answers, constrained
 //!   choices) and the A/B comparison of two arms;
 //! - [`eval`]: the description lab: trigger evals (skill-creator's format, a seeded train /
@@ -20,7 +21,6 @@
 //! - [`backend`]: where a model runs (the software-adapter rule, once);
 //! - [`protocol`]: the typed messages between the page and its workers;
 //! - [`sampling`]: seeded sampling for a decoder's repeated runs;
-//! - [`math`]: the f32 functions both models compute with (an inlined `exp`, SiLU).
 //!
 //! Pure: no model, no I/O; it builds for `wasm32-unknown-unknown` and is tested natively.
 
@@ -31,8 +31,8 @@ pub mod eval;
 pub mod evalset;
 pub mod explain;
 pub mod export;
-pub mod math;
 pub mod outcome;
+pub mod prompt;
 pub mod protocol;
 pub mod requests;
 pub mod sampling;

@@ -445,7 +445,7 @@ fn SystemPrompt() -> impl IntoView {
             <summary>"The system prompt the model sees (descriptions as written)"</summary>
             <pre class="prompt" data-testid="decoder-prompt">{move || open.get().then(|| {
                 let skills: Vec<RouteSkill> = c.computed.with(|comp| comp.analyses.iter().map(RouteSkill::from_analysis).collect());
-                skillpg_decoder::protocol::system_prompt(&skills)
+                skillpg_routing::prompt::system_prompt(&skills)
             })}</pre>
         </details>
     }
