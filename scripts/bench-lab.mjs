@@ -24,7 +24,8 @@ try {
     await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 240_000 });
     const explain = async (k) => {
       const row = page.locator('[data-testid="lab-query"]').nth(k);
-      const query = await row.locator('td.query').textContent();
+      // The query alone (a lost query's cell also says where it went).
+      const query = await row.locator('td.query').evaluate((td) => td.firstChild.textContent);
       const start = Date.now();
       await row.locator('[data-testid="lab-explain"]').click();
       await page.waitForFunction((q) => document.querySelector('[data-testid="lab-explanation"]')?.textContent.includes(q), query);

@@ -49,7 +49,9 @@ fn tokens(text: &str) -> Vec<Range<usize>> {
 }
 
 /// The description's content words, then its runs of two and of three consecutive content
-/// words (no stop word and nothing empty inside), in order of position within each length.
+/// words (no stop word and nothing empty inside), in order of position within each length; no
+/// more units than the description has words, so weighing them costs no more embeddings than
+/// weighing every word did (runs of three go first when there is no room).
 pub fn units(description: &str) -> Vec<Unit> {
     let toks = tokens(description);
     let content: Vec<bool> = toks
@@ -70,6 +72,7 @@ pub fn units(description: &str) -> Vec<Unit> {
             out.push(Unit { range, text, words: len });
         }
     }
+    out.truncate(toks.len());
     out
 }
 
@@ -175,9 +178,13 @@ mod tests {
         let words: Vec<&str> = u.iter().filter(|u| u.words == 1).map(|u| u.text.as_str()).collect();
         assert_eq!(words, vec!["Build", "slides", "decks", "PDF", "reports", "team"]);
         let phrases: Vec<&str> = u.iter().filter(|u| u.words > 1).map(|u| u.text.as_str()).collect();
-        assert_eq!(phrases, vec!["Build slides", "slides, decks", "PDF) reports", "Build slides, decks"]);
+        // Nine words, nine units: the run of three ("Build slides, decks") finds no room.
+        assert_eq!(phrases, vec!["Build slides", "slides, decks", "PDF) reports"]);
         assert_eq!(without(d, &u[1]), "Build decks and (PDF) reports for the team.");
         assert_eq!(occlusions(d).len(), u.len());
+        // As many units as words at most.
+        let dense = "Alpha beta gamma delta epsilon zeta.";
+        assert_eq!(units(dense).len(), 6, "six words: the six of them, no run");
     }
 
     #[test]
