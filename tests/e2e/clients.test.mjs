@@ -103,7 +103,8 @@ with zipfile.ZipFile(sys.argv[1], 'w') as z:
   assert.equal(await page.textContent('[data-testid="cell-claude-ai-0"] .verdict'), 'fails');
   assert.ok((await page.textContent('[data-testid="cell-claude-ai-0"] .reason')).includes('claude.ai takes one skill per upload'), 'the reason is the archive\'s layout');
   assert.equal(await page.textContent('[data-testid="cell-claude-code-0"] .verdict'), 'loads', 'Claude Code has no upload gate');
-  // The finding survives a reload (it is kept with the skill).
+  // The finding survives a reload (it is kept with the skill; saving waits for a pause).
+  await page.waitForTimeout(1000);
   await page.reload();
   await page.waitForSelector('[data-built]');
   assert.equal(await page.textContent('[data-testid="cell-claude-ai-0"] .verdict'), 'fails');

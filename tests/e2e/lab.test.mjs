@@ -212,7 +212,9 @@ test('eval lines that start with a wide character get a message naming the line,
       assert.ok((await status()).includes(named), `${button} names what line 2 starts with: ${await status()}`);
     }
   }
-  // The text was kept; after a reload the same clicks give the same message.
+  // The text was kept (saving waits for a pause); after a reload the same clicks give the same
+  // message.
+  await page.waitForTimeout(1000);
   await page.reload();
   await page.waitForSelector('[data-built]');
   assert.equal(await page.inputValue('[data-testid="lab-evals"]'), `+ review this migration\n${wide.at(-1)} a query\n`);
