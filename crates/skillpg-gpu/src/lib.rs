@@ -133,22 +133,34 @@ pub struct DeviceBuf {
     pub(crate) len: usize,
 }
 
+/// The adapter wgpu would use, and what it is.
+async fn request_adapter() -> Result<(wgpu::Adapter, AdapterSummary), String> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = instance
+        .request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, ..Default::default() })
+        .await
+        .map_err(|e| format!("no GPU adapter: {e}"))?;
+    let info = adapter.get_info();
+    let summary = AdapterSummary {
+        name: info.name.clone(),
+        backend: format!("{:?}", info.backend),
+        device_type: info.device_type,
+        shader_f16: adapter.features().contains(wgpu::Features::SHADER_F16),
+        timestamps: adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY),
+    };
+    Ok((adapter, summary))
+}
+
+/// What the adapter is, without a device or any kernel compiled: enough to find a kept
+/// measurement, so a load whose kept decision is the CPU path never starts the GPU.
+pub async fn adapter_summary() -> Result<AdapterSummary, String> {
+    Ok(request_adapter().await?.1)
+}
+
 impl Gpu {
     /// Finds an adapter and compiles the kernels; `Err` with the reason when there is no GPU.
     pub async fn new() -> Result<Gpu, String> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = instance
-            .request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, ..Default::default() })
-            .await
-            .map_err(|e| format!("no GPU adapter: {e}"))?;
-        let info = adapter.get_info();
-        let summary = AdapterSummary {
-            name: info.name.clone(),
-            backend: format!("{:?}", info.backend),
-            device_type: info.device_type,
-            shader_f16: adapter.features().contains(wgpu::Features::SHADER_F16),
-            timestamps: adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY),
-        };
+        let (adapter, summary) = request_adapter().await?;
         // Raise the limits to what the adapter offers: the word embeddings are a 47 MB binding.
         let mut required_features = wgpu::Features::empty();
         if summary.shader_f16 {

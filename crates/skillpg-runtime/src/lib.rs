@@ -42,7 +42,11 @@ impl std::fmt::Debug for Ask<'_> {
 
 /// The adapter a device is on, as placement sees it.
 pub fn adapter(gpu: &skillpg_gpu::Gpu) -> Adapter {
-    let a = &gpu.adapter;
+    adapter_of(&gpu.adapter)
+}
+
+/// An adapter, as placement sees it.
+pub fn adapter_of(a: &skillpg_gpu::AdapterSummary) -> Adapter {
     let kind = match a.device_type {
         skillpg_gpu::DeviceType::DiscreteGpu => AdapterKind::DiscreteGpu,
         skillpg_gpu::DeviceType::IntegratedGpu => AdapterKind::IntegratedGpu,
@@ -62,16 +66,21 @@ pub(crate) enum Start {
     Cpu(Placement),
 }
 
-/// Asks for an adapter (unless the CPU is chosen) and plans (`skillpg_routing::backend::plan`).
+/// Asks what the adapter is (unless the CPU is chosen), plans (`skillpg_routing::backend::plan`),
+/// and starts the GPU only when the plan needs it: a kept decision for the CPU path never makes a
+/// device or compiles a kernel.
 pub(crate) async fn start(ask: &Ask<'_>) -> Start {
-    let gpu = if ask.choice == BackendChoice::Cpu { Err("not asked for".to_owned()) } else { skillpg_gpu::Gpu::new().await };
-    let adapter = gpu.as_ref().map(adapter).map_err(String::clone);
+    let summary = if ask.choice == BackendChoice::Cpu { Err("not asked for".to_owned()) } else { skillpg_gpu::adapter_summary().await };
+    let adapter = summary.as_ref().map(adapter_of).map_err(String::clone);
     let kept_one = adapter.as_ref().ok().and_then(|a| backend::kept(ask.kept, a, ask.model_key));
     let plan = backend::plan(ask.choice, adapter.as_ref().map_err(|e| e.as_str()), kept_one, ask.chosen_by);
-    match (gpu, adapter, plan) {
-        (Ok(gpu), Ok(adapter), plan @ (Plan::Measure | Plan::Place(Path::Gpu, _))) => Start::Gpu { gpu, adapter, plan },
-        (_, adapter, Plan::Place(path, why)) => Start::Cpu(Placement { path, why, adapter: adapter.ok() }),
-        (_, adapter, Plan::Measure) => Start::Cpu(Placement { path: Path::Cpu, why: Why::NoAdapter("no adapter".to_owned()), adapter: adapter.ok() }),
+    match (adapter, plan) {
+        (Ok(adapter), plan @ (Plan::Measure | Plan::Place(Path::Gpu, _))) => match skillpg_gpu::Gpu::new().await {
+            Ok(gpu) => Start::Gpu { gpu, adapter, plan },
+            Err(e) => Start::Cpu(Placement { path: Path::Cpu, why: Why::GpuRefused(e), adapter: Some(adapter) }),
+        },
+        (adapter, Plan::Place(path, why)) => Start::Cpu(Placement { path, why, adapter: adapter.ok() }),
+        (adapter, Plan::Measure) => Start::Cpu(Placement { path: Path::Cpu, why: Why::NoAdapter("no adapter".to_owned()), adapter: adapter.ok() }),
     }
 }
 
