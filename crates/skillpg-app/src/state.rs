@@ -384,8 +384,7 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
             files.push((path, bytes));
         }
         // Only input rules, and a bounded number of them: a link cannot make up other findings.
-        let findings: Vec<InputFinding> =
-            s.findings.into_iter().filter(|f| skillpg_core::ingest::input_finding(&f.rule, &f.file, String::new()).is_some()).take(MAX_LINK_FINDINGS).collect();
+        let findings: Vec<InputFinding> = s.findings.into_iter().filter(|f| skillpg_core::ingest::is_input_rule(&f.rule)).take(MAX_LINK_FINDINGS).collect();
         skills.push(SkillInput { dir_name: s.dir, files, findings });
     }
     let selected = wire.selected.min(skills.len().saturating_sub(1));

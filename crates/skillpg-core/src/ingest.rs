@@ -118,6 +118,11 @@ pub fn input_finding(rule: &str, file: &str, message: String) -> Option<Diagnost
     RULES.iter().find(|meta| meta.name == rule).map(|meta| diag(meta, file, message))
 }
 
+/// Whether `rule` is one of the input rules ([`RULES`]): what a link may carry.
+pub fn is_input_rule(rule: &str) -> bool {
+    RULES.iter().any(|meta| meta.name == rule)
+}
+
 /// Whether a file is an archive by its name: `.zip` or `.skill`, in any case (`SKILL.ZIP`
 /// too). The one test of every edge: the CLI, the file edge, the page's pickers, drops and
 /// addresses.

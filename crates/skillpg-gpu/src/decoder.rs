@@ -32,7 +32,8 @@ mod pack;
 use skillpg_decoder::forward::{Forward, log_probs_from_logits};
 use skillpg_decoder::model::{Config, Decoder, Logits, RopeLayout};
 
-use kernels::{Bindings, DeviceMatrix, Params, Step, flag, rope_table, split_groups, unsaturate};
+use crate::split_groups;
+use kernels::{Bindings, DeviceMatrix, Params, Step, flag, rope_table, unsaturate};
 pub use kernels::{DecoderKernels, Kernel, MATVEC_ROWS, MATVEC_TOKENS, ProductInput, wgsl_modules};
 pub use pack::{Packed, Storage, pack};
 
@@ -110,6 +111,8 @@ struct Site {
     kernel: Kernel,
     bind: wgpu::BindGroup,
     work: Work,
+    /// Read by the profile, which times passes natively only (it waits on the device).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     cost: Cost,
 }
 

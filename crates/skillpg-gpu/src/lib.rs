@@ -317,11 +317,13 @@ impl Gpu {
     }
 
     /// The timestamp period (nanoseconds a tick).
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn timestamp_period(&self) -> f32 {
         self.queue.get_timestamp_period()
     }
 
     /// A query set of `count` timestamps.
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn timestamp_set(&self, count: u32) -> wgpu::QuerySet {
         self.device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("timestamps"), ty: wgpu::QueryType::Timestamp, count })
     }
@@ -409,11 +411,9 @@ impl Gpu {
         self.device.limits()
     }
 
-    /// Workgroups of 64 for `n` invocations; past 65,535 groups they spill into y (the kernels
-    /// that can be that large read `gid.y`).
+    /// Workgroups of 64 for `n` invocations ([`split_groups`] of them).
     pub(crate) fn groups_of_64(n: usize) -> (u32, u32) {
-        let groups = n.div_ceil(64) as u32;
-        if groups > 65_535 { (65_535, groups.div_ceil(65_535)) } else { (groups, 1) }
+        split_groups(n.div_ceil(64))
     }
 
     /// Reads a buffer back, asynchronously (through a staging buffer made for it: the planned
@@ -502,6 +502,13 @@ impl Gpu {
         self.counters.add(SUBMITS, 1);
         self.queue.submit([enc.finish()]);
     }
+}
+
+/// `groups` workgroups (at least one), spilling past 65,535 into y (the kernels that can be that
+/// large read `gid.y` or `wid.y`).
+pub(crate) fn split_groups(groups: usize) -> (u32, u32) {
+    let groups = groups.max(1);
+    if groups > 65_535 { (65_535, groups.div_ceil(65_535) as u32) } else { (groups as u32, 1) }
 }
 
 /// The workgroups of a `linear` dispatch: 64 × 64 outputs each.

@@ -1,13 +1,13 @@
 //! Where a model runs, decided once for every edge (the CLI, the page's two workers): the
 //! person's choice, the adapter there is, and, left automatic, a measurement. A GPU is not
 //! assumed faster: on the first load of a model on an adapter, each path runs one short piece
-//! of work of a request's size (a [`Probe`]) and the faster runs; the measurement is kept per
+//! of work of a request's size (a probe) and the faster runs; the measurement is kept per
 //! adapter and model ([`Measured`]), so later loads decide at once. The backend line says what
 //! was measured ("WebGPU …: 0.9 ms a request, the CPU path 8.1 ms"), and says so when the CPU
 //! runs though a real GPU is there. A GPU that fails later hands the model to the fast CPU path,
 //! which finishes the work ([`Placement::after_failure`]): the one fallback of every edge.
 //!
-//! Pure: what measures and what runs lives at the edges (`skillpg_gpu::placement`).
+//! Pure: what measures and what runs lives in `skillpg_runtime`, for every edge.
 
 use serde::{Deserialize, Serialize};
 

@@ -135,24 +135,27 @@ pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, 
         Start::Gpu { gpu, adapter, plan } => (gpu, adapter, plan),
         Start::Cpu(placement) => return (DecoderBackend::Cpu(CpuForward::new(model)), placement, None),
     };
-    // The CPU's time first (on the model itself), then the GPU's on its own copy.
-    let cpu_ms = match &plan {
-        Plan::Measure => {
-            let mut on_cpu = CpuForward::new(&model);
-            match time_probe(&mut on_cpu, clock, f64::INFINITY).await {
-                Ok((ms, _)) => Some(ms),
-                Err(e) => return cpu(model, Path::Cpu, Why::GpuFailed(e), Some(adapter)),
-            }
+    let upload = async |model| match GpuDecoder::new(DecoderKernels::new(gpu), model).await {
+        Ok(g) => Ok(g),
+        Err((model, e)) => Err(cpu(model, Path::Cpu, Why::GpuRefused(e), Some(adapter.clone()))),
+    };
+    let cpu_ms = match plan {
+        // Chosen, or kept from an earlier measurement: the GPU runs, nothing to time.
+        Plan::Place(path, why) => {
+            return match upload(model).await {
+                Ok(g) => (DecoderBackend::Gpu(Box::new(g)), Placement { path, why, adapter: Some(adapter) }, None),
+                Err(refused) => refused,
+            };
         }
-        Plan::Place(..) => None,
+        // The CPU's time first (on the model itself), then the GPU's on its own copy.
+        Plan::Measure => match time_probe(&mut CpuForward::new(&model), clock, f64::INFINITY).await {
+            Ok((ms, _)) => ms,
+            Err(e) => return cpu(model, Path::Cpu, Why::GpuFailed(e), Some(adapter)),
+        },
     };
-    let mut on_gpu = match GpuDecoder::new(DecoderKernels::new(gpu), model).await {
+    let mut on_gpu = match upload(model).await {
         Ok(g) => g,
-        Err((model, e)) => return cpu(model, Path::Cpu, Why::GpuRefused(e), Some(adapter)),
-    };
-    let Some(cpu_ms) = cpu_ms else {
-        let Plan::Place(path, why) = plan else { unreachable!("a plan to measure has the CPU's time") };
-        return (DecoderBackend::Gpu(Box::new(on_gpu)), Placement { path, why, adapter: Some(adapter) }, None);
+        Err(refused) => return refused,
     };
     match time_probe(&mut on_gpu, clock, STOP_AFTER * cpu_ms).await {
         Ok((gpu_ms, gpu_stopped)) => {

@@ -40,11 +40,6 @@ impl std::fmt::Debug for Ask<'_> {
     }
 }
 
-/// The adapter a device is on, as placement sees it.
-pub fn adapter(gpu: &skillpg_gpu::Gpu) -> Adapter {
-    adapter_of(&gpu.adapter)
-}
-
 /// An adapter, as placement sees it.
 pub fn adapter_of(a: &skillpg_gpu::AdapterSummary) -> Adapter {
     let kind = match a.device_type {

@@ -17,7 +17,7 @@ use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::load::Loaded;
 use skillpg_decoder::model::Decoder;
 use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
-use skillpg_routing::backend::{BackendChoice, Measured, Path, Placement, Why};
+use skillpg_routing::backend::{BackendChoice, Measured, Placement};
 use skillpg_routing::outcome::Decision;
 use skillpg_routing::protocol::{CheckpointFiles, DecoderMode};
 use skillpg_routing::skills::RouteSkill;
@@ -31,6 +31,10 @@ struct DecoderEngine {
     what: String,
     /// What the model is and what runs it, in words.
     line: String,
+    /// Where the ladder put the model and why; a GPU failure words the fallback from it.
+    placement: Placement,
+    /// What runs the model on the CPU path, in words.
+    cpu: String,
     /// The skills the router was made for, and the router.
     router: Option<(Vec<RouteSkill>, DecoderRouter)>,
 }
@@ -69,9 +73,18 @@ fn cpu_line(model: &Decoder) -> String {
     format!("CPU path (wasm SIMD, {products}, one thread, in a worker)")
 }
 
-/// Puts `model` where the ladder puts it (`skillpg_runtime::decoder::place`); the backend, the
-/// line saying what runs it, and a measurement to keep when one was made.
-async fn place(model: Decoder, choice: BackendChoice, kept: &[Measured], what: &str) -> (DecoderBackend, String, Option<Measured>) {
+/// What the ladder gave: the backend, where it runs and why, what runs the CPU path, the line
+/// saying what runs it, and a measurement to keep when one was made.
+struct Placed {
+    backend: DecoderBackend,
+    placement: Placement,
+    cpu: String,
+    how: String,
+    measured: Option<Measured>,
+}
+
+/// Puts `model` where the ladder puts it (`skillpg_runtime::decoder::place`).
+async fn place(model: Decoder, choice: BackendChoice, kept: &[Measured], what: &str) -> Placed {
     let cpu = cpu_line(&model);
     let clock = crate::now_ms;
     let ask = Ask { choice, kept, model_key: what, chosen_by: "in the page", clock: &clock };
@@ -81,7 +94,17 @@ async fn place(model: Decoder, choice: BackendChoice, kept: &[Measured], what: &
         Some((mb, storage)) => format!("WebGPU via wgpu ({adapter}), in a worker, {mb:.1} MB of weights on the device ({storage})"),
         None => format!("WebGPU via wgpu ({adapter}), in a worker"),
     };
-    (backend, placement.line(&gpu, &cpu), measured)
+    let how = placement.line(&gpu, &cpu);
+    Placed { backend, placement, cpu, how, measured }
+}
+
+/// Keeps what the ladder placed as the engine; answers what the model is, the line, and a
+/// measurement to keep.
+fn keep(placed: Placed, bpe: Bpe, what: String) -> (String, String, Option<Measured>) {
+    let Placed { backend, placement, cpu, how, measured } = placed;
+    let line = format!("{what}: {how}");
+    DECODER.with(|d| *d.borrow_mut() = Some(DecoderEngine { backend, bpe, what: what.clone(), line: line.clone(), placement, cpu, router: None }));
+    (what, line, measured)
 }
 
 /// Keeps a loaded model where the ladder puts it; answers what it is, a line saying that and
@@ -89,10 +112,8 @@ async fn place(model: Decoder, choice: BackendChoice, kept: &[Measured], what: &
 async fn install(loaded: Loaded, file_name: &str, choice: BackendChoice, kept: &[Measured]) -> Result<(String, String, Option<Measured>), String> {
     let what = loaded.describe(file_name);
     let Loaded { model, bpe, .. } = loaded;
-    let (backend, how, measured) = place(model, choice, kept, &what).await;
-    let line = format!("{what}: {how}");
-    DECODER.with(|d| *d.borrow_mut() = Some(DecoderEngine { backend, bpe, what: what.clone(), line: line.clone(), router: None }));
-    Ok((what, line, measured))
+    let placed = place(model, choice, kept, &what).await;
+    Ok(keep(placed, bpe, what))
 }
 
 /// One request on the engine's backend, the router made first when the skills changed; the
@@ -117,10 +138,8 @@ async fn route_on(engine: &mut DecoderEngine, skills: &[RouteSkill], request: &s
 pub async fn set_backend(choice: BackendChoice, kept: &[Measured]) -> Result<(String, String, Option<Measured>), String> {
     let engine = DECODER.with(|d| d.borrow_mut().take()).ok_or("no decoder is loaded")?;
     let DecoderEngine { backend, bpe, what, .. } = engine;
-    let (backend, how, measured) = place(backend.into_model(), choice, kept, &what).await;
-    let line = format!("{what}: {how}");
-    DECODER.with(|d| *d.borrow_mut() = Some(DecoderEngine { backend, bpe, what: what.clone(), line: line.clone(), router: None }));
-    Ok((what, line, measured))
+    let placed = place(backend.into_model(), choice, kept, &what).await;
+    Ok(keep(placed, bpe, what))
 }
 
 /// Routes one request over `skills`: the decision, the system turn's tokens, and what runs the
@@ -134,15 +153,10 @@ pub async fn route_one(skills: &[RouteSkill], request: &str, mode: DecoderMode, 
     {
         // The one fallback: the CPU path takes the model and answers the request again.
         let failure = failure.clone();
-        let DecoderEngine { backend, bpe, what, .. } = engine;
-        let backend = backend.fall_back();
-        let cpu = match &backend {
-            DecoderBackend::Cpu(c) => cpu_line(c.model()),
-            DecoderBackend::Gpu(_) => String::new(),
-        };
-        let placement = Placement { path: Path::Cpu, why: Why::GpuFailed(failure), adapter: None };
+        let DecoderEngine { backend, bpe, what, placement, cpu, .. } = engine;
+        let placement = placement.after_failure(&failure);
         let line = format!("{what}: {}", placement.line("", &cpu));
-        engine = DecoderEngine { backend, bpe, what, line, router: None };
+        engine = DecoderEngine { backend: backend.fall_back(), bpe, what, line, placement, cpu, router: None };
         out = route_on(&mut engine, skills, request, mode, sampling).await;
     }
     let line = engine.line.clone();

@@ -7,7 +7,7 @@
 use skillpg_decoder::model::{Config, RopeLayout, rope_angles};
 
 use super::pack::{Packed, Storage};
-use crate::Gpu;
+use crate::{Gpu, split_groups};
 
 /// A planned dispatch's fixed uniform block (`Params` in `params.wgsl`).
 #[repr(C)]
@@ -421,12 +421,6 @@ pub enum ProductInput<'a> {
     Norm { gains: &'a [f32], eps: f32 },
     /// `silu(gate) · up` of rows `[gate | up]` twice the product's width.
     Silu,
-}
-
-/// `groups` workgroups, spilling past 65,535 into y (the kernels read [`group_index`]).
-pub(super) fn split_groups(groups: usize) -> (u32, u32) {
-    let groups = groups.max(1);
-    if groups > 65_535 { (65_535, groups.div_ceil(65_535) as u32) } else { (groups as u32, 1) }
 }
 
 /// A matrix on the device, in chunks of rows that each fit a binding.
