@@ -313,13 +313,7 @@ fn load_decoder(path: &Path, mode: DecoderMode, choice: BackendChoice) -> Result
     let loaded = loaded.map_err(|e| format!("{}: {e}", path.display()))?;
     let model = loaded.describe(&file_name);
     let Loaded { model: decoder, bpe, .. } = loaded;
-    let cpu_line = {
-        let (arithmetic, kernel) = decoder.arithmetic();
-        match arithmetic {
-            skillpg_decoder::model::Arithmetic::Integer => format!("the CPU (integer products, {} kernel)", kernel.name()),
-            skillpg_decoder::model::Arithmetic::F32 => "the CPU (f32 products)".to_owned(),
-        }
-    };
+    let cpu_line = format!("the CPU ({})", decoder.products());
     let kept = measurements::kept();
     let clock = measurements::clock();
     let model_key = format!("{model} (native)");

@@ -627,9 +627,18 @@ impl Decoder {
         self
     }
 
-    /// How its quantized matrices multiply, and with which kernel: for the backend line.
+    /// How its quantized matrices multiply, and with which kernel (in words: [`Decoder::products`]).
     pub fn arithmetic(&self) -> (Arithmetic, Kernel) {
         (self.arithmetic, self.kernel)
+    }
+
+    /// How its matrices multiply, in words, for every edge's backend line ("integer products
+    /// for quantized weights, avx2 kernel").
+    pub fn products(&self) -> String {
+        match self.arithmetic {
+            Arithmetic::Integer => format!("integer products for quantized weights, {} kernel", self.kernel.name()),
+            Arithmetic::F32 => "f32 products".to_owned(),
+        }
     }
 
     /// An empty cache for this model.

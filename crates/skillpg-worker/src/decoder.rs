@@ -65,12 +65,7 @@ pub async fn load(
 /// SharedArrayBuffer), so the worker runs one thread; the line says so, with the kernel that
 /// multiplies the quantized weights.
 fn cpu_line(model: &Decoder) -> String {
-    let (arithmetic, kernel) = model.arithmetic();
-    let products = match arithmetic {
-        skillpg_decoder::model::Arithmetic::Integer => format!("integer products for quantized weights, {} kernel", kernel.name()),
-        skillpg_decoder::model::Arithmetic::F32 => "f32 products".to_owned(),
-    };
-    format!("CPU path (wasm SIMD, {products}, one thread, in a worker)")
+    format!("CPU path (wasm SIMD, {}, one thread, in a worker)", model.products())
 }
 
 /// What the ladder gave: the backend, where it runs and why, what runs the CPU path, the line
