@@ -7,9 +7,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::load::Loaded;
-use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use skillpg_router::Embedder;
 use skillpg_router::cpu::{CpuEmbedder, Model};
 use skillpg_router::fast::Kernel;
@@ -22,7 +20,7 @@ use skillpg_routing::protocol::DecoderMode;
 use skillpg_routing::requests::Labelled;
 use skillpg_routing::skills::{self, RouteSkill};
 use skillpg_routing::{NONE, PREVIEW_NOTE};
-use skillpg_runtime::decoder::DecoderBackend;
+use skillpg_runtime::decoder::DecoderRouting;
 
 /// Where `scripts/fetch-model` puts the model.
 pub const DEFAULT_MODEL_DIR: &str = "target/model";
@@ -80,10 +78,21 @@ impl RouterArgs {
 /// For each request, the skill each run chose (`None`: NONE), and each run's answer.
 pub type RunChoices = (Vec<Vec<Option<usize>>>, Vec<Vec<String>>);
 
-/// A decoder on its backend, and its tokenizer.
+/// A decoder where the ladder put it, with its router and the one fallback, and what runs each
+/// path in words.
 pub struct LoadedDecoder {
-    backend: std::cell::RefCell<DecoderBackend>,
-    bpe: Bpe,
+    routing: std::cell::RefCell<DecoderRouting>,
+    gpu_line: String,
+    cpu_line: String,
+}
+
+impl LoadedDecoder {
+    /// The backend line when the GPU failed during the run and the CPU path finished it.
+    fn failure(&self) -> Option<String> {
+        let routing = self.routing.borrow();
+        let placement = routing.placement();
+        matches!(placement.why, skillpg_routing::backend::Why::GpuFailed(_)).then(|| placement.line(&self.gpu_line, &self.cpu_line))
+    }
 }
 
 /// What routes.
@@ -144,27 +153,28 @@ impl LoadedRouter {
                 }
                 Ok(arms)
             }
-            Router::Decoder { decoder, mode } => sets
-                .iter()
-                .enumerate()
-                .map(|(arm, &(skills, descriptions))| {
-                    // Arms are A, B, … when there are several.
-                    let label = if sets.len() > 1 { format!("{}: ", char::from(b'A' + arm as u8)) } else { String::new() };
-                    let mut backend = decoder.backend.borrow_mut();
-                    let model = &mut *backend;
-                    let router = block_on(DecoderRouter::new(model, &decoder.bpe, skills, true))?;
-                    let mut decisions = Vec::with_capacity(requests.len());
-                    for (i, r) in requests.iter().enumerate() {
-                        decisions.push(match mode {
-                            DecoderMode::Chapter => block_on(router.chapter(model, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS))?.decision(),
-                            DecoderMode::Choice => block_on(router.choice(model, &decoder.bpe, &r.query))?.decision(),
-                        });
-                        eprint!("\r{label}{}/{} requests", i + 1, requests.len());
-                    }
-                    eprintln!();
-                    Ok(Arm { names: skills::names(skills), descriptions, decisions })
-                })
-                .collect(),
+            Router::Decoder { decoder, mode } => {
+                let arms = sets
+                    .iter()
+                    .enumerate()
+                    .map(|(arm, &(skills, descriptions))| {
+                        // Arms are A, B, … when there are several.
+                        let label = if sets.len() > 1 { format!("{}: ", char::from(b'A' + arm as u8)) } else { String::new() };
+                        let mut routing = decoder.routing.borrow_mut();
+                        let mut decisions = Vec::with_capacity(requests.len());
+                        for (i, r) in requests.iter().enumerate() {
+                            decisions.push(block_on(routing.route(skills, &r.query, *mode, None))?.0);
+                            eprint!("\r{label}{}/{} requests", i + 1, requests.len());
+                        }
+                        eprintln!();
+                        Ok(Arm { names: skills::names(skills), descriptions, decisions })
+                    })
+                    .collect();
+                if let Some(failure) = decoder.failure() {
+                    eprintln!("note: {failure}");
+                }
+                arms
+            }
         }
     }
 
@@ -176,9 +186,7 @@ impl LoadedRouter {
         let Router::Decoder { decoder, .. } = &self.router else {
             return Err("repeated runs need a decoder (--model FILE.gguf or a checkpoint): the embedding model gives the same answer every time".to_owned());
         };
-        let mut backend = decoder.backend.borrow_mut();
-        let model = &mut *backend;
-        let router = block_on(DecoderRouter::new(model, &decoder.bpe, skills, true))?;
+        let mut routing = decoder.routing.borrow_mut();
         let mut first = Vec::with_capacity(requests.len());
         let mut choices = Vec::with_capacity(requests.len());
         let mut answers = Vec::with_capacity(requests.len());
@@ -187,7 +195,7 @@ impl LoadedRouter {
             let mut said = Vec::with_capacity(runs);
             for run in 0..runs {
                 let sampling = skillpg_routing::sampling::Sampling { temperature, seed: skillpg_routing::sampling::run_seed(seed, q, run) };
-                let decision = block_on(router.chapter_sampled(model, &decoder.bpe, &r.query, DEFAULT_MAX_ANSWER_TOKENS, Some(sampling)))?.decision();
+                let decision = block_on(routing.route(skills, &r.query, DecoderMode::Chapter, Some(sampling)))?.0;
                 per_run.push(decision.choice);
                 said.push(decision.answer().unwrap_or_default().to_owned());
                 if run == 0 {
@@ -199,6 +207,10 @@ impl LoadedRouter {
             eprint!("\r{}/{} queries x {runs} runs", q + 1, requests.len());
         }
         eprintln!();
+        drop(routing);
+        if let Some(failure) = decoder.failure() {
+            eprintln!("note: {failure}");
+        }
         Ok((Arm { names: skills::names(skills), descriptions: Descriptions::AsWritten, decisions: first }, (choices, answers)))
     }
 
@@ -327,7 +339,8 @@ fn load_decoder(path: &Path, mode: DecoderMode, choice: BackendChoice) -> Result
         .gpu_holds()
         .map_or_else(|| format!("the GPU via wgpu ({adapter})"), |(mb, storage)| format!("the GPU via wgpu ({adapter}; {mb:.0} MB of weights, {storage})"));
     let line = placement.line(&gpu_line, &cpu_line);
-    let router = Router::Decoder { decoder: Box::new(LoadedDecoder { backend: std::cell::RefCell::new(backend), bpe }), mode };
+    let routing = std::cell::RefCell::new(DecoderRouting::new(backend, bpe, placement));
+    let router = Router::Decoder { decoder: Box::new(LoadedDecoder { routing, gpu_line, cpu_line }), mode };
     Ok(LoadedRouter { router, model, backend: line })
 }
 

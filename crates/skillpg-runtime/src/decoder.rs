@@ -1,13 +1,20 @@
 //! A decoder where the placement ladder puts it: the GPU (`skillpg_gpu::decoder::GpuDecoder`) or
 //! the CPU path (`skillpg_decoder::forward::CpuForward`), behind one [`Forward`], measured on a
 //! request-sized piece of work (a 16-token prompt, then four greedy steps) when the choice is
-//! automatic and no kept measurement fits. A GPU that fails hands the model to the CPU path
-//! ([`DecoderBackend::fall_back`]), which answers the request again, and the line says so.
+//! automatic and no kept measurement fits. [`DecoderRouting`] routes requests with it for every
+//! edge: a GPU that fails hands the model to the CPU path ([`DecoderBackend::fall_back`]), which
+//! answers the request again, and the placement says so.
 
+use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::{CpuForward, Forward};
 use skillpg_decoder::model::{Config, Decoder, Logits};
+use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder};
 use skillpg_routing::backend::{Measured, Path, Placement, Plan, STOP_AFTER, Why};
+use skillpg_routing::outcome::Decision;
+use skillpg_routing::protocol::DecoderMode;
+use skillpg_routing::sampling::Sampling;
+use skillpg_routing::skills::RouteSkill;
 
 use crate::{Ask, Clock, Start};
 
@@ -166,4 +173,84 @@ pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, 
         }
         Err(e) => cpu(on_gpu.into_model(), Path::Cpu, Why::GpuFailed(e), Some(adapter)),
     }
+}
+
+/// A decoder where the ladder put it, its tokenizer, and the router of the skills it was last
+/// asked about (their system turn prefilled once and reused for every request over them): how
+/// every edge routes with a decoder. A GPU that fails during a request hands the model to the
+/// CPU path, which answers that request again and every later one
+/// ([`Placement::after_failure`]): the one fallback, here once for the CLI and the worker.
+#[derive(Debug)]
+pub struct DecoderRouting {
+    /// `None` only within [`DecoderRouting::fall_back`], while the model moves to the CPU.
+    backend: Option<DecoderBackend>,
+    bpe: Bpe,
+    placement: Placement,
+    router: Option<(Vec<RouteSkill>, DecoderRouter)>,
+}
+
+impl DecoderRouting {
+    /// The model on `backend`, placed as `placement` says, with no router yet.
+    pub fn new(backend: DecoderBackend, bpe: Bpe, placement: Placement) -> DecoderRouting {
+        DecoderRouting { backend: Some(backend), bpe, placement, router: None }
+    }
+
+    /// Where the model runs and why (after a GPU failure, the CPU path and that failure).
+    pub fn placement(&self) -> &Placement {
+        &self.placement
+    }
+
+    /// What the GPU holds, for its line ([`DecoderBackend::gpu_holds`]).
+    pub fn gpu_holds(&self) -> Option<(f64, String)> {
+        self.backend.as_ref().and_then(DecoderBackend::gpu_holds)
+    }
+
+    /// The model and its tokenizer back, to place again.
+    pub fn into_parts(self) -> Result<(Decoder, Bpe), String> {
+        let backend = self.backend.ok_or_else(lost)?;
+        Ok((backend.into_model(), self.bpe))
+    }
+
+    /// Routes one request over `skills` under `mode` (the chapter's protocol drawn at
+    /// `sampling`, greedy without one; or constrained choice), the router made first when the
+    /// skills changed: the decision and the system turn's tokens. A failure on the GPU moves
+    /// the model to the CPU path, which answers the request.
+    pub async fn route(&mut self, skills: &[RouteSkill], request: &str, mode: DecoderMode, sampling: Option<Sampling>) -> Result<(Decision, usize), String> {
+        match self.route_here(skills, request, mode, sampling).await {
+            Err(failure) if self.backend.as_ref().is_some_and(DecoderBackend::on_gpu) => {
+                self.fall_back(&failure);
+                self.route_here(skills, request, mode, sampling).await
+            }
+            out => out,
+        }
+    }
+
+    /// One request on the backend the model is on now.
+    async fn route_here(&mut self, skills: &[RouteSkill], request: &str, mode: DecoderMode, sampling: Option<Sampling>) -> Result<(Decision, usize), String> {
+        let backend = self.backend.as_mut().ok_or_else(lost)?;
+        if self.router.as_ref().is_none_or(|(s, _)| s != skills) {
+            self.router = None;
+            let router = DecoderRouter::new(backend, &self.bpe, skills, true).await?;
+            self.router = Some((skills.to_vec(), router));
+        }
+        let Some((_, router)) = &self.router else { return Err("no router".to_owned()) };
+        let decision = match mode {
+            DecoderMode::Chapter => router.chapter_sampled(backend, &self.bpe, request, DEFAULT_MAX_ANSWER_TOKENS, sampling).await?.decision(),
+            DecoderMode::Choice => router.choice(backend, &self.bpe, request).await?.decision(),
+        };
+        Ok((decision, router.prefix_tokens()))
+    }
+
+    /// The model to the CPU path after the GPU failed (`failure`, the device's words); the
+    /// router, prefilled on the GPU, is made again there.
+    fn fall_back(&mut self, failure: &str) {
+        self.router = None;
+        self.backend = self.backend.take().map(DecoderBackend::fall_back);
+        self.placement = self.placement.after_failure(failure);
+    }
+}
+
+/// What a routing whose model was lost in a fallback says (it is not: the move cannot fail).
+fn lost() -> String {
+    "the decoder was lost moving to the CPU path".to_owned()
 }
