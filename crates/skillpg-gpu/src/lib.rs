@@ -174,26 +174,10 @@ impl Gpu {
             .await
             .map_err(|e| format!("the GPU refused a device: {e}"))?;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("kernels"), source: wgpu::ShaderSource::Wgsl(KERNELS_WGSL.into()) });
-        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { read_only }, has_dynamic_offset: false, min_binding_size: None },
-            count: None,
-        };
+        let storage = |binding, read_only| buffer_binding(binding, wgpu::BufferBindingType::Storage { read_only });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("kernels"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
-                    count: None,
-                },
-                storage(1, true),
-                storage(2, true),
-                storage(3, true),
-                storage(4, false),
-            ],
+            entries: &[buffer_binding(0, wgpu::BufferBindingType::Uniform), storage(1, true), storage(2, true), storage(3, true), storage(4, false)],
         });
         let pipeline_layout =
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("kernels"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
@@ -501,6 +485,17 @@ impl Gpu {
     pub fn submit(&self, enc: wgpu::CommandEncoder) {
         self.counters.add(SUBMITS, 1);
         self.queue.submit([enc.finish()]);
+    }
+}
+
+/// A buffer binding of a compute kernel (`ty`: uniform, or storage read-only or not): the one
+/// shape of every binding both models' kernels declare.
+pub(crate) fn buffer_binding(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+        count: None,
     }
 }
 

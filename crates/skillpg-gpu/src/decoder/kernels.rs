@@ -7,7 +7,7 @@
 use skillpg_decoder::model::{Config, RopeLayout, rope_angles};
 
 use super::pack::{Packed, Storage};
-use crate::{Gpu, split_groups};
+use crate::{Gpu, buffer_binding, split_groups};
 
 /// A planned dispatch's fixed uniform block (`Params` in `params.wgsl`).
 #[repr(C)]
@@ -150,18 +150,8 @@ impl DecoderKernels {
     /// Compiles the decoder's kernels on `gpu`.
     pub fn new(gpu: Gpu) -> DecoderKernels {
         let device = gpu.device();
-        let uniform = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
-            count: None,
-        };
-        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { read_only }, has_dynamic_offset: false, min_binding_size: None },
-            count: None,
-        };
+        let uniform = |binding| buffer_binding(binding, wgpu::BufferBindingType::Uniform);
+        let storage = |binding, read_only| buffer_binding(binding, wgpu::BufferBindingType::Storage { read_only });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("decoder"),
             entries: &[uniform(0), uniform(1), storage(2, true), storage(3, true), storage(4, true), storage(5, true), storage(6, false), storage(7, false)],
