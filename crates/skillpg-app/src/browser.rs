@@ -11,7 +11,14 @@ const STORAGE_KEY: &str = "skill-playground.v1";
 /// Milliseconds from a monotonic clock (0 outside a browser).
 pub fn now_ms() -> f64 {
     // js-sys's imports panic outside wasm32: the native tests of `compute` run here too.
-    if cfg!(target_arch = "wasm32") { web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0) } else { 0.0 }
+    if cfg!(target_arch = "wasm32") {
+        web_sys::window()
+            .and_then(|w| w.performance())
+            .map(|p| p.now())
+            .unwrap_or(0.0)
+    } else {
+        0.0
+    }
 }
 
 /// Set once the app has panicked: nothing is saved after that, so the saved state stays the
@@ -31,37 +38,56 @@ pub fn save_state(encoded: &str) -> bool {
     if PANICKED.load(std::sync::atomic::Ordering::SeqCst) {
         return true;
     }
-    let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return false };
+    let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else {
+        return false;
+    };
     storage.set_item(STORAGE_KEY, encoded).is_ok()
 }
 
 /// The saved encoded state, if any.
 pub fn load_state() -> Option<String> {
-    web_sys::window()?.local_storage().ok()??.get_item(STORAGE_KEY).ok()?
+    web_sys::window()?
+        .local_storage()
+        .ok()??
+        .get_item(STORAGE_KEY)
+        .ok()?
 }
 
 /// The location's hash, `#...` or empty.
 pub fn location_hash() -> String {
-    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
 }
 
 /// The page's address without the hash.
 pub fn location_base() -> String {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
     let href = loc.href().unwrap_or_default();
     href.split('#').next().unwrap_or("").to_owned()
 }
 
 /// Offers `bytes` as a download named `name`.
 pub fn download(name: &str, mime: &str, bytes: &[u8]) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
     let array = js_sys::Uint8Array::from(bytes);
     let parts = js_sys::Array::of1(&array);
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Ok(a) = document.create_element("a").map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>()) {
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Ok(a) = document
+        .create_element("a")
+        .map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>())
+    {
         a.set_href(&url);
         a.set_download(name);
         a.click();
@@ -71,13 +97,22 @@ pub fn download(name: &str, mime: &str, bytes: &[u8]) {
 
 /// Copies `text` to the clipboard; whether the browser accepted it.
 pub async fn copy_text(text: &str) -> bool {
-    let Some(w) = web_sys::window() else { return false };
-    JsFuture::from(w.navigator().clipboard().write_text(text)).await.is_ok()
+    let Some(w) = web_sys::window() else {
+        return false;
+    };
+    JsFuture::from(w.navigator().clipboard().write_text(text))
+        .await
+        .is_ok()
 }
 
 /// Focuses and selects the text of the input `id`, for a person to copy it by hand.
 pub fn select_input(id: &str) {
-    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else { return };
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    else {
+        return;
+    };
     if let Ok(input) = el.dyn_into::<web_sys::HtmlInputElement>() {
         let _ = input.focus();
         input.select();
@@ -90,11 +125,21 @@ const THEME_KEY: &str = "skill-playground.theme";
 /// Whether the page starts dark: the theme chosen here before, else the system's
 /// `prefers-color-scheme`.
 pub fn prefers_dark() -> bool {
-    let Some(w) = web_sys::window() else { return false };
-    if let Some(saved) = w.local_storage().ok().flatten().and_then(|s| s.get_item(THEME_KEY).ok().flatten()) {
+    let Some(w) = web_sys::window() else {
+        return false;
+    };
+    if let Some(saved) = w
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_item(THEME_KEY).ok().flatten())
+    {
         return saved == "dark";
     }
-    w.match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches())
+    w.match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
 }
 
 /// Remembers the theme a person chose.
@@ -114,14 +159,23 @@ pub fn clear_hash() {
 /// Replaces the address's fragment (`view=cost`) without a history entry or a hashchange.
 pub fn replace_hash(fragment: &str) {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{}#{fragment}", location_base())));
+        let _ = history.replace_state_with_url(
+            &JsValue::NULL,
+            "",
+            Some(&format!("{}#{fragment}", location_base())),
+        );
     }
 }
 
 /// Scrolls the element with `id` to the top of the window (below the sticky navigation) and
 /// gives it the focus, for keyboard and screen-reader users.
 pub fn scroll_to(id: &str) {
-    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else { return };
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    else {
+        return;
+    };
     el.scroll_into_view();
     if let Some(html) = el.dyn_ref::<web_sys::HtmlElement>() {
         let _ = html.focus();
@@ -136,16 +190,28 @@ pub fn element_top(id: &str) -> Option<f64> {
 
 /// Opens the `<details>` with `id` and scrolls to it.
 pub fn open_details(id: &str) {
-    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else { return };
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    else {
+        return;
+    };
     let _ = el.set_attribute("open", "");
     el.scroll_into_view();
 }
 
 /// Replaces the page with a message (used by the panic hook; no markup from user content).
 pub fn show_fatal(message: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
     // One banner: a panic can be followed by others while the app unwinds.
-    if document.query_selector("[data-testid=fatal]").ok().flatten().is_some() {
+    if document
+        .query_selector("[data-testid=fatal]")
+        .ok()
+        .flatten()
+        .is_some()
+    {
         return;
     }
     if let Ok(div) = document.create_element("div") {
@@ -172,12 +238,17 @@ pub type PickedFile = (String, Vec<u8>);
 
 /// The bytes of a `File`.
 pub async fn file_bytes(file: &web_sys::File) -> Result<Vec<u8>, String> {
-    let buf = JsFuture::from(file.array_buffer()).await.map_err(|e| format!("{} could not be read: {e:?}", file.name()))?;
+    let buf = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| format!("{} could not be read: {e:?}", file.name()))?;
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
 /// Reads every file of a picker (`webkitdirectory` gives each its relative path).
-pub async fn read_file_list(files: web_sys::FileList, progress: impl Fn(usize)) -> Result<Vec<PickedFile>, String> {
+pub async fn read_file_list(
+    files: web_sys::FileList,
+    progress: impl Fn(usize),
+) -> Result<Vec<PickedFile>, String> {
     let mut res = Vec::new();
     for idx in 0..files.length() {
         let Some(file) = files.get(idx) else { continue };
@@ -191,7 +262,10 @@ pub async fn read_file_list(files: web_sys::FileList, progress: impl Fn(usize)) 
 
 /// Reads dropped entries, walking folders with `readEntries` until it returns nothing (it
 /// gives at most 100 entries a call).
-pub async fn read_entries(roots: Vec<web_sys::FileSystemEntry>, progress: impl Fn(usize)) -> Result<Vec<PickedFile>, String> {
+pub async fn read_entries(
+    roots: Vec<web_sys::FileSystemEntry>,
+    progress: impl Fn(usize),
+) -> Result<Vec<PickedFile>, String> {
     let mut res = Vec::new();
     let mut stack: Vec<web_sys::FileSystemEntry> = roots;
     while let Some(entry) = stack.pop() {
@@ -202,11 +276,18 @@ pub async fn read_entries(roots: Vec<web_sys::FileSystemEntry>, progress: impl F
                 let promise = js_sys::Promise::new(&mut |resolve, reject| {
                     let _ = reader.read_entries_with_callback_and_callback(&resolve, &reject);
                 });
-                let batch: js_sys::Array = JsFuture::from(promise).await.map_err(|e| format!("a folder could not be read: {e:?}"))?.unchecked_into();
+                let batch: js_sys::Array = JsFuture::from(promise)
+                    .await
+                    .map_err(|e| format!("a folder could not be read: {e:?}"))?
+                    .unchecked_into();
                 if batch.length() == 0 {
                     break;
                 }
-                stack.extend(batch.iter().map(|v| v.unchecked_into::<web_sys::FileSystemEntry>()));
+                stack.extend(
+                    batch
+                        .iter()
+                        .map(|v| v.unchecked_into::<web_sys::FileSystemEntry>()),
+                );
             }
         } else if entry.is_file() {
             let path = entry.full_path().trim_start_matches('/').to_owned();
@@ -214,7 +295,10 @@ pub async fn read_entries(roots: Vec<web_sys::FileSystemEntry>, progress: impl F
             let promise = js_sys::Promise::new(&mut |resolve, reject| {
                 file_entry.file_with_callback_and_callback(&resolve, &reject);
             });
-            let file: web_sys::File = JsFuture::from(promise).await.map_err(|e| format!("{path} could not be read: {e:?}"))?.unchecked_into();
+            let file: web_sys::File = JsFuture::from(promise)
+                .await
+                .map_err(|e| format!("{path} could not be read: {e:?}"))?
+                .unchecked_into();
             res.push((path, file_bytes(&file).await?));
             progress(res.len());
         }
@@ -226,7 +310,9 @@ pub async fn read_entries(roots: Vec<web_sys::FileSystemEntry>, progress: impl F
 /// A picked file's path inside the folder it was picked with (`webkitRelativePath`), if any.
 pub fn relative_path(file: &web_sys::File) -> Option<String> {
     // `webkitRelativePath` is not in web-sys's stable bindings.
-    js_sys::Reflect::get(file, &JsValue::from_str("webkitRelativePath")).ok().and_then(|v| v.as_string())
+    js_sys::Reflect::get(file, &JsValue::from_str("webkitRelativePath"))
+        .ok()
+        .and_then(|v| v.as_string())
 }
 
 /// Fetches `url` (CORS permitting) and returns its bytes.
@@ -258,14 +344,22 @@ async fn start_fetch(url: &str, max_bytes: u64) -> Result<web_sys::Response, Str
         .map_err(|_| format!("the browser could not fetch {url}: the network or the site's CORS policy refused it"))?
         .unchecked_into();
     if let Some(n) = declared_length(&resp).filter(|&n| n > max_bytes) {
-        return Err(format!("{url} is {} MB, over the {} MB allowed here", n / MB, max_bytes / MB));
+        return Err(format!(
+            "{url} is {} MB, over the {} MB allowed here",
+            n / MB,
+            max_bytes / MB
+        ));
     }
     Ok(resp)
 }
 
 /// The body's length as the Content-Length header states it.
 fn declared_length(resp: &web_sys::Response) -> Option<u64> {
-    resp.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok())
+    resp.headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<u64>().ok())
 }
 
 /// Fetches `url` whatever its status; refuses a body over `max_bytes` (by its declared length
@@ -273,18 +367,33 @@ fn declared_length(resp: &web_sys::Response) -> Option<u64> {
 pub async fn fetch_full(url: &str, max_bytes: u64) -> Result<Fetched, String> {
     let resp = start_fetch(url, max_bytes).await?;
     let header = |name: &str| resp.headers().get(name).ok().flatten();
-    let (ratelimit_remaining, ratelimit_reset) = (header("x-ratelimit-remaining"), header("x-ratelimit-reset"));
-    let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?).await.map_err(|e| format!("{e:?}"))?;
+    let (ratelimit_remaining, ratelimit_reset) =
+        (header("x-ratelimit-remaining"), header("x-ratelimit-reset"));
+    let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?)
+        .await
+        .map_err(|e| format!("{e:?}"))?;
     let array = js_sys::Uint8Array::new(&buf);
     if u64::from(array.length()) > max_bytes {
-        return Err(format!("{url} is over the {} MB allowed here", max_bytes / MB));
+        return Err(format!(
+            "{url} is over the {} MB allowed here",
+            max_bytes / MB
+        ));
     }
-    Ok(Fetched { status: resp.status(), ratelimit_remaining, ratelimit_reset, bytes: array.to_vec() })
+    Ok(Fetched {
+        status: resp.status(),
+        ratelimit_remaining,
+        ratelimit_reset,
+        bytes: array.to_vec(),
+    })
 }
 
 /// Fetches `url` as a stream, calling `progress(loaded, total)` after each chunk (`total` from
 /// the Content-Length header, when there is one), and stopping with a message past `max_bytes`.
-pub async fn fetch_with_progress(url: &str, max_bytes: u64, progress: impl Fn(u64, Option<u64>)) -> Result<Vec<u8>, String> {
+pub async fn fetch_with_progress(
+    url: &str,
+    max_bytes: u64,
+    progress: impl Fn(u64, Option<u64>),
+) -> Result<Vec<u8>, String> {
     fetch_cancellable(url, max_bytes, progress, || false).await
 }
 
@@ -303,14 +412,23 @@ pub enum Kept {
 /// the network with `progress`, then put in `cache`. The page keeps them itself rather than
 /// leaving it to `sw.js`, which controls no page during a first visit and cannot say when the
 /// browser refuses the storage.
-pub async fn fetch_kept(cache: &str, url: &str, max_bytes: u64, progress: impl Fn(u64, Option<u64>)) -> Result<(Vec<u8>, Kept), String> {
+pub async fn fetch_kept(
+    cache: &str,
+    url: &str,
+    max_bytes: u64,
+    progress: impl Fn(u64, Option<u64>),
+) -> Result<(Vec<u8>, Kept), String> {
     if let Some(bytes) = cache_get(cache, url).await {
         let n = bytes.len() as u64;
         progress(n, Some(n));
         return Ok((bytes, Kept::FromStore));
     }
     let bytes = fetch_with_progress(url, max_bytes, progress).await?;
-    let kept = if cache_put(cache, url, &bytes).await { Kept::Stored } else { Kept::Refused };
+    let kept = if cache_put(cache, url, &bytes).await {
+        Kept::Stored
+    } else {
+        Kept::Refused
+    };
     Ok((bytes, kept))
 }
 
@@ -333,18 +451,30 @@ pub async fn declared_size(url: &str) -> Result<Option<u64>, String> {
 }
 
 /// As `fetch_with_progress`, and stops (with `CANCELLED`) when `stop()` says so between chunks.
-pub async fn fetch_cancellable(url: &str, max_bytes: u64, progress: impl Fn(u64, Option<u64>), stop: impl Fn() -> bool) -> Result<Vec<u8>, String> {
+pub async fn fetch_cancellable(
+    url: &str,
+    max_bytes: u64,
+    progress: impl Fn(u64, Option<u64>),
+    stop: impl Fn() -> bool,
+) -> Result<Vec<u8>, String> {
     let resp = start_fetch(url, max_bytes).await?;
     if !resp.ok() {
         return Err(format!("{url} answered HTTP {}", resp.status()));
     }
     let total = declared_length(&resp);
-    let Some(body) = resp.body() else { return Ok(Vec::new()) };
+    let Some(body) = resp.body() else {
+        return Ok(Vec::new());
+    };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut out = Vec::with_capacity(total.unwrap_or(0).min(max_bytes) as usize);
     loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(|e| format!("{url}: the download stopped ({e:?})"))?;
-        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|v| v.as_bool()).unwrap_or(true);
+        let chunk = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| format!("{url}: the download stopped ({e:?})"))?;
+        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true);
         if done {
             break;
         }
@@ -356,7 +486,10 @@ pub async fn fetch_cancellable(url: &str, max_bytes: u64, progress: impl Fn(u64,
         }
         if out.len() as u64 > max_bytes {
             let _ = reader.cancel();
-            return Err(format!("{url} is over the {} MB allowed here", max_bytes / MB));
+            return Err(format!(
+                "{url} is over the {} MB allowed here",
+                max_bytes / MB
+            ));
         }
         if stop() {
             let _ = reader.cancel();
@@ -371,13 +504,18 @@ pub async fn fetch_cancellable(url: &str, max_bytes: u64, progress: impl Fn(u64,
 /// other than localhost).
 async fn open_cache(cache: &str) -> Option<web_sys::Cache> {
     let caches = web_sys::window()?.caches().ok()?;
-    JsFuture::from(caches.open(cache)).await.ok().map(JsCast::unchecked_into)
+    JsFuture::from(caches.open(cache))
+        .await
+        .ok()
+        .map(JsCast::unchecked_into)
 }
 
 /// Keeps `bytes` in the origin's Cache API store `cache` under `key` (a path of this origin),
 /// so a later visit reads them without the network. Fails quietly: storage is a convenience.
 pub async fn cache_put(cache: &str, key: &str, bytes: &[u8]) -> bool {
-    let Some(c) = open_cache(cache).await else { return false };
+    let Some(c) = open_cache(cache).await else {
+        return false;
+    };
     let body = js_sys::Uint8Array::from(bytes);
     let init = web_sys::ResponseInit::new();
     let headers = web_sys::Headers::new().ok();
@@ -387,14 +525,21 @@ pub async fn cache_put(cache: &str, key: &str, bytes: &[u8]) -> bool {
         let _ = h.set("date", &String::from(js_sys::Date::new_0().to_utc_string()));
         init.set_headers(h);
     }
-    let Ok(resp) = web_sys::Response::new_with_opt_buffer_source_and_init(Some(&body), &init) else { return false };
+    let Ok(resp) = web_sys::Response::new_with_opt_buffer_source_and_init(Some(&body), &init)
+    else {
+        return false;
+    };
     JsFuture::from(c.put_with_str(key, &resp)).await.is_ok()
 }
 
 /// The keys (paths) held in the store `cache`, with their sizes when known.
 pub async fn cache_entries(cache: &str) -> Vec<(String, Option<u64>)> {
-    let Some(c) = open_cache(cache).await else { return Vec::new() };
-    let Ok(keys) = JsFuture::from(c.keys()).await else { return Vec::new() };
+    let Some(c) = open_cache(cache).await else {
+        return Vec::new();
+    };
+    let Ok(keys) = JsFuture::from(c.keys()).await else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for req in js_sys::Array::from(&keys).iter() {
         let req: web_sys::Request = req.unchecked_into();
@@ -411,7 +556,10 @@ pub async fn cache_entries(cache: &str) -> Vec<(String, Option<u64>)> {
 /// The bytes held under `key` in the store `cache`.
 pub async fn cache_get(cache: &str, key: &str) -> Option<Vec<u8>> {
     let c = open_cache(cache).await?;
-    let resp = JsFuture::from(c.match_with_str(key)).await.ok().filter(|r| !r.is_undefined())?;
+    let resp = JsFuture::from(c.match_with_str(key))
+        .await
+        .ok()
+        .filter(|r| !r.is_undefined())?;
     let resp: web_sys::Response = resp.unchecked_into();
     let buf = JsFuture::from(resp.array_buffer().ok()?).await.ok()?;
     Some(js_sys::Uint8Array::new(&buf).to_vec())
@@ -449,7 +597,9 @@ pub fn github_endpoints() -> crate::github::Endpoints {
 /// Chromium, whose only adapter there is SwiftShader.
 /// Asks the person a yes-or-no question (the browser's own dialog); no when there is no window.
 pub fn confirm(question: &str) -> bool {
-    web_sys::window().and_then(|w| w.confirm_with_message(question).ok()).unwrap_or(false)
+    web_sys::window()
+        .and_then(|w| w.confirm_with_message(question).ok())
+        .unwrap_or(false)
 }
 
 /// Where the measurements of both paths are kept (per adapter and model).
@@ -459,17 +609,26 @@ const MEASURED_KEY: &str = "skillpg-measured";
 /// something unreadable).
 pub fn kept_measurements() -> Vec<skillpg_routing::backend::Measured> {
     let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten());
-    storage.and_then(|s| s.get_item(MEASURED_KEY).ok().flatten()).and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default()
+    storage
+        .and_then(|s| s.get_item(MEASURED_KEY).ok().flatten())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
 }
 
 /// Keeps a measurement (in place of an older one for the same adapter and model).
 pub fn keep_measurement(m: skillpg_routing::backend::Measured) {
     let kept = skillpg_routing::backend::keep(&kept_measurements(), m);
-    if let (Some(storage), Ok(text)) = (web_sys::window().and_then(|w| w.local_storage().ok().flatten()), serde_json::to_string(&kept)) {
+    if let (Some(storage), Ok(text)) = (
+        web_sys::window().and_then(|w| w.local_storage().ok().flatten()),
+        serde_json::to_string(&kept),
+    ) {
         let _ = storage.set_item(MEASURED_KEY, &text);
     }
 }
 
 pub fn force_webgpu() -> bool {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten()).and_then(|s| s.get_item("skillpg-routing-backend").ok().flatten()).is_some_and(|v| v == "webgpu")
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item("skillpg-routing-backend").ok().flatten())
+        .is_some_and(|v| v == "webgpu")
 }

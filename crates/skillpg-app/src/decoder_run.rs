@@ -30,7 +30,11 @@ pub struct Brought {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Picked {
     Gguf(usize),
-    Checkpoint { model: usize, config: usize, tokenizer: usize },
+    Checkpoint {
+        model: usize,
+        config: usize,
+        tokenizer: usize,
+    },
 }
 
 impl Picked {
@@ -45,12 +49,18 @@ impl Picked {
 /// What a set of picked or dropped files is: one GGUF, or a checkpoint's three files; or why
 /// neither.
 pub fn classify(names: &[String]) -> Result<Picked, String> {
-    if let Some(i) = names.iter().position(|n| n.to_lowercase().ends_with(".gguf")) {
+    if let Some(i) = names
+        .iter()
+        .position(|n| n.to_lowercase().ends_with(".gguf"))
+    {
         return Ok(Picked::Gguf(i));
     }
     let base = |n: &String| n.rsplit('/').next().unwrap_or(n).to_owned();
     let find = |want: &str| names.iter().position(|n| base(n) == want);
-    if names.iter().any(|n| base(n).starts_with("model-0") && n.ends_with(".safetensors")) {
+    if names
+        .iter()
+        .any(|n| base(n).starts_with("model-0") && n.ends_with(".safetensors"))
+    {
         return Err("this checkpoint is split into several .safetensors files; the page reads one model.safetensors (Qwen2.5-0.5B and SmolLM2 ship one), or use a GGUF"
             .to_owned());
     }
@@ -66,7 +76,10 @@ pub fn picked_name(names: &[String], picked: Picked) -> String {
     let path = &names[picked.model()];
     match picked {
         Picked::Gguf(_) => path.rsplit('/').next().unwrap_or(path).to_owned(),
-        Picked::Checkpoint { .. } => path.rsplit_once('/').map_or_else(|| "model".to_owned(), |(dir, _)| dir.rsplit('/').next().unwrap_or(dir).to_owned()),
+        Picked::Checkpoint { .. } => path.rsplit_once('/').map_or_else(
+            || "model".to_owned(),
+            |(dir, _)| dir.rsplit('/').next().unwrap_or(dir).to_owned(),
+        ),
     }
 }
 
@@ -79,11 +92,21 @@ pub fn split_key(key: &str) -> Option<(String, String)> {
 
 /// The stored models: encoded name and the model file's size, from the store's keys.
 pub fn stored_models(entries: &[(String, Option<u64>)]) -> Vec<(String, Option<u64>)> {
-    entries.iter().filter_map(|(key, size)| split_key(key).filter(|(_, file)| file == "model.gguf" || file == HF_FILES[0]).map(|(name, _)| (name, *size))).collect()
+    entries
+        .iter()
+        .filter_map(|(key, size)| {
+            split_key(key)
+                .filter(|(_, file)| file == "model.gguf" || file == HF_FILES[0])
+                .map(|(name, _)| (name, *size))
+        })
+        .collect()
 }
 
 /// The labels of the two arms.
-const ARMS: [(Descriptions, &str); 2] = [(Descriptions::AsWritten, "A (as written)"), (Descriptions::Thinned, "B (thinned)")];
+const ARMS: [(Descriptions, &str); 2] = [
+    (Descriptions::AsWritten, "A (as written)"),
+    (Descriptions::Thinned, "B (thinned)"),
+];
 
 /// A run in progress: both arms over the same requests, one request at a time.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,9 +121,21 @@ pub struct RunProgress {
 
 impl RunProgress {
     /// A run of `skills` as written (A) and thinned (B) over `requests`.
-    pub fn new(skills: Vec<RouteSkill>, requests: Vec<Labelled>, mode: DecoderMode, started_ms: f64) -> RunProgress {
+    pub fn new(
+        skills: Vec<RouteSkill>,
+        requests: Vec<Labelled>,
+        mode: DecoderMode,
+        started_ms: f64,
+    ) -> RunProgress {
         let thin = skills.iter().map(RouteSkill::thinned).collect();
-        RunProgress { skills: [skills, thin], requests, mode, decisions: [Vec::new(), Vec::new()], prefix_tokens: 0, started_ms }
+        RunProgress {
+            skills: [skills, thin],
+            requests,
+            mode,
+            decisions: [Vec::new(), Vec::new()],
+            prefix_tokens: 0,
+            started_ms,
+        }
     }
 
     fn arm(&self) -> usize {
@@ -115,7 +150,9 @@ impl RunProgress {
     /// are done.
     pub fn next(&self) -> Option<(&[RouteSkill], &str, DecoderMode)> {
         let arm = self.arm();
-        self.requests.get(self.decisions[arm].len()).map(|r| (&self.skills[arm][..], r.query.as_str(), self.mode))
+        self.requests
+            .get(self.decisions[arm].len())
+            .map(|r| (&self.skills[arm][..], r.query.as_str(), self.mode))
     }
 
     /// Keeps the next request's decision.
@@ -130,8 +167,20 @@ impl RunProgress {
     /// Where the run is, in words.
     pub fn status(&self, now_ms: f64) -> String {
         let (arm, done, total) = (self.arm(), self.done(), 2 * self.requests.len());
-        let per = if done > 0 { format!(", {:.1} s a request", (now_ms - self.started_ms) / 1000.0 / done as f64) } else { String::new() };
-        format!("Arm {}: request {} of {} ({done} of {total} done{per})…", ARMS[arm].1, self.decisions[arm].len() + 1, self.requests.len())
+        let per = if done > 0 {
+            format!(
+                ", {:.1} s a request",
+                (now_ms - self.started_ms) / 1000.0 / done as f64
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "Arm {}: request {} of {} ({done} of {total} done{per})…",
+            ARMS[arm].1,
+            self.decisions[arm].len() + 1,
+            self.requests.len()
+        )
     }
 
     /// The finished run (`None` while a request is left), by `model`.
@@ -139,9 +188,28 @@ impl RunProgress {
         if self.next().is_some() {
             return None;
         }
-        let RunProgress { skills: [rich, thin], requests, mode, decisions: [a, b], prefix_tokens, started_ms } = self;
-        let arm = |skills: &[RouteSkill], (descriptions, _): (Descriptions, &str), decisions| Arm { names: skills::names(skills), descriptions, decisions };
-        Some(DecoderRun { mode, model, a: arm(&rich, ARMS[0], a), b: arm(&thin, ARMS[1], b), requests, prefix_tokens, ms: now_ms - started_ms })
+        let RunProgress {
+            skills: [rich, thin],
+            requests,
+            mode,
+            decisions: [a, b],
+            prefix_tokens,
+            started_ms,
+        } = self;
+        let arm = |skills: &[RouteSkill], (descriptions, _): (Descriptions, &str), decisions| Arm {
+            names: skills::names(skills),
+            descriptions,
+            decisions,
+        };
+        Some(DecoderRun {
+            mode,
+            model,
+            a: arm(&rich, ARMS[0], a),
+            b: arm(&thin, ARMS[1], b),
+            requests,
+            prefix_tokens,
+            ms: now_ms - started_ms,
+        })
     }
 }
 
@@ -167,7 +235,14 @@ impl DecoderRun {
 
     /// The run as the export file `skillpg compare --format json` writes.
     pub fn json(&self) -> String {
-        export::compare_json(&self.model, self.mode.method(), &self.requests, &self.a, &self.b, self.comparison().as_ref())
+        export::compare_json(
+            &self.model,
+            self.mode.method(),
+            &self.requests,
+            &self.a,
+            &self.b,
+            self.comparison().as_ref(),
+        )
     }
 
     /// The same as CSV.
@@ -179,7 +254,8 @@ impl DecoderRun {
     pub fn summary(&self) -> String {
         let n = self.requests.len();
         let answers = self.a.decisions.iter().chain(&self.b.decisions);
-        let mean_prefill = answers.filter_map(Decision::prefill_tokens).sum::<u64>() as f64 / (2 * n).max(1) as f64;
+        let mean_prefill = answers.filter_map(Decision::prefill_tokens).sum::<u64>() as f64
+            / (2 * n).max(1) as f64;
         format!(
             "{n} requests × 2 arms in {:.1} s ({:.1} s a request). The system turn ({} tokens) is prefilled once per arm and its key/value cache reused: a request prefills {mean_prefill:.0} tokens of its own on average, {:.0} without the cache.",
             self.ms / 1000.0,
@@ -194,8 +270,18 @@ impl DecoderRun {
 pub fn cell(arm: &Arm, d: &Decision) -> (String, String) {
     let choice = arm.name_of(d);
     match &d.evidence {
-        Evidence::Choice { distribution, .. } => (format!("{choice} ({:.0}%)", distribution.iter().copied().fold(0.0f32, f32::max) * 100.0), String::new()),
-        Evidence::Answer { verbatim, recognised: false, .. } => (format!("{verbatim:?} → NONE"), verbatim.clone()),
+        Evidence::Choice { distribution, .. } => (
+            format!(
+                "{choice} ({:.0}%)",
+                distribution.iter().copied().fold(0.0f32, f32::max) * 100.0
+            ),
+            String::new(),
+        ),
+        Evidence::Answer {
+            verbatim,
+            recognised: false,
+            ..
+        } => (format!("{verbatim:?} → NONE"), verbatim.clone()),
         Evidence::Answer { verbatim, .. } => (choice.to_owned(), verbatim.clone()),
         Evidence::Cosines { .. } => (choice.to_owned(), String::new()),
     }
@@ -209,53 +295,152 @@ mod tests {
     #[test]
     fn picked_files_are_a_gguf_or_a_checkpoint() {
         let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-        assert_eq!(classify(&names(&["notes.txt", "SmolLM2.Q4_1.GGUF"])), Ok(Picked::Gguf(1)));
-        let folder = names(&["qwen/config.json", "qwen/model.safetensors", "qwen/tokenizer.json", "qwen/README.md"]);
-        assert_eq!(classify(&folder), Ok(Picked::Checkpoint { model: 1, config: 0, tokenizer: 2 }));
-        assert_eq!(picked_name(&folder, Picked::Checkpoint { model: 1, config: 0, tokenizer: 2 }), "qwen");
-        assert!(classify(&names(&["model.safetensors"])).expect_err("refused").contains("config.json and tokenizer.json"));
-        assert!(classify(&names(&["model-00001-of-00002.safetensors", "config.json"])).expect_err("refused").contains("several"));
-        assert!(classify(&names(&["skill.md"])).expect_err("refused").contains(".gguf"));
+        assert_eq!(
+            classify(&names(&["notes.txt", "SmolLM2.Q4_1.GGUF"])),
+            Ok(Picked::Gguf(1))
+        );
+        let folder = names(&[
+            "qwen/config.json",
+            "qwen/model.safetensors",
+            "qwen/tokenizer.json",
+            "qwen/README.md",
+        ]);
+        assert_eq!(
+            classify(&folder),
+            Ok(Picked::Checkpoint {
+                model: 1,
+                config: 0,
+                tokenizer: 2
+            })
+        );
+        assert_eq!(
+            picked_name(
+                &folder,
+                Picked::Checkpoint {
+                    model: 1,
+                    config: 0,
+                    tokenizer: 2
+                }
+            ),
+            "qwen"
+        );
+        assert!(
+            classify(&names(&["model.safetensors"]))
+                .expect_err("refused")
+                .contains("config.json and tokenizer.json")
+        );
+        assert!(
+            classify(&names(&["model-00001-of-00002.safetensors", "config.json"]))
+                .expect_err("refused")
+                .contains("several")
+        );
+        assert!(
+            classify(&names(&["skill.md"]))
+                .expect_err("refused")
+                .contains(".gguf")
+        );
     }
 
     #[test]
     fn the_store_lists_its_models() {
         let entries = [
-            ("https://x/decoder-model/SmolLM2%20135M/model.gguf".to_owned(), Some(138)),
-            ("https://x/decoder-model/qwen/config.json".to_owned(), Some(1)),
-            ("https://x/decoder-model/qwen/model.safetensors".to_owned(), None),
+            (
+                "https://x/decoder-model/SmolLM2%20135M/model.gguf".to_owned(),
+                Some(138),
+            ),
+            (
+                "https://x/decoder-model/qwen/config.json".to_owned(),
+                Some(1),
+            ),
+            (
+                "https://x/decoder-model/qwen/model.safetensors".to_owned(),
+                None,
+            ),
             ("https://x/other".to_owned(), Some(1)),
         ];
-        assert_eq!(stored_models(&entries), [("SmolLM2%20135M".to_owned(), Some(138)), ("qwen".to_owned(), None)]);
+        assert_eq!(
+            stored_models(&entries),
+            [
+                ("SmolLM2%20135M".to_owned(), Some(138)),
+                ("qwen".to_owned(), None)
+            ]
+        );
     }
 
     fn answer(verbatim: &str, choice: Option<usize>, recognised: bool) -> Decision {
-        Decision { choice, evidence: Evidence::Answer { verbatim: verbatim.into(), recognised, prefill_tokens: 10, generated_tokens: 2, capped: false } }
+        Decision {
+            choice,
+            evidence: Evidence::Answer {
+                verbatim: verbatim.into(),
+                recognised,
+                prefill_tokens: 10,
+                generated_tokens: 2,
+                capped: false,
+            },
+        }
     }
 
     #[test]
     fn a_run_goes_through_both_arms_then_finishes() {
-        let skills = vec![RouteSkill { name: "sql".into(), description: "Reviews SQL. Use when asked.".into() }];
-        let requests = vec![Labelled { query: "check my query".into(), expected: "sql".into() }, Labelled { query: "hi".into(), expected: NONE.into() }];
+        let skills = vec![RouteSkill {
+            name: "sql".into(),
+            description: "Reviews SQL. Use when asked.".into(),
+        }];
+        let requests = vec![
+            Labelled {
+                query: "check my query".into(),
+                expected: "sql".into(),
+            },
+            Labelled {
+                query: "hi".into(),
+                expected: NONE.into(),
+            },
+        ];
         let mut p = RunProgress::new(skills, requests, DecoderMode::Chapter, 0.0);
-        assert_eq!(p.next().map(|(s, q, _)| (s[0].description.as_str(), q)), Some(("Reviews SQL. Use when asked.", "check my query")));
-        assert_eq!(p.status(0.0), "Arm A (as written): request 1 of 2 (0 of 4 done)…");
+        assert_eq!(
+            p.next().map(|(s, q, _)| (s[0].description.as_str(), q)),
+            Some(("Reviews SQL. Use when asked.", "check my query"))
+        );
+        assert_eq!(
+            p.status(0.0),
+            "Arm A (as written): request 1 of 2 (0 of 4 done)…"
+        );
         p.record(answer("sql", Some(0), true), 300);
         p.record(answer("NONE", None, true), 300);
-        assert_eq!(p.next().map(|(s, q, _)| (s[0].description.as_str(), q)), Some(("Reviews SQL.", "check my query")));
-        assert_eq!(p.status(4000.0), "Arm B (thinned): request 1 of 2 (2 of 4 done, 2.0 s a request)…");
+        assert_eq!(
+            p.next().map(|(s, q, _)| (s[0].description.as_str(), q)),
+            Some(("Reviews SQL.", "check my query"))
+        );
+        assert_eq!(
+            p.status(4000.0),
+            "Arm B (thinned): request 1 of 2 (2 of 4 done, 2.0 s a request)…"
+        );
         p.record(answer("I would say sql", None, false), 280);
-        assert!(p.clone().finish("m".into(), 5000.0).is_none(), "a request is left");
+        assert!(
+            p.clone().finish("m".into(), 5000.0).is_none(),
+            "a request is left"
+        );
         p.record(answer("sql", Some(0), true), 280);
         let run = p.finish("SmolLM2".into(), 8000.0).expect("done");
         assert_eq!((run.prefix_tokens, run.ms), (300, 8000.0));
         assert_eq!(run.b.descriptions, Descriptions::Thinned);
         let cmp = run.comparison().expect("labelled");
         assert_eq!((cmp.stats.a.correct, cmp.stats.b.correct), (2, 0));
-        assert_eq!(cell(&run.b, &run.b.decisions[0]), ("\"I would say sql\" → NONE".to_owned(), "I would say sql".to_owned()));
-        assert!(run.summary().starts_with("2 requests × 2 arms in 8.0 s (2.0 s a request). The system turn (300 tokens)"));
+        assert_eq!(
+            cell(&run.b, &run.b.decisions[0]),
+            (
+                "\"I would say sql\" → NONE".to_owned(),
+                "I would say sql".to_owned()
+            )
+        );
+        assert!(run.summary().starts_with(
+            "2 requests × 2 arms in 8.0 s (2.0 s a request). The system turn (300 tokens)"
+        ));
         let json: serde_json::Value = serde_json::from_str(&run.json()).expect("json");
-        assert_eq!((json["model"].as_str(), json["method"].as_str()), (Some("SmolLM2"), Some("chapter")));
+        assert_eq!(
+            (json["model"].as_str(), json["method"].as_str()),
+            (Some("SmolLM2"), Some("chapter"))
+        );
         assert_eq!(json["comparison"]["sign_test_p"], 0.5);
     }
 }

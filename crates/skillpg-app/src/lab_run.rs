@@ -6,7 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 use skillpg_routing::decide::{self, Thresholds};
-use skillpg_routing::eval::{self, EvalQuery, EvalRun, Metrics, QueryResult, Split, VariantComparison};
+use skillpg_routing::eval::{
+    self, EvalQuery, EvalRun, Metrics, QueryResult, Split, VariantComparison,
+};
 use skillpg_routing::explain::{self, Unit};
 use skillpg_routing::export;
 use skillpg_routing::outcome::{Arm, Descriptions, Method};
@@ -63,7 +65,12 @@ impl LabState {
     /// Keeps a description tried: a description already tried on the same split is not kept
     /// twice (its figures are the same); the oldest go past [`MAX_HISTORY`].
     pub fn record(&mut self, v: Variant) {
-        if self.history.iter().any(|h| h.description == v.description && h.seed == v.seed && h.version == v.version && h.skill == v.skill) {
+        if self.history.iter().any(|h| {
+            h.description == v.description
+                && h.seed == v.seed
+                && h.version == v.version
+                && h.skill == v.skill
+        }) {
             return;
         }
         self.history.push(v);
@@ -77,7 +84,10 @@ impl LabState {
         let mut same: Vec<&Variant> = self.history.iter().filter(|v| v.key() == key).collect();
         same.sort_by(|a, b| (b.train.0 * a.train.1.max(1)).cmp(&(a.train.0 * b.train.1.max(1))));
         let others = self.history.iter().filter(|v| v.key() != key);
-        same.into_iter().map(|v| (v, true)).chain(others.map(|v| (v, false))).collect()
+        same.into_iter()
+            .map(|v| (v, true))
+            .chain(others.map(|v| (v, false)))
+            .collect()
     }
 }
 
@@ -156,13 +166,25 @@ pub const MAX_HISTORY: usize = 20;
 
 /// The texts a lab run embeds: the loaded skills (as the router sees them), then the queries.
 pub fn texts_to_embed(skills: &[RouteSkill], items: &[EvalQuery]) -> [Vec<String>; 2] {
-    [skills.iter().map(RouteSkill::embedding_text).collect(), items.iter().map(|q| q.query.clone()).collect()]
+    [
+        skills.iter().map(RouteSkill::embedding_text).collect(),
+        items.iter().map(|q| q.query.clone()).collect(),
+    ]
 }
 
 /// The texts that explain one query: the target skill with each word and phrase of its
 /// description (`skillpg_routing::explain::units`) dropped in turn.
 pub fn occlusion_texts(skill: &RouteSkill) -> Vec<String> {
-    explain::occlusions(&skill.description).into_iter().map(|d| RouteSkill { name: skill.name.clone(), description: d }.embedding_text()).collect()
+    explain::occlusions(&skill.description)
+        .into_iter()
+        .map(|d| {
+            RouteSkill {
+                name: skill.name.clone(),
+                description: d,
+            }
+            .embedding_text()
+        })
+        .collect()
 }
 
 /// One lab run.
@@ -204,10 +226,30 @@ impl LabRun {
         ms: f64,
     ) -> LabRun {
         let splits = eval::split(&items, holdout, seed);
-        let arm = Arm::from_cosines(skillpg_routing::skills::names(&skills), Descriptions::AsWritten, decide::score_matrix(&query_vecs, &skill_vecs), t);
+        let arm = Arm::from_cosines(
+            skillpg_routing::skills::names(&skills),
+            Descriptions::AsWritten,
+            decide::score_matrix(&query_vecs, &skill_vecs),
+            t,
+        );
         let results = eval::results_from_arm(&arm, target, t);
         let version = eval::version(&items);
-        LabRun { skills, target, items, splits, holdout, seed, thresholds: t, skill_vecs, query_vecs, arm, results, ms, decoder: None, version }
+        LabRun {
+            skills,
+            target,
+            items,
+            splits,
+            holdout,
+            seed,
+            thresholds: t,
+            skill_vecs,
+            query_vecs,
+            arm,
+            results,
+            ms,
+            decoder: None,
+            version,
+        }
     }
 
     /// The run of a decoder's repeated runs: `first` holds each query's first decision.
@@ -223,7 +265,11 @@ impl LabRun {
         ms: f64,
     ) -> LabRun {
         let splits = eval::split(&items, holdout, seed);
-        let arm = Arm { names: skillpg_routing::skills::names(&skills), descriptions: Descriptions::AsWritten, decisions: first };
+        let arm = Arm {
+            names: skillpg_routing::skills::names(&skills),
+            descriptions: Descriptions::AsWritten,
+            decisions: first,
+        };
         let results = eval::sampled_results(&runs.choices, target);
         let version = eval::version(&items);
         LabRun {
@@ -259,7 +305,11 @@ impl LabRun {
     pub fn draft_results(&self, draft_vec: &[f32]) -> Vec<QueryResult> {
         let mut skill_vecs = self.skill_vecs.clone();
         skill_vecs[self.target] = draft_vec.to_vec();
-        eval::embedding_results(&decide::score_matrix(&self.query_vecs, &skill_vecs), self.target, self.thresholds)
+        eval::embedding_results(
+            &decide::score_matrix(&self.query_vecs, &skill_vecs),
+            self.target,
+            self.thresholds,
+        )
     }
 
     /// The draft against the description as written, paired on validation.
@@ -274,7 +324,10 @@ impl LabRun {
         let query = &self.query_vecs[index];
         let full = decide::cosine(query, &self.skill_vecs[self.target]);
         let without: Vec<f32> = occluded.iter().map(|v| decide::cosine(query, v)).collect();
-        explain::units(&self.skills[self.target].description).into_iter().zip(eval::contributions(full, &without)).collect()
+        explain::units(&self.skills[self.target].description)
+            .into_iter()
+            .zip(eval::contributions(full, &without))
+            .collect()
     }
 
     /// What names this run's split ([`split_key`]).
@@ -285,8 +338,20 @@ impl LabRun {
     /// How many queries of each kind each part holds: `[train, validation]` of `(should, should
     /// not)`.
     pub fn counts(&self) -> [(usize, usize); 2] {
-        let count = |part: Split, should: bool| self.items.iter().zip(&self.splits).filter(|(q, s)| **s == part && q.should_trigger == should).count();
-        [(count(Split::Train, true), count(Split::Train, false)), (count(Split::Validation, true), count(Split::Validation, false))]
+        let count = |part: Split, should: bool| {
+            self.items
+                .iter()
+                .zip(&self.splits)
+                .filter(|(q, s)| **s == part && q.should_trigger == should)
+                .count()
+        };
+        [
+            (count(Split::Train, true), count(Split::Train, false)),
+            (
+                count(Split::Validation, true),
+                count(Split::Validation, false),
+            ),
+        ]
     }
 
     /// Why should-trigger query `index` did not choose the skill, when it did not (a sentence),
@@ -298,7 +363,15 @@ impl LabRun {
         }
         let d = self.arm.decisions.get(index)?;
         let descriptions: Vec<String> = self.skills.iter().map(|k| k.description.clone()).collect();
-        Some(explain::why_lost(&q.query, &self.arm.names, &descriptions, d.scores(), self.target, d.choice, self.thresholds.tau))
+        Some(explain::why_lost(
+            &q.query,
+            &self.arm.names,
+            &descriptions,
+            d.scores(),
+            self.target,
+            d.choice,
+            self.thresholds.tau,
+        ))
     }
 
     /// Words the description lacks that its lost should-trigger train queries use, at most
@@ -314,18 +387,36 @@ impl LabRun {
             .collect();
         let skill = &self.skills[self.target];
         let terms = explain::candidate_terms(&skill.description, &lost, max);
-        let texts = terms.iter().map(|t| RouteSkill { name: skill.name.clone(), description: explain::appended(&skill.description, t) }.embedding_text()).collect();
+        let texts = terms
+            .iter()
+            .map(|t| {
+                RouteSkill {
+                    name: skill.name.clone(),
+                    description: explain::appended(&skill.description, t),
+                }
+                .embedding_text()
+            })
+            .collect();
         (terms, texts)
     }
 
     /// Each suggested term with what appending it does on train (fixed, broken), the best
     /// first; `embedded` holds the embeddings of [`Self::suggestion_texts`]'s texts.
-    pub fn rank_suggestions(&self, terms: &[String], embedded: &[Vec<f32>]) -> Vec<(String, usize, usize)> {
+    pub fn rank_suggestions(
+        &self,
+        terms: &[String],
+        embedded: &[Vec<f32>],
+    ) -> Vec<(String, usize, usize)> {
         let mut out: Vec<(String, usize, usize)> = terms
             .iter()
             .zip(embedded)
             .map(|(t, v)| {
-                let (fixed, broken) = explain::train_change(&self.items, &self.splits, &self.results, &self.draft_results(v));
+                let (fixed, broken) = explain::train_change(
+                    &self.items,
+                    &self.splits,
+                    &self.results,
+                    &self.draft_results(v),
+                );
                 (t.clone(), fixed, broken)
             })
             .collect();
@@ -337,17 +428,34 @@ impl LabRun {
     pub fn captured_by(&self) -> Vec<(String, usize)> {
         let owner = vec![self.target; self.items.len()];
         let should: Vec<bool> = self.items.iter().map(|q| q.should_trigger).collect();
-        eval::collisions(&owner, &should, &self.chosen()).into_iter().map(|(_, captor, n)| (self.skills[captor].name.clone(), n)).collect()
+        eval::collisions(&owner, &should, &self.chosen())
+            .into_iter()
+            .map(|(_, captor, n)| (self.skills[captor].name.clone(), n))
+            .collect()
     }
 
     /// The lab's report, as `skillpg eval --weights i8 --kernel integer --format json` writes
     /// it for the same skills, eval set, seed and thresholds.
     pub fn report_json(&self) -> String {
-        let model = self.decoder.as_ref().map_or_else(|| export::embedding_model(WEIGHTS), |d| d.model.clone());
-        let sampled = self.decoder.as_ref().map(|d| eval::Sampled { runs: d.runs, temperature: d.temperature, choices: &d.choices, answers: &d.answers });
+        let model = self
+            .decoder
+            .as_ref()
+            .map_or_else(|| export::embedding_model(WEIGHTS), |d| d.model.clone());
+        let sampled = self.decoder.as_ref().map(|d| eval::Sampled {
+            runs: d.runs,
+            temperature: d.temperature,
+            choices: &d.choices,
+            answers: &d.answers,
+        });
         let run = EvalRun {
             model: &model,
-            method: if self.decoder.is_some() { Method::Chapter } else { Method::Embedding { thresholds: self.thresholds } },
+            method: if self.decoder.is_some() {
+                Method::Chapter
+            } else {
+                Method::Embedding {
+                    thresholds: self.thresholds,
+                }
+            },
             holdout: self.holdout,
             seed: self.seed,
             items: &self.items,
@@ -388,7 +496,12 @@ pub struct Capture {
 
 /// Across the loaded skills, each skill's should-trigger queries (`owned`: owner index and
 /// query) decided among all of them: which other skill captured which, per pair, most first.
-pub fn captures(skills: &[RouteSkill], owned: &[(usize, EvalQuery)], scores: &[Vec<f32>], t: Thresholds) -> Vec<Capture> {
+pub fn captures(
+    skills: &[RouteSkill],
+    owned: &[(usize, EvalQuery)],
+    scores: &[Vec<f32>],
+    t: Thresholds,
+) -> Vec<Capture> {
     let owner: Vec<usize> = owned.iter().map(|(o, _)| *o).collect();
     let should: Vec<bool> = owned.iter().map(|(_, q)| q.should_trigger).collect();
     let chosen: Vec<Option<usize>> = scores.iter().map(|row| decide::decide(row, t)).collect();
@@ -398,8 +511,16 @@ pub fn captures(skills: &[RouteSkill], owned: &[(usize, EvalQuery)], scores: &[V
             owner: skills[o].name.clone(),
             captor: skills[c].name.clone(),
             count: n,
-            of: owned.iter().filter(|(w, q)| *w == o && q.should_trigger).count(),
-            queries: owned.iter().zip(&chosen).filter(|((w, q), ch)| *w == o && q.should_trigger && **ch == Some(c)).map(|((_, q), _)| q.query.clone()).collect(),
+            of: owned
+                .iter()
+                .filter(|(w, q)| *w == o && q.should_trigger)
+                .count(),
+            queries: owned
+                .iter()
+                .zip(&chosen)
+                .filter(|((w, q), ch)| *w == o && q.should_trigger && **ch == Some(c))
+                .map(|((_, q), _)| q.query.clone())
+                .collect(),
         })
         .collect()
 }
@@ -415,15 +536,29 @@ pub struct WrongCapture {
 
 /// The other side of the collisions: each skill's should-not queries that it took itself, with
 /// where each should have gone.
-pub fn wrong_captures(skills: &[RouteSkill], owned: &[(usize, EvalQuery)], scores: &[Vec<f32>], t: Thresholds) -> Vec<WrongCapture> {
+pub fn wrong_captures(
+    skills: &[RouteSkill],
+    owned: &[(usize, EvalQuery)],
+    scores: &[Vec<f32>],
+    t: Thresholds,
+) -> Vec<WrongCapture> {
     let norm = |q: &str| eval::normalized(q);
     owned
         .iter()
         .zip(scores)
         .filter(|((owner, q), row)| !q.should_trigger && decide::decide(row, t) == Some(*owner))
         .map(|((owner, q), _)| {
-            let home = owned.iter().find(|(o, other)| o != owner && other.should_trigger && norm(&other.query) == norm(&q.query)).map(|(o, _)| skills[*o].name.clone());
-            WrongCapture { captor: skills[*owner].name.clone(), query: q.query.clone(), should_go_to: home.unwrap_or_else(|| skillpg_routing::NONE.to_owned()) }
+            let home = owned
+                .iter()
+                .find(|(o, other)| {
+                    o != owner && other.should_trigger && norm(&other.query) == norm(&q.query)
+                })
+                .map(|(o, _)| skills[*o].name.clone());
+            WrongCapture {
+                captor: skills[*owner].name.clone(),
+                query: q.query.clone(),
+                should_go_to: home.unwrap_or_else(|| skillpg_routing::NONE.to_owned()),
+            }
         })
         .collect()
 }
@@ -433,24 +568,57 @@ mod tests {
     use super::*;
 
     fn skill(name: &str, description: &str) -> RouteSkill {
-        RouteSkill { name: name.into(), description: description.into() }
+        RouteSkill {
+            name: name.into(),
+            description: description.into(),
+        }
     }
 
     fn run() -> LabRun {
-        let skills = vec![skill("sql", "Reviews migrations. Use when asked."), skill("notes", "Writes notes.")];
+        let skills = vec![
+            skill("sql", "Reviews migrations. Use when asked."),
+            skill("notes", "Writes notes."),
+        ];
         let items = skillpg_routing::evalset::parse_lines("+ a\n+ b\n- c\n- d\n").expect("parses");
         // Unit vectors: queries a, b near sql; c near notes; d nowhere.
         let skill_vecs = vec![vec![1.0, 0.0], vec![0.0, 1.0]];
-        let query_vecs = vec![vec![0.9, 0.1], vec![0.2, 0.8], vec![0.0, 1.0], vec![0.1, 0.1]];
-        LabRun::new(skills, 0, items, 0.5, 1, Thresholds::DEFAULT, [skill_vecs, query_vecs], 5.0)
+        let query_vecs = vec![
+            vec![0.9, 0.1],
+            vec![0.2, 0.8],
+            vec![0.0, 1.0],
+            vec![0.1, 0.1],
+        ];
+        LabRun::new(
+            skills,
+            0,
+            items,
+            0.5,
+            1,
+            Thresholds::DEFAULT,
+            [skill_vecs, query_vecs],
+            5.0,
+        )
     }
 
     #[test]
     fn a_run_scores_each_part_and_names_the_captor() {
         let r = run();
-        assert_eq!(r.results.iter().map(QueryResult::triggered).collect::<Vec<_>>(), vec![true, false, false, false]);
-        assert_eq!(r.metrics(Split::Train).n + r.metrics(Split::Validation).n, 4);
-        assert_eq!(r.captured_by(), vec![("notes".to_owned(), 1)], "query b went to notes");
+        assert_eq!(
+            r.results
+                .iter()
+                .map(QueryResult::triggered)
+                .collect::<Vec<_>>(),
+            vec![true, false, false, false]
+        );
+        assert_eq!(
+            r.metrics(Split::Train).n + r.metrics(Split::Validation).n,
+            4
+        );
+        assert_eq!(
+            r.captured_by(),
+            vec![("notes".to_owned(), 1)],
+            "query b went to notes"
+        );
         let json = r.report_json();
         assert!(json.contains("\"skill\": \"sql\"") && json.contains("\"seed\": 1"));
     }
@@ -462,7 +630,10 @@ mod tests {
         let draft = r.draft_results(&[0.3, 0.95]);
         assert!(draft[0].triggered() && draft[1].triggered());
         let cmp = r.compare(&draft);
-        assert_eq!(cmp.paired.both + cmp.paired.only_a + cmp.paired.only_b + cmp.paired.neither, r.metrics(Split::Validation).n);
+        assert_eq!(
+            cmp.paired.both + cmp.paired.only_a + cmp.paired.only_b + cmp.paired.neither,
+            r.metrics(Split::Validation).n
+        );
     }
 
     #[test]
@@ -471,10 +642,19 @@ mod tests {
         let texts = occlusion_texts(&r.skills[0]);
         // "Reviews", "migrations", "asked" ("Use" and "when" are stop words), and the phrase
         // "Reviews migrations".
-        assert_eq!(texts.len(), 4, "one text without each content word and phrase");
+        assert_eq!(
+            texts.len(),
+            4,
+            "one text without each content word and phrase"
+        );
         assert_eq!(texts[0], "sql: migrations. Use when asked.");
         // Dropping word 0 leaves the vector; dropping word 1 moves it towards notes.
-        let occluded = vec![vec![1.0, 0.0], vec![0.0, 1.0], vec![1.0, 0.0], vec![1.0, 0.0]];
+        let occluded = vec![
+            vec![1.0, 0.0],
+            vec![0.0, 1.0],
+            vec![1.0, 0.0],
+            vec![1.0, 0.0],
+        ];
         let w = r.explain(0, &occluded);
         assert_eq!(w[1].0.text, "migrations", "punctuation taken off");
         assert!(w[1].1 > 0.5 && w[0].1.abs() < 1e-6);
@@ -485,16 +665,31 @@ mod tests {
     fn the_history_keeps_each_split_apart_ranks_by_train_and_drops_repeats() {
         let r = run();
         let mut lab = LabState::default();
-        let a = Variant { train: (1, 2), ..r.as_variant("A.", &r.results) };
-        let b = Variant { train: (2, 2), ..r.as_variant("B.", &r.results) };
+        let a = Variant {
+            train: (1, 2),
+            ..r.as_variant("A.", &r.results)
+        };
+        let b = Variant {
+            train: (2, 2),
+            ..r.as_variant("B.", &r.results)
+        };
         lab.record(a.clone());
         lab.record(b.clone());
         lab.record(b.clone());
         assert_eq!(lab.history.len(), 2, "a draft tried again is kept once");
-        let other = Variant { seed: 99, ..a.clone() };
+        let other = Variant {
+            seed: 99,
+            ..a.clone()
+        };
         lab.record(other.clone());
         let ranked = lab.ranked(&r.key());
-        assert_eq!(ranked.iter().map(|(v, same)| (v.description.as_str(), *same)).collect::<Vec<_>>(), vec![("B.", true), ("A.", true), ("A.", false)]);
+        assert_eq!(
+            ranked
+                .iter()
+                .map(|(v, same)| (v.description.as_str(), *same))
+                .collect::<Vec<_>>(),
+            vec![("B.", true), ("A.", true), ("A.", false)]
+        );
         assert_eq!(lab.look(&r.key()), 1);
         assert_eq!(lab.look(&r.key()), 2);
         assert_eq!(lab.looks_at(&other.key()), 0);
@@ -516,18 +711,71 @@ mod tests {
     fn captures_name_each_pair_and_its_queries() {
         let skills = vec![skill("sql", "S."), skill("notes", "N.")];
         let owned = vec![
-            (0, EvalQuery { query: "a".into(), should_trigger: true }),
-            (0, EvalQuery { query: "b".into(), should_trigger: true }),
-            (1, EvalQuery { query: "c".into(), should_trigger: true }),
+            (
+                0,
+                EvalQuery {
+                    query: "a".into(),
+                    should_trigger: true,
+                },
+            ),
+            (
+                0,
+                EvalQuery {
+                    query: "b".into(),
+                    should_trigger: true,
+                },
+            ),
+            (
+                1,
+                EvalQuery {
+                    query: "c".into(),
+                    should_trigger: true,
+                },
+            ),
         ];
         let scores = vec![vec![0.9, 0.1], vec![0.1, 0.9], vec![0.9, 0.1]];
         let c = captures(&skills, &owned, &scores, Thresholds::DEFAULT);
         assert_eq!(c.len(), 2);
         // The other way: a should-not query of notes that notes took, which sql should have had.
-        let owned_not = vec![(1, EvalQuery { query: "a".into(), should_trigger: false }), (0, EvalQuery { query: "A".into(), should_trigger: true })];
-        let wrong = wrong_captures(&skills, &owned_not, &[vec![0.1, 0.9], vec![0.9, 0.1]], Thresholds::DEFAULT);
-        assert_eq!(wrong, vec![WrongCapture { captor: "notes".into(), query: "a".into(), should_go_to: "sql".into() }]);
-        assert_eq!((c[0].owner.as_str(), c[0].captor.as_str(), c[0].count, c[0].of), ("sql", "notes", 1, 2));
+        let owned_not = vec![
+            (
+                1,
+                EvalQuery {
+                    query: "a".into(),
+                    should_trigger: false,
+                },
+            ),
+            (
+                0,
+                EvalQuery {
+                    query: "A".into(),
+                    should_trigger: true,
+                },
+            ),
+        ];
+        let wrong = wrong_captures(
+            &skills,
+            &owned_not,
+            &[vec![0.1, 0.9], vec![0.9, 0.1]],
+            Thresholds::DEFAULT,
+        );
+        assert_eq!(
+            wrong,
+            vec![WrongCapture {
+                captor: "notes".into(),
+                query: "a".into(),
+                should_go_to: "sql".into()
+            }]
+        );
+        assert_eq!(
+            (
+                c[0].owner.as_str(),
+                c[0].captor.as_str(),
+                c[0].count,
+                c[0].of
+            ),
+            ("sql", "notes", 1, 2)
+        );
         assert_eq!(c[0].queries, vec!["b".to_owned()]);
     }
 }

@@ -62,16 +62,41 @@ pub fn compute(skills: &[state::SkillInput], together: bool, context_window: usi
     }
     // Each skill's input findings (an archive's layout) come first, weighed by each profile as
     // the CLI weighs them.
-    let own: Vec<Vec<Diagnostic>> = skills.iter().map(state::SkillInput::input_diagnostics).collect();
+    let own: Vec<Vec<Diagnostic>> = skills
+        .iter()
+        .map(state::SkillInput::input_diagnostics)
+        .collect();
     let checks = profile::ALL
         .iter()
         .map(|p| {
-            let per_skill = analyses.iter().zip(&own).map(|(a, own)| [skillpg_core::ingest::findings_under(own, p), check(a, p)].concat()).collect();
+            let per_skill = analyses
+                .iter()
+                .zip(&own)
+                .map(|(a, own)| {
+                    [skillpg_core::ingest::findings_under(own, p), check(a, p)].concat()
+                })
+                .collect();
             (*p, per_skill)
         })
         .collect();
-    let catalog = profile::ALL.iter().map(|p| (*p, if together { check_catalog(&analyses, p, context_window) } else { Vec::new() })).collect();
-    let listings = if together { skillpg_report::listings(&analyses, Some(context_window)) } else { Vec::new() };
+    let catalog = profile::ALL
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                if together {
+                    check_catalog(&analyses, p, context_window)
+                } else {
+                    Vec::new()
+                },
+            )
+        })
+        .collect();
+    let listings = if together {
+        skillpg_report::listings(&analyses, Some(context_window))
+    } else {
+        Vec::new()
+    };
     Computed {
         generation: GENERATION.fetch_add(1, Ordering::Relaxed),
         analyses: Arc::new(analyses),

@@ -28,7 +28,9 @@ pub struct LoadOnce<T> {
 
 impl<T: Clone> Default for LoadOnce<T> {
     fn default() -> LoadOnce<T> {
-        LoadOnce { slot: RefCell::new(Slot::Empty) }
+        LoadOnce {
+            slot: RefCell::new(Slot::Empty),
+        }
     }
 }
 
@@ -123,20 +125,33 @@ mod tests {
             async move { finished.await.map_err(|_| "dropped".to_owned()) }
         };
         let mut first = pin!(once.get_or_load(load));
-        assert!(poll(first.as_mut()).is_pending(), "the download is under way");
+        assert!(
+            poll(first.as_mut()).is_pending(),
+            "the download is under way"
+        );
         assert!(once.is_loading());
         // The second caller comes while the first loads: it must not start another load.
         let mut second = pin!(once.get_or_load(|| {
             loads.set(loads.get() + 1);
             async { Ok(99) }
         }));
-        assert!(poll(second.as_mut()).is_pending(), "the second caller waits");
+        assert!(
+            poll(second.as_mut()).is_pending(),
+            "the second caller waits"
+        );
         finish.send(7).expect("the load waits");
         assert_eq!(poll(first.as_mut()), Poll::Ready(Ok(7)));
-        assert_eq!(poll(second.as_mut()), Poll::Ready(Ok(7)), "the second caller gets the first load's value");
+        assert_eq!(
+            poll(second.as_mut()),
+            Poll::Ready(Ok(7)),
+            "the second caller gets the first load's value"
+        );
         assert_eq!(loads.get(), 1, "one load for two callers");
         // Later callers get the value at once.
-        assert_eq!(pollster::block_on(once.get_or_load(|| async { Ok(1) })), Ok(7));
+        assert_eq!(
+            pollster::block_on(once.get_or_load(|| async { Ok(1) })),
+            Ok(7)
+        );
         assert_eq!(once.get(), Some(7));
     }
 
@@ -148,10 +163,22 @@ mod tests {
         assert!(poll(first.as_mut()).is_pending());
         let mut second = pin!(once.get_or_load(|| async { Ok(5) }));
         assert!(poll(second.as_mut()).is_pending());
-        finish.send(Err("no model".to_owned())).expect("the load waits");
-        assert_eq!(poll(first.as_mut()), Poll::Ready(Err("no model".to_owned())));
-        assert_eq!(poll(second.as_mut()), Poll::Ready(Err("no model".to_owned())));
-        assert_eq!(pollster::block_on(once.get_or_load(|| async { Ok(5) })), Ok(5), "the next caller loads again");
+        finish
+            .send(Err("no model".to_owned()))
+            .expect("the load waits");
+        assert_eq!(
+            poll(first.as_mut()),
+            Poll::Ready(Err("no model".to_owned()))
+        );
+        assert_eq!(
+            poll(second.as_mut()),
+            Poll::Ready(Err("no model".to_owned()))
+        );
+        assert_eq!(
+            pollster::block_on(once.get_or_load(|| async { Ok(5) })),
+            Ok(5),
+            "the next caller loads again"
+        );
         once.forget();
         assert_eq!(once.get(), None);
     }

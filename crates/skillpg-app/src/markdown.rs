@@ -40,7 +40,9 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
     for event in Parser::new(markdown) {
         match event {
             Event::Start(Tag::CodeBlock(_)) => code = Some(String::new()),
-            Event::End(TagEnd::CodeBlock) => res.push(Block::Code(code.take().unwrap_or_default().trim_end().to_owned())),
+            Event::End(TagEnd::CodeBlock) => res.push(Block::Code(
+                code.take().unwrap_or_default().trim_end().to_owned(),
+            )),
             Event::Text(t) if code.is_some() => code.get_or_insert_with(String::new).push_str(&t),
             Event::Start(Tag::List(_)) => items = Some(Vec::new()),
             Event::End(TagEnd::List(_)) => res.push(Block::List(items.take().unwrap_or_default())),
@@ -49,8 +51,12 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
                     list.push(std::mem::take(&mut inlines));
                 }
             }
-            Event::End(TagEnd::Heading(_)) => res.push(Block::Heading(std::mem::take(&mut inlines))),
-            Event::End(TagEnd::Paragraph) if items.is_none() => res.push(Block::Paragraph(std::mem::take(&mut inlines))),
+            Event::End(TagEnd::Heading(_)) => {
+                res.push(Block::Heading(std::mem::take(&mut inlines)))
+            }
+            Event::End(TagEnd::Paragraph) if items.is_none() => {
+                res.push(Block::Paragraph(std::mem::take(&mut inlines)))
+            }
             Event::End(TagEnd::Paragraph) => push_text(&mut inlines, " "),
             Event::Text(t) => push_text(&mut inlines, &t),
             Event::Code(c) => inlines.push(Inline::Code(c.to_string())),
@@ -72,9 +78,16 @@ mod tests {
             blocks(doc),
             vec![
                 Block::Heading(vec![Inline::Text("What it checks".into())]),
-                Block::Paragraph(vec![Inline::Text("A ".into()), Inline::Code("name".into()), Inline::Text(" field.".into())]),
+                Block::Paragraph(vec![
+                    Inline::Text("A ".into()),
+                    Inline::Code("name".into()),
+                    Inline::Text(" field.".into())
+                ]),
                 Block::Heading(vec![Inline::Text("Example".into())]),
-                Block::List(vec![vec![Inline::Text("one ".into()), Inline::Code("a".into())], vec![Inline::Text("two ".into())]]),
+                Block::List(vec![
+                    vec![Inline::Text("one ".into()), Inline::Code("a".into())],
+                    vec![Inline::Text("two ".into())]
+                ]),
                 Block::Code("name: x".into()),
             ]
         );
@@ -83,19 +96,37 @@ mod tests {
     #[test]
     fn every_rule_doc_reads() {
         for r in skillpg_core::rules::all_rules() {
-            let Some(doc) = skillpg_core::rules::rule_doc(r.name) else { continue };
+            let Some(doc) = skillpg_core::rules::rule_doc(r.name) else {
+                continue;
+            };
             let b = blocks(doc);
-            assert!(b.iter().any(|b| matches!(b, Block::Heading(_))), "{}: no heading", r.name);
+            assert!(
+                b.iter().any(|b| matches!(b, Block::Heading(_))),
+                "{}: no heading",
+                r.name
+            );
             let texts: Vec<&str> = b
                 .iter()
                 .flat_map(|b| match b {
-                    Block::Heading(runs) | Block::Paragraph(runs) => runs.iter().collect::<Vec<_>>(),
+                    Block::Heading(runs) | Block::Paragraph(runs) => {
+                        runs.iter().collect::<Vec<_>>()
+                    }
                     Block::List(items) => items.iter().flatten().collect(),
                     Block::Code(_) => Vec::new(),
                 })
-                .filter_map(|i| if let Inline::Text(t) = i { Some(t.as_str()) } else { None })
+                .filter_map(|i| {
+                    if let Inline::Text(t) = i {
+                        Some(t.as_str())
+                    } else {
+                        None
+                    }
+                })
                 .collect();
-            assert!(!texts.iter().any(|t| t.contains("## ")), "{}: raw Markdown left in {texts:?}", r.name);
+            assert!(
+                !texts.iter().any(|t| t.contains("## ")),
+                "{}: raw Markdown left in {texts:?}",
+                r.name
+            );
         }
     }
 }

@@ -42,10 +42,20 @@ fn read_envelope(data: &JsValue) -> Option<(u32, Answer)> {
     let id = parts.get(0).as_f64()? as u32;
     let answer = match parts.get(1).as_string() {
         Some(json) => protocol::decode::<FromWorker>(&json).map(|reply| {
-            let bytes = parts.get(2).dyn_into::<js_sys::ArrayBuffer>().ok().map(|b| Uint8Array::new(&b).to_vec());
+            let bytes = parts
+                .get(2)
+                .dyn_into::<js_sys::ArrayBuffer>()
+                .ok()
+                .map(|b| Uint8Array::new(&b).to_vec());
             (reply, bytes)
         }),
-        None => Err(format!("the worker failed: {}", parts.get(3).as_string().unwrap_or_else(|| "no reason given".into()))),
+        None => Err(format!(
+            "the worker failed: {}",
+            parts
+                .get(3)
+                .as_string()
+                .unwrap_or_else(|| "no reason given".into())
+        )),
     };
     Some((id, answer))
 }
@@ -56,7 +66,8 @@ impl ModelWorker {
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
         options.set_name(name);
-        let worker = web_sys::Worker::new_with_options("./worker.js", &options).map_err(|e| format!("the model's worker could not start: {e:?}"))?;
+        let worker = web_sys::Worker::new_with_options("./worker.js", &options)
+            .map_err(|e| format!("the model's worker could not start: {e:?}"))?;
         let pending: Pending = Rc::default();
         let on_message = {
             let pending = pending.clone();
@@ -86,16 +97,30 @@ impl ModelWorker {
         };
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(ModelWorker { worker, pending, next_id: Cell::new(0), _on_message: on_message, _on_error: on_error })
+        Ok(ModelWorker {
+            worker,
+            pending,
+            next_id: Cell::new(0),
+            _on_message: on_message,
+            _on_error: on_error,
+        })
     }
 
     /// Sends `message` with `bytes` moved beside it; answers the worker's answer, or its
     /// failure as an error.
-    async fn call(&self, message: &ToWorker, bytes: Option<&[u8]>) -> Result<(FromWorker, Option<Vec<u8>>), String> {
+    async fn call(
+        &self,
+        message: &ToWorker,
+        bytes: Option<&[u8]>,
+    ) -> Result<(FromWorker, Option<Vec<u8>>), String> {
         let id = self.next_id.get();
         self.next_id.set(id.wrapping_add(1));
         let buffer = bytes.map(|b| Uint8Array::from(b).buffer());
-        let envelope = Array::of3(&JsValue::from(id), &JsValue::from_str(&protocol::encode(message)), buffer.as_ref().map_or(&JsValue::NULL, |b| b.as_ref()));
+        let envelope = Array::of3(
+            &JsValue::from(id),
+            &JsValue::from_str(&protocol::encode(message)),
+            buffer.as_ref().map_or(&JsValue::NULL, |b| b.as_ref()),
+        );
         let transfer = buffer.map_or_else(Array::new, |b| Array::of1(&b));
         let (tx, rx) = oneshot::channel();
         self.pending.borrow_mut().insert(id, tx);
@@ -103,7 +128,10 @@ impl ModelWorker {
             self.pending.borrow_mut().remove(&id);
             return Err(format!("the model's worker could not be reached: {e:?}"));
         }
-        match rx.await.unwrap_or_else(|_| Err("the model's worker stopped".into()))? {
+        match rx
+            .await
+            .unwrap_or_else(|_| Err("the model's worker stopped".into()))?
+        {
             (FromWorker::Failed { message }, _) => Err(message),
             answer => Ok(answer),
         }
@@ -113,51 +141,149 @@ impl ModelWorker {
     /// line saying that and what runs it.
     /// A measurement of both paths made for the model is kept in the page's storage, so the
     /// next load on this adapter decides at once.
-    async fn ready(&self, message: &ToWorker, bytes: Option<&[u8]>) -> Result<(String, String), String> {
+    async fn ready(
+        &self,
+        message: &ToWorker,
+        bytes: Option<&[u8]>,
+    ) -> Result<(String, String), String> {
         match self.call(message, bytes).await? {
-            (FromWorker::Ready { model, backend, measured }, _) => {
+            (
+                FromWorker::Ready {
+                    model,
+                    backend,
+                    measured,
+                },
+                _,
+            ) => {
                 if let Some(m) = measured {
                     browser::keep_measurement(m);
                 }
                 Ok((model, backend))
             }
-            (other, _) => Err(format!("the worker answered {} where the page awaited a loaded model", kind(&other))),
+            (other, _) => Err(format!(
+                "the worker answered {} where the page awaited a loaded model",
+                kind(&other)
+            )),
         }
     }
 
     /// Sends the embedding model's weights (moved, not copied, into the worker) and vocabulary;
     /// answers the backend line.
-    pub async fn load_embedder(&self, model: &[u8], vocab: &str, backend: BackendChoice) -> Result<String, String> {
-        Ok(self.ready(&ToWorker::LoadEmbedder { vocab: vocab.to_owned(), backend, kept: browser::kept_measurements() }, Some(model)).await?.1)
+    pub async fn load_embedder(
+        &self,
+        model: &[u8],
+        vocab: &str,
+        backend: BackendChoice,
+    ) -> Result<String, String> {
+        Ok(self
+            .ready(
+                &ToWorker::LoadEmbedder {
+                    vocab: vocab.to_owned(),
+                    backend,
+                    kept: browser::kept_measurements(),
+                },
+                Some(model),
+            )
+            .await?
+            .1)
     }
 
     /// The embeddings of `texts` (the worker caches them by text), and the backend line.
     pub async fn embed(&self, texts: &[String]) -> Result<(Vec<Vec<f32>>, String), String> {
-        match self.call(&ToWorker::Embed { texts: texts.to_vec() }, None).await? {
-            (FromWorker::Embedded { count, dim, backend }, bytes) if count == texts.len() => {
-                Ok((protocol::bytes_to_vectors(&bytes.unwrap_or_default(), count, dim)?, backend))
-            }
-            (other, _) => Err(format!("the worker answered {} where the page awaited {} embeddings", kind(&other), texts.len())),
+        match self
+            .call(
+                &ToWorker::Embed {
+                    texts: texts.to_vec(),
+                },
+                None,
+            )
+            .await?
+        {
+            (
+                FromWorker::Embedded {
+                    count,
+                    dim,
+                    backend,
+                },
+                bytes,
+            ) if count == texts.len() => Ok((
+                protocol::bytes_to_vectors(&bytes.unwrap_or_default(), count, dim)?,
+                backend,
+            )),
+            (other, _) => Err(format!(
+                "the worker answered {} where the page awaited {} embeddings",
+                kind(&other),
+                texts.len()
+            )),
         }
     }
 
     /// Sends a decoder (moved into the worker): a GGUF, or a checkpoint's `model.safetensors`
     /// with its files; answers what loaded, and the line saying that and what runs it.
-    pub async fn load_decoder(&self, file_name: &str, model: &[u8], checkpoint: Option<CheckpointFiles>, backend: BackendChoice) -> Result<(String, String), String> {
-        self.ready(&ToWorker::LoadDecoder { file_name: file_name.to_owned(), checkpoint, backend, kept: browser::kept_measurements() }, Some(model)).await
+    pub async fn load_decoder(
+        &self,
+        file_name: &str,
+        model: &[u8],
+        checkpoint: Option<CheckpointFiles>,
+        backend: BackendChoice,
+    ) -> Result<(String, String), String> {
+        self.ready(
+            &ToWorker::LoadDecoder {
+                file_name: file_name.to_owned(),
+                checkpoint,
+                backend,
+                kept: browser::kept_measurements(),
+            },
+            Some(model),
+        )
+        .await
     }
 
     /// Moves the loaded decoder to `backend`; answers what it is and the new line.
     pub async fn move_decoder(&self, backend: BackendChoice) -> Result<(String, String), String> {
-        self.ready(&ToWorker::MoveDecoder { backend, kept: browser::kept_measurements() }, None).await
+        self.ready(
+            &ToWorker::MoveDecoder {
+                backend,
+                kept: browser::kept_measurements(),
+            },
+            None,
+        )
+        .await
     }
 
     /// Routes one request with the loaded decoder: its decision, the system turn's tokens, and
     /// what runs the model now.
-    pub async fn route_one(&self, skills: &[RouteSkill], request: &str, mode: DecoderMode, sampling: Option<Sampling>) -> Result<(Decision, u64, String), String> {
-        match self.call(&ToWorker::RouteOne { skills: skills.to_vec(), request: request.to_owned(), mode, sampling }, None).await? {
-            (FromWorker::Routed { decision, prefix_tokens, backend }, _) => Ok((decision, prefix_tokens, backend)),
-            (other, _) => Err(format!("the worker answered {} where the page awaited a decision", kind(&other))),
+    pub async fn route_one(
+        &self,
+        skills: &[RouteSkill],
+        request: &str,
+        mode: DecoderMode,
+        sampling: Option<Sampling>,
+    ) -> Result<(Decision, u64, String), String> {
+        match self
+            .call(
+                &ToWorker::RouteOne {
+                    skills: skills.to_vec(),
+                    request: request.to_owned(),
+                    mode,
+                    sampling,
+                },
+                None,
+            )
+            .await?
+        {
+            (
+                FromWorker::Routed {
+                    decision,
+                    prefix_tokens,
+                    backend,
+                },
+                _,
+            ) => Ok((decision, prefix_tokens, backend)),
+            (other, _) => Err(format!(
+                "the worker answered {} where the page awaited a decision",
+                kind(&other)
+            )),
         }
     }
 }

@@ -39,19 +39,37 @@ pub struct RouteRun {
 pub fn texts_to_embed(skills: &[RouteSkill], requests: &[Labelled]) -> [Vec<String>; 3] {
     [
         skills.iter().map(RouteSkill::embedding_text).collect(),
-        skills.iter().map(|s| s.thinned().embedding_text()).collect(),
+        skills
+            .iter()
+            .map(|s| s.thinned().embedding_text())
+            .collect(),
         requests.iter().map(|r| r.query.clone()).collect(),
     ]
 }
 
 impl RouteRun {
     /// The run from the three batches' embeddings (see [`texts_to_embed`]).
-    pub fn new(skills: &[RouteSkill], requests: Vec<Labelled>, [rich, thin, asked]: [Vec<Vec<f32>>; 3], ms: f64) -> RouteRun {
+    pub fn new(
+        skills: &[RouteSkill],
+        requests: Vec<Labelled>,
+        [rich, thin, asked]: [Vec<Vec<f32>>; 3],
+        ms: f64,
+    ) -> RouteRun {
         let names = skills::names(skills);
         let t = Thresholds::DEFAULT;
         RouteRun {
-            rich: Arm::from_cosines(names.clone(), Descriptions::AsWritten, decide::score_matrix(&asked, &rich), t),
-            thin: Arm::from_cosines(names, Descriptions::Thinned, decide::score_matrix(&asked, &thin), t),
+            rich: Arm::from_cosines(
+                names.clone(),
+                Descriptions::AsWritten,
+                decide::score_matrix(&asked, &rich),
+                t,
+            ),
+            thin: Arm::from_cosines(
+                names,
+                Descriptions::Thinned,
+                decide::score_matrix(&asked, &thin),
+                t,
+            ),
             collisions: decide::score_matrix(&rich, &rich),
             requests,
             ms,
@@ -65,7 +83,12 @@ impl RouteRun {
 
     /// The arm shown as the export file `skillpg route --format json` writes.
     pub fn json(&self, thinned: bool, t: Thresholds) -> String {
-        export::route_json(&export::embedding_model(WEIGHTS), Method::Embedding { thresholds: t }, &self.requests, &self.arm(thinned, t))
+        export::route_json(
+            &export::embedding_model(WEIGHTS),
+            Method::Embedding { thresholds: t },
+            &self.requests,
+            &self.arm(thinned, t),
+        )
     }
 
     /// The same as CSV.
@@ -85,7 +108,11 @@ impl RouteRun {
 
     /// The descriptions as written (A) against thinned (B), or why they cannot be compared.
     pub fn comparison(&self, t: Thresholds) -> Result<AbComparison, String> {
-        outcome::compare(&self.requests, &self.rich.decided_under(t), &self.thin.decided_under(t))
+        outcome::compare(
+            &self.requests,
+            &self.rich.decided_under(t),
+            &self.thin.decided_under(t),
+        )
     }
 
     /// A sentence for each pair of skills whose descriptions compete.
@@ -95,7 +122,10 @@ impl RouteRun {
         for (i, row) in self.collisions.iter().enumerate() {
             for (j, &v) in row.iter().enumerate().skip(i + 1) {
                 if v >= COLLISION {
-                    out.push(format!("{} and {} compete (cosine {v:.2}): a request for one may reach the other.", names[i], names[j]));
+                    out.push(format!(
+                        "{} and {} compete (cosine {v:.2}): a request for one may reach the other.",
+                        names[i], names[j]
+                    ));
                 }
             }
         }
@@ -111,18 +141,40 @@ mod tests {
     #[test]
     fn the_service_worker_keeps_the_model_in_the_pages_store() {
         let sw = include_str!("../../../web/sw.js");
-        assert!(sw.contains(&format!("const MODEL_CACHE = '{MODEL_CACHE}';")), "web/sw.js names the store the page reads");
+        assert!(
+            sw.contains(&format!("const MODEL_CACHE = '{MODEL_CACHE}';")),
+            "web/sw.js names the store the page reads"
+        );
     }
 
     fn skill(name: &str, description: &str) -> RouteSkill {
-        RouteSkill { name: name.into(), description: description.into() }
+        RouteSkill {
+            name: name.into(),
+            description: description.into(),
+        }
     }
 
     fn run(labels: [&str; 2]) -> RouteRun {
         let skills = [skill("a", "Does A. Use when A."), skill("b", "Does B.")];
-        let requests = vec![Labelled { query: "want a".into(), expected: labels[0].into() }, Labelled { query: "hello".into(), expected: labels[1].into() }];
+        let requests = vec![
+            Labelled {
+                query: "want a".into(),
+                expected: labels[0].into(),
+            },
+            Labelled {
+                query: "hello".into(),
+                expected: labels[1].into(),
+            },
+        ];
         let [texts_rich, texts_thin, texts_asked] = texts_to_embed(&skills, &requests);
-        assert_eq!((texts_rich[0].as_str(), texts_thin[0].as_str(), texts_asked[1].as_str()), ("a: Does A. Use when A.", "a: Does A.", "hello"));
+        assert_eq!(
+            (
+                texts_rich[0].as_str(),
+                texts_thin[0].as_str(),
+                texts_asked[1].as_str()
+            ),
+            ("a: Does A. Use when A.", "a: Does A.", "hello")
+        );
         // Unit vectors: a and b orthogonal, thin a drifts towards b.
         let rich = vec![vec![1.0, 0.0], vec![0.0, 1.0]];
         let thin = vec![vec![0.6, 0.8], vec![0.0, 1.0]];
@@ -134,11 +186,28 @@ mod tests {
     fn the_arm_shown_follows_the_switch_and_the_thresholds() {
         let r = run(["a", NONE]);
         assert_eq!(r.arm(false, Thresholds::DEFAULT).choices(), ["a", NONE]);
-        assert_eq!(r.arm(false, Thresholds { tau: 0.05, delta: 0.0 }).choices(), ["a", "a"]);
+        assert_eq!(
+            r.arm(
+                false,
+                Thresholds {
+                    tau: 0.05,
+                    delta: 0.0
+                }
+            )
+            .choices(),
+            ["a", "a"]
+        );
         assert_eq!(r.arm(true, Thresholds::DEFAULT).choices(), ["a", NONE]);
-        let json: serde_json::Value = serde_json::from_str(&r.json(true, Thresholds::DEFAULT)).expect("json");
-        assert_eq!((json["model"].as_str(), json["descriptions"].as_str()), (Some("all-MiniLM-L6-v2, i8 weights"), Some("thinned")));
-        assert!(r.csv(false, Thresholds::DEFAULT).starts_with("\"query\",\"expected\",\"choice\",\"answer\",\"a\",\"b\"\n"));
+        let json: serde_json::Value =
+            serde_json::from_str(&r.json(true, Thresholds::DEFAULT)).expect("json");
+        assert_eq!(
+            (json["model"].as_str(), json["descriptions"].as_str()),
+            (Some("all-MiniLM-L6-v2, i8 weights"), Some("thinned"))
+        );
+        assert!(
+            r.csv(false, Thresholds::DEFAULT)
+                .starts_with("\"query\",\"expected\",\"choice\",\"answer\",\"a\",\"b\"\n")
+        );
     }
 
     #[test]
@@ -146,9 +215,21 @@ mod tests {
         let r = run(["a", NONE]);
         let c = r.calibrate(false).expect("labelled");
         assert_eq!(c.correct, 2);
-        assert_eq!(r.comparison(Thresholds::DEFAULT).expect("labelled").stats.a.correct, 2);
+        assert_eq!(
+            r.comparison(Thresholds::DEFAULT)
+                .expect("labelled")
+                .stats
+                .a
+                .correct,
+            2
+        );
         let unlabelled = run(["a", ""]);
-        assert!(unlabelled.calibrate(false).expect_err("a label is missing").contains("request 2"));
+        assert!(
+            unlabelled
+                .calibrate(false)
+                .expect_err("a label is missing")
+                .contains("request 2")
+        );
         assert!(unlabelled.comparison(Thresholds::DEFAULT).is_err());
     }
 
@@ -157,6 +238,9 @@ mod tests {
         let mut r = run(["a", NONE]);
         assert!(r.collision_warnings().is_empty());
         r.collisions[0][1] = 0.61;
-        assert_eq!(r.collision_warnings(), ["a and b compete (cosine 0.61): a request for one may reach the other."]);
+        assert_eq!(
+            r.collision_warnings(),
+            ["a and b compete (cosine 0.61): a request for one may reach the other."]
+        );
     }
 }

@@ -57,31 +57,60 @@ const MAX_LINK_FINDINGS: usize = 100;
 impl SkillInput {
     /// A skill folder with no input findings.
     pub fn new(dir_name: impl Into<String>, files: Vec<(String, Vec<u8>)>) -> SkillInput {
-        SkillInput { dir_name: dir_name.into(), files, findings: Vec::new() }
+        SkillInput {
+            dir_name: dir_name.into(),
+            files,
+            findings: Vec::new(),
+        }
     }
 
     /// The skills an input held, as the page keeps them: the input's own findings go with its
     /// first skill, where the CLI reports them (`skillpg check`), so the two give the same
     /// verdicts. Empty when the input held no skill (its findings then say why).
     pub fn from_ingested(ingested: skillpg_core::ingest::Ingested) -> Vec<SkillInput> {
-        let mut findings: Vec<InputFinding> =
-            ingested.diagnostics.iter().map(|d| InputFinding { rule: d.rule.to_owned(), file: d.file.clone(), message: d.message.clone() }).collect();
+        let mut findings: Vec<InputFinding> = ingested
+            .diagnostics
+            .iter()
+            .map(|d| InputFinding {
+                rule: d.rule.to_owned(),
+                file: d.file.clone(),
+                message: d.message.clone(),
+            })
+            .collect();
         ingested
             .skills
             .into_iter()
-            .map(|b| SkillInput { dir_name: b.dir_name, files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect(), findings: std::mem::take(&mut findings) })
+            .map(|b| SkillInput {
+                dir_name: b.dir_name,
+                files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect(),
+                findings: std::mem::take(&mut findings),
+            })
             .collect()
     }
 
     /// The input's findings as the engine's diagnostics, at their rules' default severity
     /// (`skillpg_core::ingest::findings_under` weighs them per profile).
     pub fn input_diagnostics(&self) -> Vec<skillpg_core::Diagnostic> {
-        self.findings.iter().filter_map(|f| skillpg_core::ingest::input_finding(&f.rule, &f.file, f.message.clone())).collect()
+        self.findings
+            .iter()
+            .filter_map(|f| {
+                skillpg_core::ingest::input_finding(&f.rule, &f.file, f.message.clone())
+            })
+            .collect()
     }
 
     /// The engine's view of it.
     pub fn bundle(&self) -> SkillBundle {
-        SkillBundle::new(&self.dir_name, self.files.iter().map(|(p, b)| BundleFile { path: p.clone(), bytes: b.clone() }).collect())
+        SkillBundle::new(
+            &self.dir_name,
+            self.files
+                .iter()
+                .map(|(p, b)| BundleFile {
+                    path: p.clone(),
+                    bytes: b.clone(),
+                })
+                .collect(),
+        )
     }
 
     /// SKILL.md as the editor shows it, decoded as the engine decodes it (UTF-16 too), and
@@ -91,23 +120,37 @@ impl SkillInput {
         let (_, bytes) = self.files.iter().find(|(p, _)| p == "SKILL.md")?;
         Some(match skillpg_core::FileText::decode(bytes) {
             skillpg_core::FileText::Utf8 { text, .. } => (text, None),
-            skillpg_core::FileText::Utf16 { text, big_endian: false } => (text, Some("UTF-16 (little-endian)")),
-            skillpg_core::FileText::Utf16 { text, big_endian: true } => (text, Some("UTF-16 (big-endian)")),
+            skillpg_core::FileText::Utf16 {
+                text,
+                big_endian: false,
+            } => (text, Some("UTF-16 (little-endian)")),
+            skillpg_core::FileText::Utf16 {
+                text,
+                big_endian: true,
+            } => (text, Some("UTF-16 (big-endian)")),
             skillpg_core::FileText::Lossy { text, .. } => (text, Some("not valid UTF-8")),
-            skillpg_core::FileText::Binary => (String::from_utf8_lossy(bytes).into_owned(), Some("binary")),
+            skillpg_core::FileText::Binary => {
+                (String::from_utf8_lossy(bytes).into_owned(), Some("binary"))
+            }
         })
     }
 
     /// The bytes of every file but SKILL.md.
     pub fn other_files_bytes(&self) -> usize {
-        self.files.iter().filter(|(p, _)| p != "SKILL.md").map(|(_, b)| b.len()).sum()
+        self.files
+            .iter()
+            .filter(|(p, _)| p != "SKILL.md")
+            .map(|(_, b)| b.len())
+            .sum()
     }
 
     /// Replaces SKILL.md's text (adding the file when absent).
     pub fn set_skill_md(&mut self, text: &str) {
         match self.files.iter_mut().find(|(p, _)| p == "SKILL.md") {
             Some(f) => f.1 = text.as_bytes().to_vec(),
-            None => self.files.insert(0, ("SKILL.md".to_owned(), text.as_bytes().to_vec())),
+            None => self
+                .files
+                .insert(0, ("SKILL.md".to_owned(), text.as_bytes().to_vec())),
         }
     }
 }
@@ -162,13 +205,19 @@ pub fn utf16_to_byte(text: &str, units: usize) -> usize {
 /// `value` with the UTF-16 range `start..end` (a textarea's selection, either way round)
 /// replaced by `inserted`, built in one pass, and the caret after the insert (in UTF-16 units).
 pub fn splice_selection(value: &str, start: u32, end: u32, inserted: &str) -> (String, u32) {
-    let (from, to) = (utf16_to_byte(value, start as usize), utf16_to_byte(value, end as usize));
+    let (from, to) = (
+        utf16_to_byte(value, start as usize),
+        utf16_to_byte(value, end as usize),
+    );
     let (from, to) = (from.min(to), to.max(from));
     let mut next = String::with_capacity(value.len() - (to - from) + inserted.len());
     next.push_str(&value[..from]);
     next.push_str(inserted);
     next.push_str(&value[to..]);
-    (next, start.min(end) + inserted.encode_utf16().count() as u32)
+    (
+        next,
+        start.min(end) + inserted.encode_utf16().count() as u32,
+    )
 }
 
 /// The inputs of the cost view.
@@ -188,7 +237,13 @@ pub struct CostState {
 
 impl Default for CostState {
     fn default() -> CostState {
-        CostState { turns: 40, activate_at: 12, read: Vec::new(), price: 2.0, cached_price: 0.2 }
+        CostState {
+            turns: 40,
+            activate_at: 12,
+            read: Vec::new(),
+            price: 2.0,
+            cached_price: 0.2,
+        }
     }
 }
 
@@ -205,7 +260,11 @@ pub struct RoutingState {
 
 impl Default for RoutingState {
     fn default() -> RoutingState {
-        RoutingState { requests: String::new(), tau: Thresholds::DEFAULT.tau, delta: Thresholds::DEFAULT.delta }
+        RoutingState {
+            requests: String::new(),
+            tau: Thresholds::DEFAULT.tau,
+            delta: Thresholds::DEFAULT.delta,
+        }
     }
 }
 
@@ -243,7 +302,11 @@ pub const CONTEXT_WINDOW_RANGE: std::ops::RangeInclusive<usize> = 1_000..=10_000
 impl PageState {
     /// The selected skill's eval set (its `+`/`-` lines), empty when it has none.
     pub fn lab_evals(&self) -> String {
-        self.skills.get(self.selected).and_then(|k| self.lab.sets.get(&k.dir_name)).cloned().unwrap_or_default()
+        self.skills
+            .get(self.selected)
+            .and_then(|k| self.lab.sets.get(&k.dir_name))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Sets the selected skill's eval set.
@@ -261,7 +324,11 @@ impl PageState {
     /// Puts a loaded skill in place of the one with its folder name, or after the others, and
     /// selects its SKILL.md.
     pub fn put_skill(&mut self, input: SkillInput) {
-        match self.skills.iter().position(|k| k.dir_name == input.dir_name) {
+        match self
+            .skills
+            .iter()
+            .position(|k| k.dir_name == input.dir_name)
+        {
             Some(idx) => {
                 self.skills[idx] = input;
                 self.selected = idx;
@@ -334,8 +401,16 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
                     .files
                     .iter()
                     .map(|(p, bytes)| match String::from_utf8(bytes.clone()) {
-                        Ok(t) => FileV1 { p: p.clone(), t: Some(t), b: None },
-                        Err(_) => FileV1 { p: p.clone(), t: None, b: Some(URL_SAFE_NO_PAD.encode(bytes)) },
+                        Ok(t) => FileV1 {
+                            p: p.clone(),
+                            t: Some(t),
+                            b: None,
+                        },
+                        Err(_) => FileV1 {
+                            p: p.clone(),
+                            t: None,
+                            b: Some(URL_SAFE_NO_PAD.encode(bytes)),
+                        },
                     })
                     .collect(),
                 findings: s.findings.clone(),
@@ -354,14 +429,22 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
 
 fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
     if wire.v != 1 {
-        return Err(format!("this link was made by a newer version of the playground (format v{})", wire.v));
+        return Err(format!(
+            "this link was made by a newer version of the playground (format v{})",
+            wire.v
+        ));
     }
     if wire.skills.len() > MAX_LINK_SKILLS {
-        return Err(format!("the link holds {} skills, more than the {MAX_LINK_SKILLS} a link may carry; it was not opened", wire.skills.len()));
+        return Err(format!(
+            "the link holds {} skills, more than the {MAX_LINK_SKILLS} a link may carry; it was not opened",
+            wire.skills.len()
+        ));
     }
     let n_files: usize = wire.skills.iter().map(|s| s.files.len()).sum();
     if n_files > MAX_LINK_FILES {
-        return Err(format!("the link holds {n_files} files, more than the {MAX_LINK_FILES} a link may carry; it was not opened"));
+        return Err(format!(
+            "the link holds {n_files} files, more than the {MAX_LINK_FILES} a link may carry; it was not opened"
+        ));
     }
     let mut skills = Vec::with_capacity(wire.skills.len());
     let mut n_bytes = 0usize;
@@ -369,51 +452,104 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
         let mut files = Vec::with_capacity(s.files.len());
         for f in s.files {
             // Paths from a link are as untrusted as paths from an archive.
-            let Some(path) = skillpg_core::ingest::clean_path(&f.p).filter(|p| !p.is_empty()) else {
-                return Err(format!("the link names a file outside its folder: {:?}", f.p));
+            let Some(path) = skillpg_core::ingest::clean_path(&f.p).filter(|p| !p.is_empty())
+            else {
+                return Err(format!(
+                    "the link names a file outside its folder: {:?}",
+                    f.p
+                ));
             };
             let bytes = match (f.t, f.b) {
                 (Some(t), _) => t.into_bytes(),
-                (None, Some(b)) => URL_SAFE_NO_PAD.decode(b.as_bytes()).map_err(|e| format!("a file in the link is damaged ({path}): {e}"))?,
+                (None, Some(b)) => URL_SAFE_NO_PAD
+                    .decode(b.as_bytes())
+                    .map_err(|e| format!("a file in the link is damaged ({path}): {e}"))?,
                 (None, None) => Vec::new(),
             };
             n_bytes += bytes.len();
             if n_bytes > MAX_LINK_BYTES {
-                return Err(format!("the link's files hold more than {} MB, more than a link may carry; it was not opened", MAX_LINK_BYTES / (1024 * 1024)));
+                return Err(format!(
+                    "the link's files hold more than {} MB, more than a link may carry; it was not opened",
+                    MAX_LINK_BYTES / (1024 * 1024)
+                ));
             }
             files.push((path, bytes));
         }
         // Only input rules, and a bounded number of them: a link cannot make up other findings.
-        let findings: Vec<InputFinding> = s.findings.into_iter().filter(|f| skillpg_core::ingest::is_input_rule(&f.rule)).take(MAX_LINK_FINDINGS).collect();
-        skills.push(SkillInput { dir_name: s.dir, files, findings });
+        let findings: Vec<InputFinding> = s
+            .findings
+            .into_iter()
+            .filter(|f| skillpg_core::ingest::is_input_rule(&f.rule))
+            .take(MAX_LINK_FINDINGS)
+            .collect();
+        skills.push(SkillInput {
+            dir_name: s.dir,
+            files,
+            findings,
+        });
     }
     let selected = wire.selected.min(skills.len().saturating_sub(1));
     // Every number and name is clamped to what the page's own inputs allow.
-    let profile = if skillpg_core::Profile::by_key(&wire.profile).is_some() { wire.profile } else { "spec".to_owned() };
+    let profile = if skillpg_core::Profile::by_key(&wire.profile).is_some() {
+        wire.profile
+    } else {
+        "spec".to_owned()
+    };
     let mut cost = wire.cost;
     cost.turns = cost.turns.clamp(1, MAX_TURNS);
     cost.activate_at = cost.activate_at.clamp(1, cost.turns);
     for price in [&mut cost.price, &mut cost.cached_price] {
-        *price = if price.is_finite() { price.clamp(0.0, 1_000.0) } else { 0.0 };
+        *price = if price.is_finite() {
+            price.clamp(0.0, 1_000.0)
+        } else {
+            0.0
+        };
     }
     cost.read.truncate(MAX_LINK_FILES);
     let mut routing = wire.routing;
     if routing.requests.len() > MAX_REQUEST_BYTES {
         return Err("the link's routing requests are over 1 MB; it was not opened".to_owned());
     }
-    let t = Thresholds { tau: routing.tau, delta: routing.delta }.clamped();
+    let t = Thresholds {
+        tau: routing.tau,
+        delta: routing.delta,
+    }
+    .clamped();
     (routing.tau, routing.delta) = (t.tau, t.delta);
-    let context_window = wire.window.map(|w| w.clamp(*CONTEXT_WINDOW_RANGE.start(), *CONTEXT_WINDOW_RANGE.end()));
+    let context_window = wire
+        .window
+        .map(|w| w.clamp(*CONTEXT_WINDOW_RANGE.start(), *CONTEXT_WINDOW_RANGE.end()));
     let mut lab = wire.lab;
     if lab.sets.values().map(String::len).sum::<usize>() + lab.draft.len() > MAX_REQUEST_BYTES {
         return Err("the link's eval set is over 1 MB; it was not opened".to_owned());
     }
-    lab.holdout = if lab.holdout.is_finite() { lab.holdout.clamp(0.0, 0.9) } else { skillpg_routing::eval::DEFAULT_HOLDOUT };
+    lab.holdout = if lab.holdout.is_finite() {
+        lab.holdout.clamp(0.0, 0.9)
+    } else {
+        skillpg_routing::eval::DEFAULT_HOLDOUT
+    };
     lab.runs = lab.runs.clamp(1, crate::lab_run::MAX_RUNS);
-    lab.temperature = if lab.temperature.is_finite() { lab.temperature.clamp(0.0, 2.0) } else { 0.7 };
-    let keep_from = lab.history.len().saturating_sub(crate::lab_run::MAX_HISTORY);
+    lab.temperature = if lab.temperature.is_finite() {
+        lab.temperature.clamp(0.0, 2.0)
+    } else {
+        0.7
+    };
+    let keep_from = lab
+        .history
+        .len()
+        .saturating_sub(crate::lab_run::MAX_HISTORY);
     lab.history.drain(..keep_from);
-    Ok(PageState { skills, selected, selected_file: wire.file, profile, cost, routing, installed_together: wire.together, context_window, lab })
+    Ok(PageState {
+        skills,
+        selected,
+        selected_file: wire.file,
+        profile,
+        cost,
+        routing,
+        installed_together: wire.together,
+        context_window,
+        lab,
+    })
 }
 
 /// Serializes the state for a link fragment or storage: base64url of deflated JSON.
@@ -432,16 +568,22 @@ pub fn share_fragment(state: &PageState) -> String {
 
 /// Reads what [`encode`] wrote; every failure is a message for a person.
 pub fn decode(data: &str) -> Result<PageState, String> {
-    let deflated = URL_SAFE_NO_PAD.decode(data.trim().as_bytes()).map_err(|e| format!("the link is damaged (not base64url: {e}); was it cut short?"))?;
+    let deflated = URL_SAFE_NO_PAD
+        .decode(data.trim().as_bytes())
+        .map_err(|e| format!("the link is damaged (not base64url: {e}); was it cut short?"))?;
     let mut json = Vec::new();
     flate2::read::DeflateDecoder::new(&deflated[..])
         .take(MAX_EXPANDED + 1)
         .read_to_end(&mut json)
         .map_err(|e| format!("the link is damaged (cannot inflate: {e}); was it cut short?"))?;
     if json.len() as u64 > MAX_EXPANDED {
-        return Err(format!("the link expands to more than {} MB; it was not opened", MAX_EXPANDED / (1024 * 1024)));
+        return Err(format!(
+            "the link expands to more than {} MB; it was not opened",
+            MAX_EXPANDED / (1024 * 1024)
+        ));
     }
-    let wire: ShareStateV1 = serde_json::from_slice(&json).map_err(|e| format!("the link holds no playground state ({e})"))?;
+    let wire: ShareStateV1 = serde_json::from_slice(&json)
+        .map_err(|e| format!("the link holds no playground state ({e})"))?;
     from_wire(wire)
 }
 
@@ -470,7 +612,15 @@ pub enum View {
 
 impl View {
     /// The views of the navigation, in order (presenter mode is entered from Cost).
-    pub const NAV: [View; 7] = [View::Check, View::Levels, View::Tokens, View::Cost, View::Routing, View::Share, View::Rules];
+    pub const NAV: [View; 7] = [
+        View::Check,
+        View::Levels,
+        View::Tokens,
+        View::Cost,
+        View::Routing,
+        View::Share,
+        View::Rules,
+    ];
 
     /// The fragment's name of the view.
     pub fn key(self) -> &'static str {
@@ -503,8 +653,13 @@ impl View {
     /// The view a fragment names (`view=cost` among its `&`-separated parts), if any.
     pub fn from_fragment(hash: &str) -> Option<View> {
         let hash = hash.strip_prefix('#').unwrap_or(hash);
-        let key = hash.split('&').find_map(|part| part.strip_prefix("view="))?;
-        View::NAV.into_iter().chain([View::Present]).find(|v| v.key() == key)
+        let key = hash
+            .split('&')
+            .find_map(|part| part.strip_prefix("view="))?;
+        View::NAV
+            .into_iter()
+            .chain([View::Present])
+            .find(|v| v.key() == key)
     }
 }
 
@@ -512,19 +667,30 @@ impl View {
 /// what the address keeps once a link's state has been read.
 pub fn fragment_without_state(hash: &str) -> String {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
-    hash.split('&').filter(|part| !part.is_empty() && !part.starts_with('v') || part.starts_with("view=")).collect::<Vec<_>>().join("&")
+    hash.split('&')
+        .filter(|part| !part.is_empty() && !part.starts_with('v') || part.starts_with("view="))
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// The turn a fragment names (`turn=12`), for presenter mode's links.
 pub fn turn_from_fragment(hash: &str) -> Option<u64> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
-    hash.split('&').find_map(|part| part.strip_prefix("turn="))?.parse().ok().filter(|&t| t >= 1)
+    hash.split('&')
+        .find_map(|part| part.strip_prefix("turn="))?
+        .parse()
+        .ok()
+        .filter(|&t| t >= 1)
 }
 
 /// The view being read, from each section's top relative to the viewport (in page order): the
 /// last whose top has passed `line` (the bottom of the sticky navigation), else the first.
 pub fn view_in_reading(tops: &[(View, f64)], line: f64) -> Option<View> {
-    tops.iter().rev().find(|(_, top)| *top <= line).or_else(|| tops.first()).map(|(v, _)| *v)
+    tops.iter()
+        .rev()
+        .find(|(_, top)| *top <= line)
+        .or_else(|| tops.first())
+        .map(|(v, _)| *v)
 }
 
 /// The fragment of a share link that opens on `view`: the state, then the view.
@@ -543,14 +709,20 @@ pub fn decode_fragment(hash: &str) -> Option<Result<PageState, String>> {
     }
     match hash.strip_prefix("v1=") {
         Some(data) => Some(decode(data)),
-        None if hash.starts_with('v') && hash.contains('=') => Some(Err("this share link has a format this version does not know".to_owned())),
+        None if hash.starts_with('v') && hash.contains('=') => Some(Err(
+            "this share link has a format this version does not know".to_owned(),
+        )),
         None => None,
     }
 }
 
 /// A `.zip` of one skill, laid out as claude.ai expects: one top-level folder.
 pub fn skill_zip(skill: &SkillInput) -> Vec<u8> {
-    let entries: Vec<(String, &[u8])> = skill.files.iter().map(|(path, bytes)| (format!("{}/{}", skill.dir_name, path), bytes.as_slice())).collect();
+    let entries: Vec<(String, &[u8])> = skill
+        .files
+        .iter()
+        .map(|(path, bytes)| (format!("{}/{}", skill.dir_name, path), bytes.as_slice()))
+        .collect();
     skillpg_core::ingest::write_archive(&entries)
 }
 
@@ -560,10 +732,18 @@ mod tests {
 
     #[test]
     fn the_view_and_the_state_are_separate_parts_of_the_fragment() {
-        let state = PageState { profile: "claude-code".into(), ..PageState::default() };
+        let state = PageState {
+            profile: "claude-code".into(),
+            ..PageState::default()
+        };
         let fragment = share_fragment_with_view(&state, View::Cost);
-        assert_eq!(View::from_fragment(&format!("#{fragment}")), Some(View::Cost));
-        let back = decode_fragment(&format!("#{fragment}")).expect("a share link").expect("decodes");
+        assert_eq!(
+            View::from_fragment(&format!("#{fragment}")),
+            Some(View::Cost)
+        );
+        let back = decode_fragment(&format!("#{fragment}"))
+            .expect("a share link")
+            .expect("decodes");
         assert_eq!(back.profile, "claude-code");
         assert_eq!(View::from_fragment("#view=routing"), Some(View::Routing));
         assert_eq!(View::from_fragment("#view=nope"), None);
@@ -572,10 +752,21 @@ mod tests {
             assert_eq!(View::from_fragment(&format!("view={}", v.key())), Some(v));
         }
         assert_eq!(turn_from_fragment("#v1=abc&view=present&turn=12"), Some(12));
-        let tops = [(View::Check, -900.0), (View::Levels, -300.0), (View::Tokens, 100.0), (View::Cost, 700.0)];
+        let tops = [
+            (View::Check, -900.0),
+            (View::Levels, -300.0),
+            (View::Tokens, 100.0),
+            (View::Cost, 700.0),
+        ];
         assert_eq!(view_in_reading(&tops, 140.0), Some(View::Tokens));
-        assert_eq!(view_in_reading(&[(View::Check, 300.0), (View::Levels, 900.0)], 140.0), Some(View::Check));
-        assert_eq!(fragment_without_state("#v1=abc&view=present&turn=12"), "view=present&turn=12");
+        assert_eq!(
+            view_in_reading(&[(View::Check, 300.0), (View::Levels, 900.0)], 140.0),
+            Some(View::Check)
+        );
+        assert_eq!(
+            fragment_without_state("#v1=abc&view=present&turn=12"),
+            "view=present&turn=12"
+        );
         assert_eq!(fragment_without_state("#v1=abc"), "");
         assert_eq!(fragment_without_state("#v2=abc&view=cost"), "view=cost");
         assert_eq!(turn_from_fragment("#view=present&turn=0"), None);
@@ -586,8 +777,15 @@ mod tests {
         PageState {
             skills: vec![SkillInput {
                 dir_name: "my-skill".into(),
-                files: vec![("SKILL.md".into(), b"---\nname: my-skill\n---\n".to_vec()), ("assets/x.png".into(), vec![0x89, 0, 0xff])],
-                findings: vec![InputFinding { rule: "archive-layout".into(), file: String::new(), message: "the archive has 2 top-level entries".into() }],
+                files: vec![
+                    ("SKILL.md".into(), b"---\nname: my-skill\n---\n".to_vec()),
+                    ("assets/x.png".into(), vec![0x89, 0, 0xff]),
+                ],
+                findings: vec![InputFinding {
+                    rule: "archive-layout".into(),
+                    file: String::new(),
+                    message: "the archive has 2 top-level entries".into(),
+                }],
             }],
             selected: 0,
             selected_file: "SKILL.md".into(),
@@ -622,7 +820,9 @@ mod tests {
     fn share_links_round_trip() {
         let state = sample();
         let frag = share_fragment(&state);
-        let back = decode_fragment(&format!("#{frag}")).expect("a share link").expect("decodes");
+        let back = decode_fragment(&format!("#{frag}"))
+            .expect("a share link")
+            .expect("decodes");
         assert_eq!(back, state);
     }
 
@@ -630,14 +830,26 @@ mod tests {
     fn damaged_links_get_a_message() {
         let frag = share_fragment(&sample());
         let cut = &frag[..frag.len() / 2];
-        assert!(decode_fragment(&format!("#{cut}")).expect("a share link").is_err());
+        assert!(
+            decode_fragment(&format!("#{cut}"))
+                .expect("a share link")
+                .is_err()
+        );
         assert!(decode_fragment("#v1=!!!").expect("a share link").is_err());
         assert!(decode_fragment("#v9=abc").expect("a share link").is_err());
         assert!(decode_fragment("#section-2").is_none());
         assert!(decode_fragment("#view=cost").is_none());
         let evil = ShareStateV1 {
             v: 1,
-            skills: vec![SkillV1 { dir: "x".into(), findings: vec![], files: vec![FileV1 { p: "../../etc/passwd".into(), t: Some(String::new()), b: None }] }],
+            skills: vec![SkillV1 {
+                dir: "x".into(),
+                findings: vec![],
+                files: vec![FileV1 {
+                    p: "../../etc/passwd".into(),
+                    t: Some(String::new()),
+                    b: None,
+                }],
+            }],
             selected: 0,
             file: String::new(),
             profile: String::new(),
@@ -675,20 +887,44 @@ mod tests {
     #[test]
     fn crafted_links_are_bounded_like_archives() {
         // Many skills, many files, a huge file: refused with a message, before any analysis.
-        let many_skills: Vec<SkillV1> = (0..MAX_LINK_SKILLS + 1).map(|i| SkillV1 { dir: format!("s{i}"), findings: vec![], files: vec![] }).collect();
+        let many_skills: Vec<SkillV1> = (0..MAX_LINK_SKILLS + 1)
+            .map(|i| SkillV1 {
+                dir: format!("s{i}"),
+                findings: vec![],
+                files: vec![],
+            })
+            .collect();
         assert!(decode(&link_of(&wire_with(many_skills))).is_err_and(|e| e.contains("skills")));
         let many_files = vec![SkillV1 {
             dir: "x".into(),
             findings: vec![],
-            files: (0..MAX_LINK_FILES + 1).map(|i| FileV1 { p: format!("f{i}"), t: Some(String::new()), b: None }).collect(),
+            files: (0..MAX_LINK_FILES + 1)
+                .map(|i| FileV1 {
+                    p: format!("f{i}"),
+                    t: Some(String::new()),
+                    b: None,
+                })
+                .collect(),
         }];
         assert!(decode(&link_of(&wire_with(many_files))).is_err_and(|e| e.contains("files")));
-        let huge = vec![SkillV1 { dir: "x".into(), findings: vec![], files: vec![FileV1 { p: "SKILL.md".into(), t: Some("a".repeat(MAX_LINK_BYTES + 1)), b: None }] }];
+        let huge = vec![SkillV1 {
+            dir: "x".into(),
+            findings: vec![],
+            files: vec![FileV1 {
+                p: "SKILL.md".into(),
+                t: Some("a".repeat(MAX_LINK_BYTES + 1)),
+                b: None,
+            }],
+        }];
         let link = link_of(&wire_with(huge));
         assert!(link.len() < 20_000, "a small link: {}", link.len());
         assert!(decode(&link).is_err_and(|e| e.contains("MB")));
         // Absurd numbers are clamped and an unknown profile falls back to the spec's.
-        let mut wire = wire_with(vec![SkillV1 { dir: "x".into(), findings: vec![], files: vec![] }]);
+        let mut wire = wire_with(vec![SkillV1 {
+            dir: "x".into(),
+            findings: vec![],
+            files: vec![],
+        }]);
         wire.cost.turns = u64::MAX;
         wire.cost.activate_at = 0;
         wire.cost.price = 1e300;
@@ -697,13 +933,27 @@ mod tests {
         wire.window = Some(usize::MAX);
         let state = decode(&link_of(&wire)).expect("clamped");
         assert_eq!(state.window(), *CONTEXT_WINDOW_RANGE.end());
-        assert_eq!((state.cost.turns, state.cost.activate_at, state.cost.price), (MAX_TURNS, 1, 1_000.0));
+        assert_eq!(
+            (state.cost.turns, state.cost.activate_at, state.cost.price),
+            (MAX_TURNS, 1, 1_000.0)
+        );
         assert_eq!(state.profile, "spec");
         assert_eq!(state.routing.tau, 1.0);
         // A link keeps an archive's own findings, and no made-up finding of another rule.
-        let finding = |rule: &str| InputFinding { rule: rule.into(), file: String::new(), message: "m".into() };
-        let wire = wire_with(vec![SkillV1 { dir: "x".into(), findings: vec![finding("archive-layout"), finding("name-format")], files: vec![] }]);
-        assert_eq!(decode(&link_of(&wire)).expect("a link").skills[0].findings, vec![finding("archive-layout")]);
+        let finding = |rule: &str| InputFinding {
+            rule: rule.into(),
+            file: String::new(),
+            message: "m".into(),
+        };
+        let wire = wire_with(vec![SkillV1 {
+            dir: "x".into(),
+            findings: vec![finding("archive-layout"), finding("name-format")],
+            files: vec![],
+        }]);
+        assert_eq!(
+            decode(&link_of(&wire)).expect("a link").skills[0].findings,
+            vec![finding("archive-layout")]
+        );
     }
 
     #[test]
@@ -713,15 +963,30 @@ mod tests {
             ("b/SKILL.md", &b"---\nname: b\ndescription: B.\n---\n"[..]),
         ]);
         let skills = SkillInput::from_ingested(skillpg_core::ingest::read_archive("two.ZIP", &two));
-        assert_eq!(skills.iter().map(|k| k.findings.len()).collect::<Vec<_>>(), vec![1, 0], "on the first skill only");
+        assert_eq!(
+            skills.iter().map(|k| k.findings.len()).collect::<Vec<_>>(),
+            vec![1, 0],
+            "on the first skill only"
+        );
         let computed = crate::compute(&skills, false, DEFAULT_CONTEXT_WINDOW);
         let errors_of = |key: &str| {
-            let (_, per_skill) = computed.checks.iter().find(|(p, _)| p.key == key).expect("a profile");
-            per_skill[0].iter().filter(|d| d.rule == "archive-layout").map(|d| d.severity).collect::<Vec<_>>()
+            let (_, per_skill) = computed
+                .checks
+                .iter()
+                .find(|(p, _)| p.key == key)
+                .expect("a profile");
+            per_skill[0]
+                .iter()
+                .filter(|d| d.rule == "archive-layout")
+                .map(|d| d.severity)
+                .collect::<Vec<_>>()
         };
         // claude.ai's upload gate refuses the archive; elsewhere it is a warning, as in the CLI.
         assert_eq!(errors_of("claude-ai"), vec![skillpg_core::Severity::Error]);
-        assert_eq!(errors_of("claude-code"), vec![skillpg_core::Severity::Warning]);
+        assert_eq!(
+            errors_of("claude-code"),
+            vec![skillpg_core::Severity::Warning]
+        );
     }
 
     #[test]
@@ -736,15 +1001,27 @@ mod tests {
     fn the_editor_refuses_past_its_limit_and_says_by_how_much() {
         assert_eq!(editor_refusal(5 * 1_048_576, 0), None, "5 MB is taken");
         let why = editor_refusal(MAX_EDITOR_BYTES + 1, 0).expect("refused");
-        assert!(why.contains("8.0 MB") && why.contains("up to 8 MB") && why.contains("earlier text is kept"), "{why}");
-        let why = editor_refusal(7 * 1_048_576, 6 * 1_048_576).expect("refused with the other files");
-        assert!(why.contains("13.0 MB in all") && why.contains("up to 12 MB"), "{why}");
+        assert!(
+            why.contains("8.0 MB")
+                && why.contains("up to 8 MB")
+                && why.contains("earlier text is kept"),
+            "{why}"
+        );
+        let why =
+            editor_refusal(7 * 1_048_576, 6 * 1_048_576).expect("refused with the other files");
+        assert!(
+            why.contains("13.0 MB in all") && why.contains("up to 12 MB"),
+            "{why}"
+        );
     }
 
     #[test]
     fn only_large_or_many_line_inserts_are_spliced() {
         assert!(!editor_splices("a"));
-        assert!(!editor_splices(&"line\n".repeat(100)), "100 lines stay with the browser (and its undo)");
+        assert!(
+            !editor_splices(&"line\n".repeat(100)),
+            "100 lines stay with the browser (and its undo)"
+        );
         assert!(editor_splices(&"line\n".repeat(101)));
         assert!(editor_splices(&"x".repeat(64 * 1024 + 1)));
     }
@@ -753,18 +1030,31 @@ mod tests {
     fn utf16_offsets_become_byte_offsets() {
         let text = "aé😀b";
         // a: 1 unit, é: 1 unit (2 bytes), 😀: 2 units (4 bytes), b.
-        assert_eq!([0, 1, 2, 4, 5, 99].map(|u| utf16_to_byte(text, u)), [0, 1, 3, 7, 8, 8]);
+        assert_eq!(
+            [0, 1, 2, 4, 5, 99].map(|u| utf16_to_byte(text, u)),
+            [0, 1, 3, 7, 8, 8]
+        );
     }
 
     #[test]
     fn skill_md_is_shown_decoded_and_read_only_unless_utf8() {
         let mut utf16 = vec![0xFF, 0xFE];
-        utf16.extend("---\nname: x\n---\n".encode_utf16().flat_map(u16::to_le_bytes));
+        utf16.extend(
+            "---\nname: x\n---\n"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        );
         let k = SkillInput::new("x", vec![("SKILL.md".into(), utf16)]);
         let (text, why) = k.skill_md_shown().expect("shown");
         assert!(!text.contains('\0') && text.contains("name: x"), "{text:?}");
         assert_eq!(why, Some("UTF-16 (little-endian)"));
-        let k = SkillInput::new("x", vec![("SKILL.md".into(), b"---\nname: x\n".to_vec()), ("a.md".into(), vec![0; 10])]);
+        let k = SkillInput::new(
+            "x",
+            vec![
+                ("SKILL.md".into(), b"---\nname: x\n".to_vec()),
+                ("a.md".into(), vec![0; 10]),
+            ],
+        );
         assert_eq!(k.skill_md_shown().map(|(_, why)| why), Some(None));
         assert_eq!(k.other_files_bytes(), 10);
     }
@@ -772,21 +1062,41 @@ mod tests {
     #[test]
     fn a_selection_is_replaced_in_utf16_units() {
         // "é" is one UTF-16 unit and two bytes; "😀" two units and four bytes.
-        assert_eq!(splice_selection("aé😀b", 1, 4, "XY"), ("aXYb".to_owned(), 3));
-        assert_eq!(splice_selection("aé😀b", 4, 1, "😀"), ("a😀b".to_owned(), 3), "a backward selection");
+        assert_eq!(
+            splice_selection("aé😀b", 1, 4, "XY"),
+            ("aXYb".to_owned(), 3)
+        );
+        assert_eq!(
+            splice_selection("aé😀b", 4, 1, "😀"),
+            ("a😀b".to_owned(), 3),
+            "a backward selection"
+        );
         assert_eq!(splice_selection("ab", 2, 2, "c"), ("abc".to_owned(), 3));
-        assert_eq!(splice_selection("ab", 9, 9, "c"), ("abc".to_owned(), 10), "past the end clamps the text, not the caret");
+        assert_eq!(
+            splice_selection("ab", 9, 9, "c"),
+            ("abc".to_owned(), 10),
+            "past the end clamps the text, not the caret"
+        );
     }
 
     #[test]
     fn a_skill_of_the_same_folder_replaces_the_loaded_one() {
-        let skill = |dir: &str, body: &str| SkillInput::new(dir, vec![("SKILL.md".into(), body.as_bytes().to_vec())]);
+        let skill = |dir: &str, body: &str| {
+            SkillInput::new(dir, vec![("SKILL.md".into(), body.as_bytes().to_vec())])
+        };
         let mut state = PageState::default();
         state.put_skill(skill("a", "1"));
         state.put_skill(skill("b", "1"));
         state.selected_file = "scripts/x.py".into();
         state.put_skill(skill("a", "2"));
-        assert_eq!((state.skills.len(), state.selected, state.selected_file.as_str()), (2, 0, "SKILL.md"));
+        assert_eq!(
+            (
+                state.skills.len(),
+                state.selected,
+                state.selected_file.as_str()
+            ),
+            (2, 0, "SKILL.md")
+        );
         assert_eq!(state.skills[0].files[0].1, b"2");
         state.put_skill(skill("c", "1"));
         assert_eq!((state.skills.len(), state.selected), (3, 2));

@@ -57,16 +57,25 @@ pub struct EvalArgs {
 pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
     let skills = route_cmd::load_skills(&args.paths)?;
     let target = match &args.skill {
-        Some(name) => skills.iter().position(|s| &s.name == name).ok_or_else(|| format!("no skill named {name} among the paths given"))?,
+        Some(name) => skills
+            .iter()
+            .position(|s| &s.name == name)
+            .ok_or_else(|| format!("no skill named {name} among the paths given"))?,
         None => 0,
     };
-    let text = std::fs::read_to_string(&args.evals).map_err(|e| format!("{}: {e}", args.evals.display()))?;
-    let input = skillpg_routing::evalset::parse_eval_input(&text).map_err(|e| format!("{}: {e}", args.evals.display()))?;
-    let holdout = args.holdout.or(input.holdout).unwrap_or(eval::DEFAULT_HOLDOUT);
+    let text = std::fs::read_to_string(&args.evals)
+        .map_err(|e| format!("{}: {e}", args.evals.display()))?;
+    let input = skillpg_routing::evalset::parse_eval_input(&text)
+        .map_err(|e| format!("{}: {e}", args.evals.display()))?;
+    let holdout = args
+        .holdout
+        .or(input.holdout)
+        .unwrap_or(eval::DEFAULT_HOLDOUT);
     let seed = args.seed.or(input.seed).unwrap_or(eval::DEFAULT_SEED);
     let requests = eval::as_requests(&input.items, &skills[target].name);
     let router = LoadedRouter::new(&args.router)?;
-    let mut sets: Vec<(Vec<RouteSkill>, Descriptions)> = vec![(skills.clone(), Descriptions::AsWritten)];
+    let mut sets: Vec<(Vec<RouteSkill>, Descriptions)> =
+        vec![(skills.clone(), Descriptions::AsWritten)];
     if let Some(draft) = &args.draft {
         let mut drafted = skills.clone();
         drafted[target].description = draft.clone();
@@ -76,10 +85,19 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
     if args.runs > 1 || args.temperature > 0.0 {
         // A decoder's repeated runs: drafts are compared on one run of each description.
         if args.draft.is_some() {
-            return Err("--draft compares one run of each description: leave out --runs and --temperature".to_owned());
+            return Err(
+                "--draft compares one run of each description: leave out --runs and --temperature"
+                    .to_owned(),
+            );
         }
-        let (arm, (choices, answers)) = router.sampled_runs(&skills, &requests, args.runs.max(1), args.temperature, seed)?;
-        let sampled = Some(eval::Sampled { runs: args.runs.max(1), temperature: args.temperature, choices: &choices, answers: &answers });
+        let (arm, (choices, answers)) =
+            router.sampled_runs(&skills, &requests, args.runs.max(1), args.temperature, seed)?;
+        let sampled = Some(eval::Sampled {
+            runs: args.runs.max(1),
+            temperature: args.temperature,
+            choices: &choices,
+            answers: &answers,
+        });
         let run = EvalRun {
             model: &router.model,
             method: router.method(),
@@ -92,21 +110,48 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
             sampled,
         };
         let report = run.report();
-        return Ok(if json { eval::report_json(&report) } else { text_report(&report, None, near) });
+        return Ok(if json {
+            eval::report_json(&report)
+        } else {
+            text_report(&report, None, near)
+        });
     }
-    let borrowed: Vec<(&[RouteSkill], Descriptions)> = sets.iter().map(|(s, d)| (s.as_slice(), *d)).collect();
+    let borrowed: Vec<(&[RouteSkill], Descriptions)> =
+        sets.iter().map(|(s, d)| (s.as_slice(), *d)).collect();
     let arms = router.run_arms(&borrowed, &requests)?;
     let report = |arm: &Arm, description: &str| {
-        EvalRun { model: &router.model, method: router.method(), holdout, seed, items: &input.items, arm, target, description, sampled: None }.report()
+        EvalRun {
+            model: &router.model,
+            method: router.method(),
+            holdout,
+            seed,
+            items: &input.items,
+            arm,
+            target,
+            description,
+            sampled: None,
+        }
+        .report()
     };
     let current = report(&arms[0], &skills[target].description);
     let Some(draft) = args.draft.as_deref() else {
-        return Ok(if json { eval::report_json(&current) } else { text_report(&current, None, near) });
+        return Ok(if json {
+            eval::report_json(&current)
+        } else {
+            text_report(&current, None, near)
+        });
     };
     let drafted = report(&arms[1], draft);
-    let results = |r: &EvalReport| -> Vec<eval::QueryResult> { r.queries.iter().map(QueryRow::result).collect() };
+    let results = |r: &EvalReport| -> Vec<eval::QueryResult> {
+        r.queries.iter().map(QueryRow::result).collect()
+    };
     let splits: Vec<Split> = current.queries.iter().map(|q| q.split).collect();
-    let cmp = eval::compare_variants(&input.items, &splits, &results(&current), &results(&drafted));
+    let cmp = eval::compare_variants(
+        &input.items,
+        &splits,
+        &results(&current),
+        &results(&drafted),
+    );
     if json {
         let value = serde_json::json!({
             "current": current,
@@ -125,16 +170,39 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
 
 fn part_line(out: &mut String, label: &str, p: &PartJson) {
     let pct = |v: Option<f64>, ci: [f64; 2]| match v {
-        Some(v) => format!("{:>5.1}% [{:.1}, {:.1}]", v * 100.0, ci[0] * 100.0, ci[1] * 100.0),
+        Some(v) => format!(
+            "{:>5.1}% [{:.1}, {:.1}]",
+            v * 100.0,
+            ci[0] * 100.0,
+            ci[1] * 100.0
+        ),
         None => format!("{:>22}", "–"),
     };
-    let _ = writeln!(out, "{label:<11} {:>3}  {:<22}  {:<22}  {:<22}", p.n, pct(p.precision, p.precision_ci), pct(p.recall, p.recall_ci), pct(p.accuracy, p.accuracy_ci));
+    let _ = writeln!(
+        out,
+        "{label:<11} {:>3}  {:<22}  {:<22}  {:<22}",
+        p.n,
+        pct(p.precision, p.precision_ci),
+        pct(p.recall, p.recall_ci),
+        pct(p.accuracy, p.accuracy_ci)
+    );
 }
 
 /// The lab's figures, its near misses and the draft's paired result, for a terminal.
-fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantComparison)>, near: f32) -> String {
+fn text_report(
+    r: &EvalReport,
+    draft: Option<(&EvalReport, &eval::VariantComparison)>,
+    near: f32,
+) -> String {
     let mut out = String::new();
-    let runs = if r.runs > 1 || r.temperature > 0.0 { format!(", {} run(s) a query at temperature {}", r.runs, r.temperature) } else { String::new() };
+    let runs = if r.runs > 1 || r.temperature > 0.0 {
+        format!(
+            ", {} run(s) a query at temperature {}",
+            r.runs, r.temperature
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
         "{}: {} queries (eval set {}), seed {}, {:.0}% held out for validation; {}{runs}",
@@ -145,7 +213,11 @@ fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantCompari
         r.holdout * 100.0,
         r.model
     );
-    let _ = writeln!(out, "{:<11} {:>3}  {:<22}  {:<22}  {:<22}", "", "n", "precision (95% CI)", "recall", "accuracy");
+    let _ = writeln!(
+        out,
+        "{:<11} {:>3}  {:<22}  {:<22}  {:<22}",
+        "", "n", "precision (95% CI)", "recall", "accuracy"
+    );
     part_line(&mut out, "train", &r.train);
     part_line(&mut out, "validation", &r.validation);
     let items: Vec<EvalQuery> = r.queries.iter().map(QueryRow::item).collect();
@@ -153,16 +225,40 @@ fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantCompari
     let misses = eval::near_misses(&items, &results, near);
     if !misses.is_empty() {
         let _ = if near < 0.0 {
-            writeln!(out, "\nwrong (a decoder has no margin: the share of runs that chose the skill is shown):")
+            writeln!(
+                out,
+                "\nwrong (a decoder has no margin: the share of runs that chose the skill is shown):"
+            )
         } else {
-            writeln!(out, "\nwrong, or right by less than {near} (nearest the bar first):")
+            writeln!(
+                out,
+                "\nwrong, or right by less than {near} (nearest the bar first):"
+            )
         };
         for (i, m) in misses {
             let q = &r.queries[i];
-            let mark = if q.triggered == q.should_trigger { "right" } else { "WRONG" };
-            let want = if q.should_trigger { "should trigger" } else { "should not" };
-            let how = if near < 0.0 { format!("rate {:.2}", q.trigger_rate) } else { format!("margin {m:+.3}") };
-            let _ = writeln!(out, "  {mark} {:<12} {want:<14} {how}  chose {:<20} {:?}", format!("[{}]", split_name(q.split)), q.chosen, q.query);
+            let mark = if q.triggered == q.should_trigger {
+                "right"
+            } else {
+                "WRONG"
+            };
+            let want = if q.should_trigger {
+                "should trigger"
+            } else {
+                "should not"
+            };
+            let how = if near < 0.0 {
+                format!("rate {:.2}", q.trigger_rate)
+            } else {
+                format!("margin {m:+.3}")
+            };
+            let _ = writeln!(
+                out,
+                "  {mark} {:<12} {want:<14} {how}  chose {:<20} {:?}",
+                format!("[{}]", split_name(q.split)),
+                q.chosen,
+                q.query
+            );
         }
     }
     if let Some((d, cmp)) = draft {
@@ -174,7 +270,16 @@ fn text_report(r: &EvalReport, draft: Option<(&EvalReport, &eval::VariantCompari
             "on validation only: {} right under both, {} only under the current description, {} only under the draft, {} under neither; exact sign test p = {:.4}",
             cmp.paired.both, cmp.paired.only_a, cmp.paired.only_b, cmp.paired.neither, cmp.p_value
         );
-        let _ = writeln!(out, "{}{}", if cmp.verdict.is_warning() { "warning: " } else { "" }, cmp.verdict_words());
+        let _ = writeln!(
+            out,
+            "{}{}",
+            if cmp.verdict.is_warning() {
+                "warning: "
+            } else {
+                ""
+            },
+            cmp.verdict_words()
+        );
         if let Some(why) = cmp.overfit_words() {
             let _ = writeln!(out, "warning: {why}");
         }

@@ -3,7 +3,10 @@
 //! Exit codes: 0 when every skill passes, 1 when any has an error under the profile, 2 on a
 //! usage error (bad flags, a path that does not exist).
 
-#![allow(clippy::print_stdout, reason = "a command-line program prints its results")]
+#![allow(
+    clippy::print_stdout,
+    reason = "a command-line program prints its results"
+)]
 
 mod eval_cmd;
 mod render;
@@ -21,7 +24,11 @@ use skillpg_routing::outcome::Descriptions;
 use skillpg_routing::skills::RouteSkill;
 
 #[derive(Parser, Debug)]
-#[command(name = "skillpg", version, about = "Check, count, price and fix Agent Skills (o200k_base token counts)")]
+#[command(
+    name = "skillpg",
+    version,
+    about = "Check, count, price and fix Agent Skills (o200k_base token counts)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -235,13 +242,18 @@ fn main() -> ExitCode {
 fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
     // Build the tokenizer while the files are read: most runs will count something.
     rayon::spawn(skillpg_tokens::warm_up);
-    parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone()))).into_iter().collect()
+    parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone())))
+        .into_iter()
+        .collect()
 }
 
 /// An input that holds no skill (an unreadable archive, a zip bomb), as an error that names it
 /// and its findings: counting, fixing or routing it would do nothing, silently.
 fn require_skills(inputs: &[(Ingested, PathBuf)]) -> Result<(), String> {
-    match inputs.iter().find_map(|(ingested, path)| ingested.why_no_skill().map(|why| (path, why))) {
+    match inputs
+        .iter()
+        .find_map(|(ingested, path)| ingested.why_no_skill().map(|why| (path, why)))
+    {
         Some((path, why)) => Err(format!("{}: {why}", path.display())),
         None => Ok(()),
     }
@@ -250,7 +262,8 @@ fn require_skills(inputs: &[(Ingested, PathBuf)]) -> Result<(), String> {
 /// Analyzes every skill found; an input that holds none is an error (`require_skills`).
 fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> Result<Vec<Analysis>, String> {
     require_skills(inputs)?;
-    let bundles: Vec<&skillpg_core::SkillBundle> = inputs.iter().flat_map(|(i, _)| &i.skills).collect();
+    let bundles: Vec<&skillpg_core::SkillBundle> =
+        inputs.iter().flat_map(|(i, _)| &i.skills).collect();
     Ok(parallel_map(&bundles, |b| analyze(b)))
 }
 
@@ -266,7 +279,10 @@ struct Checked {
 }
 
 fn analyze_inputs(inputs: &[(Ingested, PathBuf)]) -> Checked {
-    let checked: Vec<_> = inputs.iter().map(|(ingested, path)| ingested.checked_skills(&path.display().to_string())).collect();
+    let checked: Vec<_> = inputs
+        .iter()
+        .map(|(ingested, path)| ingested.checked_skills(&path.display().to_string()))
+        .collect();
     let mut bundles = Vec::new();
     let mut owner = Vec::new();
     for (input, skills) in checked.iter().enumerate() {
@@ -275,18 +291,27 @@ fn analyze_inputs(inputs: &[(Ingested, PathBuf)]) -> Checked {
             bundles.push(skill);
         }
     }
-    Checked { analyses: parallel_map(&bundles, |b| analyze(b)), owner }
+    Checked {
+        analyses: parallel_map(&bundles, |b| analyze(b)),
+        owner,
+    }
 }
 
 /// Every skill's findings under `profile`.
-fn check_under(inputs: &[(Ingested, PathBuf)], checked: &Checked, profile: &Profile) -> Vec<Vec<Diagnostic>> {
+fn check_under(
+    inputs: &[(Ingested, PathBuf)],
+    checked: &Checked,
+    profile: &Profile,
+) -> Vec<Vec<Diagnostic>> {
     let own = parallel_map(&checked.analyses, |a| check(a, profile));
     checked
         .owner
         .iter()
         .zip(own)
         .map(|(owner, own)| {
-            let mut all = owner.map(|i| inputs[i].0.findings(profile)).unwrap_or_default();
+            let mut all = owner
+                .map(|i| inputs[i].0.findings(profile))
+                .unwrap_or_default();
             all.extend(own);
             all
         })
@@ -304,18 +329,31 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send
 fn profile(key: &str) -> Result<&'static Profile, String> {
     Profile::by_key(key).ok_or_else(|| {
         let keys: Vec<&str> = skillpg_core::profile::ALL.iter().map(|p| p.key).collect();
-        format!("unknown profile '{key}' (expected {}, or all)", keys.join(", "))
+        format!(
+            "unknown profile '{key}' (expected {}, or all)",
+            keys.join(", ")
+        )
     })
 }
 
 /// The profiles `key` names: one, or every client for `all`.
 fn profiles(key: &str) -> Result<Vec<&'static Profile>, String> {
-    if key == "all" { Ok(skillpg_core::profile::ALL.to_vec()) } else { profile(key).map(|p| vec![p]) }
+    if key == "all" {
+        Ok(skillpg_core::profile::ALL.to_vec())
+    } else {
+        profile(key).map(|p| vec![p])
+    }
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Check { profile: key, format, context_window, catalog, paths } => {
+        Command::Check {
+            profile: key,
+            format,
+            context_window,
+            catalog,
+            paths,
+        } => {
             let profiles = profiles(&key)?;
             let inputs = load(&paths)?;
             let checked = analyze_inputs(&inputs);
@@ -326,11 +364,22 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let mut reports = Vec::new();
             for p in &profiles {
                 let per_skill = check_under(&inputs, &checked, p);
-                let catalog_diags = if catalog { check_catalog(analyses, p, context_window) } else { Vec::new() };
+                let catalog_diags = if catalog {
+                    check_catalog(analyses, p, context_window)
+                } else {
+                    Vec::new()
+                };
                 reports.push(skillpg_report::CheckJson {
                     profile: p.key.to_owned(),
-                    skills: analyses.iter().zip(&per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, false)).collect(),
-                    catalog: catalog_diags.iter().map(skillpg_report::diagnostic_json).collect(),
+                    skills: analyses
+                        .iter()
+                        .zip(&per_skill)
+                        .map(|(a, d)| skillpg_report::skill_check_json(a, d, false))
+                        .collect(),
+                    catalog: catalog_diags
+                        .iter()
+                        .map(skillpg_report::diagnostic_json)
+                        .collect(),
                 });
                 checks.push((*p, per_skill));
                 catalogs.push(catalog_diags);
@@ -338,19 +387,43 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let all = key == "all";
             match (format, all) {
                 (CheckFormat::Json, false) => println!("{}", to_json(&reports[0])?),
-                (CheckFormat::Sarif, false) => println!("{}", to_json(&skillpg_report::sarif(&reports[0]))?),
-                (CheckFormat::Text, false) => print!("{}", render::check_text(checks[0].0, analyses, &checks[0].1, &catalogs[0])),
+                (CheckFormat::Sarif, false) => {
+                    println!("{}", to_json(&skillpg_report::sarif(&reports[0]))?)
+                }
+                (CheckFormat::Text, false) => print!(
+                    "{}",
+                    render::check_text(checks[0].0, analyses, &checks[0].1, &catalogs[0])
+                ),
                 (CheckFormat::Json, true) => {
                     let clients = skillpg_report::client_verdicts(analyses, &checks);
-                    println!("{}", to_json(&serde_json::json!({"clients": clients, "checks": reports}))?)
+                    println!(
+                        "{}",
+                        to_json(&serde_json::json!({"clients": clients, "checks": reports}))?
+                    )
                 }
-                (CheckFormat::Sarif, true) => println!("{}", to_json(&skillpg_report::sarif_per_client(&reports))?),
-                (CheckFormat::Text, true) => print!("{}", render::clients_text(&skillpg_report::client_verdicts(analyses, &checks), &catalogs.concat())),
+                (CheckFormat::Sarif, true) => {
+                    println!("{}", to_json(&skillpg_report::sarif_per_client(&reports))?)
+                }
+                (CheckFormat::Text, true) => print!(
+                    "{}",
+                    render::clients_text(
+                        &skillpg_report::client_verdicts(analyses, &checks),
+                        &catalogs.concat()
+                    )
+                ),
             }
             let ok = reports.iter().all(|r| r.skills.iter().all(|s| s.valid));
-            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
-        Command::Listing { context_window, format, paths } => {
+        Command::Listing {
+            context_window,
+            format,
+            paths,
+        } => {
             let inputs = load(&paths)?;
             let analyses = analyze_all(&inputs)?;
             let listings = skillpg_report::listings(&analyses, context_window);
@@ -364,12 +437,27 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let inputs = load(&paths)?;
             let analyses = analyze_all(&inputs)?;
             match format {
-                Format::Json => println!("{}", to_json(&skillpg_report::levels_report_json(&analyses))?),
+                Format::Json => println!(
+                    "{}",
+                    to_json(&skillpg_report::levels_report_json(&analyses))?
+                ),
                 Format::Text => print!("{}", render::levels_text(&analyses)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Cost { format, turns, activate_at, read, price, cached_price, l1, l2, l3, read_tokens, path } => {
+        Command::Cost {
+            format,
+            turns,
+            activate_at,
+            read,
+            price,
+            cached_price,
+            l1,
+            l2,
+            l3,
+            read_tokens,
+            path,
+        } => {
             let inputs = match (l1, path) {
                 (Some(l1), _) => CostInputs {
                     turns,
@@ -385,11 +473,17 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     let loaded = load(std::slice::from_ref(&path))?;
                     let analyses = analyze_all(&loaded)?;
                     let [a] = analyses.as_slice() else {
-                        return Err(format!("{}: cost takes one skill, found {}", path.display(), analyses.len()));
+                        return Err(format!(
+                            "{}: cost takes one skill, found {}",
+                            path.display(),
+                            analyses.len()
+                        ));
                     };
                     let mut read_total = 0u64;
                     for file in &read {
-                        let f = a.file(file.trim_start_matches("./")).ok_or_else(|| format!("--read {file}: no such file in {}", a.display_path))?;
+                        let f = a.file(file.trim_start_matches("./")).ok_or_else(|| {
+                            format!("--read {file}: no such file in {}", a.display_path)
+                        })?;
                         read_total += f.tokens() as u64;
                     }
                     CostInputs {
@@ -406,16 +500,25 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 (None, None) => return Err("give a PATH or --l1 --l2 --l3".to_owned()),
             };
             if activate_at.is_some_and(|k| k == 0 || k > turns) {
-                return Err(format!("--activate-at must be between 1 and --turns ({turns})"));
+                return Err(format!(
+                    "--activate-at must be between 1 and --turns ({turns})"
+                ));
             }
             let report = cost(&inputs);
             match format {
-                Format::Json => println!("{}", to_json(&skillpg_report::cost_json(&inputs, &report))?),
+                Format::Json => {
+                    println!("{}", to_json(&skillpg_report::cost_json(&inputs, &report))?)
+                }
                 Format::Text => print!("{}", render::cost_text(&inputs, &report)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Fix { include_unsafe, write, profile: key, paths } => {
+        Command::Fix {
+            include_unsafe,
+            write,
+            profile: key,
+            paths,
+        } => {
             let profile = profile(&key)?;
             let inputs = load(&paths)?;
             require_skills(&inputs)?;
@@ -424,18 +527,25 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 for skill in &ingested.skills {
                     let a = analyze(skill);
                     let diags = skillpg_core::check(&a, profile);
-                    let (Some(doc), Some(md_path)) = (&a.doc, &a.skill_md_path) else { continue };
-                    let fixed = skillpg_core::fix::apply(&doc.text, md_path, &diags, include_unsafe);
+                    let (Some(doc), Some(md_path)) = (&a.doc, &a.skill_md_path) else {
+                        continue;
+                    };
+                    let fixed =
+                        skillpg_core::fix::apply(&doc.text, md_path, &diags, include_unsafe);
                     if fixed.applied.is_empty() {
                         continue;
                     }
                     let display = format!("{}/{}", skill.display_path, md_path);
-                    print!("{}", skillpg_core::fix::unified_diff(&doc.text, &fixed.text, &display));
+                    print!(
+                        "{}",
+                        skillpg_core::fix::unified_diff(&doc.text, &fixed.text, &display)
+                    );
                     println!("# applied: {}", fixed.applied.join(", "));
                     any_left |= fixed.n_skipped > 0;
                     if write {
                         let target = skill_md_on_disk(root, &skill.display_path, md_path)?;
-                        std::fs::write(&target, fixed.text.as_bytes()).map_err(|e| format!("{}: {e}", target.display()))?;
+                        std::fs::write(&target, fixed.text.as_bytes())
+                            .map_err(|e| format!("{}: {e}", target.display()))?;
                         println!("# wrote {}", target.display());
                     }
                 }
@@ -451,28 +561,58 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Rules { rule: Some(key) } => {
             let rules = skillpg_core::rules::all_rules();
-            let r = rules.iter().find(|r| r.code.eq_ignore_ascii_case(&key) || r.name == key).ok_or_else(|| format!("no rule {key}; `skillpg rules` lists them"))?;
-            println!("{} {} ({} by default)\n", r.code, r.name, r.default_severity.as_str());
-            println!("{}", skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary));
+            let r = rules
+                .iter()
+                .find(|r| r.code.eq_ignore_ascii_case(&key) || r.name == key)
+                .ok_or_else(|| format!("no rule {key}; `skillpg rules` lists them"))?;
+            println!(
+                "{} {} ({} by default)\n",
+                r.code,
+                r.name,
+                r.default_severity.as_str()
+            );
+            println!(
+                "{}",
+                skillpg_core::rules::rule_doc(r.name).unwrap_or(r.summary)
+            );
             println!("\nSource: {} <{}>", r.source.title, r.source.url);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Route { router, format, requests, calibrate, paths } => {
+        Command::Route {
+            router,
+            format,
+            requests,
+            calibrate,
+            paths,
+        } => {
             let skills = route_cmd::load_skills(&paths)?;
-            let reqs = route_cmd::load_requests(&requests, (skills.len() == 1).then(|| skills[0].name.as_str()))?;
+            let reqs = route_cmd::load_requests(
+                &requests,
+                (skills.len() == 1).then(|| skills[0].name.as_str()),
+            )?;
             let mut router = route_cmd::LoadedRouter::new(&router)?;
-            let mut arm = router.run_arms(&[(&skills, Descriptions::AsWritten)], &reqs)?.remove(0);
+            let mut arm = router
+                .run_arms(&[(&skills, Descriptions::AsWritten)], &reqs)?
+                .remove(0);
             if calibrate {
                 router.calibrate(&mut arm, &reqs)?;
             }
             match format {
-                RouteFormat::Json => print!("{}", export::route_json(&router.model, router.method(), &reqs, &arm)),
+                RouteFormat::Json => print!(
+                    "{}",
+                    export::route_json(&router.model, router.method(), &reqs, &arm)
+                ),
                 RouteFormat::Csv => print!("{}", export::route_csv(&reqs, &arm)),
                 RouteFormat::Text => print!("{}", route_cmd::route_text(&router, &reqs, &arm)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Prompt { thin, chat, requests, paths } => {
+        Command::Prompt {
+            thin,
+            chat,
+            requests,
+            paths,
+        } => {
             use skillpg_decoder::protocol::{prompt_prefix, prompt_request, system_prompt};
             let mut skills = route_cmd::load_skills(&paths)?;
             if thin {
@@ -481,16 +621,29 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let system = system_prompt(&skills);
             if chat {
                 let turns: Vec<String> = requests.iter().map(|r| prompt_request(r)).collect();
-                println!("{}", serde_json::json!({ "prefix": prompt_prefix(&system), "requests": turns }));
+                println!(
+                    "{}",
+                    serde_json::json!({ "prefix": prompt_prefix(&system), "requests": turns })
+                );
             } else {
                 print!("{system}");
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { router, format, requests, a, b, thin_b } => {
+        Command::Compare {
+            router,
+            format,
+            requests,
+            a,
+            b,
+            thin_b,
+        } => {
             let skills_a = route_cmd::load_skills(&a)?;
             let (skills_b, b_are) = match (thin_b, b.is_empty()) {
-                (true, true) => (skills_a.iter().map(RouteSkill::thinned).collect(), Descriptions::Thinned),
+                (true, true) => (
+                    skills_a.iter().map(RouteSkill::thinned).collect(),
+                    Descriptions::Thinned,
+                ),
                 (false, false) => (route_cmd::load_skills(&b)?, Descriptions::Other),
                 (true, false) => return Err("give --b PATH... or --thin-b, not both".into()),
                 (false, true) => return Err("give --b PATH... or --thin-b".into()),
@@ -500,12 +653,31 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 return Err(format!("compare: {why}"));
             }
             let router = route_cmd::LoadedRouter::new(&router)?;
-            let [arm_a, arm_b]: [_; 2] = router.run_arms(&[(&skills_a, Descriptions::AsWritten), (&skills_b, b_are)], &reqs)?.try_into().map_err(|_| "two arms")?;
+            let [arm_a, arm_b]: [_; 2] = router
+                .run_arms(
+                    &[(&skills_a, Descriptions::AsWritten), (&skills_b, b_are)],
+                    &reqs,
+                )?
+                .try_into()
+                .map_err(|_| "two arms")?;
             let cmp = skillpg_routing::outcome::compare(&reqs, &arm_a, &arm_b)?;
             match format {
-                RouteFormat::Json => print!("{}", export::compare_json(&router.model, router.method(), &reqs, &arm_a, &arm_b, Some(&cmp))),
+                RouteFormat::Json => print!(
+                    "{}",
+                    export::compare_json(
+                        &router.model,
+                        router.method(),
+                        &reqs,
+                        &arm_a,
+                        &arm_b,
+                        Some(&cmp)
+                    )
+                ),
                 RouteFormat::Csv => print!("{}", export::compare_csv(&reqs, &arm_a, &arm_b)),
-                RouteFormat::Text => print!("{}", route_cmd::compare_text(&router, &reqs, &arm_a, &arm_b, &cmp)),
+                RouteFormat::Text => print!(
+                    "{}",
+                    route_cmd::compare_text(&router, &reqs, &arm_a, &arm_b, &cmp)
+                ),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -527,11 +699,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         skillpg_stats::percent(ci.high)
                     );
                 }
-                StatsCommand::SignTest { b, c } => println!("exact two-sided sign test, {b} vs {c} discordant pairs: p = {:.4}", skillpg_stats::sign_test(b, c)),
+                StatsCommand::SignTest { b, c } => println!(
+                    "exact two-sided sign test, {b} vs {c} discordant pairs: p = {:.4}",
+                    skillpg_stats::sign_test(b, c)
+                ),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::ModelPack { safetensors, vocab, out } => {
+        Command::ModelPack {
+            safetensors,
+            vocab,
+            out,
+        } => {
             print!("{}", route_cmd::pack(&safetensors, &vocab, &out)?);
             Ok(ExitCode::SUCCESS)
         }
@@ -539,15 +718,26 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 }
 
 /// The SKILL.md file on disk for a skill found under `root`; archives cannot be written.
-fn skill_md_on_disk(root: &std::path::Path, display_path: &str, md_path: &str) -> Result<PathBuf, String> {
+fn skill_md_on_disk(
+    root: &std::path::Path,
+    display_path: &str,
+    md_path: &str,
+) -> Result<PathBuf, String> {
     let dir = PathBuf::from(display_path);
     let candidate = dir.join(md_path);
     if root.is_dir() && candidate.is_file() {
         Ok(candidate)
-    } else if root.is_file() && root.file_name().is_some_and(|n| n.eq_ignore_ascii_case("skill.md")) {
+    } else if root.is_file()
+        && root
+            .file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"))
+    {
         Ok(root.to_path_buf())
     } else {
-        Err(format!("{}: cannot write fixes into an archive; extract it first", root.display()))
+        Err(format!(
+            "{}: cannot write fixes into an archive; extract it first",
+            root.display()
+        ))
     }
 }
 

@@ -18,7 +18,11 @@ fn file_text<'a>(a: &'a Analysis, file: &str) -> Option<&'a str> {
 /// One diagnostic with its source line and a caret under the span.
 fn diagnostic_text(out: &mut String, a: &Analysis, d: &Diagnostic) {
     let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code, d.message);
-    let path = if d.file.is_empty() { a.display_path.clone() } else { format!("{}/{}", a.display_path, d.file) };
+    let path = if d.file.is_empty() {
+        a.display_path.clone()
+    } else {
+        format!("{}/{}", a.display_path, d.file)
+    };
     match d.location {
         Some(loc) => {
             let _ = writeln!(out, "  --> {path}:{}:{}", loc.line, loc.column);
@@ -29,10 +33,19 @@ fn diagnostic_text(out: &mut String, a: &Analysis, d: &Diagnostic) {
                 let gutter = loc.line.to_string().len();
                 let caret_start = loc.column - 1;
                 let span_end = span.end.min(line_range.end).max(span.start);
-                let width = text[span.start.min(span_end)..span_end].chars().count().max(1);
+                let width = text[span.start.min(span_end)..span_end]
+                    .chars()
+                    .count()
+                    .max(1);
                 let _ = writeln!(out, "{:gutter$} |", "");
                 let _ = writeln!(out, "{} | {}", loc.line, line.replace('\t', " "));
-                let _ = writeln!(out, "{:gutter$} | {}{}", "", " ".repeat(caret_start), "^".repeat(width));
+                let _ = writeln!(
+                    out,
+                    "{:gutter$} | {}{}",
+                    "",
+                    " ".repeat(caret_start),
+                    "^".repeat(width)
+                );
             }
         }
         None => {
@@ -40,7 +53,11 @@ fn diagnostic_text(out: &mut String, a: &Analysis, d: &Diagnostic) {
         }
     }
     if let Some(fix) = &d.fix {
-        let safety = if fix.applicability == Applicability::Safe { "safe" } else { "unsafe" };
+        let safety = if fix.applicability == Applicability::Safe {
+            "safe"
+        } else {
+            "unsafe"
+        };
         let _ = writeln!(out, "   = fix ({safety}): {}", fix.title);
     }
     let _ = writeln!(out, "   = source: {} <{}>", d.source.title, d.source.url);
@@ -48,7 +65,12 @@ fn diagnostic_text(out: &mut String, a: &Analysis, d: &Diagnostic) {
 }
 
 /// The whole `check` output.
-pub fn check_text(profile: &Profile, analyses: &[Analysis], per_skill: &[Vec<Diagnostic>], catalog: &[Diagnostic]) -> String {
+pub fn check_text(
+    profile: &Profile,
+    analyses: &[Analysis],
+    per_skill: &[Vec<Diagnostic>],
+    catalog: &[Diagnostic],
+) -> String {
     let mut out = String::new();
     let mut n_valid = 0;
     for (a, diags) in analyses.iter().zip(per_skill) {
@@ -57,26 +79,58 @@ pub fn check_text(profile: &Profile, analyses: &[Analysis], per_skill: &[Vec<Dia
         }
     }
     for d in catalog {
-        let _ = writeln!(out, "{}[{}]: {}\n  = catalog of the {} skills installed together\n", d.severity.as_str(), d.code, d.message, analyses.len());
+        let _ = writeln!(
+            out,
+            "{}[{}]: {}\n  = catalog of the {} skills installed together\n",
+            d.severity.as_str(),
+            d.code,
+            d.message,
+            analyses.len()
+        );
     }
     for (a, diags) in analyses.iter().zip(per_skill) {
         let count = |s: Severity| diags.iter().filter(|d| d.severity == s).count();
-        let (e, w, i) = (count(Severity::Error), count(Severity::Warning), count(Severity::Info));
+        let (e, w, i) = (
+            count(Severity::Error),
+            count(Severity::Warning),
+            count(Severity::Info),
+        );
         if e == 0 {
             n_valid += 1;
         }
         let verdict = if e == 0 { "valid" } else { "INVALID" };
-        let _ = writeln!(out, "{verdict:>7}  {} ({}): {e} error(s), {w} warning(s), {i} note(s)", a.display_path, a.display_name());
+        let _ = writeln!(
+            out,
+            "{verdict:>7}  {} ({}): {e} error(s), {w} warning(s), {i} note(s)",
+            a.display_path,
+            a.display_name()
+        );
     }
-    let _ = writeln!(out, "{n_valid} of {} skill(s) valid under profile `{}` ({}; as of {})", analyses.len(), profile.key, profile.title, profile.as_of);
+    let _ = writeln!(
+        out,
+        "{n_valid} of {} skill(s) valid under profile `{}` ({}; as of {})",
+        analyses.len(),
+        profile.key,
+        profile.title,
+        profile.as_of
+    );
     out
 }
 
 /// The chapter's table.
 pub fn levels_text(analyses: &[Analysis]) -> String {
     let mut out = String::new();
-    let width = analyses.iter().map(|a| a.display_name().len()).max().unwrap_or(5).max(5);
-    let _ = writeln!(out, "{:width$}  {:>8}  {:>8}  {:>9}  {:>6}", "skill", "level 1", "level 2", "level 3", "files");
+    let width = analyses
+        .iter()
+        .map(|a| a.display_name().len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let _ = writeln!(
+        out,
+        "{:width$}  {:>8}  {:>8}  {:>9}  {:>6}",
+        "skill", "level 1", "level 2", "level 3", "files"
+    );
     let mut total = skillpg_core::Levels::default();
     for a in analyses {
         let l = a.levels();
@@ -103,7 +157,10 @@ pub fn levels_text(analyses: &[Analysis]) -> String {
         );
     }
     let _ = writeln!(out, "tokens: {}", skillpg_report::TOKENIZER_NOTE);
-    let _ = writeln!(out, "level 1 = `- name: description` + newline; level 2 = the body after the closing `---` line, unstripped; level 3 = every other file");
+    let _ = writeln!(
+        out,
+        "level 1 = `- name: description` + newline; level 2 = the body after the closing `---` line, unstripped; level 3 = every other file"
+    );
     out
 }
 
@@ -111,10 +168,28 @@ pub fn levels_text(analyses: &[Analysis]) -> String {
 pub fn cost_text(inputs: &CostInputs, r: &CostReport) -> String {
     let mut out = String::new();
     let n = inputs.turns;
-    let _ = writeln!(out, "{n} turns at ${:.2} per million input tokens (${:.2} cached)", inputs.price_per_million, inputs.cached_price_per_million);
-    let _ = writeln!(out, "{:36} {:>10} {:>9} {:>9}", "", "tokens", "cost", "cached");
-    for (label, line) in [("everything in the system prompt", &r.system_prompt), ("as a skill, used once", &r.skill_used), ("as a skill, never used", &r.skill_unused)] {
-        let _ = writeln!(out, "{label:36} {:>10} {:>9} {:>9}", thousands(line.tokens), format!("${:.4}", line.usd), format!("${:.4}", line.usd_cached));
+    let _ = writeln!(
+        out,
+        "{n} turns at ${:.2} per million input tokens (${:.2} cached)",
+        inputs.price_per_million, inputs.cached_price_per_million
+    );
+    let _ = writeln!(
+        out,
+        "{:36} {:>10} {:>9} {:>9}",
+        "", "tokens", "cost", "cached"
+    );
+    for (label, line) in [
+        ("everything in the system prompt", &r.system_prompt),
+        ("as a skill, used once", &r.skill_used),
+        ("as a skill, never used", &r.skill_unused),
+    ] {
+        let _ = writeln!(
+            out,
+            "{label:36} {:>10} {:>9} {:>9}",
+            thousands(line.tokens),
+            format!("${:.4}", line.usd),
+            format!("${:.4}", line.usd_cached)
+        );
     }
     let _ = writeln!(
         out,
@@ -132,8 +207,19 @@ pub fn rules_text() -> String {
     let mut rules = skillpg_core::rules::all_rules();
     rules.sort_by_key(|r| r.code);
     for r in rules {
-        let _ = writeln!(out, "{}  {:28} {:8} {}", r.code, r.name, r.default_severity.as_str(), r.summary);
-        let _ = writeln!(out, "{:36}source: {} <{}>", "", r.source.title, r.source.url);
+        let _ = writeln!(
+            out,
+            "{}  {:28} {:8} {}",
+            r.code,
+            r.name,
+            r.default_severity.as_str(),
+            r.summary
+        );
+        let _ = writeln!(
+            out,
+            "{:36}source: {} <{}>",
+            "", r.source.title, r.source.url
+        );
     }
     out
 }
@@ -162,7 +248,11 @@ pub fn clients_text(rows: &[skillpg_report::ClientVerdictsJson], catalog: &[Diag
     }
     let _ = writeln!(out);
     for r in rows {
-        let _ = writeln!(out, "{:width$}  {} <{}>, as of {}", r.client, r.title, r.source, r.as_of);
+        let _ = writeln!(
+            out,
+            "{:width$}  {} <{}>, as of {}",
+            r.client, r.title, r.source, r.as_of
+        );
     }
     for d in catalog {
         let _ = writeln!(out, "\n{}[{}]: {}", d.severity.as_str(), d.code, d.message);
@@ -175,10 +265,17 @@ pub fn clients_text(rows: &[skillpg_report::ClientVerdictsJson], catalog: &[Diag
 pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
     let mut out = String::new();
     for l in listings {
-        let window = l.context_window.map(|w| format!("a {}-token window", thousands(w as u64))).unwrap_or_else(|| "an unknown window".to_owned());
+        let window = l
+            .context_window
+            .map(|w| format!("a {}-token window", thousands(w as u64)))
+            .unwrap_or_else(|| "an unknown window".to_owned());
         match l.budget {
             Some(budget) => {
-                let cut = l.skills.iter().filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars)).count();
+                let cut = l
+                    .skills
+                    .iter()
+                    .filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars))
+                    .count();
                 let out_of = l.skills.iter().filter(|s| s.shown_chars.is_none()).count();
                 let _ = writeln!(
                     out,
@@ -187,7 +284,13 @@ pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
                     thousands(l.whole as u64),
                     thousands(budget as u64),
                     l.unit,
-                    if l.whole <= budget { " (fits)".to_owned() } else { format!(" (over: {cut} description(s) shortened, {out_of} skill(s) left out)") }
+                    if l.whole <= budget {
+                        " (fits)".to_owned()
+                    } else {
+                        format!(
+                            " (over: {cut} description(s) shortened, {out_of} skill(s) left out)"
+                        )
+                    }
                 );
                 for s in &l.skills {
                     match s.shown_chars {
@@ -195,14 +298,26 @@ pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
                             let _ = writeln!(out, "  {}: left out", s.name);
                         }
                         Some(n) if n < s.description_chars => {
-                            let _ = writeln!(out, "  {}: {} of {} characters shown", s.name, thousands(n as u64), thousands(s.description_chars as u64));
+                            let _ = writeln!(
+                                out,
+                                "  {}: {} of {} characters shown",
+                                s.name,
+                                thousands(n as u64),
+                                thousands(s.description_chars as u64)
+                            );
                         }
                         Some(_) => {}
                     }
                 }
             }
             None => {
-                let _ = writeln!(out, "{}: {} {} of level 1, no documented budget", l.title, thousands(l.whole as u64), l.unit);
+                let _ = writeln!(
+                    out,
+                    "{}: {} {} of level 1, no documented budget",
+                    l.title,
+                    thousands(l.whole as u64),
+                    l.unit
+                );
             }
         }
     }

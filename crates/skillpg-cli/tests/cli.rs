@@ -5,7 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn skillpg(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillpg")).args(args).current_dir(root()).output().expect("run skillpg")
+    Command::new(env!("CARGO_BIN_EXE_skillpg"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run skillpg")
 }
 
 fn root() -> PathBuf {
@@ -13,7 +17,9 @@ fn root() -> PathBuf {
 }
 
 fn temp_skill(name: &str, skill_md: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skillpg-cli-{}-{name}", std::process::id())).join(name);
+    let dir = std::env::temp_dir()
+        .join(format!("skillpg-cli-{}-{name}", std::process::id()))
+        .join(name);
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(dir.join("SKILL.md"), skill_md).expect("write");
     dir
@@ -21,13 +27,27 @@ fn temp_skill(name: &str, skill_md: &str) -> PathBuf {
 
 #[test]
 fn check_exit_codes_and_json_shape() {
-    let good = temp_skill("good-skill", "---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n");
-    let bad = temp_skill("bad-skill", "---\nname: Bad_Skill\ndescription: Use when: broken\n---\n");
+    let good = temp_skill(
+        "good-skill",
+        "---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n",
+    );
+    let bad = temp_skill(
+        "bad-skill",
+        "---\nname: Bad_Skill\ndescription: Use when: broken\n---\n",
+    );
     let out = skillpg(&["check", "--format", "json", good.to_str().expect("utf-8")]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let skill = &json["skills"][0];
-    assert_eq!((skill["name"].as_str(), skill["valid"].as_bool()), (Some("good-skill"), Some(true)));
+    assert_eq!(
+        (skill["name"].as_str(), skill["valid"].as_bool()),
+        (Some("good-skill"), Some(true))
+    );
     assert!(skill["path"].is_string() && skill["diagnostics"].is_array());
 
     let out = skillpg(&["check", "--format", "json", bad.to_str().expect("utf-8")]);
@@ -40,17 +60,33 @@ fn check_exit_codes_and_json_shape() {
     assert_eq!(d["code"], "SPG015");
 
     assert_eq!(skillpg(&["check", "does-not-exist"]).status.code(), Some(2));
-    assert_eq!(skillpg(&["check", "--profile", "nope", good.to_str().expect("utf-8")]).status.code(), Some(2));
+    assert_eq!(
+        skillpg(&["check", "--profile", "nope", good.to_str().expect("utf-8")])
+            .status
+            .code(),
+        Some(2)
+    );
     assert_eq!(skillpg(&["check"]).status.code(), Some(2));
 }
 
 #[test]
 fn text_output_shows_the_line_and_a_caret_and_sarif_is_valid_json() {
-    let bad = temp_skill("caret-skill", "---\nname: other-name\ndescription: Formats tables. Use when asked.\n---\n");
+    let bad = temp_skill(
+        "caret-skill",
+        "---\nname: other-name\ndescription: Formats tables. Use when asked.\n---\n",
+    );
     let out = skillpg(&["check", bad.to_str().expect("utf-8")]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("error[SPG038]: Directory name 'caret-skill' must match skill name 'other-name'"), "{text}");
-    assert!(text.contains("2 | name: other-name") && text.contains("^^^^^^^^^^"), "{text}");
+    assert!(
+        text.contains(
+            "error[SPG038]: Directory name 'caret-skill' must match skill name 'other-name'"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 | name: other-name") && text.contains("^^^^^^^^^^"),
+        "{text}"
+    );
     let out = skillpg(&["check", "--format", "sarif", bad.to_str().expect("utf-8")]);
     let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).expect("sarif json");
     assert_eq!(sarif["version"], "2.1.0");
@@ -59,33 +95,82 @@ fn text_output_shows_the_line_and_a_caret_and_sarif_is_valid_json() {
 
 #[test]
 fn levels_and_cost_json() {
-    let out = skillpg(&["cost", "--format", "json", "--l1", "46", "--l2", "324", "--l3", "1346", "--read-tokens", "665", "--turns", "40"]);
+    let out = skillpg(&[
+        "cost",
+        "--format",
+        "json",
+        "--l1",
+        "46",
+        "--l2",
+        "324",
+        "--l3",
+        "1346",
+        "--read-tokens",
+        "665",
+        "--turns",
+        "40",
+    ]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["system_prompt"]["tokens"], 68_640);
-    assert_eq!(format!("{:.4}", json["system_prompt"]["usd"].as_f64().unwrap_or(0.0)), "0.1373");
-    assert_eq!(format!("{:.4}", json["system_prompt"]["usd_cached"].as_f64().unwrap_or(0.0)), "0.0168");
+    assert_eq!(
+        format!(
+            "{:.4}",
+            json["system_prompt"]["usd"].as_f64().unwrap_or(0.0)
+        ),
+        "0.1373"
+    );
+    assert_eq!(
+        format!(
+            "{:.4}",
+            json["system_prompt"]["usd_cached"].as_f64().unwrap_or(0.0)
+        ),
+        "0.0168"
+    );
     assert_eq!(json["skill_used"]["tokens"], 2_829);
     assert_eq!(json["skill_unused"]["tokens"], 1_840);
     let out = skillpg(&["levels", "--format", "json", "web/samples/release-notes"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["skills"][0]["files"], 2);
     assert_eq!(json["total"]["level1"], json["skills"][0]["level1"]);
-    assert!(json["skills"][0]["files_detail"][0]["tokens"].as_u64().unwrap_or(0) > 0);
+    assert!(
+        json["skills"][0]["files_detail"][0]["tokens"]
+            .as_u64()
+            .unwrap_or(0)
+            > 0
+    );
 }
 
 #[test]
 fn fix_prints_a_diff_and_writes_only_when_asked() {
-    let dir = temp_skill("fix-skill", "\u{feff}---\nname: fix-skill\ndescription: Use when: fixing\n---\n");
+    let dir = temp_skill(
+        "fix-skill",
+        "\u{feff}---\nname: fix-skill\ndescription: Use when: fixing\n---\n",
+    );
     let before = std::fs::read(dir.join("SKILL.md")).expect("read");
     let out = skillpg(&["fix", dir.to_str().expect("utf-8")]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("+description: \"Use when: fixing\"") && text.contains("# applied: SPG012"), "{text}");
-    assert_eq!(std::fs::read(dir.join("SKILL.md")).expect("read"), before, "fix without --write must not write");
+    assert!(
+        text.contains("+description: \"Use when: fixing\"") && text.contains("# applied: SPG012"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("SKILL.md")).expect("read"),
+        before,
+        "fix without --write must not write"
+    );
     let out = skillpg(&["fix", "--write", dir.to_str().expect("utf-8")]);
     assert!(out.status.success());
     let after = std::fs::read_to_string(dir.join("SKILL.md")).expect("read");
-    assert_eq!(after, "---\nname: fix-skill\ndescription: \"Use when: fixing\"\n---\n");
-    assert_eq!(skillpg(&["check", dir.to_str().expect("utf-8")]).status.code(), Some(0));
+    assert_eq!(
+        after,
+        "---\nname: fix-skill\ndescription: \"Use when: fixing\"\n---\n"
+    );
+    assert_eq!(
+        skillpg(&["check", dir.to_str().expect("utf-8")])
+            .status
+            .code(),
+        Some(0)
+    );
 }
 
 #[test]
@@ -96,7 +181,10 @@ fn stats_reproduce_the_chapter() {
     assert!(out.contains("[24.5, 61.2]"), "{out}");
     let out = String::from_utf8(skillpg(&["stats", "sign-test", "9", "1"]).stdout).expect("utf-8");
     assert!(out.contains("p = 0.0215"), "{out}");
-    assert_eq!(skillpg(&["stats", "wilson", "5", "4"]).status.code(), Some(2));
+    assert_eq!(
+        skillpg(&["stats", "wilson", "5", "4"]).status.code(),
+        Some(2)
+    );
 }
 
 /// The listing budget runs only over a declared catalog, and is reported once for it.
@@ -106,28 +194,75 @@ fn catalog_is_declared_and_reported_once() {
     for i in 0..60 {
         let dir = root.join(format!("s{i:02}"));
         std::fs::create_dir_all(&dir).expect("temp dir");
-        std::fs::write(dir.join("SKILL.md"), format!("---\nname: s{i:02}\ndescription: Use when {}\n---\n", "x".repeat(200))).expect("write");
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!(
+                "---\nname: s{i:02}\ndescription: Use when {}\n---\n",
+                "x".repeat(200)
+            ),
+        )
+        .expect("write");
     }
     let path = root.to_str().expect("utf-8");
-    let alone = skillpg(&["check", "--profile", "claude-code", "--format", "json", path]);
+    let alone = skillpg(&[
+        "check",
+        "--profile",
+        "claude-code",
+        "--format",
+        "json",
+        path,
+    ]);
     let json: serde_json::Value = serde_json::from_slice(&alone.stdout).expect("json");
     assert_eq!(json["skills"].as_array().map(Vec::len), Some(60));
-    assert_eq!(json["catalog"].as_array().map(Vec::len), Some(0), "no catalog unless declared");
+    assert_eq!(
+        json["catalog"].as_array().map(Vec::len),
+        Some(0),
+        "no catalog unless declared"
+    );
     assert!(!String::from_utf8_lossy(&alone.stdout).contains("SPG051"));
-    let together = skillpg(&["check", "--catalog", "--profile", "claude-code", "--format", "json", path]);
-    assert_eq!(together.status.code(), Some(0), "the listing budget is advisory");
+    let together = skillpg(&[
+        "check",
+        "--catalog",
+        "--profile",
+        "claude-code",
+        "--format",
+        "json",
+        path,
+    ]);
+    assert_eq!(
+        together.status.code(),
+        Some(0),
+        "the listing budget is advisory"
+    );
     let json: serde_json::Value = serde_json::from_slice(&together.stdout).expect("json");
-    assert_eq!(json["catalog"].as_array().map(Vec::len), Some(1), "{}", json["catalog"]);
+    assert_eq!(
+        json["catalog"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        json["catalog"]
+    );
     assert_eq!(json["catalog"][0]["code"], "SPG051");
-    assert_eq!(String::from_utf8_lossy(&together.stdout).matches("SPG051").count(), 1);
+    assert_eq!(
+        String::from_utf8_lossy(&together.stdout)
+            .matches("SPG051")
+            .count(),
+        1
+    );
 }
 
 /// `compare` refuses requests without labels (no "0/n correct"), and negative thresholds parse.
 #[test]
 fn compare_refuses_unlabelled_requests_and_accepts_negative_thresholds() {
-    let skill = temp_skill("cmp-skill", "---\nname: cmp-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n");
+    let skill = temp_skill(
+        "cmp-skill",
+        "---\nname: cmp-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n",
+    );
     let requests = skill.parent().expect("parent").join("requests.txt");
-    std::fs::write(&requests, "format this CSV => cmp-skill\nwhat is the weather\n").expect("write");
+    std::fs::write(
+        &requests,
+        "format this CSV => cmp-skill\nwhat is the weather\n",
+    )
+    .expect("write");
     let out = skillpg(&[
         "compare",
         "--requests",
@@ -143,7 +278,10 @@ fn compare_refuses_unlabelled_requests_and_accepts_negative_thresholds() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0));
     assert!(err.contains("1 of 2 have no label (request 2)"), "{err}");
-    assert!(!err.contains("unexpected argument"), "a negative threshold is a value: {err}");
+    assert!(
+        !err.contains("unexpected argument"),
+        "a negative threshold is a value: {err}"
+    );
 }
 
 /// A zip of `entries`, deflated.
@@ -176,7 +314,11 @@ fn temp_file(name: &str, bytes: &[u8]) -> String {
 fn check_json(args: &[&str]) -> (Option<i32>, serde_json::Value, String) {
     let out = skillpg(args);
     let json = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
-    (out.status.code(), json, String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// Archives go through the same path as folders: an archive with no readable skill prints its
@@ -190,43 +332,98 @@ fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
         &zip_of(&[("good-skill/SKILL.md", b"---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n")]),
     );
     let (code, json, err) = check_json(&["check", "--format", "json", &shouting]);
-    assert_eq!((code, &json["skills"][0]["name"]), (Some(0), &serde_json::json!("good-skill")), "read as an archive: {json} {err}");
+    assert_eq!(
+        (code, &json["skills"][0]["name"]),
+        (Some(0), &serde_json::json!("good-skill")),
+        "read as an archive: {json} {err}"
+    );
     let good = temp_file(
         "good-skill.skill",
         &zip_of(&[("good-skill/SKILL.md", b"---\nname: good-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n")]),
     );
-    let bomb = temp_file("bomb.zip", &declaring(zip_of(&[("b/SKILL.md", b"---\n"), ("b/zeros.bin", &[0u8; 4096])]), 0x7fff_ffff));
-    let corrupt = temp_file("corrupt.zip", b"PK\x03\x04 this is not a zip archive at all");
+    let bomb = temp_file(
+        "bomb.zip",
+        &declaring(
+            zip_of(&[("b/SKILL.md", b"---\n"), ("b/zeros.bin", &[0u8; 4096])]),
+            0x7fff_ffff,
+        ),
+    );
+    let corrupt = temp_file(
+        "corrupt.zip",
+        b"PK\x03\x04 this is not a zip archive at all",
+    );
     let empty = temp_file("empty.zip", &zip_of(&[]));
     let traversal = temp_file(
         "traversal.zip",
         &zip_of(&[("../../etc/evil", b"x"), ("trav-skill/SKILL.md", b"---\nname: trav-skill\ndescription: Formats tables. Use when the user pastes CSV.\n---\n")]),
     );
     for profile in ["spec", "claude-ai", "claude-code", "strict-yaml"] {
-        let (code, json, err) = check_json(&["check", "--profile", profile, "--format", "json", &good]);
+        let (code, json, err) =
+            check_json(&["check", "--profile", profile, "--format", "json", &good]);
         assert_eq!(code, Some(0), "{profile}: {json} {err}");
         assert_eq!(json["skills"][0]["name"], "good-skill");
 
-        for (path, rule) in [(&bomb, "archive-too-large"), (&corrupt, "archive-unreadable"), (&empty, "missing-skill-md")] {
-            let (code, json, err) = check_json(&["check", "--profile", profile, "--format", "json", path]);
-            assert_eq!(code, Some(1), "{profile} {path}: an archive with no skill fails: {json} {err}");
+        for (path, rule) in [
+            (&bomb, "archive-too-large"),
+            (&corrupt, "archive-unreadable"),
+            (&empty, "missing-skill-md"),
+        ] {
+            let (code, json, err) =
+                check_json(&["check", "--profile", profile, "--format", "json", path]);
+            assert_eq!(
+                code,
+                Some(1),
+                "{profile} {path}: an archive with no skill fails: {json} {err}"
+            );
             let skills = json["skills"].as_array().expect("skills");
-            assert_eq!(skills.len(), 1, "{profile} {path}: the input is reported: {json}");
+            assert_eq!(
+                skills.len(),
+                1,
+                "{profile} {path}: the input is reported: {json}"
+            );
             assert_eq!(skills[0]["valid"], false);
             assert_eq!(skills[0]["path"], path.as_str(), "located at the archive");
             let diags = skills[0]["diagnostics"].as_array().expect("diagnostics");
-            assert!(diags.iter().any(|d| d["rule"] == rule && d["severity"] == "error"), "{profile} {path}: {rule} is an error: {json}");
-            assert!(diags.iter().any(|d| d["rule"] == "missing-skill-md"), "{profile} {path}: {json}");
+            assert!(
+                diags
+                    .iter()
+                    .any(|d| d["rule"] == rule && d["severity"] == "error"),
+                "{profile} {path}: {rule} is an error: {json}"
+            );
+            assert!(
+                diags.iter().any(|d| d["rule"] == "missing-skill-md"),
+                "{profile} {path}: {json}"
+            );
         }
 
         // A path that climbs out is skipped, and said; it is no product's gate, so the skill
         // beside it keeps its verdict.
-        let (code, json, err) = check_json(&["check", "--profile", profile, "--format", "json", &traversal]);
+        let (code, json, err) = check_json(&[
+            "check",
+            "--profile",
+            profile,
+            "--format",
+            "json",
+            &traversal,
+        ]);
         assert_eq!(code, Some(0), "{profile}: {json} {err}");
-        let diags = json["skills"][0]["diagnostics"].as_array().expect("diagnostics");
-        let outside = diags.iter().find(|d| d["rule"] == "path-outside-folder").expect("the traversal is reported");
-        assert_eq!(outside["severity"], "warning", "{profile}: capped to the profile's gates");
-        assert!(outside["message"].as_str().unwrap_or("").contains("../../etc/evil"));
+        let diags = json["skills"][0]["diagnostics"]
+            .as_array()
+            .expect("diagnostics");
+        let outside = diags
+            .iter()
+            .find(|d| d["rule"] == "path-outside-folder")
+            .expect("the traversal is reported");
+        assert_eq!(
+            outside["severity"], "warning",
+            "{profile}: capped to the profile's gates"
+        );
+        assert!(
+            outside["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("../../etc/evil")
+        );
     }
 
     // The text output says where and what, and the verdict line counts the archive.
@@ -237,11 +434,21 @@ fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
     assert!(text.contains(&format!("--> {bomb}")), "{text}");
     assert!(text.contains("0 of 1 skill(s) valid"), "{text}");
     // Counting, fixing or routing an archive with nothing in it is an error that names it.
-    for args in [&["levels", bomb.as_str()][..], &["fix", bomb.as_str()], &["route", "--requests", "web/samples/routing/requests.json", bomb.as_str()]] {
+    for args in [
+        &["levels", bomb.as_str()][..],
+        &["fix", bomb.as_str()],
+        &[
+            "route",
+            "--requests",
+            "web/samples/routing/requests.json",
+            bomb.as_str(),
+        ],
+    ] {
         let out = skillpg(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(
-            String::from_utf8_lossy(&out.stderr).contains("bomb.zip: no skill could be read: the archive declares"),
+            String::from_utf8_lossy(&out.stderr)
+                .contains("bomb.zip: no skill could be read: the archive declares"),
             "{args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
@@ -251,8 +458,14 @@ fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
 #[test]
 fn profile_all_prints_one_verdict_per_client_and_sarif_has_a_run_per_client() {
     // Loads everywhere but in VS Code, whose docs want the name to match the folder.
-    let odd = temp_skill("folder-name", "---\nname: other-name\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n");
-    let good = temp_skill("good-one", "---\nname: good-one\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n");
+    let odd = temp_skill(
+        "folder-name",
+        "---\nname: other-name\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n",
+    );
+    let good = temp_skill(
+        "good-one",
+        "---\nname: good-one\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n",
+    );
     let paths = [odd.to_str().expect("utf-8"), good.to_str().expect("utf-8")];
     let out = skillpg(&["check", "--profile", "all", paths[0], paths[1]]);
     assert_eq!(out.status.code(), Some(1), "a skill fails in some client");
@@ -260,54 +473,145 @@ fn profile_all_prints_one_verdict_per_client_and_sarif_has_a_run_per_client() {
     let keys: Vec<&str> = skillpg_core::profile::ALL.iter().map(|p| p.key).collect();
     let lines: Vec<&str> = text.lines().take(keys.len()).collect();
     for (line, key) in lines.iter().zip(&keys) {
-        assert!(line.starts_with(key), "one line per client, in order: {line}");
+        assert!(
+            line.starts_with(key),
+            "one line per client, in order: {line}"
+        );
     }
-    let line = |key: &str| lines.iter().find(|l| l.starts_with(&format!("{key} "))).copied().unwrap_or_default();
-    assert!(line("copilot").contains("1 of 2 load; fails: other-name (SPG038 name-dir-mismatch"), "{text}");
-    assert!(line("codex").contains("2 of 2 load"), "Codex checks no folder name: {text}");
-    assert!(text.contains("<https://developers.openai.com/codex/skills>"), "each client's source: {text}");
+    let line = |key: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(&format!("{key} ")))
+            .copied()
+            .unwrap_or_default()
+    };
+    assert!(
+        line("copilot").contains("1 of 2 load; fails: other-name (SPG038 name-dir-mismatch"),
+        "{text}"
+    );
+    assert!(
+        line("codex").contains("2 of 2 load"),
+        "Codex checks no folder name: {text}"
+    );
+    assert!(
+        text.contains("<https://developers.openai.com/codex/skills>"),
+        "each client's source: {text}"
+    );
 
-    let out = skillpg(&["check", "--profile", "all", "--format", "json", paths[0], paths[1]]);
+    let out = skillpg(&[
+        "check",
+        "--profile",
+        "all",
+        "--format",
+        "json",
+        paths[0],
+        paths[1],
+    ]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let copilot = json["clients"].as_array().expect("clients").iter().find(|c| c["client"] == "copilot").expect("copilot");
+    let copilot = json["clients"]
+        .as_array()
+        .expect("clients")
+        .iter()
+        .find(|c| c["client"] == "copilot")
+        .expect("copilot");
     assert_eq!(copilot["skills"][0]["loads"], false);
     assert_eq!(copilot["skills"][0]["reason"]["rule"], "name-dir-mismatch");
     assert_eq!(json["checks"].as_array().map(Vec::len), Some(keys.len()));
 
-    let out = skillpg(&["check", "--profile", "all", "--format", "sarif", paths[0], paths[1]]);
+    let out = skillpg(&[
+        "check",
+        "--profile",
+        "all",
+        "--format",
+        "sarif",
+        paths[0],
+        paths[1],
+    ]);
     let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).expect("sarif");
     let runs = sarif["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), keys.len(), "one run per client");
     assert_eq!(runs[5]["automationDetails"]["id"], "skillpg/copilot/");
     assert_eq!(runs[5]["results"][0]["ruleId"], "SPG038");
-    assert!(runs[4]["results"].as_array().expect("codex results").iter().all(|r| r["level"] != "error"), "Codex: notes at most");
+    assert!(
+        runs[4]["results"]
+            .as_array()
+            .expect("codex results")
+            .iter()
+            .all(|r| r["level"] != "error"),
+        "Codex: notes at most"
+    );
 
     for key in &keys {
         let out = skillpg(&["check", "--profile", key, paths[1]]);
-        assert_eq!(out.status.code(), Some(0), "--profile {key}: {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "--profile {key}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 }
 
 #[test]
 fn listing_says_which_descriptions_each_client_shortens() {
     let long = "Formats tables and converts CSV, TSV and spreadsheets with care. ".repeat(8);
-    let dirs: Vec<PathBuf> =
-        (0..12).map(|i| temp_skill(&format!("lister-{i:02}"), &format!("---\nname: lister-{i:02}\ndescription: {long}Use when asked.\n---\n"))).collect();
+    let dirs: Vec<PathBuf> = (0..12)
+        .map(|i| {
+            temp_skill(
+                &format!("lister-{i:02}"),
+                &format!("---\nname: lister-{i:02}\ndescription: {long}Use when asked.\n---\n"),
+            )
+        })
+        .collect();
     let mut args = vec!["listing", "--context-window", "20000", "--format", "json"];
     args.extend(dirs.iter().map(|d| d.to_str().expect("utf-8")));
     let out = skillpg(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let client = |key: &str| json.as_array().expect("array").iter().find(|c| c["client"] == key).cloned().expect("client");
+    let client = |key: &str| {
+        json.as_array()
+            .expect("array")
+            .iter()
+            .find(|c| c["client"] == key)
+            .cloned()
+            .expect("client")
+    };
     let codex = client("codex");
-    assert_eq!((codex["budget"].as_u64(), codex["unit"].as_str()), (Some(400), Some("approximate tokens")));
+    assert_eq!(
+        (codex["budget"].as_u64(), codex["unit"].as_str()),
+        (Some(400), Some("approximate tokens"))
+    );
     assert!(codex["used"].as_u64() <= codex["budget"].as_u64());
     let cc = client("claude-code");
-    assert_eq!(cc["budget"].as_u64(), Some(800), "1% of 20k tokens at 4 characters a token");
-    assert!(cc["skills"].as_array().expect("skills").iter().all(|s| s["shown_chars"].as_u64() < s["description_chars"].as_u64()));
-    assert!(client("cursor")["budget"].is_null(), "Cursor documents no budget");
-    let text = String::from_utf8_lossy(&skillpg(&["listing", dirs[0].to_str().expect("utf-8")]).stdout).into_owned();
-    assert!(text.contains("OpenAI Codex: ") && text.contains("of 8,000 characters at an unknown window (fits)"), "{text}");
+    assert_eq!(
+        cc["budget"].as_u64(),
+        Some(800),
+        "1% of 20k tokens at 4 characters a token"
+    );
+    assert!(
+        cc["skills"]
+            .as_array()
+            .expect("skills")
+            .iter()
+            .all(|s| s["shown_chars"].as_u64() < s["description_chars"].as_u64())
+    );
+    assert!(
+        client("cursor")["budget"].is_null(),
+        "Cursor documents no budget"
+    );
+    let text =
+        String::from_utf8_lossy(&skillpg(&["listing", dirs[0].to_str().expect("utf-8")]).stdout)
+            .into_owned();
+    assert!(
+        text.contains("OpenAI Codex: ")
+            && text.contains("of 8,000 characters at an unknown window (fits)"),
+        "{text}"
+    );
 }
 
 /// `tests/heldout/clients.tsv`: each row's expected verdict per new client, against
@@ -316,25 +620,50 @@ fn listing_says_which_descriptions_each_client_shortens() {
 #[ignore = "slow tier, needs the shared corpus beside the repository: scripts/test runs it"]
 fn held_out_skills_get_the_verdicts_written_down_before_the_run() {
     let corpus = root().join("../shared/corpus");
-    assert!(corpus.exists(), "the shared corpus is absent: {} not found (this test needs ../shared/corpus beside the repository)", corpus.display());
-    let table = std::fs::read_to_string(root().join("crates/skillpg-cli/tests/heldout/clients.tsv")).expect("the table");
-    let rows: Vec<Vec<&str>> = table.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split('\t').collect()).collect();
+    assert!(
+        corpus.exists(),
+        "the shared corpus is absent: {} not found (this test needs ../shared/corpus beside the repository)",
+        corpus.display()
+    );
+    let table =
+        std::fs::read_to_string(root().join("crates/skillpg-cli/tests/heldout/clients.tsv"))
+            .expect("the table");
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').collect())
+        .collect();
     assert!(rows.len() >= 10, "at least 10 held-out skills");
     let clients = ["codex", "copilot", "cursor", "gemini-cli"];
-    let folders: Vec<String> = rows.iter().map(|r| corpus.join(r[0]).to_string_lossy().into_owned()).collect();
+    let folders: Vec<String> = rows
+        .iter()
+        .map(|r| corpus.join(r[0]).to_string_lossy().into_owned())
+        .collect();
     let mut args = vec!["check", "--profile", "all", "--format", "json"];
     args.extend(folders.iter().map(String::as_str));
     let out = skillpg(&args);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let mut wrong = Vec::new();
     for (client_idx, client) in clients.iter().enumerate() {
-        let row_of = json["clients"].as_array().expect("clients").iter().find(|c| c["client"] == *client).expect("client");
+        let row_of = json["clients"]
+            .as_array()
+            .expect("clients")
+            .iter()
+            .find(|c| c["client"] == *client)
+            .expect("client");
         for (skill_idx, row) in rows.iter().enumerate() {
             let cell = &row_of["skills"][skill_idx];
-            let got = if cell["loads"] == true { "loads".to_owned() } else { format!("fails:{}", cell["reason"]["rule"].as_str().unwrap_or("?")) };
+            let got = if cell["loads"] == true {
+                "loads".to_owned()
+            } else {
+                format!("fails:{}", cell["reason"]["rule"].as_str().unwrap_or("?"))
+            };
             let want = row[1 + client_idx];
             if got != want {
-                wrong.push(format!("{} in {client}: expected {want}, got {got} ({})", row[0], cell["reason"]["message"]));
+                wrong.push(format!(
+                    "{} in {client}: expected {want}, got {got} ({})",
+                    row[0], cell["reason"]["message"]
+                ));
             }
         }
     }
@@ -344,7 +673,11 @@ fn held_out_skills_get_the_verdicts_written_down_before_the_run() {
 /// The routing model's files, fetched by `scripts/fetch-model`.
 fn model_dir() -> PathBuf {
     let dir = root().join("target/model");
-    assert!(dir.join("minilm-i8.spgm").exists(), "the routing model is absent: run scripts/fetch-model ({} not found)", dir.display());
+    assert!(
+        dir.join("minilm-i8.spgm").exists(),
+        "the routing model is absent: run scripts/fetch-model ({} not found)",
+        dir.display()
+    );
     dir
 }
 
@@ -375,35 +708,88 @@ fn eval_reports_train_and_validation_reproducibly_and_pairs_a_draft_on_validatio
     };
     let run = |a: &[String]| skillpg(&a.iter().map(String::as_str).collect::<Vec<_>>());
     let out = run(&args(&[]));
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(report["queries"].as_array().map(Vec::len), Some(20));
-    let held = report["queries"].as_array().expect("queries").iter().filter(|q| q["split"] == "validation").count() as u64;
-    assert_eq!((report["train"]["n"].as_u64(), report["validation"]["n"].as_u64()), (Some(20 - held), Some(held)), "each query in the part of its split");
+    let held = report["queries"]
+        .as_array()
+        .expect("queries")
+        .iter()
+        .filter(|q| q["split"] == "validation")
+        .count() as u64;
+    assert_eq!(
+        (
+            report["train"]["n"].as_u64(),
+            report["validation"]["n"].as_u64()
+        ),
+        (Some(20 - held), Some(held)),
+        "each query in the part of its split"
+    );
     assert!((4..=12).contains(&held), "about 40% held out: {held} of 20");
-    assert!(report["version"].as_str().is_some_and(|v| v.len() == 8), "the eval set's version: {}", report["version"]);
-    assert_eq!(report["catalog"].as_array().map(Vec::len), Some(5), "the other five skills compete");
-    assert!(report["validation"]["accuracy_ci"][0].as_f64() <= report["validation"]["accuracy"].as_f64());
+    assert!(
+        report["version"].as_str().is_some_and(|v| v.len() == 8),
+        "the eval set's version: {}",
+        report["version"]
+    );
+    assert_eq!(
+        report["catalog"].as_array().map(Vec::len),
+        Some(5),
+        "the other five skills compete"
+    );
+    assert!(
+        report["validation"]["accuracy_ci"][0].as_f64()
+            <= report["validation"]["accuracy"].as_f64()
+    );
     // The same seed gives the same bytes; another seed another split.
     assert_eq!(run(&args(&[])).stdout, out.stdout);
-    let other: serde_json::Value = serde_json::from_slice(&run(&args(&["--seed", "7"])).stdout).expect("json");
-    let splits = |r: &serde_json::Value| r["queries"].as_array().expect("queries").iter().map(|q| q["split"].as_str().unwrap_or_default().to_owned()).collect::<Vec<_>>();
+    let other: serde_json::Value =
+        serde_json::from_slice(&run(&args(&["--seed", "7"])).stdout).expect("json");
+    let splits = |r: &serde_json::Value| {
+        r["queries"]
+            .as_array()
+            .expect("queries")
+            .iter()
+            .map(|q| q["split"].as_str().unwrap_or_default().to_owned())
+            .collect::<Vec<_>>()
+    };
     assert_ne!(splits(&report), splits(&other));
     // A report reads back as the eval set, with its seed.
     let saved = std::env::temp_dir().join(format!("skillpg-eval-{}.json", std::process::id()));
     std::fs::write(&saved, &out.stdout).expect("write");
     let mut again = args(&[]);
-    let at = again.iter().position(|a| *a == "web/samples/routing/evals-sql-review.json").expect("evals");
+    let at = again
+        .iter()
+        .position(|a| *a == "web/samples/routing/evals-sql-review.json")
+        .expect("evals");
     again[at] = saved.to_str().expect("utf-8").to_owned();
-    assert_eq!(run(&again).stdout, out.stdout, "the report is an eval set too");
+    assert_eq!(
+        run(&again).stdout,
+        out.stdout,
+        "the report is an eval set too"
+    );
     // A draft is paired with the current description on validation only.
     let out = run(&args(&["--draft", "Reviews SQL."]));
     let cmp: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let c = &cmp["comparison"];
-    let pairs: u64 = ["both", "only_current", "only_draft", "neither"].iter().map(|k| c[k].as_u64().expect("count")).sum();
+    let pairs: u64 = ["both", "only_current", "only_draft", "neither"]
+        .iter()
+        .map(|k| c[k].as_u64().expect("count"))
+        .sum();
     assert_eq!(pairs, held, "the validation queries, paired");
-    assert!(c["verdict"].as_str().is_some_and(|v| !v.is_empty()) && c["warning"].is_boolean(), "{c}");
-    assert!(c["p_value"].as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)));
+    assert!(
+        c["verdict"].as_str().is_some_and(|v| !v.is_empty()) && c["warning"].is_boolean(),
+        "{c}"
+    );
+    assert!(
+        c["p_value"]
+            .as_f64()
+            .is_some_and(|p| (0.0..=1.0).contains(&p))
+    );
     assert_eq!(cmp["draft"]["description"], "Reviews SQL.");
 }
 
@@ -412,29 +798,82 @@ fn prompt_prints_the_decoder_system_prompt_as_written_and_thinned() {
     // `skillpg prompt` is the decoder's system prompt, one `- name: description` line a skill (the
     // benchmarks send it to wllama and llama.cpp); `--thin` gives the chapter's arm B, shorter.
     let out = skillpg(&["prompt", "web/samples/routing"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let written = String::from_utf8(out.stdout).expect("utf-8");
-    let skills = std::fs::read_dir(root().join("web/samples/routing")).expect("samples").filter(|e| e.as_ref().is_ok_and(|e| e.path().join("SKILL.md").exists())).count();
-    assert_eq!(written.lines().filter(|l| l.starts_with("- ")).count(), skills, "{written}");
+    let skills = std::fs::read_dir(root().join("web/samples/routing"))
+        .expect("samples")
+        .filter(|e| e.as_ref().is_ok_and(|e| e.path().join("SKILL.md").exists()))
+        .count();
+    assert_eq!(
+        written.lines().filter(|l| l.starts_with("- ")).count(),
+        skills,
+        "{written}"
+    );
     assert!(written.contains("- sql-review: "), "{written}");
-    let thin = String::from_utf8(skillpg(&["prompt", "--thin", "web/samples/routing"]).stdout).expect("utf-8");
+    let thin = String::from_utf8(skillpg(&["prompt", "--thin", "web/samples/routing"]).stdout)
+        .expect("utf-8");
     assert_eq!(thin.lines().filter(|l| l.starts_with("- ")).count(), skills);
-    assert!(thin.len() < written.len(), "thinned descriptions are shorter");
-    assert_ne!(skillpg(&["prompt", "no/such/folder"]).status.code(), Some(0));
+    assert!(
+        thin.len() < written.len(),
+        "thinned descriptions are shorter"
+    );
+    assert_ne!(
+        skillpg(&["prompt", "no/such/folder"]).status.code(),
+        Some(0)
+    );
 }
 
 #[test]
 fn prompt_chat_prints_the_text_the_decoder_feeds_the_model() {
     // `--chat` is what the wllama benchmark sends, so that it runs the decoder's own template:
     // the system turn as the prefix, and each request's turn after it.
-    let out = skillpg(&["prompt", "--thin", "--chat", "--request", "Review this SQL query", "--request", "What's the weather?", "web/samples/routing"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = skillpg(&[
+        "prompt",
+        "--thin",
+        "--chat",
+        "--request",
+        "Review this SQL query",
+        "--request",
+        "What's the weather?",
+        "web/samples/routing",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let system = String::from_utf8(skillpg(&["prompt", "--thin", "web/samples/routing"]).stdout).expect("utf-8");
-    assert_eq!(v["prefix"], skillpg_decoder::protocol::prompt_prefix(&system));
-    assert_eq!(v["requests"][0], skillpg_decoder::protocol::prompt_request("Review this SQL query"));
-    assert_eq!(v["requests"][1], skillpg_decoder::protocol::prompt_request("What's the weather?"));
-    assert!(v["prefix"].as_str().is_some_and(|p| p.starts_with("<|im_start|>system\n") && p.contains("- sql-review: ")), "{v}");
+    let system = String::from_utf8(skillpg(&["prompt", "--thin", "web/samples/routing"]).stdout)
+        .expect("utf-8");
+    assert_eq!(
+        v["prefix"],
+        skillpg_decoder::protocol::prompt_prefix(&system)
+    );
+    assert_eq!(
+        v["requests"][0],
+        skillpg_decoder::protocol::prompt_request("Review this SQL query")
+    );
+    assert_eq!(
+        v["requests"][1],
+        skillpg_decoder::protocol::prompt_request("What's the weather?")
+    );
+    assert!(
+        v["prefix"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("<|im_start|>system\n") && p.contains("- sql-review: ")),
+        "{v}"
+    );
     // A request without --chat is a usage error, not a silently ignored flag.
-    assert_ne!(skillpg(&["prompt", "--request", "x", "web/samples/routing"]).status.code(), Some(0));
+    assert_ne!(
+        skillpg(&["prompt", "--request", "x", "web/samples/routing"])
+            .status
+            .code(),
+        Some(0)
+    );
 }

@@ -27,7 +27,12 @@ pub struct Levels {
 impl std::ops::Add for Levels {
     type Output = Levels;
     fn add(self, rhs: Levels) -> Levels {
-        Levels { level1: self.level1 + rhs.level1, level2: self.level2 + rhs.level2, level3: self.level3 + rhs.level3, files: self.files + rhs.files }
+        Levels {
+            level1: self.level1 + rhs.level1,
+            level2: self.level2 + rhs.level2,
+            level3: self.level3 + rhs.level3,
+            files: self.files + rhs.files,
+        }
     }
 }
 
@@ -81,7 +86,10 @@ impl Analysis {
 
     /// The name to show: the frontmatter's, else the folder's.
     pub fn display_name(&self) -> &str {
-        self.name().map(str::trim).filter(|n| !n.is_empty()).unwrap_or(&self.dir_name)
+        self.name()
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .unwrap_or(&self.dir_name)
     }
 
     /// The file at `path`.
@@ -96,7 +104,12 @@ impl Analysis {
 
     /// Tokens of the body (level 2).
     pub fn body_tokens(&self) -> usize {
-        *self.body_tokens.get_or_init(|| self.doc.as_ref().map(|d| skillpg_tokens::count_cached(d.body())).unwrap_or(0))
+        *self.body_tokens.get_or_init(|| {
+            self.doc
+                .as_ref()
+                .map(|d| skillpg_tokens::count_cached(d.body()))
+                .unwrap_or(0)
+        })
     }
 
     /// Bytes of the body (a bound on its tokens: a token is at least one byte).
@@ -107,9 +120,21 @@ impl Analysis {
     /// The three levels, counted on first use.
     pub fn levels(&self) -> Levels {
         *self.levels.get_or_init(|| {
-            let others = self.files.iter().filter(|f| Some(&f.path) != self.skill_md_path.as_ref());
+            let others = self
+                .files
+                .iter()
+                .filter(|f| Some(&f.path) != self.skill_md_path.as_ref());
             let (level3, files) = others.fold((0, 0), |(t, n), f| (t + f.tokens(), n + 1));
-            Levels { level1: if self.doc.is_some() { skillpg_tokens::count(&self.level1_line) } else { 0 }, level2: self.body_tokens(), level3, files }
+            Levels {
+                level1: if self.doc.is_some() {
+                    skillpg_tokens::count(&self.level1_line)
+                } else {
+                    0
+                },
+                level2: self.body_tokens(),
+                level3,
+                files,
+            }
         })
     }
 
@@ -120,21 +145,32 @@ impl Analysis {
 
     /// o200k_base tokens of `section` (one of [`Analysis::sections`]).
     pub fn section_tokens(&self, section: &Section) -> usize {
-        self.doc.as_ref().and_then(|d| d.text.get(section.range.clone())).map(skillpg_tokens::count_cached).unwrap_or(0)
+        self.doc
+            .as_ref()
+            .and_then(|d| d.text.get(section.range.clone()))
+            .map(skillpg_tokens::count_cached)
+            .unwrap_or(0)
     }
 
     /// The body's `##` sections.
     pub fn sections(&self) -> &[Section] {
-        self.sections.get_or_init(|| self.doc.as_ref().map(sections).unwrap_or_default())
+        self.sections
+            .get_or_init(|| self.doc.as_ref().map(sections).unwrap_or_default())
     }
 
     /// The tokens an agent pays to follow `link` (0 when it resolves to nothing).
     pub fn link_tokens(&self, link: &Link) -> usize {
         match &link.target {
-            crate::links::Target::File { file } => self.files.get(*file).map(FileFacts::tokens).unwrap_or(0),
+            crate::links::Target::File { file } => {
+                self.files.get(*file).map(FileFacts::tokens).unwrap_or(0)
+            }
             crate::links::Target::Dir { .. } => {
                 let prefix = format!("{}/", link.path.trim_end_matches('/'));
-                self.files.iter().filter(|f| f.path.starts_with(&prefix)).map(FileFacts::tokens).sum()
+                self.files
+                    .iter()
+                    .filter(|f| f.path.starts_with(&prefix))
+                    .map(FileFacts::tokens)
+                    .sum()
             }
             crate::links::Target::Missing | crate::links::Target::OutsideFolder => 0,
         }
@@ -150,7 +186,11 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         .iter()
         .map(|f| {
             let too_large = f.bytes.len() > MAX_FILE_BYTES;
-            let text = if too_large { FileText::Binary } else { FileText::decode(&f.bytes) };
+            let text = if too_large {
+                FileText::Binary
+            } else {
+                FileText::decode(&f.bytes)
+            };
             // SKILL.md is counted by level (1 and 2), not as a whole file.
             let is_skill_md = Some(&f.path) == skill_md_path.as_ref();
             FileFacts::new(f.path.clone(), f.bytes.len(), text, too_large, !is_skill_md)
@@ -158,12 +198,22 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         .collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
 
-    let doc = skill_md_path.as_ref().and_then(|p| files.iter().find(|f| &f.path == p)).and_then(|f| f.text.text()).map(SkillDoc::parse);
+    let doc = skill_md_path
+        .as_ref()
+        .and_then(|p| files.iter().find(|f| &f.path == p))
+        .and_then(|f| f.text.text())
+        .map(SkillDoc::parse);
 
     let name = doc.as_ref().and_then(|d| d.field_str("name")).unwrap_or("");
-    let description = doc.as_ref().and_then(|d| d.field_str("description")).unwrap_or("");
+    let description = doc
+        .as_ref()
+        .and_then(|d| d.field_str("description"))
+        .unwrap_or("");
     let level1_line = format!("- {name}: {description}\n");
-    let links = doc.as_ref().map(|d| links::extract(d, &files)).unwrap_or_default();
+    let links = doc
+        .as_ref()
+        .map(|d| links::extract(d, &files))
+        .unwrap_or_default();
     Analysis {
         dir_name: bundle.dir_name.clone(),
         display_path: bundle.display_path.clone(),
@@ -206,7 +256,10 @@ fn sections(doc: &SkillDoc) -> Vec<Section> {
         if idx == 0 && end == *start {
             continue;
         }
-        res.push(Section { title: title.clone(), range: *start..end });
+        res.push(Section {
+            title: title.clone(),
+            range: *start..end,
+        });
     }
     res
 }

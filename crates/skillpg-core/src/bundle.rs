@@ -28,7 +28,11 @@ impl SkillBundle {
     pub fn new(dir_name: &str, files: Vec<BundleFile>) -> SkillBundle {
         let mut files = files;
         files.sort_by(|a, b| a.path.cmp(&b.path));
-        SkillBundle { dir_name: dir_name.to_owned(), display_path: dir_name.to_owned(), files }
+        SkillBundle {
+            dir_name: dir_name.to_owned(),
+            display_path: dir_name.to_owned(),
+            files,
+        }
     }
 
     /// The skill file: `SKILL.md`, else the `skill.md` that skills-ref also accepts.
@@ -67,15 +71,23 @@ impl FileText {
             return FileText::Binary;
         }
         match std::str::from_utf8(bytes) {
-            Ok(text) => FileText::Utf8 { text: text.to_owned(), has_bom: text.starts_with('\u{feff}') },
-            Err(err) => FileText::Lossy { text: String::from_utf8_lossy(bytes).into_owned(), bad_offset: err.valid_up_to() },
+            Ok(text) => FileText::Utf8 {
+                text: text.to_owned(),
+                has_bom: text.starts_with('\u{feff}'),
+            },
+            Err(err) => FileText::Lossy {
+                text: String::from_utf8_lossy(bytes).into_owned(),
+                bad_offset: err.valid_up_to(),
+            },
         }
     }
 
     /// The text, if the file is text.
     pub fn text(&self) -> Option<&str> {
         match self {
-            FileText::Utf8 { text, .. } | FileText::Lossy { text, .. } | FileText::Utf16 { text, .. } => Some(text),
+            FileText::Utf8 { text, .. }
+            | FileText::Lossy { text, .. }
+            | FileText::Utf16 { text, .. } => Some(text),
             FileText::Binary => None,
         }
     }
@@ -101,14 +113,33 @@ pub struct FileFacts {
 
 impl FileFacts {
     /// A file read: `counted` is false for SKILL.md, which counts by level.
-    pub fn new(path: String, n_bytes: usize, text: FileText, too_large: bool, counted: bool) -> FileFacts {
-        FileFacts { path, n_bytes, text, too_large, counted, tokens: std::sync::OnceLock::new() }
+    pub fn new(
+        path: String,
+        n_bytes: usize,
+        text: FileText,
+        too_large: bool,
+        counted: bool,
+    ) -> FileFacts {
+        FileFacts {
+            path,
+            n_bytes,
+            text,
+            too_large,
+            counted,
+            tokens: std::sync::OnceLock::new(),
+        }
     }
 
     /// A file whose count is already known (the links tests).
     #[cfg(test)]
     pub(crate) fn with_tokens(path: &str, text: FileText, tokens: usize) -> FileFacts {
-        let f = FileFacts::new(path.to_owned(), text.text().map(str::len).unwrap_or(0), text, false, true);
+        let f = FileFacts::new(
+            path.to_owned(),
+            text.text().map(str::len).unwrap_or(0),
+            text,
+            false,
+            true,
+        );
         let _ = f.tokens.set(tokens);
         f
     }
@@ -116,7 +147,16 @@ impl FileFacts {
     /// o200k_base tokens of the file (0 for SKILL.md, binary files and files over the size
     /// limit), counted on first use.
     pub fn tokens(&self) -> usize {
-        *self.tokens.get_or_init(|| if self.counted { self.text.text().map(skillpg_tokens::count_cached).unwrap_or(0) } else { 0 })
+        *self.tokens.get_or_init(|| {
+            if self.counted {
+                self.text
+                    .text()
+                    .map(skillpg_tokens::count_cached)
+                    .unwrap_or(0)
+            } else {
+                0
+            }
+        })
     }
 
     /// The file's tokens when they are at most `limit`; otherwise some number over `limit` (the
@@ -128,7 +168,9 @@ impl FileFacts {
         if !self.counted {
             return 0;
         }
-        let Some(text) = self.text.text() else { return 0 };
+        let Some(text) = self.text.text() else {
+            return 0;
+        };
         let n = skillpg_tokens::count_at_most(text, limit);
         if n <= limit {
             let _ = self.tokens.set(n);
@@ -138,7 +180,11 @@ impl FileFacts {
 
     /// The exact count, if it has been made.
     pub fn tokens_known(&self) -> Option<usize> {
-        if self.counted { self.tokens.get().copied() } else { Some(0) }
+        if self.counted {
+            self.tokens.get().copied()
+        } else {
+            Some(0)
+        }
     }
 
     /// Whether the file may hold more than `limit` tokens: a token is at least one byte, so a
@@ -161,15 +207,32 @@ fn decode_utf16(bytes: &[u8]) -> Option<FileText> {
         [0xFE, 0xFF, ..] => true,
         _ => return None,
     };
-    let units = bytes[2..].chunks_exact(2).map(|pair| if big_endian { u16::from_be_bytes([pair[0], pair[1]]) } else { u16::from_le_bytes([pair[0], pair[1]]) });
-    let text: String = char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect();
+    let units = bytes[2..].chunks_exact(2).map(|pair| {
+        if big_endian {
+            u16::from_be_bytes([pair[0], pair[1]])
+        } else {
+            u16::from_le_bytes([pair[0], pair[1]])
+        }
+    });
+    let text: String = char::decode_utf16(units)
+        .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect();
     Some(FileText::Utf16 { text, big_endian })
 }
 
 /// A file is binary when it holds a NUL byte in its first 8 KiB or starts with a known magic
 /// number, the way git and most editors decide.
 fn looks_binary(bytes: &[u8]) -> bool {
-    const MAGIC: [&[u8]; 8] = [b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"%PDF", b"PK\x03\x04", b"\x7fELF", b"\x00asm", b"RIFF"];
+    const MAGIC: [&[u8]; 8] = [
+        b"\x89PNG",
+        b"GIF8",
+        b"\xff\xd8\xff",
+        b"%PDF",
+        b"PK\x03\x04",
+        b"\x7fELF",
+        b"\x00asm",
+        b"RIFF",
+    ];
     let head = &bytes[..bytes.len().min(8192)];
     head.contains(&0) || MAGIC.iter().any(|m| bytes.starts_with(m))
 }
@@ -180,12 +243,36 @@ mod tests {
 
     #[test]
     fn decode_classifies_text_bom_lossy_and_binary() {
-        assert_eq!(FileText::decode(b"abc"), FileText::Utf8 { text: "abc".into(), has_bom: false });
-        assert!(matches!(FileText::decode(b"\xef\xbb\xbfabc"), FileText::Utf8 { has_bom: true, .. }));
-        assert!(matches!(FileText::decode(b"ab\xffc"), FileText::Lossy { bad_offset: 2, .. }));
+        assert_eq!(
+            FileText::decode(b"abc"),
+            FileText::Utf8 {
+                text: "abc".into(),
+                has_bom: false
+            }
+        );
+        assert!(matches!(
+            FileText::decode(b"\xef\xbb\xbfabc"),
+            FileText::Utf8 { has_bom: true, .. }
+        ));
+        assert!(matches!(
+            FileText::decode(b"ab\xffc"),
+            FileText::Lossy { bad_offset: 2, .. }
+        ));
         assert_eq!(FileText::decode(b"\x89PNG\r\n"), FileText::Binary);
         assert_eq!(FileText::decode(b"a\0b"), FileText::Binary);
-        assert_eq!(FileText::decode(b"\xff\xfe-\0-\0"), FileText::Utf16 { text: "--".into(), big_endian: false });
-        assert_eq!(FileText::decode(b"\xfe\xff\0-"), FileText::Utf16 { text: "-".into(), big_endian: true });
+        assert_eq!(
+            FileText::decode(b"\xff\xfe-\0-\0"),
+            FileText::Utf16 {
+                text: "--".into(),
+                big_endian: false
+            }
+        );
+        assert_eq!(
+            FileText::decode(b"\xfe\xff\0-"),
+            FileText::Utf16 {
+                text: "-".into(),
+                big_endian: true
+            }
+        );
     }
 }

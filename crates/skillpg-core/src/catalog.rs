@@ -28,12 +28,20 @@ impl InstalledSkill {
     pub fn from_analysis(analysis: &crate::Analysis, profile: &Profile) -> InstalledSkill {
         let mut description = analysis.description().unwrap_or_default().to_owned();
         if profile.listing_cap_chars.is_some() {
-            let when = analysis.doc.as_ref().and_then(|d| d.field_str("when_to_use")).unwrap_or_default();
+            let when = analysis
+                .doc
+                .as_ref()
+                .and_then(|d| d.field_str("when_to_use"))
+                .unwrap_or_default();
             if !when.is_empty() {
                 description = format!("{description} {when}");
             }
         }
-        InstalledSkill { name: analysis.display_name().to_owned(), description, dir: analysis.dir_name.clone() }
+        InstalledSkill {
+            name: analysis.display_name().to_owned(),
+            description,
+            dir: analysis.dir_name.clone(),
+        }
     }
 }
 
@@ -136,22 +144,44 @@ impl ListingReport {
 /// The budget of `listing` for a `context_window` (tokens; `None` when unknown).
 pub fn budget(listing: &Listing, context_window: Option<usize>) -> Option<Budget> {
     match (context_window.filter(|w| *w > 0), listing.cost) {
-        (Some(window), ListingCost::CharsAtFourPerToken) => Some(Budget { limit: window / 100 * listing.percent_of_window * 4, unit: BudgetUnit::Characters }),
-        (Some(window), ListingCost::BytesOverFour) => Some(Budget { limit: (window * listing.percent_of_window / 100).max(1), unit: BudgetUnit::ApproxTokens }),
-        (None, _) => listing.unknown_window_chars.map(|limit| Budget { limit, unit: BudgetUnit::Characters }),
+        (Some(window), ListingCost::CharsAtFourPerToken) => Some(Budget {
+            limit: window / 100 * listing.percent_of_window * 4,
+            unit: BudgetUnit::Characters,
+        }),
+        (Some(window), ListingCost::BytesOverFour) => Some(Budget {
+            limit: (window * listing.percent_of_window / 100).max(1),
+            unit: BudgetUnit::ApproxTokens,
+        }),
+        (None, _) => listing.unknown_window_chars.map(|limit| Budget {
+            limit,
+            unit: BudgetUnit::Characters,
+        }),
     }
 }
 
 /// `profile`'s listing of `skills` in a `context_window` (tokens; `None` when unknown), or
 /// `None` when the client documents no budget (or none for an unknown window).
-pub fn listing(profile: &Profile, skills: &[InstalledSkill], context_window: Option<usize>) -> Option<ListingReport> {
+pub fn listing(
+    profile: &Profile,
+    skills: &[InstalledSkill],
+    context_window: Option<usize>,
+) -> Option<ListingReport> {
     let listing = profile.listing?;
     let budget = budget(&listing, context_window)?;
     let mut order: Vec<&InstalledSkill> = skills.iter().collect();
     order.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
-    let entries: Vec<Entry> = order.iter().map(|s| Entry::new(&listing, s, budget.unit)).collect();
-    let whole_cost: usize = entries.iter().map(|e| e.cost(e.whole.chars().count())).sum();
-    let mut shown: Vec<Option<usize>> = entries.iter().map(|e| Some(e.whole.chars().count())).collect();
+    let entries: Vec<Entry> = order
+        .iter()
+        .map(|s| Entry::new(&listing, s, budget.unit))
+        .collect();
+    let whole_cost: usize = entries
+        .iter()
+        .map(|e| e.cost(e.whole.chars().count()))
+        .sum();
+    let mut shown: Vec<Option<usize>> = entries
+        .iter()
+        .map(|e| Some(e.whole.chars().count()))
+        .collect();
     if whole_cost > budget.limit {
         shorten(&entries, &mut shown, budget.limit, listing.omits_skills);
     }
@@ -163,11 +193,23 @@ pub fn listing(profile: &Profile, skills: &[InstalledSkill], context_window: Opt
                 Some(n) => (e.line(*n), e.cost(*n)),
                 None => (String::new(), 0),
             };
-            ListedSkill { name: e.name.clone(), description_chars: e.whole.chars().count(), shown_chars: *shown, line, cost }
+            ListedSkill {
+                name: e.name.clone(),
+                description_chars: e.whole.chars().count(),
+                shown_chars: *shown,
+                line,
+                cost,
+            }
         })
         .collect();
     let used = skills.iter().map(|s| s.cost).sum();
-    Some(ListingReport { budget, context_window: context_window.filter(|w| *w > 0), whole_cost, used, skills })
+    Some(ListingReport {
+        budget,
+        context_window: context_window.filter(|w| *w > 0),
+        whole_cost,
+        used,
+        skills,
+    })
 }
 
 /// A skill's listing line, cut at any number of its description's characters.
@@ -187,8 +229,14 @@ impl Entry {
             whole = cut(&whole, cap);
         }
         // Codex names the absolute path of the SKILL.md; a user's install is assumed.
-        let path = (listing.entry == ListingEntry::NameDescriptionPath).then(|| format!("/home/user/.codex/skills/{}/SKILL.md", skill.dir));
-        Entry { name: skill.name.clone(), whole, path, unit }
+        let path = (listing.entry == ListingEntry::NameDescriptionPath)
+            .then(|| format!("/home/user/.codex/skills/{}/SKILL.md", skill.dir));
+        Entry {
+            name: skill.name.clone(),
+            whole,
+            path,
+            unit,
+        }
     }
 
     /// The line with the first `shown` characters of the description (and the cut mark when
@@ -241,7 +289,9 @@ fn shorten(entries: &[Entry], shown: &mut [Option<usize>], limit: usize, omits_s
             return;
         }
         let share = left / open.len();
-        let (fits, over): (Vec<usize>, Vec<usize>) = open.iter().partition(|&&i| entries[i].cost(entries[i].whole.chars().count()) - bare[i] <= share);
+        let (fits, over): (Vec<usize>, Vec<usize>) = open
+            .iter()
+            .partition(|&&i| entries[i].cost(entries[i].whole.chars().count()) - bare[i] <= share);
         if fits.is_empty() {
             for i in over {
                 shown[i] = Some(longest_within(&entries[i], bare[i] + share));
@@ -260,7 +310,11 @@ fn longest_within(entry: &Entry, cost: usize) -> usize {
     let (mut lo, mut hi) = (0, entry.whole.chars().count());
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
-        if entry.cost(mid) <= cost { lo = mid } else { hi = mid - 1 }
+        if entry.cost(mid) <= cost {
+            lo = mid
+        } else {
+            hi = mid - 1
+        }
     }
     lo
 }
@@ -271,27 +325,66 @@ mod tests {
     use crate::profile::{CLAUDE_CODE, CODEX, SPEC};
 
     fn skill(name: &str, description: &str) -> InstalledSkill {
-        InstalledSkill { name: name.into(), description: description.into(), dir: name.into() }
+        InstalledSkill {
+            name: name.into(),
+            description: description.into(),
+            dir: name.into(),
+        }
     }
 
     #[test]
     fn budgets_follow_each_clients_arithmetic() {
         let codex = CODEX.listing.expect("a listing");
         // Codex's own test: 2% of a 200k window is 4,000 tokens; unknown: 8,000 characters.
-        assert_eq!(budget(&codex, Some(200_000)), Some(Budget { limit: 4000, unit: BudgetUnit::ApproxTokens }));
-        assert_eq!(budget(&codex, Some(99)), Some(Budget { limit: 1, unit: BudgetUnit::ApproxTokens }));
-        assert_eq!(budget(&codex, None), Some(Budget { limit: 8000, unit: BudgetUnit::Characters }));
+        assert_eq!(
+            budget(&codex, Some(200_000)),
+            Some(Budget {
+                limit: 4000,
+                unit: BudgetUnit::ApproxTokens
+            })
+        );
+        assert_eq!(
+            budget(&codex, Some(99)),
+            Some(Budget {
+                limit: 1,
+                unit: BudgetUnit::ApproxTokens
+            })
+        );
+        assert_eq!(
+            budget(&codex, None),
+            Some(Budget {
+                limit: 8000,
+                unit: BudgetUnit::Characters
+            })
+        );
         let cc = CLAUDE_CODE.listing.expect("a listing");
-        assert_eq!(budget(&cc, Some(200_000)), Some(Budget { limit: 8000, unit: BudgetUnit::Characters }));
+        assert_eq!(
+            budget(&cc, Some(200_000)),
+            Some(Budget {
+                limit: 8000,
+                unit: BudgetUnit::Characters
+            })
+        );
         assert_eq!(budget(&cc, None), None);
-        assert!(listing(&SPEC, &[skill("a", "b")], Some(200_000)).is_none(), "the spec documents no listing");
+        assert!(
+            listing(&SPEC, &[skill("a", "b")], Some(200_000)).is_none(),
+            "the spec documents no listing"
+        );
     }
 
     #[test]
     fn a_listing_within_budget_is_whole() {
-        let r = listing(&CODEX, &[skill("b", "Does B."), skill("a", "Does   A.\nUse when A.")], None).expect("a listing");
+        let r = listing(
+            &CODEX,
+            &[skill("b", "Does B."), skill("a", "Does   A.\nUse when A.")],
+            None,
+        )
+        .expect("a listing");
         assert!(r.fits());
-        assert_eq!(r.skills[0].line, "- a: Does A. Use when A. (file: /home/user/.codex/skills/a/SKILL.md)");
+        assert_eq!(
+            r.skills[0].line,
+            "- a: Does A. Use when A. (file: /home/user/.codex/skills/a/SKILL.md)"
+        );
         assert_eq!(r.used, r.whole_cost);
         assert_eq!((r.cut(), r.omitted()), (0, 0));
     }
@@ -303,21 +396,39 @@ mod tests {
         // 1% of 50k tokens at 4 characters a token: 2,000 characters.
         let r = listing(&CLAUDE_CODE, &skills, Some(50_000)).expect("a listing");
         assert!(!r.fits());
-        assert!(r.used <= r.budget.limit, "{} over {}", r.used, r.budget.limit);
+        assert!(
+            r.used <= r.budget.limit,
+            "{} over {}",
+            r.used,
+            r.budget.limit
+        );
         assert_eq!(r.skills[1].shown_chars, Some(6), "the short one is whole");
         assert!(r.skills[0].is_cut() && r.skills[2].is_cut());
-        assert_eq!(r.skills[0].shown_chars, r.skills[2].shown_chars, "an equal share");
+        assert_eq!(
+            r.skills[0].shown_chars, r.skills[2].shown_chars,
+            "an equal share"
+        );
         assert!(r.skills[0].line.ends_with(CUT_MARK));
-        assert!(r.budget.limit - r.used < 10, "the share is used: {} of {}", r.used, r.budget.limit);
+        assert!(
+            r.budget.limit - r.used < 10,
+            "the share is used: {} of {}",
+            r.used,
+            r.budget.limit
+        );
     }
 
     #[test]
     fn codex_leaves_skills_out_when_names_alone_are_over_and_claude_code_keeps_every_name() {
-        let skills: Vec<InstalledSkill> = (0..40).map(|i| skill(&format!("skill-{i:02}"), "Does things. Use when asked.")).collect();
+        let skills: Vec<InstalledSkill> = (0..40)
+            .map(|i| skill(&format!("skill-{i:02}"), "Does things. Use when asked."))
+            .collect();
         // 2% of 20k tokens: 400 approximate tokens; a bare Codex line is about 16.
         let r = listing(&CODEX, &skills, Some(20_000)).expect("a listing");
         assert!(r.omitted() > 0 && r.omitted() < 40);
-        assert!(r.skills.last().expect("a listing").is_omitted(), "the last in order go first");
+        assert!(
+            r.skills.last().expect("a listing").is_omitted(),
+            "the last in order go first"
+        );
         assert!(r.used <= r.budget.limit);
         let r = listing(&CLAUDE_CODE, &skills, Some(10_000)).expect("a listing");
         assert_eq!(r.omitted(), 0, "Claude Code keeps every name");
@@ -326,7 +437,12 @@ mod tests {
 
     #[test]
     fn codex_caps_a_description_at_1024_characters_and_collapses_whitespace() {
-        let r = listing(&CODEX, &[skill("a", &format!("x\n\n{}", "y".repeat(2000)))], Some(1_000_000)).expect("a listing");
+        let r = listing(
+            &CODEX,
+            &[skill("a", &format!("x\n\n{}", "y".repeat(2000)))],
+            Some(1_000_000),
+        )
+        .expect("a listing");
         assert_eq!(r.skills[0].description_chars, 1024 + CUT_MARK.len());
         assert!(r.skills[0].line.starts_with("- a: x yyy"));
     }

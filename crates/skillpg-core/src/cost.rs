@@ -86,8 +86,20 @@ fn usd(tokens: u64, per_million: f64) -> f64 {
 fn line(inputs: &CostInputs, per_turn: u64, once: u64) -> CostLine {
     let n = inputs.turns;
     let tokens = per_turn.saturating_mul(n).saturating_add(once);
-    let cached = if n == 0 { 0.0 } else { usd(per_turn, inputs.price_per_million) + usd(per_turn.saturating_mul(n.saturating_sub(1)), inputs.cached_price_per_million) };
-    CostLine { tokens, usd: usd(tokens, inputs.price_per_million), usd_cached: cached + usd(once, inputs.price_per_million) }
+    let cached = if n == 0 {
+        0.0
+    } else {
+        usd(per_turn, inputs.price_per_million)
+            + usd(
+                per_turn.saturating_mul(n.saturating_sub(1)),
+                inputs.cached_price_per_million,
+            )
+    };
+    CostLine {
+        tokens,
+        usd: usd(tokens, inputs.price_per_million),
+        usd_cached: cached + usd(once, inputs.price_per_million),
+    }
 }
 
 /// The chapter's table for `inputs`.
@@ -96,7 +108,11 @@ pub fn cost(inputs: &CostInputs) -> CostReport {
     let used_once = inputs.level2 + inputs.read_tokens;
     CostReport {
         system_prompt: line(inputs, everything, 0),
-        skill_used: line(inputs, inputs.level1, if inputs.turns > 0 { used_once } else { 0 }),
+        skill_used: line(
+            inputs,
+            inputs.level1,
+            if inputs.turns > 0 { used_once } else { 0 },
+        ),
         skill_unused: line(inputs, inputs.level1, 0),
     }
 }
@@ -114,7 +130,11 @@ pub fn series(inputs: &CostInputs) -> Vec<CostPoint> {
     // A chart has at most MAX_SERIES_TURNS points: turns come from users and links.
     let mut res = Vec::with_capacity(inputs.turns.min(MAX_SERIES_TURNS) as usize);
     for turn in 1..=inputs.turns.min(MAX_SERIES_TURNS) {
-        let loaded = if turn >= activate { inputs.level2 + inputs.read_tokens } else { 0 };
+        let loaded = if turn >= activate {
+            inputs.level2 + inputs.read_tokens
+        } else {
+            0
+        };
         let sp_cached = usd(everything, p) + usd(everything * (turn - 1), c);
         res.push(CostPoint {
             turn,
@@ -172,11 +192,30 @@ pub struct WindowInputs {
 /// files stay once loaded: they are part of the conversation from then on (the arithmetic pays
 /// them once, as the chapter does).
 pub fn window_at(inputs: &WindowInputs, turn: u64) -> Vec<WindowPart> {
-    let mut parts: Vec<WindowPart> = inputs.listing.iter().map(|(name, t)| WindowPart { label: name.clone(), tokens: *t, level: Level::One, new: turn == 1 }).collect();
+    let mut parts: Vec<WindowPart> = inputs
+        .listing
+        .iter()
+        .map(|(name, t)| WindowPart {
+            label: name.clone(),
+            tokens: *t,
+            level: Level::One,
+            new: turn == 1,
+        })
+        .collect();
     if let Some(at) = inputs.activate_at.filter(|&at| turn >= at) {
         let new = turn == at;
-        parts.push(WindowPart { label: format!("body of {}", inputs.used.0), tokens: inputs.used.1, level: Level::Two, new });
-        parts.extend(inputs.reads.iter().map(|(path, t)| WindowPart { label: path.clone(), tokens: *t, level: Level::Three, new }));
+        parts.push(WindowPart {
+            label: format!("body of {}", inputs.used.0),
+            tokens: inputs.used.1,
+            level: Level::Two,
+            new,
+        });
+        parts.extend(inputs.reads.iter().map(|(path, t)| WindowPart {
+            label: path.clone(),
+            tokens: *t,
+            level: Level::Three,
+            new,
+        }));
     }
     parts
 }
@@ -195,9 +234,17 @@ pub fn cheaper_phrase(reference: u64, other: u64) -> String {
         };
     }
     let ratio = reference as f64 / other as f64;
-    let (factor, word) = if ratio >= 1.0 { (ratio, "cheaper") } else { (1.0 / ratio, "dearer") };
+    let (factor, word) = if ratio >= 1.0 {
+        (ratio, "cheaper")
+    } else {
+        (1.0 / ratio, "dearer")
+    };
     let shown = format!("{factor:.1}");
-    if shown == "1.0" { "about as cheap".to_owned() } else { format!("{shown}× {word}") }
+    if shown == "1.0" {
+        "about as cheap".to_owned()
+    } else {
+        format!("{shown}× {word}")
+    }
 }
 
 #[cfg(test)]
@@ -209,7 +256,10 @@ mod tests {
         let inputs = WindowInputs {
             listing: vec![("release-notes".into(), 46), ("other".into(), 30)],
             used: ("release-notes".into(), 324),
-            reads: vec![("references/a.md".into(), 400), ("references/b.md".into(), 265)],
+            reads: vec![
+                ("references/a.md".into(), 400),
+                ("references/b.md".into(), 265),
+            ],
             activate_at: Some(12),
         };
         let before = window_at(&inputs, 11);
@@ -220,8 +270,15 @@ mod tests {
         assert_eq!(at.iter().filter(|p| p.new).count(), 3);
         assert_eq!(at[2].label, "body of release-notes");
         assert!(window_at(&inputs, 40).iter().all(|p| !p.new));
-        assert!(window_at(&inputs, 1).iter().all(|p| p.new && p.level == Level::One));
-        let never = WindowInputs { activate_at: None, ..inputs };
+        assert!(
+            window_at(&inputs, 1)
+                .iter()
+                .all(|p| p.new && p.level == Level::One)
+        );
+        let never = WindowInputs {
+            activate_at: None,
+            ..inputs
+        };
         assert_eq!(window_at(&never, 40).len(), 2);
     }
 
@@ -259,7 +316,11 @@ mod tests {
         let r = cost(&inputs);
         assert_eq!(last.system_prompt_tokens, r.system_prompt.tokens);
         assert_eq!(last.skill_used_tokens, r.skill_used.tokens);
-        assert_eq!(s[10].skill_used_tokens, 46 * 11, "not loaded before turn 12");
+        assert_eq!(
+            s[10].skill_used_tokens,
+            46 * 11,
+            "not loaded before turn 12"
+        );
         assert_eq!(s[11].skill_used_tokens, 46 * 12 + 324 + 665);
         assert!((last.system_prompt_cached_usd - r.system_prompt.usd_cached).abs() < 1e-12);
     }

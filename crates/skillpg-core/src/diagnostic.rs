@@ -113,21 +113,38 @@ pub struct RuleMeta {
 pub mod sources {
     use super::SourceRef;
 
-    pub const SPEC: SourceRef = SourceRef { title: "Agent Skills specification", url: "https://agentskills.io/specification" };
-    pub const SKILLS_REF: SourceRef =
-        SourceRef { title: "skills-ref reference validator (validator.py, parser.py)", url: "https://github.com/agentskills/agentskills/tree/main/skills-ref" };
-    pub const CLIENT_GUIDE: SourceRef =
-        SourceRef { title: "Agent Skills client implementation guide", url: "https://agentskills.io/client-implementation/adding-skills-support" };
-    pub const CLAUDE_CODE: SourceRef = SourceRef { title: "Claude Code skills documentation, frontmatter reference", url: "https://code.claude.com/docs/en/skills" };
-    pub const CLAUDE_API: SourceRef =
-        SourceRef { title: "Claude API, Agent Skills overview (field requirements)", url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview" };
+    pub const SPEC: SourceRef = SourceRef {
+        title: "Agent Skills specification",
+        url: "https://agentskills.io/specification",
+    };
+    pub const SKILLS_REF: SourceRef = SourceRef {
+        title: "skills-ref reference validator (validator.py, parser.py)",
+        url: "https://github.com/agentskills/agentskills/tree/main/skills-ref",
+    };
+    pub const CLIENT_GUIDE: SourceRef = SourceRef {
+        title: "Agent Skills client implementation guide",
+        url: "https://agentskills.io/client-implementation/adding-skills-support",
+    };
+    pub const CLAUDE_CODE: SourceRef = SourceRef {
+        title: "Claude Code skills documentation, frontmatter reference",
+        url: "https://code.claude.com/docs/en/skills",
+    };
+    pub const CLAUDE_API: SourceRef = SourceRef {
+        title: "Claude API, Agent Skills overview (field requirements)",
+        url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
+    };
     pub const PACKAGER: SourceRef = SourceRef {
         title: "anthropics/skills quick_validate.py (package_skill.py, claude.ai upload)",
         url: "https://github.com/anthropics/skills/blob/main/skills/skill-creator/scripts/quick_validate.py",
     };
-    pub const CHAPTER: SourceRef =
-        SourceRef { title: "Skill Playground chapter: progressive disclosure, measured", url: "https://agentskills.io/specification#progressive-disclosure" };
-    pub const UNICODE_SECURITY: SourceRef = SourceRef { title: "Unicode Technical Report #36 and CVE-2021-42574 (Trojan Source)", url: "https://trojansource.codes/" };
+    pub const CHAPTER: SourceRef = SourceRef {
+        title: "Skill Playground chapter: progressive disclosure, measured",
+        url: "https://agentskills.io/specification#progressive-disclosure",
+    };
+    pub const UNICODE_SECURITY: SourceRef = SourceRef {
+        title: "Unicode Technical Report #36 and CVE-2021-42574 (Trojan Source)",
+        url: "https://trojansource.codes/",
+    };
     pub const CODEX: SourceRef = SourceRef {
         title: "OpenAI Codex skills (developers.openai.com/codex/skills; openai/codex core-skills loader.rs and render.rs)",
         url: "https://developers.openai.com/codex/skills",
@@ -136,7 +153,10 @@ pub mod sources {
         title: "Gemini CLI skill loader (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts)",
         url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
     };
-    pub const CONTRACT: SourceRef = SourceRef { title: "SKILL.md as an interface contract (JSON Schema, semantic versioning)", url: "https://semver.org/" };
+    pub const CONTRACT: SourceRef = SourceRef {
+        title: "SKILL.md as an interface contract (JSON Schema, semantic versioning)",
+        url: "https://semver.org/",
+    };
 }
 
 /// `26362` as `26,362`, as the chapter writes counts (messages, tables and the page use it).
@@ -178,7 +198,10 @@ impl LineIndex {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
-        LineCol { line: line_idx + 1, column: text[line_start..end].chars().count() + 1 }
+        LineCol {
+            line: line_idx + 1,
+            column: text[line_start..end].chars().count() + 1,
+        }
     }
 
     /// The byte range of 1-based `line`, without its line ending (empty for line 0 or past
@@ -187,8 +210,16 @@ impl LineIndex {
         if line == 0 {
             return 0..0;
         }
-        let start = self.line_starts.get(line.saturating_sub(1)).copied().unwrap_or(text.len());
-        let mut end = self.line_starts.get(line).map(|&next| next.saturating_sub(1)).unwrap_or(text.len());
+        let start = self
+            .line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(text.len());
+        let mut end = self
+            .line_starts
+            .get(line)
+            .map(|&next| next.saturating_sub(1))
+            .unwrap_or(text.len());
         if end > start && text.as_bytes().get(end - 1) == Some(&b'\r') {
             end -= 1;
         }

@@ -32,7 +32,11 @@ pub fn apply(text: &str, file: &str, diagnostics: &[Diagnostic], include_unsafe:
                 && e.range.end <= text.len()
                 && text.is_char_boundary(e.range.start)
                 && text.is_char_boundary(e.range.end)
-                && !taken.iter().copied().chain(&fix.edits[..i]).any(|t| overlaps(&t.range, &e.range))
+                && !taken
+                    .iter()
+                    .copied()
+                    .chain(&fix.edits[..i])
+                    .any(|t| overlaps(&t.range, &e.range))
         });
         if !fits {
             n_skipped += 1;
@@ -50,7 +54,11 @@ pub fn apply(text: &str, file: &str, diagnostics: &[Diagnostic], include_unsafe:
         cursor = e.range.end;
     }
     res.push_str(&text[cursor..]);
-    Fixed { text: res, applied, n_skipped }
+    Fixed {
+        text: res,
+        applied,
+        n_skipped,
+    }
 }
 
 /// Whether two edits' ranges conflict.
@@ -78,7 +86,10 @@ pub fn apply_one(text: &str, fix: &crate::diagnostic::Fix) -> String {
 /// A unified diff of `before` and `after` with `a/`/`b/` headers for `path`, as `skillpg fix`
 /// prints it and the page previews a fix.
 pub fn unified_diff(before: &str, after: &str, path: &str) -> String {
-    similar::TextDiff::from_lines(before, after).unified_diff().header(&format!("a/{path}"), &format!("b/{path}")).to_string()
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
 }
 
 /// A top-level frontmatter field's value written as YAML reads it back: plain where the text is
@@ -88,11 +99,21 @@ pub fn unified_diff(before: &str, after: &str, path: &str) -> String {
 pub fn yaml_value(key: &str, value: &str) -> String {
     let reads_back = |written: &str| {
         let doc = crate::frontmatter::SkillDoc::parse(&format!("---\n{key}: {written}\n---\n"));
-        let ok = doc.yaml.as_ref().is_some_and(|y| y.error.is_none() && y.issues.is_empty());
-        ok && doc.root().and_then(|r| r.get(key)).and_then(crate::yaml::Node::as_scalar).is_some_and(|s| s.value == value)
+        let ok = doc
+            .yaml
+            .as_ref()
+            .is_some_and(|y| y.error.is_none() && y.issues.is_empty());
+        ok && doc
+            .root()
+            .and_then(|r| r.get(key))
+            .and_then(crate::yaml::Node::as_scalar)
+            .is_some_and(|s| s.value == value)
     };
     // YAML 1.1 loaders type these; a description must stay a string.
-    let typed = matches!(value.to_ascii_lowercase().as_str(), "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "~" | "y" | "n") || value.parse::<f64>().is_ok();
+    let typed = matches!(
+        value.to_ascii_lowercase().as_str(),
+        "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "~" | "y" | "n"
+    ) || value.parse::<f64>().is_ok();
     let plain_safe = !value.is_empty()
         && !typed
         && value.trim() == value
@@ -100,7 +121,10 @@ pub fn yaml_value(key: &str, value: &str) -> String {
         && !value.contains(" #")
         && !value.ends_with(':')
         && !value.chars().any(char::is_control)
-        && !value.starts_with(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`']);
+        && !value.starts_with([
+            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%',
+            '@', '`',
+        ]);
     if plain_safe && reads_back(value) {
         return value.to_owned();
     }
@@ -129,7 +153,9 @@ pub fn set_field(text: &str, key: &str, value: &str) -> Option<crate::diagnostic
     use crate::diagnostic::{Applicability, Fix};
     let doc = crate::frontmatter::SkillDoc::parse(text);
     let yaml = doc.yaml_range()?;
-    let crate::yaml::Node::Map { entries, .. } = doc.root()? else { return None };
+    let crate::yaml::Node::Map { entries, .. } = doc.root()? else {
+        return None;
+    };
     let line = format!("{key}: {}", yaml_value(key, value));
     let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = |at: usize| text[at..].find('\n').map_or(text.len(), |i| at + i);
@@ -139,22 +165,51 @@ pub fn set_field(text: &str, key: &str, value: &str) -> Option<crate::diagnostic
             let start = line_start(doc.yaml_span(&k.span).start);
             // The entry ends with its value's last line (a block scalar's span may run past its
             // line ending), and before the next entry's line or the closing delimiter.
-            let before_newline = |at: usize| if at > start && text.as_bytes()[at - 1] == b'\n' { at - 1 } else { at };
-            let limit = before_newline(entries.get(i + 1).map_or(yaml.end, |(next, _)| line_start(doc.yaml_span(&next.span).start)));
-            let value_end = before_newline(doc.yaml_span(&v.span()).end.max(doc.yaml_span(&k.span).end));
+            let before_newline = |at: usize| {
+                if at > start && text.as_bytes()[at - 1] == b'\n' {
+                    at - 1
+                } else {
+                    at
+                }
+            };
+            let limit = before_newline(entries.get(i + 1).map_or(yaml.end, |(next, _)| {
+                line_start(doc.yaml_span(&next.span).start)
+            }));
+            let value_end =
+                before_newline(doc.yaml_span(&v.span()).end.max(doc.yaml_span(&k.span).end));
             let end = line_end(value_end).min(limit).max(start);
-            let end = if text[start..end].ends_with('\r') { end - 1 } else { end };
-            crate::diagnostic::Edit { range: start..end, replacement: line.clone() }
+            let end = if text[start..end].ends_with('\r') {
+                end - 1
+            } else {
+                end
+            };
+            crate::diagnostic::Edit {
+                range: start..end,
+                replacement: line.clone(),
+            }
         }
         None => {
-            let after = entries.iter().find(|(k, _)| k.value == "name").map(|(k, _)| line_end(doc.yaml_span(&k.span).end));
+            let after = entries
+                .iter()
+                .find(|(k, _)| k.value == "name")
+                .map(|(k, _)| line_end(doc.yaml_span(&k.span).end));
             match after {
-                Some(at) if at < text.len() => crate::diagnostic::Edit { range: at + 1..at + 1, replacement: format!("{line}\n") },
-                _ => crate::diagnostic::Edit { range: yaml.start..yaml.start, replacement: format!("{line}\n") },
+                Some(at) if at < text.len() => crate::diagnostic::Edit {
+                    range: at + 1..at + 1,
+                    replacement: format!("{line}\n"),
+                },
+                _ => crate::diagnostic::Edit {
+                    range: yaml.start..yaml.start,
+                    replacement: format!("{line}\n"),
+                },
             }
         }
     };
-    Some(Fix { title: format!("Set `{key}`"), edits: vec![edit], applicability: Applicability::Safe })
+    Some(Fix {
+        title: format!("Set `{key}`"),
+        edits: vec![edit],
+        applicability: Applicability::Safe,
+    })
 }
 
 #[cfg(test)]
@@ -162,12 +217,18 @@ mod set_field_tests {
     use super::*;
 
     fn set(text: &str, value: &str) -> String {
-        apply_one(text, &set_field(text, "description", value).expect("frontmatter"))
+        apply_one(
+            text,
+            &set_field(text, "description", value).expect("frontmatter"),
+        )
     }
 
     fn reads(text: &str) -> Option<String> {
         let doc = crate::frontmatter::SkillDoc::parse(text);
-        assert!(doc.yaml.as_ref().is_some_and(|y| y.error.is_none()), "{text}");
+        assert!(
+            doc.yaml.as_ref().is_some_and(|y| y.error.is_none()),
+            "{text}"
+        );
         doc.field_str("description").map(str::to_owned)
     }
 
@@ -184,24 +245,42 @@ mod set_field_tests {
             "tab\there",
             "émojis 😀 and “quotes”",
         ] {
-            let before = "---\nname: sql-review\ndescription: Old one.\nlicense: MIT\n---\n\n# Body\n";
+            let before =
+                "---\nname: sql-review\ndescription: Old one.\nlicense: MIT\n---\n\n# Body\n";
             let after = set(before, value);
             assert_eq!(reads(&after).as_deref(), Some(value), "{after}");
-            assert!(after.contains("license: MIT\n---\n\n# Body\n") && after.starts_with("---\nname: sql-review\n"), "{after}");
+            assert!(
+                after.contains("license: MIT\n---\n\n# Body\n")
+                    && after.starts_with("---\nname: sql-review\n"),
+                "{after}"
+            );
         }
-        assert_eq!(yaml_value("description", "Plain words, safe as they are"), "Plain words, safe as they are");
+        assert_eq!(
+            yaml_value("description", "Plain words, safe as they are"),
+            "Plain words, safe as they are"
+        );
         assert!(yaml_value("description", "a: b").starts_with('"'));
     }
 
     #[test]
     fn a_block_scalar_is_replaced_whole_and_a_missing_field_is_added() {
-        let folded = "---\nname: x\ndescription: >\n  Folded over\n  two lines.\nlicense: MIT\n---\nBody\n";
+        let folded =
+            "---\nname: x\ndescription: >\n  Folded over\n  two lines.\nlicense: MIT\n---\nBody\n";
         let after = set(folded, "New: one line.");
-        assert_eq!(after, "---\nname: x\ndescription: \"New: one line.\"\nlicense: MIT\n---\nBody\n");
+        assert_eq!(
+            after,
+            "---\nname: x\ndescription: \"New: one line.\"\nlicense: MIT\n---\nBody\n"
+        );
         let last = "---\nname: x\ndescription: |\n  Literal\n  block\n---\nBody\n";
-        assert_eq!(set(last, "Short."), "---\nname: x\ndescription: Short.\n---\nBody\n");
+        assert_eq!(
+            set(last, "Short."),
+            "---\nname: x\ndescription: Short.\n---\nBody\n"
+        );
         let missing = "---\nname: x\nlicense: MIT\n---\nBody\n";
-        assert_eq!(set(missing, "Added."), "---\nname: x\ndescription: Added.\nlicense: MIT\n---\nBody\n");
+        assert_eq!(
+            set(missing, "Added."),
+            "---\nname: x\ndescription: Added.\nlicense: MIT\n---\nBody\n"
+        );
         assert!(set_field("# no frontmatter\n", "description", "x").is_none());
     }
 }

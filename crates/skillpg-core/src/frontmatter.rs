@@ -54,7 +54,14 @@ impl SkillDoc {
     pub fn parse(text: &str) -> SkillDoc {
         let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let content = &text[bom_len..];
-        let mut doc = SkillDoc { text: text.to_owned(), bom_len, split: Split::NoFrontmatter, opening_line_rest: None, skills_ref_cut: None, yaml: None };
+        let mut doc = SkillDoc {
+            text: text.to_owned(),
+            bom_len,
+            split: Split::NoFrontmatter,
+            opening_line_rest: None,
+            skills_ref_cut: None,
+            yaml: None,
+        };
         if !content.starts_with("---") {
             return doc;
         }
@@ -79,7 +86,10 @@ impl SkillDoc {
             offset += line.len();
         }
         // skills-ref ends the frontmatter at the first `---` after the opening three dashes.
-        let sr_search_end = closing.as_ref().map(|(line, _)| line.start).unwrap_or(text.len());
+        let sr_search_end = closing
+            .as_ref()
+            .map(|(line, _)| line.start)
+            .unwrap_or(text.len());
         if let Some(pos) = text[bom_len + 3..sr_search_end].find("---") {
             doc.skills_ref_cut = Some(bom_len + 3 + pos);
         }
@@ -87,7 +97,11 @@ impl SkillDoc {
             Some((closing_line, body_start)) => {
                 let yaml = yaml_start.min(closing_line.start)..closing_line.start;
                 doc.yaml = Some(yaml::parse(&text[yaml.clone()]));
-                doc.split = Split::Closed { yaml, closing_line, body: body_start..text.len() };
+                doc.split = Split::Closed {
+                    yaml,
+                    closing_line,
+                    body: body_start..text.len(),
+                };
             }
             None => {
                 let yaml = yaml_start.min(text.len())..text.len();
@@ -123,7 +137,11 @@ impl SkillDoc {
         Some(SkillDoc {
             text: self.text.clone(),
             bom_len: self.bom_len,
-            split: Split::Closed { yaml: yaml.clone(), closing_line: cut..cut + 3, body: cut + 3..self.text.len() },
+            split: Split::Closed {
+                yaml: yaml.clone(),
+                closing_line: cut..cut + 3,
+                body: cut + 3..self.text.len(),
+            },
             opening_line_rest: self.opening_line_rest.clone(),
             skills_ref_cut: Some(cut),
             yaml: Some(yaml::parse(&self.text[yaml])),
@@ -179,7 +197,9 @@ mod tests {
         assert_eq!(doc.field_str("name"), Some("a"));
         assert_eq!(doc.field_str("description"), Some("x --- y"));
         assert!(doc.skills_ref_cut.is_some());
-        let theirs = doc.skills_ref_view().expect("skills-ref reads it differently");
+        let theirs = doc
+            .skills_ref_view()
+            .expect("skills-ref reads it differently");
         assert_eq!(theirs.field_str("description"), Some("x"));
         assert_eq!(theirs.field_str("name"), Some("a"));
     }
@@ -191,12 +211,22 @@ mod tests {
         let theirs = doc.skills_ref_view().expect("a cut");
         assert!(matches!(theirs.split, Split::Closed { .. }));
         assert_eq!(theirs.field_str("name"), None);
-        assert!(SkillDoc::parse("---\nname: a\n---\n").skills_ref_view().is_none());
+        assert!(
+            SkillDoc::parse("---\nname: a\n---\n")
+                .skills_ref_view()
+                .is_none()
+        );
     }
 
     #[test]
     fn unclosed_and_missing() {
-        assert!(matches!(SkillDoc::parse("---\nname: a\n").split, Split::Unclosed { .. }));
-        assert_eq!(SkillDoc::parse("# no frontmatter").split, Split::NoFrontmatter);
+        assert!(matches!(
+            SkillDoc::parse("---\nname: a\n").split,
+            Split::Unclosed { .. }
+        ));
+        assert_eq!(
+            SkillDoc::parse("# no frontmatter").split,
+            Split::NoFrontmatter
+        );
     }
 }

@@ -16,8 +16,10 @@ pub const MAX_ENTRIES: usize = 20_000;
 /// An entry may not expand more than this many times its compressed size (and over 1 MiB).
 pub const MAX_RATIO: u64 = 200;
 
-const CLAUDE_AI_UPLOAD: SourceRef =
-    SourceRef { title: "claude.ai skill upload (one top-level folder holding SKILL.md)", url: "https://support.claude.com/en/articles/12512180-using-skills-in-claude" };
+const CLAUDE_AI_UPLOAD: SourceRef = SourceRef {
+    title: "claude.ai skill upload (one top-level folder holding SKILL.md)",
+    url: "https://support.claude.com/en/articles/12512180-using-skills-in-claude",
+};
 
 /// A path that leaves the folder.
 pub static PATH_OUTSIDE: RuleMeta = RuleMeta {
@@ -53,7 +55,12 @@ pub static ARCHIVE_UNREADABLE: RuleMeta = RuleMeta {
 };
 
 /// The ingest rules, for the rule list.
-pub static RULES: [&RuleMeta; 4] = [&PATH_OUTSIDE, &ARCHIVE_TOO_LARGE, &ARCHIVE_LAYOUT, &ARCHIVE_UNREADABLE];
+pub static RULES: [&RuleMeta; 4] = [
+    &PATH_OUTSIDE,
+    &ARCHIVE_TOO_LARGE,
+    &ARCHIVE_LAYOUT,
+    &ARCHIVE_UNREADABLE,
+];
 
 /// What ingesting produced: the skills, and what went wrong on the way (paths relative to the
 /// input's root).
@@ -90,8 +97,16 @@ impl Ingested {
         if !self.skills.is_empty() {
             return None;
         }
-        let why: Vec<&str> = self.diagnostics.iter().map(|d| d.message.as_str()).collect();
-        Some(if why.is_empty() { "no skill could be read: it holds no file".to_owned() } else { format!("no skill could be read: {}", why.join("; ")) })
+        let why: Vec<&str> = self
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        Some(if why.is_empty() {
+            "no skill could be read: it holds no file".to_owned()
+        } else {
+            format!("no skill could be read: {}", why.join("; "))
+        })
     }
 
     /// The input's own findings under `profile`: each at the severity the profile gives its
@@ -107,7 +122,17 @@ impl Ingested {
 /// the severity the profile gives its rule, the ones it turns off left out. The one policy of
 /// the CLI and the page, which keeps an archive's findings beside the skill it read.
 pub fn findings_under(diagnostics: &[Diagnostic], profile: &Profile) -> Vec<Diagnostic> {
-    diagnostics.iter().filter_map(|d| profile.severity(d.rule, d.severity).map(|severity| Diagnostic { severity, ..d.clone() })).collect()
+    diagnostics
+        .iter()
+        .filter_map(|d| {
+            profile
+                .severity(d.rule, d.severity)
+                .map(|severity| Diagnostic {
+                    severity,
+                    ..d.clone()
+                })
+        })
+        .collect()
 }
 
 /// An input's own finding rebuilt from what an edge keeps of it (the rule's name, the file and
@@ -115,7 +140,10 @@ pub fn findings_under(diagnostics: &[Diagnostic], profile: &Profile) -> Vec<Diag
 /// the rule's default severity; `None` when `rule` is not one of the input rules ([`RULES`]),
 /// so a link cannot make up any other finding.
 pub fn input_finding(rule: &str, file: &str, message: String) -> Option<Diagnostic> {
-    RULES.iter().find(|meta| meta.name == rule).map(|meta| diag(meta, file, message))
+    RULES
+        .iter()
+        .find(|meta| meta.name == rule)
+        .map(|meta| diag(meta, file, message))
 }
 
 /// Whether `rule` is one of the input rules ([`RULES`]): what a link may carry.
@@ -179,21 +207,37 @@ pub fn clean_path(raw: &str) -> Option<String> {
 /// skill with every file below it; `.git` and `node_modules` are skipped. `root_name` is the
 /// name of the folder the paths are relative to (a dropped folder's name).
 pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
-    let mut res = Ingested { name: root_name.to_owned(), ..Ingested::default() };
+    let mut res = Ingested {
+        name: root_name.to_owned(),
+        ..Ingested::default()
+    };
     let mut clean: Vec<(String, Vec<u8>)> = Vec::with_capacity(files.len());
     for (path, bytes) in files {
         match clean_path(&path) {
             Some(p) if !p.is_empty() => {
-                if p.split('/').any(|part| part == ".git" || part == "node_modules") {
+                if p.split('/')
+                    .any(|part| part == ".git" || part == "node_modules")
+                {
                     continue;
                 }
                 clean.push((p, bytes));
             }
-            _ => res.diagnostics.push(diag(&PATH_OUTSIDE, &path, format!("`{path}` leaves the folder; it was skipped"))),
+            _ => res.diagnostics.push(diag(
+                &PATH_OUTSIDE,
+                &path,
+                format!("`{path}` leaves the folder; it was skipped"),
+            )),
         }
     }
     if clean.len() > MAX_ENTRIES {
-        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, "", format!("{} files, over the limit of {MAX_ENTRIES}; nothing was read", clean.len())));
+        res.diagnostics.push(diag(
+            &ARCHIVE_TOO_LARGE,
+            "",
+            format!(
+                "{} files, over the limit of {MAX_ENTRIES}; nothing was read",
+                clean.len()
+            ),
+        ));
         return res;
     }
     let mut roots: Vec<String> = clean
@@ -207,15 +251,30 @@ pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
     roots.dedup();
     // A folder holding SKILL.md and skill.md is one skill.
     for root in &roots {
-        let prefix = if root.is_empty() { String::new() } else { format!("{root}/") };
+        let prefix = if root.is_empty() {
+            String::new()
+        } else {
+            format!("{root}/")
+        };
         // Files of a nested skill belong to the nested skill only.
-        let nested: Vec<String> = roots.iter().filter(|r| *r != root && r.starts_with(&prefix)).map(|r| format!("{r}/")).collect();
+        let nested: Vec<String> = roots
+            .iter()
+            .filter(|r| *r != root && r.starts_with(&prefix))
+            .map(|r| format!("{r}/"))
+            .collect();
         let files: Vec<BundleFile> = clean
             .iter()
             .filter(|(p, _)| p.starts_with(&prefix) && !nested.iter().any(|n| p.starts_with(n)))
-            .map(|(p, b)| BundleFile { path: p[prefix.len()..].to_owned(), bytes: b.clone() })
+            .map(|(p, b)| BundleFile {
+                path: p[prefix.len()..].to_owned(),
+                bytes: b.clone(),
+            })
             .collect();
-        let dir_name = if root.is_empty() { root_name.to_owned() } else { root.rsplit('/').next().unwrap_or(root).to_owned() };
+        let dir_name = if root.is_empty() {
+            root_name.to_owned()
+        } else {
+            root.rsplit('/').next().unwrap_or(root).to_owned()
+        };
         let mut bundle = SkillBundle::new(&dir_name, files);
         bundle.display_path = if root.is_empty() {
             root_name.to_owned()
@@ -227,7 +286,13 @@ pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
         res.skills.push(bundle);
     }
     if roots.is_empty() {
-        let mut bundle = SkillBundle::new(root_name, clean.into_iter().map(|(path, bytes)| BundleFile { path, bytes }).collect());
+        let mut bundle = SkillBundle::new(
+            root_name,
+            clean
+                .into_iter()
+                .map(|(path, bytes)| BundleFile { path, bytes })
+                .collect(),
+        );
         bundle.display_path = root_name.to_owned();
         res.skills.push(bundle);
     }
@@ -241,7 +306,8 @@ pub fn write_archive<P: AsRef<str>, B: AsRef<[u8]>>(entries: &[(P, B)]) -> Vec<u
     let mut buf = std::io::Cursor::new(Vec::new());
     {
         let mut w = zip::ZipWriter::new(&mut buf);
-        let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
         for (path, bytes) in entries {
             if w.start_file(path.as_ref(), opts).is_ok() {
                 let _ = w.write_all(bytes.as_ref());
@@ -257,26 +323,46 @@ pub fn write_archive<P: AsRef<str>, B: AsRef<[u8]>>(entries: &[(P, B)]) -> Vec<u
 pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
     let stem = archive_name.rsplit('/').next().unwrap_or(archive_name);
     let stem = archive_stem(stem);
-    let mut res = Ingested { name: stem.to_owned(), ..Ingested::default() };
+    let mut res = Ingested {
+        name: stem.to_owned(),
+        ..Ingested::default()
+    };
     let mut archive = match zip::ZipArchive::new(std::io::Cursor::new(bytes)) {
         Ok(a) => a,
         Err(err) => {
-            res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, "", format!("{archive_name} is not a readable zip archive: {err}")));
+            res.diagnostics.push(diag(
+                &ARCHIVE_UNREADABLE,
+                "",
+                format!("{archive_name} is not a readable zip archive: {err}"),
+            ));
             return res;
         }
     };
     if archive.len() > MAX_ENTRIES {
-        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, "", format!("{} entries, over the limit of {MAX_ENTRIES}; nothing was read", archive.len())));
+        res.diagnostics.push(diag(
+            &ARCHIVE_TOO_LARGE,
+            "",
+            format!(
+                "{} entries, over the limit of {MAX_ENTRIES}; nothing was read",
+                archive.len()
+            ),
+        ));
         return res;
     }
     // Before inflating anything: the sizes the archive declares, in all and against its own
     // size. Many small entries that each pass the per-entry ratio still make a bomb together.
-    let declared_total: u64 = (0..archive.len()).filter_map(|i| archive.by_index_raw(i).ok().map(|e| e.size())).fold(0u64, u64::saturating_add);
+    let declared_total: u64 = (0..archive.len())
+        .filter_map(|i| archive.by_index_raw(i).ok().map(|e| e.size()))
+        .fold(0u64, u64::saturating_add);
     if declared_total > MAX_EXPANDED_BYTES {
         res.diagnostics.push(diag(
             &ARCHIVE_TOO_LARGE,
             "",
-            format!("the archive declares {} MB of files, over the limit of {} MB; nothing was read", declared_total / 1_048_576, MAX_EXPANDED_BYTES / 1_048_576),
+            format!(
+                "the archive declares {} MB of files, over the limit of {} MB; nothing was read",
+                declared_total / 1_048_576,
+                MAX_EXPANDED_BYTES / 1_048_576
+            ),
         ));
         return res;
     }
@@ -291,7 +377,11 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
         let mut entry = match archive.by_index(idx) {
             Ok(e) => e,
             Err(err) => {
-                res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, "", format!("entry {idx} cannot be read: {err}")));
+                res.diagnostics.push(diag(
+                    &ARCHIVE_UNREADABLE,
+                    "",
+                    format!("entry {idx} cannot be read: {err}"),
+                ));
                 continue;
             }
         };
@@ -300,7 +390,11 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
         }
         let raw_name = String::from_utf8_lossy(entry.name_raw()).into_owned();
         let Some(path) = clean_path(&raw_name).filter(|p| !p.is_empty()) else {
-            res.diagnostics.push(diag(&PATH_OUTSIDE, &raw_name, format!("archive entry `{raw_name}` leaves the folder; it was skipped")));
+            res.diagnostics.push(diag(
+                &PATH_OUTSIDE,
+                &raw_name,
+                format!("archive entry `{raw_name}` leaves the folder; it was skipped"),
+            ));
             continue;
         };
         if path.starts_with("__MACOSX/") || path.ends_with(".DS_Store") {
@@ -309,19 +403,38 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
         let declared = entry.size();
         let compressed = entry.compressed_size().max(1);
         if declared > 1024 * 1024 && declared / compressed > MAX_RATIO {
-            res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, &path, format!("`{path}` expands {}× ({declared} bytes): a zip bomb; it was skipped", declared / compressed)));
+            res.diagnostics.push(diag(
+                &ARCHIVE_TOO_LARGE,
+                &path,
+                format!(
+                    "`{path}` expands {}× ({declared} bytes): a zip bomb; it was skipped",
+                    declared / compressed
+                ),
+            ));
             continue;
         }
         // Read at most one byte past the limit, whatever the header claims.
-        let limit = (MAX_FILE_BYTES as u64 + 1).min(MAX_EXPANDED_BYTES - expanded.min(MAX_EXPANDED_BYTES) + 1);
+        let limit = (MAX_FILE_BYTES as u64 + 1)
+            .min(MAX_EXPANDED_BYTES - expanded.min(MAX_EXPANDED_BYTES) + 1);
         let mut data = Vec::new();
         if let Err(err) = (&mut entry).take(limit).read_to_end(&mut data) {
-            res.diagnostics.push(diag(&ARCHIVE_UNREADABLE, &path, format!("`{path}` cannot be decompressed: {err}")));
+            res.diagnostics.push(diag(
+                &ARCHIVE_UNREADABLE,
+                &path,
+                format!("`{path}` cannot be decompressed: {err}"),
+            ));
             continue;
         }
         expanded += data.len() as u64;
         if expanded > MAX_EXPANDED_BYTES {
-            res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, "", format!("the archive expands past {} MB; the rest was not read", MAX_EXPANDED_BYTES / 1_048_576)));
+            res.diagnostics.push(diag(
+                &ARCHIVE_TOO_LARGE,
+                "",
+                format!(
+                    "the archive expands past {} MB; the rest was not read",
+                    MAX_EXPANDED_BYTES / 1_048_576
+                ),
+            ));
             break;
         }
         if data.len() > MAX_FILE_BYTES {
@@ -330,8 +443,15 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
         }
         files.push((path, data));
     }
-    let skill_mds: Vec<&String> = files.iter().map(|(p, _)| p).filter(|p| p.rsplit('/').next() == Some("SKILL.md")).collect();
-    let top_dirs: std::collections::BTreeSet<&str> = files.iter().map(|(p, _)| p.split('/').next().unwrap_or("")).collect();
+    let skill_mds: Vec<&String> = files
+        .iter()
+        .map(|(p, _)| p)
+        .filter(|p| p.rsplit('/').next() == Some("SKILL.md"))
+        .collect();
+    let top_dirs: std::collections::BTreeSet<&str> = files
+        .iter()
+        .map(|(p, _)| p.split('/').next().unwrap_or(""))
+        .collect();
     match skill_mds.len() {
         0 => res.diagnostics.push(diag(&ARCHIVE_LAYOUT, "", "the archive holds no SKILL.md".to_owned())),
         1 => {
@@ -371,15 +491,28 @@ mod tests {
         for name in ["SKILL.md", "zip", "a.zip.md", "skill", "ä", "notes.zi"] {
             assert!(!is_archive_name(name), "{name}");
         }
-        let read = read_archive("Upload.SKILL.ZIP", &zip_of(&[("my-skill/SKILL.md", b"---\nname: my-skill\n---\n")]));
-        assert_eq!(read.name, "Upload.SKILL", "the stem loses its extension whatever its case");
+        let read = read_archive(
+            "Upload.SKILL.ZIP",
+            &zip_of(&[("my-skill/SKILL.md", b"---\nname: my-skill\n---\n")]),
+        );
+        assert_eq!(
+            read.name, "Upload.SKILL",
+            "the stem loses its extension whatever its case"
+        );
     }
 
     #[test]
     fn an_input_finding_is_rebuilt_only_for_input_rules() {
-        let d = input_finding("archive-layout", "", "two folders".to_owned()).expect("an input rule");
-        assert_eq!((d.code, d.severity, d.message.as_str()), ("SPG008", Severity::Error, "two folders"));
-        assert!(input_finding("name-format", "SKILL.md", "made up".to_owned()).is_none(), "a skill's rule is not an input's");
+        let d =
+            input_finding("archive-layout", "", "two folders".to_owned()).expect("an input rule");
+        assert_eq!(
+            (d.code, d.severity, d.message.as_str()),
+            ("SPG008", Severity::Error, "two folders")
+        );
+        assert!(
+            input_finding("name-format", "SKILL.md", "made up".to_owned()).is_none(),
+            "a skill's rule is not an input's"
+        );
     }
 
     #[test]
@@ -394,7 +527,11 @@ mod tests {
                 ("../evil".into(), b"x".to_vec()),
             ],
         );
-        let names: Vec<(&str, usize)> = found.skills.iter().map(|s| (s.dir_name.as_str(), s.files.len())).collect();
+        let names: Vec<(&str, usize)> = found
+            .skills
+            .iter()
+            .map(|s| (s.dir_name.as_str(), s.files.len()))
+            .collect();
         assert_eq!(names, vec![("a", 2), ("b", 1)]);
         assert_eq!(found.diagnostics.len(), 1);
         assert_eq!(found.diagnostics[0].rule, "path-outside-folder");
@@ -402,7 +539,10 @@ mod tests {
 
     #[test]
     fn archive_with_one_top_level_folder() {
-        let zip = zip_of(&[("my-skill/SKILL.md", b"---\nname: my-skill\n---\n"), ("my-skill/scripts/a.py", b"print(1)")]);
+        let zip = zip_of(&[
+            ("my-skill/SKILL.md", b"---\nname: my-skill\n---\n"),
+            ("my-skill/scripts/a.py", b"print(1)"),
+        ]);
         let found = read_archive("my-skill.zip", &zip);
         assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
         assert_eq!(found.skills.len(), 1);
@@ -412,28 +552,66 @@ mod tests {
     #[test]
     fn archive_layout_errors_use_the_products_words() {
         let two = zip_of(&[("a/SKILL.md", b"-"), ("b/SKILL.md", b"-")]);
-        assert!(read_archive("x.zip", &two).diagnostics[0].message.starts_with("more than one SKILL.md"));
+        assert!(
+            read_archive("x.zip", &two).diagnostics[0]
+                .message
+                .starts_with("more than one SKILL.md")
+        );
         let flat = zip_of(&[("SKILL.md", b"-")]);
-        assert!(read_archive("x.zip", &flat).diagnostics[0].message.starts_with("SKILL.md not at the top level"));
-        assert_eq!(read_archive("x.zip", b"not a zip").diagnostics[0].rule, "archive-unreadable");
+        assert!(
+            read_archive("x.zip", &flat).diagnostics[0]
+                .message
+                .starts_with("SKILL.md not at the top level")
+        );
+        assert_eq!(
+            read_archive("x.zip", b"not a zip").diagnostics[0].rule,
+            "archive-unreadable"
+        );
     }
 
     #[test]
     fn traversal_and_bombs_are_refused() {
         let evil = zip_of(&[("../../etc/passwd", b"x"), ("ok/SKILL.md", b"-")]);
         let found = read_archive("x.zip", &evil);
-        assert!(found.diagnostics.iter().any(|d| d.rule == "path-outside-folder"));
-        let bomb = zip_of(&[("b/SKILL.md", b"-"), ("b/zeros.txt", &vec![0u8; 16 * 1024 * 1024])]);
+        assert!(
+            found
+                .diagnostics
+                .iter()
+                .any(|d| d.rule == "path-outside-folder")
+        );
+        let bomb = zip_of(&[
+            ("b/SKILL.md", b"-"),
+            ("b/zeros.txt", &vec![0u8; 16 * 1024 * 1024]),
+        ]);
         let found = read_archive("bomb.zip", &bomb);
-        assert!(found.diagnostics.iter().any(|d| d.rule == "archive-too-large"), "{:?}", found.diagnostics);
+        assert!(
+            found
+                .diagnostics
+                .iter()
+                .any(|d| d.rule == "archive-too-large"),
+            "{:?}",
+            found.diagnostics
+        );
         // Many entries, each under the per-entry check (under 1 MiB), together a bomb.
-        let entries: Vec<(String, Vec<u8>)> = (0..200).map(|i| (format!("b/f{i}.txt"), vec![b'a'; 1024 * 1024 - 1])).collect();
-        let mut refs: Vec<(&str, &[u8])> = entries.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+        let entries: Vec<(String, Vec<u8>)> = (0..200)
+            .map(|i| (format!("b/f{i}.txt"), vec![b'a'; 1024 * 1024 - 1]))
+            .collect();
+        let mut refs: Vec<(&str, &[u8])> = entries
+            .iter()
+            .map(|(p, b)| (p.as_str(), b.as_slice()))
+            .collect();
         refs.push(("b/SKILL.md", b"-"));
         let many = zip_of(&refs);
         let found = read_archive("many.zip", &many);
         assert!(found.skills.is_empty(), "nothing is inflated");
-        assert!(found.diagnostics.iter().any(|d| d.rule == "archive-too-large" && d.message.contains("nothing was read")), "{:?}", found.diagnostics);
+        assert!(
+            found
+                .diagnostics
+                .iter()
+                .any(|d| d.rule == "archive-too-large" && d.message.contains("nothing was read")),
+            "{:?}",
+            found.diagnostics
+        );
     }
 
     #[test]
@@ -441,21 +619,60 @@ mod tests {
         let unreadable = read_archive("dir/x.zip", b"not a zip");
         assert!(unreadable.skills.is_empty());
         let checked = unreadable.checked_skills("dir/x.zip");
-        assert_eq!((checked.len(), checked[0].dir_name.as_str(), checked[0].files.len()), (1, "x", 0), "checked as one empty skill named after it");
-        assert_eq!(checked[0].display_path, "dir/x.zip", "shown where the input is");
+        assert_eq!(
+            (
+                checked.len(),
+                checked[0].dir_name.as_str(),
+                checked[0].files.len()
+            ),
+            (1, "x", 0),
+            "checked as one empty skill named after it"
+        );
+        assert_eq!(
+            checked[0].display_path, "dir/x.zip",
+            "shown where the input is"
+        );
         for p in crate::profile::ALL {
-            assert_eq!(unreadable.findings(p)[0].severity, Severity::Error, "{}", p.key);
-            assert!(crate::check(&crate::analyze(&checked[0]), p).iter().any(|d| d.rule == "missing-skill-md" && d.severity == Severity::Error));
+            assert_eq!(
+                unreadable.findings(p)[0].severity,
+                Severity::Error,
+                "{}",
+                p.key
+            );
+            assert!(
+                crate::check(&crate::analyze(&checked[0]), p)
+                    .iter()
+                    .any(|d| d.rule == "missing-skill-md" && d.severity == Severity::Error)
+            );
         }
-        assert_eq!(unreadable.why_no_skill().as_deref(), Some(unreadable.diagnostics[0].message.as_str()).map(|m| format!("no skill could be read: {m}")).as_deref());
+        assert_eq!(
+            unreadable.why_no_skill().as_deref(),
+            Some(unreadable.diagnostics[0].message.as_str())
+                .map(|m| format!("no skill could be read: {m}"))
+                .as_deref()
+        );
         // The upload's layout is claude.ai's gate only; elsewhere it is advice.
-        let two = read_archive("two.zip", &zip_of(&[("a/SKILL.md", b"-"), ("b/SKILL.md", b"-")]));
+        let two = read_archive(
+            "two.zip",
+            &zip_of(&[("a/SKILL.md", b"-"), ("b/SKILL.md", b"-")]),
+        );
         assert_eq!(two.skills.len(), 2);
-        assert!(matches!(two.checked_skills("two.zip"), std::borrow::Cow::Borrowed(s) if s.len() == 2), "the skills found, not a copy");
+        assert!(
+            matches!(two.checked_skills("two.zip"), std::borrow::Cow::Borrowed(s) if s.len() == 2),
+            "the skills found, not a copy"
+        );
         assert_eq!(two.why_no_skill(), None);
-        let layout = |p: &Profile| two.findings(p).iter().find(|d| d.rule == "archive-layout").map(|d| d.severity);
+        let layout = |p: &Profile| {
+            two.findings(p)
+                .iter()
+                .find(|d| d.rule == "archive-layout")
+                .map(|d| d.severity)
+        };
         assert_eq!(layout(&crate::profile::CLAUDE_AI), Some(Severity::Error));
         assert_eq!(layout(&crate::profile::SPEC), Some(Severity::Warning));
-        assert_eq!(layout(&crate::profile::CLAUDE_CODE), Some(Severity::Warning));
+        assert_eq!(
+            layout(&crate::profile::CLAUDE_CODE),
+            Some(Severity::Warning)
+        );
     }
 }

@@ -22,7 +22,9 @@ pub mod yaml;
 
 pub use analysis::{Analysis, Levels, Section, analyze};
 pub use bundle::{BundleFile, FileFacts, FileText, SkillBundle};
-pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, LineCol, LineIndex, Severity, SourceRef};
+pub use diagnostic::{
+    Applicability, Diagnostic, Edit, Fix, LineCol, LineIndex, Severity, SourceRef,
+};
 pub use profile::Profile;
 
 use rules::{Cx, listing_budget};
@@ -31,7 +33,11 @@ use rules::{Cx, listing_budget};
 /// their line and column filled in. Only the profile's gates are errors: whatever a rule set,
 /// any other finding is capped at a warning here, so no advisory rule can change a verdict.
 pub fn check(analysis: &Analysis, profile: &Profile) -> Vec<Diagnostic> {
-    let mut cx = Cx { a: analysis, profile, out: Vec::new() };
+    let mut cx = Cx {
+        a: analysis,
+        profile,
+        out: Vec::new(),
+    };
     for (_, rule) in rules::ALL {
         rule(&mut cx);
     }
@@ -49,15 +55,24 @@ pub fn is_valid(diagnostics: &[Diagnostic]) -> bool {
 /// The findings about several skills installed together, beyond each skill's own: Claude
 /// Code's listing budget over all their level-1 entries. One list for the whole catalog (each
 /// finding is about the catalog, not one skill); empty when the profile has no such rule.
-pub fn check_catalog(analyses: &[Analysis], profile: &Profile, context_window_tokens: usize) -> Vec<Diagnostic> {
-    let mut res: Vec<Diagnostic> = listing_budget::check(analyses, profile, context_window_tokens).into_iter().collect();
+pub fn check_catalog(
+    analyses: &[Analysis],
+    profile: &Profile,
+    context_window_tokens: usize,
+) -> Vec<Diagnostic> {
+    let mut res: Vec<Diagnostic> = listing_budget::check(analyses, profile, context_window_tokens)
+        .into_iter()
+        .collect();
     cap_to_gates(profile, &mut res);
     res
 }
 
 /// Lowers every error that is not one of `profile`'s gates to a warning.
 fn cap_to_gates(profile: &Profile, diagnostics: &mut [Diagnostic]) {
-    for d in diagnostics.iter_mut().filter(|d| d.severity == Severity::Error && !profile.is_gate(d.rule)) {
+    for d in diagnostics
+        .iter_mut()
+        .filter(|d| d.severity == Severity::Error && !profile.is_gate(d.rule))
+    {
         d.severity = Severity::Warning;
     }
 }

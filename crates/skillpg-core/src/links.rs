@@ -69,15 +69,33 @@ pub fn extract(doc: &SkillDoc, files: &[FileFacts]) -> Vec<Link> {
                 if let Some(path) = relative_path(&dest_url) {
                     let (path, target) = resolve(&path, files);
                     let output = on_output_line(text, range.start);
-                    res.push(Link { written: dest_url.to_string(), path, span, kind: LinkKind::Markdown, target, sent: true, output });
+                    res.push(Link {
+                        written: dest_url.to_string(),
+                        path,
+                        span,
+                        kind: LinkKind::Markdown,
+                        target,
+                        sent: true,
+                        output,
+                    });
                 }
             }
             Event::Code(code) if !in_code_block => {
-                if let Some(path) = code_path(&code, files).filter(|_| !on_example_line(text, range.start)) {
+                if let Some(path) =
+                    code_path(&code, files).filter(|_| !on_example_line(text, range.start))
+                {
                     let (path, target) = resolve(&path, files);
                     let sent = !plugin_relative && CONVENTIONAL.iter().any(|c| path.starts_with(c));
                     let output = on_output_line(text, range.start);
-                    res.push(Link { written: code.to_string(), path, span, kind: LinkKind::CodePath, target, sent, output });
+                    res.push(Link {
+                        written: code.to_string(),
+                        path,
+                        span,
+                        kind: LinkKind::CodePath,
+                        target,
+                        sent,
+                        output,
+                    });
                 }
             }
             _ => {}
@@ -89,13 +107,21 @@ pub fn extract(doc: &SkillDoc, files: &[FileFacts]) -> Vec<Link> {
 /// Strips the placeholders skills use for their own folder: `${CLAUDE_SKILL_DIR}/` (Claude
 /// Code) and `{baseDir}/` (trailofbits' convention).
 fn strip_root_placeholder(path: &str) -> &str {
-    ["${CLAUDE_SKILL_DIR}/", "{baseDir}/", "$CLAUDE_SKILL_DIR/"].iter().find_map(|p| path.strip_prefix(p)).unwrap_or(path)
+    ["${CLAUDE_SKILL_DIR}/", "{baseDir}/", "$CLAUDE_SKILL_DIR/"]
+        .iter()
+        .find_map(|p| path.strip_prefix(p))
+        .unwrap_or(path)
 }
 
 /// The folder-relative path of a Markdown link target, or `None` for URLs and anchors.
 fn relative_path(url: &str) -> Option<String> {
     let url = url.trim();
-    if url.is_empty() || url.starts_with('#') || url.starts_with('/') || url.contains("://") || url.contains(':') && !url.starts_with("${") && !url.starts_with('{') {
+    if url.is_empty()
+        || url.starts_with('#')
+        || url.starts_with('/')
+        || url.contains("://")
+        || url.contains(':') && !url.starts_with("${") && !url.starts_with('{')
+    {
         return None;
     }
     let url = url.split(['#', '?']).next().unwrap_or("");
@@ -118,7 +144,10 @@ fn mentions_plugin_root(body: &str) -> bool {
 /// The line of `text` around byte `offset`, lower-cased.
 fn line_around(text: &str, offset: usize) -> String {
     let start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let end = text[offset..].find('\n').map(|i| offset + i).unwrap_or(text.len());
+    let end = text[offset..]
+        .find('\n')
+        .map(|i| offset + i)
+        .unwrap_or(text.len());
     text[start..end].to_lowercase()
 }
 
@@ -126,7 +155,10 @@ fn line_around(text: &str, offset: usize) -> String {
 /// `plan.md``), so the path names an output.
 fn on_output_line(text: &str, offset: usize) -> bool {
     let line = line_around(text, offset);
-    let words: Vec<&str> = line.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = line
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
     const VERBS: [&str; 16] = [
         "write",
         "writes",
@@ -152,20 +184,34 @@ fn on_output_line(text: &str, offset: usize) -> bool {
 /// file of the folder, or starts with a top-level folder of the skill (or a conventional one).
 fn code_path(code: &str, files: &[FileFacts]) -> Option<String> {
     let code = strip_root_placeholder(code.trim());
-    if code.is_empty() || code.contains(char::is_whitespace) || code.contains("://") || code.contains(['*', '<', '>', '{', '}', '|', '$', '(', ')']) {
+    if code.is_empty()
+        || code.contains(char::is_whitespace)
+        || code.contains("://")
+        || code.contains(['*', '<', '>', '{', '}', '|', '$', '(', ')'])
+    {
         return None;
     }
     let explicit = code.starts_with("./");
     let path = code.trim_start_matches("./");
-    if path.is_empty() || path.starts_with('/') || path.starts_with('~') || path.starts_with('-') || path.starts_with("path/to/") {
+    if path.is_empty()
+        || path.starts_with('/')
+        || path.starts_with('~')
+        || path.starts_with('-')
+        || path.starts_with("path/to/")
+    {
         return None;
     }
     let names_a_file = files.iter().any(|f| f.path == path);
     let first = path.split('/').next().unwrap_or("");
     // A conventional folder counts even when absent (`scripts/run.py` promises a file), but a
     // bare `assets/` is as likely to describe the user's project as the skill.
-    let names_file_in_conventional = CONVENTIONAL.iter().any(|c| path.starts_with(c)) && !path.ends_with('/');
-    let in_known_dir = path.contains('/') && (names_file_in_conventional || files.iter().any(|f| f.path.starts_with(&format!("{first}/"))));
+    let names_file_in_conventional =
+        CONVENTIONAL.iter().any(|c| path.starts_with(c)) && !path.ends_with('/');
+    let in_known_dir = path.contains('/')
+        && (names_file_in_conventional
+            || files
+                .iter()
+                .any(|f| f.path.starts_with(&format!("{first}/"))));
     let looks_like_path = path.contains('/') || path.contains('.');
     (names_a_file || in_known_dir || explicit && looks_like_path).then(|| path.to_owned())
 }
@@ -175,7 +221,18 @@ fn code_path(code: &str, files: &[FileFacts]) -> Option<String> {
 fn on_example_line(text: &str, offset: usize) -> bool {
     let line = line_around(text, offset);
     // "would be helpful to store in the skill": a file the reader might write, not one that is.
-    ["e.g.", "example", "for instance", "such as", "i.e.", "would be", "could be", "might be"].iter().any(|w| line.contains(w))
+    [
+        "e.g.",
+        "example",
+        "for instance",
+        "such as",
+        "i.e.",
+        "would be",
+        "could be",
+        "might be",
+    ]
+    .iter()
+    .any(|w| line.contains(w))
 }
 
 /// Resolves `path` (which may hold `.` and `..`) against the folder's files; returns the
@@ -223,8 +280,17 @@ fn resolve_target(path: &str, files: &[FileFacts]) -> Target {
         return Target::File { file };
     }
     let prefix = format!("{normalized}/");
-    let below: Vec<&FileFacts> = files.iter().filter(|f| f.path.starts_with(&prefix)).collect();
-    if below.is_empty() || normalized.is_empty() { Target::Missing } else { Target::Dir { n_files: below.len() } }
+    let below: Vec<&FileFacts> = files
+        .iter()
+        .filter(|f| f.path.starts_with(&prefix))
+        .collect();
+    if below.is_empty() || normalized.is_empty() {
+        Target::Missing
+    } else {
+        Target::Dir {
+            n_files: below.len(),
+        }
+    }
 }
 
 fn percent_decode(text: &str) -> String {
@@ -253,7 +319,14 @@ mod tests {
     use crate::bundle::FileText;
 
     fn file(path: &str, tokens: usize) -> FileFacts {
-        FileFacts::with_tokens(path, FileText::Utf8 { text: String::new(), has_bom: false }, tokens)
+        FileFacts::with_tokens(
+            path,
+            FileText::Utf8 {
+                text: String::new(),
+                has_bom: false,
+            },
+            tokens,
+        )
     }
 
     #[test]
@@ -261,9 +334,14 @@ mod tests {
         let doc = SkillDoc::parse(
             "---\nname: a\n---\nSee [guide](references/guide.md#top), [web](https://x.y), `scripts/run.py`,\n`next.config.js`, `references/gone.md`, [up](../x.md) and [sp](a%20b.md).\n\n```\nscripts/run.py\n```\n",
         );
-        let files = vec![file("references/guide.md", 10), file("scripts/run.py", 5), file("a b.md", 2)];
+        let files = vec![
+            file("references/guide.md", 10),
+            file("scripts/run.py", 5),
+            file("a b.md", 2),
+        ];
         let links = extract(&doc, &files);
-        let got: Vec<(&str, &Target)> = links.iter().map(|l| (l.path.as_str(), &l.target)).collect();
+        let got: Vec<(&str, &Target)> =
+            links.iter().map(|l| (l.path.as_str(), &l.target)).collect();
         assert_eq!(
             got,
             vec![

@@ -44,10 +44,25 @@ impl FieldSet {
         match self {
             FieldSet::Spec => &crate::rules::SPEC_FIELDS,
             FieldSet::ClaudeCode => &crate::rules::CLAUDE_CODE_FIELDS,
-            FieldSet::Copilot => {
-                &["name", "description", "license", "compatibility", "metadata", "allowed-tools", "argument-hint", "user-invocable", "disable-model-invocation"]
-            }
-            FieldSet::Cursor => &["name", "description", "license", "compatibility", "metadata", "disable-model-invocation"],
+            FieldSet::Copilot => &[
+                "name",
+                "description",
+                "license",
+                "compatibility",
+                "metadata",
+                "allowed-tools",
+                "argument-hint",
+                "user-invocable",
+                "disable-model-invocation",
+            ],
+            FieldSet::Cursor => &[
+                "name",
+                "description",
+                "license",
+                "compatibility",
+                "metadata",
+                "disable-model-invocation",
+            ],
             FieldSet::Codex => &["name", "description", "metadata"],
             FieldSet::Gemini => &["name", "description"],
         }
@@ -223,7 +238,12 @@ impl Profile {
         if self.is_gate(rule) {
             return Some(Severity::Error);
         }
-        let chosen = self.severities.iter().find(|(name, _)| *name == rule).map(|(_, s)| *s).unwrap_or(Some(default));
+        let chosen = self
+            .severities
+            .iter()
+            .find(|(name, _)| *name == rule)
+            .map(|(_, s)| *s)
+            .unwrap_or(Some(default));
         chosen.map(|s| s.min(Severity::Warning))
     }
 
@@ -272,35 +292,119 @@ pub static SPEC: Profile = Profile {
     source_url: "https://agentskills.io/specification",
     on_bad_yaml: None,
     gates: &[
-        gate("missing-skill-md", "validator.py: `Missing required file: SKILL.md` (SKILL.md or skill.md)"),
-        gate("archive-unreadable", "skills-ref validates a folder: an archive that cannot be read gives it none to validate"),
-        gate("archive-too-large", "skills-ref validates a folder: an archive that cannot be expanded safely gives it none, or part of one"),
-        gate("non-utf8-text", "parser.py reads SKILL.md with `read_text(encoding='utf-8')`, which raises on other encodings"),
-        gate("bom", "parser.py: the BOM is not stripped, so `SKILL.md must start with YAML frontmatter (---)`"),
-        gate("frontmatter-missing", "parser.py: `SKILL.md must start with YAML frontmatter (---)`"),
-        gate("frontmatter-unclosed", "parser.py: `SKILL.md frontmatter not properly closed with ---`"),
-        gate("invalid-yaml", "parser.py: `Invalid YAML in frontmatter` (strictyaml.load raised)"),
-        gate("yaml-flow-collection", "strictyaml refuses flow style: `Invalid YAML in frontmatter`"),
-        gate("yaml-anchor-or-tag", "strictyaml refuses anchors and tags: `Invalid YAML in frontmatter`"),
-        gate("yaml-tab", "strictyaml refuses tabs: `Invalid YAML in frontmatter`"),
-        gate("duplicate-key", "strictyaml refuses duplicate keys: `Invalid YAML in frontmatter`"),
-        gate("frontmatter-not-mapping", "parser.py: `SKILL.md frontmatter must be a YAML mapping`"),
-        gate("unknown-field", "validator.py: `Unexpected fields in frontmatter`"),
-        gate("name-missing", "validator.py: `Missing required field in frontmatter: name`"),
-        gate("name-not-string", "validator.py: `Field 'name' must be a non-empty string`"),
-        gate("name-too-long", "validator.py: `exceeds 64 character limit`"),
+        gate(
+            "missing-skill-md",
+            "validator.py: `Missing required file: SKILL.md` (SKILL.md or skill.md)",
+        ),
+        gate(
+            "archive-unreadable",
+            "skills-ref validates a folder: an archive that cannot be read gives it none to validate",
+        ),
+        gate(
+            "archive-too-large",
+            "skills-ref validates a folder: an archive that cannot be expanded safely gives it none, or part of one",
+        ),
+        gate(
+            "non-utf8-text",
+            "parser.py reads SKILL.md with `read_text(encoding='utf-8')`, which raises on other encodings",
+        ),
+        gate(
+            "bom",
+            "parser.py: the BOM is not stripped, so `SKILL.md must start with YAML frontmatter (---)`",
+        ),
+        gate(
+            "frontmatter-missing",
+            "parser.py: `SKILL.md must start with YAML frontmatter (---)`",
+        ),
+        gate(
+            "frontmatter-unclosed",
+            "parser.py: `SKILL.md frontmatter not properly closed with ---`",
+        ),
+        gate(
+            "invalid-yaml",
+            "parser.py: `Invalid YAML in frontmatter` (strictyaml.load raised)",
+        ),
+        gate(
+            "yaml-flow-collection",
+            "strictyaml refuses flow style: `Invalid YAML in frontmatter`",
+        ),
+        gate(
+            "yaml-anchor-or-tag",
+            "strictyaml refuses anchors and tags: `Invalid YAML in frontmatter`",
+        ),
+        gate(
+            "yaml-tab",
+            "strictyaml refuses tabs: `Invalid YAML in frontmatter`",
+        ),
+        gate(
+            "duplicate-key",
+            "strictyaml refuses duplicate keys: `Invalid YAML in frontmatter`",
+        ),
+        gate(
+            "frontmatter-not-mapping",
+            "parser.py: `SKILL.md frontmatter must be a YAML mapping`",
+        ),
+        gate(
+            "unknown-field",
+            "validator.py: `Unexpected fields in frontmatter`",
+        ),
+        gate(
+            "name-missing",
+            "validator.py: `Missing required field in frontmatter: name`",
+        ),
+        gate(
+            "name-not-string",
+            "validator.py: `Field 'name' must be a non-empty string`",
+        ),
+        gate(
+            "name-too-long",
+            "validator.py: `exceeds 64 character limit`",
+        ),
         gate("name-not-lowercase", "validator.py: `must be lowercase`"),
-        gate("name-hyphen-edge", "validator.py: `cannot start or end with a hyphen`"),
-        gate("name-consecutive-hyphens", "validator.py: `cannot contain consecutive hyphens`"),
-        gate("name-invalid-chars", "validator.py: `contains invalid characters`"),
-        gate("name-dir-mismatch", "validator.py: `Directory name ... must match skill name`"),
-        gate("description-missing", "validator.py: `Missing required field in frontmatter: description`"),
-        gate("description-empty", "validator.py: `Field 'description' must be a non-empty string`"),
-        gate("description-too-long", "validator.py: `Description exceeds 1024 character limit`"),
-        gate("compatibility-not-string", "validator.py: `Field 'compatibility' must be a string`"),
-        gate("compatibility-too-long", "validator.py: `Compatibility exceeds 500 character limit`"),
+        gate(
+            "name-hyphen-edge",
+            "validator.py: `cannot start or end with a hyphen`",
+        ),
+        gate(
+            "name-consecutive-hyphens",
+            "validator.py: `cannot contain consecutive hyphens`",
+        ),
+        gate(
+            "name-invalid-chars",
+            "validator.py: `contains invalid characters`",
+        ),
+        gate(
+            "name-dir-mismatch",
+            "validator.py: `Directory name ... must match skill name`",
+        ),
+        gate(
+            "description-missing",
+            "validator.py: `Missing required field in frontmatter: description`",
+        ),
+        gate(
+            "description-empty",
+            "validator.py: `Field 'description' must be a non-empty string`",
+        ),
+        gate(
+            "description-too-long",
+            "validator.py: `Description exceeds 1024 character limit`",
+        ),
+        gate(
+            "compatibility-not-string",
+            "validator.py: `Field 'compatibility' must be a string`",
+        ),
+        gate(
+            "compatibility-too-long",
+            "validator.py: `Compatibility exceeds 500 character limit`",
+        ),
     ],
-    severities: &[("listing-cap", OFF), ("name-reserved-word", OFF), ("xml-in-field", OFF), ("claude-code-field-type", OFF), ("skill-md-lowercase", I)],
+    severities: &[
+        ("listing-cap", OFF),
+        ("name-reserved-word", OFF),
+        ("xml-in-field", OFF),
+        ("claude-code-field-type", OFF),
+        ("skill-md-lowercase", I),
+    ],
 };
 
 /// claude.ai upload, the Skills API and `package_skill.py`: the six fields only.
@@ -322,33 +426,111 @@ pub static CLAUDE_AI: Profile = Profile {
     source_url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
     on_bad_yaml: None,
     gates: &[
-        gate("missing-skill-md", "quick_validate.py: `SKILL.md not found`"),
-        gate("archive-unreadable", "claude.ai upload: the file must be a zip archive it can read"),
-        gate("archive-too-large", "claude.ai upload: an archive it cannot expand within its limits is refused"),
-        gate("archive-layout", "claude.ai upload: a zip holding one top-level folder with SKILL.md in it"),
-        gate("skill-md-lowercase", "quick_validate.py reads `SKILL.md` only: `SKILL.md not found`"),
+        gate(
+            "missing-skill-md",
+            "quick_validate.py: `SKILL.md not found`",
+        ),
+        gate(
+            "archive-unreadable",
+            "claude.ai upload: the file must be a zip archive it can read",
+        ),
+        gate(
+            "archive-too-large",
+            "claude.ai upload: an archive it cannot expand within its limits is refused",
+        ),
+        gate(
+            "archive-layout",
+            "claude.ai upload: a zip holding one top-level folder with SKILL.md in it",
+        ),
+        gate(
+            "skill-md-lowercase",
+            "quick_validate.py reads `SKILL.md` only: `SKILL.md not found`",
+        ),
         gate("file-too-large", "claude.ai upload: 8 MB per file"),
-        gate("non-utf8-text", "quick_validate.py reads SKILL.md as UTF-8, which raises on other encodings"),
-        gate("bom", "quick_validate.py: `No YAML frontmatter found` (the BOM precedes `---`)"),
-        gate("frontmatter-missing", "quick_validate.py: `No YAML frontmatter found`"),
-        gate("frontmatter-unclosed", "quick_validate.py: `Invalid frontmatter format`"),
-        gate("invalid-yaml", "quick_validate.py: `Invalid YAML in frontmatter` (yaml.safe_load raised)"),
-        gate("frontmatter-not-mapping", "quick_validate.py: `Frontmatter must be a YAML dictionary`"),
-        gate("unknown-field", "quick_validate.py and upload: `Unexpected key(s) in SKILL.md frontmatter`"),
-        gate("name-missing", "quick_validate.py: `Missing 'name' in frontmatter`"),
-        gate("name-not-string", "quick_validate.py: `Name must be a string`"),
-        gate("name-too-long", "quick_validate.py: `Name is too long`; Claude API: maximum 64 characters"),
-        gate("name-not-lowercase", "quick_validate.py: `should be kebab-case`"),
-        gate("name-invalid-chars", "quick_validate.py: `should be kebab-case`"),
-        gate("name-hyphen-edge", "quick_validate.py: `cannot start/end with hyphen`"),
-        gate("name-consecutive-hyphens", "quick_validate.py: `contain consecutive hyphens`"),
-        gate("name-reserved-word", "Claude API field requirements: cannot contain reserved words"),
-        gate("xml-in-field", "quick_validate.py: `cannot contain angle brackets`; Claude API: no XML tags"),
-        gate("description-missing", "quick_validate.py: `Missing 'description' in frontmatter`"),
-        gate("description-empty", "Claude API field requirements: description must be non-empty"),
-        gate("description-too-long", "quick_validate.py: `Description is too long`"),
-        gate("compatibility-not-string", "quick_validate.py: `Compatibility must be a string`"),
-        gate("compatibility-too-long", "quick_validate.py: `Compatibility is too long`"),
+        gate(
+            "non-utf8-text",
+            "quick_validate.py reads SKILL.md as UTF-8, which raises on other encodings",
+        ),
+        gate(
+            "bom",
+            "quick_validate.py: `No YAML frontmatter found` (the BOM precedes `---`)",
+        ),
+        gate(
+            "frontmatter-missing",
+            "quick_validate.py: `No YAML frontmatter found`",
+        ),
+        gate(
+            "frontmatter-unclosed",
+            "quick_validate.py: `Invalid frontmatter format`",
+        ),
+        gate(
+            "invalid-yaml",
+            "quick_validate.py: `Invalid YAML in frontmatter` (yaml.safe_load raised)",
+        ),
+        gate(
+            "frontmatter-not-mapping",
+            "quick_validate.py: `Frontmatter must be a YAML dictionary`",
+        ),
+        gate(
+            "unknown-field",
+            "quick_validate.py and upload: `Unexpected key(s) in SKILL.md frontmatter`",
+        ),
+        gate(
+            "name-missing",
+            "quick_validate.py: `Missing 'name' in frontmatter`",
+        ),
+        gate(
+            "name-not-string",
+            "quick_validate.py: `Name must be a string`",
+        ),
+        gate(
+            "name-too-long",
+            "quick_validate.py: `Name is too long`; Claude API: maximum 64 characters",
+        ),
+        gate(
+            "name-not-lowercase",
+            "quick_validate.py: `should be kebab-case`",
+        ),
+        gate(
+            "name-invalid-chars",
+            "quick_validate.py: `should be kebab-case`",
+        ),
+        gate(
+            "name-hyphen-edge",
+            "quick_validate.py: `cannot start/end with hyphen`",
+        ),
+        gate(
+            "name-consecutive-hyphens",
+            "quick_validate.py: `contain consecutive hyphens`",
+        ),
+        gate(
+            "name-reserved-word",
+            "Claude API field requirements: cannot contain reserved words",
+        ),
+        gate(
+            "xml-in-field",
+            "quick_validate.py: `cannot contain angle brackets`; Claude API: no XML tags",
+        ),
+        gate(
+            "description-missing",
+            "quick_validate.py: `Missing 'description' in frontmatter`",
+        ),
+        gate(
+            "description-empty",
+            "Claude API field requirements: description must be non-empty",
+        ),
+        gate(
+            "description-too-long",
+            "quick_validate.py: `Description is too long`",
+        ),
+        gate(
+            "compatibility-not-string",
+            "quick_validate.py: `Compatibility must be a string`",
+        ),
+        gate(
+            "compatibility-too-long",
+            "quick_validate.py: `Compatibility is too long`",
+        ),
     ],
     severities: &[("claude-code-field-type", OFF)],
 };
@@ -384,12 +566,28 @@ pub static CLAUDE_CODE: Profile = Profile {
     source_url: "https://code.claude.com/docs/en/skills",
     on_bad_yaml: None,
     gates: &[
-        gate("missing-skill-md", "Claude Code loads a skill from the `SKILL.md` in its folder"),
-        gate("archive-unreadable", "Claude Code loads skills from folders: an archive it cannot read installs nothing"),
-        gate("archive-too-large", "Claude Code loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
-        gate("claude-code-field-type", "Claude Code frontmatter reference: each field's documented type and values"),
+        gate(
+            "missing-skill-md",
+            "Claude Code loads a skill from the `SKILL.md` in its folder",
+        ),
+        gate(
+            "archive-unreadable",
+            "Claude Code loads skills from folders: an archive it cannot read installs nothing",
+        ),
+        gate(
+            "archive-too-large",
+            "Claude Code loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
+        ),
+        gate(
+            "claude-code-field-type",
+            "Claude Code frontmatter reference: each field's documented type and values",
+        ),
     ],
-    severities: &[("allowed-tools-not-string", OFF), ("xml-in-field", OFF), ("name-reserved-word", OFF)],
+    severities: &[
+        ("allowed-tools-not-string", OFF),
+        ("xml-in-field", OFF),
+        ("name-reserved-word", OFF),
+    ],
 };
 
 /// Strict YAML clients (`npx skills`, pi, openclaw): what a YAML 1.2 loader without fallbacks
@@ -412,21 +610,66 @@ pub static STRICT_YAML: Profile = Profile {
     source_url: "https://agentskills.io/client-implementation/adding-skills-support",
     on_bad_yaml: None,
     gates: &[
-        gate("missing-skill-md", "client guide: a skill is a folder holding a file named exactly `SKILL.md`"),
-        gate("archive-unreadable", "client guide: skills are folders; an archive that cannot be read installs nothing"),
-        gate("archive-too-large", "client guide: skills are folders; an archive that cannot be expanded safely installs nothing, or part of a skill"),
-        gate("non-utf8-text", "strict clients read SKILL.md as UTF-8 text; an undecodable file is not parsed"),
-        gate("frontmatter-missing", "client guide: unparseable frontmatter → skip the skill"),
-        gate("frontmatter-unclosed", "client guide: unparseable frontmatter → skip the skill"),
-        gate("invalid-yaml", "client guide: unparseable YAML → skip the skill"),
-        gate("yaml-tab", "YAML forbids tabs in indentation; a strict loader refuses the document"),
-        gate("duplicate-key", "YAML 1.2 requires unique keys; js-yaml and serde_yaml refuse duplicates"),
-        gate("frontmatter-not-mapping", "client guide: unparseable frontmatter → skip the skill"),
-        gate("name-missing", "client guide: a skill needs a name to be listed"),
-        gate("description-missing", "client guide: missing description → skip the skill"),
-        gate("description-empty", "client guide: empty description → skip the skill"),
+        gate(
+            "missing-skill-md",
+            "client guide: a skill is a folder holding a file named exactly `SKILL.md`",
+        ),
+        gate(
+            "archive-unreadable",
+            "client guide: skills are folders; an archive that cannot be read installs nothing",
+        ),
+        gate(
+            "archive-too-large",
+            "client guide: skills are folders; an archive that cannot be expanded safely installs nothing, or part of a skill",
+        ),
+        gate(
+            "non-utf8-text",
+            "strict clients read SKILL.md as UTF-8 text; an undecodable file is not parsed",
+        ),
+        gate(
+            "frontmatter-missing",
+            "client guide: unparseable frontmatter → skip the skill",
+        ),
+        gate(
+            "frontmatter-unclosed",
+            "client guide: unparseable frontmatter → skip the skill",
+        ),
+        gate(
+            "invalid-yaml",
+            "client guide: unparseable YAML → skip the skill",
+        ),
+        gate(
+            "yaml-tab",
+            "YAML forbids tabs in indentation; a strict loader refuses the document",
+        ),
+        gate(
+            "duplicate-key",
+            "YAML 1.2 requires unique keys; js-yaml and serde_yaml refuse duplicates",
+        ),
+        gate(
+            "frontmatter-not-mapping",
+            "client guide: unparseable frontmatter → skip the skill",
+        ),
+        gate(
+            "name-missing",
+            "client guide: a skill needs a name to be listed",
+        ),
+        gate(
+            "description-missing",
+            "client guide: missing description → skip the skill",
+        ),
+        gate(
+            "description-empty",
+            "client guide: empty description → skip the skill",
+        ),
     ],
-    severities: &[("unknown-field", W), ("yaml-comment-in-value", W), ("claude-code-field-type", OFF), ("name-reserved-word", OFF), ("xml-in-field", OFF)],
+    severities: &[
+        ("unknown-field", W),
+        ("yaml-comment-in-value", W),
+        ("claude-code-field-type", OFF),
+        ("name-reserved-word", OFF),
+        ("xml-in-field", OFF),
+    ],
 };
 
 /// Codex's skill listing (`render.rs`): 2% of the context window in approximate tokens (UTF-8
@@ -463,24 +706,78 @@ pub static CODEX: Profile = Profile {
     source_url: "https://developers.openai.com/codex/skills",
     on_bad_yaml: None,
     gates: &[
-        gate("missing-skill-md", "loader.rs: only a file named exactly `SKILL.md` is a skill (`SKILLS_FILENAME`)"),
-        gate("skill-md-lowercase", "loader.rs: only a file named exactly `SKILL.md` is a skill (`SKILLS_FILENAME`)"),
-        gate("archive-unreadable", "Codex loads skills from folders: an archive that cannot be read installs nothing"),
-        gate("archive-too-large", "Codex loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
-        gate("non-utf8-text", "loader.rs: `fs::read_to_string` fails: `failed to read file`"),
-        gate("bom", "loader.rs `extract_frontmatter`: the first line, trimmed, must be `---` (a BOM is not whitespace): `missing YAML frontmatter delimited by ---`"),
-        gate("frontmatter-missing", "loader.rs: `missing YAML frontmatter delimited by ---`"),
-        gate("frontmatter-unclosed", "loader.rs: `missing YAML frontmatter delimited by ---`"),
-        gate("invalid-yaml", "loader.rs: serde_yaml refuses it: `invalid YAML`"),
-        gate("yaml-tab", "serde_yaml (libyaml) refuses tabs in indentation: `invalid YAML`"),
-        gate("duplicate-key", "serde_yaml refuses a duplicate field: `invalid YAML: duplicate field`"),
-        gate("frontmatter-not-mapping", "loader.rs: the frontmatter deserializes into a struct: `invalid YAML`"),
-        gate("name-missing", "loader.rs: `name` is a required field: `invalid YAML: missing field `name``"),
-        gate("description-missing", "loader.rs: `description` is a required field: `invalid YAML: missing field `description``"),
-        gate("description-empty", "loader.rs `validate_len`: empty once whitespace is collapsed: `missing field `description``"),
-        gate("name-too-long", "loader.rs: `MAX_NAME_LEN` 64, code points after `sanitize_single_line`"),
-        gate("description-too-long", "loader.rs: `MAX_DESCRIPTION_LEN` 1024, code points after `sanitize_single_line`"),
-        gate("short-description-too-long", "loader.rs: `MAX_SHORT_DESCRIPTION_LEN` (1,024; 500 in earlier releases): `invalid metadata.short-description`"),
+        gate(
+            "missing-skill-md",
+            "loader.rs: only a file named exactly `SKILL.md` is a skill (`SKILLS_FILENAME`)",
+        ),
+        gate(
+            "skill-md-lowercase",
+            "loader.rs: only a file named exactly `SKILL.md` is a skill (`SKILLS_FILENAME`)",
+        ),
+        gate(
+            "archive-unreadable",
+            "Codex loads skills from folders: an archive that cannot be read installs nothing",
+        ),
+        gate(
+            "archive-too-large",
+            "Codex loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
+        ),
+        gate(
+            "non-utf8-text",
+            "loader.rs: `fs::read_to_string` fails: `failed to read file`",
+        ),
+        gate(
+            "bom",
+            "loader.rs `extract_frontmatter`: the first line, trimmed, must be `---` (a BOM is not whitespace): `missing YAML frontmatter delimited by ---`",
+        ),
+        gate(
+            "frontmatter-missing",
+            "loader.rs: `missing YAML frontmatter delimited by ---`",
+        ),
+        gate(
+            "frontmatter-unclosed",
+            "loader.rs: `missing YAML frontmatter delimited by ---`",
+        ),
+        gate(
+            "invalid-yaml",
+            "loader.rs: serde_yaml refuses it: `invalid YAML`",
+        ),
+        gate(
+            "yaml-tab",
+            "serde_yaml (libyaml) refuses tabs in indentation: `invalid YAML`",
+        ),
+        gate(
+            "duplicate-key",
+            "serde_yaml refuses a duplicate field: `invalid YAML: duplicate field`",
+        ),
+        gate(
+            "frontmatter-not-mapping",
+            "loader.rs: the frontmatter deserializes into a struct: `invalid YAML`",
+        ),
+        gate(
+            "name-missing",
+            "loader.rs: `name` is a required field: `invalid YAML: missing field `name``",
+        ),
+        gate(
+            "description-missing",
+            "loader.rs: `description` is a required field: `invalid YAML: missing field `description``",
+        ),
+        gate(
+            "description-empty",
+            "loader.rs `validate_len`: empty once whitespace is collapsed: `missing field `description``",
+        ),
+        gate(
+            "name-too-long",
+            "loader.rs: `MAX_NAME_LEN` 64, code points after `sanitize_single_line`",
+        ),
+        gate(
+            "description-too-long",
+            "loader.rs: `MAX_DESCRIPTION_LEN` 1024, code points after `sanitize_single_line`",
+        ),
+        gate(
+            "short-description-too-long",
+            "loader.rs: `MAX_SHORT_DESCRIPTION_LEN` (1,024; 500 in earlier releases): `invalid metadata.short-description`",
+        ),
     ],
     severities: &[
         ("unknown-field", I),
@@ -516,23 +813,70 @@ pub static COPILOT: Profile = Profile {
     source_url: "https://code.visualstudio.com/docs/agents/reference/agent-skills-reference",
     on_bad_yaml: None,
     gates: &[
-        gate("missing-skill-md", "VS Code docs: each skill has its own directory containing `SKILL.md`"),
-        gate("archive-unreadable", "VS Code loads skills from folders: an archive that cannot be read installs nothing"),
-        gate("archive-too-large", "VS Code loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
-        gate("frontmatter-missing", "VS Code docs: `name` and `description` are required frontmatter; without frontmatter there are none"),
-        gate("frontmatter-unclosed", "VS Code docs: `name` and `description` are required frontmatter; an unclosed block gives none"),
-        gate("invalid-yaml", "VS Code docs: `name` and `description` are required frontmatter; unreadable YAML gives none"),
-        gate("frontmatter-not-mapping", "VS Code docs: `name` and `description` are required frontmatter fields"),
+        gate(
+            "missing-skill-md",
+            "VS Code docs: each skill has its own directory containing `SKILL.md`",
+        ),
+        gate(
+            "archive-unreadable",
+            "VS Code loads skills from folders: an archive that cannot be read installs nothing",
+        ),
+        gate(
+            "archive-too-large",
+            "VS Code loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
+        ),
+        gate(
+            "frontmatter-missing",
+            "VS Code docs: `name` and `description` are required frontmatter; without frontmatter there are none",
+        ),
+        gate(
+            "frontmatter-unclosed",
+            "VS Code docs: `name` and `description` are required frontmatter; an unclosed block gives none",
+        ),
+        gate(
+            "invalid-yaml",
+            "VS Code docs: `name` and `description` are required frontmatter; unreadable YAML gives none",
+        ),
+        gate(
+            "frontmatter-not-mapping",
+            "VS Code docs: `name` and `description` are required frontmatter fields",
+        ),
         gate("name-missing", "VS Code docs: `name` is required"),
-        gate("name-too-long", "VS Code docs: `name` is 1-64 characters (counted as TypeScript does, in UTF-16 units)"),
-        gate("name-not-lowercase", "VS Code docs: `name` is lowercase alphanumeric and hyphens"),
-        gate("name-invalid-chars", "VS Code docs: `name` is lowercase alphanumeric and hyphens"),
-        gate("name-dir-mismatch", "VS Code docs: `name` must match the skill's folder"),
-        gate("description-missing", "VS Code docs: `description` is required"),
-        gate("description-empty", "VS Code docs: `description` is required"),
-        gate("description-too-long", "VS Code docs: `description` is at most 1,024 characters (counted as TypeScript does, in UTF-16 units)"),
+        gate(
+            "name-too-long",
+            "VS Code docs: `name` is 1-64 characters (counted as TypeScript does, in UTF-16 units)",
+        ),
+        gate(
+            "name-not-lowercase",
+            "VS Code docs: `name` is lowercase alphanumeric and hyphens",
+        ),
+        gate(
+            "name-invalid-chars",
+            "VS Code docs: `name` is lowercase alphanumeric and hyphens",
+        ),
+        gate(
+            "name-dir-mismatch",
+            "VS Code docs: `name` must match the skill's folder",
+        ),
+        gate(
+            "description-missing",
+            "VS Code docs: `description` is required",
+        ),
+        gate(
+            "description-empty",
+            "VS Code docs: `description` is required",
+        ),
+        gate(
+            "description-too-long",
+            "VS Code docs: `description` is at most 1,024 characters (counted as TypeScript does, in UTF-16 units)",
+        ),
     ],
-    severities: &[("claude-code-field-type", OFF), ("name-reserved-word", OFF), ("xml-in-field", OFF), ("listing-cap", OFF)],
+    severities: &[
+        ("claude-code-field-type", OFF),
+        ("name-reserved-word", OFF),
+        ("xml-in-field", OFF),
+        ("listing-cap", OFF),
+    ],
 };
 
 /// Cursor (closed source): the requirements its documentation states.
@@ -554,21 +898,62 @@ pub static CURSOR: Profile = Profile {
     source_url: "https://cursor.com/docs/context/skills",
     on_bad_yaml: None,
     gates: &[
-        gate("missing-skill-md", "Cursor docs: each skill is a folder containing a `SKILL.md` file"),
-        gate("archive-unreadable", "Cursor loads skills from folders: an archive that cannot be read installs nothing"),
-        gate("archive-too-large", "Cursor loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
-        gate("frontmatter-missing", "Cursor docs: `SKILL.md` starts with YAML frontmatter holding `name` and `description`"),
-        gate("frontmatter-unclosed", "Cursor docs: `SKILL.md` starts with YAML frontmatter holding `name` and `description`"),
-        gate("invalid-yaml", "Cursor docs: `name` and `description` are read from YAML frontmatter; unreadable YAML gives none"),
-        gate("frontmatter-not-mapping", "Cursor docs: `name` and `description` are frontmatter fields"),
+        gate(
+            "missing-skill-md",
+            "Cursor docs: each skill is a folder containing a `SKILL.md` file",
+        ),
+        gate(
+            "archive-unreadable",
+            "Cursor loads skills from folders: an archive that cannot be read installs nothing",
+        ),
+        gate(
+            "archive-too-large",
+            "Cursor loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
+        ),
+        gate(
+            "frontmatter-missing",
+            "Cursor docs: `SKILL.md` starts with YAML frontmatter holding `name` and `description`",
+        ),
+        gate(
+            "frontmatter-unclosed",
+            "Cursor docs: `SKILL.md` starts with YAML frontmatter holding `name` and `description`",
+        ),
+        gate(
+            "invalid-yaml",
+            "Cursor docs: `name` and `description` are read from YAML frontmatter; unreadable YAML gives none",
+        ),
+        gate(
+            "frontmatter-not-mapping",
+            "Cursor docs: `name` and `description` are frontmatter fields",
+        ),
         gate("name-missing", "Cursor docs: `name` is required"),
-        gate("name-not-lowercase", "Cursor docs: `name` is lowercase letters, numbers and hyphens only"),
-        gate("name-invalid-chars", "Cursor docs: `name` is lowercase letters, numbers and hyphens only"),
-        gate("name-dir-mismatch", "Cursor docs: `name` must match the parent folder's name"),
-        gate("description-missing", "Cursor docs: `description` is required"),
-        gate("description-empty", "Cursor docs: `description` is required"),
+        gate(
+            "name-not-lowercase",
+            "Cursor docs: `name` is lowercase letters, numbers and hyphens only",
+        ),
+        gate(
+            "name-invalid-chars",
+            "Cursor docs: `name` is lowercase letters, numbers and hyphens only",
+        ),
+        gate(
+            "name-dir-mismatch",
+            "Cursor docs: `name` must match the parent folder's name",
+        ),
+        gate(
+            "description-missing",
+            "Cursor docs: `description` is required",
+        ),
+        gate(
+            "description-empty",
+            "Cursor docs: `description` is required",
+        ),
     ],
-    severities: &[("claude-code-field-type", OFF), ("name-reserved-word", OFF), ("xml-in-field", OFF), ("listing-cap", OFF)],
+    severities: &[
+        ("claude-code-field-type", OFF),
+        ("name-reserved-word", OFF),
+        ("xml-in-field", OFF),
+        ("listing-cap", OFF),
+    ],
 };
 
 /// Gemini CLI: its loader (`skillLoader.ts`) reads `name` and `description` with js-yaml,
@@ -594,16 +979,46 @@ pub static GEMINI_CLI: Profile = Profile {
         "Gemini CLI then reads the frontmatter as `key: value` lines and loads the skill: a value that spans lines, or holds a list, reads differently than YAML would give it",
     ),
     gates: &[
-        gate("missing-skill-md", "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only"),
-        gate("skill-md-lowercase", "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only"),
-        gate("archive-unreadable", "Gemini CLI loads skills from folders: an archive that cannot be read installs nothing"),
-        gate("archive-too-large", "Gemini CLI loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
-        gate("bom", "skillLoader.ts: `FRONTMATTER_REGEX` starts `^---`, and Node keeps the BOM: the skill is skipped"),
-        gate("frontmatter-missing", "skillLoader.ts: no `FRONTMATTER_REGEX` match: the skill is skipped"),
-        gate("frontmatter-unclosed", "skillLoader.ts: no `FRONTMATTER_REGEX` match: the skill is skipped"),
-        gate("name-missing", "skillLoader.ts: `typeof name !== 'string'`: the skill is skipped"),
-        gate("name-not-string", "skillLoader.ts: `typeof name !== 'string'`: the skill is skipped"),
-        gate("description-missing", "skillLoader.ts: `typeof description !== 'string'`: the skill is skipped"),
+        gate(
+            "missing-skill-md",
+            "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only",
+        ),
+        gate(
+            "skill-md-lowercase",
+            "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only",
+        ),
+        gate(
+            "archive-unreadable",
+            "Gemini CLI loads skills from folders: an archive that cannot be read installs nothing",
+        ),
+        gate(
+            "archive-too-large",
+            "Gemini CLI loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
+        ),
+        gate(
+            "bom",
+            "skillLoader.ts: `FRONTMATTER_REGEX` starts `^---`, and Node keeps the BOM: the skill is skipped",
+        ),
+        gate(
+            "frontmatter-missing",
+            "skillLoader.ts: no `FRONTMATTER_REGEX` match: the skill is skipped",
+        ),
+        gate(
+            "frontmatter-unclosed",
+            "skillLoader.ts: no `FRONTMATTER_REGEX` match: the skill is skipped",
+        ),
+        gate(
+            "name-missing",
+            "skillLoader.ts: `typeof name !== 'string'`: the skill is skipped",
+        ),
+        gate(
+            "name-not-string",
+            "skillLoader.ts: `typeof name !== 'string'`: the skill is skipped",
+        ),
+        gate(
+            "description-missing",
+            "skillLoader.ts: `typeof description !== 'string'`: the skill is skipped",
+        ),
     ],
     severities: &[
         ("invalid-yaml", W),
@@ -624,7 +1039,16 @@ pub static GEMINI_CLI: Profile = Profile {
 };
 
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 8] = [&SPEC, &CLAUDE_AI, &CLAUDE_CODE, &STRICT_YAML, &CODEX, &COPILOT, &CURSOR, &GEMINI_CLI];
+pub static ALL: [&Profile; 8] = [
+    &SPEC,
+    &CLAUDE_AI,
+    &CLAUDE_CODE,
+    &STRICT_YAML,
+    &CODEX,
+    &COPILOT,
+    &CURSOR,
+    &GEMINI_CLI,
+];
 
 impl Profile {
     /// The profile's length of `text` (see [`LengthUnit`]).

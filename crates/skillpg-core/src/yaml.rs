@@ -60,7 +60,8 @@ impl Scalar {
         let v = self.value.as_str();
         match v {
             "" | "~" | "null" | "Null" | "NULL" => LenientType::Null,
-            "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE" | "on" | "On" | "ON" | "off"
+            "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "true"
+            | "True" | "TRUE" | "false" | "False" | "FALSE" | "on" | "On" | "ON" | "off"
             | "Off" | "OFF" => LenientType::Bool,
             _ if is_int(v) => LenientType::Int,
             _ if is_float(v) => LenientType::Float,
@@ -71,12 +72,17 @@ impl Scalar {
 
 fn is_int(v: &str) -> bool {
     let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
-    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit() || c == '_') && digits.starts_with(|c: char| c.is_ascii_digit())
+    !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '_')
+        && digits.starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn is_float(v: &str) -> bool {
     let body = v.strip_prefix(['-', '+']).unwrap_or(v);
-    matches!(body, ".inf" | ".Inf" | ".INF" | ".nan" | ".NaN" | ".NAN") || (body.contains('.') && body.chars().any(|c| c.is_ascii_digit()) && body.parse::<f64>().is_ok())
+    matches!(body, ".inf" | ".Inf" | ".INF" | ".nan" | ".NaN" | ".NAN")
+        || (body.contains('.')
+            && body.chars().any(|c| c.is_ascii_digit())
+            && body.parse::<f64>().is_ok())
 }
 
 /// A YAML node.
@@ -85,9 +91,15 @@ pub enum Node {
     /// A scalar.
     Scalar(Scalar),
     /// A mapping, in document order (duplicates kept, see [`YamlIssueKind::DuplicateKey`]).
-    Map { entries: Vec<(Scalar, Node)>, span: Range<usize> },
+    Map {
+        entries: Vec<(Scalar, Node)>,
+        span: Range<usize>,
+    },
     /// A sequence.
-    Seq { items: Vec<Node>, span: Range<usize> },
+    Seq {
+        items: Vec<Node>,
+        span: Range<usize>,
+    },
 }
 
 impl Node {
@@ -110,7 +122,11 @@ impl Node {
     /// The last value for `key` in a mapping (the one a lenient loader keeps).
     pub fn get(&self, key: &str) -> Option<&Node> {
         match self {
-            Node::Map { entries, .. } => entries.iter().rev().find(|(k, _)| k.value == key).map(|(_, v)| v),
+            Node::Map { entries, .. } => entries
+                .iter()
+                .rev()
+                .find(|(k, _)| k.value == key)
+                .map(|(_, v)| v),
             _ => None,
         }
     }
@@ -178,7 +194,11 @@ pub struct ParsedYaml {
 /// Parses one YAML document. Never panics; a syntax error is data.
 pub fn parse(text: &str) -> ParsedYaml {
     let char_to_byte = CharToByte::new(text);
-    let mut res = ParsedYaml { root: None, issues: tab_issues(text), error: None };
+    let mut res = ParsedYaml {
+        root: None,
+        issues: tab_issues(text),
+        error: None,
+    };
     let mut stack: Vec<Frame> = Vec::new();
     let mut parser = Parser::new_from_str(text);
     let mut n_docs = 0;
@@ -187,7 +207,10 @@ pub fn parse(text: &str) -> ParsedYaml {
             Ok(ok) => ok,
             Err(err) => {
                 let offset = char_to_byte.at(err.marker().index());
-                res.error = Some(YamlSyntaxError { message: err.info().to_owned(), offset });
+                res.error = Some(YamlSyntaxError {
+                    message: err.info().to_owned(),
+                    offset,
+                });
                 res.root = None;
                 return res;
             }
@@ -198,7 +221,10 @@ pub fn parse(text: &str) -> ParsedYaml {
             Event::DocumentStart(_) => {
                 n_docs += 1;
                 if n_docs > 1 {
-                    res.error = Some(YamlSyntaxError { message: "expected a single document in the stream".to_owned(), offset: range.start });
+                    res.error = Some(YamlSyntaxError {
+                        message: "expected a single document in the stream".to_owned(),
+                        offset: range.start,
+                    });
                     res.root = None;
                     return res;
                 }
@@ -214,41 +240,96 @@ pub fn parse(text: &str) -> ParsedYaml {
                     ScalarStyle::Folded => Style::Folded,
                 };
                 // saphyr reports an empty value as a plain `~` with an empty span.
-                let value = if style == Style::Plain && range.is_empty() { String::new() } else { value.into_owned() };
-                Node::Scalar(Scalar { value, style, span: range })
+                let value = if style == Style::Plain && range.is_empty() {
+                    String::new()
+                } else {
+                    value.into_owned()
+                };
+                Node::Scalar(Scalar {
+                    value,
+                    style,
+                    span: range,
+                })
             }
             Event::Alias(_) => {
-                res.issues.push(YamlIssue { kind: YamlIssueKind::Alias, span: range.clone(), detail: text[range.clone()].to_owned() });
-                Node::Scalar(Scalar { value: text[range.clone()].to_owned(), style: Style::Plain, span: range })
+                res.issues.push(YamlIssue {
+                    kind: YamlIssueKind::Alias,
+                    span: range.clone(),
+                    detail: text[range.clone()].to_owned(),
+                });
+                Node::Scalar(Scalar {
+                    value: text[range.clone()].to_owned(),
+                    style: Style::Plain,
+                    span: range,
+                })
             }
             Event::SequenceStart(anchor, tag) => {
                 note_anchor_and_tag(&mut res.issues, anchor, tag.as_deref(), &range);
                 if flow {
-                    res.issues.push(YamlIssue { kind: YamlIssueKind::FlowCollection, span: range.clone(), detail: "sequence".into() });
+                    res.issues.push(YamlIssue {
+                        kind: YamlIssueKind::FlowCollection,
+                        span: range.clone(),
+                        detail: "sequence".into(),
+                    });
                 }
-                stack.push(Frame::Seq { items: Vec::new(), start: range.start, flow });
+                stack.push(Frame::Seq {
+                    items: Vec::new(),
+                    start: range.start,
+                    flow,
+                });
                 continue;
             }
             Event::MappingStart(anchor, tag) => {
                 note_anchor_and_tag(&mut res.issues, anchor, tag.as_deref(), &range);
                 if flow {
-                    res.issues.push(YamlIssue { kind: YamlIssueKind::FlowCollection, span: range.clone(), detail: "mapping".into() });
+                    res.issues.push(YamlIssue {
+                        kind: YamlIssueKind::FlowCollection,
+                        span: range.clone(),
+                        detail: "mapping".into(),
+                    });
                 }
-                stack.push(Frame::Map { entries: Vec::new(), pending_key: None, start: range.start, flow });
+                stack.push(Frame::Map {
+                    entries: Vec::new(),
+                    pending_key: None,
+                    start: range.start,
+                    flow,
+                });
                 continue;
             }
             Event::SequenceEnd => match stack.pop() {
                 Some(Frame::Seq { items, start, flow }) => {
                     // A block collection ends with its last child; a flow one at its bracket.
-                    let end = if flow { range.end } else { items.last().map(|i| i.span().end).unwrap_or(range.end) };
-                    Node::Seq { items, span: start..end.max(start) }
+                    let end = if flow {
+                        range.end
+                    } else {
+                        items.last().map(|i| i.span().end).unwrap_or(range.end)
+                    };
+                    Node::Seq {
+                        items,
+                        span: start..end.max(start),
+                    }
                 }
                 _ => continue,
             },
             Event::MappingEnd => match stack.pop() {
-                Some(Frame::Map { entries, start, flow, .. }) => {
-                    let end = if flow { range.end } else { entries.last().map(|(k, v)| v.span().end.max(k.span.end)).unwrap_or(range.end) };
-                    Node::Map { entries, span: start..end.max(start) }
+                Some(Frame::Map {
+                    entries,
+                    start,
+                    flow,
+                    ..
+                }) => {
+                    let end = if flow {
+                        range.end
+                    } else {
+                        entries
+                            .last()
+                            .map(|(k, v)| v.span().end.max(k.span.end))
+                            .unwrap_or(range.end)
+                    };
+                    Node::Map {
+                        entries,
+                        span: start..end.max(start),
+                    }
                 }
                 _ => continue,
             },
@@ -257,17 +338,33 @@ pub fn parse(text: &str) -> ParsedYaml {
         match stack.last_mut() {
             None => res.root = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, pending_key, .. }) => match pending_key.take() {
+            Some(Frame::Map {
+                entries,
+                pending_key,
+                ..
+            }) => match pending_key.take() {
                 None => match node {
                     Node::Scalar(key) => {
                         if entries.iter().any(|(k, _)| k.value == key.value) {
-                            res.issues.push(YamlIssue { kind: YamlIssueKind::DuplicateKey, span: key.span.clone(), detail: key.value.clone() });
+                            res.issues.push(YamlIssue {
+                                kind: YamlIssueKind::DuplicateKey,
+                                span: key.span.clone(),
+                                detail: key.value.clone(),
+                            });
                         }
                         *pending_key = Some(key);
                     }
                     other => {
-                        res.issues.push(YamlIssue { kind: YamlIssueKind::ComplexKey, span: other.span(), detail: String::new() });
-                        *pending_key = Some(Scalar { value: String::new(), style: Style::Plain, span: other.span() });
+                        res.issues.push(YamlIssue {
+                            kind: YamlIssueKind::ComplexKey,
+                            span: other.span(),
+                            detail: String::new(),
+                        });
+                        *pending_key = Some(Scalar {
+                            value: String::new(),
+                            style: Style::Plain,
+                            span: other.span(),
+                        });
                     }
                 },
                 Some(key) => entries.push((key, node)),
@@ -278,16 +375,38 @@ pub fn parse(text: &str) -> ParsedYaml {
 }
 
 enum Frame {
-    Seq { items: Vec<Node>, start: usize, flow: bool },
-    Map { entries: Vec<(Scalar, Node)>, pending_key: Option<Scalar>, start: usize, flow: bool },
+    Seq {
+        items: Vec<Node>,
+        start: usize,
+        flow: bool,
+    },
+    Map {
+        entries: Vec<(Scalar, Node)>,
+        pending_key: Option<Scalar>,
+        start: usize,
+        flow: bool,
+    },
 }
 
-fn note_anchor_and_tag(issues: &mut Vec<YamlIssue>, anchor: usize, tag: Option<&saphyr_parser::Tag>, range: &Range<usize>) {
+fn note_anchor_and_tag(
+    issues: &mut Vec<YamlIssue>,
+    anchor: usize,
+    tag: Option<&saphyr_parser::Tag>,
+    range: &Range<usize>,
+) {
     if anchor != 0 {
-        issues.push(YamlIssue { kind: YamlIssueKind::Anchor, span: range.clone(), detail: String::new() });
+        issues.push(YamlIssue {
+            kind: YamlIssueKind::Anchor,
+            span: range.clone(),
+            detail: String::new(),
+        });
     }
     if let Some(tag) = tag {
-        issues.push(YamlIssue { kind: YamlIssueKind::Tag, span: range.clone(), detail: format!("{}{}", tag.handle, tag.suffix) });
+        issues.push(YamlIssue {
+            kind: YamlIssueKind::Tag,
+            span: range.clone(),
+            detail: format!("{}{}", tag.handle, tag.suffix),
+        });
     }
 }
 
@@ -309,7 +428,11 @@ fn tab_issues(text: &str) -> Vec<YamlIssue> {
             }
         }
         if let Some(at) = tab_at {
-            res.push(YamlIssue { kind: YamlIssueKind::Tab, span: offset + at..offset + at + 1, detail: String::new() });
+            res.push(YamlIssue {
+                kind: YamlIssueKind::Tab,
+                span: offset + at..offset + at + 1,
+                detail: String::new(),
+            });
         }
         offset += line.len();
     }
@@ -329,7 +452,10 @@ impl CharToByte {
     }
 
     fn at(&self, char_idx: usize) -> usize {
-        self.offsets.get(char_idx).copied().unwrap_or_else(|| self.offsets.last().copied().unwrap_or(0))
+        self.offsets
+            .get(char_idx)
+            .copied()
+            .unwrap_or_else(|| self.offsets.last().copied().unwrap_or(0))
     }
 
     fn range(&self, span: Span) -> Range<usize> {
@@ -352,10 +478,23 @@ mod tests {
         let parsed = parse(text);
         let root = parsed.root.expect("a mapping");
         let name = root.get("name").and_then(Node::as_scalar).expect("name");
-        assert_eq!((name.value.as_str(), name.style), ("my-skill", Style::Plain));
+        assert_eq!(
+            (name.value.as_str(), name.style),
+            ("my-skill", Style::Plain)
+        );
         assert_eq!(&text[name.span.clone()], "my-skill");
-        assert_eq!(root.get("description").and_then(Node::as_scalar).map(|s| s.style), Some(Style::SingleQuoted));
-        assert_eq!(root.get("empty").and_then(Node::as_scalar).map(|s| s.value.as_str()), Some(""));
+        assert_eq!(
+            root.get("description")
+                .and_then(Node::as_scalar)
+                .map(|s| s.style),
+            Some(Style::SingleQuoted)
+        );
+        assert_eq!(
+            root.get("empty")
+                .and_then(Node::as_scalar)
+                .map(|s| s.value.as_str()),
+            Some("")
+        );
     }
 
     #[test]
@@ -363,7 +502,10 @@ mod tests {
         assert_eq!(issues("a: [x, y]\n"), vec![YamlIssueKind::FlowCollection]);
         assert_eq!(issues("a: {x: y}\n"), vec![YamlIssueKind::FlowCollection]);
         assert_eq!(issues("a: x\na: y\n"), vec![YamlIssueKind::DuplicateKey]);
-        assert_eq!(issues("a: &x v\nb: *x\n"), vec![YamlIssueKind::Anchor, YamlIssueKind::Alias]);
+        assert_eq!(
+            issues("a: &x v\nb: *x\n"),
+            vec![YamlIssueKind::Anchor, YamlIssueKind::Alias]
+        );
         assert_eq!(issues("a: !!str v\n"), vec![YamlIssueKind::Tag]);
         assert_eq!(issues("a:\tv\n"), vec![YamlIssueKind::Tab]);
         assert_eq!(issues("a: x [y]\n"), vec![]);
@@ -374,12 +516,22 @@ mod tests {
         let text = "name: ok\ndescription: Use when: this\n";
         let parsed = parse(text);
         let err = parsed.error.expect("an error");
-        assert!(err.offset > text.find("description").unwrap_or(0), "{err:?}");
+        assert!(
+            err.offset > text.find("description").unwrap_or(0),
+            "{err:?}"
+        );
     }
 
     #[test]
     fn lenient_types_follow_yaml_1_1() {
-        let t = |v: &str| Scalar { value: v.into(), style: Style::Plain, span: 0..0 }.lenient_type();
+        let t = |v: &str| {
+            Scalar {
+                value: v.into(),
+                style: Style::Plain,
+                span: 0..0,
+            }
+            .lenient_type()
+        };
         assert_eq!(t("yes"), LenientType::Bool);
         assert_eq!(t("123"), LenientType::Int);
         assert_eq!(t("1.5"), LenientType::Float);

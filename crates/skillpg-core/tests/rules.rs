@@ -15,10 +15,16 @@ struct Case {
 }
 
 fn md(dir: &'static str, name: &'static str, text: &str, profile: &'static Profile) -> Case {
-    Case { name, dir, files: vec![("SKILL.md", text.as_bytes().to_vec())], profile }
+    Case {
+        name,
+        dir,
+        files: vec![("SKILL.md", text.as_bytes().to_vec())],
+        profile,
+    }
 }
 
-const OK: &str = "---\nname: ok\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n";
+const OK: &str =
+    "---\nname: ok\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n";
 
 fn cases() -> Vec<Case> {
     use profile::{CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, SPEC, STRICT_YAML};
@@ -113,30 +119,83 @@ fn cases() -> Vec<Case> {
     ];
     v.push(md("ok", "crlf is fine", &OK.replace('\n', "\r\n"), &SPEC));
     // The clients beyond Anthropic's: what each refuses, and what it only ignores.
-    v.push(md("ok", "unknown fields do nothing (codex)", "---\nname: ok\ndescription: Use when testing.\nlicense: MIT\nargument-hint: file\n---\n", &CODEX));
+    v.push(md(
+        "ok",
+        "unknown fields do nothing (codex)",
+        "---\nname: ok\ndescription: Use when testing.\nlicense: MIT\nargument-hint: file\n---\n",
+        &CODEX,
+    ));
     v.push(md(
         "ok",
         "short description too long (codex)",
         &format!("---\nname: ok\ndescription: Use when testing.\nmetadata:\n  short-description: {}\n---\n", "s".repeat(1030)),
         &CODEX,
     ));
-    v.push(md("Ok_Skill", "no character set, whitespace collapsed (codex)", "---\nname: Ok_Skill\ndescription: |\n  Use when\n  testing.\n---\n", &CODEX));
-    v.push(md("ok", "name dir mismatch (copilot)", "---\nname: other\ndescription: Use when testing.\nargument-hint: file\n---\n", &COPILOT));
-    v.push(md("ok", "1,000 emoji are 2,000 UTF-16 units (copilot)", &format!("---\nname: ok\ndescription: {}\n---\n", "\u{1F4A1}".repeat(1000)), &COPILOT));
+    v.push(md(
+        "Ok_Skill",
+        "no character set, whitespace collapsed (codex)",
+        "---\nname: Ok_Skill\ndescription: |\n  Use when\n  testing.\n---\n",
+        &CODEX,
+    ));
+    v.push(md(
+        "ok",
+        "name dir mismatch (copilot)",
+        "---\nname: other\ndescription: Use when testing.\nargument-hint: file\n---\n",
+        &COPILOT,
+    ));
+    v.push(md(
+        "ok",
+        "1,000 emoji are 2,000 UTF-16 units (copilot)",
+        &format!(
+            "---\nname: ok\ndescription: {}\n---\n",
+            "\u{1F4A1}".repeat(1000)
+        ),
+        &COPILOT,
+    ));
     v.push(md(
         "ok",
         "claude code fields are unknown (cursor)",
         "---\nname: ok\ndescription: Use when testing.\nargument-hint: file\ndisable-model-invocation: true\n---\n",
         &CURSOR,
     ));
-    v.push(md("ok", "name with a colon is rewritten (gemini cli)", "---\nname: gke:prs\ndescription: Use when testing.\n---\n", &GEMINI_CLI));
-    v.push(md("ok", "invalid YAML falls back to key-value (gemini cli)", "---\nname: ok\ndescription: Use when: the user asks\n---\n", &GEMINI_CLI));
-    v.push(md("ok", "no frontmatter (claude code loads it)", "# Just a body\n\nFormats tables.\n", &CLAUDE_CODE));
-    v.push(md("ok", "invalid YAML (claude code loads the body)", "---\nname: ok\ndescription: Use when: the user asks\n---\n", &CLAUDE_CODE));
-    v.push(md("ok", "dashes cut the name off (skills-ref)", "---\ndescription: Use when testing --- or not.\nname: ok\n---\n", &SPEC));
+    v.push(md(
+        "ok",
+        "name with a colon is rewritten (gemini cli)",
+        "---\nname: gke:prs\ndescription: Use when testing.\n---\n",
+        &GEMINI_CLI,
+    ));
+    v.push(md(
+        "ok",
+        "invalid YAML falls back to key-value (gemini cli)",
+        "---\nname: ok\ndescription: Use when: the user asks\n---\n",
+        &GEMINI_CLI,
+    ));
+    v.push(md(
+        "ok",
+        "no frontmatter (claude code loads it)",
+        "# Just a body\n\nFormats tables.\n",
+        &CLAUDE_CODE,
+    ));
+    v.push(md(
+        "ok",
+        "invalid YAML (claude code loads the body)",
+        "---\nname: ok\ndescription: Use when: the user asks\n---\n",
+        &CLAUDE_CODE,
+    ));
+    v.push(md(
+        "ok",
+        "dashes cut the name off (skills-ref)",
+        "---\ndescription: Use when testing --- or not.\nname: ok\n---\n",
+        &SPEC,
+    ));
     let mut utf16 = vec![0xFF, 0xFE];
     utf16.extend(OK.encode_utf16().flat_map(u16::to_le_bytes));
-    v.push(Case { name: "UTF-16 SKILL.md", dir: "ok", files: vec![("SKILL.md", utf16)], profile: &SPEC });
+    v.push(Case {
+        name: "UTF-16 SKILL.md",
+        dir: "ok",
+        files: vec![("SKILL.md", utf16)],
+        profile: &SPEC,
+    });
     v.push(Case {
         name: "paths: sent, mentioned, written, outside",
         dir: "ok",
@@ -166,7 +225,16 @@ fn cases() -> Vec<Case> {
 }
 
 fn bundle(case: &Case) -> SkillBundle {
-    SkillBundle::new(case.dir, case.files.iter().map(|(p, b)| BundleFile { path: (*p).to_owned(), bytes: b.clone() }).collect())
+    SkillBundle::new(
+        case.dir,
+        case.files
+            .iter()
+            .map(|(p, b)| BundleFile {
+                path: (*p).to_owned(),
+                bytes: b.clone(),
+            })
+            .collect(),
+    )
 }
 
 fn render(case: &Case, diags: &[Diagnostic]) -> String {
@@ -175,9 +243,24 @@ fn render(case: &Case, diags: &[Diagnostic]) -> String {
         out.push_str("  (no findings)\n");
     }
     for d in diags {
-        let at = d.location.map(|l| format!(":{}:{}", l.line, l.column)).unwrap_or_default();
-        let fix = d.fix.as_ref().map(|f| format!(" [fix: {}]", f.title)).unwrap_or_default();
-        out.push_str(&format!("  {} {} {}{}: {}{}\n", d.code, d.severity.as_str(), d.file, at, d.message, fix));
+        let at = d
+            .location
+            .map(|l| format!(":{}:{}", l.line, l.column))
+            .unwrap_or_default();
+        let fix = d
+            .fix
+            .as_ref()
+            .map(|f| format!(" [fix: {}]", f.title))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  {} {} {}{}: {}{}\n",
+            d.code,
+            d.severity.as_str(),
+            d.file,
+            at,
+            d.message,
+            fix
+        ));
     }
     out
 }
@@ -194,24 +277,74 @@ fn every_rule_has_a_fixture_and_the_output_is_reviewed() {
     // The catalog rule needs several skills.
     let many: Vec<_> = (0..60)
         .map(|i| {
-            let text = format!("---\nname: s{i}\ndescription: Use when {}\n---\n", "x".repeat(200));
-            analyze(&SkillBundle::new(&format!("s{i}"), vec![BundleFile { path: "SKILL.md".into(), bytes: text.into_bytes() }]))
+            let text = format!(
+                "---\nname: s{i}\ndescription: Use when {}\n---\n",
+                "x".repeat(200)
+            );
+            analyze(&SkillBundle::new(
+                &format!("s{i}"),
+                vec![BundleFile {
+                    path: "SKILL.md".into(),
+                    bytes: text.into_bytes(),
+                }],
+            ))
         })
         .collect();
     let catalog = check_catalog(&many, &profile::CLAUDE_CODE, 200_000);
-    assert_eq!(catalog.len(), 1, "one finding for the whole catalog: {catalog:?}");
-    assert!(catalog[0].message.contains("it shortens 60 description(s)"), "{}", catalog[0].message);
-    out.push_str(&render(&Case { name: "catalog of 60 skills installed together", dir: "", files: vec![], profile: &profile::CLAUDE_CODE }, &catalog));
+    assert_eq!(
+        catalog.len(),
+        1,
+        "one finding for the whole catalog: {catalog:?}"
+    );
+    assert!(
+        catalog[0].message.contains("it shortens 60 description(s)"),
+        "{}",
+        catalog[0].message
+    );
+    out.push_str(&render(
+        &Case {
+            name: "catalog of 60 skills installed together",
+            dir: "",
+            files: vec![],
+            profile: &profile::CLAUDE_CODE,
+        },
+        &catalog,
+    ));
     // Codex at a 20k-token window: 400 approximate tokens, less than the names and paths alone.
     let codex = check_catalog(&many, &profile::CODEX, 20_000);
-    assert!(codex[0].message.contains("leaves out"), "{}", codex[0].message);
-    out.push_str(&render(&Case { name: "catalog of 60 skills in Codex at a 20k window", dir: "", files: vec![], profile: &profile::CODEX }, &codex));
-    assert!(check_catalog(&many[..5], &profile::CLAUDE_CODE, 200_000).is_empty(), "five skills fit the budget");
-    assert!(check_catalog(&many, &profile::SPEC, 200_000).is_empty(), "the spec lists no skills");
+    assert!(
+        codex[0].message.contains("leaves out"),
+        "{}",
+        codex[0].message
+    );
+    out.push_str(&render(
+        &Case {
+            name: "catalog of 60 skills in Codex at a 20k window",
+            dir: "",
+            files: vec![],
+            profile: &profile::CODEX,
+        },
+        &codex,
+    ));
+    assert!(
+        check_catalog(&many[..5], &profile::CLAUDE_CODE, 200_000).is_empty(),
+        "five skills fit the budget"
+    );
+    assert!(
+        check_catalog(&many, &profile::SPEC, 200_000).is_empty(),
+        "the spec lists no skills"
+    );
     fired.insert("listing-budget");
     let ingest_rules: BTreeSet<&str> = skillpg_core::ingest::RULES.iter().map(|r| r.name).collect();
-    let missing: Vec<&str> = skillpg_core::rules::all_rules().iter().map(|r| r.name).filter(|n| !fired.contains(n) && !ingest_rules.contains(n)).collect();
-    assert!(missing.is_empty(), "rules with no firing fixture: {missing:?}");
+    let missing: Vec<&str> = skillpg_core::rules::all_rules()
+        .iter()
+        .map(|r| r.name)
+        .filter(|n| !fired.contains(n) && !ingest_rules.contains(n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "rules with no firing fixture: {missing:?}"
+    );
     expect_test::expect_file!["fixtures/rules.snap"].assert_eq(&out);
 }
 
@@ -221,8 +354,15 @@ fn every_rule_of_a_skill_is_documented_in_its_file() {
         if skillpg_core::ingest::RULES.iter().any(|i| i.name == r.name) {
             continue;
         }
-        let doc = skillpg_core::rules::rule_doc(r.name).unwrap_or_else(|| panic!("{} has no file doc", r.name));
-        for section in ["## What it checks", "## Why it matters", "## Example", "## Fix", "## Source"] {
+        let doc = skillpg_core::rules::rule_doc(r.name)
+            .unwrap_or_else(|| panic!("{} has no file doc", r.name));
+        for section in [
+            "## What it checks",
+            "## Why it matters",
+            "## Example",
+            "## Fix",
+            "## Source",
+        ] {
             assert!(doc.contains(section), "{}: its doc lacks {section}", r.name);
         }
     }
@@ -233,7 +373,11 @@ fn codes_are_unique_and_stable_in_form() {
     let rules = skillpg_core::rules::all_rules();
     let codes: BTreeSet<&str> = rules.iter().map(|r| r.code).collect();
     assert_eq!(codes.len(), rules.len());
-    assert!(rules.iter().all(|r| r.code.len() == 6 && r.code.starts_with("SPG")));
+    assert!(
+        rules
+            .iter()
+            .all(|r| r.code.len() == 6 && r.code.starts_with("SPG"))
+    );
 }
 
 #[test]
@@ -253,9 +397,26 @@ fn safe_fixes_make_the_finding_go_away() {
                 f.1 = fixed.text.clone().into_bytes();
             }
         }
-        let again = check(&analyze(&SkillBundle::new(case.dir, files.into_iter().map(|(p, b)| BundleFile { path: p.into(), bytes: b }).collect())), case.profile);
+        let again = check(
+            &analyze(&SkillBundle::new(
+                case.dir,
+                files
+                    .into_iter()
+                    .map(|(p, b)| BundleFile {
+                        path: p.into(),
+                        bytes: b,
+                    })
+                    .collect(),
+            )),
+            case.profile,
+        );
         for code in &fixed.applied {
-            assert!(!again.iter().any(|d| d.code == *code && d.fix.is_some()), "{}: {code} still fires after its fix:\n{}", case.name, fixed.text);
+            assert!(
+                !again.iter().any(|d| d.code == *code && d.fix.is_some()),
+                "{}: {code} still fires after its fix:\n{}",
+                case.name,
+                fixed.text
+            );
         }
     }
 }
@@ -265,7 +426,12 @@ fn safe_fixes_make_the_finding_go_away() {
 #[test]
 fn every_span_lies_on_char_boundaries() {
     let mut cases = cases();
-    cases.push(md("ok", "bad byte in SKILL.md", "---\nname: ok\n---\n\u{1}", &profile::SPEC));
+    cases.push(md(
+        "ok",
+        "bad byte in SKILL.md",
+        "---\nname: ok\n---\n\u{1}",
+        &profile::SPEC,
+    ));
     cases.last_mut().expect("case").files[0].1.push(0xE9);
     for case in cases {
         let a = analyze(&bundle(&case));
@@ -274,10 +440,17 @@ fn every_span_lies_on_char_boundaries() {
             let text = if Some(&d.file) == a.skill_md_path.as_ref() {
                 a.doc.as_ref().map(|x| x.text.clone())
             } else {
-                a.file(&d.file).and_then(|f| f.text.text().map(str::to_owned))
+                a.file(&d.file)
+                    .and_then(|f| f.text.text().map(str::to_owned))
             };
             let Some(text) = text else { continue };
-            assert!(span.end <= text.len() && text.is_char_boundary(span.start) && text.is_char_boundary(span.end), "{}: {d:?}", case.name);
+            assert!(
+                span.end <= text.len()
+                    && text.is_char_boundary(span.start)
+                    && text.is_char_boundary(span.end),
+                "{}: {d:?}",
+                case.name
+            );
         }
     }
 }
@@ -287,16 +460,31 @@ fn every_span_lies_on_char_boundaries() {
 fn fuzz_findings_stay_fixed() {
     // The third: the unknown-field fix inserted `metadata:` inside the unclosed frontmatter's
     // one line, which it also deleted; applying that one fix alone sliced backwards.
-    let findings: [&[u8]; 3] = [b"---@\n---\n-\xff\xff\xffu\xff", b"-\n\xe9", b"---\r\nj\t!*===-==6===GIF8:----\r\n"];
+    let findings: [&[u8]; 3] = [
+        b"---@\n---\n-\xff\xff\xffu\xff",
+        b"-\n\xe9",
+        b"---\r\nj\t!*===-==6===GIF8:----\r\n",
+    ];
     for bytes in findings {
-        let bundle = SkillBundle::new("fuzz", vec![BundleFile { path: "SKILL.md".into(), bytes: bytes.to_vec() }]);
+        let bundle = SkillBundle::new(
+            "fuzz",
+            vec![BundleFile {
+                path: "SKILL.md".into(),
+                bytes: bytes.to_vec(),
+            }],
+        );
         let a = analyze(&bundle);
         for p in profile::ALL {
             let diags = check(&a, p);
             if let Some(doc) = &a.doc {
                 let _ = skillpg_core::fix::apply(&doc.text, "SKILL.md", &diags, true);
                 for d in &diags {
-                    let _ = skillpg_core::fix::apply(&doc.text, "SKILL.md", std::slice::from_ref(d), true);
+                    let _ = skillpg_core::fix::apply(
+                        &doc.text,
+                        "SKILL.md",
+                        std::slice::from_ref(d),
+                        true,
+                    );
                 }
             }
         }
@@ -309,48 +497,113 @@ fn a_fix_with_overlapping_edits_is_skipped() {
     use skillpg_core::{Applicability, Edit, Fix};
     let fix = Fix {
         title: "x".into(),
-        edits: vec![Edit { range: 2..6, replacement: String::new() }, Edit { range: 4..4, replacement: "y".into() }],
+        edits: vec![
+            Edit {
+                range: 2..6,
+                replacement: String::new(),
+            },
+            Edit {
+                range: 4..4,
+                replacement: "y".into(),
+            },
+        ],
         applicability: Applicability::Safe,
     };
     assert_eq!(skillpg_core::fix::apply_one("abcdefgh", &fix), "abcdefgh");
-    let backwards =
-        Fix { title: "x".into(), edits: vec![Edit { range: std::ops::Range { start: 5, end: 2 }, replacement: String::new() }], applicability: Applicability::Safe };
-    assert_eq!(skillpg_core::fix::apply_one("abcdefgh", &backwards), "abcdefgh");
+    let backwards = Fix {
+        title: "x".into(),
+        edits: vec![Edit {
+            range: std::ops::Range { start: 5, end: 2 },
+            replacement: String::new(),
+        }],
+        applicability: Applicability::Safe,
+    };
+    assert_eq!(
+        skillpg_core::fix::apply_one("abcdefgh", &backwards),
+        "abcdefgh"
+    );
 }
 
 /// Moving fields under `metadata` takes a CRLF line whole.
 #[test]
 fn fields_move_under_metadata_in_crlf_files() {
     let text = "---\r\nname: ok\r\ndescription: Use when testing.\r\nfoo: bar\r\n---\r\nBody\r\n";
-    let a = analyze(&SkillBundle::new("ok", vec![BundleFile { path: "SKILL.md".into(), bytes: text.as_bytes().to_vec() }]));
-    let diags: Vec<_> = check(&a, &profile::SPEC).into_iter().filter(|d| d.rule == "unknown-field").collect();
+    let a = analyze(&SkillBundle::new(
+        "ok",
+        vec![BundleFile {
+            path: "SKILL.md".into(),
+            bytes: text.as_bytes().to_vec(),
+        }],
+    ));
+    let diags: Vec<_> = check(&a, &profile::SPEC)
+        .into_iter()
+        .filter(|d| d.rule == "unknown-field")
+        .collect();
     let doc = a.doc.as_ref().expect("frontmatter");
     let fixed = skillpg_core::fix::apply(&doc.text, "SKILL.md", &diags, true);
     assert_eq!(fixed.applied, vec![diags[0].code], "{diags:?}");
-    assert!(!fixed.text.contains("\r\n\r\n") && !fixed.text.contains("\n\n"), "no blank line is left behind: {:?}", fixed.text);
-    assert!(fixed.text.contains("metadata:\n  foo: bar\n"), "{:?}", fixed.text);
+    assert!(
+        !fixed.text.contains("\r\n\r\n") && !fixed.text.contains("\n\n"),
+        "no blank line is left behind: {:?}",
+        fixed.text
+    );
+    assert!(
+        fixed.text.contains("metadata:\n  foo: bar\n"),
+        "{:?}",
+        fixed.text
+    );
 }
 
 /// Only a profile's documented gates are errors: every fixture under every profile, and every
 /// rule's severity, are checked against `Profile::gates`.
 #[test]
 fn only_documented_gates_are_errors() {
-    let names: BTreeSet<&str> = skillpg_core::rules::all_rules().iter().map(|r| r.name).collect();
+    let names: BTreeSet<&str> = skillpg_core::rules::all_rules()
+        .iter()
+        .map(|r| r.name)
+        .collect();
     for p in profile::ALL {
         for g in p.gates {
-            assert!(names.contains(g.rule), "{}: gate names no rule: {}", p.key, g.rule);
-            assert!(!g.models.is_empty(), "{}: gate {} cites no documented check", p.key, g.rule);
+            assert!(
+                names.contains(g.rule),
+                "{}: gate names no rule: {}",
+                p.key,
+                g.rule
+            );
+            assert!(
+                !g.models.is_empty(),
+                "{}: gate {} cites no documented check",
+                p.key,
+                g.rule
+            );
         }
         for (rule, _) in p.severities {
-            assert!(names.contains(rule), "{}: severity names no rule: {rule}", p.key);
+            assert!(
+                names.contains(rule),
+                "{}: severity names no rule: {rule}",
+                p.key
+            );
         }
         for r in skillpg_core::rules::all_rules() {
-            let is_error = p.severity(r.name, r.default_severity) == Some(skillpg_core::Severity::Error);
-            assert_eq!(is_error, p.is_gate(r.name), "{}: {} is an error exactly when it is a gate", p.key, r.name);
+            let is_error =
+                p.severity(r.name, r.default_severity) == Some(skillpg_core::Severity::Error);
+            assert_eq!(
+                is_error,
+                p.is_gate(r.name),
+                "{}: {} is an error exactly when it is a gate",
+                p.key,
+                r.name
+            );
         }
         for case in cases() {
             for d in check(&analyze(&bundle(&case)), p) {
-                assert!(d.severity != skillpg_core::Severity::Error || p.is_gate(d.rule), "{}: {} raised an error on {:?} but is no gate", p.key, d.rule, case.name);
+                assert!(
+                    d.severity != skillpg_core::Severity::Error || p.is_gate(d.rule),
+                    "{}: {} raised an error on {:?} but is no gate",
+                    p.key,
+                    d.rule,
+                    case.name
+                );
             }
         }
     }
@@ -379,7 +632,11 @@ fn advisory_rules_are_never_gates() {
     ];
     for p in profile::ALL {
         for rule in ADVISORY {
-            assert!(!p.is_gate(rule), "{}: advisory rule {rule} is a gate", p.key);
+            assert!(
+                !p.is_gate(rule),
+                "{}: advisory rule {rule} is a gate",
+                p.key
+            );
         }
     }
     // Claude Code documents every field as optional and loads a skill without frontmatter.

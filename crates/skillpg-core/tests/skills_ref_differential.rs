@@ -9,7 +9,10 @@
 //!
 //! Needs `python3` with skills-ref installed (the README's test command installs it).
 
-#![allow(clippy::print_stdout, reason = "the test prints the figures it measured, for the closing notes")]
+#![allow(
+    clippy::print_stdout,
+    reason = "the test prints the figures it measured, for the closing notes"
+)]
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -118,7 +121,10 @@ fn generate(n: usize) -> Vec<Case> {
         let desc = rng.pick(&descriptions).clone();
         let extra = rng.pick(&extras).clone();
         let quirk = rng.next() % 12;
-        let mut lines: Vec<String> = [name, desc, extra].into_iter().filter(|l| !l.is_empty()).collect();
+        let mut lines: Vec<String> = [name, desc, extra]
+            .into_iter()
+            .filter(|l| !l.is_empty())
+            .collect();
         if rng.next().is_multiple_of(2) {
             lines.reverse();
         }
@@ -137,7 +143,11 @@ fn generate(n: usize) -> Vec<Case> {
         if quirk == 8 && rng.next().is_multiple_of(2) {
             text = text.replacen("description: ", "description: Summarize --- then ", 1);
         }
-        res.push(Case { id: format!("case-{idx:04}"), dir, text });
+        res.push(Case {
+            id: format!("case-{idx:04}"),
+            dir,
+            text,
+        });
     }
     res
 }
@@ -145,7 +155,11 @@ fn generate(n: usize) -> Vec<Case> {
 /// Runs the Python oracle with `args`; fails loudly when python3 or skills-ref is missing.
 fn run_oracle(args: &[std::ffi::OsString]) -> serde_json::Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/skills_ref_oracle.py");
-    let output = Command::new("python3").arg(&script).args(args).output().expect("python3 must be installed for the skills-ref differential test");
+    let output = Command::new("python3")
+        .arg(&script)
+        .args(args)
+        .output()
+        .expect("python3 must be installed for the skills-ref differential test");
     assert!(
         output.status.success(),
         "skills-ref oracle failed (install it with `python3 -m pip install skills-ref==0.1.1`):\n{}",
@@ -160,10 +174,22 @@ fn run_oracle(args: &[std::ffi::OsString]) -> serde_json::Value {
 #[ignore = "slow tier, needs python3 with skills-ref 0.1.1: scripts/test runs it"]
 fn spec_profile_agrees_with_skills_ref_on_the_corpus() {
     let corpus = skillpg_fs::corpus_dir();
-    assert!(corpus.exists(), "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)", corpus.display());
+    assert!(
+        corpus.exists(),
+        "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)",
+        corpus.display()
+    );
     let mut dirs: Vec<std::path::PathBuf> = Vec::new();
-    for repo in std::fs::read_dir(&corpus).expect("corpus").filter_map(Result::ok).filter(|e| e.path().is_dir()) {
-        for skill in std::fs::read_dir(repo.path()).expect("repo").filter_map(Result::ok).filter(|e| e.path().join("SKILL.md").exists()) {
+    for repo in std::fs::read_dir(&corpus)
+        .expect("corpus")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+    {
+        for skill in std::fs::read_dir(repo.path())
+            .expect("repo")
+            .filter_map(Result::ok)
+            .filter(|e| e.path().join("SKILL.md").exists())
+        {
             dirs.push(skill.path());
         }
     }
@@ -174,26 +200,55 @@ fn spec_profile_agrees_with_skills_ref_on_the_corpus() {
     let (mut same, mut text_warnings) = (0, 0);
     let mut disagreements = Vec::new();
     for dir in &dirs {
-        let theirs: Vec<String> = serde_json::from_value(parsed["cases"][dir.to_string_lossy().as_ref()].clone()).expect("oracle entry");
+        let theirs: Vec<String> =
+            serde_json::from_value(parsed["cases"][dir.to_string_lossy().as_ref()].clone())
+                .expect("oracle entry");
         let ingested = skillpg_fs::read_path(dir).expect("corpus skill");
         let diags = check(&analyze(&ingested.skills[0]), &profile::SPEC);
-        let errors: Vec<&str> = diags.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.as_str()).collect();
-        text_warnings += usize::from(diags.iter().any(|d| d.severity != Severity::Error && d.message.contains("the specification's text")));
-        if errors == theirs.iter().map(String::as_str).collect::<Vec<_>>() || theirs.iter().any(|m| is_parse_error(m)) && !errors.is_empty() {
+        let errors: Vec<&str> = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.message.as_str())
+            .collect();
+        text_warnings += usize::from(diags.iter().any(|d| {
+            d.severity != Severity::Error && d.message.contains("the specification's text")
+        }));
+        if errors == theirs.iter().map(String::as_str).collect::<Vec<_>>()
+            || theirs.iter().any(|m| is_parse_error(m)) && !errors.is_empty()
+        {
             same += 1;
         } else {
-            disagreements.push(format!("{}: ours {errors:?} theirs {theirs:?}", dir.display()));
+            disagreements.push(format!(
+                "{}: ours {errors:?} theirs {theirs:?}",
+                dir.display()
+            ));
         }
     }
-    println!("corpus: {} skills; same verdict and messages {same}; warned under the spec's text {text_warnings}; disagreements {}", dirs.len(), disagreements.len());
-    assert!(dirs.len() >= 150, "expected the 152-skill corpus, found {}", dirs.len());
+    println!(
+        "corpus: {} skills; same verdict and messages {same}; warned under the spec's text {text_warnings}; disagreements {}",
+        dirs.len(),
+        disagreements.len()
+    );
+    assert!(
+        dirs.len() >= 150,
+        "expected the 152-skill corpus, found {}",
+        dirs.len()
+    );
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
 
 /// Whether a skills-ref message is a parse error (its wording is strictyaml's or the parser's
 /// own, which we do not reproduce character for character).
 fn is_parse_error(message: &str) -> bool {
-    ["Invalid YAML", "SKILL.md must start", "not properly closed", "must be a YAML mapping", "CRASH"].iter().any(|p| message.starts_with(p))
+    [
+        "Invalid YAML",
+        "SKILL.md must start",
+        "not properly closed",
+        "must be a YAML mapping",
+        "CRASH",
+    ]
+    .iter()
+    .any(|p| message.starts_with(p))
 }
 
 #[test]
@@ -208,20 +263,37 @@ fn spec_profile_agrees_with_skills_ref() {
         std::fs::write(dir.join("SKILL.md"), c.text.as_bytes()).expect("write case");
     }
     let parsed = run_oracle(&[tmp.as_os_str().to_owned()]);
-    let oracle: BTreeMap<String, Vec<String>> = serde_json::from_value(parsed["cases"].clone()).expect("cases");
+    let oracle: BTreeMap<String, Vec<String>> =
+        serde_json::from_value(parsed["cases"].clone()).expect("cases");
 
-    let (mut agree, mut text_warnings, mut n_msgs_compared, mut cut_short, mut parse_stricter) = (0usize, 0usize, 0usize, 0usize, 0usize);
+    let (mut agree, mut text_warnings, mut n_msgs_compared, mut cut_short, mut parse_stricter) =
+        (0usize, 0usize, 0usize, 0usize, 0usize);
     let mut disagreements = Vec::new();
     for c in &cases {
-        let bundle = SkillBundle::new(&c.dir, vec![BundleFile { path: "SKILL.md".into(), bytes: c.text.clone().into_bytes() }]);
+        let bundle = SkillBundle::new(
+            &c.dir,
+            vec![BundleFile {
+                path: "SKILL.md".into(),
+                bytes: c.text.clone().into_bytes(),
+            }],
+        );
         let diags = check(&analyze(&bundle), &profile::SPEC);
-        let errors: Vec<&str> = diags.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.as_str()).collect();
+        let errors: Vec<&str> = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.message.as_str())
+            .collect();
         let theirs = &oracle[&c.id];
-        text_warnings += usize::from(diags.iter().any(|d| d.severity != Severity::Error && d.message.contains("the specification's text")));
+        text_warnings += usize::from(diags.iter().any(|d| {
+            d.severity != Severity::Error && d.message.contains("the specification's text")
+        }));
         // skills-ref ends the frontmatter at a `---` inside a value; so does the spec profile.
         cut_short += usize::from(diags.iter().any(|d| d.rule == "dashes-in-frontmatter"));
         if errors.is_empty() != theirs.is_empty() {
-            disagreements.push(format!("{} ({}): ours {errors:?} theirs {theirs:?}\n{}", c.id, c.dir, c.text));
+            disagreements.push(format!(
+                "{} ({}): ours {errors:?} theirs {theirs:?}\n{}",
+                c.id, c.dir, c.text
+            ));
             continue;
         }
         agree += 1;
@@ -233,7 +305,10 @@ fn spec_profile_agrees_with_skills_ref() {
                 // before the only key of the document): counted, not compared.
                 parse_stricter += 1;
             } else if errors != theirs.iter().map(String::as_str).collect::<Vec<_>>() {
-                disagreements.push(format!("{} ({}): messages differ\n ours   {errors:?}\n theirs {theirs:?}\n{}", c.id, c.dir, c.text));
+                disagreements.push(format!(
+                    "{} ({}): messages differ\n ours   {errors:?}\n theirs {theirs:?}\n{}",
+                    c.id, c.dir, c.text
+                ));
             }
         }
     }
@@ -244,6 +319,14 @@ fn spec_profile_agrees_with_skills_ref() {
         cases.len(),
         disagreements.len()
     );
-    assert!(disagreements.is_empty(), "{} disagreement(s) with skills-ref:\n{}", disagreements.len(), disagreements.join("\n"));
-    assert!(agree > cases.len() / 2, "too few agreeing cases: the generator has drifted");
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreement(s) with skills-ref:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
+    assert!(
+        agree > cases.len() / 2,
+        "too few agreeing cases: the generator has drifted"
+    );
 }

@@ -15,7 +15,9 @@ fn q4_1_rows(rows: usize, cols: usize) -> Vec<u8> {
     let mut s = 1u64;
     let mut bytes: Vec<u8> = (0..rows * cols / 32 * 20)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (s >> 40) as u8
         })
         .collect();
@@ -30,15 +32,32 @@ fn products(c: &mut Criterion) {
     let inputs = 354;
     for (rows, cols) in [(1536, 576), (576, 1536)] {
         let bytes = q4_1_rows(rows, cols);
-        let xs: Vec<f32> = (0..inputs * cols).map(|i| ((i * 37 % 101) as f32 - 50.0) / 25.0).collect();
+        let xs: Vec<f32> = (0..inputs * cols)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 25.0)
+            .collect();
         let mut acts = QuantizedActs::default();
         acts.quantize(&xs);
         let mut out = vec![0.0f32; inputs * rows];
-        let mut group = c.benchmark_group(format!("prompt products, {rows} x {cols} Q4_1, {inputs} inputs"));
+        let mut group = c.benchmark_group(format!(
+            "prompt products, {rows} x {cols} Q4_1, {inputs} inputs"
+        ));
         group.throughput(Throughput::Elements((rows * cols * inputs) as u64));
-        for kernel in Kernel::available().into_iter().filter(|k| *k != Kernel::Scalar) {
+        for kernel in Kernel::available()
+            .into_iter()
+            .filter(|k| *k != Kernel::Scalar)
+        {
             group.bench_function(kernel.name(), |b| {
-                b.iter(|| kernel.rows(GgmlType::Q4_1, black_box(&bytes), cols / 32 * 20, &acts, &mut out, rows, &mut UnpackedRow::default()));
+                b.iter(|| {
+                    kernel.rows(
+                        GgmlType::Q4_1,
+                        black_box(&bytes),
+                        cols / 32 * 20,
+                        &acts,
+                        &mut out,
+                        rows,
+                        &mut UnpackedRow::default(),
+                    )
+                });
             });
         }
         group.finish();

@@ -90,7 +90,10 @@ fn gpt2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
         let mut len = 0;
         // 1. Contractions.
         if c == '\'' {
-            let rest: String = cs[i + 1..cs.len().min(i + 3)].iter().map(|&(_, c)| c).collect();
+            let rest: String = cs[i + 1..cs.len().min(i + 3)]
+                .iter()
+                .map(|&(_, c)| c)
+                .collect();
             if rest.starts_with("re") || rest.starts_with("ve") || rest.starts_with("ll") {
                 len = 3;
             } else if rest.starts_with(['s', 't', 'm', 'd']) {
@@ -100,7 +103,11 @@ fn gpt2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
         // 2–4. An optional space, then letters, numbers, or other symbols.
         if len == 0 {
             let start = if c == ' ' { i + 1 } else { i };
-            for pred in [&is_letter as &dyn Fn(char) -> bool, &is_number, &|c: char| !c.is_whitespace() && !is_letter(c) && !is_number(c)] {
+            for pred in [
+                &is_letter as &dyn Fn(char) -> bool,
+                &is_number,
+                &|c: char| !c.is_whitespace() && !is_letter(c) && !is_number(c),
+            ] {
                 let j = run(start, pred);
                 if j > start {
                     len = j - i;
@@ -112,7 +119,11 @@ fn gpt2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
         // piece), 6. else any whitespace.
         if len == 0 {
             let j = run(i, &char::is_whitespace);
-            len = if j < cs.len() && j - i > 1 { j - i - 1 } else { j - i };
+            len = if j < cs.len() && j - i > 1 {
+                j - i - 1
+            } else {
+                j - i
+            };
         }
         let len = len.max(1);
         out.push(&s[end_of(i)..end_of(i + len)]);
@@ -123,7 +134,11 @@ fn gpt2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
 /// The contraction at the start of `cs` (after its apostrophe), case-insensitive: its length in
 /// characters, apostrophe included, or 0.
 fn contraction(cs: &[(usize, char)]) -> usize {
-    let lower: Vec<char> = cs.iter().take(2).map(|&(_, c)| c.to_ascii_lowercase()).collect();
+    let lower: Vec<char> = cs
+        .iter()
+        .take(2)
+        .map(|&(_, c)| c.to_ascii_lowercase())
+        .collect();
     match lower.as_slice() {
         ['s' | 't' | 'm' | 'd', ..] => 2,
         ['r', 'e'] | ['v', 'e'] | ['l', 'l'] => 3,
@@ -167,7 +182,11 @@ fn qwen2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
         }
         // 4. An optional space, symbols, then any newlines.
         if len == 0 {
-            let start = if c == ' ' && next.is_some_and(is_symbol) { i + 1 } else { i };
+            let start = if c == ' ' && next.is_some_and(is_symbol) {
+                i + 1
+            } else {
+                i
+            };
             if cs.get(start).is_some_and(|&(_, c)| is_symbol(c)) {
                 len = run(run(start, &is_symbol), &is_newline) - i;
             }
@@ -194,19 +213,35 @@ fn qwen2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
 impl Bpe {
     /// The tokenizer a GGUF file carries (`tokenizer.ggml.*`), or a message naming what is missing.
     pub fn from_gguf(g: &Gguf<'_>) -> Result<Bpe, String> {
-        let model = g.get("tokenizer.ggml.model").and_then(Value::as_str).unwrap_or("");
+        let model = g
+            .get("tokenizer.ggml.model")
+            .and_then(Value::as_str)
+            .unwrap_or("");
         if model != "gpt2" {
-            return Err(format!("the tokenizer is \"{model}\"; only byte-level BPE (\"gpt2\", as Qwen2 and SmolLM2 use) is supported"));
+            return Err(format!(
+                "the tokenizer is \"{model}\"; only byte-level BPE (\"gpt2\", as Qwen2 and SmolLM2 use) is supported"
+            ));
         }
-        let pre = match g.get("tokenizer.ggml.pre").and_then(Value::as_str).unwrap_or("default") {
+        let pre = match g
+            .get("tokenizer.ggml.pre")
+            .and_then(Value::as_str)
+            .unwrap_or("default")
+        {
             "smollm" => PreTokenizer::SmolLm,
             "gpt2" | "default" => PreTokenizer::Gpt2,
             "qwen2" => PreTokenizer::Qwen2,
-            other => return Err(format!("the pre-tokenizer \"{other}\" is not supported (gpt2, smollm and qwen2 are)")),
+            other => {
+                return Err(format!(
+                    "the pre-tokenizer \"{other}\" is not supported (gpt2, smollm and qwen2 are)"
+                ));
+            }
         };
         let strings = |key: &str| -> Result<Vec<String>, String> {
             match g.get(key) {
-                Some(Value::Array(items)) => Ok(items.iter().map(|v| v.as_str().unwrap_or("").to_owned()).collect()),
+                Some(Value::Array(items)) => Ok(items
+                    .iter()
+                    .map(|v| v.as_str().unwrap_or("").to_owned())
+                    .collect()),
                 _ => Err(format!("the file has no {key}")),
             }
         };
@@ -215,43 +250,83 @@ impl Bpe {
             Some(Value::Array(items)) => items.iter().map(|v| v.as_u64().unwrap_or(1)).collect(),
             _ => vec![1; tokens.len()],
         };
-        let vocab: HashMap<String, u32> = tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
+        let vocab: HashMap<String, u32> = tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i as u32))
+            .collect();
         let mut merges = HashMap::new();
         for (rank, m) in strings("tokenizer.ggml.merges")?.iter().enumerate() {
-            let Some((a, b)) = m.split_once(' ') else { return Err(format!("merge {rank} (\"{m}\") is not two tokens")) };
-            let (Some(&ia), Some(&ib), Some(&im)) = (vocab.get(a), vocab.get(b), vocab.get(&format!("{a}{b}"))) else {
-                return Err(format!("merge {rank} (\"{m}\") names tokens the vocabulary does not have: the tokenizer does not match the vocabulary"));
+            let Some((a, b)) = m.split_once(' ') else {
+                return Err(format!("merge {rank} (\"{m}\") is not two tokens"));
+            };
+            let (Some(&ia), Some(&ib), Some(&im)) =
+                (vocab.get(a), vocab.get(b), vocab.get(&format!("{a}{b}")))
+            else {
+                return Err(format!(
+                    "merge {rank} (\"{m}\") names tokens the vocabulary does not have: the tokenizer does not match the vocabulary"
+                ));
             };
             merges.entry((ia, ib)).or_insert((rank as u32, im));
         }
         // Control (3) and user-defined (4) tokens are matched whole, before pre-tokenizing.
-        let mut specials: Vec<(String, u32)> =
-            tokens.iter().zip(&types).enumerate().filter(|(_, (t, ty))| matches!(ty, 3 | 4) && !t.is_empty()).map(|(i, (t, _))| (t.clone(), i as u32)).collect();
+        let mut specials: Vec<(String, u32)> = tokens
+            .iter()
+            .zip(&types)
+            .enumerate()
+            .filter(|(_, (t, ty))| matches!(ty, 3 | 4) && !t.is_empty())
+            .map(|(i, (t, _))| (t.clone(), i as u32))
+            .collect();
         specials.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
         let byte_chars = byte_chars();
         // Byte-level vocabularies have the printable ASCII bytes at least; some drop control
         // bytes, which then become the unknown token (as Hugging Face's BPE with an unk token).
-        if let Some(b) = (b'!'..=b'~').find(|&b| !vocab.contains_key(&byte_chars[b as usize].to_string())) {
-            return Err(format!("the vocabulary lacks the byte {b:#04x} ({:?}): it is not a byte-level BPE vocabulary", char::from(b)));
+        if let Some(b) =
+            (b'!'..=b'~').find(|&b| !vocab.contains_key(&byte_chars[b as usize].to_string()))
+        {
+            return Err(format!(
+                "the vocabulary lacks the byte {b:#04x} ({:?}): it is not a byte-level BPE vocabulary",
+                char::from(b)
+            ));
         }
-        let unknown = g.get("tokenizer.ggml.unknown_token_id").and_then(Value::as_u64).unwrap_or(0) as u32;
-        Ok(Bpe { pre, vocab, tokens, merges, specials, byte_chars, unknown })
+        let unknown = g
+            .get("tokenizer.ggml.unknown_token_id")
+            .and_then(Value::as_u64)
+            .unwrap_or(0) as u32;
+        Ok(Bpe {
+            pre,
+            vocab,
+            tokens,
+            merges,
+            specials,
+            byte_chars,
+            unknown,
+        })
     }
 
     /// The tokenizer of a Hugging Face `tokenizer.json` (a byte-level BPE model with GPT-2's,
     /// SmolLM2's or Qwen2's pre-tokenizer), or a message naming what it is instead.
     pub fn from_tokenizer_json(text: &str) -> Result<Bpe, String> {
-        let j: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("tokenizer.json is not JSON: {e}"))?;
+        let j: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("tokenizer.json is not JSON: {e}"))?;
         let model = &j["model"];
         if model["type"].as_str() != Some("BPE") {
-            return Err(format!("tokenizer.json's model is {}; only byte-level BPE (as Qwen2 and SmolLM2 use) is supported", model["type"]));
+            return Err(format!(
+                "tokenizer.json's model is {}; only byte-level BPE (as Qwen2 and SmolLM2 use) is supported",
+                model["type"]
+            ));
         }
         let pre_json = j["pre_tokenizer"].to_string();
         let pre = if pre_json.contains(r"[^\\r\\n\\p{L}\\p{N}]?\\p{L}+") {
             PreTokenizer::Qwen2
-        } else if pre_json.contains("\"Digits\"") && pre_json.contains("\"individual_digits\":true") && pre_json.contains("\"ByteLevel\"") {
+        } else if pre_json.contains("\"Digits\"")
+            && pre_json.contains("\"individual_digits\":true")
+            && pre_json.contains("\"ByteLevel\"")
+        {
             PreTokenizer::SmolLm
-        } else if j["pre_tokenizer"]["type"] == "ByteLevel" && j["pre_tokenizer"]["use_regex"] != false {
+        } else if j["pre_tokenizer"]["type"] == "ByteLevel"
+            && j["pre_tokenizer"]["use_regex"] != false
+        {
             PreTokenizer::Gpt2
         } else {
             return Err(format!(
@@ -259,15 +334,25 @@ impl Bpe {
                 pre_json.chars().take(160).collect::<String>()
             ));
         };
-        let vocab_obj = model["vocab"].as_object().ok_or("tokenizer.json has no model.vocab")?;
+        let vocab_obj = model["vocab"]
+            .as_object()
+            .ok_or("tokenizer.json has no model.vocab")?;
         let mut vocab: HashMap<String, u32> = HashMap::with_capacity(vocab_obj.len());
         for (t, id) in vocab_obj {
-            let id = id.as_u64().and_then(|v| u32::try_from(v).ok()).ok_or_else(|| format!("token {t:?} has no id"))?;
+            let id = id
+                .as_u64()
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| format!("token {t:?} has no id"))?;
             vocab.insert(t.clone(), id);
         }
         let mut specials = Vec::new();
         for a in j["added_tokens"].as_array().map_or(&[][..], Vec::as_slice) {
-            let (Some(content), Some(id)) = (a["content"].as_str(), a["id"].as_u64().and_then(|v| u32::try_from(v).ok())) else { continue };
+            let (Some(content), Some(id)) = (
+                a["content"].as_str(),
+                a["id"].as_u64().and_then(|v| u32::try_from(v).ok()),
+            ) else {
+                continue;
+            };
             vocab.insert(content.to_owned(), id);
             if !content.is_empty() {
                 specials.push((content.to_owned(), id));
@@ -275,33 +360,68 @@ impl Bpe {
         }
         let n = vocab.values().max().map_or(0, |&m| m as usize + 1);
         if n > 4_000_000 {
-            return Err(format!("tokenizer.json has a token id of {n}: not a vocabulary"));
+            return Err(format!(
+                "tokenizer.json has a token id of {n}: not a vocabulary"
+            ));
         }
         let mut tokens = vec![String::new(); n];
         for (t, &id) in &vocab {
             tokens[id as usize] = t.clone();
         }
         let mut merges = HashMap::new();
-        for (rank, m) in model["merges"].as_array().map_or(&[][..], Vec::as_slice).iter().enumerate() {
+        for (rank, m) in model["merges"]
+            .as_array()
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .enumerate()
+        {
             // "a b", or ["a", "b"] in newer files.
             let pair = match m {
-                serde_json::Value::String(s) => s.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())),
-                serde_json::Value::Array(p) if p.len() == 2 => Some((p[0].as_str().unwrap_or("").to_owned(), p[1].as_str().unwrap_or("").to_owned())),
+                serde_json::Value::String(s) => {
+                    s.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned()))
+                }
+                serde_json::Value::Array(p) if p.len() == 2 => Some((
+                    p[0].as_str().unwrap_or("").to_owned(),
+                    p[1].as_str().unwrap_or("").to_owned(),
+                )),
                 _ => None,
             };
-            let Some((a, b)) = pair else { return Err(format!("merge {rank} ({m}) is not two tokens")) };
-            let (Some(&ia), Some(&ib), Some(&im)) = (vocab.get(&a), vocab.get(&b), vocab.get(&format!("{a}{b}"))) else {
-                return Err(format!("merge {rank} ({a:?} {b:?}) names tokens the vocabulary does not have: the tokenizer does not match the vocabulary"));
+            let Some((a, b)) = pair else {
+                return Err(format!("merge {rank} ({m}) is not two tokens"));
+            };
+            let (Some(&ia), Some(&ib), Some(&im)) =
+                (vocab.get(&a), vocab.get(&b), vocab.get(&format!("{a}{b}")))
+            else {
+                return Err(format!(
+                    "merge {rank} ({a:?} {b:?}) names tokens the vocabulary does not have: the tokenizer does not match the vocabulary"
+                ));
             };
             merges.entry((ia, ib)).or_insert((rank as u32, im));
         }
         specials.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
         let byte_chars = byte_chars();
-        if let Some(b) = (b'!'..=b'~').find(|&b| !vocab.contains_key(&byte_chars[b as usize].to_string())) {
-            return Err(format!("the vocabulary lacks the byte {b:#04x} ({:?}): it is not a byte-level BPE vocabulary", char::from(b)));
+        if let Some(b) =
+            (b'!'..=b'~').find(|&b| !vocab.contains_key(&byte_chars[b as usize].to_string()))
+        {
+            return Err(format!(
+                "the vocabulary lacks the byte {b:#04x} ({:?}): it is not a byte-level BPE vocabulary",
+                char::from(b)
+            ));
         }
-        let unknown = model["unk_token"].as_str().and_then(|u| vocab.get(u)).copied().unwrap_or(0);
-        Ok(Bpe { pre, vocab, tokens, merges, specials, byte_chars, unknown })
+        let unknown = model["unk_token"]
+            .as_str()
+            .and_then(|u| vocab.get(u))
+            .copied()
+            .unwrap_or(0);
+        Ok(Bpe {
+            pre,
+            vocab,
+            tokens,
+            merges,
+            specials,
+            byte_chars,
+            unknown,
+        })
     }
 
     /// Tokens in the vocabulary (the largest id and one).
@@ -329,7 +449,9 @@ impl Bpe {
         }
         let mut bytes = Vec::new();
         for &id in ids {
-            let Some(t) = self.tokens.get(id as usize) else { continue };
+            let Some(t) = self.tokens.get(id as usize) else {
+                continue;
+            };
             if self.specials.iter().any(|(_, s)| *s == id) {
                 bytes.extend_from_slice(t.as_bytes());
             } else {
@@ -356,7 +478,10 @@ impl Bpe {
 
     /// The id of a special token (`<|im_start|>`), if the vocabulary has it.
     pub fn special(&self, text: &str) -> Option<u32> {
-        self.specials.iter().find(|(t, _)| t == text).map(|&(_, id)| id)
+        self.specials
+            .iter()
+            .find(|(t, _)| t == text)
+            .map(|&(_, id)| id)
     }
 
     /// The ids of `text`: special tokens where their text appears, BPE elsewhere.
@@ -365,8 +490,11 @@ impl Bpe {
         let mut rest = text;
         while !rest.is_empty() {
             // The earliest special token (the longest at the same place).
-            let found =
-                self.specials.iter().filter_map(|(t, id)| rest.find(t.as_str()).map(|at| (at, t.len(), *id))).min_by_key(|&(at, len, _)| (at, std::cmp::Reverse(len)));
+            let found = self
+                .specials
+                .iter()
+                .filter_map(|(t, id)| rest.find(t.as_str()).map(|at| (at, t.len(), *id)))
+                .min_by_key(|&(at, len, _)| (at, std::cmp::Reverse(len)));
             let (plain, next) = match found {
                 Some((at, len, id)) => (&rest[..at], Some((id, &rest[at + len..]))),
                 None => (rest, None),
@@ -419,10 +547,21 @@ impl Bpe {
             ids.push(id);
             return;
         }
-        let mut symbols: Vec<u32> = mapped.chars().map(|c| self.vocab.get(&c.to_string()).copied().unwrap_or(self.unknown)).collect();
+        let mut symbols: Vec<u32> = mapped
+            .chars()
+            .map(|c| {
+                self.vocab
+                    .get(&c.to_string())
+                    .copied()
+                    .unwrap_or(self.unknown)
+            })
+            .collect();
         // Merge the lowest-ranked adjacent pair until none is a merge.
-        while let Some((at, (_, merged))) =
-            symbols.windows(2).enumerate().filter_map(|(i, w)| self.merges.get(&(w[0], w[1])).map(|m| (i, *m))).min_by_key(|&(_, (rank, _))| rank)
+        while let Some((at, (_, merged))) = symbols
+            .windows(2)
+            .enumerate()
+            .filter_map(|(i, w)| self.merges.get(&(w[0], w[1])).map(|m| (i, *m)))
+            .min_by_key(|&(_, (rank, _))| rank)
         {
             symbols[at] = merged;
             symbols.remove(at + 1);
@@ -439,7 +578,12 @@ mod tests {
     fn gpt2_pattern_pieces() {
         let mut out = Vec::new();
         gpt2_pieces("Hello world's  end!!\n\n 42x", &mut out);
-        assert_eq!(out, vec!["Hello", " world", "'s", " ", " end", "!!", "\n\n", " 42", "x"]);
+        assert_eq!(
+            out,
+            vec![
+                "Hello", " world", "'s", " ", " end", "!!", "\n\n", " 42", "x"
+            ]
+        );
         out.clear();
         gpt2_pieces("a\tb  ", &mut out);
         assert_eq!(out, vec!["a", "\t", "b", "  "]);
@@ -449,7 +593,13 @@ mod tests {
     fn qwen2_pattern_pieces() {
         let mut out = Vec::new();
         qwen2_pieces("Hello world's 2024!!\n\n  x\tDON'T  end  ", &mut out);
-        assert_eq!(out, vec!["Hello", " world", "'s", " ", "2", "0", "2", "4", "!!\n\n", " ", " x", "\tDON", "'T", " ", " end", "  "]);
+        assert_eq!(
+            out,
+            vec![
+                "Hello", " world", "'s", " ", "2", "0", "2", "4", "!!\n\n", " ", " x", "\tDON",
+                "'T", " ", " end", "  "
+            ]
+        );
         out.clear();
         qwen2_pieces("a \n\n b", &mut out);
         assert_eq!(out, vec!["a", " \n\n", " b"]);
@@ -461,6 +611,9 @@ mod tests {
         assert_eq!(m[b' ' as usize], 'Ġ');
         assert_eq!(m[b'\n' as usize], 'Ċ');
         assert_eq!(m[b'a' as usize], 'a');
-        assert_eq!(m.iter().collect::<std::collections::HashSet<_>>().len(), 256);
+        assert_eq!(
+            m.iter().collect::<std::collections::HashSet<_>>().len(),
+            256
+        );
     }
 }

@@ -25,7 +25,11 @@ pub trait Forward {
     /// Forgets every position from `len` on.
     fn truncate(&mut self, len: usize);
     /// Runs `ids` after the cached positions; `Err` when the device failed.
-    fn forward(&mut self, ids: &[u32], logits: Logits) -> impl Future<Output = Result<Vec<f32>, String>>;
+    fn forward(
+        &mut self,
+        ids: &[u32],
+        logits: Logits,
+    ) -> impl Future<Output = Result<Vec<f32>, String>>;
 
     /// Runs `ids` and returns the greedy next token: the last position's largest logit, the
     /// highest id among equals ([`argmax`]).
@@ -35,7 +39,11 @@ pub trait Forward {
 
     /// Runs `ids` and returns, for each `(row, id)` of `wanted` (`row` a position of `ids`),
     /// the log-probability of `id` there: [`log_softmax_at`] of that position's logits.
-    fn forward_log_probs(&mut self, ids: &[u32], wanted: &[(usize, u32)]) -> impl Future<Output = Result<Vec<f32>, String>> {
+    fn forward_log_probs(
+        &mut self,
+        ids: &[u32],
+        wanted: &[(usize, u32)],
+    ) -> impl Future<Output = Result<Vec<f32>, String>> {
         log_probs_from_logits(self, ids, wanted)
     }
 }
@@ -43,20 +51,29 @@ pub trait Forward {
 /// The index of the largest value, the last among equals (as `Iterator::max_by` takes it): the
 /// greedy step of every backend.
 pub fn argmax(v: &[f32]) -> u32 {
-    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i as u32)
+    v.iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map_or(0, |(i, _)| i as u32)
 }
 
 /// `log_softmax(logits)[id]` (-∞ for an id past the vocabulary).
 pub fn log_softmax_at(logits: &[f32], id: u32) -> f32 {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let sum: f32 = logits.iter().map(|l| (l - max).exp()).sum();
-    logits.get(id as usize).map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
+    logits
+        .get(id as usize)
+        .map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
 }
 
 /// [`Forward::forward_log_probs`] from the logits read whole: the last position's when every
 /// wanted row is the last, every position's otherwise. What the CPU path does, and a GPU's
 /// fallback for what its device kernels do not cover.
-pub async fn log_probs_from_logits<F: Forward + ?Sized>(model: &mut F, ids: &[u32], wanted: &[(usize, u32)]) -> Result<Vec<f32>, String> {
+pub async fn log_probs_from_logits<F: Forward + ?Sized>(
+    model: &mut F,
+    ids: &[u32],
+    wanted: &[(usize, u32)],
+) -> Result<Vec<f32>, String> {
     if wanted.is_empty() || ids.is_empty() {
         model.forward(ids, Logits::None).await?;
         return Ok(Vec::new());
@@ -64,11 +81,21 @@ pub async fn log_probs_from_logits<F: Forward + ?Sized>(model: &mut F, ids: &[u3
     let last = ids.len() - 1;
     if wanted.iter().all(|&(row, _)| row == last) {
         let logits = model.forward(ids, Logits::Last).await?;
-        return Ok(wanted.iter().map(|&(_, id)| log_softmax_at(&logits, id)).collect());
+        return Ok(wanted
+            .iter()
+            .map(|&(_, id)| log_softmax_at(&logits, id))
+            .collect());
     }
     let vocab = model.config().vocab;
     let logits = model.forward(ids, Logits::All).await?;
-    Ok(wanted.iter().map(|&(row, id)| logits.get(row * vocab..(row + 1) * vocab).map_or(f32::NEG_INFINITY, |l| log_softmax_at(l, id))).collect())
+    Ok(wanted
+        .iter()
+        .map(|&(row, id)| {
+            logits
+                .get(row * vocab..(row + 1) * vocab)
+                .map_or(f32::NEG_INFINITY, |l| log_softmax_at(l, id))
+        })
+        .collect())
 }
 
 /// The CPU forward pass ([`Decoder::forward`]) and its cache; `M` is the model or a reference
@@ -110,8 +137,16 @@ impl<M: Borrow<Decoder>> Forward for CpuForward<M> {
         self.cache.truncate(len);
     }
 
-    fn forward(&mut self, ids: &[u32], logits: Logits) -> impl Future<Output = Result<Vec<f32>, String>> {
-        std::future::ready(Ok(self.model.borrow().forward(&mut self.cache, ids, logits)))
+    fn forward(
+        &mut self,
+        ids: &[u32],
+        logits: Logits,
+    ) -> impl Future<Output = Result<Vec<f32>, String>> {
+        std::future::ready(Ok(self.model.borrow().forward(
+            &mut self.cache,
+            ids,
+            logits,
+        )))
     }
 }
 
@@ -122,6 +157,9 @@ pub fn now<F: Future>(future: F) -> Result<F::Output, String> {
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     match future.as_mut().poll(&mut cx) {
         std::task::Poll::Ready(out) => Ok(out),
-        std::task::Poll::Pending => Err("the forward pass did not finish at once: it needs an executor (a GPU backend)".to_owned()),
+        std::task::Poll::Pending => Err(
+            "the forward pass did not finish at once: it needs an executor (a GPU backend)"
+                .to_owned(),
+        ),
     }
 }

@@ -85,7 +85,10 @@ impl<'a> Reader<'a> {
     fn take(&mut self, n: u64, what: &str) -> Result<&'a [u8], String> {
         let left = (self.bytes.len() - self.at) as u64;
         if n > left {
-            return Err(format!("the file is truncated: {what} needs {n} bytes at offset {}, and {left} are left", self.at));
+            return Err(format!(
+                "the file is truncated: {what} needs {n} bytes at offset {}, and {left} are left",
+                self.at
+            ));
         }
         let s = &self.bytes[self.at..self.at + n as usize];
         self.at += n as usize;
@@ -97,7 +100,9 @@ impl<'a> Reader<'a> {
     }
     fn u64(&mut self, what: &str) -> Result<u64, String> {
         let b = self.take(8, what)?;
-        Ok(u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+        Ok(u64::from_le_bytes([
+            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+        ]))
     }
     fn string(&mut self, what: &str) -> Result<String, String> {
         let n = self.u64(what)?;
@@ -108,7 +113,9 @@ impl<'a> Reader<'a> {
         let n = self.u64(what)?;
         let left = (self.bytes.len() - self.at) as u64;
         if n.saturating_mul(min_bytes) > left {
-            return Err(format!("the file is truncated or damaged: {what} says {n}, which cannot fit in the {left} bytes left"));
+            return Err(format!(
+                "the file is truncated or damaged: {what} says {n}, which cannot fit in the {left} bytes left"
+            ));
         }
         Ok(n)
     }
@@ -117,8 +124,12 @@ impl<'a> Reader<'a> {
         Ok(match ty {
             0 => Value::Uint(u64::from(self.take(1, &what)?[0])),
             1 => Value::Int(i64::from(self.take(1, &what)?[0] as i8)),
-            2 => Value::Uint(u64::from(u16::from_le_bytes(self.take(2, &what)?.try_into().unwrap_or([0; 2])))),
-            3 => Value::Int(i64::from(i16::from_le_bytes(self.take(2, &what)?.try_into().unwrap_or([0; 2])))),
+            2 => Value::Uint(u64::from(u16::from_le_bytes(
+                self.take(2, &what)?.try_into().unwrap_or([0; 2]),
+            ))),
+            3 => Value::Int(i64::from(i16::from_le_bytes(
+                self.take(2, &what)?.try_into().unwrap_or([0; 2]),
+            ))),
             4 => Value::Uint(u64::from(self.u32(&what)?)),
             5 => Value::Int(i64::from(self.u32(&what)? as i32)),
             6 => Value::Float(f64::from(f32::from_bits(self.u32(&what)?))),
@@ -149,13 +160,20 @@ impl<'a> Gguf<'a> {
     /// data lies inside the file.
     pub fn parse(bytes: &'a [u8]) -> Result<Gguf<'a>, String> {
         let mut r = Reader { bytes, at: 0 };
-        let magic = r.take(4, "the magic number").map_err(|_| "not a GGUF file: it is shorter than a header".to_owned())?;
+        let magic = r
+            .take(4, "the magic number")
+            .map_err(|_| "not a GGUF file: it is shorter than a header".to_owned())?;
         if magic != b"GGUF" {
-            return Err(format!("not a GGUF file: it starts with {:?}, not \"GGUF\"", String::from_utf8_lossy(magic)));
+            return Err(format!(
+                "not a GGUF file: it starts with {:?}, not \"GGUF\"",
+                String::from_utf8_lossy(magic)
+            ));
         }
         let version = r.u32("the version")?;
         if !(2..=3).contains(&version) {
-            return Err(format!("GGUF version {version} is not supported (2 and 3 are)"));
+            return Err(format!(
+                "GGUF version {version} is not supported (2 and 3 are)"
+            ));
         }
         let n_tensors = r.count("the tensor count", 8 + 4 + 8 + 4 + 8)?;
         let n_kv = r.count("the metadata count", 8 + 4)?;
@@ -171,7 +189,9 @@ impl<'a> Gguf<'a> {
             let name = r.string("a tensor name")?;
             let n_dims = r.u32(&format!("the dimensions of {name}"))?;
             if n_dims == 0 || n_dims > 4 {
-                return Err(format!("tensor {name} has {n_dims} dimensions (1 to 4 are possible)"));
+                return Err(format!(
+                    "tensor {name} has {n_dims} dimensions (1 to 4 are possible)"
+                ));
             }
             let mut dims = Vec::with_capacity(n_dims as usize);
             for _ in 0..n_dims {
@@ -181,7 +201,11 @@ impl<'a> Gguf<'a> {
             let offset = r.u64(&format!("the offset of {name}"))?;
             tensors.push((name, dims, type_id, offset));
         }
-        let alignment = metadata.get("general.alignment").and_then(Value::as_u64).unwrap_or(32).max(1);
+        let alignment = metadata
+            .get("general.alignment")
+            .and_then(Value::as_u64)
+            .unwrap_or(32)
+            .max(1);
         let data_start = (r.at as u64).div_ceil(alignment) * alignment;
         let tensors = tensors
             .into_iter()
@@ -197,7 +221,12 @@ impl<'a> Gguf<'a> {
                 Ok(TensorInfo { name, dims, type_id, start, len })
             })
             .collect::<Result<Vec<_>, String>>()?;
-        Ok(Gguf { version, metadata, tensors, bytes })
+        Ok(Gguf {
+            version,
+            metadata,
+            tensors,
+            bytes,
+        })
     }
 
     /// The tensor `name`, if the file has it.
@@ -209,7 +238,11 @@ impl<'a> Gguf<'a> {
     pub fn to_f32(&self, t: &TensorInfo) -> Vec<f32> {
         let mut out = Vec::with_capacity(t.n_values() as usize);
         if let Some(ty) = GgmlType::from_id(t.type_id) {
-            dequantize(ty, &self.bytes[t.start as usize..(t.start + t.len) as usize], &mut out);
+            dequantize(
+                ty,
+                &self.bytes[t.start as usize..(t.start + t.len) as usize],
+                &mut out,
+            );
         }
         out
     }
@@ -234,13 +267,25 @@ mod tests {
 
     #[test]
     fn hostile_headers_are_messages() {
-        assert!(Gguf::parse(b"GG").expect_err("refused").contains("not a GGUF file"));
-        assert!(Gguf::parse(b"PK\x03\x04rest").expect_err("refused").contains("not a GGUF file"));
+        assert!(
+            Gguf::parse(b"GG")
+                .expect_err("refused")
+                .contains("not a GGUF file")
+        );
+        assert!(
+            Gguf::parse(b"PK\x03\x04rest")
+                .expect_err("refused")
+                .contains("not a GGUF file")
+        );
         let mut b = b"GGUF".to_vec();
         b.extend(9u32.to_le_bytes());
         assert!(Gguf::parse(&b).expect_err("refused").contains("version 9"));
         // A count that cannot fit is refused before anything is allocated.
-        assert!(Gguf::parse(&header(u64::MAX, 0)).expect_err("refused").contains("cannot fit"));
+        assert!(
+            Gguf::parse(&header(u64::MAX, 0))
+                .expect_err("refused")
+                .contains("cannot fit")
+        );
         let mut b = header(0, 1);
         b.extend(4u64.to_le_bytes());
         b.extend(b"name");

@@ -64,7 +64,9 @@ fn rms_norm(x: &[f32], w: &[f32], eps: f32) -> Vec<f32> {
 
 /// `y = W x` for `W` `[out, in]` row-major.
 fn matvec(w: &[f32], x: &[f32]) -> Vec<f32> {
-    w.chunks_exact(x.len()).map(|row| row.iter().zip(x).map(|(a, b)| a * b).sum()).collect()
+    w.chunks_exact(x.len())
+        .map(|row| row.iter().zip(x).map(|(a, b)| a * b).sum())
+        .collect()
 }
 
 /// Rotates adjacent pairs of each head's vector by the position's angles.
@@ -83,16 +85,30 @@ fn rope(x: &mut [f32], head_dim: usize, pos: usize, base: f32) {
 impl Llama {
     /// Reads a `llama`-architecture GGUF, or says what is missing or unsupported.
     pub fn from_gguf(g: &Gguf<'_>) -> Result<Llama, String> {
-        let arch = g.get("general.architecture").and_then(Value::as_str).unwrap_or("");
+        let arch = g
+            .get("general.architecture")
+            .and_then(Value::as_str)
+            .unwrap_or("");
         if arch != "llama" {
-            return Err(format!("the model's architecture is \"{arch}\"; this forward pass reads \"llama\" (SmolLM2)"));
+            return Err(format!(
+                "the model's architecture is \"{arch}\"; this forward pass reads \"llama\" (SmolLM2)"
+            ));
         }
-        let num = |key: &str| g.get(&format!("llama.{key}")).and_then(Value::as_u64).map(|v| v as usize).ok_or_else(|| format!("the file has no llama.{key}"));
+        let num = |key: &str| {
+            g.get(&format!("llama.{key}"))
+                .and_then(Value::as_u64)
+                .map(|v| v as usize)
+                .ok_or_else(|| format!("the file has no llama.{key}"))
+        };
         let float = |key: &str, default: f32| match g.get(&format!("llama.{key}")) {
             Some(Value::Float(f)) => *f as f32,
             _ => default,
         };
-        let tensor = |name: &str| g.tensor(name).map(|t| g.to_f32(t)).ok_or_else(|| format!("the file has no tensor {name}"));
+        let tensor = |name: &str| {
+            g.tensor(name)
+                .map(|t| g.to_f32(t))
+                .ok_or_else(|| format!("the file has no tensor {name}"))
+        };
         let embed = tensor("token_embd.weight")?;
         let dim = num("embedding_length")?;
         let config = Config {
@@ -122,7 +138,13 @@ impl Llama {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let head = g.tensor("output.weight").map(|t| g.to_f32(t));
-        Ok(Llama { config, embed, layers, norm: tensor("output_norm.weight")?, head })
+        Ok(Llama {
+            config,
+            embed,
+            layers,
+            norm: tensor("output_norm.weight")?,
+            head,
+        })
     }
 
     /// The logits after the last of `ids` (a whole prompt, positions from 0, causal).
@@ -131,7 +153,10 @@ impl Llama {
         let hd = c.dim / c.heads;
         let kv_dim = c.kv_heads * hd;
         let group = c.heads / c.kv_heads.max(1);
-        let mut xs: Vec<Vec<f32>> = ids.iter().map(|&id| self.embed[id as usize * c.dim..(id as usize + 1) * c.dim].to_vec()).collect();
+        let mut xs: Vec<Vec<f32>> = ids
+            .iter()
+            .map(|&id| self.embed[id as usize * c.dim..(id as usize + 1) * c.dim].to_vec())
+            .collect();
         for l in &self.layers {
             let mut keys = Vec::with_capacity(ids.len());
             let mut values = Vec::with_capacity(ids.len());
@@ -150,8 +175,15 @@ impl Llama {
                 for head in 0..c.heads {
                     let kvh = head / group;
                     let q = &queries[pos][head * hd..(head + 1) * hd];
-                    let scores: Vec<f32> =
-                        (0..=pos).map(|j| q.iter().zip(&keys[j][kvh * hd..(kvh + 1) * hd]).map(|(a, b)| a * b).sum::<f32>() / (hd as f32).sqrt()).collect();
+                    let scores: Vec<f32> = (0..=pos)
+                        .map(|j| {
+                            q.iter()
+                                .zip(&keys[j][kvh * hd..(kvh + 1) * hd])
+                                .map(|(a, b)| a * b)
+                                .sum::<f32>()
+                                / (hd as f32).sqrt()
+                        })
+                        .collect();
                     let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
                     let exps: Vec<f32> = scores.iter().map(|s| (s - max).exp()).collect();
                     let sum: f32 = exps.iter().sum();
@@ -168,7 +200,11 @@ impl Llama {
                 }
                 let h = rms_norm(x, &l.ffn_norm, c.eps);
                 let (gate, up) = (matvec(&l.gate, &h), matvec(&l.up, &h));
-                let act: Vec<f32> = gate.iter().zip(&up).map(|(g, u)| g / (1.0 + (-g).exp()) * u).collect();
+                let act: Vec<f32> = gate
+                    .iter()
+                    .zip(&up)
+                    .map(|(g, u)| g / (1.0 + (-g).exp()) * u)
+                    .collect();
                 for (xi, di) in x.iter_mut().zip(matvec(&l.down, &act)) {
                     *xi += di;
                 }

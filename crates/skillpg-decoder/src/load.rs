@@ -40,23 +40,50 @@ impl Loaded {
         let size = bytes.len();
         let (bpe, name) = {
             let g = Gguf::parse(&bytes)?;
-            (Bpe::from_gguf(&g)?, g.get("general.name").and_then(Value::as_str).map(str::to_owned))
+            (
+                Bpe::from_gguf(&g)?,
+                g.get("general.name")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            )
         };
-        Loaded { model: Decoder::from_gguf(bytes)?, bpe, name, size }.checked()
+        Loaded {
+            model: Decoder::from_gguf(bytes)?,
+            bpe,
+            name,
+            size,
+        }
+        .checked()
     }
 
     /// Reads a Hugging Face checkpoint, or names what is wrong.
-    pub fn from_checkpoint(bytes: Vec<u8>, config: &str, tokenizer: &str) -> Result<Loaded, String> {
+    pub fn from_checkpoint(
+        bytes: Vec<u8>,
+        config: &str,
+        tokenizer: &str,
+    ) -> Result<Loaded, String> {
         let size = bytes.len();
         let bpe = Bpe::from_tokenizer_json(tokenizer)?;
-        let name = serde_json::from_str::<serde_json::Value>(config).ok().and_then(|c| c["_name_or_path"].as_str().map(str::to_owned));
-        Loaded { model: Decoder::from_safetensors(bytes, config)?, bpe, name, size }.checked()
+        let name = serde_json::from_str::<serde_json::Value>(config)
+            .ok()
+            .and_then(|c| c["_name_or_path"].as_str().map(str::to_owned));
+        Loaded {
+            model: Decoder::from_safetensors(bytes, config)?,
+            bpe,
+            name,
+            size,
+        }
+        .checked()
     }
 
     /// The tokenizer must fit the model's embeddings and speak ChatML (`protocol::chatml_end`).
     fn checked(self) -> Result<Loaded, String> {
         if self.bpe.len() > self.model.config.vocab {
-            return Err(format!("the tokenizer has {} tokens and the model's embeddings {} rows: they do not belong together", self.bpe.len(), self.model.config.vocab));
+            return Err(format!(
+                "the tokenizer has {} tokens and the model's embeddings {} rows: they do not belong together",
+                self.bpe.len(),
+                self.model.config.vocab
+            ));
         }
         crate::protocol::chatml_end(&self.bpe)?;
         Ok(self)

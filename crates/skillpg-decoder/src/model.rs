@@ -125,7 +125,10 @@ pub enum Arithmetic {
 
 impl std::fmt::Debug for Decoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Decoder").field("config", &self.config).field("bytes", &self.bytes.len()).finish_non_exhaustive()
+        f.debug_struct("Decoder")
+            .field("config", &self.config)
+            .field("bytes", &self.bytes.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -173,13 +176,19 @@ struct Input<'a> {
 
 impl<'a> Input<'a> {
     fn new(xs: &'a [f32]) -> Self {
-        Input { xs, quantized: std::cell::OnceCell::new() }
+        Input {
+            xs,
+            quantized: std::cell::OnceCell::new(),
+        }
     }
 
     fn quantized(&self) -> &QuantizedActs {
         self.quantized.get_or_init(|| {
             let mut a = QuantizedActs::default();
-            qdot::with_wide_vectors(Quantize { acts: &mut a, xs: self.xs });
+            qdot::with_wide_vectors(Quantize {
+                acts: &mut a,
+                xs: self.xs,
+            });
             a
         })
     }
@@ -214,7 +223,15 @@ impl qdot::Wide for Attention<'_> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        attend(self.c, self.q, self.keys, self.values, self.start, self.attn, self.scores);
+        attend(
+            self.c,
+            self.q,
+            self.keys,
+            self.values,
+            self.start,
+            self.attn,
+            self.scores,
+        );
     }
 }
 
@@ -287,7 +304,15 @@ pub struct LayerView<'a> {
 /// every cached key and value up to each (`keys`, `values`: `kv_dim` values a position), into
 /// `attn` (the GPU kernel's CPU twin). `scores` is scratch.
 #[inline(always)]
-pub fn attend(c: &Config, q: &[f32], keys: &[f32], values: &[f32], start: usize, attn: &mut [f32], scores: &mut Vec<f32>) {
+pub fn attend(
+    c: &Config,
+    q: &[f32],
+    keys: &[f32],
+    values: &[f32],
+    start: usize,
+    attn: &mut [f32],
+    scores: &mut Vec<f32>,
+) {
     let (dim, hd, kv_dim) = (c.dim, c.head_dim, c.kv_heads * c.head_dim);
     let group = c.heads / c.kv_heads;
     let scale = 1.0 / (hd as f32).sqrt();
@@ -302,7 +327,10 @@ pub fn attend(c: &Config, q: &[f32], keys: &[f32], values: &[f32], start: usize,
             scores.clear();
             scores.resize(seen, 0.0);
             for (j, sc) in scores.iter_mut().enumerate() {
-                *sc = dot(qh, &keys[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd]) * scale;
+                *sc = dot(
+                    qh,
+                    &keys[j * kv_dim + kvh * hd..j * kv_dim + (kvh + 1) * hd],
+                ) * scale;
             }
             let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let mut sum = 0.0;
@@ -422,41 +450,84 @@ type Parts = (Config, Matrix, Vec<Layer>, Vec<f32>, Matrix);
 
 /// Finds every tensor of a model of shape `h` by `name`, checks each against the shape, and
 /// lays the model out; the head is the embeddings when the file has none.
-fn assemble(h: &Hyper, find: &dyn Fn(&str) -> Option<Found>, bytes: &[u8], name: &dyn Fn(Part, usize) -> String) -> Result<Parts, String> {
+fn assemble(
+    h: &Hyper,
+    find: &dyn Fn(&str) -> Option<Found>,
+    bytes: &[u8],
+    name: &dyn Fn(Part, usize) -> String,
+) -> Result<Parts, String> {
     let get = |part: Part, layer: usize| {
         let n = name(part, layer);
-        find(&n).ok_or_else(|| format!("the file has no tensor {n}")).map(|f| (n, f))
+        find(&n)
+            .ok_or_else(|| format!("the file has no tensor {n}"))
+            .map(|f| (n, f))
     };
     let matrix = |part: Part, layer: usize, rows: usize, cols: usize| -> Result<Matrix, String> {
         let (n, f) = get(part, layer)?;
-        let ty = f.ty.ok_or_else(|| format!("tensor {n} is {}, a type this reader does not know", f.type_name))?;
+        let ty = f.ty.ok_or_else(|| {
+            format!(
+                "tensor {n} is {}, a type this reader does not know",
+                f.type_name
+            )
+        })?;
         if f.dims.len() != 2 || f.dims[0] != cols || (rows != 0 && f.dims[1] != rows) {
-            return Err(format!("tensor {n} is {:?}; the model's shape says [{cols}, {rows}]", f.dims));
+            return Err(format!(
+                "tensor {n} is {:?}; the model's shape says [{cols}, {rows}]",
+                f.dims
+            ));
         }
         let rows = f.dims[1];
         let (per, block_bytes) = ty.block();
         if !cols.is_multiple_of(per) {
-            return Err(format!("tensor {n}'s rows ({cols} values) are not whole {} blocks", f.type_name));
+            return Err(format!(
+                "tensor {n}'s rows ({cols} values) are not whole {} blocks",
+                f.type_name
+            ));
         }
         let row_bytes = cols / per * block_bytes;
         if rows.checked_mul(row_bytes) != Some(f.len) {
-            return Err(format!("tensor {n} holds {} bytes, not the {rows} × {row_bytes} its shape needs", f.len));
+            return Err(format!(
+                "tensor {n} holds {} bytes, not the {rows} × {row_bytes} its shape needs",
+                f.len
+            ));
         }
-        Ok(Matrix { ty, rows, cols, start: f.start, row_bytes })
+        Ok(Matrix {
+            ty,
+            rows,
+            cols,
+            start: f.start,
+            row_bytes,
+        })
     };
     let vector = |part: Part, layer: usize, len: usize| -> Result<Vec<f32>, String> {
         let (n, f) = get(part, layer)?;
-        let ty = f.ty.ok_or_else(|| format!("tensor {n} is {}, a type this reader does not know", f.type_name))?;
-        if f.dims.iter().product::<usize>() != len || ty.bytes_for(len as u64) != Some(f.len as u64) {
-            return Err(format!("tensor {n} is {:?}; the model's shape says {len} values", f.dims));
+        let ty = f.ty.ok_or_else(|| {
+            format!(
+                "tensor {n} is {}, a type this reader does not know",
+                f.type_name
+            )
+        })?;
+        if f.dims.iter().product::<usize>() != len || ty.bytes_for(len as u64) != Some(f.len as u64)
+        {
+            return Err(format!(
+                "tensor {n} is {:?}; the model's shape says {len} values",
+                f.dims
+            ));
         }
         let mut v = Vec::with_capacity(len);
         crate::quant::dequantize(ty, &bytes[f.start..f.start + f.len], &mut v);
         Ok(v)
     };
     let (dim, heads, kv_heads) = (h.dim, h.heads, h.kv_heads);
-    if heads == 0 || kv_heads == 0 || !dim.is_multiple_of(heads) || !heads.is_multiple_of(kv_heads) || !(dim / heads).is_multiple_of(2) {
-        return Err(format!("{heads} query heads and {kv_heads} key/value heads do not divide a width of {dim} into even heads"));
+    if heads == 0
+        || kv_heads == 0
+        || !dim.is_multiple_of(heads)
+        || !heads.is_multiple_of(kv_heads)
+        || !(dim / heads).is_multiple_of(2)
+    {
+        return Err(format!(
+            "{heads} query heads and {kv_heads} key/value heads do not divide a width of {dim} into even heads"
+        ));
     }
     let head_dim = dim / heads;
     let kv_dim = kv_heads * head_dim;
@@ -479,7 +550,11 @@ fn assemble(h: &Hyper, find: &dyn Fn(&str) -> Option<Found>, bytes: &[u8], name:
         .map(|i| {
             // Qwen2 always has q/k/v biases; a Llama checkpoint may (`attention_bias`).
             let qkv_bias = match (h.family, find(&name(Part::QBias, i)).is_some()) {
-                (Family::Qwen2, _) | (Family::Llama, true) => Some([vector(Part::QBias, i, dim)?, vector(Part::KBias, i, kv_dim)?, vector(Part::VBias, i, kv_dim)?]),
+                (Family::Qwen2, _) | (Family::Llama, true) => Some([
+                    vector(Part::QBias, i, dim)?,
+                    vector(Part::KBias, i, kv_dim)?,
+                    vector(Part::VBias, i, kv_dim)?,
+                ]),
                 (Family::Llama, false) => None,
             };
             Ok(Layer {
@@ -496,7 +571,11 @@ fn assemble(h: &Hyper, find: &dyn Fn(&str) -> Option<Found>, bytes: &[u8], name:
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let head = if find(&name(Part::Head, 0)).is_some() { matrix(Part::Head, 0, embed.rows, dim)? } else { embed };
+    let head = if find(&name(Part::Head, 0)).is_some() {
+        matrix(Part::Head, 0, embed.rows, dim)?
+    } else {
+        embed
+    };
     Ok((config, embed, layers, vector(Part::Norm, 0, dim)?, head))
 }
 
@@ -506,13 +585,26 @@ impl Decoder {
     pub fn from_gguf(bytes: Vec<u8>) -> Result<Decoder, String> {
         let parts = {
             let g = Gguf::parse(&bytes)?;
-            let arch = g.get("general.architecture").and_then(Value::as_str).unwrap_or("").to_owned();
+            let arch = g
+                .get("general.architecture")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
             let family = match arch.as_str() {
                 "llama" => Family::Llama,
                 "qwen2" => Family::Qwen2,
-                other => return Err(format!("the model's architecture is \"{other}\"; the decoder router reads \"llama\" (SmolLM2) and \"qwen2\" (Qwen2.5)")),
+                other => {
+                    return Err(format!(
+                        "the model's architecture is \"{other}\"; the decoder router reads \"llama\" (SmolLM2) and \"qwen2\" (Qwen2.5)"
+                    ));
+                }
             };
-            let num = |key: &str| g.get(&format!("{arch}.{key}")).and_then(Value::as_u64).map(|v| v as usize).ok_or_else(|| format!("the file has no {arch}.{key}"));
+            let num = |key: &str| {
+                g.get(&format!("{arch}.{key}"))
+                    .and_then(Value::as_u64)
+                    .map(|v| v as usize)
+                    .ok_or_else(|| format!("the file has no {arch}.{key}"))
+            };
             let float = |key: &str, default: f32| match g.get(&format!("{arch}.{key}")) {
                 Some(Value::Float(f)) => *f as f32,
                 _ => default,
@@ -529,7 +621,11 @@ impl Decoder {
                 rope_base: float("rope.freq_base", 10_000.0),
                 // llama.cpp stores a `llama` model's Q and K permuted for adjacent pairs; `qwen2`
                 // keeps Hugging Face's order.
-                rope: if family == Family::Llama { RopeLayout::AdjacentPairs } else { RopeLayout::Halves },
+                rope: if family == Family::Llama {
+                    RopeLayout::AdjacentPairs
+                } else {
+                    RopeLayout::Halves
+                },
                 context: num("context_length").unwrap_or(2048),
             };
             let find = |name: &str| {
@@ -550,8 +646,12 @@ impl Decoder {
     /// tensors, `LlamaForCausalLM` or `Qwen2ForCausalLM`), keeping the file's bytes.
     pub fn from_safetensors(bytes: Vec<u8>, config_json: &str) -> Result<Decoder, String> {
         let parts = {
-            let config: serde_json::Value = serde_json::from_str(config_json).map_err(|e| format!("config.json is not JSON: {e}"))?;
-            let arch = config["architectures"].get(0).and_then(serde_json::Value::as_str).unwrap_or("");
+            let config: serde_json::Value = serde_json::from_str(config_json)
+                .map_err(|e| format!("config.json is not JSON: {e}"))?;
+            let arch = config["architectures"]
+                .get(0)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("");
             let family = match arch {
                 "LlamaForCausalLM" => Family::Llama,
                 "Qwen2ForCausalLM" => Family::Qwen2,
@@ -561,7 +661,12 @@ impl Decoder {
                     ));
                 }
             };
-            let num = |key: &str| config[key].as_u64().map(|v| v as usize).ok_or_else(|| format!("config.json has no {key}"));
+            let num = |key: &str| {
+                config[key]
+                    .as_u64()
+                    .map(|v| v as usize)
+                    .ok_or_else(|| format!("config.json has no {key}"))
+            };
             let heads = num("num_attention_heads")?;
             let hyper = Hyper {
                 family,
@@ -575,7 +680,8 @@ impl Decoder {
                 rope: RopeLayout::Halves,
                 context: num("max_position_embeddings").unwrap_or(2048),
             };
-            let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| format!("model.safetensors cannot be read: {e}"))?;
+            let st = safetensors::SafeTensors::deserialize(&bytes)
+                .map_err(|e| format!("model.safetensors cannot be read: {e}"))?;
             let base = bytes.as_ptr() as usize;
             let find = |name: &str| {
                 let t = st.tensor(name).ok()?;
@@ -586,7 +692,13 @@ impl Decoder {
                     _ => (None, "a dtype other than F32, F16 and BF16"),
                 };
                 // Safetensors lists the slowest dimension first; GGUF (and `Found`) the fastest.
-                Some(Found { ty, type_name, dims: t.shape().iter().rev().copied().collect(), start: t.data().as_ptr() as usize - base, len: t.data().len() })
+                Some(Found {
+                    ty,
+                    type_name,
+                    dims: t.shape().iter().rev().copied().collect(),
+                    start: t.data().as_ptr() as usize - base,
+                    len: t.data().len(),
+                })
             };
             let mut parts = assemble(&hyper, &find, &bytes, &hf_name)?;
             if config["tie_word_embeddings"].as_bool() == Some(true) {
@@ -599,12 +711,31 @@ impl Decoder {
 
     fn with_parts(bytes: Vec<u8>, (config, embed, layers, norm, head): Parts) -> Decoder {
         let half = config.head_dim / 2;
-        let inv_freq = (0..half).map(|i| config.rope_base.powf(-2.0 * i as f32 / config.head_dim as f32)).collect();
+        let inv_freq = (0..half)
+            .map(|i| {
+                config
+                    .rope_base
+                    .powf(-2.0 * i as f32 / config.head_dim as f32)
+            })
+            .collect();
         #[cfg(not(target_arch = "wasm32"))]
-        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(16);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(16);
         #[cfg(target_arch = "wasm32")]
         let threads = 1;
-        Decoder { config, bytes, embed, layers, norm, head, inv_freq, threads, arithmetic: Arithmetic::Integer, kernel: Kernel::best() }
+        Decoder {
+            config,
+            bytes,
+            embed,
+            layers,
+            norm,
+            head,
+            inv_freq,
+            threads,
+            arithmetic: Arithmetic::Integer,
+            kernel: Kernel::best(),
+        }
     }
 
     /// The same model with its prompt's products cut into `threads` parts, run on rayon's pool
@@ -636,14 +767,21 @@ impl Decoder {
     /// for quantized weights, avx2 kernel").
     pub fn products(&self) -> String {
         match self.arithmetic {
-            Arithmetic::Integer => format!("integer products for quantized weights, {} kernel", self.kernel.name()),
+            Arithmetic::Integer => format!(
+                "integer products for quantized weights, {} kernel",
+                self.kernel.name()
+            ),
             Arithmetic::F32 => "f32 products".to_owned(),
         }
     }
 
     /// An empty cache for this model.
     pub fn cache(&self) -> KvCache {
-        KvCache { len: 0, keys: vec![Vec::new(); self.config.layers], values: vec![Vec::new(); self.config.layers] }
+        KvCache {
+            len: 0,
+            keys: vec![Vec::new(); self.config.layers],
+            values: vec![Vec::new(); self.config.layers],
+        }
     }
 
     /// Bytes of weights the model holds (the file's size).
@@ -661,7 +799,8 @@ impl Decoder {
         let xs = input.xs;
         debug_assert_eq!(xs.len(), n * w.cols);
         debug_assert_eq!(out.len(), n * w.rows);
-        let acts = (self.arithmetic == Arithmetic::Integer && qdot::supports(w.ty)).then(|| input.quantized());
+        let acts = (self.arithmetic == Arithmetic::Integer && qdot::supports(w.ty))
+            .then(|| input.quantized());
         let part = |lo: usize, hi: usize, out: &mut [f32]| match acts {
             Some(acts) => self.rows_product_int(w, acts, lo, hi, out),
             None => self.rows_product(w, xs, n, lo, hi, out),
@@ -684,7 +823,8 @@ impl Decoder {
                     .collect();
                 for (lo, hi, part) in parts {
                     for t in 0..n {
-                        out[t * w.rows + lo..t * w.rows + hi].copy_from_slice(&part[t * (hi - lo)..(t + 1) * (hi - lo)]);
+                        out[t * w.rows + lo..t * w.rows + hi]
+                            .copy_from_slice(&part[t * (hi - lo)..(t + 1) * (hi - lo)]);
                     }
                 }
                 return;
@@ -695,7 +835,15 @@ impl Decoder {
 
     /// Rows `lo..hi` of the product into `out` (`n × (hi - lo)`, by input), each row dequantized
     /// to f32.
-    fn rows_product(&self, w: &Matrix, xs: &[f32], n: usize, lo: usize, hi: usize, out: &mut [f32]) {
+    fn rows_product(
+        &self,
+        w: &Matrix,
+        xs: &[f32],
+        n: usize,
+        lo: usize,
+        hi: usize,
+        out: &mut [f32],
+    ) {
         let width = hi - lo;
         let mut row = vec![0.0f32; w.cols];
         for r in lo..hi {
@@ -709,9 +857,24 @@ impl Decoder {
 
     /// Rows `lo..hi` of the product into `out` (`n × (hi - lo)`, by input), through integer dot
     /// products with the quantized inputs.
-    fn rows_product_int(&self, w: &Matrix, acts: &QuantizedActs, lo: usize, hi: usize, out: &mut [f32]) {
+    fn rows_product_int(
+        &self,
+        w: &Matrix,
+        acts: &QuantizedActs,
+        lo: usize,
+        hi: usize,
+        out: &mut [f32],
+    ) {
         let bytes = &self.bytes[w.start + lo * w.row_bytes..w.start + hi * w.row_bytes];
-        self.kernel.rows(w.ty, bytes, w.row_bytes, acts, out, hi - lo, &mut UnpackedRow::default());
+        self.kernel.rows(
+            w.ty,
+            bytes,
+            w.row_bytes,
+            acts,
+            out,
+            hi - lo,
+            &mut UnpackedRow::default(),
+        );
     }
 
     /// Rotates every head of `x` (query or key heads side by side) for position `pos` (the GPU
@@ -747,9 +910,17 @@ impl Decoder {
         let dim = self.config.dim;
         let mut x = vec![0.0f32; ids.len() * dim];
         for (t, &id) in ids.iter().enumerate() {
-            let id = if (id as usize) < self.config.vocab { id as usize } else { 0 };
+            let id = if (id as usize) < self.config.vocab {
+                id as usize
+            } else {
+                0
+            };
             let at = self.embed.start + id * self.embed.row_bytes;
-            dequantize_into(self.embed.ty, &self.bytes[at..at + self.embed.row_bytes], &mut x[t * dim..(t + 1) * dim]);
+            dequantize_into(
+                self.embed.ty,
+                &self.bytes[at..at + self.embed.row_bytes],
+                &mut x[t * dim..(t + 1) * dim],
+            );
         }
         x
     }
@@ -760,7 +931,12 @@ impl Decoder {
     }
 
     fn view(&self, m: &Matrix) -> MatrixView<'_> {
-        MatrixView { ty: m.ty, rows: m.rows, cols: m.cols, bytes: &self.bytes[m.start..m.start + m.rows * m.row_bytes] }
+        MatrixView {
+            ty: m.ty,
+            rows: m.rows,
+            cols: m.cols,
+            bytes: &self.bytes[m.start..m.start + m.rows * m.row_bytes],
+        }
     }
 
     /// Every layer's weights as the file stores them, for a backend that keeps its own copy
@@ -773,7 +949,10 @@ impl Decoder {
                 q: self.view(&l.q),
                 k: self.view(&l.k),
                 v: self.view(&l.v),
-                qkv_bias: l.qkv_bias.as_ref().map(|[a, b, c]| [a.as_slice(), b.as_slice(), c.as_slice()]),
+                qkv_bias: l
+                    .qkv_bias
+                    .as_ref()
+                    .map(|[a, b, c]| [a.as_slice(), b.as_slice(), c.as_slice()]),
                 o: self.view(&l.o),
                 ffn_norm: &l.ffn_norm,
                 gate: self.view(&l.gate),
@@ -816,7 +995,12 @@ impl Decoder {
         let angles: Vec<Vec<(f32, f32)>> = (0..n).map(|t| self.rope_angles(start + t)).collect();
         for (li, l) in self.layers.iter().enumerate() {
             for t in 0..n {
-                rms_norm_into(&x[t * dim..(t + 1) * dim], &l.attn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
+                rms_norm_into(
+                    &x[t * dim..(t + 1) * dim],
+                    &l.attn_norm,
+                    c.eps,
+                    &mut h[t * dim..(t + 1) * dim],
+                );
             }
             let normed = Input::new(&h);
             self.matmul(&l.q, &normed, n, &mut q);
@@ -838,13 +1022,26 @@ impl Decoder {
             let (keys, values) = (&mut cache.keys[li], &mut cache.values[li]);
             keys.extend_from_slice(&k);
             values.extend_from_slice(&v);
-            qdot::with_wide_vectors(Attention { c: &c, q: &q, keys, values, start, attn: &mut attn, scores: &mut scores });
+            qdot::with_wide_vectors(Attention {
+                c: &c,
+                q: &q,
+                keys,
+                values,
+                start,
+                attn: &mut attn,
+                scores: &mut scores,
+            });
             self.matmul(&l.o, &Input::new(&attn), n, &mut proj);
             for (xi, pi) in x.iter_mut().zip(&proj) {
                 *xi += pi;
             }
             for t in 0..n {
-                rms_norm_into(&x[t * dim..(t + 1) * dim], &l.ffn_norm, c.eps, &mut h[t * dim..(t + 1) * dim]);
+                rms_norm_into(
+                    &x[t * dim..(t + 1) * dim],
+                    &l.ffn_norm,
+                    c.eps,
+                    &mut h[t * dim..(t + 1) * dim],
+                );
             }
             let normed = Input::new(&h);
             self.matmul(&l.gate, &normed, n, &mut gate);
@@ -865,7 +1062,12 @@ impl Decoder {
         };
         let mut normed = vec![0.0f32; wanted.len() * dim];
         for (i, &t) in wanted.iter().enumerate() {
-            rms_norm_into(&x[t * dim..(t + 1) * dim], &self.norm, c.eps, &mut normed[i * dim..(i + 1) * dim]);
+            rms_norm_into(
+                &x[t * dim..(t + 1) * dim],
+                &self.norm,
+                c.eps,
+                &mut normed[i * dim..(i + 1) * dim],
+            );
         }
         let mut out = vec![0.0f32; wanted.len() * c.vocab];
         self.matmul(&self.head, &Input::new(&normed), wanted.len(), &mut out);

@@ -66,15 +66,25 @@ impl ChapterAnswer {
             generated_tokens: self.generated_tokens as u64,
             capped: self.capped,
         };
-        Decision { choice: self.parsed.choice, evidence }
+        Decision {
+            choice: self.parsed.choice,
+            evidence,
+        }
     }
 }
 
 impl ChoiceAnswer {
     /// The answer as a decision, with what it rests on.
     pub fn decision(&self) -> Decision {
-        let evidence = Evidence::Choice { distribution: self.distribution.clone(), log_probs: self.log_probs.clone(), prefill_tokens: self.prefill_tokens as u64 };
-        Decision { choice: self.choice, evidence }
+        let evidence = Evidence::Choice {
+            distribution: self.distribution.clone(),
+            log_probs: self.log_probs.clone(),
+            prefill_tokens: self.prefill_tokens as u64,
+        };
+        Decision {
+            choice: self.choice,
+            evidence,
+        }
     }
 }
 
@@ -98,10 +108,13 @@ pub struct DecoderRouter {
 pub fn chatml_end(bpe: &Bpe) -> Result<u32, String> {
     for marker in ["<|im_start|>", "<|im_end|>"] {
         if bpe.special(marker).is_none() {
-            return Err(format!("the tokenizer has no {marker} token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)"));
+            return Err(format!(
+                "the tokenizer has no {marker} token: the model does not use the ChatML template (Qwen2.5 and SmolLM2 do)"
+            ));
         }
     }
-    bpe.special("<|im_end|>").ok_or_else(|| "the tokenizer has no <|im_end|> token".to_owned())
+    bpe.special("<|im_end|>")
+        .ok_or_else(|| "the tokenizer has no <|im_end|> token".to_owned())
 }
 
 impl DecoderRouter {
@@ -109,7 +122,12 @@ impl DecoderRouter {
     /// says why the model's tokenizer cannot hold this chat template (or why the device failed).
     /// With `reuse_prefix` false every request prefills the whole prompt again (to measure what
     /// the cache saves).
-    pub async fn new(model: &mut impl Forward, bpe: &Bpe, skills: &[RouteSkill], reuse_prefix: bool) -> Result<DecoderRouter, String> {
+    pub async fn new(
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        skills: &[RouteSkill],
+        reuse_prefix: bool,
+    ) -> Result<DecoderRouter, String> {
         let end = chatml_end(bpe)?;
         let mut stops = vec![end];
         stops.extend(bpe.special("<|endoftext|>"));
@@ -137,7 +155,14 @@ impl DecoderRouter {
             model.forward(&prefix_ids, Logits::None).await?;
         }
         let prefix_len = model.cached();
-        Ok(DecoderRouter { names, prefix_len, prefix_ids, reuse_prefix, stops, candidates })
+        Ok(DecoderRouter {
+            names,
+            prefix_len,
+            prefix_ids,
+            reuse_prefix,
+            stops,
+            candidates,
+        })
     }
 
     /// Tokens of the shared prefix (system turn).
@@ -154,14 +179,25 @@ impl DecoderRouter {
     /// and the cache rewound to the prefix.
     fn request_ids(&self, model: &mut impl Forward, bpe: &Bpe, request: &str) -> Vec<u32> {
         model.truncate(self.prefix_len);
-        let mut ids = if self.reuse_prefix { Vec::new() } else { self.prefix_ids.clone() };
+        let mut ids = if self.reuse_prefix {
+            Vec::new()
+        } else {
+            self.prefix_ids.clone()
+        };
         ids.extend(bpe.encode(&prompt_request(request)));
         ids
     }
 
     /// The chapter's protocol: greedy decoding to the end of the turn, at most `max_tokens`.
-    pub async fn chapter(&self, model: &mut impl Forward, bpe: &Bpe, request: &str, max_tokens: usize) -> Result<ChapterAnswer, String> {
-        self.chapter_sampled(model, bpe, request, max_tokens, None).await
+    pub async fn chapter(
+        &self,
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        request: &str,
+        max_tokens: usize,
+    ) -> Result<ChapterAnswer, String> {
+        self.chapter_sampled(model, bpe, request, max_tokens, None)
+            .await
     }
 
     /// The chapter's protocol, each token drawn at `sampling`'s temperature from its seed
@@ -176,7 +212,9 @@ impl DecoderRouter {
     ) -> Result<ChapterAnswer, String> {
         let ids = self.request_ids(model, bpe, request);
         // A temperature of 0 is greedy: the same argmax as without sampling, one rule for ties.
-        let mut rng = sampling.filter(|s| s.temperature.is_finite() && s.temperature > 0.0).map(|s| (s.temperature, SplitMix64(s.seed)));
+        let mut rng = sampling
+            .filter(|s| s.temperature.is_finite() && s.temperature > 0.0)
+            .map(|s| (s.temperature, SplitMix64(s.seed)));
         // Greedy, the backend takes the argmax where its logits are (a GPU reads back the token
         // alone); sampled, the whole distribution is drawn from.
         let mut next = match &mut rng {
@@ -201,15 +239,30 @@ impl DecoderRouter {
         }
         let verbatim = bpe.decode(&answer);
         let parsed = read_answer(&verbatim, &self.names);
-        Ok(ChapterAnswer { verbatim, parsed, prefill_tokens: ids.len(), generated_tokens: answer.len(), capped })
+        Ok(ChapterAnswer {
+            verbatim,
+            parsed,
+            prefill_tokens: ids.len(),
+            generated_tokens: answer.len(),
+            capped,
+        })
     }
 
     /// Constrained choice: every candidate's log-probability after the prompt.
-    pub async fn choice(&self, model: &mut impl Forward, bpe: &Bpe, request: &str) -> Result<ChoiceAnswer, String> {
+    pub async fn choice(
+        &self,
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        request: &str,
+    ) -> Result<ChoiceAnswer, String> {
         let ids = self.request_ids(model, bpe, request);
         // Each candidate's first token after the prompt, then each of its others after the
         // tokens before it: log-probabilities the backend computes where its logits are.
-        let firsts: Vec<(usize, u32)> = self.candidates.iter().map(|cand| (ids.len() - 1, cand[0])).collect();
+        let firsts: Vec<(usize, u32)> = self
+            .candidates
+            .iter()
+            .map(|cand| (ids.len() - 1, cand[0]))
+            .collect();
         let first = model.forward_log_probs(&ids, &firsts).await?;
         let prompt_len = model.cached();
         let mut prefill = ids.len();
@@ -218,8 +271,14 @@ impl DecoderRouter {
             model.truncate(prompt_len);
             let mut lp = first_lp;
             if cand.len() > 1 {
-                let wanted: Vec<(usize, u32)> = cand[1..].iter().enumerate().map(|(i, &id)| (i, id)).collect();
-                let rest = model.forward_log_probs(&cand[..cand.len() - 1], &wanted).await?;
+                let wanted: Vec<(usize, u32)> = cand[1..]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &id)| (i, id))
+                    .collect();
+                let rest = model
+                    .forward_log_probs(&cand[..cand.len() - 1], &wanted)
+                    .await?;
                 prefill += cand.len() - 1;
                 for v in rest {
                     lp += v;
@@ -232,7 +291,12 @@ impl DecoderRouter {
         let distribution = log_probs.iter().map(|l| (l - max).exp() / sum).collect();
         let best = crate::forward::argmax(&log_probs) as usize;
         let choice = (best < self.names.len()).then_some(best);
-        Ok(ChoiceAnswer { log_probs, distribution, choice, prefill_tokens: prefill })
+        Ok(ChoiceAnswer {
+            log_probs,
+            distribution,
+            choice,
+            prefill_tokens: prefill,
+        })
     }
 }
 
@@ -242,7 +306,10 @@ mod tests {
 
     #[test]
     fn the_system_prompt_lists_every_skill_on_one_line() {
-        let skill = |name: &str, description: &str| RouteSkill { name: name.into(), description: description.into() };
+        let skill = |name: &str, description: &str| RouteSkill {
+            name: name.into(),
+            description: description.into(),
+        };
         let s = system_prompt(&[skill("a", "Does\n  A."), skill("b", "Does B.")]);
         assert!(s.contains("\n- a: Does A.\n- b: Does B.\n"), "{s}");
         assert!(s.ends_with("NONE only."));

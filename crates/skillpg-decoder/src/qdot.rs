@@ -53,7 +53,16 @@ fn f16_at(table: &F16Table, b: &[u8]) -> f32 {
 /// Whether rows of `ty` multiply through integer dot products (the quantized types); F32, F16
 /// and BF16 rows are multiplied in f32.
 pub fn supports(ty: GgmlType) -> bool {
-    matches!(ty, GgmlType::Q8_0 | GgmlType::Q4_0 | GgmlType::Q4_1 | GgmlType::Q5_0 | GgmlType::Q5_1 | GgmlType::Q4K | GgmlType::Q6K)
+    matches!(
+        ty,
+        GgmlType::Q8_0
+            | GgmlType::Q4_0
+            | GgmlType::Q4_1
+            | GgmlType::Q5_0
+            | GgmlType::Q5_1
+            | GgmlType::Q4K
+            | GgmlType::Q6K
+    )
 }
 
 /// `n` inputs of `cols` values, each block of 32 as 16-bit integers and a scale.
@@ -81,7 +90,12 @@ impl QuantizedActs {
         self.q.resize(xs.len(), 0);
         self.d.resize(blocks, 0.0);
         self.sum.resize(blocks, 0.0);
-        for (((x, q), d), s) in xs.chunks_exact(BLOCK).zip(self.q.chunks_exact_mut(BLOCK)).zip(&mut self.d).zip(&mut self.sum) {
+        for (((x, q), d), s) in xs
+            .chunks_exact(BLOCK)
+            .zip(self.q.chunks_exact_mut(BLOCK))
+            .zip(&mut self.d)
+            .zip(&mut self.sum)
+        {
             let (scale, inv) = skillpg_math::i16_block_scale(x);
             *d = scale;
             for (q, v) in q.iter_mut().zip(x) {
@@ -124,7 +138,11 @@ impl UnpackedRow {
         let f16 = |b: &[u8]| f16_at(table, b);
         match ty {
             GgmlType::Q8_0 | GgmlType::Q4_0 | GgmlType::Q4_1 | GgmlType::Q5_0 | GgmlType::Q5_1 => {
-                for (i, (b, q)) in bytes.chunks_exact(size).zip(self.q.chunks_exact_mut(BLOCK)).enumerate() {
+                for (i, (b, q)) in bytes
+                    .chunks_exact(size)
+                    .zip(self.q.chunks_exact_mut(BLOCK))
+                    .enumerate()
+                {
                     let d = f16(b);
                     self.scale_lo[i] = d;
                     self.scale_hi[i] = d;
@@ -135,7 +153,11 @@ impl UnpackedRow {
                             }
                         }
                         GgmlType::Q4_0 | GgmlType::Q4_1 => {
-                            let (offset, nibbles) = if ty == GgmlType::Q4_0 { (8, &b[2..18]) } else { (0, &b[4..20]) };
+                            let (offset, nibbles) = if ty == GgmlType::Q4_0 {
+                                (8, &b[2..18])
+                            } else {
+                                (0, &b[4..20])
+                            };
                             let (lo, hi) = q.split_at_mut(16);
                             for ((l, h), &v) in lo.iter_mut().zip(hi).zip(nibbles) {
                                 *l = i16::from(v & 0xF) - offset;
@@ -143,12 +165,20 @@ impl UnpackedRow {
                             }
                         }
                         _ => {
-                            let (offset, rest) = if ty == GgmlType::Q5_0 { (16, &b[2..22]) } else { (0, &b[4..24]) };
+                            let (offset, rest) = if ty == GgmlType::Q5_0 {
+                                (16, &b[2..22])
+                            } else {
+                                (0, &b[4..24])
+                            };
                             let qh = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
                             let (lo, hi) = q.split_at_mut(16);
-                            for (j, ((l, h), &v)) in lo.iter_mut().zip(hi).zip(&rest[4..20]).enumerate() {
-                                *l = i16::from((v & 0xF) | ((((qh >> j) << 4) & 0x10) as u8)) - offset;
-                                *h = i16::from((v >> 4) | (((qh >> (j + 12)) & 0x10) as u8)) - offset;
+                            for (j, ((l, h), &v)) in
+                                lo.iter_mut().zip(hi).zip(&rest[4..20]).enumerate()
+                            {
+                                *l = i16::from((v & 0xF) | ((((qh >> j) << 4) & 0x10) as u8))
+                                    - offset;
+                                *h = i16::from((v >> 4) | (((qh >> (j + 12)) & 0x10) as u8))
+                                    - offset;
                             }
                         }
                     }
@@ -158,9 +188,17 @@ impl UnpackedRow {
                 }
             }
             GgmlType::Q4K => {
-                for (s, (b, q)) in bytes.chunks_exact(size).zip(self.q.chunks_exact_mut(256)).enumerate() {
+                for (s, (b, q)) in bytes
+                    .chunks_exact(size)
+                    .zip(self.q.chunks_exact_mut(256))
+                    .enumerate()
+                {
                     let scales = crate::quant::q4_k_scales(b);
-                    for (c, (chunk, q)) in b[16..144].chunks_exact(32).zip(q.chunks_exact_mut(64)).enumerate() {
+                    for (c, (chunk, q)) in b[16..144]
+                        .chunks_exact(32)
+                        .zip(q.chunks_exact_mut(64))
+                        .enumerate()
+                    {
                         let (lo, hi) = q.split_at_mut(32);
                         for ((l, h), &v) in lo.iter_mut().zip(hi).zip(chunk) {
                             *l = i16::from(v & 0xF);
@@ -177,7 +215,11 @@ impl UnpackedRow {
                 }
             }
             GgmlType::Q6K => {
-                for (s, (b, q)) in bytes.chunks_exact(size).zip(self.q.chunks_exact_mut(256)).enumerate() {
+                for (s, (b, q)) in bytes
+                    .chunks_exact(size)
+                    .zip(self.q.chunks_exact_mut(256))
+                    .enumerate()
+                {
                     let (ql_all, qh_all, sc) = (&b[..128], &b[128..192], &b[192..208]);
                     let d = f16(&b[208..]);
                     for half in 0..2 {
@@ -185,9 +227,11 @@ impl UnpackedRow {
                         let q = &mut q[half * 128..];
                         for l in 0..32 {
                             q[l] = i16::from((ql[l] & 0xF) | ((qh[l] & 3) << 4)) - 32;
-                            q[l + 32] = i16::from((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32;
+                            q[l + 32] =
+                                i16::from((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32;
                             q[l + 64] = i16::from((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32;
-                            q[l + 96] = i16::from((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
+                            q[l + 96] =
+                                i16::from((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
                         }
                     }
                     // Value g of the super-block has the scale of its sub-block of 16, g / 16.
@@ -270,8 +314,20 @@ impl Kernel {
 
     /// Rows of `ty` (`bytes`, `row_bytes` each, one after another) times every input of `acts`:
     /// input `t`'s product with row `r` goes to `out[t * width + r]`. `unpacked` is scratch.
-    #[allow(clippy::too_many_arguments, reason = "the rows, the inputs, where the products go, and scratch")]
-    pub fn rows(self, ty: GgmlType, bytes: &[u8], row_bytes: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, unpacked: &mut UnpackedRow) {
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the rows, the inputs, where the products go, and scratch"
+    )]
+    pub fn rows(
+        self,
+        ty: GgmlType,
+        bytes: &[u8],
+        row_bytes: usize,
+        acts: &QuantizedActs,
+        out: &mut [f32],
+        width: usize,
+        unpacked: &mut UnpackedRow,
+    ) {
         match self {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx512 => {
@@ -279,17 +335,52 @@ impl Kernel {
                 // vector; a token's, bound by memory, as AVX2 reads them.
                 let (per, size) = ty.block();
                 let inputs = acts.d.len() / (row_bytes / size * per / BLOCK).max(1);
-                if let Some(simd) = pulp::x86::V4::try_new().filter(|_| inputs >= 2 && !reads_as_stored(ty, inputs)) {
-                    return simd.vectorize(x86::avx512::Avx512Rows(simd, x86::Product { ty, bytes, row_bytes, acts, out, width, unpacked }));
+                if let Some(simd) =
+                    pulp::x86::V4::try_new().filter(|_| inputs >= 2 && !reads_as_stored(ty, inputs))
+                {
+                    return simd.vectorize(x86::avx512::Avx512Rows(
+                        simd,
+                        x86::Product {
+                            ty,
+                            bytes,
+                            row_bytes,
+                            acts,
+                            out,
+                            width,
+                            unpacked,
+                        },
+                    ));
                 }
                 if let Some(simd) = pulp::x86::V3::try_new() {
-                    return simd.vectorize(x86::Avx2Rows(simd, x86::Product { ty, bytes, row_bytes, acts, out, width, unpacked }));
+                    return simd.vectorize(x86::Avx2Rows(
+                        simd,
+                        x86::Product {
+                            ty,
+                            bytes,
+                            row_bytes,
+                            acts,
+                            out,
+                            width,
+                            unpacked,
+                        },
+                    ));
                 }
             }
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => {
                 if let Some(simd) = pulp::x86::V3::try_new() {
-                    return simd.vectorize(x86::Avx2Rows(simd, x86::Product { ty, bytes, row_bytes, acts, out, width, unpacked }));
+                    return simd.vectorize(x86::Avx2Rows(
+                        simd,
+                        x86::Product {
+                            ty,
+                            bytes,
+                            row_bytes,
+                            acts,
+                            out,
+                            width,
+                            unpacked,
+                        },
+                    ));
                 }
             }
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -333,7 +424,10 @@ pub fn with_wide_vectors<W: Wide>(work: W) -> W::Output {
 /// each row once: a token's product (one or two inputs) reads each weight byte once, from
 /// memory, where unpacking would add a pass; a prompt's many inputs share one unpacking. Only
 /// Q4_0, Q4_1 and Q8_0 have a reading as stored.
-#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 fn reads_as_stored(ty: GgmlType, inputs: usize) -> bool {
     inputs <= 2 && matches!(ty, GgmlType::Q4_0 | GgmlType::Q4_1 | GgmlType::Q8_0)
 }
@@ -360,13 +454,24 @@ pub fn dot_scalar(row: &UnpackedRow, acts: &QuantizedActs, t: usize) -> f32 {
     let blocks = cols / BLOCK;
     let x = &acts.q[t * cols..(t + 1) * cols];
     let (mut acc, mut mins) = ([0.0f32; 8], [0.0f32; 8]);
-    for (b, (wb, xb)) in row.q.chunks_exact(BLOCK).zip(x.chunks_exact(BLOCK)).enumerate() {
+    for (b, (wb, xb)) in row
+        .q
+        .chunks_exact(BLOCK)
+        .zip(x.chunks_exact(BLOCK))
+        .enumerate()
+    {
         let d = acts.d[t * blocks + b];
         let (sl, sh) = (row.scale_lo[b] * d, row.scale_hi[b] * d);
-        let pair = |i: usize| i32::from(wb[i]) * i32::from(xb[i]) + i32::from(wb[i + 1]) * i32::from(xb[i + 1]);
+        let pair = |i: usize| {
+            i32::from(wb[i]) * i32::from(xb[i]) + i32::from(wb[i + 1]) * i32::from(xb[i + 1])
+        };
         for (j, a) in acc.iter_mut().enumerate() {
             let (lo, hi) = (pair(2 * j), pair(16 + 2 * j));
-            *a += if row.halves_apart { lo as f32 * sl + hi as f32 * sh } else { (lo + hi) as f32 * sl };
+            *a += if row.halves_apart {
+                lo as f32 * sl + hi as f32 * sh
+            } else {
+                (lo + hi) as f32 * sl
+            };
         }
         if let Some(m) = row.min.get(b) {
             mins[b % 8] += m * acts.sum[t * blocks + b];
@@ -377,7 +482,10 @@ pub fn dot_scalar(row: &UnpackedRow, acts: &QuantizedActs, t: usize) -> f32 {
 
 /// The row kinds the SIMD kernels read, and each block's scales and minimum: the one reading of
 /// the scales for every architecture (each architecture adds how it loads the weights).
-#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 mod kinds {
     use super::{F16Table, UnpackedRow, f16_at};
 
@@ -475,7 +583,10 @@ mod kinds {
         fn mins8(&self, b: usize) -> [f32; 8] {
             // One slice of the eight blocks: one bounds check, not one a block.
             let mut m = [0.0f32; 8];
-            for (v, block) in m.iter_mut().zip(self.row[b * 20..(b + 8) * 20].chunks_exact(20)) {
+            for (v, block) in m
+                .iter_mut()
+                .zip(self.row[b * 20..(b + 8) * 20].chunks_exact(20))
+            {
                 *v = f16_at(self.table, &block[2..4]);
             }
             m
@@ -504,7 +615,14 @@ mod kinds {
         #[inline(always)]
         fn scales(&self, b: usize) -> (f32, f32) {
             let lo = self.rows.scale_lo[self.first + b];
-            (lo, if APART { self.rows.scale_hi[self.first + b] } else { lo })
+            (
+                lo,
+                if APART {
+                    self.rows.scale_hi[self.first + b]
+                } else {
+                    lo
+                },
+            )
         }
         #[inline(always)]
         fn min(&self, b: usize) -> f32 {
@@ -526,7 +644,10 @@ mod kinds {
 /// L2 for each row: two bytes a multiply-add, which bounded the products at a third of what the
 /// multiply units do. A group's inputs (four or eight, 5 to 24 KB) now stay in L1 while the tile's
 /// rows stream past, each row read once a group.
-#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 mod prompt {
     use super::kinds::Unpacked;
     use super::{GgmlType, QuantizedActs, UnpackedRow};
@@ -538,7 +659,10 @@ mod prompt {
     /// What an architecture's [`PromptDots`] needs: its instruction set's token (`()` in wasm),
     /// the rows' blocks, the inputs, and the row stride of the products.
     pub(super) struct Prompt<'a, S> {
-        #[cfg_attr(target_arch = "wasm32", allow(dead_code, reason = "wasm SIMD needs no token: `()`"))]
+        #[cfg_attr(
+            target_arch = "wasm32",
+            allow(dead_code, reason = "wasm SIMD needs no token: `()`")
+        )]
         pub simd: S,
         pub blocks: usize,
         pub acts: &'a QuantizedActs,
@@ -550,8 +674,20 @@ mod prompt {
     /// row's minima times input `t + i`'s block sums, already summed ([`Minima`]).
     pub(super) trait PromptDots {
         const GROUP: usize;
-        fn group<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>);
-        fn one<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>);
+        fn group<const MIN: bool, const APART: bool>(
+            &self,
+            row: &Unpacked<'_, MIN, APART>,
+            t: usize,
+            out: &mut [f32],
+            minima: Option<&[f32]>,
+        );
+        fn one<const MIN: bool, const APART: bool>(
+            &self,
+            row: &Unpacked<'_, MIN, APART>,
+            t: usize,
+            out: &mut [f32],
+            minima: Option<&[f32]>,
+        );
     }
 
     /// The `min · sum` half of [`super::dot_scalar`] for every row of a tile and every input,
@@ -578,7 +714,11 @@ mod prompt {
                     sums[b * padded + t] = v;
                 }
             }
-            Minima { sums, padded, tile: vec![0.0; TILE_ROWS * padded] }
+            Minima {
+                sums,
+                padded,
+                tile: vec![0.0; TILE_ROWS * padded],
+            }
         }
 
         /// `tile` for the `rows` rows of `unpacked`.
@@ -594,14 +734,18 @@ mod prompt {
                         for (j, lane) in lanes.iter_mut().enumerate() {
                             if let Some(&m) = mins.get(j) {
                                 let at = (g * 8 + j) * padded + t;
-                                let s: [f32; 8] = self.sums[at..at + 8].try_into().unwrap_or([0.0; 8]);
+                                let s: [f32; 8] =
+                                    self.sums[at..at + 8].try_into().unwrap_or([0.0; 8]);
                                 for (l, v) in lane.iter_mut().zip(s) {
                                     *l += m * v;
                                 }
                             }
                         }
                     }
-                    for (i, out) in self.tile[k * padded + t..k * padded + t + 8].iter_mut().enumerate() {
+                    for (i, out) in self.tile[k * padded + t..k * padded + t + 8]
+                        .iter_mut()
+                        .enumerate()
+                    {
                         *out = super::reduce(lanes.map(|lane| lane[i]));
                     }
                 }
@@ -613,7 +757,10 @@ mod prompt {
     /// `r`'s products into `out[t * width + r]`. `unpacked` holds a tile. Inlined into the
     /// architecture's kernel, whose target features it needs.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "the rows, the inputs, where the products go, and scratch")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the rows, the inputs, where the products go, and scratch"
+    )]
     pub(super) fn tiled<P: PromptDots>(
         dots: &P,
         ty: GgmlType,
@@ -630,14 +777,22 @@ mod prompt {
             unpacked.unpack(ty, tile);
             let rows = tile.len() / row_bytes;
             if !unpacked.min.is_empty() {
-                minima.get_or_insert_with(|| Minima::new(acts, blocks, inputs)).of_tile(unpacked, rows, blocks);
+                minima
+                    .get_or_insert_with(|| Minima::new(acts, blocks, inputs))
+                    .of_tile(unpacked, rows, blocks);
             }
             let minima = minima.as_ref().map(|m| (m.tile.as_slice(), m.padded));
             let out = &mut out[i * TILE_ROWS..];
             match (!unpacked.min.is_empty(), unpacked.halves_apart) {
-                (false, false) => tile_dots::<P, false, false>(dots, unpacked, rows, blocks, inputs, out, minima),
-                (true, false) => tile_dots::<P, true, false>(dots, unpacked, rows, blocks, inputs, out, minima),
-                (_, true) => tile_dots::<P, false, true>(dots, unpacked, rows, blocks, inputs, out, minima),
+                (false, false) => {
+                    tile_dots::<P, false, false>(dots, unpacked, rows, blocks, inputs, out, minima)
+                }
+                (true, false) => {
+                    tile_dots::<P, true, false>(dots, unpacked, rows, blocks, inputs, out, minima)
+                }
+                (_, true) => {
+                    tile_dots::<P, false, true>(dots, unpacked, rows, blocks, inputs, out, minima)
+                }
             }
         }
     }
@@ -645,7 +800,10 @@ mod prompt {
     /// A tile's `rows` rows times every input: each group of inputs by every row, then each
     /// remaining input by every row. `minima`: [`Minima::tile`] and its row length.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "the tile, the inputs, where the products go, and the minima")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the tile, the inputs, where the products go, and the minima"
+    )]
     fn tile_dots<P: PromptDots, const MIN: bool, const APART: bool>(
         dots: &P,
         tile: &UnpackedRow,
@@ -659,14 +817,30 @@ mod prompt {
         while t + P::GROUP <= inputs {
             for k in 0..rows {
                 let m = minima.map(|(m, padded)| &m[k * padded + t..]);
-                dots.group(&Unpacked::<MIN, APART> { rows: tile, first: k * blocks }, t, &mut out[k..], m);
+                dots.group(
+                    &Unpacked::<MIN, APART> {
+                        rows: tile,
+                        first: k * blocks,
+                    },
+                    t,
+                    &mut out[k..],
+                    m,
+                );
             }
             t += P::GROUP;
         }
         while t < inputs {
             for k in 0..rows {
                 let m = minima.map(|(m, padded)| &m[k * padded + t..]);
-                dots.one(&Unpacked::<MIN, APART> { rows: tile, first: k * blocks }, t, &mut out[k..], m);
+                dots.one(
+                    &Unpacked::<MIN, APART> {
+                        rows: tile,
+                        first: k * blocks,
+                    },
+                    t,
+                    &mut out[k..],
+                    m,
+                );
             }
             t += 1;
         }
@@ -716,7 +890,10 @@ mod x86 {
     /// Signed bytes widened to 16 bits, by halves.
     #[inline(always)]
     fn widen(simd: V3, bytes: &[u8]) -> (__m256i, __m256i) {
-        (simd.avx2._mm256_cvtepi8_epi16(bytes16(bytes)), simd.avx2._mm256_cvtepi8_epi16(bytes16(&bytes[16..])))
+        (
+            simd.avx2._mm256_cvtepi8_epi16(bytes16(bytes)),
+            simd.avx2._mm256_cvtepi8_epi16(bytes16(&bytes[16..])),
+        )
     }
 
     /// How AVX2 reads a stored block's weights from its bytes (a token's loop walks the blocks
@@ -751,14 +928,21 @@ mod x86 {
         fn weights_of(simd: V3, block: &[u8]) -> (__m256i, __m256i) {
             // The 16 bytes zero-extended to 16 bits: the low nibble is the first half's value,
             // the byte shifted right by four the second's.
-            let z = simd.avx2._mm256_cvtepu8_epi16(bytes16(&block[Self::NIBBLES_AT..Self::NIBBLES_AT + 16]));
-            let lo = simd.avx2._mm256_and_si256(z, simd.avx._mm256_set1_epi16(0x0F));
+            let z = simd
+                .avx2
+                ._mm256_cvtepu8_epi16(bytes16(&block[Self::NIBBLES_AT..Self::NIBBLES_AT + 16]));
+            let lo = simd
+                .avx2
+                ._mm256_and_si256(z, simd.avx._mm256_set1_epi16(0x0F));
             let hi = simd.avx2._mm256_srli_epi16::<4>(z);
             if MIN {
                 (lo, hi)
             } else {
                 let eight = simd.avx._mm256_set1_epi16(8);
-                (simd.avx2._mm256_sub_epi16(lo, eight), simd.avx2._mm256_sub_epi16(hi, eight))
+                (
+                    simd.avx2._mm256_sub_epi16(lo, eight),
+                    simd.avx2._mm256_sub_epi16(hi, eight),
+                )
             }
         }
     }
@@ -775,17 +959,35 @@ mod x86 {
     /// (No closures in this module: a closure would not inherit the kernel's target features,
     /// and every intrinsic in it would become a call.)
     #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "a block's weights and scales, the input's block and scale")]
-    fn step<B: Blocks>(simd: V3, acc: __m256, wl: __m256i, wh: __m256i, slo: f32, shi: f32, x: &[i16], d: f32) -> __m256 {
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "a block's weights and scales, the input's block and scale"
+    )]
+    fn step<B: Blocks>(
+        simd: V3,
+        acc: __m256,
+        wl: __m256i,
+        wh: __m256i,
+        slo: f32,
+        shi: f32,
+        x: &[i16],
+        d: f32,
+    ) -> __m256 {
         let (avx, avx2) = (simd.avx, simd.avx2);
-        let (pl, ph) = (avx2._mm256_madd_epi16(wl, shorts16(x)), avx2._mm256_madd_epi16(wh, shorts16(&x[16..])));
+        let (pl, ph) = (
+            avx2._mm256_madd_epi16(wl, shorts16(x)),
+            avx2._mm256_madd_epi16(wh, shorts16(&x[16..])),
+        );
         let v = if B::HALVES_APART {
             avx._mm256_add_ps(
                 avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(pl), avx._mm256_set1_ps(slo * d)),
                 avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(ph), avx._mm256_set1_ps(shi * d)),
             )
         } else {
-            avx._mm256_mul_ps(avx._mm256_cvtepi32_ps(avx2._mm256_add_epi32(pl, ph)), avx._mm256_set1_ps(slo * d))
+            avx._mm256_mul_ps(
+                avx._mm256_cvtepi32_ps(avx2._mm256_add_epi32(pl, ph)),
+                avx._mm256_set1_ps(slo * d),
+            )
         };
         avx._mm256_add_ps(acc, v)
     }
@@ -803,7 +1005,15 @@ mod x86 {
     /// reduced in the fixed tree; or, where `minima` gives the minima's sum already
     /// ([`super::prompt`]), the lanes reduced and that added.
     #[inline(always)]
-    fn finish<B: Blocks>(simd: V3, row: &B, acc: __m256, blocks: usize, acts: &QuantizedActs, t: usize, minima: Option<f32>) -> f32 {
+    fn finish<B: Blocks>(
+        simd: V3,
+        row: &B,
+        acc: __m256,
+        blocks: usize,
+        acts: &QuantizedActs,
+        t: usize,
+        minima: Option<f32>,
+    ) -> f32 {
         if let Some(m) = minima {
             return reduce(pulp::cast(acc)) + m;
         }
@@ -816,7 +1026,10 @@ mod x86 {
             let mut macc = avx._mm256_setzero_ps();
             for b in (0..full).step_by(8) {
                 let s: [f32; 8] = sums[b..b + 8].try_into().unwrap_or([0.0; 8]);
-                macc = avx._mm256_add_ps(macc, avx._mm256_mul_ps(pulp::cast(row.mins8(b)), pulp::cast(s)));
+                macc = avx._mm256_add_ps(
+                    macc,
+                    avx._mm256_mul_ps(pulp::cast(row.mins8(b)), pulp::cast(s)),
+                );
             }
             mins = pulp::cast(macc);
             for (lane, b) in (full..blocks).enumerate() {
@@ -828,10 +1041,25 @@ mod x86 {
 
     /// Row `row` times input `t`, into `out[t * width]` (`minima`: [`finish`]'s, for input `t`).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "the row, the input, where the product goes, and the minima")]
-    fn dots1<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize, minima: Option<&[f32]>) {
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the row, the input, where the product goes, and the minima"
+    )]
+    fn dots1<B: Blocks>(
+        simd: V3,
+        row: &B,
+        blocks: usize,
+        acts: &QuantizedActs,
+        t: usize,
+        out: &mut [f32],
+        width: usize,
+        minima: Option<&[f32]>,
+    ) {
         let cols = blocks * BLOCK;
-        let (x, d) = (&acts.q[t * cols..(t + 1) * cols], &acts.d[t * blocks..(t + 1) * blocks]);
+        let (x, d) = (
+            &acts.q[t * cols..(t + 1) * cols],
+            &acts.d[t * blocks..(t + 1) * blocks],
+        );
         let mut acc = simd.avx._mm256_setzero_ps();
         for b in 0..blocks {
             acc = row_step(simd, acc, row, b, &x[b * BLOCK..], d[b]);
@@ -842,15 +1070,36 @@ mod x86 {
     /// Row `row` times inputs `t..t + 4`, sharing each block's weights and keeping four chains
     /// of additions in flight (named, not an array, so that they stay in registers).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments, reason = "the row, the inputs, where the products go, and the minima")]
-    fn dots4<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize, minima: Option<&[f32]>) {
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the row, the inputs, where the products go, and the minima"
+    )]
+    fn dots4<B: Blocks>(
+        simd: V3,
+        row: &B,
+        blocks: usize,
+        acts: &QuantizedActs,
+        t: usize,
+        out: &mut [f32],
+        width: usize,
+        minima: Option<&[f32]>,
+    ) {
         // Each input's blocks and scales as iterators: no index to check in the loop, which had
         // kept its pointers on the stack.
         let cols = blocks * BLOCK;
-        let input = |k: usize| acts.q[(t + k) * cols..(t + k + 1) * cols].chunks_exact(BLOCK).zip(&acts.d[(t + k) * blocks..(t + k + 1) * blocks]);
+        let input = |k: usize| {
+            acts.q[(t + k) * cols..(t + k + 1) * cols]
+                .chunks_exact(BLOCK)
+                .zip(&acts.d[(t + k) * blocks..(t + k + 1) * blocks])
+        };
         let zero = simd.avx._mm256_setzero_ps();
         let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
-        for (b, ((((x0, d0), (x1, d1)), (x2, d2)), (x3, d3))) in input(0).zip(input(1)).zip(input(2)).zip(input(3)).enumerate() {
+        for (b, ((((x0, d0), (x1, d1)), (x2, d2)), (x3, d3))) in input(0)
+            .zip(input(1))
+            .zip(input(2))
+            .zip(input(3))
+            .enumerate()
+        {
             let (wl, wh) = row.weights(simd, b);
             let (slo, shi) = row.scales(b);
             a0 = step::<B>(simd, a0, wl, wh, slo, shi, x0, *d0);
@@ -866,7 +1115,14 @@ mod x86 {
     /// A stored block of `row` (`block`, its bytes) times an input's block, added into the row's
     /// chain.
     #[inline(always)]
-    fn stored_step<B: Blocks + StoredWeights>(simd: V3, acc: __m256, row: &B, block: &[u8], x: &[i16], d: f32) -> __m256 {
+    fn stored_step<B: Blocks + StoredWeights>(
+        simd: V3,
+        acc: __m256,
+        row: &B,
+        block: &[u8],
+        x: &[i16],
+        d: f32,
+    ) -> __m256 {
         let (wl, wh) = B::weights_of(simd, block);
         let scale = row.scale_of(block);
         step::<B>(simd, acc, wl, wh, scale, scale, x, d)
@@ -876,8 +1132,16 @@ mod x86 {
     /// block's input and keeping four chains of additions in flight. The blocks are walked in
     /// chunks (the input's, each row's), so that no index is checked in the loop.
     #[inline(always)]
-    fn rows4<B: Blocks + StoredWeights>(simd: V3, rows: [B; 4], blocks: usize, acts: &QuantizedActs, out: &mut [f32]) {
-        let input = acts.q[..blocks * BLOCK].chunks_exact(BLOCK).zip(&acts.d[..blocks]);
+    fn rows4<B: Blocks + StoredWeights>(
+        simd: V3,
+        rows: [B; 4],
+        blocks: usize,
+        acts: &QuantizedActs,
+        out: &mut [f32],
+    ) {
+        let input = acts.q[..blocks * BLOCK]
+            .chunks_exact(BLOCK)
+            .zip(&acts.d[..blocks]);
         let [r0, r1, r2, r3] = rows.each_ref().map(|r| r.bytes().chunks_exact(B::SIZE));
         let zero = simd.avx._mm256_setzero_ps();
         let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
@@ -896,19 +1160,56 @@ mod x86 {
     impl super::prompt::PromptDots for Prompt<'_, V3> {
         const GROUP: usize = 4;
         #[inline(always)]
-        fn group<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
-            dots4(self.simd, row, self.blocks, self.acts, t, out, self.width, minima);
+        fn group<const MIN: bool, const APART: bool>(
+            &self,
+            row: &Unpacked<'_, MIN, APART>,
+            t: usize,
+            out: &mut [f32],
+            minima: Option<&[f32]>,
+        ) {
+            dots4(
+                self.simd,
+                row,
+                self.blocks,
+                self.acts,
+                t,
+                out,
+                self.width,
+                minima,
+            );
         }
         #[inline(always)]
-        fn one<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
-            dots1(self.simd, row, self.blocks, self.acts, t, out, self.width, minima);
+        fn one<const MIN: bool, const APART: bool>(
+            &self,
+            row: &Unpacked<'_, MIN, APART>,
+            t: usize,
+            out: &mut [f32],
+            minima: Option<&[f32]>,
+        ) {
+            dots1(
+                self.simd,
+                row,
+                self.blocks,
+                self.acts,
+                t,
+                out,
+                self.width,
+                minima,
+            );
         }
     }
 
     /// Row `row` (read as stored) times every input: one or two, a token's product (a prompt's
     /// products run in tiles, [`super::prompt::tiled`]).
     #[inline(always)]
-    fn all_dots<B: Blocks>(simd: V3, row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
+    fn all_dots<B: Blocks>(
+        simd: V3,
+        row: &B,
+        blocks: usize,
+        acts: &QuantizedActs,
+        out: &mut [f32],
+        width: usize,
+    ) {
         for t in 0..acts.d.len() / blocks {
             dots1(simd, row, blocks, acts, t, out, width, None);
         }
@@ -935,7 +1236,18 @@ mod x86 {
         type Output = ();
         #[inline(always)]
         fn call(self) {
-            let Avx2Rows(simd, Product { ty, bytes, row_bytes, acts, out, width, unpacked }) = self;
+            let Avx2Rows(
+                simd,
+                Product {
+                    ty,
+                    bytes,
+                    row_bytes,
+                    acts,
+                    out,
+                    width,
+                    unpacked,
+                },
+            ) = self;
             let table = f16_table();
             let (per, size) = ty.block();
             let blocks = row_bytes / size * per / BLOCK;
@@ -951,16 +1263,36 @@ mod x86 {
                     let ahead = bytes.as_ptr().wrapping_add((q + 4) * 4 * row_bytes);
                     let mut line = 0;
                     while line < 4 * row_bytes {
-                        simd.sse._mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ahead.wrapping_add(line).cast());
+                        simd.sse._mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                            ahead.wrapping_add(line).cast(),
+                        );
                         line += 64;
                     }
                     // The four rows' views are made here, outside the kernel's loops.
                     let row = |k: usize| &four[k * row_bytes..(k + 1) * row_bytes];
                     let out = &mut out[4 * q..];
                     match ty {
-                        GgmlType::Q8_0 => rows4(simd, std::array::from_fn(|k| Q8 { row: row(k), table }), blocks, acts, out),
-                        GgmlType::Q4_0 => rows4(simd, std::array::from_fn(|k| Q4::<false> { row: row(k), table }), blocks, acts, out),
-                        GgmlType::Q4_1 => rows4(simd, std::array::from_fn(|k| Q4::<true> { row: row(k), table }), blocks, acts, out),
+                        GgmlType::Q8_0 => rows4(
+                            simd,
+                            std::array::from_fn(|k| Q8 { row: row(k), table }),
+                            blocks,
+                            acts,
+                            out,
+                        ),
+                        GgmlType::Q4_0 => rows4(
+                            simd,
+                            std::array::from_fn(|k| Q4::<false> { row: row(k), table }),
+                            blocks,
+                            acts,
+                            out,
+                        ),
+                        GgmlType::Q4_1 => rows4(
+                            simd,
+                            std::array::from_fn(|k| Q4::<true> { row: row(k), table }),
+                            blocks,
+                            acts,
+                            out,
+                        ),
                         _ => break,
                     }
                     first = 4 * (q + 1);
@@ -968,15 +1300,26 @@ mod x86 {
             }
             let (rest, out) = (&bytes[first * row_bytes..], &mut out[first..]);
             if !direct {
-                let prompt = Prompt { simd, blocks, acts, width };
-                return super::prompt::tiled(&prompt, ty, rest, row_bytes, acts, blocks, out, unpacked);
+                let prompt = Prompt {
+                    simd,
+                    blocks,
+                    acts,
+                    width,
+                };
+                return super::prompt::tiled(
+                    &prompt, ty, rest, row_bytes, acts, blocks, out, unpacked,
+                );
             }
             for (r, row) in rest.chunks_exact(row_bytes).enumerate() {
                 let out = &mut out[r..];
                 match ty {
                     GgmlType::Q8_0 => all_dots(simd, &Q8 { row, table }, blocks, acts, out, width),
-                    GgmlType::Q4_0 => all_dots(simd, &Q4::<false> { row, table }, blocks, acts, out, width),
-                    GgmlType::Q4_1 => all_dots(simd, &Q4::<true> { row, table }, blocks, acts, out, width),
+                    GgmlType::Q4_0 => {
+                        all_dots(simd, &Q4::<false> { row, table }, blocks, acts, out, width)
+                    }
+                    GgmlType::Q4_1 => {
+                        all_dots(simd, &Q4::<true> { row, table }, blocks, acts, out, width)
+                    }
                     _ => debug_assert!(false, "reads_as_stored holds for Q4_0, Q4_1 and Q8_0 only"),
                 }
             }
@@ -1021,7 +1364,12 @@ mod wasm {
         #[inline(always)]
         fn weights_of(block: &[u8]) -> [v128; 4] {
             let (first, second) = (bytes16(&block[2..18]), bytes16(&block[18..34]));
-            [i16x8_extend_low_i8x16(first), i16x8_extend_high_i8x16(first), i16x8_extend_low_i8x16(second), i16x8_extend_high_i8x16(second)]
+            [
+                i16x8_extend_low_i8x16(first),
+                i16x8_extend_high_i8x16(first),
+                i16x8_extend_low_i8x16(second),
+                i16x8_extend_high_i8x16(second),
+            ]
         }
     }
 
@@ -1030,8 +1378,17 @@ mod wasm {
         fn weights_of(block: &[u8]) -> [v128; 4] {
             let q = bytes16(&block[Self::NIBBLES_AT..Self::NIBBLES_AT + 16]);
             let (lo, hi) = (v128_and(q, u8x16_splat(0x0F)), u8x16_shr(q, 4));
-            let w = [u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi)];
-            if MIN { w } else { w.map(|v| i16x8_sub(v, i16x8_splat(8))) }
+            let w = [
+                u16x8_extend_low_u8x16(lo),
+                u16x8_extend_high_u8x16(lo),
+                u16x8_extend_low_u8x16(hi),
+                u16x8_extend_high_u8x16(hi),
+            ];
+            if MIN {
+                w
+            } else {
+                w.map(|v| i16x8_sub(v, i16x8_splat(8)))
+            }
         }
     }
 
@@ -1053,19 +1410,36 @@ mod wasm {
         #[inline(always)]
         fn weights(&self, b: usize) -> [v128; 4] {
             let w = self.values(b);
-            [shorts8(w), shorts8(&w[8..]), shorts8(&w[16..]), shorts8(&w[24..])]
+            [
+                shorts8(w),
+                shorts8(&w[8..]),
+                shorts8(&w[16..]),
+                shorts8(&w[24..]),
+            ]
         }
     }
 
     /// One input's block of 32 as four vectors of eight.
     #[inline(always)]
     fn input_block(xb: &[i16]) -> [v128; 4] {
-        [shorts8(xb), shorts8(&xb[8..]), shorts8(&xb[16..]), shorts8(&xb[24..])]
+        [
+            shorts8(xb),
+            shorts8(&xb[8..]),
+            shorts8(&xb[16..]),
+            shorts8(&xb[24..]),
+        ]
     }
 
     /// One block of one input added into its eight lanes (two vectors).
     #[inline(always)]
-    fn step<B: Blocks>(acc: (v128, v128), w: &[v128; 4], slo: f32, shi: f32, x: &[v128; 4], d: f32) -> (v128, v128) {
+    fn step<B: Blocks>(
+        acc: (v128, v128),
+        w: &[v128; 4],
+        slo: f32,
+        shi: f32,
+        x: &[v128; 4],
+        d: f32,
+    ) -> (v128, v128) {
         let (a0, a1) = acc;
         let (l0, l1) = (i32x4_dot_i16x8(w[0], x[0]), i32x4_dot_i16x8(w[1], x[1]));
         let (h0, h1) = (i32x4_dot_i16x8(w[2], x[2]), i32x4_dot_i16x8(w[3], x[3]));
@@ -1073,18 +1447,40 @@ mod wasm {
         if B::HALVES_APART {
             let sh = f32x4_splat(shi * d);
             (
-                f32x4_add(a0, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l0), sl), f32x4_mul(f32x4_convert_i32x4(h0), sh))),
-                f32x4_add(a1, f32x4_add(f32x4_mul(f32x4_convert_i32x4(l1), sl), f32x4_mul(f32x4_convert_i32x4(h1), sh))),
+                f32x4_add(
+                    a0,
+                    f32x4_add(
+                        f32x4_mul(f32x4_convert_i32x4(l0), sl),
+                        f32x4_mul(f32x4_convert_i32x4(h0), sh),
+                    ),
+                ),
+                f32x4_add(
+                    a1,
+                    f32x4_add(
+                        f32x4_mul(f32x4_convert_i32x4(l1), sl),
+                        f32x4_mul(f32x4_convert_i32x4(h1), sh),
+                    ),
+                ),
             )
         } else {
-            (f32x4_add(a0, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l0, h0)), sl)), f32x4_add(a1, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l1, h1)), sl)))
+            (
+                f32x4_add(a0, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l0, h0)), sl)),
+                f32x4_add(a1, f32x4_mul(f32x4_convert_i32x4(i32x4_add(l1, h1)), sl)),
+            )
         }
     }
 
     /// Input `t`'s product from its lanes: the minima's lanes added, both reduced in the fixed
     /// tree.
     #[inline(always)]
-    fn finish<B: Blocks>(row: &B, acc: (v128, v128), blocks: usize, acts: &QuantizedActs, t: usize, minima: Option<f32>) -> f32 {
+    fn finish<B: Blocks>(
+        row: &B,
+        acc: (v128, v128),
+        blocks: usize,
+        acts: &QuantizedActs,
+        t: usize,
+        minima: Option<f32>,
+    ) -> f32 {
         let (lo, hi): ([f32; 4], [f32; 4]) = (bytemuck::cast(acc.0), bytemuck::cast(acc.1));
         let lanes = reduce([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]);
         if let Some(m) = minima {
@@ -1100,7 +1496,8 @@ mod wasm {
             let (mut m0, mut m1) = (f32x4_splat(0.0), f32x4_splat(0.0));
             for (b, s) in (0..full).step_by(8).zip(sums.chunks_exact(8)) {
                 let [ml, mh]: [v128; 2] = bytemuck::cast(row.mins8(b));
-                let [sl, sh]: [v128; 2] = bytemuck::cast(<[f32; 8]>::try_from(s).unwrap_or([0.0; 8]));
+                let [sl, sh]: [v128; 2] =
+                    bytemuck::cast(<[f32; 8]>::try_from(s).unwrap_or([0.0; 8]));
                 m0 = f32x4_add(m0, f32x4_mul(ml, sl));
                 m1 = f32x4_add(m1, f32x4_mul(mh, sh));
             }
@@ -1116,13 +1513,30 @@ mod wasm {
     /// The row times inputs `t..t + 4`, as [`super::dot_scalar`] computes it, into
     /// `out[t * width]`…: the four share each block's weights.
     #[inline(always)]
-    fn dots4<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize, minima: Option<&[f32]>) {
+    fn dots4<B: Blocks>(
+        row: &B,
+        blocks: usize,
+        acts: &QuantizedActs,
+        t: usize,
+        out: &mut [f32],
+        width: usize,
+        minima: Option<&[f32]>,
+    ) {
         // Each input's blocks and scales as iterators: no index to check in the loop.
         let cols = blocks * BLOCK;
         let zero = (f32x4_splat(0.0), f32x4_splat(0.0));
-        let input = |k: usize| acts.q[(t + k) * cols..(t + k + 1) * cols].chunks_exact(BLOCK).zip(&acts.d[(t + k) * blocks..(t + k + 1) * blocks]);
+        let input = |k: usize| {
+            acts.q[(t + k) * cols..(t + k + 1) * cols]
+                .chunks_exact(BLOCK)
+                .zip(&acts.d[(t + k) * blocks..(t + k + 1) * blocks])
+        };
         let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
-        for (b, ((((x0, d0), (x1, d1)), (x2, d2)), (x3, d3))) in input(0).zip(input(1)).zip(input(2)).zip(input(3)).enumerate() {
+        for (b, ((((x0, d0), (x1, d1)), (x2, d2)), (x3, d3))) in input(0)
+            .zip(input(1))
+            .zip(input(2))
+            .zip(input(3))
+            .enumerate()
+        {
             let w = row.weights(b);
             let (slo, shi) = row.scales(b);
             a0 = step::<B>(a0, &w, slo, shi, &input_block(x0), *d0);
@@ -1137,20 +1551,44 @@ mod wasm {
 
     /// The row times input `t` into `out[t * width]`.
     #[inline(always)]
-    fn dots1<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, t: usize, out: &mut [f32], width: usize, minima: Option<&[f32]>) {
+    fn dots1<B: Blocks>(
+        row: &B,
+        blocks: usize,
+        acts: &QuantizedActs,
+        t: usize,
+        out: &mut [f32],
+        width: usize,
+        minima: Option<&[f32]>,
+    ) {
         let cols = blocks * BLOCK;
-        let (x, d) = (&acts.q[t * cols..(t + 1) * cols], &acts.d[t * blocks..(t + 1) * blocks]);
+        let (x, d) = (
+            &acts.q[t * cols..(t + 1) * cols],
+            &acts.d[t * blocks..(t + 1) * blocks],
+        );
         let mut a = (f32x4_splat(0.0), f32x4_splat(0.0));
         for b in 0..blocks {
             let (slo, shi) = row.scales(b);
-            a = step::<B>(a, &row.weights(b), slo, shi, &input_block(&x[b * BLOCK..]), d[b]);
+            a = step::<B>(
+                a,
+                &row.weights(b),
+                slo,
+                shi,
+                &input_block(&x[b * BLOCK..]),
+                d[b],
+            );
         }
         out[t * width] = finish(row, a, blocks, acts, t, minima.map(|m| m[0]));
     }
 
     /// The row (read as stored) times every input: one or two, a token's product (a prompt's
     /// products run in tiles, [`super::prompt::tiled`]).
-    fn dots<B: Blocks>(row: &B, blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
+    fn dots<B: Blocks>(
+        row: &B,
+        blocks: usize,
+        acts: &QuantizedActs,
+        out: &mut [f32],
+        width: usize,
+    ) {
         for t in 0..acts.d.len() / blocks {
             dots1(row, blocks, acts, t, out, width, None);
         }
@@ -1161,11 +1599,23 @@ mod wasm {
     impl super::prompt::PromptDots for Prompt<'_, ()> {
         const GROUP: usize = 4;
         #[inline(always)]
-        fn group<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
+        fn group<const MIN: bool, const APART: bool>(
+            &self,
+            row: &Unpacked<'_, MIN, APART>,
+            t: usize,
+            out: &mut [f32],
+            minima: Option<&[f32]>,
+        ) {
             dots4(row, self.blocks, self.acts, t, out, self.width, minima);
         }
         #[inline(always)]
-        fn one<const MIN: bool, const APART: bool>(&self, row: &Unpacked<'_, MIN, APART>, t: usize, out: &mut [f32], minima: Option<&[f32]>) {
+        fn one<const MIN: bool, const APART: bool>(
+            &self,
+            row: &Unpacked<'_, MIN, APART>,
+            t: usize,
+            out: &mut [f32],
+            minima: Option<&[f32]>,
+        ) {
             dots1(row, self.blocks, self.acts, t, out, self.width, minima);
         }
     }
@@ -1175,16 +1625,29 @@ mod wasm {
     /// sums are independent chains.
     /// The blocks are walked in chunks (the input's, each row's), so that no index is checked
     /// in the loop: the checks were a fifth of its instructions.
-    fn dots_rows4<B: Blocks + StoredWeights>(rows: [&B; 4], blocks: usize, acts: &QuantizedActs, out: &mut [f32], width: usize) {
+    fn dots_rows4<B: Blocks + StoredWeights>(
+        rows: [&B; 4],
+        blocks: usize,
+        acts: &QuantizedActs,
+        out: &mut [f32],
+        width: usize,
+    ) {
         let cols = blocks * BLOCK;
         let zero = (f32x4_splat(0.0), f32x4_splat(0.0));
         for t in 0..acts.d.len() / blocks {
-            let input = acts.q[t * cols..(t + 1) * cols].chunks_exact(BLOCK).zip(&acts.d[t * blocks..(t + 1) * blocks]);
+            let input = acts.q[t * cols..(t + 1) * cols]
+                .chunks_exact(BLOCK)
+                .zip(&acts.d[t * blocks..(t + 1) * blocks]);
             let [r0, r1, r2, r3] = rows.map(|r| r.bytes().chunks_exact(B::SIZE));
             let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
             for ((x, &d), (((w0, w1), w2), w3)) in input.zip(r0.zip(r1).zip(r2).zip(r3)) {
                 let xb = input_block(x);
-                let (s0, s1, s2, s3) = (rows[0].scale_of(w0), rows[1].scale_of(w1), rows[2].scale_of(w2), rows[3].scale_of(w3));
+                let (s0, s1, s2, s3) = (
+                    rows[0].scale_of(w0),
+                    rows[1].scale_of(w1),
+                    rows[2].scale_of(w2),
+                    rows[3].scale_of(w3),
+                );
                 a0 = step::<B>(a0, &B::weights_of(w0), s0, s0, &xb, d);
                 a1 = step::<B>(a1, &B::weights_of(w1), s1, s1, &xb, d);
                 a2 = step::<B>(a2, &B::weights_of(w2), s2, s2, &xb, d);
@@ -1198,7 +1661,15 @@ mod wasm {
 
     /// Rows times inputs in wasm SIMD: Q4_0, Q4_1 and Q8_0 read as stored for a token, every
     /// other case unpacked once a row.
-    pub(super) fn rows(ty: GgmlType, bytes: &[u8], row_bytes: usize, acts: &QuantizedActs, out: &mut [f32], width: usize, unpacked: &mut UnpackedRow) {
+    pub(super) fn rows(
+        ty: GgmlType,
+        bytes: &[u8],
+        row_bytes: usize,
+        acts: &QuantizedActs,
+        out: &mut [f32],
+        width: usize,
+        unpacked: &mut UnpackedRow,
+    ) {
         let table = f16_table();
         let (per, size) = ty.block();
         let blocks = row_bytes / size * per / BLOCK;
@@ -1209,9 +1680,29 @@ mod wasm {
                 let row = |k: usize| &four[k * row_bytes..(k + 1) * row_bytes];
                 let out = &mut out[4 * i..];
                 match ty {
-                    GgmlType::Q8_0 => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q8 { row: row(k), table }).each_ref(), blocks, acts, out, width),
-                    GgmlType::Q4_0 => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q4::<false> { row: row(k), table }).each_ref(), blocks, acts, out, width),
-                    GgmlType::Q4_1 => dots_rows4(std::array::from_fn::<_, 4, _>(|k| Q4::<true> { row: row(k), table }).each_ref(), blocks, acts, out, width),
+                    GgmlType::Q8_0 => dots_rows4(
+                        std::array::from_fn::<_, 4, _>(|k| Q8 { row: row(k), table }).each_ref(),
+                        blocks,
+                        acts,
+                        out,
+                        width,
+                    ),
+                    GgmlType::Q4_0 => dots_rows4(
+                        std::array::from_fn::<_, 4, _>(|k| Q4::<false> { row: row(k), table })
+                            .each_ref(),
+                        blocks,
+                        acts,
+                        out,
+                        width,
+                    ),
+                    GgmlType::Q4_1 => dots_rows4(
+                        std::array::from_fn::<_, 4, _>(|k| Q4::<true> { row: row(k), table })
+                            .each_ref(),
+                        blocks,
+                        acts,
+                        out,
+                        width,
+                    ),
                     _ => break,
                 }
                 done += 4;
@@ -1219,7 +1710,21 @@ mod wasm {
         }
         let (rest, out) = (&bytes[done * row_bytes..], &mut out[done..]);
         if !direct {
-            return super::prompt::tiled(&Prompt { simd: (), blocks, acts, width }, ty, rest, row_bytes, acts, blocks, out, unpacked);
+            return super::prompt::tiled(
+                &Prompt {
+                    simd: (),
+                    blocks,
+                    acts,
+                    width,
+                },
+                ty,
+                rest,
+                row_bytes,
+                acts,
+                blocks,
+                out,
+                unpacked,
+            );
         }
         for (r, row) in rest.chunks_exact(row_bytes).enumerate() {
             let out = &mut out[r..];
@@ -1244,7 +1749,9 @@ mod tests {
         let mut s = seed;
         let mut bytes: Vec<u8> = (0..blocks * size)
             .map(|_| {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 (s >> 33) as u8
             })
             .collect();
@@ -1264,7 +1771,15 @@ mod tests {
         bytes
     }
 
-    const TYPES: [GgmlType; 7] = [GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::Q4K, GgmlType::Q6K];
+    const TYPES: [GgmlType; 7] = [
+        GgmlType::Q8_0,
+        GgmlType::Q4_0,
+        GgmlType::Q4_1,
+        GgmlType::Q5_0,
+        GgmlType::Q5_1,
+        GgmlType::Q4K,
+        GgmlType::Q6K,
+    ];
 
     #[test]
     fn an_unpacked_row_is_the_dequantized_row_bit_for_bit() {
@@ -1277,12 +1792,20 @@ mod tests {
             row.unpack(ty, &bytes);
             for (i, w) in want.iter().enumerate() {
                 let b = i / BLOCK;
-                let scale = if i % BLOCK < 16 { row.scale_lo[b] } else { row.scale_hi[b] };
+                let scale = if i % BLOCK < 16 {
+                    row.scale_lo[b]
+                } else {
+                    row.scale_hi[b]
+                };
                 let mut v = scale * f32::from(row.q[i]);
                 if let Some(m) = row.min.get(b) {
                     v += m;
                 }
-                assert_eq!(v.to_bits(), w.to_bits(), "{ty:?} value {i}: {v} against {w}");
+                assert_eq!(
+                    v.to_bits(),
+                    w.to_bits(),
+                    "{ty:?} value {i}: {v} against {w}"
+                );
             }
         }
     }
@@ -1292,7 +1815,9 @@ mod tests {
         let kernels = Kernel::available();
         let mut s = 3u64;
         let mut next = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (s >> 33) as u32
         };
         // Block counts that exercise the eight-block path and its remainder; every type (with
@@ -1316,7 +1841,9 @@ mod tests {
                         bytes[2] = 0x80;
                     }
                     let row_bytes = bytes.len() / rows;
-                    let xs: Vec<f32> = (0..n * row_values).map(|_| (next() % 2001) as f32 / 100.0 - 10.0).collect();
+                    let xs: Vec<f32> = (0..n * row_values)
+                        .map(|_| (next() % 2001) as f32 / 100.0 - 10.0)
+                        .collect();
                     let mut acts = QuantizedActs::default();
                     acts.quantize(&xs);
                     let mut want = vec![0u32; n * rows];
@@ -1329,9 +1856,22 @@ mod tests {
                     }
                     for k in &kernels {
                         let mut got = vec![0.0f32; n * rows];
-                        k.rows(ty, &bytes, row_bytes, &acts, &mut got, rows, &mut UnpackedRow::default());
+                        k.rows(
+                            ty,
+                            &bytes,
+                            row_bytes,
+                            &acts,
+                            &mut got,
+                            rows,
+                            &mut UnpackedRow::default(),
+                        );
                         let got: Vec<u32> = got.iter().map(|v| v.to_bits()).collect();
-                        assert_eq!(got, want, "{} on {ty:?}, {blocks} blocks, {n} inputs, {rows} rows", k.name());
+                        assert_eq!(
+                            got,
+                            want,
+                            "{} on {ty:?}, {blocks} blocks, {n} inputs, {rows} rows",
+                            k.name()
+                        );
                     }
                 }
             }
@@ -1345,7 +1885,9 @@ mod tests {
             let bytes = blocks_of(ty, 512 / per, 11);
             let mut w = vec![0.0f32; 512];
             dequantize_into(ty, &bytes, &mut w);
-            let x: Vec<f32> = (0..512).map(|i| ((i * 37 % 101) as f32 - 50.0) / 25.0).collect();
+            let x: Vec<f32> = (0..512)
+                .map(|i| ((i * 37 % 101) as f32 - 50.0) / 25.0)
+                .collect();
             let exact: f32 = w.iter().zip(&x).map(|(a, b)| a * b).sum();
             let mut acts = QuantizedActs::default();
             acts.quantize(&x);
@@ -1353,7 +1895,10 @@ mod tests {
             row.unpack(ty, &bytes);
             let got = dot_scalar(&row, &acts, 0);
             let scale: f32 = w.iter().zip(&x).map(|(a, b)| (a * b).abs()).sum();
-            assert!((got - exact).abs() <= 0.01 * scale, "{ty:?}: {got} against {exact} (Σ|w·x| {scale})");
+            assert!(
+                (got - exact).abs() <= 0.01 * scale,
+                "{ty:?}: {got} against {exact} (Σ|w·x| {scale})"
+            );
         }
     }
 }

@@ -47,8 +47,10 @@ impl GgmlType {
     /// GGML's name of a type number, for messages (also for the types this reader refuses).
     pub fn name_of(id: u32) -> &'static str {
         const NAMES: [&str; 31] = [
-            "F32", "F16", "Q4_0", "Q4_1", "Q4_2", "Q4_3", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K", "IQ2_XXS", "IQ2_XS", "IQ3_XXS",
-            "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "I8", "I16", "I32", "I64", "F64", "IQ1_M", "BF16",
+            "F32", "F16", "Q4_0", "Q4_1", "Q4_2", "Q4_3", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q2_K",
+            "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K", "IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S",
+            "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "I8", "I16", "I32", "I64", "F64", "IQ1_M",
+            "BF16",
         ];
         NAMES.get(id as usize).copied().unwrap_or("unknown")
     }
@@ -71,7 +73,8 @@ impl GgmlType {
     /// Bytes that `n` values take, or `None` when `n` is not a whole number of blocks.
     pub fn bytes_for(self, n: u64) -> Option<u64> {
         let (per, bytes) = self.block();
-        n.is_multiple_of(per as u64).then(|| n / per as u64 * bytes as u64)
+        n.is_multiple_of(per as u64)
+            .then(|| n / per as u64 * bytes as u64)
     }
 }
 
@@ -181,7 +184,14 @@ fn dequantize_q5(d: f32, min: Option<f32>, b: &[u8], out: &mut [f32]) {
 
 /// The `j`-th six-bit scale and minimum of a Q4_K super-block's 12 packed bytes.
 fn scale_min_k4(j: usize, q: &[u8]) -> (u8, u8) {
-    if j < 4 { (q[j] & 63, q[j + 4] & 63) } else { ((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4), (q[j + 4] >> 4) | ((q[j] >> 6) << 4)) }
+    if j < 4 {
+        (q[j] & 63, q[j + 4] & 63)
+    } else {
+        (
+            (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4),
+            (q[j + 4] >> 4) | ((q[j] >> 6) << 4),
+        )
+    }
 }
 
 /// A Q4_K super-block's eight sub-blocks of 32 values: each one's scale and minimum (value =
@@ -199,7 +209,11 @@ pub fn q4_k_scales(b: &[u8]) -> [(f32, f32); 8] {
 
 fn dequantize_q4_k(b: &[u8], out: &mut [f32]) {
     let scales = q4_k_scales(b);
-    for ((chunk, q), o) in b[16..144].chunks_exact(32).enumerate().zip(out.chunks_exact_mut(64)) {
+    for ((chunk, q), o) in b[16..144]
+        .chunks_exact(32)
+        .enumerate()
+        .zip(out.chunks_exact_mut(64))
+    {
         let ((d1, min1), (d2, min2)) = (scales[2 * chunk], scales[2 * chunk + 1]);
         let (lo, hi) = o.split_at_mut(32);
         for ((l, h), &v) in lo.iter_mut().zip(hi.iter_mut()).zip(q) {
@@ -213,7 +227,11 @@ fn dequantize_q6_k(b: &[u8], y: &mut [f32]) {
     let (ql_all, qh_all, sc_all) = (&b[..128], &b[128..192], &b[192..208]);
     let d = f16(&b[208..]);
     for half in 0..2 {
-        let (ql, qh, sc) = (&ql_all[half * 64..], &qh_all[half * 32..], &sc_all[half * 8..]);
+        let (ql, qh, sc) = (
+            &ql_all[half * 64..],
+            &qh_all[half * 32..],
+            &sc_all[half * 8..],
+        );
         let y = &mut y[half * 128..];
         for l in 0..32 {
             let is = l / 16;

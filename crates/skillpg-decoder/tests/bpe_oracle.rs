@@ -17,11 +17,18 @@ use skillpg_decoder::gguf::Gguf;
 
 fn corpus_texts() -> Vec<String> {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    assert!(corpus.exists(), "the shared corpus is absent: {} not found", corpus.display());
+    assert!(
+        corpus.exists(),
+        "the shared corpus is absent: {} not found",
+        corpus.display()
+    );
     let mut files = Vec::new();
     let mut stack = vec![corpus];
     while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).expect("corpus").filter_map(Result::ok) {
+        for e in std::fs::read_dir(&dir)
+            .expect("corpus")
+            .filter_map(Result::ok)
+        {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
@@ -31,20 +38,37 @@ fn corpus_texts() -> Vec<String> {
         }
     }
     files.sort();
-    files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).map(|t| t.chars().take(1_200).collect()).collect()
+    files
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .map(|t| t.chars().take(1_200).collect())
+        .collect()
 }
 
 fn ids_equal_huggingface_tokenizers(pre: PreTokenizer) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let file = root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf");
-    assert!(file.exists(), "the decoder model is absent: run `bash scripts/fetch-decoder-model` (scripts/test does)");
+    assert!(
+        file.exists(),
+        "the decoder model is absent: run `bash scripts/fetch-decoder-model` (scripts/test does)"
+    );
     let bytes = std::fs::read(&file).expect("model");
-    let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer").with_pre_tokenizer(pre);
+    let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf"))
+        .expect("tokenizer")
+        .with_pre_tokenizer(pre);
     let mut texts = corpus_texts();
     let n_corpus = texts.len();
-    let requests = std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests");
+    let requests =
+        std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests");
     let requests: serde_json::Value = serde_json::from_str(&requests).expect("json");
-    texts.extend(requests.as_array().expect("list").iter().filter_map(|r| r["query"].as_str()).map(str::to_owned));
+    texts.extend(
+        requests
+            .as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|r| r["query"].as_str())
+            .map(str::to_owned),
+    );
     texts.extend(
         [
             "Café, naïve, Ångström, résumé, São Paulo, Zürich 2024-12-03 3.14159 1,000,000",
@@ -60,7 +84,11 @@ fn ids_equal_huggingface_tokenizers(pre: PreTokenizer) {
         .map(|s| s.to_string()),
     );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/bpe_oracle.py");
-    let mode = if pre == PreTokenizer::Qwen2 { "qwen2" } else { "smollm" };
+    let mode = if pre == PreTokenizer::Qwen2 {
+        "qwen2"
+    } else {
+        "smollm"
+    };
     let mut child = Command::new("python3")
         .arg(&script)
         .arg(&file)
@@ -70,9 +98,18 @@ fn ids_equal_huggingface_tokenizers(pre: PreTokenizer) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("python3 is needed for the tokenizer oracle");
-    child.stdin.take().expect("stdin").write_all(serde_json::to_string(&texts).expect("json").as_bytes()).expect("write");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(serde_json::to_string(&texts).expect("json").as_bytes())
+        .expect("write");
     let out = child.wait_with_output().expect("oracle");
-    assert!(out.status.success(), "the oracle failed (it needs `pip install gguf==0.19.0 tokenizers`):\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the oracle failed (it needs `pip install gguf==0.19.0 tokenizers`):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let theirs: Vec<Vec<u32>> = serde_json::from_slice(&out.stdout).expect("ids");
     let mut n_tokens = 0;
     for (text, want) in texts.iter().zip_eq(&theirs) {
@@ -84,13 +121,24 @@ fn ids_equal_huggingface_tokenizers(pre: PreTokenizer) {
             // A byte the vocabulary lacks cannot come back.
         } else if pre == PreTokenizer::Qwen2 {
             use unicode_normalization::UnicodeNormalization;
-            assert_eq!(back, text.nfc().collect::<String>(), "decoding gives the normalized text back");
+            assert_eq!(
+                back,
+                text.nfc().collect::<String>(),
+                "decoding gives the normalized text back"
+            );
         } else {
             assert_eq!(&back, text, "decoding gives the text back");
         }
     }
-    assert_eq!(bpe.encode("<|im_start|>").len(), 1, "a special token is one id");
-    println!("{mode}: byte-level BPE equals Hugging Face tokenizers on {} texts ({n_corpus} from the corpus), {n_tokens} tokens", texts.len());
+    assert_eq!(
+        bpe.encode("<|im_start|>").len(),
+        1,
+        "a special token is one id"
+    );
+    println!(
+        "{mode}: byte-level BPE equals Hugging Face tokenizers on {} texts ({n_corpus} from the corpus), {n_tokens} tokens",
+        texts.len()
+    );
 }
 
 #[test]

@@ -16,7 +16,10 @@ use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::llama::Llama;
 
 fn argmax(v: &[f32]) -> usize {
-    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i)
+    v.iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map_or(0, |(i, _)| i)
 }
 
 #[test]
@@ -24,7 +27,10 @@ fn argmax(v: &[f32]) -> usize {
 fn next_token_and_logits_agree_with_candle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let file = root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf");
-    assert!(file.exists(), "the decoder model is absent: run `bash scripts/fetch-decoder-model` (scripts/test does)");
+    assert!(
+        file.exists(),
+        "the decoder model is absent: run `bash scripts/fetch-decoder-model` (scripts/test does)"
+    );
     let bytes = std::fs::read(&file).expect("model");
     let g = Gguf::parse(&bytes).expect("gguf");
     let bpe = Bpe::from_gguf(&g).expect("tokenizer");
@@ -32,7 +38,8 @@ fn next_token_and_logits_agree_with_candle() {
 
     let mut reader = std::io::Cursor::new(&bytes);
     let content = gguf_file::Content::read(&mut reader).expect("candle reads the file");
-    let mut theirs = ModelWeights::from_gguf(content, &mut reader, &Device::Cpu).expect("candle loads the model");
+    let mut theirs = ModelWeights::from_gguf(content, &mut reader, &Device::Cpu)
+        .expect("candle loads the model");
 
     let prompts = [
         "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
@@ -41,17 +48,31 @@ fn next_token_and_logits_agree_with_candle() {
     for prompt in prompts {
         let ids = bpe.encode(prompt);
         let a = ours.last_logits(&ids);
-        let input = Tensor::new(ids.as_slice(), &Device::Cpu).and_then(|t| t.unsqueeze(0)).expect("input");
-        let b: Vec<f32> = theirs.forward(&input, 0).and_then(|t| t.squeeze(0)).and_then(|t| t.to_vec1()).expect("candle forward");
+        let input = Tensor::new(ids.as_slice(), &Device::Cpu)
+            .and_then(|t| t.unsqueeze(0))
+            .expect("input");
+        let b: Vec<f32> = theirs
+            .forward(&input, 0)
+            .and_then(|t| t.squeeze(0))
+            .and_then(|t| t.to_vec1())
+            .expect("candle forward");
         assert_eq!(a.len(), b.len(), "vocabulary");
         let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
         let (ma, mb) = (mean(&a), mean(&b));
         let dot: f32 = a.iter().zip_eq(&b).map(|(x, y)| (x - ma) * (y - mb)).sum();
         let norm = |v: &[f32], m: f32| v.iter().map(|x| (x - m) * (x - m)).sum::<f32>().sqrt();
         let corr = dot / (norm(&a, ma) * norm(&b, mb));
-        let worst = a.iter().zip_eq(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+        let worst = a
+            .iter()
+            .zip_eq(&b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0f32, f32::max);
         let (ta, tb) = (argmax(&a), argmax(&b));
-        println!("{} tokens: next token ours {ta} ({:?}), candle {tb}; correlation of logits {corr:.6}, worst |Δ| {worst:.3}", ids.len(), bpe.token(ta as u32));
+        println!(
+            "{} tokens: next token ours {ta} ({:?}), candle {tb}; correlation of logits {corr:.6}, worst |Δ| {worst:.3}",
+            ids.len(),
+            bpe.token(ta as u32)
+        );
         assert_eq!(ta, tb, "the next token differs from candle's");
         assert!(corr >= 0.999, "logits correlate at {corr}");
     }

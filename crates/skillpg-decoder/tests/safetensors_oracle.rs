@@ -20,7 +20,10 @@ use skillpg_decoder::model::{Decoder, Logits};
 
 fn worst(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len(), "logit counts differ");
-    a.iter().zip_eq(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.iter()
+        .zip_eq(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }
 
 const TEXTS: [&str; 4] = [
@@ -35,17 +38,27 @@ const TEXTS: [&str; 4] = [
 fn safetensors_checkpoints_agree_with_their_gguf_candle_and_tokenizers() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny-hf");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/make_tiny.py");
-    let out = Command::new("python3").arg(&script).arg(&dir).output().expect("python3 is needed to write the tiny models");
-    assert!(out.status.success(), "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&dir)
+        .output()
+        .expect("python3 is needed to write the tiny models");
+    assert!(
+        out.status.success(),
+        "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for arch in ["llama", "qwen2"] {
         let folder = dir.join(format!("tiny-hf-{arch}"));
         let st = std::fs::read(folder.join("model.safetensors")).expect("safetensors");
         let config = std::fs::read_to_string(folder.join("config.json")).expect("config");
-        let tokenizer_json = std::fs::read_to_string(folder.join("tokenizer.json")).expect("tokenizer");
+        let tokenizer_json =
+            std::fs::read_to_string(folder.join("tokenizer.json")).expect("tokenizer");
         let gguf = std::fs::read(dir.join(format!("tiny-hf-{arch}.gguf"))).expect("gguf");
 
         // The tokenizer: tokenizer.json, the GGUF's, and Hugging Face's on the same file.
-        let from_json = Bpe::from_tokenizer_json(&tokenizer_json).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let from_json =
+            Bpe::from_tokenizer_json(&tokenizer_json).unwrap_or_else(|e| panic!("{arch}: {e}"));
         let from_gguf = Bpe::from_gguf(&Gguf::parse(&gguf).expect("gguf")).expect("tokenizer");
         let hf = Command::new("python3")
             .arg("-c")
@@ -54,69 +67,126 @@ fn safetensors_checkpoints_agree_with_their_gguf_candle_and_tokenizers() {
             .arg(serde_json::to_string(&TEXTS).expect("json"))
             .output()
             .expect("python3");
-        assert!(hf.status.success(), "{}", String::from_utf8_lossy(&hf.stderr));
+        assert!(
+            hf.status.success(),
+            "{}",
+            String::from_utf8_lossy(&hf.stderr)
+        );
         let hf_ids: Vec<Vec<u32>> = serde_json::from_slice(&hf.stdout).expect("ids");
         for (text, want) in TEXTS.iter().zip_eq(&hf_ids) {
-            assert_eq!(&from_json.encode(text), want, "{arch}: tokenizer.json against Hugging Face on {text:?}");
-            assert_eq!(from_gguf.encode(text), *want, "{arch}: the GGUF's tokenizer on {text:?}");
+            assert_eq!(
+                &from_json.encode(text),
+                want,
+                "{arch}: tokenizer.json against Hugging Face on {text:?}"
+            );
+            assert_eq!(
+                from_gguf.encode(text),
+                *want,
+                "{arch}: the GGUF's tokenizer on {text:?}"
+            );
         }
 
         // The forward pass: safetensors against the GGUF of the same weights.
-        let a = Decoder::from_safetensors(st.clone(), &config).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let a = Decoder::from_safetensors(st.clone(), &config)
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
         let b = Decoder::from_gguf(gguf).expect("gguf model");
         let ids = from_json.encode(TEXTS[0]);
         let vocab = a.config.vocab;
         let la = a.forward(&mut a.cache(), &ids, Logits::All);
         let lb = b.forward(&mut b.cache(), &ids, Logits::All);
-        let spread = la.iter().copied().fold(f32::NEG_INFINITY, f32::max) - la.iter().copied().fold(f32::INFINITY, f32::min);
+        let spread = la.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+            - la.iter().copied().fold(f32::INFINITY, f32::min);
         let d = worst(&la, &lb);
-        println!("{arch}: safetensors against the GGUF of the same weights: worst |Δ| {d:.2e} over {} positions (spread {spread:.2})", ids.len());
-        assert!(d <= 1e-4 * spread.max(1.0), "{arch}: the readers disagree by {d}");
+        println!(
+            "{arch}: safetensors against the GGUF of the same weights: worst |Δ| {d:.2e} over {} positions (spread {spread:.2})",
+            ids.len()
+        );
+        assert!(
+            d <= 1e-4 * spread.max(1.0),
+            "{arch}: the readers disagree by {d}"
+        );
 
         // candle's model from the same safetensors.
-        let vb = VarBuilder::from_buffered_safetensors(st, DType::F32, &Device::Cpu).expect("candle reads the safetensors");
-        let input = Tensor::new(ids.as_slice(), &Device::Cpu).and_then(|t| t.unsqueeze(0)).expect("input");
+        let vb = VarBuilder::from_buffered_safetensors(st, DType::F32, &Device::Cpu)
+            .expect("candle reads the safetensors");
+        let input = Tensor::new(ids.as_slice(), &Device::Cpu)
+            .and_then(|t| t.unsqueeze(0))
+            .expect("input");
         let theirs: Vec<f32> = match arch {
             "llama" => {
                 use candle_transformers::models::llama;
                 let cfg: llama::LlamaConfig = serde_json::from_str(&config).expect("llama config");
                 let cfg = cfg.into_config(false);
-                let mut cache = llama::Cache::new(true, DType::F32, &cfg, &Device::Cpu).expect("cache");
+                let mut cache =
+                    llama::Cache::new(true, DType::F32, &cfg, &Device::Cpu).expect("cache");
                 let model = llama::Llama::load(vb, &cfg).expect("candle llama");
-                model.forward(&input, 0, &mut cache).and_then(|t| t.flatten_all()).and_then(|t| t.to_vec1()).expect("forward")
+                model
+                    .forward(&input, 0, &mut cache)
+                    .and_then(|t| t.flatten_all())
+                    .and_then(|t| t.to_vec1())
+                    .expect("forward")
             }
             _ => {
                 use candle_transformers::models::qwen2;
                 let cfg: qwen2::Config = serde_json::from_str(&config).expect("qwen2 config");
                 let mut model = qwen2::ModelForCausalLM::new(&cfg, vb).expect("candle qwen2");
-                model.forward(&input, 0).and_then(|t| t.flatten_all()).and_then(|t| t.to_vec1()).expect("forward")
+                model
+                    .forward(&input, 0)
+                    .and_then(|t| t.flatten_all())
+                    .and_then(|t| t.to_vec1())
+                    .expect("forward")
             }
         };
         // A system prompt past what the model reads is refused with the numbers.
-        let short = config.replace("\"max_position_embeddings\": 4096", "\"max_position_embeddings\": 300");
+        let short = config.replace(
+            "\"max_position_embeddings\": 4096",
+            "\"max_position_embeddings\": 300",
+        );
         assert_ne!(short, config, "the config states its context");
-        let small = Decoder::from_safetensors(std::fs::read(folder.join("model.safetensors")).expect("safetensors"), &short).expect("model");
+        let small = Decoder::from_safetensors(
+            std::fs::read(folder.join("model.safetensors")).expect("safetensors"),
+            &short,
+        )
+        .expect("model");
         let skills: Vec<skillpg_routing::skills::RouteSkill> = (0..8)
-            .map(|i| skillpg_routing::skills::RouteSkill { name: format!("skill-{i}"), description: "Does a thing when someone asks for that thing.".to_owned() })
+            .map(|i| skillpg_routing::skills::RouteSkill {
+                name: format!("skill-{i}"),
+                description: "Does a thing when someone asks for that thing.".to_owned(),
+            })
             .collect();
         let mut cpu = skillpg_decoder::forward::CpuForward::new(&small);
-        let e = skillpg_decoder::forward::now(skillpg_decoder::protocol::DecoderRouter::new(&mut cpu, &from_json, &skills, true)).expect("cpu").expect_err("refused");
-        assert!(e.contains("reads 300 at most") && e.contains("8 skills"), "{e}");
+        let e = skillpg_decoder::forward::now(skillpg_decoder::protocol::DecoderRouter::new(
+            &mut cpu, &from_json, &skills, true,
+        ))
+        .expect("cpu")
+        .expect_err("refused");
+        assert!(
+            e.contains("reads 300 at most") && e.contains("8 skills"),
+            "{e}"
+        );
 
         let last = &la[(ids.len() - 1) * vocab..];
         let d = worst(last, &theirs);
         println!("{arch}: against candle's {arch} on the same safetensors: worst |Δ| {d:.2e}");
-        assert!(d <= 1e-4 * spread.max(1.0), "{arch}: candle disagrees by {d}");
+        assert!(
+            d <= 1e-4 * spread.max(1.0),
+            "{arch}: candle disagrees by {d}"
+        );
     }
 }
 
 #[test]
 fn a_tokenizer_json_that_is_not_byte_level_bpe_is_named() {
-    let e = Bpe::from_tokenizer_json(r#"{"model":{"type":"WordPiece","vocab":{}}}"#).expect_err("refused");
-    assert!(e.contains("WordPiece") || e.contains("byte-level BPE"), "{e}");
+    let e = Bpe::from_tokenizer_json(r#"{"model":{"type":"WordPiece","vocab":{}}}"#)
+        .expect_err("refused");
+    assert!(
+        e.contains("WordPiece") || e.contains("byte-level BPE"),
+        "{e}"
+    );
     let e = Bpe::from_tokenizer_json("{not json").expect_err("refused");
     assert!(e.contains("not JSON"), "{e}");
-    let e = Decoder::from_safetensors(vec![1, 2, 3], r#"{"architectures":["GPT2LMHeadModel"]}"#).expect_err("refused");
+    let e = Decoder::from_safetensors(vec![1, 2, 3], r#"{"architectures":["GPT2LMHeadModel"]}"#)
+        .expect_err("refused");
     assert!(e.contains("GPT2LMHeadModel"), "{e}");
     let e = Decoder::from_safetensors(
         vec![1, 2, 3],

@@ -32,30 +32,52 @@ impl Theirs {
         let mut reader = std::io::Cursor::new(bytes);
         let content = gguf_file::Content::read(&mut reader).expect("candle reads the file");
         match arch {
-            "llama" => {
-                Theirs::Llama(candle_transformers::models::quantized_llama::ModelWeights::from_gguf(content, &mut reader, &Device::Cpu).expect("candle loads llama"))
-            }
-            _ => Theirs::Qwen2(candle_transformers::models::quantized_qwen2::ModelWeights::from_gguf(content, &mut reader, &Device::Cpu).expect("candle loads qwen2")),
+            "llama" => Theirs::Llama(
+                candle_transformers::models::quantized_llama::ModelWeights::from_gguf(
+                    content,
+                    &mut reader,
+                    &Device::Cpu,
+                )
+                .expect("candle loads llama"),
+            ),
+            _ => Theirs::Qwen2(
+                candle_transformers::models::quantized_qwen2::ModelWeights::from_gguf(
+                    content,
+                    &mut reader,
+                    &Device::Cpu,
+                )
+                .expect("candle loads qwen2"),
+            ),
         }
     }
 
     fn last_logits(&mut self, ids: &[u32], at: usize) -> Vec<f32> {
-        let input = Tensor::new(ids, &Device::Cpu).and_then(|t| t.unsqueeze(0)).expect("input");
+        let input = Tensor::new(ids, &Device::Cpu)
+            .and_then(|t| t.unsqueeze(0))
+            .expect("input");
         let out = match self {
             Theirs::Llama(m) => m.forward(&input, at),
             Theirs::Qwen2(m) => m.forward(&input, at),
         };
-        out.and_then(|t| t.flatten_all()).and_then(|t| t.to_vec1()).expect("candle forward")
+        out.and_then(|t| t.flatten_all())
+            .and_then(|t| t.to_vec1())
+            .expect("candle forward")
     }
 }
 
 fn argmax(v: &[f32]) -> usize {
-    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i)
+    v.iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map_or(0, |(i, _)| i)
 }
 
 fn worst(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len(), "logit counts differ");
-    a.iter().zip_eq(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.iter()
+        .zip_eq(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }
 
 #[test]
@@ -63,16 +85,34 @@ fn worst(a: &[f32], b: &[f32]) -> f32 {
 fn tiny_models_agree_with_candle() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny-decoders");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/make_tiny.py");
-    let out = Command::new("python3").arg(&script).arg(&dir).output().expect("python3 is needed to write the tiny models");
-    assert!(out.status.success(), "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy`):\n{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&dir)
+        .output()
+        .expect("python3 is needed to write the tiny models");
+    assert!(
+        out.status.success(),
+        "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy`):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let written: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let models = written.as_array().expect("list");
-    assert_eq!(models.len(), 9, "six tiny models, the tokenizer's one, and it quantized twice");
+    assert_eq!(
+        models.len(),
+        9,
+        "six tiny models, the tokenizer's one, and it quantized twice"
+    );
     for m in models {
-        let (path, arch, ty) = (m["path"].as_str().expect("path"), m["arch"].as_str().expect("arch"), m["type"].as_str().expect("type"));
+        let (path, arch, ty) = (
+            m["path"].as_str().expect("path"),
+            m["arch"].as_str().expect("arch"),
+            m["type"].as_str().expect("type"),
+        );
         let vocab = m["vocab"].as_u64().expect("vocab") as usize;
         let bytes = std::fs::read(path).expect("tiny model");
-        let ours = Decoder::from_gguf(bytes.clone()).unwrap_or_else(|e| panic!("{path}: {e}")).with_arithmetic(Arithmetic::F32);
+        let ours = Decoder::from_gguf(bytes.clone())
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .with_arithmetic(Arithmetic::F32);
         assert_eq!(ours.config.vocab, vocab);
         let mut theirs = Theirs::load(&bytes, arch);
         let ids: Vec<u32> = (0..11).map(|i| ((i * 37 + 5) % vocab) as u32).collect();
@@ -84,13 +124,24 @@ fn tiny_models_agree_with_candle() {
         assert_eq!(cache.len(), ids.len());
         let a = &all[(ids.len() - 1) * vocab..];
         let b = theirs.last_logits(&ids, 0);
-        let spread = b.iter().copied().fold(f32::NEG_INFINITY, f32::max) - b.iter().copied().fold(f32::INFINITY, f32::min);
+        let spread = b.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+            - b.iter().copied().fold(f32::INFINITY, f32::min);
         let quantized = !matches!(ty, "F32" | "F16");
-        let tolerance = if quantized { 0.05 * spread } else { 1e-4 * spread.max(1.0) };
+        let tolerance = if quantized {
+            0.05 * spread
+        } else {
+            1e-4 * spread.max(1.0)
+        };
         let d = worst(a, &b);
-        println!("{path}: logits spread {spread:.3}, worst |Δ| against candle {d:.2e} (tolerance {tolerance:.2e})");
+        println!(
+            "{path}: logits spread {spread:.3}, worst |Δ| against candle {d:.2e} (tolerance {tolerance:.2e})"
+        );
         assert!(d <= tolerance, "{path}: worst |Δ| {d} over {tolerance}");
-        assert_eq!(argmax(a), argmax(&b), "{path}: the next token differs from candle's");
+        assert_eq!(
+            argmax(a),
+            argmax(&b),
+            "{path}: the next token differs from candle's"
+        );
 
         // The integer products (the default): near the f32 arithmetic, the same next token, and
         // the same bits whether the prompt runs at once or through the cache (a token's product
@@ -99,36 +150,65 @@ fn tiny_models_agree_with_candle() {
         assert_eq!(int.arithmetic().0, Arithmetic::Integer);
         let all_int = int.forward(&mut int.cache(), &ids, Logits::All);
         let a_int = &all_int[(ids.len() - 1) * vocab..];
-        println!("{path}: integer products against f32, worst |Δ| {:.2e}", worst(a_int, a));
-        assert!(worst(a_int, a) <= 1e-3 * spread.max(1.0), "{path}: the integer products move the logits by {}", worst(a_int, a));
-        assert_eq!(argmax(a_int), argmax(a), "{path}: the integer products change the next token");
+        println!(
+            "{path}: integer products against f32, worst |Δ| {:.2e}",
+            worst(a_int, a)
+        );
+        assert!(
+            worst(a_int, a) <= 1e-3 * spread.max(1.0),
+            "{path}: the integer products move the logits by {}",
+            worst(a_int, a)
+        );
+        assert_eq!(
+            argmax(a_int),
+            argmax(a),
+            "{path}: the integer products change the next token"
+        );
         let mut cache = int.cache();
         for id in &ids[..ids.len() - 1] {
             int.forward(&mut cache, &[*id], Logits::None);
         }
-        assert_eq!(int.forward(&mut cache, &ids[ids.len() - 1..], Logits::Last), a_int, "{path}: token by token, the integer products change");
+        assert_eq!(
+            int.forward(&mut cache, &ids[ids.len() - 1..], Logits::Last),
+            a_int,
+            "{path}: token by token, the integer products change"
+        );
 
         // Through the cache in two parts, on both sides: the same as at once.
         let mut cache = ours.cache();
         let first = ours.forward(&mut cache, &ids[..6], Logits::Last);
         assert_eq!(first.len(), vocab);
         let rest = ours.forward(&mut cache, &ids[6..], Logits::Last);
-        assert!(worst(&rest, a) <= 1e-4 * spread.max(1.0), "{path}: the cache changes the logits by {}", worst(&rest, a));
+        assert!(
+            worst(&rest, a) <= 1e-4 * spread.max(1.0),
+            "{path}: the cache changes the logits by {}",
+            worst(&rest, a)
+        );
         let mut theirs = Theirs::load(&bytes, arch);
         theirs.last_logits(&ids[..6], 0);
         let b2 = theirs.last_logits(&ids[6..], 6);
-        assert!(worst(&rest, &b2) <= tolerance, "{path}: through the cache, worst |Δ| against candle {}", worst(&rest, &b2));
+        assert!(
+            worst(&rest, &b2) <= tolerance,
+            "{path}: through the cache, worst |Δ| against candle {}",
+            worst(&rest, &b2)
+        );
 
         // candle on the same weights in f32: agreement to rounding.
         let mut exact = Theirs::load(&common::f32_gguf(&bytes), arch);
         let c = exact.last_logits(&ids, 0);
         let d = worst(a, &c);
         println!("{path}: worst |Δ| against candle on the weights in f32 {d:.2e}");
-        assert!(d <= 1e-4 * spread.max(1.0), "{path}: worst |Δ| against candle in f32 {d}");
+        assert!(
+            d <= 1e-4 * spread.max(1.0),
+            "{path}: worst |Δ| against candle in f32 {d}"
+        );
 
         // A cache cut back to a prefix is the prefix's cache.
         cache.truncate(6);
         let again = ours.forward(&mut cache, &ids[6..], Logits::Last);
-        assert_eq!(again, rest, "{path}: a truncated cache differs from the prefix's");
+        assert_eq!(
+            again, rest,
+            "{path}: a truncated cache differs from the prefix's"
+        );
     }
 }

@@ -17,7 +17,11 @@ pub fn corpus_dir() -> PathBuf {
 /// with the path in the message.
 pub fn read_path(path: &Path) -> Result<Ingested, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let name = path.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_else(|| path.display().to_string());
+    let name = path
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| path.display().to_string());
     if meta.is_file() {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if ingest::is_archive_name(&name) {
@@ -26,11 +30,21 @@ pub fn read_path(path: &Path) -> Result<Ingested, String> {
             return Ok(res);
         }
         // A lone SKILL.md: its folder is the skill.
-        if let Some(parent) = path.parent().filter(|_| name.eq_ignore_ascii_case("skill.md")) {
-            let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
+        if let Some(parent) = path
+            .parent()
+            .filter(|_| name.eq_ignore_ascii_case("skill.md"))
+        {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
             return read_path(parent);
         }
-        return Err(format!("{}: not a folder, a SKILL.md, a .zip or a .skill archive", path.display()));
+        return Err(format!(
+            "{}: not a folder, a SKILL.md, a .zip or a .skill archive",
+            path.display()
+        ));
     }
     let mut files = Vec::new();
     walk(path, Path::new(""), &mut files)?;
@@ -47,7 +61,13 @@ fn located(res: &mut Ingested, path: &Path) {
     let root_name = res.name.as_str();
     for skill in &mut res.skills {
         skill.display_path = Path::new(&path.display().to_string())
-            .join(skill.display_path.strip_prefix(root_name).unwrap_or(&skill.display_path).trim_start_matches('/'))
+            .join(
+                skill
+                    .display_path
+                    .strip_prefix(root_name)
+                    .unwrap_or(&skill.display_path)
+                    .trim_start_matches('/'),
+            )
             .display()
             .to_string()
             .trim_end_matches('/')
@@ -57,14 +77,19 @@ fn located(res: &mut Ingested, path: &Path) {
 
 fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
     let dir = root.join(rel);
-    let mut entries: Vec<_> = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?.filter_map(Result::ok).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(Result::ok)
+        .collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name == ".git" || name == "node_modules" {
             continue;
         }
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         let rel_path = rel.join(&name);
         if kind.is_dir() {
             walk(root, &rel_path, out)?;
@@ -72,7 +97,8 @@ fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(),
             if out.len() > MAX_ENTRIES {
                 return Ok(());
             }
-            let bytes = std::fs::read(entry.path()).map_err(|e| format!("{}: {e}", entry.path().display()))?;
+            let bytes = std::fs::read(entry.path())
+                .map_err(|e| format!("{}: {e}", entry.path().display()))?;
             out.push((rel_path.to_string_lossy().replace('\\', "/"), bytes));
         }
     }
@@ -82,14 +108,18 @@ fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(),
 /// The `(name, description)` pairs a router sees, for every skill under `paths`, read as the
 /// engine reads them (YAML parsed, quotes and block scalars resolved): the one loader of the
 /// CLI, the benchmarks and the tests, so that they all prompt with the same text.
-pub fn read_route_skills(paths: &[PathBuf]) -> Result<Vec<skillpg_routing::skills::RouteSkill>, String> {
+pub fn read_route_skills(
+    paths: &[PathBuf],
+) -> Result<Vec<skillpg_routing::skills::RouteSkill>, String> {
     let mut res = Vec::new();
     for p in paths {
         let ingested = read_path(p)?;
         if let Some(why) = ingested.why_no_skill() {
             return Err(format!("{}: {why}", p.display()));
         }
-        res.extend(ingested.skills.iter().map(|bundle| skillpg_routing::skills::RouteSkill::from_analysis(&skillpg_core::analyze(bundle))));
+        res.extend(ingested.skills.iter().map(|bundle| {
+            skillpg_routing::skills::RouteSkill::from_analysis(&skillpg_core::analyze(bundle))
+        }));
     }
     if res.is_empty() {
         return Err("no skills found".into());

@@ -8,7 +8,12 @@
 //! typical laptop GPU. On this project's CI machine the "GPU" is Mesa's lavapipe (a CPU), so
 //! its numbers are not GPU figures; run it where a real GPU is.
 
-#![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, reason = "a benchmark program")]
+#![allow(
+    clippy::print_stdout,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark program"
+)]
 
 use std::time::Instant;
 
@@ -25,22 +30,49 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let model_dir = root.join("target/model");
-    let weights = Weights::from_spgm(&std::fs::read(model_dir.join("minilm-f32.spgm")).expect("run `bash scripts/fetch-model` first")).unwrap();
+    let weights = Weights::from_spgm(
+        &std::fs::read(model_dir.join("minilm-f32.spgm"))
+            .expect("run `bash scripts/fetch-model` first"),
+    )
+    .unwrap();
     let model = Model::from_weights(&weights).unwrap();
-    let wp = WordPiece::from_vocab_txt(&std::fs::read_to_string(model_dir.join("vocab.txt")).unwrap()).unwrap();
-    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap()).unwrap();
-    let queries: Vec<String> = requests.as_array().unwrap().iter().take(24).map(|r| r["query"].as_str().unwrap().to_owned()).collect();
+    let wp =
+        WordPiece::from_vocab_txt(&std::fs::read_to_string(model_dir.join("vocab.txt")).unwrap())
+            .unwrap();
+    let requests: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap(),
+    )
+    .unwrap();
+    let queries: Vec<String> = requests
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(24)
+        .map(|r| r["query"].as_str().unwrap().to_owned())
+        .collect();
     let skills: Vec<String> = std::fs::read_dir(root.join("web/samples/routing"))
         .unwrap()
         .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("SKILL.md")).ok())
         .map(|md| {
-            let name = md.lines().find_map(|l| l.strip_prefix("name: ")).unwrap_or("").to_owned();
-            let desc = md.lines().find_map(|l| l.strip_prefix("description: ")).unwrap_or("").to_owned();
+            let name = md
+                .lines()
+                .find_map(|l| l.strip_prefix("name: "))
+                .unwrap_or("")
+                .to_owned();
+            let desc = md
+                .lines()
+                .find_map(|l| l.strip_prefix("description: "))
+                .unwrap_or("")
+                .to_owned();
             format!("{name}: {desc}")
         })
         .collect();
     assert_eq!(skills.len(), 6);
-    let ids: Vec<Vec<u32>> = skills.iter().chain(&queries).map(|t| wp.encode(t)).collect();
+    let ids: Vec<Vec<u32>> = skills
+        .iter()
+        .chain(&queries)
+        .map(|t| wp.encode(t))
+        .collect();
     let mean_len = ids.iter().map(Vec::len).sum::<usize>() as f64 / ids.len() as f64;
 
     let t = Instant::now();
@@ -72,7 +104,12 @@ fn main() {
     }
     let set_ms = median(set_runs);
     let (kernels, timing) = gm.profile(&ids).expect("profile the batch");
-    let table = skillpg_gpu::profile::table("Per kernel: 6 skills + 24 requests in one batch", &kernels, timing, skillpg_gpu::profile::known_peak(&adapter.name));
+    let table = skillpg_gpu::profile::table(
+        "Per kernel: 6 skills + 24 requests in one batch",
+        &kernels,
+        timing,
+        skillpg_gpu::profile::known_peak(&adapter.name),
+    );
 
     let mut cpu_req = Vec::new();
     for q in ids.iter().skip(6).take(8) {
@@ -101,7 +138,10 @@ fn main() {
     // One request of L tokens: per layer, Q, K, V and the output projection (4 · 2·L·384²), the
     // feed-forward (2 · 2·L·384·1536) and attention (2 · 2·L²·384); six layers.
     let l = mean_len;
-    let flops = 6.0 * (4.0 * 2.0 * l * 384.0 * 384.0 + 2.0 * 2.0 * l * 384.0 * 1536.0 + 2.0 * 2.0 * l * l * 384.0);
+    let flops = 6.0
+        * (4.0 * 2.0 * l * 384.0 * 384.0
+            + 2.0 * 2.0 * l * 384.0 * 1536.0
+            + 2.0 * 2.0 * l * l * 384.0);
     let weight_bytes: f64 = 6.0 * (4.0 * 384.0 * 384.0 + 2.0 * 384.0 * 1536.0) * 4.0;
     // A typical laptop GPU: about 100 GB/s and 4 TFLOP/s f32.
     let floor_ms = (weight_bytes / 100e9).max(flops / 4e12) * 1e3;
@@ -117,20 +157,44 @@ fn main() {
         if gm.f16 { "f16" } else { "f32" }
     );
     println!("| device creation | {device_ms:.1} ms |");
-    println!("| model load (upload {} weights) and first request | {load_ms:.1} ms |", if gm.f16 { "f16" } else { "f32" });
-    println!("| one request, median of 24 (mean {mean_len:.1} tokens) | {:.2} ms (issue 30's goal on an H200: ≤ 1 ms) |", median(per_request));
-    println!("| 6 skills + 24 requests embedded in one batch, 24 × 6 scores, median of 5 | {set_ms:.1} ms (issue 30's goal on an H200: ≤ 3 ms) |");
+    println!(
+        "| model load (upload {} weights) and first request | {load_ms:.1} ms |",
+        if gm.f16 { "f16" } else { "f32" }
+    );
+    println!(
+        "| one request, median of 24 (mean {mean_len:.1} tokens) | {:.2} ms (issue 30's goal on an H200: ≤ 1 ms) |",
+        median(per_request)
+    );
+    println!(
+        "| 6 skills + 24 requests embedded in one batch, 24 × 6 scores, median of 5 | {set_ms:.1} ms (issue 30's goal on an H200: ≤ 3 ms) |"
+    );
     println!(
         "| a batch of a size seen before asks the device for | {} buffers, {} bind groups, {} submit, {} compute pass, {} dispatches, {} bytes read back |",
-        per_batch.buffers, per_batch.bind_groups, per_batch.submits, per_batch.passes, per_batch.dispatches, per_batch.read_bytes
+        per_batch.buffers,
+        per_batch.bind_groups,
+        per_batch.submits,
+        per_batch.passes,
+        per_batch.dispatches,
+        per_batch.read_bytes
     );
-    println!("| CPU reference: one request, median of 8 | {:.2} ms |", median(cpu_req));
+    println!(
+        "| CPU reference: one request, median of 8 | {:.2} ms |",
+        median(cpu_req)
+    );
     println!("| CPU reference: the same set | {cpu_set_ms:.1} ms |");
-    println!("| fast CPU path (batched, SIMD): one request, median of 24 | {:.2} ms |", median(fast_req));
+    println!(
+        "| fast CPU path (batched, SIMD): one request, median of 24 | {:.2} ms |",
+        median(fast_req)
+    );
     println!("| fast CPU path: the same set in one batch | {fast_set_ms:.1} ms |");
     println!("| FLOPs of one request | {:.0} M |", flops / 1e6);
-    println!("| weight bytes read per request (f32; f16 halves it) | {:.1} MB |", weight_bytes / 1e6);
-    println!("| floor on a laptop GPU (100 GB/s, 4 TFLOP/s) | {floor_ms:.2} ms per request, memory-bound |");
+    println!(
+        "| weight bytes read per request (f32; f16 halves it) | {:.1} MB |",
+        weight_bytes / 1e6
+    );
+    println!(
+        "| floor on a laptop GPU (100 GB/s, 4 TFLOP/s) | {floor_ms:.2} ms per request, memory-bound |"
+    );
     println!();
     println!("{table}");
 }

@@ -13,7 +13,12 @@
 //! prefill of 354 tokens ≥ 20,000 tokens/s, 28 requests × 2 arms < 3 s). On this project's CI
 //! machine the adapter is Mesa's lavapipe (a CPU): its numbers are not GPU figures.
 
-#![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, reason = "a benchmark program")]
+#![allow(
+    clippy::print_stdout,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark program"
+)]
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -38,16 +43,25 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let file = args.first().map_or_else(|| root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf"), PathBuf::from);
-    let limit: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(usize::MAX);
-    let bytes = std::fs::read(&file).expect("the model (run `bash scripts/fetch-decoder-model`, or pass a GGUF)");
+    let file = args.first().map_or_else(
+        || root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf"),
+        PathBuf::from,
+    );
+    let limit: usize = args
+        .get(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(usize::MAX);
+    let bytes = std::fs::read(&file)
+        .expect("the model (run `bash scripts/fetch-decoder-model`, or pass a GGUF)");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
     let model = Decoder::from_gguf(bytes).expect("model");
     let c = model.config;
     let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter");
     println!("adapter: {:?}", gpu.adapter);
     let t = Instant::now();
-    let mut gpu = pollster::block_on(GpuDecoder::new(DecoderKernels::new(gpu), model)).map_err(|(_, e)| e).expect("upload");
+    let mut gpu = pollster::block_on(GpuDecoder::new(DecoderKernels::new(gpu), model))
+        .map_err(|(_, e)| e)
+        .expect("upload");
     println!(
         "| {} ({:?}, {} layers, width {}) | upload {:.0} ms, {:.0} MB on the device ({}) |",
         file.display(),
@@ -78,7 +92,11 @@ fn main() {
             })
             .collect();
         let s = median(times);
-        println!("| prefill, {len} tokens (median of {runs}) | {:.1} ms, {:.0} tokens/s (goal at 354 tokens on an H200: ≥ 20,000) |", s * 1e3, len as f64 / s);
+        println!(
+            "| prefill, {len} tokens (median of {runs}) | {:.1} ms, {:.0} tokens/s (goal at 354 tokens on an H200: ≥ 20,000) |",
+            s * 1e3,
+            len as f64 / s
+        );
     }
     gpu.truncate(0);
     let mut next = pollster::block_on(gpu.forward_argmax(&prompt)).expect("prefill");
@@ -92,7 +110,11 @@ fn main() {
     }
     let per = gpu.gpu().counts() - before;
     let decode = median(times);
-    println!("| decode, median of {steps} greedy steps | {:.2} ms a token, {:.0} tokens/s (goal on an H200: ≥ 400) |", decode * 1e3, 1.0 / decode);
+    println!(
+        "| decode, median of {steps} greedy steps | {:.2} ms a token, {:.0} tokens/s (goal on an H200: ≥ 400) |",
+        decode * 1e3,
+        1.0 / decode
+    );
     println!(
         "| a decoded token asks the device for | {} buffers, {} bind groups, {} submit, {} compute pass, {} dispatches, {} bytes read back |",
         per.buffers / steps as u64,
@@ -104,18 +126,51 @@ fn main() {
     );
     let peak = skillpg_gpu::profile::known_peak(&gpu.gpu().adapter.name);
     let (decoded, timing) = gpu.profile(&[next]).expect("profile a decoded token");
-    println!("{}", skillpg_gpu::profile::table(&format!("Per kernel: one decoded token after {} cached positions", gpu.cached() - 1), &decoded, timing, peak));
+    println!(
+        "{}",
+        skillpg_gpu::profile::table(
+            &format!(
+                "Per kernel: one decoded token after {} cached positions",
+                gpu.cached() - 1
+            ),
+            &decoded,
+            timing,
+            peak
+        )
+    );
     gpu.truncate(0);
-    let (prefilled, timing) = gpu.profile(&prompt[..prompt.len().min(512)]).expect("profile the prefill");
-    println!("{}", skillpg_gpu::profile::table(&format!("Per kernel: the system turn's prefill, {} tokens", prompt.len().min(512)), &prefilled, timing, peak));
+    let (prefilled, timing) = gpu
+        .profile(&prompt[..prompt.len().min(512)])
+        .expect("profile the prefill");
+    println!(
+        "{}",
+        skillpg_gpu::profile::table(
+            &format!(
+                "Per kernel: the system turn's prefill, {} tokens",
+                prompt.len().min(512)
+            ),
+            &prefilled,
+            timing,
+            peak
+        )
+    );
 
-    let limit = if software && args.get(1).is_none() { 0 } else { limit };
+    let limit = if software && args.get(1).is_none() {
+        0
+    } else {
+        limit
+    };
     let requests = sample_requests(&root, limit);
     if requests.is_empty() {
-        println!("(the chapter's protocol is left out on a software adapter; pass a number of requests to run it)");
+        println!(
+            "(the chapter's protocol is left out on a software adapter; pass a number of requests to run it)"
+        );
         return;
     }
-    let thin: Vec<skillpg_routing::skills::RouteSkill> = rich.iter().map(skillpg_routing::skills::RouteSkill::thinned).collect();
+    let thin: Vec<skillpg_routing::skills::RouteSkill> = rich
+        .iter()
+        .map(skillpg_routing::skills::RouteSkill::thinned)
+        .collect();
     for (label, skills) in [("as written", &rich), ("thinned", &thin)] {
         let t = Instant::now();
         let arm = pollster::block_on(chapter_arm(&mut gpu, &bpe, skills, &requests, true));

@@ -17,8 +17,14 @@ const MIN_BUCKET: usize = 64;
 #[derive(Debug, Clone, Copy)]
 enum Step {
     Embed,
-    LayerNorm { residual: bool },
-    Linear { n_in: usize, n_out: usize, gelu: bool },
+    LayerNorm {
+        residual: bool,
+    },
+    Linear {
+        n_in: usize,
+        n_out: usize,
+        gelu: bool,
+    },
     Attention,
     MeanPool,
 }
@@ -50,7 +56,9 @@ pub(crate) struct BatchPlan {
 
 /// The bucket a pass of `rows` rows runs in.
 pub(crate) fn bucket(rows: usize) -> usize {
-    rows.max(MIN_BUCKET).next_power_of_two().min(MAX_PASS_ROWS.max(rows))
+    rows.max(MIN_BUCKET)
+        .next_power_of_two()
+        .min(MAX_PASS_ROWS.max(rows))
 }
 
 impl BatchPlan {
@@ -59,31 +67,107 @@ impl BatchPlan {
         let g = &model.gpu;
         let c = model.config;
         let h = c.hidden;
-        let act = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+        let act = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
         let floats = |label: &str, n: usize| g.buffer(label, (n.max(1) * 4) as u64, act);
         let extra = floats("extra", h + 2 * rows);
         let (row_seqs, seqs) = (floats("row-seqs", 2 * rows), floats("seqs", 2 * rows));
-        let (x0, x, qkv, ctx) = (floats("x0", rows * h), floats("x", rows * h), floats("qkv", rows * 3 * h), floats("ctx", rows * h));
-        let (attn, a, up, down) = (floats("attn", rows * h), floats("a", rows * h), floats("up", rows * c.intermediate), floats("down", rows * h));
+        let (x0, x, qkv, ctx) = (
+            floats("x0", rows * h),
+            floats("x", rows * h),
+            floats("qkv", rows * 3 * h),
+            floats("ctx", rows * h),
+        );
+        let (attn, a, up, down) = (
+            floats("attn", rows * h),
+            floats("a", rows * h),
+            floats("up", rows * c.intermediate),
+            floats("down", rows * h),
+        );
         let pooled = floats("pooled", rows * h);
-        let staging = g.buffer("pooled-read", (rows * h * 4) as u64, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+        let staging = g.buffer(
+            "pooled-read",
+            (rows * h * 4) as u64,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
         let linear = if model.f16 { "linear_f16" } else { "linear" };
         // (kernel, step, inputs a, b, c, output), in the order of the CPU reference's pass.
         let mut list: Vec<(&'static str, Step, [&wgpu::Buffer; 3], &wgpu::Buffer)> = Vec::new();
-        list.push(("embed", Step::Embed, [&model.word.buf, &model.position.buf, &extra], &x0));
-        list.push(("layer_norm", Step::LayerNorm { residual: false }, [&x0, &x0, &model.ln.buf], &x));
+        list.push((
+            "embed",
+            Step::Embed,
+            [&model.word.buf, &model.position.buf, &extra],
+            &x0,
+        ));
+        list.push((
+            "layer_norm",
+            Step::LayerNorm { residual: false },
+            [&x0, &x0, &model.ln.buf],
+            &x,
+        ));
         for l in &model.layers {
-            list.push((linear, Step::Linear { n_in: h, n_out: 3 * h, gelu: false }, [&x, &l.qkv.0.buf, &l.qkv.1.buf], &qkv));
+            list.push((
+                linear,
+                Step::Linear {
+                    n_in: h,
+                    n_out: 3 * h,
+                    gelu: false,
+                },
+                [&x, &l.qkv.0.buf, &l.qkv.1.buf],
+                &qkv,
+            ));
             list.push(("attention", Step::Attention, [&qkv, &row_seqs, &qkv], &ctx));
-            list.push((linear, Step::Linear { n_in: h, n_out: h, gelu: false }, [&ctx, &l.o.0.buf, &l.o.1.buf], &attn));
-            list.push(("layer_norm", Step::LayerNorm { residual: true }, [&attn, &x, &l.ln1.buf], &a));
-            list.push((linear, Step::Linear { n_in: h, n_out: c.intermediate, gelu: true }, [&a, &l.up.0.buf, &l.up.1.buf], &up));
-            list.push((linear, Step::Linear { n_in: c.intermediate, n_out: h, gelu: false }, [&up, &l.down.0.buf, &l.down.1.buf], &down));
-            list.push(("layer_norm", Step::LayerNorm { residual: true }, [&down, &a, &l.ln2.buf], &x));
+            list.push((
+                linear,
+                Step::Linear {
+                    n_in: h,
+                    n_out: h,
+                    gelu: false,
+                },
+                [&ctx, &l.o.0.buf, &l.o.1.buf],
+                &attn,
+            ));
+            list.push((
+                "layer_norm",
+                Step::LayerNorm { residual: true },
+                [&attn, &x, &l.ln1.buf],
+                &a,
+            ));
+            list.push((
+                linear,
+                Step::Linear {
+                    n_in: h,
+                    n_out: c.intermediate,
+                    gelu: true,
+                },
+                [&a, &l.up.0.buf, &l.up.1.buf],
+                &up,
+            ));
+            list.push((
+                linear,
+                Step::Linear {
+                    n_in: c.intermediate,
+                    n_out: h,
+                    gelu: false,
+                },
+                [&up, &l.down.0.buf, &l.down.1.buf],
+                &down,
+            ));
+            list.push((
+                "layer_norm",
+                Step::LayerNorm { residual: true },
+                [&down, &a, &l.ln2.buf],
+                &x,
+            ));
         }
         list.push(("mean_pool", Step::MeanPool, [&x, &seqs, &x], &pooled));
         let align = g.uniform_align();
-        let params = g.buffer("params", list.len() as u64 * align, wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST);
+        let params = g.buffer(
+            "params",
+            list.len() as u64 * align,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        );
         let dispatches = list
             .into_iter()
             .enumerate()
@@ -97,19 +181,42 @@ impl BatchPlan {
                             resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                                 buffer: &params,
                                 offset: i as u64 * align,
-                                size: std::num::NonZeroU64::new(std::mem::size_of::<Params>() as u64),
+                                size: std::num::NonZeroU64::new(
+                                    std::mem::size_of::<Params>() as u64
+                                ),
                             }),
                         },
-                        wgpu::BindGroupEntry { binding: 1, resource: ia.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 2, resource: ib.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 3, resource: ic.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 4, resource: out.as_entire_binding() },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: ia.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: ib.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 3,
+                            resource: ic.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 4,
+                            resource: out.as_entire_binding(),
+                        },
                     ],
                 });
                 Dispatch { kernel, step, bind }
             })
             .collect();
-        BatchPlan { rows, params, extra, row_seqs, seqs, pooled, staging, dispatches }
+        BatchPlan {
+            rows,
+            params,
+            extra,
+            row_seqs,
+            seqs,
+            pooled,
+            staging,
+            dispatches,
+        }
     }
 
     /// Each dispatch's uniform block and workgroups for a pass of `rows` rows of `texts` texts.
@@ -120,13 +227,52 @@ impl BatchPlan {
         self.dispatches
             .iter()
             .map(|d| {
-                let base = Params { rows: rows as u32, ..Params::default() };
+                let base = Params {
+                    rows: rows as u32,
+                    ..Params::default()
+                };
                 match d.step {
-                    Step::Embed => (Params { n_in: h as u32, ..base }, Gpu::groups_of_64(rows * h)),
-                    Step::LayerNorm { residual } => (Params { n_in: h as u32, flag: residual as u32, eps, ..base }, Gpu::groups_of_64(rows)),
-                    Step::Linear { n_in, n_out, gelu } => (Params { n_in: n_in as u32, n_out: n_out as u32, flag: gelu as u32, ..base }, linear_groups(rows, n_out)),
-                    Step::Attention => (Params { heads: c.heads as u32, head_dim: (h / c.heads) as u32, ..base }, Gpu::groups_of_64(rows * c.heads)),
-                    Step::MeanPool => (Params { rows: texts as u32, n_in: h as u32, ..base }, Gpu::groups_of_64(texts)),
+                    Step::Embed => (
+                        Params {
+                            n_in: h as u32,
+                            ..base
+                        },
+                        Gpu::groups_of_64(rows * h),
+                    ),
+                    Step::LayerNorm { residual } => (
+                        Params {
+                            n_in: h as u32,
+                            flag: residual as u32,
+                            eps,
+                            ..base
+                        },
+                        Gpu::groups_of_64(rows),
+                    ),
+                    Step::Linear { n_in, n_out, gelu } => (
+                        Params {
+                            n_in: n_in as u32,
+                            n_out: n_out as u32,
+                            flag: gelu as u32,
+                            ..base
+                        },
+                        linear_groups(rows, n_out),
+                    ),
+                    Step::Attention => (
+                        Params {
+                            heads: c.heads as u32,
+                            head_dim: (h / c.heads) as u32,
+                            ..base
+                        },
+                        Gpu::groups_of_64(rows * c.heads),
+                    ),
+                    Step::MeanPool => (
+                        Params {
+                            rows: texts as u32,
+                            n_in: h as u32,
+                            ..base
+                        },
+                        Gpu::groups_of_64(texts),
+                    ),
                 }
             })
             .collect()
@@ -134,13 +280,22 @@ impl BatchPlan {
 
     /// Writes a pass's inputs (`extra`: ids and positions after the type embedding; the spans)
     /// and uniform blocks; the dispatches' workgroups.
-    fn stage(&self, model: &GpuModel, extra: &[f32], row_spans: &[f32], spans: &[f32], rows: usize, texts: usize) -> Vec<(u32, u32)> {
+    fn stage(
+        &self,
+        model: &GpuModel,
+        extra: &[f32],
+        row_spans: &[f32],
+        spans: &[f32],
+        rows: usize,
+        texts: usize,
+    ) -> Vec<(u32, u32)> {
         let g = &model.gpu;
         let align = g.uniform_align() as usize;
         let shapes = self.shapes(model, rows, texts);
         let mut blocks = vec![0u8; shapes.len() * align];
         for (i, (p, _)) in shapes.iter().enumerate() {
-            blocks[i * align..i * align + std::mem::size_of::<Params>()].copy_from_slice(bytemuck::bytes_of(p));
+            blocks[i * align..i * align + std::mem::size_of::<Params>()]
+                .copy_from_slice(bytemuck::bytes_of(p));
         }
         g.write(&self.params, 0, &blocks);
         g.write(&self.extra, 0, bytemuck::cast_slice(extra));
@@ -151,7 +306,15 @@ impl BatchPlan {
 
     /// Runs one pass: `texts` texts of `rows` rows in all (at most the plan's), one compute
     /// pass, one submit, the pooled embeddings read back (`texts × hidden`).
-    pub(crate) async fn run(&self, model: &GpuModel, extra: &[f32], row_spans: &[f32], spans: &[f32], rows: usize, texts: usize) -> Result<Vec<f32>, String> {
+    pub(crate) async fn run(
+        &self,
+        model: &GpuModel,
+        extra: &[f32],
+        row_spans: &[f32],
+        spans: &[f32],
+        rows: usize,
+        texts: usize,
+    ) -> Result<Vec<f32>, String> {
         let g = &model.gpu;
         let groups = self.stage(model, extra, row_spans, spans, rows, texts);
         let mut enc = g.encoder();
@@ -194,13 +357,28 @@ impl BatchPlan {
                     Step::LayerNorm { .. } => ("layer_norm", r * h * 12.0, r * h * 8.0),
                     Step::Linear { n_in, n_out, .. } => {
                         let (i, o) = (n_in as f64, n_out as f64);
-                        ("linear", i * o * weight_bytes + r * (i + o) * 4.0, 2.0 * r * i * o)
+                        (
+                            "linear",
+                            i * o * weight_bytes + r * (i + o) * 4.0,
+                            2.0 * r * i * o,
+                        )
                     }
                     // Each row reads its text's keys and values (about 20 rows a text).
-                    Step::Attention => ("attention", r * h * 4.0 * (2.0 + 2.0 * 20.0), r * h * 4.0 * 20.0),
+                    Step::Attention => (
+                        "attention",
+                        r * h * 4.0 * (2.0 + 2.0 * 20.0),
+                        r * h * 4.0 * 20.0,
+                    ),
                     Step::MeanPool => ("mean_pool", r * h * 4.0, r * h),
                 };
-                crate::profile::Timed { pipeline: g.pipeline(d.kernel), bind: &d.bind, groups, kind, bytes, flops }
+                crate::profile::Timed {
+                    pipeline: g.pipeline(d.kernel),
+                    bind: &d.bind,
+                    groups,
+                    kind,
+                    bytes,
+                    flops,
+                }
             })
             .collect();
         crate::profile::time_dispatches(g, &timed)

@@ -101,7 +101,10 @@ impl Cost {
         // Token t attends to start + t + 1 positions.
         let positions = n as f64 * start as f64 + (n * (n + 1)) as f64 / 2.0;
         let (n, p) = (n as f64, positions);
-        (self.fixed_bytes + n * self.bytes_per_token + p * self.bytes_per_position, n * self.flops_per_token + p * self.flops_per_position)
+        (
+            self.fixed_bytes + n * self.bytes_per_token + p * self.bytes_per_position,
+            n * self.flops_per_token + p * self.flops_per_position,
+        )
     }
 }
 
@@ -207,7 +210,11 @@ enum Out {
     /// The last row's greedy token.
     Argmax,
     /// Log-probabilities of `(row, id)` pairs, the rows among `first..first + rows`.
-    LogProbs { first: usize, rows: usize, wanted: Vec<(usize, u32)> },
+    LogProbs {
+        first: usize,
+        rows: usize,
+        wanted: Vec<(usize, u32)>,
+    },
 }
 
 /// A decoder on the GPU, with its key/value cache there: the [`Forward`] the worker and the
@@ -241,24 +248,71 @@ fn bytes_of(v: &[f32]) -> &[u8] {
 impl GpuDecoder {
     /// Uploads `model`'s weights and plans every pass; `Err` names what the device could not
     /// hold (the sizes) or could not do.
-    pub async fn new(kernels: DecoderKernels, model: Decoder) -> Result<GpuDecoder, (Decoder, String)> {
+    pub async fn new(
+        kernels: DecoderKernels,
+        model: Decoder,
+    ) -> Result<GpuDecoder, (Decoder, String)> {
         let c = model.config;
         if c.head_dim > 256 || c.head_dim % 2 == 1 {
-            return Err((model, format!("the model's heads are {} wide; the GPU attention kernel holds an even width of 256 at most", c.head_dim)));
+            return Err((
+                model,
+                format!(
+                    "the model's heads are {} wide; the GPU attention kernel holds an even width of 256 at most",
+                    c.head_dim
+                ),
+            ));
         }
         if c.kv_heads == 0 || !c.heads.is_multiple_of(c.kv_heads) {
-            return Err((model, format!("{} query heads do not share {} key/value heads evenly", c.heads, c.kv_heads)));
+            return Err((
+                model,
+                format!(
+                    "{} query heads do not share {} key/value heads evenly",
+                    c.heads, c.kv_heads
+                ),
+            ));
         }
-        let (built, error) = kernels.gpu.catching(|| GpuDecoder::build(&kernels, &model)).await;
+        let (built, error) = kernels
+            .gpu
+            .catching(|| GpuDecoder::build(&kernels, &model))
+            .await;
         let built = match (built, error) {
             (Ok(parts), None) => parts,
             (Err(e), _) => return Err((model, e)),
             (Ok(parts), Some(e)) => {
-                return Err((model, format!("the GPU could not hold the model's {:.0} MB of weights and buffers: {e}", parts.device_bytes as f64 / 1e6)));
+                return Err((
+                    model,
+                    format!(
+                        "the GPU could not hold the model's {:.0} MB of weights and buffers: {e}",
+                        parts.device_bytes as f64 / 1e6
+                    ),
+                ));
             }
         };
-        let Built { layers, head, norm, bufs, plan, capacity, pass_tokens, device_bytes, storage } = built;
-        Ok(GpuDecoder { kernels, model, _layers: layers, _head: head, _norm: norm, bufs, plan, capacity, pass_tokens, len: 0, device_bytes, storage })
+        let Built {
+            layers,
+            head,
+            norm,
+            bufs,
+            plan,
+            capacity,
+            pass_tokens,
+            device_bytes,
+            storage,
+        } = built;
+        Ok(GpuDecoder {
+            kernels,
+            model,
+            _layers: layers,
+            _head: head,
+            _norm: norm,
+            bufs,
+            plan,
+            capacity,
+            pass_tokens,
+            len: 0,
+            device_bytes,
+            storage,
+        })
     }
 
     /// The model back (to run on the CPU after a GPU failure).
@@ -304,31 +358,57 @@ impl GpuDecoder {
         let mut layers = Vec::new();
         for l in model.layer_views() {
             let qkv = upload(vec![pack(&l.q), pack(&l.k), pack(&l.v)])?;
-            let qkv_bias = l.qkv_bias.map(|[a, b, cc]| vector("qkv-bias", &[a, b, cc].concat()));
+            let qkv_bias = l
+                .qkv_bias
+                .map(|[a, b, cc]| vector("qkv-bias", &[a, b, cc].concat()));
             let o = upload(vec![pack(&l.o)])?;
             let gate_up = upload(vec![pack(&l.gate), pack(&l.up)])?;
             let down = upload(vec![pack(&l.down)])?;
-            layers.push(DeviceLayer { attn_norm: vector("attn-norm", l.attn_norm), qkv, qkv_bias, o, ffn_norm: vector("ffn-norm", l.ffn_norm), gate_up, down });
+            layers.push(DeviceLayer {
+                attn_norm: vector("attn-norm", l.attn_norm),
+                qkv,
+                qkv_bias,
+                o,
+                ffn_norm: vector("ffn-norm", l.ffn_norm),
+                gate_up,
+                down,
+            });
         }
         let head = upload(vec![pack(&model.head_view())])?;
         let norm = vector("final-norm", model.final_norm());
-        let storage = kinds.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join("/");
+        let storage = kinds
+            .iter()
+            .map(|s| format!("{s:?}"))
+            .collect::<Vec<_>>()
+            .join("/");
 
         // The activations, for passes of up to `pass_tokens` tokens, each within a binding.
         let kv_dim = c.kv_heads * c.head_dim;
         let qkv_width = c.dim + 2 * kv_dim;
         let widest = (2 * c.ff).max(qkv_width).max(c.dim) as u64 * 4;
         let pass_tokens = PASS_TOKENS.min((k.max_binding / widest) as usize).max(1);
-        let capacity = c.context.min(MAX_CACHE).min((k.max_binding / (2 * kv_dim as u64 * 4)) as usize);
+        let capacity = c
+            .context
+            .min(MAX_CACHE)
+            .min((k.max_binding / (2 * kv_dim as u64 * 4)) as usize);
         if capacity == 0 || LOGIT_ROWS as u64 * c.vocab as u64 * 4 > k.max_binding {
-            return Err(format!("this GPU binds {} bytes at most: too few for the model's {} key/value widths or {} logits", k.max_binding, kv_dim, c.vocab));
+            return Err(format!(
+                "this GPU binds {} bytes at most: too few for the model's {} key/value widths or {} logits",
+                k.max_binding, kv_dim, c.vocab
+            ));
         }
-        let act = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+        let act = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
         let floats = |label: &str, n: usize| g.buffer(label, (n.max(1) * 4) as u64, act);
         let t = pass_tokens;
         let read_floats = (LOGIT_ROWS * c.vocab).max(MAX_WANTED).max(2);
         let bufs = Buffers {
-            step: g.buffer("step", std::mem::size_of::<Step>() as u64, wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST),
+            step: g.buffer(
+                "step",
+                std::mem::size_of::<Step>() as u64,
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
             x: floats("x", t * c.dim),
             h: floats("h", t * c.dim),
             qkv: floats("qkv", t * qkv_width),
@@ -337,11 +417,17 @@ impl GpuDecoder {
             gate_up: floats("gate-up", t * 2 * c.ff),
             act: floats("act", t * c.ff),
             rope: floats("rope", t * c.head_dim),
-            caches: (0..c.layers).map(|_| floats("kv-cache", 2 * capacity * kv_dim)).collect(),
+            caches: (0..c.layers)
+                .map(|_| floats("kv-cache", 2 * capacity * kv_dim))
+                .collect(),
             logits: floats("logits", LOGIT_ROWS * c.vocab),
             wanted: floats("wanted", 2 * MAX_WANTED),
             result: floats("result", MAX_WANTED.max(2)),
-            staging: g.buffer("staging", (read_floats * 4) as u64, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST),
+            staging: g.buffer(
+                "staging",
+                (read_floats * 4) as u64,
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            ),
         };
         device_bytes += (2 * capacity * kv_dim * c.layers * 4) as u64;
         let specs = plan_specs(&c, capacity, &layers, &head, &norm, &bufs);
@@ -349,12 +435,19 @@ impl GpuDecoder {
         let align = k.uniform_align.max(std::mem::size_of::<Params>() as u64) as usize;
         let mut blocks = vec![0u8; specs.len() * align];
         for (i, s) in specs.iter().enumerate() {
-            blocks[i * align..i * align + std::mem::size_of::<Params>()].copy_from_slice(bytemuck::bytes_of(&s.params));
+            blocks[i * align..i * align + std::mem::size_of::<Params>()]
+                .copy_from_slice(bytemuck::bytes_of(&s.params));
         }
         let params = g.buffer_init("params", &blocks, wgpu::BufferUsages::UNIFORM);
-        let (mut decode, mut prefill, mut head_sites, mut argmax, mut log_probs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut decode, mut prefill, mut head_sites, mut argmax, mut log_probs) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (i, s) in specs.into_iter().enumerate() {
-            let site = Site { kernel: s.kernel, bind: k.bind((&params, (i * align) as u64), &bufs.step, s.bindings), work: s.work, cost: s.cost };
+            let site = Site {
+                kernel: s.kernel,
+                bind: k.bind((&params, (i * align) as u64), &bufs.step, s.bindings),
+                work: s.work,
+                cost: s.cost,
+            };
             match s.path {
                 Path::Decode => decode.push(site),
                 Path::Prefill => prefill.push(site),
@@ -363,9 +456,27 @@ impl GpuDecoder {
                 Path::LogProbs => log_probs.push(site),
             }
         }
-        let (Some(argmax), Some(log_probs)) = (argmax.pop(), log_probs.pop()) else { return Err("the plan has no argmax or log_probs dispatch".to_owned()) };
-        let plan = Plan { decode, prefill, head: head_sites, argmax, log_probs };
-        Ok(Built { layers, head, norm, bufs, plan, capacity, pass_tokens, device_bytes, storage })
+        let (Some(argmax), Some(log_probs)) = (argmax.pop(), log_probs.pop()) else {
+            return Err("the plan has no argmax or log_probs dispatch".to_owned());
+        };
+        let plan = Plan {
+            decode,
+            prefill,
+            head: head_sites,
+            argmax,
+            log_probs,
+        };
+        Ok(Built {
+            layers,
+            head,
+            norm,
+            bufs,
+            plan,
+            capacity,
+            pass_tokens,
+            device_bytes,
+            storage,
+        })
     }
 
     /// Writes what a pass of `ids` after the cache's positions reads (its step block, its tokens'
@@ -378,13 +489,25 @@ impl GpuDecoder {
             Out::Logits { first, rows } | Out::LogProbs { first, rows, .. } => (*first, *rows),
             Out::Argmax => (n - 1, 1),
         };
-        let step = Step { n: n as u32, start: start as u32, first: first as u32, rows: rows as u32 };
+        let step = Step {
+            n: n as u32,
+            start: start as u32,
+            first: first as u32,
+            rows: rows as u32,
+        };
         g.write(&self.bufs.step, 0, bytemuck::bytes_of(&step));
         g.write(&self.bufs.x, 0, bytes_of(&self.model.embed_rows(ids)));
-        g.write(&self.bufs.rope, 0, bytes_of(&rope_table(self.model.inv_freq(), start, n)));
+        g.write(
+            &self.bufs.rope,
+            0,
+            bytes_of(&rope_table(self.model.inv_freq(), start, n)),
+        );
         match out {
             Out::LogProbs { wanted, .. } => {
-                let pairs: Vec<u32> = wanted.iter().flat_map(|&(row, id)| [(row - first) as u32, id]).collect();
+                let pairs: Vec<u32> = wanted
+                    .iter()
+                    .flat_map(|&(row, id)| [(row - first) as u32, id])
+                    .collect();
                 g.write(&self.bufs.wanted, 0, bytemuck::cast_slice(&pairs));
                 wanted.len()
             }
@@ -394,7 +517,11 @@ impl GpuDecoder {
 
     /// The dispatches of a pass of `n` tokens that reads back `out`, in order.
     fn sites(&self, n: usize, out: &Out) -> impl Iterator<Item = &Site> {
-        let layers = if n <= MATVEC_TOKENS { &self.plan.decode } else { &self.plan.prefill };
+        let layers = if n <= MATVEC_TOKENS {
+            &self.plan.decode
+        } else {
+            &self.plan.prefill
+        };
         let (head, reduce): (&[Site], Option<&Site>) = match out {
             Out::Nothing => (&[], None),
             Out::Logits { .. } => (&self.plan.head, None),
@@ -415,7 +542,12 @@ impl GpuDecoder {
         {
             let mut pass = g.pass(&mut enc, "decoder", None);
             for site in self.sites(n, out) {
-                g.dispatch_in(&mut pass, self.kernels.pipeline(site.kernel), &site.bind, site.work.groups(n, wanted));
+                g.dispatch_in(
+                    &mut pass,
+                    self.kernels.pipeline(site.kernel),
+                    &site.bind,
+                    site.work.groups(n, wanted),
+                );
             }
         }
         let bytes = match out {
@@ -424,7 +556,11 @@ impl GpuDecoder {
             Out::Argmax => 8,
             Out::LogProbs { .. } => (wanted * 4) as u64,
         };
-        let from = if matches!(out, Out::Logits { .. }) { &self.bufs.logits } else { &self.bufs.result };
+        let from = if matches!(out, Out::Logits { .. }) {
+            &self.bufs.logits
+        } else {
+            &self.bufs.result
+        };
         if bytes > 0 {
             enc.copy_buffer_to_buffer(from, 0, &self.bufs.staging, 0, bytes);
         }
@@ -437,9 +573,15 @@ impl GpuDecoder {
     /// (`crate::profile`): the per-kernel table's rows, and how they were timed. The cache keeps
     /// the tokens.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn profile(&mut self, ids: &[u32]) -> Result<(Vec<crate::profile::KernelTime>, crate::profile::Timing), String> {
+    pub fn profile(
+        &mut self,
+        ids: &[u32],
+    ) -> Result<(Vec<crate::profile::KernelTime>, crate::profile::Timing), String> {
         if ids.is_empty() || ids.len() > self.pass_tokens || self.len + ids.len() > self.capacity {
-            return Err(format!("a profiled pass runs 1 to {} tokens within the cache's {} positions", self.pass_tokens, self.capacity));
+            return Err(format!(
+                "a profiled pass runs 1 to {} tokens within the cache's {} positions",
+                self.pass_tokens, self.capacity
+            ));
         }
         let (n, start) = (ids.len(), self.len);
         let out = Out::Argmax;
@@ -469,7 +611,11 @@ impl GpuDecoder {
             return Ok(Vec::new());
         }
         if self.len + ids.len() > self.capacity {
-            return Err(format!("the GPU's key/value cache holds {} positions; this pass needs {}", self.capacity, self.len + ids.len()));
+            return Err(format!(
+                "the GPU's key/value cache holds {} positions; this pass needs {}",
+                self.capacity,
+                self.len + ids.len()
+            ));
         }
         let gpu = self.kernels.gpu.clone();
         let (bytes, error) = gpu.catching(|| self.encode(ids, &out)).await;
@@ -492,8 +638,19 @@ impl GpuDecoder {
         }
         let tail = &ids[split..];
         let last = match last {
-            Out::Logits { first, rows } => Out::Logits { first: first - split, rows },
-            Out::LogProbs { first, rows, wanted } => Out::LogProbs { first: first - split, rows, wanted: wanted.into_iter().map(|(r, id)| (r - split, id)).collect() },
+            Out::Logits { first, rows } => Out::Logits {
+                first: first - split,
+                rows,
+            },
+            Out::LogProbs {
+                first,
+                rows,
+                wanted,
+            } => Out::LogProbs {
+                first: first - split,
+                rows,
+                wanted: wanted.into_iter().map(|(r, id)| (r - split, id)).collect(),
+            },
             other => other,
         };
         self.pass(tail, last).await
@@ -502,11 +659,29 @@ impl GpuDecoder {
     async fn run(&mut self, ids: &[u32], logits: Logits) -> Result<Vec<f32>, String> {
         match logits {
             Logits::None => self.passes(ids, Out::Nothing).await,
-            Logits::Last => self.passes(ids, Out::Logits { first: ids.len().saturating_sub(1), rows: 1 }).await,
+            Logits::Last => {
+                self.passes(
+                    ids,
+                    Out::Logits {
+                        first: ids.len().saturating_sub(1),
+                        rows: 1,
+                    },
+                )
+                .await
+            }
             Logits::All => {
                 let mut all = Vec::with_capacity(ids.len() * self.model.config.vocab);
                 for chunk in ids.chunks(LOGIT_ROWS) {
-                    all.extend(self.pass(chunk, Out::Logits { first: 0, rows: chunk.len() }).await?);
+                    all.extend(
+                        self.pass(
+                            chunk,
+                            Out::Logits {
+                                first: 0,
+                                rows: chunk.len(),
+                            },
+                        )
+                        .await?,
+                    );
                 }
                 Ok(all)
             }
@@ -518,11 +693,20 @@ impl GpuDecoder {
             return Err("no token to decode from".to_owned());
         }
         let out = self.passes(ids, Out::Argmax).await?;
-        out.first().map(|v| v.to_bits()).ok_or_else(|| "the GPU read back no token".to_owned())
+        out.first()
+            .map(|v| v.to_bits())
+            .ok_or_else(|| "the GPU read back no token".to_owned())
     }
 
-    async fn log_probs(&mut self, ids: &[u32], wanted: &[(usize, u32)]) -> Result<Vec<f32>, String> {
-        let (Some(lo), Some(hi)) = (wanted.iter().map(|w| w.0).min(), wanted.iter().map(|w| w.0).max()) else {
+    async fn log_probs(
+        &mut self,
+        ids: &[u32],
+        wanted: &[(usize, u32)],
+    ) -> Result<Vec<f32>, String> {
+        let (Some(lo), Some(hi)) = (
+            wanted.iter().map(|w| w.0).min(),
+            wanted.iter().map(|w| w.0).max(),
+        ) else {
             return log_probs_from_logits(self, ids, wanted).await;
         };
         if hi >= ids.len() || hi - lo >= LOGIT_ROWS || wanted.len() > MAX_WANTED {
@@ -533,7 +717,16 @@ impl GpuDecoder {
         // The tokens before the first wanted row, the wanted rows' pass, the tokens after.
         self.passes(&ids[..lo], Out::Nothing).await?;
         let wanted_rel: Vec<(usize, u32)> = wanted.iter().map(|&(r, id)| (r - lo, id)).collect();
-        let values = self.pass(&ids[lo..=hi], Out::LogProbs { first: 0, rows: hi - lo + 1, wanted: wanted_rel }).await?;
+        let values = self
+            .pass(
+                &ids[lo..=hi],
+                Out::LogProbs {
+                    first: 0,
+                    rows: hi - lo + 1,
+                    wanted: wanted_rel,
+                },
+            )
+            .await?;
         self.passes(&ids[hi + 1..], Out::Nothing).await?;
         Ok(values.into_iter().map(unsaturate).collect())
     }
@@ -573,10 +766,21 @@ struct Product<'a> {
 
 /// A product's dispatches, one a chunk of each of its matrices: `matvec` on the decode path and
 /// for the logits, `tiled` for a prefill.
-fn products<'a>(path: Path, c: &Config, parts: &'a [(DeviceMatrix, usize)], p: Product<'a>) -> Vec<Spec<'a>> {
+fn products<'a>(
+    path: Path,
+    c: &Config,
+    parts: &'a [(DeviceMatrix, usize)],
+    p: Product<'a>,
+) -> Vec<Spec<'a>> {
     let tiled = path == Path::Prefill;
     let mut flags = 0;
-    for (on, f) in [(p.bias.is_some(), flag::BIAS), (p.accumulate, flag::ACCUMULATE), (p.gains.is_some(), flag::NORM), (p.silu, flag::SILU), (p.logits, flag::LOGITS)] {
+    for (on, f) in [
+        (p.bias.is_some(), flag::BIAS),
+        (p.accumulate, flag::ACCUMULATE),
+        (p.gains.is_some(), flag::NORM),
+        (p.silu, flag::SILU),
+        (p.logits, flag::LOGITS),
+    ] {
         if on {
             flags |= f;
         }
@@ -587,7 +791,11 @@ fn products<'a>(path: Path, c: &Config, parts: &'a [(DeviceMatrix, usize)], p: P
             let (rows, cols) = (*rows, m.cols);
             specs.push(Spec {
                 path,
-                kernel: if tiled { Kernel::Tiled(m.storage) } else { Kernel::Matvec(m.storage) },
+                kernel: if tiled {
+                    Kernel::Tiled(m.storage)
+                } else {
+                    Kernel::Matvec(m.storage)
+                },
                 params: Params {
                     rows: rows as u32,
                     cols: cols as u32,
@@ -600,11 +808,25 @@ fn products<'a>(path: Path, c: &Config, parts: &'a [(DeviceMatrix, usize)], p: P
                     ff: if p.silu { cols as u32 } else { 0 },
                     ..Params::default()
                 },
-                bindings: Bindings { a: Some(p.input), w: Some(buf), b: p.bias, c: p.gains, out: Some(p.out), ..Bindings::default() },
-                work: if tiled { Work::Tiles(rows) } else { Work::Rows(rows) },
+                bindings: Bindings {
+                    a: Some(p.input),
+                    w: Some(buf),
+                    b: p.bias,
+                    c: p.gains,
+                    out: Some(p.out),
+                    ..Bindings::default()
+                },
+                work: if tiled {
+                    Work::Tiles(rows)
+                } else {
+                    Work::Rows(rows)
+                },
                 cost: Cost {
                     fixed_bytes: (rows * m.row_words * 4) as f64,
-                    bytes_per_token: ((if p.silu { 2 } else { 1 }) * cols + rows * (if p.accumulate { 2 } else { 1 })) as f64 * 4.0,
+                    bytes_per_token: ((if p.silu { 2 } else { 1 }) * cols
+                        + rows * (if p.accumulate { 2 } else { 1 }))
+                        as f64
+                        * 4.0,
                     flops_per_token: (2 * rows * cols) as f64,
                     ..Cost::default()
                 },
@@ -616,10 +838,21 @@ fn products<'a>(path: Path, c: &Config, parts: &'a [(DeviceMatrix, usize)], p: P
 
 /// Every dispatch of a pass, in order, for both paths (decode and prefill), the logits and the
 /// two reductions.
-fn plan_specs<'a>(c: &Config, capacity: usize, layers: &'a [DeviceLayer], head: &'a [(DeviceMatrix, usize)], norm: &'a wgpu::Buffer, b: &'a Buffers) -> Vec<Spec<'a>> {
+fn plan_specs<'a>(
+    c: &Config,
+    capacity: usize,
+    layers: &'a [DeviceLayer],
+    head: &'a [(DeviceMatrix, usize)],
+    norm: &'a wgpu::Buffer,
+    b: &'a Buffers,
+) -> Vec<Spec<'a>> {
     let kv_dim = c.kv_heads * c.head_dim;
     let qkv_width = c.dim + 2 * kv_dim;
-    let halves = if c.rope == RopeLayout::Halves { flag::HALVES } else { 0 };
+    let halves = if c.rope == RopeLayout::Halves {
+        flag::HALVES
+    } else {
+        0
+    };
     let mut specs = Vec::new();
     for (l, cache) in layers.iter().zip(&b.caches) {
         let rope = |path| Spec {
@@ -634,15 +867,36 @@ fn plan_specs<'a>(c: &Config, capacity: usize, layers: &'a [DeviceLayer], head: 
                 flags: halves,
                 ..Params::default()
             },
-            bindings: Bindings { a: Some(&b.qkv), b: Some(&b.rope), out: Some(cache), out2: Some(&b.q), ..Bindings::default() },
+            bindings: Bindings {
+                a: Some(&b.qkv),
+                b: Some(&b.rope),
+                out: Some(cache),
+                out2: Some(&b.q),
+                ..Bindings::default()
+            },
             work: Work::PerToken((c.heads + c.kv_heads) * c.head_dim / 2 + kv_dim),
-            cost: Cost { bytes_per_token: ((c.dim + kv_dim) * 3 + kv_dim * 2) as f64 * 4.0, flops_per_token: (3 * (c.dim + kv_dim)) as f64, ..Cost::default() },
+            cost: Cost {
+                bytes_per_token: ((c.dim + kv_dim) * 3 + kv_dim * 2) as f64 * 4.0,
+                flops_per_token: (3 * (c.dim + kv_dim)) as f64,
+                ..Cost::default()
+            },
         };
         let attention = |path| Spec {
             path,
             kernel: Kernel::Attention,
-            params: Params { heads: c.heads as u32, kv_heads: c.kv_heads as u32, head_dim: c.head_dim as u32, capacity: capacity as u32, ..Params::default() },
-            bindings: Bindings { a: Some(&b.q), b: Some(cache), out: Some(&b.attn), ..Bindings::default() },
+            params: Params {
+                heads: c.heads as u32,
+                kv_heads: c.kv_heads as u32,
+                head_dim: c.head_dim as u32,
+                capacity: capacity as u32,
+                ..Params::default()
+            },
+            bindings: Bindings {
+                a: Some(&b.q),
+                b: Some(cache),
+                out: Some(&b.attn),
+                ..Bindings::default()
+            },
             work: Work::TokenHeads(c.heads),
             cost: Cost {
                 bytes_per_token: (2 * c.dim * 4) as f64,
@@ -654,55 +908,211 @@ fn plan_specs<'a>(c: &Config, capacity: usize, layers: &'a [DeviceLayer], head: 
         let norm_spec = |gains: &'a wgpu::Buffer| Spec {
             path: Path::Prefill,
             kernel: Kernel::RmsNorm,
-            params: Params { cols: c.dim as u32, in_stride: c.dim as u32, eps: c.eps, ..Params::default() },
-            bindings: Bindings { a: Some(&b.x), b: Some(gains), out: Some(&b.h), ..Bindings::default() },
+            params: Params {
+                cols: c.dim as u32,
+                in_stride: c.dim as u32,
+                eps: c.eps,
+                ..Params::default()
+            },
+            bindings: Bindings {
+                a: Some(&b.x),
+                b: Some(gains),
+                out: Some(&b.h),
+                ..Bindings::default()
+            },
             work: Work::Tokens,
-            cost: Cost { bytes_per_token: (c.dim * 8) as f64, flops_per_token: (c.dim * 4) as f64, ..Cost::default() },
+            cost: Cost {
+                bytes_per_token: (c.dim * 8) as f64,
+                flops_per_token: (c.dim * 4) as f64,
+                ..Cost::default()
+            },
         };
-        let product = |path, parts, input, in_stride, gains, bias, silu, accumulate, out, out_width| {
-            products(path, c, parts, Product { input, in_stride, gains, bias, silu, accumulate, logits: false, out, out_width })
-        };
+        let product =
+            |path, parts, input, in_stride, gains, bias, silu, accumulate, out, out_width| {
+                products(
+                    path,
+                    c,
+                    parts,
+                    Product {
+                        input,
+                        in_stride,
+                        gains,
+                        bias,
+                        silu,
+                        accumulate,
+                        logits: false,
+                        out,
+                        out_width,
+                    },
+                )
+            };
         // Decode: the norms and the gate inside the products, the residual adds too.
-        specs.extend(product(Path::Decode, &l.qkv, &b.x, c.dim, Some(&l.attn_norm), l.qkv_bias.as_ref(), false, false, &b.qkv, qkv_width));
+        specs.extend(product(
+            Path::Decode,
+            &l.qkv,
+            &b.x,
+            c.dim,
+            Some(&l.attn_norm),
+            l.qkv_bias.as_ref(),
+            false,
+            false,
+            &b.qkv,
+            qkv_width,
+        ));
         specs.push(rope(Path::Decode));
         specs.push(attention(Path::Decode));
-        specs.extend(product(Path::Decode, &l.o, &b.attn, c.dim, None, None, false, true, &b.x, c.dim));
-        specs.extend(product(Path::Decode, &l.gate_up, &b.x, c.dim, Some(&l.ffn_norm), None, false, false, &b.gate_up, 2 * c.ff));
-        specs.extend(product(Path::Decode, &l.down, &b.gate_up, 2 * c.ff, None, None, true, true, &b.x, c.dim));
+        specs.extend(product(
+            Path::Decode,
+            &l.o,
+            &b.attn,
+            c.dim,
+            None,
+            None,
+            false,
+            true,
+            &b.x,
+            c.dim,
+        ));
+        specs.extend(product(
+            Path::Decode,
+            &l.gate_up,
+            &b.x,
+            c.dim,
+            Some(&l.ffn_norm),
+            None,
+            false,
+            false,
+            &b.gate_up,
+            2 * c.ff,
+        ));
+        specs.extend(product(
+            Path::Decode,
+            &l.down,
+            &b.gate_up,
+            2 * c.ff,
+            None,
+            None,
+            true,
+            true,
+            &b.x,
+            c.dim,
+        ));
         // Prefill: the tiled products, the norms and the gate apart.
         specs.push(norm_spec(&l.attn_norm));
-        specs.extend(product(Path::Prefill, &l.qkv, &b.h, c.dim, None, l.qkv_bias.as_ref(), false, false, &b.qkv, qkv_width));
+        specs.extend(product(
+            Path::Prefill,
+            &l.qkv,
+            &b.h,
+            c.dim,
+            None,
+            l.qkv_bias.as_ref(),
+            false,
+            false,
+            &b.qkv,
+            qkv_width,
+        ));
         specs.push(rope(Path::Prefill));
         specs.push(attention(Path::Prefill));
-        specs.extend(product(Path::Prefill, &l.o, &b.attn, c.dim, None, None, false, true, &b.x, c.dim));
+        specs.extend(product(
+            Path::Prefill,
+            &l.o,
+            &b.attn,
+            c.dim,
+            None,
+            None,
+            false,
+            true,
+            &b.x,
+            c.dim,
+        ));
         specs.push(norm_spec(&l.ffn_norm));
-        specs.extend(product(Path::Prefill, &l.gate_up, &b.h, c.dim, None, None, false, false, &b.gate_up, 2 * c.ff));
+        specs.extend(product(
+            Path::Prefill,
+            &l.gate_up,
+            &b.h,
+            c.dim,
+            None,
+            None,
+            false,
+            false,
+            &b.gate_up,
+            2 * c.ff,
+        ));
         specs.push(Spec {
             path: Path::Prefill,
             kernel: Kernel::SiluMul,
-            params: Params { ff: c.ff as u32, ..Params::default() },
-            bindings: Bindings { a: Some(&b.gate_up), out: Some(&b.act), ..Bindings::default() },
+            params: Params {
+                ff: c.ff as u32,
+                ..Params::default()
+            },
+            bindings: Bindings {
+                a: Some(&b.gate_up),
+                out: Some(&b.act),
+                ..Bindings::default()
+            },
             work: Work::PerToken(c.ff),
-            cost: Cost { bytes_per_token: (c.ff * 12) as f64, flops_per_token: (c.ff * 5) as f64, ..Cost::default() },
+            cost: Cost {
+                bytes_per_token: (c.ff * 12) as f64,
+                flops_per_token: (c.ff * 5) as f64,
+                ..Cost::default()
+            },
         });
-        specs.extend(product(Path::Prefill, &l.down, &b.act, c.ff, None, None, false, true, &b.x, c.dim));
+        specs.extend(product(
+            Path::Prefill,
+            &l.down,
+            &b.act,
+            c.ff,
+            None,
+            None,
+            false,
+            true,
+            &b.x,
+            c.dim,
+        ));
     }
     specs.extend(products(
         Path::Head,
         c,
         head,
-        Product { input: &b.x, in_stride: c.dim, gains: Some(norm), bias: None, silu: false, accumulate: false, logits: true, out: &b.logits, out_width: c.vocab },
+        Product {
+            input: &b.x,
+            in_stride: c.dim,
+            gains: Some(norm),
+            bias: None,
+            silu: false,
+            accumulate: false,
+            logits: true,
+            out: &b.logits,
+            out_width: c.vocab,
+        },
     ));
     let reduce = |path, kernel, w: Option<&'a wgpu::Buffer>, work| Spec {
         path,
         kernel,
-        params: Params { cols: c.vocab as u32, ..Params::default() },
-        bindings: Bindings { a: Some(&b.logits), w, out: Some(&b.result), ..Bindings::default() },
+        params: Params {
+            cols: c.vocab as u32,
+            ..Params::default()
+        },
+        bindings: Bindings {
+            a: Some(&b.logits),
+            w,
+            out: Some(&b.result),
+            ..Bindings::default()
+        },
         work,
-        cost: Cost { bytes_per_token: (c.vocab * 4) as f64, flops_per_token: c.vocab as f64, ..Cost::default() },
+        cost: Cost {
+            bytes_per_token: (c.vocab * 4) as f64,
+            flops_per_token: c.vocab as f64,
+            ..Cost::default()
+        },
     };
     specs.push(reduce(Path::Argmax, Kernel::Argmax, None, Work::One));
-    specs.push(reduce(Path::LogProbs, Kernel::LogProbs, Some(&b.wanted), Work::Wanted));
+    specs.push(reduce(
+        Path::LogProbs,
+        Kernel::LogProbs,
+        Some(&b.wanted),
+        Work::Wanted,
+    ));
     specs
 }
 
@@ -719,7 +1129,11 @@ impl Forward for GpuDecoder {
         self.len = self.len.min(len);
     }
 
-    fn forward(&mut self, ids: &[u32], logits: Logits) -> impl Future<Output = Result<Vec<f32>, String>> {
+    fn forward(
+        &mut self,
+        ids: &[u32],
+        logits: Logits,
+    ) -> impl Future<Output = Result<Vec<f32>, String>> {
         self.run(ids, logits)
     }
 
@@ -727,7 +1141,11 @@ impl Forward for GpuDecoder {
         self.argmax(ids)
     }
 
-    fn forward_log_probs(&mut self, ids: &[u32], wanted: &[(usize, u32)]) -> impl Future<Output = Result<Vec<f32>, String>> {
+    fn forward_log_probs(
+        &mut self,
+        ids: &[u32],
+        wanted: &[(usize, u32)],
+    ) -> impl Future<Output = Result<Vec<f32>, String>> {
         self.log_probs(ids, wanted)
     }
 }

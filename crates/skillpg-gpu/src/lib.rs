@@ -94,7 +94,15 @@ impl Counters {
 
     fn get(&self) -> Counts {
         let v = |i: usize| self.0[i].load(std::sync::atomic::Ordering::Relaxed);
-        Counts { buffers: v(0), bind_groups: v(1), submits: v(2), passes: v(3), dispatches: v(4), read_bytes: v(5), written_bytes: v(6) }
+        Counts {
+            buffers: v(0),
+            bind_groups: v(1),
+            submits: v(2),
+            passes: v(3),
+            dispatches: v(4),
+            read_bytes: v(5),
+            written_bytes: v(6),
+        }
     }
 }
 
@@ -107,9 +115,18 @@ const READ_BYTES: usize = 5;
 const WRITTEN_BYTES: usize = 6;
 
 /// The embedding model's WGSL: f32 weights.
-pub const KERNELS_WGSL: &str = concat!(include_str!("tile.wgsl"), include_str!("common.wgsl"), include_str!("kernels.wgsl"));
+pub const KERNELS_WGSL: &str = concat!(
+    include_str!("tile.wgsl"),
+    include_str!("common.wgsl"),
+    include_str!("kernels.wgsl")
+);
 /// The same with f16 weights (where the adapter offers `shader-f16`).
-pub const KERNELS_F16_WGSL: &str = concat!("enable f16;\n", include_str!("tile.wgsl"), include_str!("common.wgsl"), include_str!("kernels_f16.wgsl"));
+pub const KERNELS_F16_WGSL: &str = concat!(
+    "enable f16;\n",
+    include_str!("tile.wgsl"),
+    include_str!("common.wgsl"),
+    include_str!("kernels_f16.wgsl")
+);
 
 /// A wgpu device with the kernels compiled.
 #[derive(Debug, Clone)]
@@ -135,9 +152,13 @@ pub struct DeviceBuf {
 
 /// The adapter wgpu would use, and what it is.
 async fn request_adapter() -> Result<(wgpu::Adapter, AdapterSummary), String> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter = instance
-        .request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, ..Default::default() })
+        .request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        })
         .await
         .map_err(|e| format!("no GPU adapter: {e}"))?;
     let info = adapter.get_info();
@@ -170,17 +191,36 @@ impl Gpu {
             required_features |= wgpu::Features::TIMESTAMP_QUERY;
         }
         let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor { label: Some("skillpg"), required_features, required_limits: adapter.limits(), ..Default::default() })
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("skillpg"),
+                required_features,
+                required_limits: adapter.limits(),
+                ..Default::default()
+            })
             .await
             .map_err(|e| format!("the GPU refused a device: {e}"))?;
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("kernels"), source: wgpu::ShaderSource::Wgsl(KERNELS_WGSL.into()) });
-        let storage = |binding, read_only| buffer_binding(binding, wgpu::BufferBindingType::Storage { read_only });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("kernels"),
+            source: wgpu::ShaderSource::Wgsl(KERNELS_WGSL.into()),
+        });
+        let storage = |binding, read_only| {
+            buffer_binding(binding, wgpu::BufferBindingType::Storage { read_only })
+        };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("kernels"),
-            entries: &[buffer_binding(0, wgpu::BufferBindingType::Uniform), storage(1, true), storage(2, true), storage(3, true), storage(4, false)],
+            entries: &[
+                buffer_binding(0, wgpu::BufferBindingType::Uniform),
+                storage(1, true),
+                storage(2, true),
+                storage(3, true),
+                storage(4, false),
+            ],
         });
-        let pipeline_layout =
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("kernels"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("kernels"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
         let make = |module: &wgpu::ShaderModule, entry: &'static str| {
             let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(entry),
@@ -193,14 +233,27 @@ impl Gpu {
             (entry, p)
         };
         let mut pipelines: Vec<(&'static str, wgpu::ComputePipeline)> =
-            ["linear", "layer_norm", "attention", "embed", "mean_pool"].into_iter().map(|e| make(&module, e)).collect();
+            ["linear", "layer_norm", "attention", "embed", "mean_pool"]
+                .into_iter()
+                .map(|e| make(&module, e))
+                .collect();
         if summary.shader_f16 {
-            let module16 =
-                device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("kernels-f16"), source: wgpu::ShaderSource::Wgsl(KERNELS_F16_WGSL.into()) });
+            let module16 = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("kernels-f16"),
+                source: wgpu::ShaderSource::Wgsl(KERNELS_F16_WGSL.into()),
+            });
             pipelines.push(make(&module16, "linear_f16"));
         }
         let timestamps = summary.timestamps;
-        Ok(Gpu { device, queue, layout, pipelines: pipelines.into(), counters: Arc::default(), timestamps, adapter: summary })
+        Ok(Gpu {
+            device,
+            queue,
+            layout,
+            pipelines: pipelines.into(),
+            counters: Arc::default(),
+            timestamps,
+            adapter: summary,
+        })
     }
 
     /// What the device was asked to do since it was made.
@@ -221,15 +274,34 @@ impl Gpu {
     /// A buffer of `size` bytes (counted).
     pub(crate) fn buffer(&self, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
         self.counters.add(BUFFERS, 1);
-        self.device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size: size.max(4), usage, mapped_at_creation: false })
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: size.max(4),
+            usage,
+            mapped_at_creation: false,
+        })
     }
 
     /// A buffer holding `contents` (counted; empty contents get four zero bytes, as bindings may
     /// not be empty).
-    pub(crate) fn buffer_init(&self, label: &str, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    pub(crate) fn buffer_init(
+        &self,
+        label: &str,
+        contents: &[u8],
+        usage: wgpu::BufferUsages,
+    ) -> wgpu::Buffer {
         self.counters.add(BUFFERS, 1);
-        let contents: &[u8] = if contents.is_empty() { &[0; 4] } else { contents };
-        self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+        let contents: &[u8] = if contents.is_empty() {
+            &[0; 4]
+        } else {
+            contents
+        };
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage,
+            })
     }
 
     /// A bind group (counted).
@@ -245,13 +317,27 @@ impl Gpu {
     }
 
     /// Begins a compute pass (counted), writing timestamps at its start and end when asked.
-    pub(crate) fn pass<'e>(&self, enc: &'e mut wgpu::CommandEncoder, label: &str, timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>) -> wgpu::ComputePass<'e> {
+    pub(crate) fn pass<'e>(
+        &self,
+        enc: &'e mut wgpu::CommandEncoder,
+        label: &str,
+        timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) -> wgpu::ComputePass<'e> {
         self.counters.add(PASSES, 1);
-        enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: timestamps })
+        enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(label),
+            timestamp_writes: timestamps,
+        })
     }
 
     /// Records a dispatch of `pipeline` with `bind` into `pass` (counted).
-    pub(crate) fn dispatch_in(&self, pass: &mut wgpu::ComputePass<'_>, pipeline: &wgpu::ComputePipeline, bind: &wgpu::BindGroup, groups: (u32, u32)) {
+    pub(crate) fn dispatch_in(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        pipeline: &wgpu::ComputePipeline,
+        bind: &wgpu::BindGroup,
+        groups: (u32, u32),
+    ) {
         self.counters.add(DISPATCHES, 1);
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, bind, &[]);
@@ -260,12 +346,20 @@ impl Gpu {
 
     /// Maps the first `bytes` of `staging` (a MAP_READ buffer that recorded work copied into) and
     /// returns them as f32s, unmapping it again (counted).
-    pub(crate) async fn read_staging(&self, staging: &wgpu::Buffer, bytes: u64) -> Result<Vec<f32>, String> {
+    pub(crate) async fn read_staging(
+        &self,
+        staging: &wgpu::Buffer,
+        bytes: u64,
+    ) -> Result<Vec<f32>, String> {
         Ok(bytemuck::cast_slice(&self.read_staging_bytes(staging, bytes).await?).to_vec())
     }
 
     /// The same, as bytes.
-    pub(crate) async fn read_staging_bytes(&self, staging: &wgpu::Buffer, bytes: u64) -> Result<Vec<u8>, String> {
+    pub(crate) async fn read_staging_bytes(
+        &self,
+        staging: &wgpu::Buffer,
+        bytes: u64,
+    ) -> Result<Vec<u8>, String> {
         self.counters.add(READ_BYTES, bytes);
         let bytes = bytes.max(4);
         let (tx, rx) = futures_channel::oneshot::channel();
@@ -274,8 +368,12 @@ impl Gpu {
         });
         #[cfg(not(target_arch = "wasm32"))]
         self.wait()?;
-        rx.await.map_err(|_| "the GPU dropped the read".to_owned())?.map_err(|e| format!("reading the GPU buffer failed: {e}"))?;
-        let view = staging.get_mapped_range(..bytes).map_err(|e| format!("{e:?}"))?;
+        rx.await
+            .map_err(|_| "the GPU dropped the read".to_owned())?
+            .map_err(|e| format!("reading the GPU buffer failed: {e}"))?;
+        let view = staging
+            .get_mapped_range(..bytes)
+            .map_err(|e| format!("{e:?}"))?;
         let data = view.to_vec();
         drop(view);
         staging.unmap();
@@ -285,18 +383,24 @@ impl Gpu {
     /// Waits until the device has done what was submitted (natively).
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn wait(&self) -> Result<(), String> {
-        self.device.poll(wgpu::PollType::wait_indefinitely()).map(|_| ()).map_err(|e| format!("GPU poll failed: {e}"))
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map(|_| ())
+            .map_err(|e| format!("GPU poll failed: {e}"))
     }
 
     /// The alignment of a uniform block's offset in a buffer of several.
     pub(crate) fn uniform_align(&self) -> u64 {
-        u64::from(self.device.limits().min_uniform_buffer_offset_alignment).max(std::mem::size_of::<Params>() as u64)
+        u64::from(self.device.limits().min_uniform_buffer_offset_alignment)
+            .max(std::mem::size_of::<Params>() as u64)
     }
 
     /// The embedding model's compiled kernel `name`.
     pub(crate) fn pipeline(&self, name: &str) -> &wgpu::ComputePipeline {
         // Kernel names are the code's, not the input's: a missing one is a bug, and loud.
-        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == name) else { panic!("no compiled kernel {name}: the WGSL and the Rust disagree") };
+        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == name) else {
+            panic!("no compiled kernel {name}: the WGSL and the Rust disagree")
+        };
         pipeline
     }
 
@@ -309,7 +413,11 @@ impl Gpu {
     /// A query set of `count` timestamps.
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn timestamp_set(&self, count: u32) -> wgpu::QuerySet {
-        self.device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("timestamps"), ty: wgpu::QueryType::Timestamp, count })
+        self.device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count,
+        })
     }
 
     /// Whether weights can be stored in f16 (the adapter offers `shader-f16`).
@@ -319,35 +427,81 @@ impl Gpu {
 
     /// Uploads `data` as IEEE halves, for the f16 kernels.
     pub fn upload_f16(&self, data: &[f32]) -> DeviceBuf {
-        let mut halves: Vec<u16> = data.iter().map(|&v| skillpg_router::weights::f32_to_f16(v)).collect();
+        let mut halves: Vec<u16> = data
+            .iter()
+            .map(|&v| skillpg_router::weights::f32_to_f16(v))
+            .collect();
         if halves.len() % 2 == 1 || halves.is_empty() {
             halves.push(0);
         }
-        let buf = self.buffer_init("f16", bytemuck::cast_slice(&halves), wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST);
-        DeviceBuf { buf, len: data.len() }
+        let buf = self.buffer_init(
+            "f16",
+            bytemuck::cast_slice(&halves),
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        );
+        DeviceBuf {
+            buf,
+            len: data.len(),
+        }
     }
 
     /// Uploads `data` (an empty slice gets one zero, as bindings may not be empty).
     pub fn upload(&self, data: &[f32]) -> DeviceBuf {
         let data: &[f32] = if data.is_empty() { &[0.0] } else { data };
-        let buf = self.buffer_init("data", bytemuck::cast_slice(data), wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST);
-        DeviceBuf { buf, len: data.len() }
+        let buf = self.buffer_init(
+            "data",
+            bytemuck::cast_slice(data),
+            wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+        );
+        DeviceBuf {
+            buf,
+            len: data.len(),
+        }
     }
 
     pub(crate) fn output(&self, len: usize) -> DeviceBuf {
-        let buf = self.buffer("output", (len.max(1) * 4) as u64, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST);
+        let buf = self.buffer(
+            "output",
+            (len.max(1) * 4) as u64,
+            wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+        );
         DeviceBuf { buf, len }
     }
 
     /// Records one kernel dispatch of `groups` workgroups (x, y) into `encoder`.
-    fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, kernel: &str, params: Params, inputs: [&DeviceBuf; 3], out: &DeviceBuf, groups: (u32, u32)) {
+    fn dispatch(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        kernel: &str,
+        params: Params,
+        inputs: [&DeviceBuf; 3],
+        out: &DeviceBuf,
+        groups: (u32, u32),
+    ) {
         // Kernel names are the code's, not the input's: a missing one is a bug, and loud.
-        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == kernel) else { panic!("no compiled kernel {kernel}: the WGSL and the Rust disagree") };
-        self.dispatch_pipeline(encoder, kernel, pipeline, bytemuck::bytes_of(&params), [&inputs[0].buf, &inputs[1].buf, &inputs[2].buf], &out.buf, groups);
+        let Some((_, pipeline)) = self.pipelines.iter().find(|(n, _)| *n == kernel) else {
+            panic!("no compiled kernel {kernel}: the WGSL and the Rust disagree")
+        };
+        self.dispatch_pipeline(
+            encoder,
+            kernel,
+            pipeline,
+            bytemuck::bytes_of(&params),
+            [&inputs[0].buf, &inputs[1].buf, &inputs[2].buf],
+            &out.buf,
+            groups,
+        );
     }
 
     /// Records one dispatch of `pipeline` with `params` (a uniform block) and its four buffers.
-    #[allow(clippy::too_many_arguments, reason = "a dispatch's pipeline, uniform, buffers and size")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "a dispatch's pipeline, uniform, buffers and size"
+    )]
     pub(crate) fn dispatch_pipeline(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -363,11 +517,26 @@ impl Gpu {
             label: None,
             layout: &self.layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: inputs[0].as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: inputs[1].as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: inputs[2].as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: out.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: uniform.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: inputs[0].as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: inputs[1].as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: inputs[2].as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: out.as_entire_binding(),
+                },
             ],
         });
         let mut pass = self.pass(encoder, label, None);
@@ -404,7 +573,11 @@ impl Gpu {
     /// paths keep their own).
     pub async fn read(&self, src: &DeviceBuf) -> Result<Vec<f32>, String> {
         let size = (src.len.max(1) * 4) as u64;
-        let staging = self.buffer("staging", size, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+        let staging = self.buffer(
+            "staging",
+            size,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
         let mut encoder = self.encoder();
         encoder.copy_buffer_to_buffer(&src.buf, 0, &staging, 0, size);
         self.submit(encoder);
@@ -428,13 +601,29 @@ impl Gpu {
         w_f16: bool,
     ) -> DeviceBuf {
         let out = self.output(rows * n_out);
-        let p = Params { rows: rows as u32, n_in: n_in as u32, n_out: n_out as u32, flag: gelu as u32, ..Default::default() };
-        self.dispatch(enc, if w_f16 { "linear_f16" } else { "linear" }, p, [x, w, b], &out, linear_groups(rows, n_out));
+        let p = Params {
+            rows: rows as u32,
+            n_in: n_in as u32,
+            n_out: n_out as u32,
+            flag: gelu as u32,
+            ..Default::default()
+        };
+        self.dispatch(
+            enc,
+            if w_f16 { "linear_f16" } else { "linear" },
+            p,
+            [x, w, b],
+            &out,
+            linear_groups(rows, n_out),
+        );
         out
     }
 
     /// LayerNorm of `x` (+ `residual`), gamma and beta concatenated in `gb`.
-    #[allow(clippy::too_many_arguments, reason = "the kernel's buffers and shape, as the kernel binds them")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the kernel's buffers and shape, as the kernel binds them"
+    )]
     pub fn layer_norm(
         &self,
         enc: &mut wgpu::CommandEncoder,
@@ -446,39 +635,94 @@ impl Gpu {
         eps: f32,
     ) -> DeviceBuf {
         let out = self.output(rows * width);
-        let p = Params { rows: rows as u32, n_in: width as u32, flag: residual.is_some() as u32, eps, ..Default::default() };
-        self.dispatch(enc, "layer_norm", p, [x, residual.unwrap_or(x), gb], &out, Gpu::groups_of_64(rows));
+        let p = Params {
+            rows: rows as u32,
+            n_in: width as u32,
+            flag: residual.is_some() as u32,
+            eps,
+            ..Default::default()
+        };
+        self.dispatch(
+            enc,
+            "layer_norm",
+            p,
+            [x, residual.unwrap_or(x), gb],
+            &out,
+            Gpu::groups_of_64(rows),
+        );
         out
     }
 
     /// Self-attention over packed sequences, as `cpu::attention` on each: `qkv` is `[rows,
     /// 3 · heads · head_dim]` (query, key, value side by side), `row_seqs` per row its sequence's
     /// first row and length ([`Gpu::upload_spans`]).
-    pub fn attention(&self, enc: &mut wgpu::CommandEncoder, qkv: &DeviceBuf, row_seqs: &DeviceBuf, rows: usize, heads: usize, head_dim: usize) -> DeviceBuf {
+    pub fn attention(
+        &self,
+        enc: &mut wgpu::CommandEncoder,
+        qkv: &DeviceBuf,
+        row_seqs: &DeviceBuf,
+        rows: usize,
+        heads: usize,
+        head_dim: usize,
+    ) -> DeviceBuf {
         let out = self.output(rows * heads * head_dim);
-        let p = Params { rows: rows as u32, heads: heads as u32, head_dim: head_dim as u32, ..Default::default() };
-        self.dispatch(enc, "attention", p, [qkv, row_seqs, qkv], &out, Gpu::groups_of_64(rows * heads));
+        let p = Params {
+            rows: rows as u32,
+            heads: heads as u32,
+            head_dim: head_dim as u32,
+            ..Default::default()
+        };
+        self.dispatch(
+            enc,
+            "attention",
+            p,
+            [qkv, row_seqs, qkv],
+            &out,
+            Gpu::groups_of_64(rows * heads),
+        );
         out
     }
 
     /// Mean pooling and L2 normalization of each sequence (`seqs`: first row and length of
     /// each, [`Gpu::upload_spans`]), as `cpu::mean_pool_normalize`: `[n_seqs, width]`.
-    pub fn mean_pool(&self, enc: &mut wgpu::CommandEncoder, x: &DeviceBuf, seqs: &DeviceBuf, n_seqs: usize, width: usize) -> DeviceBuf {
+    pub fn mean_pool(
+        &self,
+        enc: &mut wgpu::CommandEncoder,
+        x: &DeviceBuf,
+        seqs: &DeviceBuf,
+        n_seqs: usize,
+        width: usize,
+    ) -> DeviceBuf {
         let out = self.output(n_seqs * width);
-        let p = Params { rows: n_seqs as u32, n_in: width as u32, ..Default::default() };
-        self.dispatch(enc, "mean_pool", p, [x, seqs, x], &out, Gpu::groups_of_64(n_seqs));
+        let p = Params {
+            rows: n_seqs as u32,
+            n_in: width as u32,
+            ..Default::default()
+        };
+        self.dispatch(
+            enc,
+            "mean_pool",
+            p,
+            [x, seqs, x],
+            &out,
+            Gpu::groups_of_64(n_seqs),
+        );
         out
     }
 
     /// Uploads `(first row, length)` pairs as the kernels read them (u32 bit patterns).
     pub fn upload_spans(&self, spans: &[(usize, usize)]) -> DeviceBuf {
-        let bits: Vec<f32> = spans.iter().flat_map(|&(s, l)| [f32::from_bits(s as u32), f32::from_bits(l as u32)]).collect();
+        let bits: Vec<f32> = spans
+            .iter()
+            .flat_map(|&(s, l)| [f32::from_bits(s as u32), f32::from_bits(l as u32)])
+            .collect();
         self.upload(&bits)
     }
 
     /// A command encoder; submit it with [`Gpu::submit`].
     pub fn encoder(&self) -> wgpu::CommandEncoder {
-        self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
+        self.device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
     }
 
     /// Submits recorded work.
@@ -490,11 +734,18 @@ impl Gpu {
 
 /// A buffer binding of a compute kernel (`ty`: uniform, or storage read-only or not): the one
 /// shape of every binding both models' kernels declare.
-pub(crate) fn buffer_binding(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+pub(crate) fn buffer_binding(
+    binding: u32,
+    ty: wgpu::BufferBindingType,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
         count: None,
     }
 }
@@ -503,7 +754,11 @@ pub(crate) fn buffer_binding(binding: u32, ty: wgpu::BufferBindingType) -> wgpu:
 /// large read `gid.y` or `wid.y`).
 pub(crate) fn split_groups(groups: usize) -> (u32, u32) {
     let groups = groups.max(1);
-    if groups > 65_535 { (65_535, groups.div_ceil(65_535) as u32) } else { (groups as u32, 1) }
+    if groups > 65_535 {
+        (65_535, groups.div_ceil(65_535) as u32)
+    } else {
+        (groups as u32, 1)
+    }
 }
 
 /// The workgroups of a `linear` dispatch: 64 × 64 outputs each.
@@ -551,7 +806,9 @@ impl GpuModel {
     /// `shader-f16` (and `allow_f16`), in f32 otherwise; `Err` when the device could not take
     /// them (out of memory, a buffer past its limits), with the device's own words.
     pub async fn new(gpu: Gpu, model: &Model, allow_f16: bool) -> Result<GpuModel, String> {
-        let (uploaded, error) = gpu.catching(|| GpuModel::upload(gpu.clone(), model, allow_f16)).await;
+        let (uploaded, error) = gpu
+            .catching(|| GpuModel::upload(gpu.clone(), model, allow_f16))
+            .await;
         match error {
             None => Ok(uploaded),
             Some(e) => Err(format!("the GPU could not take the model's weights: {e}")),
@@ -560,12 +817,24 @@ impl GpuModel {
 
     fn upload(gpu: Gpu, model: &Model, allow_f16: bool) -> GpuModel {
         let f16 = allow_f16 && gpu.has_f16();
-        let up = |p: &(Vec<f32>, Vec<f32>)| (if f16 { gpu.upload_f16(&p.0) } else { gpu.upload(&p.0) }, gpu.upload(&p.1));
+        let up = |p: &(Vec<f32>, Vec<f32>)| {
+            (
+                if f16 {
+                    gpu.upload_f16(&p.0)
+                } else {
+                    gpu.upload(&p.0)
+                },
+                gpu.upload(&p.1),
+            )
+        };
         let layers = model
             .layers
             .iter()
             .map(|l| GpuLayer {
-                qkv: up(&(concat(&concat(&l.q.0, &l.k.0), &l.v.0), concat(&concat(&l.q.1, &l.k.1), &l.v.1))),
+                qkv: up(&(
+                    concat(&concat(&l.q.0, &l.k.0), &l.v.0),
+                    concat(&concat(&l.q.1, &l.k.1), &l.v.1),
+                )),
                 o: up(&l.o),
                 ln1: gpu.upload(&concat(&l.ln1.0, &l.ln1.1)),
                 up: up(&l.up),
@@ -588,7 +857,10 @@ impl GpuModel {
 
     /// The sentence embedding of `ids` (its first 256), computed on the GPU.
     pub async fn forward(&self, ids: &[u32]) -> Result<Vec<f32>, String> {
-        Ok(self.forward_batch(std::slice::from_ref(&ids.to_vec())).await?.remove(0))
+        Ok(self
+            .forward_batch(std::slice::from_ref(&ids.to_vec()))
+            .await?
+            .remove(0))
     }
 
     /// The sentence embeddings of every text of `batch` (each cut to its first 256 ids), in
@@ -598,14 +870,20 @@ impl GpuModel {
     /// give).
     pub async fn forward_batch(&self, batch: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, String> {
         let h = self.config.hidden;
-        let texts: Vec<&[u32]> = batch.iter().filter(|t| !t.is_empty()).map(|t| &t[..t.len().min(256)]).collect();
+        let texts: Vec<&[u32]> = batch
+            .iter()
+            .filter(|t| !t.is_empty())
+            .map(|t| &t[..t.len().min(256)])
+            .collect();
         let mut vectors: Vec<Vec<f32>> = Vec::with_capacity(texts.len());
         let mut at = 0;
         while at < texts.len() {
             // As many texts as a pass holds.
             let mut rows = 0;
             let mut end = at;
-            while end < texts.len() && (end == at || rows + texts[end].len() <= batch::MAX_PASS_ROWS) {
+            while end < texts.len()
+                && (end == at || rows + texts[end].len() <= batch::MAX_PASS_ROWS)
+            {
                 rows += texts[end].len();
                 end += 1;
             }
@@ -614,7 +892,16 @@ impl GpuModel {
             at = end;
         }
         let mut vectors = vectors.into_iter();
-        Ok(batch.iter().map(|t| if t.is_empty() { vec![0.0; h] } else { vectors.next().unwrap_or_else(|| vec![0.0; h]) }).collect())
+        Ok(batch
+            .iter()
+            .map(|t| {
+                if t.is_empty() {
+                    vec![0.0; h]
+                } else {
+                    vectors.next().unwrap_or_else(|| vec![0.0; h])
+                }
+            })
+            .collect())
     }
 
     /// The inputs of a pass of `texts`: `[type 0's embedding | ids | positions]`, each row's
@@ -624,14 +911,21 @@ impl GpuModel {
         let rows: usize = texts.iter().map(|t| t.len()).sum();
         let bits = |v: usize| f32::from_bits(v as u32);
         let mut extra = self.type0.clone();
-        let (mut row_spans, mut spans, mut positions) = (Vec::with_capacity(2 * rows), Vec::with_capacity(2 * texts.len()), Vec::with_capacity(rows));
+        let (mut row_spans, mut spans, mut positions) = (
+            Vec::with_capacity(2 * rows),
+            Vec::with_capacity(2 * texts.len()),
+            Vec::with_capacity(rows),
+        );
         let mut start = 0;
         for t in texts {
             spans.extend([bits(start), bits(t.len())]);
             for _ in 0..t.len() {
                 row_spans.extend([bits(start), bits(t.len())]);
             }
-            extra.extend(t.iter().map(|&id| f32::from_bits(id.min(c.vocab as u32 - 1))));
+            extra.extend(
+                t.iter()
+                    .map(|&id| f32::from_bits(id.min(c.vocab as u32 - 1))),
+            );
             positions.extend((0..t.len()).map(bits));
             start += t.len();
         }
@@ -644,7 +938,10 @@ impl GpuModel {
         let bucket = batch::bucket(rows);
         let kept = {
             let mut plans = self.plans.borrow_mut();
-            plans.iter().position(|p| p.rows == bucket).map(|i| plans.swap_remove(i))
+            plans
+                .iter()
+                .position(|p| p.rows == bucket)
+                .map(|i| plans.swap_remove(i))
         };
         Ok(match kept {
             Some(plan) => plan,
@@ -660,7 +957,9 @@ impl GpuModel {
             return Err(format!("the GPU could not plan a pass of {rows} rows: {e}"));
         }
         let plan = plan?;
-        let out = plan.run(self, &extra, &row_spans, &spans, rows, texts.len()).await;
+        let out = plan
+            .run(self, &extra, &row_spans, &spans, rows, texts.len())
+            .await;
         self.plans.borrow_mut().push(plan);
         out
     }
@@ -668,11 +967,21 @@ impl GpuModel {
     /// One pass over `texts` (at most 4,096 rows) with each dispatch timed, for the
     /// benchmark's per-kernel table.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn profile(&self, batch: &[Vec<u32>]) -> Result<(Vec<profile::KernelTime>, profile::Timing), String> {
-        let texts: Vec<&[u32]> = batch.iter().filter(|t| !t.is_empty()).map(|t| &t[..t.len().min(256)]).collect();
+    pub fn profile(
+        &self,
+        batch: &[Vec<u32>],
+    ) -> Result<(Vec<profile::KernelTime>, profile::Timing), String> {
+        let texts: Vec<&[u32]> = batch
+            .iter()
+            .filter(|t| !t.is_empty())
+            .map(|t| &t[..t.len().min(256)])
+            .collect();
         let (extra, row_spans, spans, rows) = self.pass_inputs(&texts);
         if rows > batch::MAX_PASS_ROWS {
-            return Err(format!("a profiled pass holds {} rows at most", batch::MAX_PASS_ROWS));
+            return Err(format!(
+                "a profiled pass holds {} rows at most",
+                batch::MAX_PASS_ROWS
+            ));
         }
         let plan = self.take_plan(rows)?;
         let out = plan.profile(self, &extra, &row_spans, &spans, rows, texts.len());

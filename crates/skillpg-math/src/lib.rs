@@ -15,7 +15,11 @@ pub fn exp_nonpositive(x: f32) -> f32 {
     let n = t - i32::from((t as f32) > y);
     let f = y - n as f32;
     // 2^f on [0, 1): a least-squares fit on Chebyshev nodes (error 2.6e-9 in f64).
-    let p = 1.0 + f * (0.693_146_93 + f * (0.240_230_5 + f * (0.055_480_43 + f * (0.009_684_577 + f * (0.001_238_783 + f * 0.000_218_775_17)))));
+    let p = 1.0
+        + f * (0.693_146_93
+            + f * (0.240_230_5
+                + f * (0.055_480_43
+                    + f * (0.009_684_577 + f * (0.001_238_783 + f * 0.000_218_775_17)))));
     f32::from_bits(((n + 127) as u32) << 23) * p
 }
 
@@ -24,7 +28,11 @@ pub fn exp_nonpositive(x: f32) -> f32 {
 #[inline(always)]
 pub fn silu(x: f32) -> f32 {
     let e = exp_nonpositive(-x.abs());
-    let sigmoid = if x >= 0.0 { 1.0 / (1.0 + e) } else { e / (1.0 + e) };
+    let sigmoid = if x >= 0.0 {
+        1.0 / (1.0 + e)
+    } else {
+        e / (1.0 + e)
+    };
     x * sigmoid
 }
 
@@ -37,7 +45,10 @@ pub const I16_TOP: f32 = 32767.0;
 #[inline(always)]
 pub fn i16_block_scale(block: &[f32]) -> (f32, f32) {
     let amax = block.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-    (amax / I16_TOP, if amax > 0.0 { I16_TOP / amax } else { 0.0 })
+    (
+        amax / I16_TOP,
+        if amax > 0.0 { I16_TOP / amax } else { 0.0 },
+    )
 }
 
 /// `v` in a block's 16-bit integers (`inv` from [`i16_block_scale`]), rounding ties to even:
@@ -59,7 +70,11 @@ mod tests {
             let x = -(i as f32) / 1000.0;
             let want = (x as f64).exp();
             let got = exp_nonpositive(x) as f64;
-            worst = worst.max(((got - want) / want.max(1e-30)).abs().min((got - want).abs() * 1e6));
+            worst = worst.max(
+                ((got - want) / want.max(1e-30))
+                    .abs()
+                    .min((got - want).abs() * 1e6),
+            );
         }
         assert!(worst <= 1e-6, "worst relative error {worst:e}");
         assert_eq!(exp_nonpositive(0.0), 1.0);

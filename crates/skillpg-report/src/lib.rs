@@ -213,14 +213,21 @@ pub fn diagnostic_json(d: &Diagnostic) -> DiagnosticJson {
         line: d.location.map(|l| l.line),
         column: d.location.map(|l| l.column),
         span: d.span.as_ref().map(|s| [s.start, s.end]),
-        fix: d.fix.as_ref().map(|f| FixJson { title: f.title.clone(), safe: f.applicability == skillpg_core::Applicability::Safe }),
+        fix: d.fix.as_ref().map(|f| FixJson {
+            title: f.title.clone(),
+            safe: f.applicability == skillpg_core::Applicability::Safe,
+        }),
         source: d.source.title.to_owned(),
         source_url: d.source.url.to_owned(),
     }
 }
 
 /// Converts one skill's check.
-pub fn skill_check_json(a: &Analysis, diagnostics: &[Diagnostic], with_levels: bool) -> SkillCheckJson {
+pub fn skill_check_json(
+    a: &Analysis,
+    diagnostics: &[Diagnostic],
+    with_levels: bool,
+) -> SkillCheckJson {
     SkillCheckJson {
         path: a.display_path.clone(),
         name: a.display_name().to_owned(),
@@ -233,7 +240,10 @@ pub fn skill_check_json(a: &Analysis, diagnostics: &[Diagnostic], with_levels: b
 /// Converts one skill's levels.
 pub fn levels_json(a: &Analysis) -> LevelsJson {
     let skill_md = a.skill_md_path.as_deref();
-    let index = a.doc.as_ref().map(|d| (skillpg_core::LineIndex::new(&d.text), d.text.as_str()));
+    let index = a
+        .doc
+        .as_ref()
+        .map(|d| (skillpg_core::LineIndex::new(&d.text), d.text.as_str()));
     LevelsJson {
         path: a.display_path.clone(),
         name: a.display_name().to_owned(),
@@ -245,9 +255,21 @@ pub fn levels_json(a: &Analysis) -> LevelsJson {
             .files
             .iter()
             .filter(|f| Some(f.path.as_str()) != skill_md)
-            .map(|f| FileJson { path: f.path.clone(), tokens: f.tokens(), bytes: f.n_bytes, binary: f.is_binary() })
+            .map(|f| FileJson {
+                path: f.path.clone(),
+                tokens: f.tokens(),
+                bytes: f.n_bytes,
+                binary: f.is_binary(),
+            })
             .collect(),
-        sections: a.sections().iter().map(|s| SectionJson { title: s.title.clone(), tokens: a.section_tokens(s) }).collect(),
+        sections: a
+            .sections()
+            .iter()
+            .map(|s| SectionJson {
+                title: s.title.clone(),
+                tokens: a.section_tokens(s),
+            })
+            .collect(),
         links: a
             .links
             .iter()
@@ -261,7 +283,10 @@ pub fn levels_json(a: &Analysis) -> LevelsJson {
                     skillpg_core::links::Target::OutsideFolder => "outside",
                 }
                 .to_owned(),
-                line: index.as_ref().map(|(i, t)| i.line_col(t, l.span.start).line).unwrap_or(0),
+                line: index
+                    .as_ref()
+                    .map(|(i, t)| i.line_col(t, l.span.start).line)
+                    .unwrap_or(0),
             })
             .collect(),
     }
@@ -276,15 +301,24 @@ pub fn levels_report_json(analyses: &[Analysis]) -> LevelsReportJson {
         level3: skills.iter().map(|s| s.level3).sum(),
         files: skills.iter().map(|s| s.files).sum(),
     };
-    LevelsReportJson { tokenizer: TOKENIZER_NOTE.to_owned(), skills, total }
+    LevelsReportJson {
+        tokenizer: TOKENIZER_NOTE.to_owned(),
+        skills,
+        total,
+    }
 }
 
 /// The caveat that goes with every count.
-pub const TOKENIZER_NOTE: &str = "o200k_base (OpenAI); other vendors' tokenizers give different counts";
+pub const TOKENIZER_NOTE: &str =
+    "o200k_base (OpenAI); other vendors' tokenizers give different counts";
 
 /// Converts a cost report.
 pub fn cost_json(inputs: &skillpg_core::cost::CostInputs, r: &CostReport) -> CostJson {
-    let line = |l: &skillpg_core::cost::CostLine| CostLineJson { tokens: l.tokens, usd: l.usd, usd_cached: l.usd_cached };
+    let line = |l: &skillpg_core::cost::CostLine| CostLineJson {
+        tokens: l.tokens,
+        usd: l.usd,
+        usd_cached: l.usd_cached,
+    };
     CostJson {
         inputs: CostInputsJson {
             turns: inputs.turns,
@@ -316,7 +350,8 @@ pub fn sarif_per_client(checks: &[CheckJson]) -> serde_json::Value {
             .iter()
             .map(|c| {
                 let mut run = sarif_run(c);
-                run["automationDetails"] = serde_json::json!({"id": format!("skillpg/{}/", c.profile)});
+                run["automationDetails"] =
+                    serde_json::json!({"id": format!("skillpg/{}/", c.profile)});
                 run
             })
             .collect(),
@@ -412,7 +447,10 @@ pub struct ClientCellJson {
 }
 
 /// The matrix of `checks` (each profile with its per-skill findings) over `analyses`.
-pub fn client_verdicts(analyses: &[Analysis], checks: &[(&skillpg_core::Profile, Vec<Vec<Diagnostic>>)]) -> Vec<ClientVerdictsJson> {
+pub fn client_verdicts(
+    analyses: &[Analysis],
+    checks: &[(&skillpg_core::Profile, Vec<Vec<Diagnostic>>)],
+) -> Vec<ClientVerdictsJson> {
     checks
         .iter()
         .map(|(p, per_skill)| ClientVerdictsJson {
@@ -424,7 +462,9 @@ pub fn client_verdicts(analyses: &[Analysis], checks: &[(&skillpg_core::Profile,
                 .iter()
                 .zip(per_skill)
                 .map(|(a, diags)| {
-                    let count = |s: skillpg_core::Severity| diags.iter().filter(|d| d.severity == s).count();
+                    let count = |s: skillpg_core::Severity| {
+                        diags.iter().filter(|d| d.severity == s).count()
+                    };
                     let errors = count(skillpg_core::Severity::Error);
                     ClientCellJson {
                         name: a.display_name().to_owned(),
@@ -432,7 +472,10 @@ pub fn client_verdicts(analyses: &[Analysis], checks: &[(&skillpg_core::Profile,
                         loads: errors == 0,
                         errors,
                         warnings: count(skillpg_core::Severity::Warning),
-                        reason: diags.iter().find(|d| d.severity == skillpg_core::Severity::Error).map(diagnostic_json),
+                        reason: diags
+                            .iter()
+                            .find(|d| d.severity == skillpg_core::Severity::Error)
+                            .map(diagnostic_json),
                     }
                 })
                 .collect(),
@@ -481,7 +524,10 @@ pub fn listings(analyses: &[Analysis], context_window: Option<usize>) -> Vec<Lis
     skillpg_core::profile::ALL
         .iter()
         .map(|p| {
-            let installed: Vec<InstalledSkill> = analyses.iter().map(|a| InstalledSkill::from_analysis(a, p)).collect();
+            let installed: Vec<InstalledSkill> = analyses
+                .iter()
+                .map(|a| InstalledSkill::from_analysis(a, p))
+                .collect();
             match catalog::listing(p, &installed, context_window) {
                 Some(r) => ListingJson {
                     client: p.key.to_owned(),
@@ -494,12 +540,25 @@ pub fn listings(analyses: &[Analysis], context_window: Option<usize>) -> Vec<Lis
                     skills: r
                         .skills
                         .iter()
-                        .map(|s| ListedSkillJson { name: s.name.clone(), description_chars: s.description_chars, shown_chars: s.shown_chars, line: s.line.clone() })
+                        .map(|s| ListedSkillJson {
+                            name: s.name.clone(),
+                            description_chars: s.description_chars,
+                            shown_chars: s.shown_chars,
+                            line: s.line.clone(),
+                        })
                         .collect(),
                 },
                 None => {
-                    let lines: Vec<(String, String, usize)> =
-                        installed.iter().map(|s| (s.name.clone(), format!("- {}: {}", s.name, s.description), s.description.chars().count())).collect();
+                    let lines: Vec<(String, String, usize)> = installed
+                        .iter()
+                        .map(|s| {
+                            (
+                                s.name.clone(),
+                                format!("- {}: {}", s.name, s.description),
+                                s.description.chars().count(),
+                            )
+                        })
+                        .collect();
                     let whole = lines.iter().map(|(_, l, _)| l.chars().count() + 1).sum();
                     ListingJson {
                         client: p.key.to_owned(),
@@ -509,7 +568,15 @@ pub fn listings(analyses: &[Analysis], context_window: Option<usize>) -> Vec<Lis
                         unit: "characters".to_owned(),
                         whole,
                         used: whole,
-                        skills: lines.into_iter().map(|(name, line, n)| ListedSkillJson { name, description_chars: n, shown_chars: Some(n), line }).collect(),
+                        skills: lines
+                            .into_iter()
+                            .map(|(name, line, n)| ListedSkillJson {
+                                name,
+                                description_chars: n,
+                                shown_chars: Some(n),
+                                line,
+                            })
+                            .collect(),
                     }
                 }
             }

@@ -53,13 +53,24 @@ pub fn erf(x: f32) -> f32 {
             + t * (1.000_023_68
                 + t * (0.374_091_96
                     + t * (0.096_784_18
-                        + t * (-0.186_288_06 + t * (0.278_868_07 + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
             .exp();
     (if x >= 0.0 { 1.0 - y } else { y - 1.0 }) as f32
 }
 
 /// Multi-head self-attention without a mask: `q`, `k`, `v` are `[seq, heads · head_dim]`.
-pub fn attention(q: &[f32], k: &[f32], v: &[f32], seq: usize, heads: usize, head_dim: usize) -> Vec<f32> {
+pub fn attention(
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    seq: usize,
+    heads: usize,
+    head_dim: usize,
+) -> Vec<f32> {
     let width = heads * head_dim;
     let scale = 1.0 / (head_dim as f32).sqrt();
     let mut out = vec![0.0f32; seq * width];
@@ -100,7 +111,12 @@ pub fn mean_pool_normalize(x: &[f32], seq: usize, width: usize) -> Vec<f32> {
             *r += v;
         }
     }
-    let norm = res.iter().map(|v| (v / seq as f32).powi(2)).sum::<f32>().sqrt().max(1e-12);
+    let norm = res
+        .iter()
+        .map(|v| (v / seq as f32).powi(2))
+        .sum::<f32>()
+        .sqrt()
+        .max(1e-12);
     res.iter().map(|v| v / seq as f32 / norm).collect()
 }
 
@@ -146,7 +162,9 @@ impl Model {
     /// Arranges safetensors-named weights for all-MiniLM-L6-v2.
     pub fn from_weights(w: &Weights) -> Result<Model, String> {
         let t = |name: &str| w.get(name).map(|t| t.data.clone());
-        let pair = |prefix: &str, a: &str, b: &str| -> Result<(Vec<f32>, Vec<f32>), String> { Ok((t(&format!("{prefix}.{a}"))?, t(&format!("{prefix}.{b}"))?)) };
+        let pair = |prefix: &str, a: &str, b: &str| -> Result<(Vec<f32>, Vec<f32>), String> {
+            Ok((t(&format!("{prefix}.{a}"))?, t(&format!("{prefix}.{b}"))?))
+        };
         let config = MINILM_L6;
         let mut layers = Vec::with_capacity(config.layers);
         for i in 0..config.layers {
@@ -180,7 +198,9 @@ impl Model {
         for (pos, &id) in ids.iter().enumerate() {
             let id = (id as usize).min(self.config.vocab - 1);
             for d in 0..h {
-                x[pos * h + d] = self.word[id * h + d] + self.position[pos.min(self.config.max_positions - 1) * h + d] + self.token_type0[d];
+                x[pos * h + d] = self.word[id * h + d]
+                    + self.position[pos.min(self.config.max_positions - 1) * h + d]
+                    + self.token_type0[d];
             }
         }
         layer_norm(&mut x, h, &self.ln.0, &self.ln.1, LAYER_NORM_EPS);
@@ -231,7 +251,10 @@ pub struct CpuEmbedder {
 
 impl Embedder for CpuEmbedder {
     fn embed(&self, texts: &[String]) -> Vec<Vec<f32>> {
-        texts.iter().map(|t| self.model.forward(&self.tokenizer.encode(t))).collect()
+        texts
+            .iter()
+            .map(|t| self.model.forward(&self.tokenizer.encode(t)))
+            .collect()
     }
 }
 
@@ -252,7 +275,10 @@ mod tests {
         gelu(&mut g);
         assert!((g[1] - 0.841_344_7).abs() < 1e-6);
         // One token attends to itself only.
-        assert_eq!(attention(&[1.0, 2.0], &[3.0, 4.0], &[5.0, 6.0], 1, 1, 2), vec![5.0, 6.0]);
+        assert_eq!(
+            attention(&[1.0, 2.0], &[3.0, 4.0], &[5.0, 6.0], 1, 1, 2),
+            vec![5.0, 6.0]
+        );
         let p = mean_pool_normalize(&[3.0, 0.0, 3.0, 8.0], 2, 2);
         assert!((p[0] - 0.6).abs() < 1e-6 && (p[1] - 0.8).abs() < 1e-6);
     }

@@ -55,7 +55,12 @@ impl PackedLinear {
         }
         let mut bias = b[..n_out].to_vec();
         bias.resize(n_panels * NR, 0.0);
-        PackedLinear { n_in, n_out, panels, bias }
+        PackedLinear {
+            n_in,
+            n_out,
+            panels,
+            bias,
+        }
     }
 }
 
@@ -84,7 +89,12 @@ pub fn gelu(v: f32) -> f32 {
         -a * a - 1.265_512_2
             + t * (1.000_023_7
                 + t * (0.374_091_96
-                    + t * (0.096_784_18 + t * (-0.186_288_06 + t * (0.278_868_07 + t * (-1.135_204 + t * (1.488_515_9 + t * (-0.822_152_2 + t * 0.170_872_77)))))))),
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_204
+                                    + t * (1.488_515_9
+                                        + t * (-0.822_152_2 + t * 0.170_872_77)))))))),
     );
     let erf = if x >= 0.0 { 1.0 - y } else { y - 1.0 };
     0.5 * v * (1.0 + erf)
@@ -108,21 +118,47 @@ fn micro_kernel<const M: usize>(xs: [&[f32]; M], panel: &[f32]) -> [[f32; NR]; M
 /// Writes one row's block of [`NR`] outputs (`acc`, before the bias) at output `o0`, applying
 /// the epilogue; outputs past `n_out` (a partial last panel) are dropped.
 #[inline(always)]
-pub(crate) fn write_block(y: &mut [f32], n_out: usize, r: usize, o0: usize, acc: &[f32; NR], bias: &[f32], epilogue: Epilogue<'_>) {
+pub(crate) fn write_block(
+    y: &mut [f32],
+    n_out: usize,
+    r: usize,
+    o0: usize,
+    acc: &[f32; NR],
+    bias: &[f32],
+    epilogue: Epilogue<'_>,
+) {
     let width = NR.min(n_out - o0);
     let at = r * n_out + o0;
     let out = &mut y[at..at + width];
     match epilogue {
-        Epilogue::Bias => out.iter_mut().zip(acc).zip(bias).for_each(|((o, a), b)| *o = a + b),
-        Epilogue::BiasGelu => out.iter_mut().zip(acc).zip(bias).for_each(|((o, a), b)| *o = gelu(a + b)),
+        Epilogue::Bias => out
+            .iter_mut()
+            .zip(acc)
+            .zip(bias)
+            .for_each(|((o, a), b)| *o = a + b),
+        Epilogue::BiasGelu => out
+            .iter_mut()
+            .zip(acc)
+            .zip(bias)
+            .for_each(|((o, a), b)| *o = gelu(a + b)),
         Epilogue::BiasResidual(res) => {
-            out.iter_mut().zip(acc).zip(bias).zip(&res[at..at + width]).for_each(|(((o, a), b), s)| *o = a + b + s);
+            out.iter_mut()
+                .zip(acc)
+                .zip(bias)
+                .zip(&res[at..at + width])
+                .for_each(|(((o, a), b), s)| *o = a + b + s);
         }
     }
 }
 
 /// `y = epilogue(x · Wᵀ + b)` for `rows` rows; `y` is `[rows, n_out]`.
-pub fn linear_packed(x: &[f32], rows: usize, p: &PackedLinear, epilogue: Epilogue<'_>, y: &mut [f32]) {
+pub fn linear_packed(
+    x: &[f32],
+    rows: usize,
+    p: &PackedLinear,
+    epilogue: Epilogue<'_>,
+    y: &mut [f32],
+) {
     let (n_in, n_out) = (p.n_in, p.n_out);
     let x = &x[..rows * n_in];
     let y = &mut y[..rows * n_out];
@@ -135,11 +171,23 @@ pub fn linear_packed(x: &[f32], rows: usize, p: &PackedLinear, epilogue: Epilogu
         let mut write = |r: usize, acc: &[f32; NR]| {
             let out = &mut y[r * n_out + o0..r * n_out + o0 + width];
             match epilogue {
-                Epilogue::Bias => out.iter_mut().zip(acc).zip(bias).for_each(|((o, a), b)| *o = a + b),
-                Epilogue::BiasGelu => out.iter_mut().zip(acc).zip(bias).for_each(|((o, a), b)| *o = gelu(a + b)),
+                Epilogue::Bias => out
+                    .iter_mut()
+                    .zip(acc)
+                    .zip(bias)
+                    .for_each(|((o, a), b)| *o = a + b),
+                Epilogue::BiasGelu => out
+                    .iter_mut()
+                    .zip(acc)
+                    .zip(bias)
+                    .for_each(|((o, a), b)| *o = gelu(a + b)),
                 Epilogue::BiasResidual(res) => {
                     let res = &res[r * n_out + o0..r * n_out + o0 + width];
-                    out.iter_mut().zip(acc).zip(bias).zip(res).for_each(|(((o, a), b), s)| *o = a + b + s);
+                    out.iter_mut()
+                        .zip(acc)
+                        .zip(bias)
+                        .zip(res)
+                        .for_each(|(((o, a), b), s)| *o = a + b + s);
                 }
             }
         };
@@ -154,8 +202,14 @@ pub fn linear_packed(x: &[f32], rows: usize, p: &PackedLinear, epilogue: Epilogu
         }
         // The last one to three rows in one pass, not one pass each.
         match rows - r {
-            3 => micro_kernel::<3>([row(r), row(r + 1), row(r + 2)], panel).iter().enumerate().for_each(|(i, a)| write(r + i, a)),
-            2 => micro_kernel::<2>([row(r), row(r + 1)], panel).iter().enumerate().for_each(|(i, a)| write(r + i, a)),
+            3 => micro_kernel::<3>([row(r), row(r + 1), row(r + 2)], panel)
+                .iter()
+                .enumerate()
+                .for_each(|(i, a)| write(r + i, a)),
+            2 => micro_kernel::<2>([row(r), row(r + 1)], panel)
+                .iter()
+                .enumerate()
+                .for_each(|(i, a)| write(r + i, a)),
             1 => write(r, &micro_kernel::<1>([row(r)], panel)[0]),
             _ => {}
         }
@@ -190,13 +244,23 @@ impl Linear {
             Kernel::F32 => false,
             Kernel::Integer => true,
         };
-        match integers.then(|| crate::q8::Q8Linear::exact(w, b, n_in, n_out)).flatten() {
+        match integers
+            .then(|| crate::q8::Q8Linear::exact(w, b, n_in, n_out))
+            .flatten()
+        {
             Some(q) => Linear::Q8(q),
             None => Linear::F32(PackedLinear::new(w, b, n_in, n_out)),
         }
     }
 
-    fn run(&self, x: &[f32], rows: usize, epilogue: Epilogue<'_>, y: &mut [f32], scratch: &mut crate::q8::QuantizedRows) {
+    fn run(
+        &self,
+        x: &[f32],
+        rows: usize,
+        epilogue: Epilogue<'_>,
+        y: &mut [f32],
+        scratch: &mut crate::q8::QuantizedRows,
+    ) {
         match self {
             Linear::F32(p) => linear_packed(x, rows, p, epilogue, y),
             Linear::Q8(q) => q.run(x, rows, epilogue, y, scratch),
@@ -247,8 +311,14 @@ impl PackedLayer {
     fn new(l: Layer, c: Config, kernel: Kernel) -> PackedLayer {
         let h = c.hidden;
         // Query, key and value stacked: one pass over the activations.
-        let qkv_w: Vec<f32> = [&l.q, &l.k, &l.v].iter().flat_map(|p| p.0[..h * h].iter().copied()).collect();
-        let qkv_b: Vec<f32> = [&l.q, &l.k, &l.v].iter().flat_map(|p| p.1[..h].iter().copied()).collect();
+        let qkv_w: Vec<f32> = [&l.q, &l.k, &l.v]
+            .iter()
+            .flat_map(|p| p.0[..h * h].iter().copied())
+            .collect();
+        let qkv_b: Vec<f32> = [&l.q, &l.k, &l.v]
+            .iter()
+            .flat_map(|p| p.1[..h].iter().copied())
+            .collect();
         PackedLayer {
             qkv: Linear::new(&qkv_w, &qkv_b, h, 3 * h, kernel),
             o: Linear::new(&l.o.0, &l.o.1, h, h, kernel),
@@ -300,13 +370,23 @@ impl FastEmbedder {
     /// The same with a chosen kernel.
     pub fn with_kernel(tokenizer: WordPiece, mut model: Model, kernel: Kernel) -> FastEmbedder {
         let c = model.config;
-        let layers = std::mem::take(&mut model.layers).into_iter().map(|l| PackedLayer::new(l, c, kernel)).collect();
-        FastEmbedder { tokenizer, embeddings: model, layers, work: RefCell::new(Workspace::default()) }
+        let layers = std::mem::take(&mut model.layers)
+            .into_iter()
+            .map(|l| PackedLayer::new(l, c, kernel))
+            .collect();
+        FastEmbedder {
+            tokenizer,
+            embeddings: model,
+            layers,
+            work: RefCell::new(Workspace::default()),
+        }
     }
 
     /// Whether every linear layer runs on integers (the weights were int8 blocks).
     pub fn runs_on_integers(&self) -> bool {
-        self.layers.iter().all(|l| [&l.qkv, &l.o, &l.up, &l.down].iter().all(|x| x.is_q8()))
+        self.layers
+            .iter()
+            .all(|l| [&l.qkv, &l.o, &l.up, &l.down].iter().all(|x| x.is_q8()))
     }
 
     /// Sentence embeddings of token-id sequences, all in one batch.
@@ -331,7 +411,10 @@ impl FastEmbedder {
                     let id = (id as usize).min(c.vocab - 1);
                     let pos = pos.min(c.max_positions - 1);
                     let out = &mut x[(row + pos) * h..(row + pos + 1) * h];
-                    let (w, p) = (&m.word[id * h..(id + 1) * h], &m.position[pos * h..(pos + 1) * h]);
+                    let (w, p) = (
+                        &m.word[id * h..(id + 1) * h],
+                        &m.position[pos * h..(pos + 1) * h],
+                    );
                     for (((o, a), b), t) in out.iter_mut().zip(w).zip(p).zip(&m.token_type0) {
                         *o = a + b + t;
                     }
@@ -341,7 +424,13 @@ impl FastEmbedder {
             layer_norm(x, h, &m.ln.0, &m.ln.1);
         }
         for l in &self.layers {
-            l.qkv.run(&ws.x, rows, Epilogue::Bias, grow(&mut ws.qkv, rows * 3 * h), &mut ws.quantized);
+            l.qkv.run(
+                &ws.x,
+                rows,
+                Epilogue::Bias,
+                grow(&mut ws.qkv, rows * 3 * h),
+                &mut ws.quantized,
+            );
             // Attention, text by text (no mask within a text; none across texts). Row `i` of
             // `qkv` is `[q | k | v]`.
             {
@@ -356,7 +445,9 @@ impl FastEmbedder {
                     let seq = ids.len();
                     for head in 0..heads {
                         let off = head * hd;
-                        let part = |row: usize, which: usize| &qkv[row * 3 * h + which * h + off..row * 3 * h + which * h + off + hd];
+                        let part = |row: usize, which: usize| {
+                            &qkv[row * 3 * h + which * h + off..row * 3 * h + which * h + off + hd]
+                        };
                         for i in 0..seq {
                             let qi = part(start + i, 0);
                             let mut max = f32::NEG_INFINITY;
@@ -384,19 +475,45 @@ impl FastEmbedder {
             }
             // Output projection plus the residual, then LayerNorm.
             let a = grow(&mut ws.a, rows * h);
-            l.o.run(&ws.ctx, rows, Epilogue::BiasResidual(&ws.x[..rows * h]), a, &mut ws.quantized);
+            l.o.run(
+                &ws.ctx,
+                rows,
+                Epilogue::BiasResidual(&ws.x[..rows * h]),
+                a,
+                &mut ws.quantized,
+            );
             layer_norm(a, h, &l.ln1.0, &l.ln1.1);
             // Feed-forward: bias and GELU fused into the up projection, the residual into the
             // down projection; LayerNorm; back into x.
-            l.up.run(&ws.a, rows, Epilogue::BiasGelu, grow(&mut ws.up, rows * c.intermediate), &mut ws.quantized);
+            l.up.run(
+                &ws.a,
+                rows,
+                Epilogue::BiasGelu,
+                grow(&mut ws.up, rows * c.intermediate),
+                &mut ws.quantized,
+            );
             let x = grow(&mut ws.x, rows * h);
-            l.down.run(&ws.up, rows, Epilogue::BiasResidual(&ws.a[..rows * h]), x, &mut ws.quantized);
+            l.down.run(
+                &ws.up,
+                rows,
+                Epilogue::BiasResidual(&ws.a[..rows * h]),
+                x,
+                &mut ws.quantized,
+            );
             layer_norm(x, h, &l.ln2.0, &l.ln2.1);
         }
         let mut res = Vec::with_capacity(batch.len());
         let mut start = 0;
         for ids in batch {
-            res.push(if ids.is_empty() { vec![0.0; h] } else { crate::cpu::mean_pool_normalize(&ws.x[start * h..(start + ids.len()) * h], ids.len(), h) });
+            res.push(if ids.is_empty() {
+                vec![0.0; h]
+            } else {
+                crate::cpu::mean_pool_normalize(
+                    &ws.x[start * h..(start + ids.len()) * h],
+                    ids.len(),
+                    h,
+                )
+            });
             start += ids.len();
         }
         res
@@ -435,7 +552,15 @@ mod tests {
             x_state ^= x_state << 17;
             (x_state % 2000) as f32 / 1000.0 - 1.0
         };
-        for (rows, n_in, n_out) in [(1, 1, 1), (3, 7, 5), (4, 8, 3), (5, 17, 9), (9, 384, 13), (2, 1536, 4), (8, 16, 16)] {
+        for (rows, n_in, n_out) in [
+            (1, 1, 1),
+            (3, 7, 5),
+            (4, 8, 3),
+            (5, 17, 9),
+            (9, 384, 13),
+            (2, 1536, 4),
+            (8, 16, 16),
+        ] {
             let x: Vec<f32> = (0..rows * n_in).map(|_| rnd()).collect();
             let w: Vec<f32> = (0..n_out * n_in).map(|_| rnd()).collect();
             let b: Vec<f32> = (0..n_out).map(|_| rnd()).collect();
@@ -450,7 +575,11 @@ mod tests {
             }
             linear_packed(&x, rows, &p, Epilogue::BiasResidual(&res), &mut got);
             for ((g, w), s) in got.iter().zip(&want).zip(&res) {
-                assert!(close(*g, w + s), "residual {rows}x{n_in}x{n_out}: {g} vs {}", w + s);
+                assert!(
+                    close(*g, w + s),
+                    "residual {rows}x{n_in}x{n_out}: {g} vs {}",
+                    w + s
+                );
             }
             linear_packed(&x, rows, &p, Epilogue::BiasGelu, &mut got);
             let mut gelu_want = want.clone();

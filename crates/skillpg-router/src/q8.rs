@@ -85,11 +85,25 @@ impl Q8Linear {
         }
         let mut bias = b[..n_out].to_vec();
         bias.resize(n_panels * NR, 0.0);
-        Some(Q8Linear { n_in, n_out, n_blocks, q, d, bias })
+        Some(Q8Linear {
+            n_in,
+            n_out,
+            n_blocks,
+            q,
+            d,
+            bias,
+        })
     }
 
     /// `y = epilogue(x · Wᵀ + b)` for `rows` rows; `scratch` holds the quantized activations.
-    pub fn run(&self, x: &[f32], rows: usize, epilogue: Epilogue<'_>, y: &mut [f32], scratch: &mut QuantizedRows) {
+    pub fn run(
+        &self,
+        x: &[f32],
+        rows: usize,
+        epilogue: Epilogue<'_>,
+        y: &mut [f32],
+        scratch: &mut QuantizedRows,
+    ) {
         let (n_in, n_out, nb) = (self.n_in, self.n_out, self.n_blocks);
         scratch.quantize(&x[..rows * n_in], rows, n_in);
         let (pairs, scales) = (&scratch.pairs, &scratch.scales);
@@ -108,10 +122,34 @@ impl Q8Linear {
                 let p = |i: usize| row_pairs(r + i.min(m - 1));
                 let s = |i: usize| row_scales(r + i.min(m - 1));
                 match m {
-                    4 => panel_rows::<4>(std::array::from_fn(p), std::array::from_fn(s), panel, d, &mut acc),
-                    3 => panel_rows::<3>(std::array::from_fn(p), std::array::from_fn(s), panel, d, &mut acc),
-                    2 => panel_rows::<2>(std::array::from_fn(p), std::array::from_fn(s), panel, d, &mut acc),
-                    _ => panel_rows::<1>(std::array::from_fn(p), std::array::from_fn(s), panel, d, &mut acc),
+                    4 => panel_rows::<4>(
+                        std::array::from_fn(p),
+                        std::array::from_fn(s),
+                        panel,
+                        d,
+                        &mut acc,
+                    ),
+                    3 => panel_rows::<3>(
+                        std::array::from_fn(p),
+                        std::array::from_fn(s),
+                        panel,
+                        d,
+                        &mut acc,
+                    ),
+                    2 => panel_rows::<2>(
+                        std::array::from_fn(p),
+                        std::array::from_fn(s),
+                        panel,
+                        d,
+                        &mut acc,
+                    ),
+                    _ => panel_rows::<1>(
+                        std::array::from_fn(p),
+                        std::array::from_fn(s),
+                        panel,
+                        d,
+                        &mut acc,
+                    ),
                 }
                 for (i, a) in acc.iter().take(m).enumerate() {
                     write_block(y, n_out, r + i, o0, a, bias, epilogue);
@@ -125,8 +163,18 @@ impl Q8Linear {
 /// `M` rows against one panel, block by block: integer dot products per block, then scaled and
 /// summed in f32 into `acc`.
 #[inline(always)]
-fn panel_rows<const M: usize>(pairs: [&[i32]; M], scales: [&[f32]; M], panel: &[i16], d: &[f32], acc: &mut [[f32; NR]; ROWS]) {
-    for (b, (w, db)) in panel.chunks_exact(Q8_BLOCK * NR).zip(d.chunks_exact(NR)).enumerate() {
+fn panel_rows<const M: usize>(
+    pairs: [&[i32]; M],
+    scales: [&[f32]; M],
+    panel: &[i16],
+    d: &[f32],
+    acc: &mut [[f32; NR]; ROWS],
+) {
+    for (b, (w, db)) in panel
+        .chunks_exact(Q8_BLOCK * NR)
+        .zip(d.chunks_exact(NR))
+        .enumerate()
+    {
         let xs: [&[i32]; M] = std::array::from_fn(|r| &pairs[r][b * PAIRS..(b + 1) * PAIRS]);
         let ints = block_dot::<M>(xs, w);
         for r in 0..M {
@@ -204,7 +252,15 @@ impl QuantizedRows {
         if self.scales.len() < rows * nb {
             self.scales.resize(rows * nb, 0.0);
         }
-        for (block, (pairs, scale)) in x.chunks_exact(Q8_BLOCK).zip(self.pairs.chunks_exact_mut(PAIRS).zip(self.scales.iter_mut())).take(rows * nb) {
+        for (block, (pairs, scale)) in x
+            .chunks_exact(Q8_BLOCK)
+            .zip(
+                self.pairs
+                    .chunks_exact_mut(PAIRS)
+                    .zip(self.scales.iter_mut()),
+            )
+            .take(rows * nb)
+        {
             let (s, inv) = skillpg_math::i16_block_scale(block);
             *scale = s;
             for (p, two) in pairs.iter_mut().zip(block.chunks_exact(2)) {
@@ -234,28 +290,56 @@ mod tests {
         use crate::weights::{DType, Tensor, Weights};
         let data: Vec<f32> = (0..n_out * n_in).map(|_| rnd() * 0.1).collect();
         let mut w = Weights::default();
-        w.tensors.insert("w".into(), Tensor { shape: vec![n_out, n_in], data });
-        Weights::from_spgm(&w.to_spgm(DType::I8)).expect("round trip").tensors.remove("w").expect("w").data
+        w.tensors.insert(
+            "w".into(),
+            Tensor {
+                shape: vec![n_out, n_in],
+                data,
+            },
+        );
+        Weights::from_spgm(&w.to_spgm(DType::I8))
+            .expect("round trip")
+            .tensors
+            .remove("w")
+            .expect("w")
+            .data
     }
 
     #[test]
     fn int8_blocks_are_recognised_and_others_are_not() {
         let mut rnd = rng(7);
         let w = int8_weights(8, 64, &mut rnd);
-        assert!(Q8Linear::exact(&w, &[0.0; 8], 64, 8).is_some(), "the i8 file's blocks are exact");
+        assert!(
+            Q8Linear::exact(&w, &[0.0; 8], 64, 8).is_some(),
+            "the i8 file's blocks are exact"
+        );
         let f32w: Vec<f32> = (0..8 * 64).map(|_| rnd()).collect();
-        assert!(Q8Linear::exact(&f32w, &[0.0; 8], 64, 8).is_none(), "f32 weights keep the f32 kernel");
-        assert!(Q8Linear::exact(&w[..8 * 48], &[0.0; 8], 48, 8).is_none(), "inputs not a whole number of blocks");
+        assert!(
+            Q8Linear::exact(&f32w, &[0.0; 8], 64, 8).is_none(),
+            "f32 weights keep the f32 kernel"
+        );
+        assert!(
+            Q8Linear::exact(&w[..8 * 48], &[0.0; 8], 48, 8).is_none(),
+            "inputs not a whole number of blocks"
+        );
     }
 
     #[test]
     fn integer_linear_matches_the_reference() {
         let mut rnd = rng(11);
-        for (rows, n_in, n_out) in [(1, 32, 8), (3, 64, 5), (4, 384, 16), (7, 384, 13), (15, 1536, 24)] {
+        for (rows, n_in, n_out) in [
+            (1, 32, 8),
+            (3, 64, 5),
+            (4, 384, 16),
+            (7, 384, 13),
+            (15, 1536, 24),
+        ] {
             let w = int8_weights(n_out, n_in, &mut rnd);
             let b: Vec<f32> = (0..n_out).map(|_| rnd()).collect();
             // Activations with an outlier dimension, as BERT's have.
-            let x: Vec<f32> = (0..rows * n_in).map(|i| if i % n_in == 5 { 40.0 * rnd() } else { rnd() }).collect();
+            let x: Vec<f32> = (0..rows * n_in)
+                .map(|i| if i % n_in == 5 { 40.0 * rnd() } else { rnd() })
+                .collect();
             let res: Vec<f32> = (0..rows * n_out).map(|_| rnd()).collect();
             let want = crate::cpu::linear(&x, rows, n_in, &w, &b, n_out);
             let lin = Q8Linear::exact(&w, &b, n_in, n_out).expect("int8 blocks");
@@ -263,11 +347,23 @@ mod tests {
             let mut got = vec![f32::NAN; rows * n_out];
             lin.run(&x, rows, Epilogue::Bias, &mut got, &mut scratch);
             for (g, w) in got.iter().zip(&want) {
-                assert!((g - w).abs() <= 2e-4 * (1.0 + w.abs()), "{rows}x{n_in}x{n_out}: {g} vs {w}");
+                assert!(
+                    (g - w).abs() <= 2e-4 * (1.0 + w.abs()),
+                    "{rows}x{n_in}x{n_out}: {g} vs {w}"
+                );
             }
-            lin.run(&x, rows, Epilogue::BiasResidual(&res), &mut got, &mut scratch);
+            lin.run(
+                &x,
+                rows,
+                Epilogue::BiasResidual(&res),
+                &mut got,
+                &mut scratch,
+            );
             for ((g, w), s) in got.iter().zip(&want).zip(&res) {
-                assert!((g - (w + s)).abs() <= 2e-4 * (1.0 + w.abs()), "residual {rows}x{n_in}x{n_out}");
+                assert!(
+                    (g - (w + s)).abs() <= 2e-4 * (1.0 + w.abs()),
+                    "residual {rows}x{n_in}x{n_out}"
+                );
             }
         }
     }

@@ -25,7 +25,14 @@ pub struct Config {
 }
 
 /// all-MiniLM-L6-v2's configuration (`config.json` of the package).
-pub const MINILM_L6: Config = Config { vocab: 30_522, hidden: 384, layers: 6, heads: 12, intermediate: 1_536, max_positions: 512 };
+pub const MINILM_L6: Config = Config {
+    vocab: 30_522,
+    hidden: 384,
+    layers: 6,
+    heads: 12,
+    intermediate: 1_536,
+    max_positions: 512,
+};
 
 /// LayerNorm's epsilon in this model.
 pub const LAYER_NORM_EPS: f32 = 1e-12;
@@ -85,7 +92,10 @@ impl Weights {
         if let Some(word) = out.tensors.get_mut("embeddings.word_embeddings.weight") {
             let width = word.shape.last().copied().unwrap_or(0);
             for (id, token) in vocab_txt.lines().enumerate() {
-                let unused = token.strip_prefix("[unused").and_then(|t| t.strip_suffix(']')).is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+                let unused = token
+                    .strip_prefix("[unused")
+                    .and_then(|t| t.strip_suffix(']'))
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
                 if unused && let Some(row) = word.data.get_mut(id * width..(id + 1) * width) {
                     row.fill(0.0);
                 }
@@ -96,22 +106,41 @@ impl Weights {
 
     /// The tensor `name`, or an error naming it.
     pub fn get(&self, name: &str) -> Result<&Tensor, String> {
-        self.tensors.get(name).ok_or_else(|| format!("the weights have no tensor {name}"))
+        self.tensors
+            .get(name)
+            .ok_or_else(|| format!("the weights have no tensor {name}"))
     }
 
     /// Reads a safetensors file; F32 tensors are kept, others (the I64 `position_ids`) skipped.
     pub fn from_safetensors(bytes: &[u8]) -> Result<Weights, String> {
         let (header, data) = split_header(bytes, 0, 8)?;
         let mut tensors = BTreeMap::new();
-        for (name, info) in header.as_object().ok_or("safetensors header is not an object")? {
+        for (name, info) in header
+            .as_object()
+            .ok_or("safetensors header is not an object")?
+        {
             if name == "__metadata__" || info["dtype"] != "F32" {
                 continue;
             }
             let shape = shape_of(&info["shape"])?;
             let offsets = info["data_offsets"].as_array().ok_or("no data_offsets")?;
-            let (start, end) = (offsets[0].as_u64().unwrap_or(0) as usize, offsets[1].as_u64().unwrap_or(0) as usize);
-            let raw = data.get(start..end).ok_or_else(|| format!("{name} lies outside the file"))?;
-            tensors.insert(name.clone(), Tensor { shape, data: raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect() });
+            let (start, end) = (
+                offsets[0].as_u64().unwrap_or(0) as usize,
+                offsets[1].as_u64().unwrap_or(0) as usize,
+            );
+            let raw = data
+                .get(start..end)
+                .ok_or_else(|| format!("{name} lies outside the file"))?;
+            tensors.insert(
+                name.clone(),
+                Tensor {
+                    shape,
+                    data: raw
+                        .chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect(),
+                },
+            );
         }
         Ok(Weights { tensors })
     }
@@ -133,13 +162,19 @@ impl Weights {
             } else {
                 "f32".to_owned()
             };
-            entries.insert(name.clone(), serde_json::json!({"shape": t.shape, "offset": data.len(), "dtype": stored}));
+            entries.insert(
+                name.clone(),
+                serde_json::json!({"shape": t.shape, "offset": data.len(), "dtype": stored}),
+            );
             if quantized {
                 // Blocks of 32 values, each with an f16 scale (GGUF's Q8_0): all scales first,
                 // then all values, `bits` each, packed from the low bits of each byte up.
                 let top = ((1i32 << (bits - 1)) - 1) as f32;
                 let blocks: Vec<&[f32]> = t.data.chunks(Q8_BLOCK).collect();
-                let scales: Vec<u16> = blocks.iter().map(|b| f32_to_f16(b.iter().fold(0.0f32, |m, v| m.max(v.abs())) / top)).collect();
+                let scales: Vec<u16> = blocks
+                    .iter()
+                    .map(|b| f32_to_f16(b.iter().fold(0.0f32, |m, v| m.max(v.abs())) / top))
+                    .collect();
                 for s in &scales {
                     data.extend_from_slice(&s.to_le_bytes());
                 }
@@ -147,7 +182,11 @@ impl Weights {
                 for (block, s) in blocks.iter().zip(&scales) {
                     let s = f16_to_f32(*s);
                     for &v in *block {
-                        let q = if s > 0.0 { (v / s).round().clamp(-top, top) as i32 } else { 0 };
+                        let q = if s > 0.0 {
+                            (v / s).round().clamp(-top, top) as i32
+                        } else {
+                            0
+                        };
                         packer.push(q, bits, &mut data);
                     }
                 }
@@ -179,8 +218,16 @@ impl Weights {
         if !bytes.starts_with(b"SPGM\0\0\0\x01") {
             return Err("not a .spgm model file (bad magic)".into());
         }
-        let len = u32::from_le_bytes(bytes.get(8..12).ok_or("truncated")?.try_into().map_err(|_| "truncated")?) as usize;
-        let header: serde_json::Value = serde_json::from_slice(bytes.get(12..12 + len).ok_or("truncated header")?).map_err(|e| e.to_string())?;
+        let len = u32::from_le_bytes(
+            bytes
+                .get(8..12)
+                .ok_or("truncated")?
+                .try_into()
+                .map_err(|_| "truncated")?,
+        ) as usize;
+        let header: serde_json::Value =
+            serde_json::from_slice(bytes.get(12..12 + len).ok_or("truncated header")?)
+                .map_err(|e| e.to_string())?;
         let mut base = 12 + len;
         while !base.is_multiple_of(16) {
             base += 1;
@@ -192,24 +239,48 @@ impl Weights {
             let n: usize = shape.iter().product();
             let start = base + info["offset"].as_u64().unwrap_or(0) as usize;
             // Files written before per-tensor types carry one type for all.
-            let stored = info["dtype"].as_str().unwrap_or(if file_dtype == "f16" { "f16" } else { "f32" });
+            let stored =
+                info["dtype"]
+                    .as_str()
+                    .unwrap_or(if file_dtype == "f16" { "f16" } else { "f32" });
             let data = match stored {
                 "f16" => {
-                    let raw = bytes.get(start..start + n * 2).ok_or_else(|| format!("{name} lies outside the file"))?;
-                    raw.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect()
+                    let raw = bytes
+                        .get(start..start + n * 2)
+                        .ok_or_else(|| format!("{name} lies outside the file"))?;
+                    raw.chunks_exact(2)
+                        .map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]])))
+                        .collect()
                 }
                 "i4" | "i5" | "i6" | "i7" | "i8" => {
-                    let bits: u32 = stored[1..].parse().map_err(|_| format!("{name}: bad weight type {stored:?}"))?;
+                    let bits: u32 = stored[1..]
+                        .parse()
+                        .map_err(|_| format!("{name}: bad weight type {stored:?}"))?;
                     let n_blocks = n.div_ceil(Q8_BLOCK);
                     let packed = (n * bits as usize).div_ceil(8);
-                    let scales = bytes.get(start..start + n_blocks * 2).ok_or_else(|| format!("{name} lies outside the file"))?;
-                    let values = bytes.get(start + n_blocks * 2..start + n_blocks * 2 + packed).ok_or_else(|| format!("{name} lies outside the file"))?;
-                    let scales: Vec<f32> = scales.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect();
-                    unpack_bits(values, bits, n).iter().enumerate().map(|(i, &q)| q as f32 * scales[i / Q8_BLOCK]).collect()
+                    let scales = bytes
+                        .get(start..start + n_blocks * 2)
+                        .ok_or_else(|| format!("{name} lies outside the file"))?;
+                    let values = bytes
+                        .get(start + n_blocks * 2..start + n_blocks * 2 + packed)
+                        .ok_or_else(|| format!("{name} lies outside the file"))?;
+                    let scales: Vec<f32> = scales
+                        .chunks_exact(2)
+                        .map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]])))
+                        .collect();
+                    unpack_bits(values, bits, n)
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &q)| q as f32 * scales[i / Q8_BLOCK])
+                        .collect()
                 }
                 "f32" => {
-                    let raw = bytes.get(start..start + n * 4).ok_or_else(|| format!("{name} lies outside the file"))?;
-                    raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+                    let raw = bytes
+                        .get(start..start + n * 4)
+                        .ok_or_else(|| format!("{name} lies outside the file"))?;
+                    raw.chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect()
                 }
                 other => return Err(format!("{name}: unknown weight type {other:?}")),
             };
@@ -264,18 +335,31 @@ fn unpack_bits(bytes: &[u8], bits: u32, n: usize) -> Vec<i32> {
     out
 }
 
-fn split_header(bytes: &[u8], at: usize, len_bytes: usize) -> Result<(serde_json::Value, &[u8]), String> {
+fn split_header(
+    bytes: &[u8],
+    at: usize,
+    len_bytes: usize,
+) -> Result<(serde_json::Value, &[u8]), String> {
     let len_raw = bytes.get(at..at + len_bytes).ok_or("file too short")?;
     let mut len_buf = [0u8; 8];
     len_buf[..len_bytes].copy_from_slice(len_raw);
     let len = u64::from_le_bytes(len_buf) as usize;
     let start = at + len_bytes;
-    let header = serde_json::from_slice(bytes.get(start..start + len).ok_or("truncated header")?).map_err(|e| format!("bad header: {e}"))?;
+    let header = serde_json::from_slice(bytes.get(start..start + len).ok_or("truncated header")?)
+        .map_err(|e| format!("bad header: {e}"))?;
     Ok((header, &bytes[start + len..]))
 }
 
 fn shape_of(v: &serde_json::Value) -> Result<Vec<usize>, String> {
-    v.as_array().ok_or("shape is not a list")?.iter().map(|d| d.as_u64().map(|d| d as usize).ok_or_else(|| "bad dimension".to_owned())).collect()
+    v.as_array()
+        .ok_or("shape is not a list")?
+        .iter()
+        .map(|d| {
+            d.as_u64()
+                .map(|d| d as usize)
+                .ok_or_else(|| "bad dimension".to_owned())
+        })
+        .collect()
 }
 
 /// IEEE 754 half from f32, rounding to nearest even (the `half` crate's conversion).
@@ -295,11 +379,26 @@ mod tests {
     #[test]
     fn for_routing_drops_the_pooler_and_zeroes_unused_tokens() {
         let mut w = Weights::default();
-        w.tensors.insert("embeddings.word_embeddings.weight".into(), Tensor { shape: vec![4, 2], data: vec![1.0; 8] });
-        w.tensors.insert("pooler.dense.weight".into(), Tensor { shape: vec![2, 2], data: vec![1.0; 4] });
+        w.tensors.insert(
+            "embeddings.word_embeddings.weight".into(),
+            Tensor {
+                shape: vec![4, 2],
+                data: vec![1.0; 8],
+            },
+        );
+        w.tensors.insert(
+            "pooler.dense.weight".into(),
+            Tensor {
+                shape: vec![2, 2],
+                data: vec![1.0; 4],
+            },
+        );
         let r = w.for_routing("[PAD]\n[unused0]\n[unusedx]\nhello\n");
         assert!(!r.tensors.contains_key("pooler.dense.weight"));
-        assert_eq!(r.tensors["embeddings.word_embeddings.weight"].data, vec![1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+        assert_eq!(
+            r.tensors["embeddings.word_embeddings.weight"].data,
+            vec![1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]
+        );
     }
 
     #[test]
@@ -314,8 +413,20 @@ mod tests {
     #[test]
     fn spgm_round_trips() {
         let mut w = Weights::default();
-        w.tensors.insert("a".into(), Tensor { shape: vec![2, 3], data: vec![1.0, 2.0, 3.0, -4.0, 0.5, 0.25] });
-        w.tensors.insert("b".into(), Tensor { shape: vec![1], data: vec![7.0] });
+        w.tensors.insert(
+            "a".into(),
+            Tensor {
+                shape: vec![2, 3],
+                data: vec![1.0, 2.0, 3.0, -4.0, 0.5, 0.25],
+            },
+        );
+        w.tensors.insert(
+            "b".into(),
+            Tensor {
+                shape: vec![1],
+                data: vec![7.0],
+            },
+        );
         assert_eq!(Weights::from_spgm(&w.to_spgm(DType::F32)).expect("f32"), w);
         assert_eq!(Weights::from_spgm(&w.to_spgm(DType::F16)).expect("f16"), w);
         assert!(Weights::from_spgm(b"nope").is_err());
@@ -340,21 +451,49 @@ mod tests {
     #[test]
     fn int8_file_stores_the_lookup_table_in_fewer_bits() {
         let mut w = Weights::default();
-        let table: Vec<f32> = (0..4 * 64).map(|i| ((i * 37 % 101) as f32 - 50.0) / 40.0).collect();
+        let table: Vec<f32> = (0..4 * 64)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 40.0)
+            .collect();
         let layer: Vec<f32> = table.iter().map(|v| v * 0.5).collect();
-        w.tensors.insert(LOOKUP_TABLE.into(), Tensor { shape: vec![4, 64], data: table.clone() });
-        w.tensors.insert("encoder.layer.0.output.dense.weight".into(), Tensor { shape: vec![4, 64], data: layer.clone() });
+        w.tensors.insert(
+            LOOKUP_TABLE.into(),
+            Tensor {
+                shape: vec![4, 64],
+                data: table.clone(),
+            },
+        );
+        w.tensors.insert(
+            "encoder.layer.0.output.dense.weight".into(),
+            Tensor {
+                shape: vec![4, 64],
+                data: layer.clone(),
+            },
+        );
         let bytes = w.to_spgm(DType::I8);
         let back = Weights::from_spgm(&bytes).expect("i8");
         let header = String::from_utf8_lossy(&bytes[12..200]);
-        assert!(header.contains(&format!("\"dtype\":\"i{LOOKUP_BITS}\"")) && header.contains("\"dtype\":\"i8\""), "{header}");
+        assert!(
+            header.contains(&format!("\"dtype\":\"i{LOOKUP_BITS}\""))
+                && header.contains("\"dtype\":\"i8\""),
+            "{header}"
+        );
         // Each value within half a step of its block's scale (absmax over 2^(bits-1) - 1).
-        for (name, want, bits) in [(LOOKUP_TABLE, &table, LOOKUP_BITS), ("encoder.layer.0.output.dense.weight", &layer, 8)] {
+        for (name, want, bits) in [
+            (LOOKUP_TABLE, &table, LOOKUP_BITS),
+            ("encoder.layer.0.output.dense.weight", &layer, 8),
+        ] {
             let got = &back.tensors[name].data;
-            for (block, (g, w)) in want.chunks(Q8_BLOCK).zip(got.chunks(Q8_BLOCK).zip(want.chunks(Q8_BLOCK))) {
-                let step = block.iter().fold(0.0f32, |m, v| m.max(v.abs())) / ((1 << (bits - 1)) - 1) as f32;
+            for (block, (g, w)) in want
+                .chunks(Q8_BLOCK)
+                .zip(got.chunks(Q8_BLOCK).zip(want.chunks(Q8_BLOCK)))
+            {
+                let step = block.iter().fold(0.0f32, |m, v| m.max(v.abs()))
+                    / ((1 << (bits - 1)) - 1) as f32;
                 for (a, b) in g.iter().zip(w) {
-                    assert!((a - b).abs() <= step * 0.5 + step * 1e-3 + 1e-6, "{name}: {a} vs {b}, step {step}");
+                    assert!(
+                        (a - b).abs() <= step * 0.5 + step * 1e-3 + 1e-6,
+                        "{name}: {a} vs {b}, step {step}"
+                    );
                 }
             }
         }

@@ -27,9 +27,23 @@ pub struct WordPiece {
 impl WordPiece {
     /// Reads `vocab.txt` (one token a line, the line number is the id).
     pub fn from_vocab_txt(text: &str) -> Result<WordPiece, String> {
-        let vocab: HashMap<String, u32> = text.lines().enumerate().map(|(i, t)| (t.to_owned(), i as u32)).collect();
-        let id = |t: &str| vocab.get(t).copied().ok_or_else(|| format!("vocab.txt has no {t}"));
-        Ok(WordPiece { cls: id("[CLS]")?, sep: id("[SEP]")?, unk: id("[UNK]")?, vocab })
+        let vocab: HashMap<String, u32> = text
+            .lines()
+            .enumerate()
+            .map(|(i, t)| (t.to_owned(), i as u32))
+            .collect();
+        let id = |t: &str| {
+            vocab
+                .get(t)
+                .copied()
+                .ok_or_else(|| format!("vocab.txt has no {t}"))
+        };
+        Ok(WordPiece {
+            cls: id("[CLS]")?,
+            sep: id("[SEP]")?,
+            unk: id("[UNK]")?,
+            vocab,
+        })
     }
 
     /// The ids of `text`: `[CLS]`, its word pieces (at most [`MAX_TOKENS`] in all), `[SEP]`.
@@ -60,7 +74,11 @@ impl WordPiece {
             while start < end {
                 let from = chars[start].0;
                 let to = chars.get(end).map(|c| c.0).unwrap_or(word.len());
-                let piece = if start > 0 { format!("##{}", &word[from..to]) } else { word[from..to].to_owned() };
+                let piece = if start > 0 {
+                    format!("##{}", &word[from..to])
+                } else {
+                    word[from..to].to_owned()
+                };
                 if let Some(&id) = self.vocab.get(&piece) {
                     found = Some(id);
                     break;
@@ -93,7 +111,11 @@ fn is_control(c: char) -> bool {
     }
     matches!(
         c.general_category(),
-        GeneralCategory::Control | GeneralCategory::Format | GeneralCategory::PrivateUse | GeneralCategory::Surrogate | GeneralCategory::Unassigned
+        GeneralCategory::Control
+            | GeneralCategory::Format
+            | GeneralCategory::PrivateUse
+            | GeneralCategory::Surrogate
+            | GeneralCategory::Unassigned
     )
 }
 
@@ -118,7 +140,10 @@ pub fn normalize(text: &str) -> String {
             cleaned.push(c);
         }
     }
-    let stripped: String = cleaned.nfd().filter(|c| c.general_category() != GeneralCategory::NonspacingMark).collect();
+    let stripped: String = cleaned
+        .nfd()
+        .filter(|c| c.general_category() != GeneralCategory::NonspacingMark)
+        .collect();
     stripped.to_lowercase()
 }
 
@@ -151,7 +176,10 @@ mod tests {
     use super::*;
 
     fn tiny() -> WordPiece {
-        WordPiece::from_vocab_txt("[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\nworld\n##s\nun\n##aff\n##able\n,\n!\n").expect("vocab")
+        WordPiece::from_vocab_txt(
+            "[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\nworld\n##s\nun\n##aff\n##able\n,\n!\n",
+        )
+        .expect("vocab")
     }
 
     #[test]
@@ -166,7 +194,9 @@ mod tests {
     fn never_emits_unused_tokens() {
         // `[` and `]` are punctuation: the text of a `[unusedN]` token never matches it (the
         // packed weights zero those rows).
-        let wp = WordPiece::from_vocab_txt("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[unused0]\nunused\n##0\n[\n]\n").expect("vocab");
+        let wp =
+            WordPiece::from_vocab_txt("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[unused0]\nunused\n##0\n[\n]\n")
+                .expect("vocab");
         assert_eq!(wp.encode("[unused0]"), vec![2, 7, 5, 6, 8, 3]);
     }
 

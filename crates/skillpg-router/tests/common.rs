@@ -28,8 +28,17 @@ pub fn oracle(mode: &str, src: &Path, texts: &[String]) -> serde_json::Value {
         .stderr(Stdio::piped())
         .spawn()
         .expect("python3 is needed for the model oracles");
-    child.stdin.take().expect("stdin").write_all(serde_json::to_string(texts).expect("json").as_bytes()).expect("write");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(serde_json::to_string(texts).expect("json").as_bytes())
+        .expect("write");
     let out = child.wait_with_output().expect("oracle");
-    assert!(out.status.success(), "the oracle failed (it needs `pip install numpy tokenizers`):\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the oracle failed (it needs `pip install numpy tokenizers`):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("oracle JSON")
 }

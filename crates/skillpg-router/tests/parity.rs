@@ -2,7 +2,10 @@
 //! (the shipped tokenizer.json) on a parity corpus, and the CPU forward pass against a numpy
 //! float64 implementation, at max |Δ| ≤ 1e-4 and cosine ≥ 0.9999 per embedding.
 
-#![allow(clippy::print_stdout, reason = "the test prints the figures it measured, for the closing notes")]
+#![allow(
+    clippy::print_stdout,
+    reason = "the test prints the figures it measured, for the closing notes"
+)]
 
 use itertools::Itertools;
 mod common;
@@ -14,9 +17,14 @@ use skillpg_router::wordpiece::WordPiece;
 
 fn embedder() -> CpuEmbedder {
     let (packed, _) = common::model_dirs();
-    let weights = Weights::from_spgm(&std::fs::read(packed.join("minilm-f32.spgm")).expect("weights")).expect("spgm");
+    let weights =
+        Weights::from_spgm(&std::fs::read(packed.join("minilm-f32.spgm")).expect("weights"))
+            .expect("spgm");
     let vocab = std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab");
-    CpuEmbedder { tokenizer: WordPiece::from_vocab_txt(&vocab).expect("vocab"), model: Model::from_weights(&weights).expect("model") }
+    CpuEmbedder {
+        tokenizer: WordPiece::from_vocab_txt(&vocab).expect("vocab"),
+        model: Model::from_weights(&weights).expect("model"),
+    }
 }
 
 fn parity_corpus() -> Vec<String> {
@@ -45,9 +53,13 @@ fn parity_corpus() -> Vec<String> {
 #[ignore = "slow tier, needs all-MiniLM-L6-v2 from scripts/fetch-model: scripts/test runs it"]
 fn wordpiece_matches_huggingface_tokenizers() {
     let (packed, src) = common::model_dirs();
-    let wp = WordPiece::from_vocab_txt(&std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab")).expect("vocab");
+    let wp = WordPiece::from_vocab_txt(
+        &std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab"),
+    )
+    .expect("vocab");
     let texts = parity_corpus();
-    let theirs: Vec<Vec<u32>> = serde_json::from_value(common::oracle("tokenize", &src, &texts)).expect("ids");
+    let theirs: Vec<Vec<u32>> =
+        serde_json::from_value(common::oracle("tokenize", &src, &texts)).expect("ids");
     for (text, ids) in texts.iter().zip_eq(theirs) {
         assert_eq!(wp.encode(text), ids, "on {text:?}");
     }
@@ -60,23 +72,38 @@ fn cpu_forward_matches_numpy_float64() {
     let mut texts = parity_corpus();
     texts.truncate(8);
     let ours = embedder().embed(&texts);
-    let theirs: Vec<Vec<f64>> = serde_json::from_value(common::oracle("embed", &src, &texts)).expect("embeddings");
+    let theirs: Vec<Vec<f64>> =
+        serde_json::from_value(common::oracle("embed", &src, &texts)).expect("embeddings");
     let mut worst = 0.0f64;
     for ((text, a), b) in texts.iter().zip_eq(&ours).zip_eq(&theirs) {
-        let max_abs = a.iter().zip_eq(b).map(|(x, y)| (*x as f64 - y).abs()).fold(0.0, f64::max);
+        let max_abs = a
+            .iter()
+            .zip_eq(b)
+            .map(|(x, y)| (*x as f64 - y).abs())
+            .fold(0.0, f64::max);
         let cos: f64 = a.iter().zip_eq(b).map(|(x, y)| *x as f64 * y).sum();
-        assert!(max_abs <= 1e-4 && cos >= 0.9999, "{text:?}: max |Δ| {max_abs:e}, cosine {cos}");
+        assert!(
+            max_abs <= 1e-4 && cos >= 0.9999,
+            "{text:?}: max |Δ| {max_abs:e}, cosine {cos}"
+        );
         worst = worst.max(max_abs);
     }
-    println!("CPU reference vs numpy float64: worst max |Δ| {worst:e} over {} texts", texts.len());
+    println!(
+        "CPU reference vs numpy float64: worst max |Δ| {worst:e} over {} texts",
+        texts.len()
+    );
 }
 
 #[test]
 #[ignore = "slow tier, needs all-MiniLM-L6-v2 from scripts/fetch-model: scripts/test runs it"]
 fn f16_weights_stay_close_to_f32() {
     let (packed, _) = common::model_dirs();
-    let f16 = Weights::from_spgm(&std::fs::read(packed.join("minilm-f16.spgm")).expect("f16")).expect("spgm");
-    let e16 = CpuEmbedder { model: Model::from_weights(&f16).expect("model"), ..embedder() };
+    let f16 = Weights::from_spgm(&std::fs::read(packed.join("minilm-f16.spgm")).expect("f16"))
+        .expect("spgm");
+    let e16 = CpuEmbedder {
+        model: Model::from_weights(&f16).expect("model"),
+        ..embedder()
+    };
     let texts = vec!["Is this ALTER TABLE safe to deploy at peak traffic?".to_owned()];
     let (a, b) = (&embedder().embed(&texts)[0], &e16.embed(&texts)[0]);
     let cos: f32 = a.iter().zip_eq(b).map(|(x, y)| x * y).sum();
@@ -90,11 +117,18 @@ fn f16_weights_stay_close_to_f32() {
 #[ignore = "slow tier, needs all-MiniLM-L6-v2 from scripts/fetch-model: scripts/test runs it"]
 fn fast_forward_matches_the_reference() {
     let reference = embedder();
-    let fast = skillpg_router::fast::FastEmbedder::new(reference.tokenizer.clone(), reference.model.clone());
+    let fast = skillpg_router::fast::FastEmbedder::new(
+        reference.tokenizer.clone(),
+        reference.model.clone(),
+    );
     let mut texts = parity_corpus();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/routing");
     let requests: Vec<skillpg_routing::requests::Labelled> =
-        skillpg_routing::requests::parse_requests(&std::fs::read_to_string(root.join("requests.json")).expect("sample requests"), None).expect("requests");
+        skillpg_routing::requests::parse_requests(
+            &std::fs::read_to_string(root.join("requests.json")).expect("sample requests"),
+            None,
+        )
+        .expect("requests");
     texts.extend(requests.iter().map(|r| r.query.clone()));
     let ours = fast.embed(&texts);
     let want = reference.embed(&texts);
@@ -103,19 +137,41 @@ fn fast_forward_matches_the_reference() {
         for (x, y) in a.iter().zip_eq(b) {
             worst = worst.max((x - y).abs());
         }
-        assert!(a.iter().zip_eq(b).all(|(x, y)| (x - y).abs() <= 1e-4), "embedding of {text:?} differs");
+        assert!(
+            a.iter().zip_eq(b).all(|(x, y)| (x - y).abs() <= 1e-4),
+            "embedding of {text:?} differs"
+        );
     }
     // Scores and decisions of requests against the parity texts standing in for skills.
     let skills = &want[..6];
     let fast_skills = &ours[..6];
-    let t = skillpg_routing::decide::Thresholds { tau: 0.2, delta: 0.0 };
+    let t = skillpg_routing::decide::Thresholds {
+        tau: 0.2,
+        delta: 0.0,
+    };
     for (r, (a, b)) in ours[14..].iter().zip_eq(&want[14..]).enumerate() {
-        let sa: Vec<f32> = fast_skills.iter().map(|s| skillpg_routing::decide::cosine(a, s)).collect();
-        let sb: Vec<f32> = skills.iter().map(|s| skillpg_routing::decide::cosine(b, s)).collect();
-        assert!(sa.iter().zip_eq(&sb).all(|(x, y)| (x - y).abs() <= 1e-4), "request {r}: scores differ");
-        assert_eq!(skillpg_routing::decide::decide(&sa, t), skillpg_routing::decide::decide(&sb, t), "request {r}");
+        let sa: Vec<f32> = fast_skills
+            .iter()
+            .map(|s| skillpg_routing::decide::cosine(a, s))
+            .collect();
+        let sb: Vec<f32> = skills
+            .iter()
+            .map(|s| skillpg_routing::decide::cosine(b, s))
+            .collect();
+        assert!(
+            sa.iter().zip_eq(&sb).all(|(x, y)| (x - y).abs() <= 1e-4),
+            "request {r}: scores differ"
+        );
+        assert_eq!(
+            skillpg_routing::decide::decide(&sa, t),
+            skillpg_routing::decide::decide(&sb, t),
+            "request {r}"
+        );
     }
-    println!("fast path vs reference on {} texts: worst |Δ| {worst:.2e}", texts.len());
+    println!(
+        "fast path vs reference on {} texts: worst |Δ| {worst:.2e}",
+        texts.len()
+    );
 }
 
 /// The smaller weight files against f32: the sample set's requests routed over the sample
@@ -128,19 +184,22 @@ fn int8_and_f16_weights_route_like_f32() {
     let (packed, _) = common::model_dirs();
     let vocab = std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab");
     let load = |file: &str| {
-        let bytes = std::fs::read(packed.join(file)).unwrap_or_else(|e| panic!("{file}: {e} (run scripts/fetch-model)"));
+        let bytes = std::fs::read(packed.join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e} (run scripts/fetch-model)"));
         skillpg_router::fast::FastEmbedder::new(
             WordPiece::from_vocab_txt(&vocab).expect("vocab"),
             Model::from_weights(&Weights::from_spgm(&bytes).expect("spgm")).expect("model"),
         )
     };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let requests: Vec<String> =
-        skillpg_routing::requests::parse_requests(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests"), None)
-            .expect("requests")
-            .into_iter()
-            .map(|r| r.query)
-            .collect();
+    let requests: Vec<String> = skillpg_routing::requests::parse_requests(
+        &std::fs::read_to_string(root.join("web/samples/routing/requests.json")).expect("requests"),
+        None,
+    )
+    .expect("requests")
+    .into_iter()
+    .map(|r| r.query)
+    .collect();
     let skill_texts = |dir: &std::path::Path| -> Vec<String> {
         skillpg_fs::read_path(dir)
             .expect("skills")
@@ -148,15 +207,32 @@ fn int8_and_f16_weights_route_like_f32() {
             .iter()
             .map(|b| {
                 let a = skillpg_core::analyze(b);
-                format!("{}: {}", a.display_name(), a.description().unwrap_or("").trim())
+                format!(
+                    "{}: {}",
+                    a.display_name(),
+                    a.description().unwrap_or("").trim()
+                )
             })
             .collect()
     };
     let corpus = skillpg_fs::corpus_dir();
-    assert!(corpus.exists(), "the shared corpus is absent: {} not found", corpus.display());
-    let sets = [("sample skills", skill_texts(&root.join("web/samples/routing"))), ("corpus descriptions", skill_texts(&corpus))];
+    assert!(
+        corpus.exists(),
+        "the shared corpus is absent: {} not found",
+        corpus.display()
+    );
+    let sets = [
+        (
+            "sample skills",
+            skill_texts(&root.join("web/samples/routing")),
+        ),
+        ("corpus descriptions", skill_texts(&corpus)),
+    ];
     let f32_model = load("minilm-f32.spgm");
-    let t = skillpg_routing::decide::Thresholds { tau: 0.2, delta: 0.0 };
+    let t = skillpg_routing::decide::Thresholds {
+        tau: 0.2,
+        delta: 0.0,
+    };
     let reference: Vec<Vec<Vec<f32>>> = sets
         .iter()
         .map(|(_, skills)| {
@@ -174,20 +250,34 @@ fn int8_and_f16_weights_route_like_f32() {
             let n = skills.len();
             let (mut worst, mut decisions, mut at_boundary) = (0.0f32, 0, 0);
             for (ra, rb) in a[n..].iter().zip_eq(&b[n..]) {
-                let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_routing::decide::cosine(ra, s)).collect();
-                let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_routing::decide::cosine(rb, s)).collect();
+                let sa: Vec<f32> = a[..n]
+                    .iter()
+                    .map(|s| skillpg_routing::decide::cosine(ra, s))
+                    .collect();
+                let sb: Vec<f32> = b[..n]
+                    .iter()
+                    .map(|s| skillpg_routing::decide::cosine(rb, s))
+                    .collect();
                 for (x, y) in sa.iter().zip_eq(&sb) {
                     worst = worst.max((x - y).abs());
                 }
                 decisions += 1;
-                let (da, db) = (skillpg_routing::decide::decide(&sa, t), skillpg_routing::decide::decide(&sb, t));
+                let (da, db) = (
+                    skillpg_routing::decide::decide(&sa, t),
+                    skillpg_routing::decide::decide(&sb, t),
+                );
                 if da != db {
                     // A decision may flip only where f32 itself sits within the score tolerance
                     // of a boundary: its best score within 0.01 of τ, or its two best within 0.01.
                     let mut sorted = sa.clone();
                     sorted.sort_by(|x, y| y.total_cmp(x));
-                    let near = (sorted[0] - t.tau).abs() <= 0.01 || sorted.len() > 1 && sorted[0] - sorted[1] <= 0.01;
-                    assert!(near, "{file}, {what}: decision {da:?} vs {db:?} away from any boundary (f32 best {:.4})", sorted[0]);
+                    let near = (sorted[0] - t.tau).abs() <= 0.01
+                        || sorted.len() > 1 && sorted[0] - sorted[1] <= 0.01;
+                    assert!(
+                        near,
+                        "{file}, {what}: decision {da:?} vs {db:?} away from any boundary (f32 best {:.4})",
+                        sorted[0]
+                    );
                     at_boundary += 1;
                 }
             }
@@ -209,33 +299,80 @@ fn integer_path_matches_the_reference_on_int8_weights() {
     let (packed, _) = common::model_dirs();
     let vocab = std::fs::read_to_string(packed.join("vocab.txt")).expect("vocab");
     let wp = WordPiece::from_vocab_txt(&vocab).expect("vocab");
-    let model = Model::from_weights(&Weights::from_spgm(&std::fs::read(packed.join("minilm-i8.spgm")).expect("i8")).expect("spgm")).expect("model");
-    let reference = CpuEmbedder { tokenizer: wp.clone(), model: model.clone() };
-    let fast = skillpg_router::fast::FastEmbedder::with_kernel(wp, model, skillpg_router::fast::Kernel::Integer);
-    assert!(fast.runs_on_integers(), "the int8 file's layers take the integer kernel");
+    let model = Model::from_weights(
+        &Weights::from_spgm(&std::fs::read(packed.join("minilm-i8.spgm")).expect("i8"))
+            .expect("spgm"),
+    )
+    .expect("model");
+    let reference = CpuEmbedder {
+        tokenizer: wp.clone(),
+        model: model.clone(),
+    };
+    let fast = skillpg_router::fast::FastEmbedder::with_kernel(
+        wp,
+        model,
+        skillpg_router::fast::Kernel::Integer,
+    );
+    assert!(
+        fast.runs_on_integers(),
+        "the int8 file's layers take the integer kernel"
+    );
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/samples/routing");
     let mut texts: Vec<String> = std::fs::read_dir(&root)
         .expect("samples")
         .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("SKILL.md")).ok())
-        .map(|md| md.lines().filter(|l| l.starts_with("name: ") || l.starts_with("description: ")).collect::<Vec<_>>().join(" "))
+        .map(|md| {
+            md.lines()
+                .filter(|l| l.starts_with("name: ") || l.starts_with("description: "))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect();
     texts.sort();
     let n = texts.len();
-    let requests = skillpg_routing::requests::parse_requests(&std::fs::read_to_string(root.join("requests.json")).expect("requests"), None).expect("requests");
+    let requests = skillpg_routing::requests::parse_requests(
+        &std::fs::read_to_string(root.join("requests.json")).expect("requests"),
+        None,
+    )
+    .expect("requests");
     texts.extend(requests.iter().map(|r| r.query.clone()));
     let (a, b) = (fast.embed(&texts), reference.embed(&texts));
     let mut worst = 0.0f32;
     for (x, y) in a.iter().zip_eq(&b) {
-        worst = x.iter().zip_eq(y).fold(worst, |w, (p, q)| w.max((p - q).abs()));
+        worst = x
+            .iter()
+            .zip_eq(y)
+            .fold(worst, |w, (p, q)| w.max((p - q).abs()));
     }
-    let t = skillpg_routing::decide::Thresholds { tau: 0.2, delta: 0.0 };
+    let t = skillpg_routing::decide::Thresholds {
+        tau: 0.2,
+        delta: 0.0,
+    };
     let mut worst_score = 0.0f32;
     for (ra, rb) in a[n..].iter().zip_eq(&b[n..]) {
-        let sa: Vec<f32> = a[..n].iter().map(|s| skillpg_routing::decide::cosine(ra, s)).collect();
-        let sb: Vec<f32> = b[..n].iter().map(|s| skillpg_routing::decide::cosine(rb, s)).collect();
-        worst_score = sa.iter().zip_eq(&sb).fold(worst_score, |w, (x, y)| w.max((x - y).abs()));
-        assert_eq!(skillpg_routing::decide::decide(&sa, t), skillpg_routing::decide::decide(&sb, t));
+        let sa: Vec<f32> = a[..n]
+            .iter()
+            .map(|s| skillpg_routing::decide::cosine(ra, s))
+            .collect();
+        let sb: Vec<f32> = b[..n]
+            .iter()
+            .map(|s| skillpg_routing::decide::cosine(rb, s))
+            .collect();
+        worst_score = sa
+            .iter()
+            .zip_eq(&sb)
+            .fold(worst_score, |w, (x, y)| w.max((x - y).abs()));
+        assert_eq!(
+            skillpg_routing::decide::decide(&sa, t),
+            skillpg_routing::decide::decide(&sb, t)
+        );
     }
-    println!("integer path vs reference on int8 weights, {} texts: worst |embedding difference| {worst:.2e}, worst |score difference| {worst_score:.2e}", texts.len());
-    assert!(worst <= 1e-3 && worst_score <= 1e-3, "embeddings differ by {worst}, scores by {worst_score}");
+    println!(
+        "integer path vs reference on int8 weights, {} texts: worst |embedding difference| {worst:.2e}, worst |score difference| {worst_score:.2e}",
+        texts.len()
+    );
+    assert!(
+        worst <= 1e-3 && worst_score <= 1e-3,
+        "embeddings differ by {worst}, scores by {worst_score}"
+    );
 }

@@ -17,9 +17,15 @@ pub struct Reading {
 pub fn read_answer(answer: &str, names: &[String]) -> Reading {
     let a = answer.trim().to_lowercase();
     if let Some(i) = names.iter().position(|n| n.trim().to_lowercase() == a) {
-        return Reading { choice: Some(i), recognised: true };
+        return Reading {
+            choice: Some(i),
+            recognised: true,
+        };
     }
-    Reading { choice: None, recognised: a == NONE.to_lowercase() }
+    Reading {
+        choice: None,
+        recognised: a == NONE.to_lowercase(),
+    }
 }
 
 #[cfg(test)]
@@ -29,10 +35,34 @@ mod tests {
     #[test]
     fn answers_are_read_as_the_chapter_reads_them() {
         let names = vec!["sql-review".to_owned(), "release-notes".to_owned()];
-        assert_eq!(read_answer("  SQL-Review\n", &names), Reading { choice: Some(0), recognised: true });
-        assert_eq!(read_answer("none", &names), Reading { choice: None, recognised: true });
+        assert_eq!(
+            read_answer("  SQL-Review\n", &names),
+            Reading {
+                choice: Some(0),
+                recognised: true
+            }
+        );
+        assert_eq!(
+            read_answer("none", &names),
+            Reading {
+                choice: None,
+                recognised: true
+            }
+        );
         // Anything else is NONE, kept verbatim by the caller.
-        assert_eq!(read_answer("release-notes.", &names), Reading { choice: None, recognised: false });
-        assert_eq!(read_answer("The skill is sql-review", &names), Reading { choice: None, recognised: false });
+        assert_eq!(
+            read_answer("release-notes.", &names),
+            Reading {
+                choice: None,
+                recognised: false
+            }
+        );
+        assert_eq!(
+            read_answer("The skill is sql-review", &names),
+            Reading {
+                choice: None,
+                recognised: false
+            }
+        );
     }
 }

@@ -26,7 +26,11 @@ pub enum BackendChoice {
 
 impl BackendChoice {
     /// Every choice, in the order a menu lists them.
-    pub const ALL: [BackendChoice; 3] = [BackendChoice::Auto, BackendChoice::Webgpu, BackendChoice::Cpu];
+    pub const ALL: [BackendChoice; 3] = [
+        BackendChoice::Auto,
+        BackendChoice::Webgpu,
+        BackendChoice::Cpu,
+    ];
 
     /// `auto`, `webgpu` or `cpu`: the name in a menu's value and in messages.
     pub fn as_str(self) -> &'static str {
@@ -41,7 +45,10 @@ impl BackendChoice {
     pub fn parse(s: &str) -> Result<BackendChoice, String> {
         match s {
             "" => Ok(BackendChoice::Auto),
-            _ => BackendChoice::ALL.into_iter().find(|c| c.as_str() == s).ok_or_else(|| format!("unknown backend {s} (auto, webgpu or cpu)")),
+            _ => BackendChoice::ALL
+                .into_iter()
+                .find(|c| c.as_str() == s)
+                .ok_or_else(|| format!("unknown backend {s} (auto, webgpu or cpu)")),
         }
     }
 }
@@ -61,7 +68,10 @@ pub enum AdapterKind {
 impl AdapterKind {
     /// Whether the adapter is real hardware.
     pub fn is_hardware(self) -> bool {
-        matches!(self, AdapterKind::DiscreteGpu | AdapterKind::IntegratedGpu | AdapterKind::VirtualGpu)
+        matches!(
+            self,
+            AdapterKind::DiscreteGpu | AdapterKind::IntegratedGpu | AdapterKind::VirtualGpu
+        )
     }
 
     /// The kind in words.
@@ -94,7 +104,11 @@ impl Adapter {
 
     /// The adapter in words, for a backend line.
     pub fn describe(&self) -> String {
-        let name = if self.name.is_empty() { String::new() } else { format!("{}, ", self.name) };
+        let name = if self.name.is_empty() {
+            String::new()
+        } else {
+            format!("{}, ", self.name)
+        };
         format!("{name}{}, {}", self.backend, self.kind.as_str())
     }
 }
@@ -135,7 +149,11 @@ pub fn kept<'a>(kept: &'a [Measured], adapter: &Adapter, model: &str) -> Option<
 /// `kept` with `m` in place of any earlier one for the same adapter and model, newest first,
 /// at most [`MAX_KEPT`].
 pub fn keep(kept: &[Measured], m: Measured) -> Vec<Measured> {
-    let mut out: Vec<Measured> = kept.iter().filter(|k| !(k.adapter == m.adapter && k.model == m.model)).cloned().collect();
+    let mut out: Vec<Measured> = kept
+        .iter()
+        .filter(|k| !(k.adapter == m.adapter && k.model == m.model))
+        .cloned()
+        .collect();
     out.insert(0, m);
     out.truncate(MAX_KEPT);
     out
@@ -179,14 +197,27 @@ pub enum Plan {
 
 /// Where a model should run: `adapter` is the adapter there is (or why there is none), `kept` a
 /// measurement of this adapter and model kept from an earlier load.
-pub fn plan(choice: BackendChoice, adapter: Result<&Adapter, &str>, kept: Option<&Measured>, chosen_by: &str) -> Plan {
-    let chosen = || Why::Chosen { by: chosen_by.to_owned() };
+pub fn plan(
+    choice: BackendChoice,
+    adapter: Result<&Adapter, &str>,
+    kept: Option<&Measured>,
+    chosen_by: &str,
+) -> Plan {
+    let chosen = || Why::Chosen {
+        by: chosen_by.to_owned(),
+    };
     match (choice, adapter) {
         (BackendChoice::Cpu, _) => Plan::Place(Path::Cpu, chosen()),
         (_, Err(e)) => Plan::Place(Path::Cpu, Why::NoAdapter(e.to_owned())),
         (BackendChoice::Webgpu, Ok(_)) => Plan::Place(Path::Gpu, chosen()),
         (BackendChoice::Auto, Ok(_)) => match kept {
-            Some(m) => Plan::Place(if m.gpu_wins() { Path::Gpu } else { Path::Cpu }, Why::Measured { measured: m.clone(), now: false }),
+            Some(m) => Plan::Place(
+                if m.gpu_wins() { Path::Gpu } else { Path::Cpu },
+                Why::Measured {
+                    measured: m.clone(),
+                    now: false,
+                },
+            ),
             None => Plan::Measure,
         },
     }
@@ -204,34 +235,75 @@ pub struct Placement {
 impl Placement {
     /// The placement a fresh measurement gives.
     pub fn measured(measured: Measured, adapter: Adapter) -> Placement {
-        let path = if measured.gpu_wins() { Path::Gpu } else { Path::Cpu };
-        Placement { path, why: Why::Measured { measured, now: true }, adapter: Some(adapter) }
+        let path = if measured.gpu_wins() {
+            Path::Gpu
+        } else {
+            Path::Cpu
+        };
+        Placement {
+            path,
+            why: Why::Measured {
+                measured,
+                now: true,
+            },
+            adapter: Some(adapter),
+        }
     }
 
     /// The placement after the GPU failed (`error`, the device's words) while running: the fast
     /// CPU path, which finishes the work. The one fallback of every edge.
     pub fn after_failure(&self, error: &str) -> Placement {
-        Placement { path: Path::Cpu, why: Why::GpuFailed(error.to_owned()), adapter: self.adapter.clone() }
+        Placement {
+            path: Path::Cpu,
+            why: Why::GpuFailed(error.to_owned()),
+            adapter: self.adapter.clone(),
+        }
     }
 
     /// The backend line: what runs (`gpu` or `cpu`, the edge's words for each path) and why.
     pub fn line(&self, gpu: &str, cpu: &str) -> String {
-        let on_gpu = |a: &Option<Adapter>| a.as_ref().map_or_else(|| "the GPU".to_owned(), |a| format!("the GPU ({})", a.describe()));
+        let on_gpu = |a: &Option<Adapter>| {
+            a.as_ref().map_or_else(
+                || "the GPU".to_owned(),
+                |a| format!("the GPU ({})", a.describe()),
+            )
+        };
         match (&self.why, self.path) {
             (Why::Chosen { by }, Path::Gpu) => format!("{gpu}: chosen {by}"),
             (Why::Chosen { by }, Path::Cpu) => format!("{cpu}: chosen {by}"),
             (Why::NoAdapter(e), _) => format!("{cpu}: there is no WebGPU adapter here ({e})"),
             (Why::GpuRefused(e), _) => format!("{cpu}: the GPU could not take the model ({e})"),
-            (Why::GpuFailed(e), _) => format!("{cpu}: the GPU failed ({e}), so this and later requests run on the CPU path"),
+            (Why::GpuFailed(e), _) => format!(
+                "{cpu}: the GPU failed ({e}), so this and later requests run on the CPU path"
+            ),
             (Why::Measured { measured: m, now }, path) => {
-                let when = if *now { "measured on this load" } else { "measured on an earlier load, kept for this adapter and model" };
-                let gpu_ms = if m.gpu_stopped { format!("over {:.1} ms", m.gpu_ms) } else { format!("{:.1} ms", m.gpu_ms) };
+                let when = if *now {
+                    "measured on this load"
+                } else {
+                    "measured on an earlier load, kept for this adapter and model"
+                };
+                let gpu_ms = if m.gpu_stopped {
+                    format!("over {:.1} ms", m.gpu_ms)
+                } else {
+                    format!("{:.1} ms", m.gpu_ms)
+                };
                 match path {
-                    Path::Gpu => format!("{gpu}: {gpu_ms} a request, the CPU path {:.1} ms ({when})", m.cpu_ms),
+                    Path::Gpu => format!(
+                        "{gpu}: {gpu_ms} a request, the CPU path {:.1} ms ({when})",
+                        m.cpu_ms
+                    ),
                     Path::Cpu => {
                         let real = self.adapter.as_ref().is_some_and(|a| a.kind.is_hardware());
-                        let note = if real { "; the CPU path runs though a GPU is here: it is faster for this model on this machine" } else { "" };
-                        format!("{cpu}: {:.1} ms a request, {} {gpu_ms} ({when}){note}", m.cpu_ms, on_gpu(&self.adapter))
+                        let note = if real {
+                            "; the CPU path runs though a GPU is here: it is faster for this model on this machine"
+                        } else {
+                            ""
+                        };
+                        format!(
+                            "{cpu}: {:.1} ms a request, {} {gpu_ms} ({when}){note}",
+                            m.cpu_ms,
+                            on_gpu(&self.adapter)
+                        )
                     }
                 }
             }
@@ -244,11 +316,21 @@ mod tests {
     use super::*;
 
     fn adapter(kind: AdapterKind) -> Adapter {
-        Adapter { name: "NVIDIA H200".into(), backend: "Vulkan".into(), kind }
+        Adapter {
+            name: "NVIDIA H200".into(),
+            backend: "Vulkan".into(),
+            kind,
+        }
     }
 
     fn measured(gpu_ms: f64, cpu_ms: f64, gpu_stopped: bool) -> Measured {
-        Measured { adapter: adapter(AdapterKind::DiscreteGpu).key(), model: "m".into(), gpu_ms, cpu_ms, gpu_stopped }
+        Measured {
+            adapter: adapter(AdapterKind::DiscreteGpu).key(),
+            model: "m".into(),
+            gpu_ms,
+            cpu_ms,
+            gpu_stopped,
+        }
     }
 
     #[test]
@@ -256,29 +338,82 @@ mod tests {
         let real = adapter(AdapterKind::DiscreteGpu);
         let soft = adapter(AdapterKind::Cpu);
         let by = "in the page";
-        assert_eq!(plan(BackendChoice::Cpu, Ok(&real), None, by), Plan::Place(Path::Cpu, Why::Chosen { by: by.into() }));
-        assert_eq!(plan(BackendChoice::Webgpu, Ok(&soft), None, by), Plan::Place(Path::Gpu, Why::Chosen { by: by.into() }));
-        assert_eq!(plan(BackendChoice::Auto, Err("none"), None, by), Plan::Place(Path::Cpu, Why::NoAdapter("none".into())));
+        assert_eq!(
+            plan(BackendChoice::Cpu, Ok(&real), None, by),
+            Plan::Place(Path::Cpu, Why::Chosen { by: by.into() })
+        );
+        assert_eq!(
+            plan(BackendChoice::Webgpu, Ok(&soft), None, by),
+            Plan::Place(Path::Gpu, Why::Chosen { by: by.into() })
+        );
+        assert_eq!(
+            plan(BackendChoice::Auto, Err("none"), None, by),
+            Plan::Place(Path::Cpu, Why::NoAdapter("none".into()))
+        );
         // Not by the adapter's type: a software adapter is measured too, a real GPU too.
-        assert_eq!(plan(BackendChoice::Auto, Ok(&soft), None, by), Plan::Measure);
-        assert_eq!(plan(BackendChoice::Auto, Ok(&real), None, by), Plan::Measure);
+        assert_eq!(
+            plan(BackendChoice::Auto, Ok(&soft), None, by),
+            Plan::Measure
+        );
+        assert_eq!(
+            plan(BackendChoice::Auto, Ok(&real), None, by),
+            Plan::Measure
+        );
         let slow_gpu = measured(12.0, 8.0, false);
-        assert!(matches!(plan(BackendChoice::Auto, Ok(&real), Some(&slow_gpu), by), Plan::Place(Path::Cpu, Why::Measured { now: false, .. })));
-        assert!(matches!(plan(BackendChoice::Auto, Ok(&real), Some(&measured(0.9, 8.1, false)), by), Plan::Place(Path::Gpu, _)));
-        assert!(!measured(0.5, 8.0, true).gpu_wins(), "a stopped measurement never picks the GPU");
+        assert!(matches!(
+            plan(BackendChoice::Auto, Ok(&real), Some(&slow_gpu), by),
+            Plan::Place(Path::Cpu, Why::Measured { now: false, .. })
+        ));
+        assert!(matches!(
+            plan(
+                BackendChoice::Auto,
+                Ok(&real),
+                Some(&measured(0.9, 8.1, false)),
+                by
+            ),
+            Plan::Place(Path::Gpu, _)
+        ));
+        assert!(
+            !measured(0.5, 8.0, true).gpu_wins(),
+            "a stopped measurement never picks the GPU"
+        );
     }
 
     #[test]
     fn the_line_says_what_was_measured_and_when_the_cpu_beats_a_real_gpu() {
-        let line = Placement::measured(measured(0.9, 8.1, false), adapter(AdapterKind::DiscreteGpu)).line("WebGPU via wgpu", "CPU path (wasm SIMD)");
-        assert_eq!(line, "WebGPU via wgpu: 0.9 ms a request, the CPU path 8.1 ms (measured on this load)");
-        let line = Placement::measured(measured(12.0, 8.1, false), adapter(AdapterKind::IntegratedGpu)).line("WebGPU", "CPU path");
-        assert!(line.starts_with("CPU path: 8.1 ms a request, the GPU (NVIDIA H200, Vulkan, integrated GPU) 12.0 ms") && line.contains("though a GPU is here"), "{line}");
-        let line = Placement::measured(measured(950.0, 8.1, true), adapter(AdapterKind::Cpu)).line("WebGPU", "CPU path");
-        assert!(line.contains("over 950.0 ms") && !line.contains("though a GPU"), "{line}");
-        let failed = Placement::measured(measured(0.9, 8.1, false), adapter(AdapterKind::DiscreteGpu)).after_failure("device lost");
+        let line =
+            Placement::measured(measured(0.9, 8.1, false), adapter(AdapterKind::DiscreteGpu))
+                .line("WebGPU via wgpu", "CPU path (wasm SIMD)");
+        assert_eq!(
+            line,
+            "WebGPU via wgpu: 0.9 ms a request, the CPU path 8.1 ms (measured on this load)"
+        );
+        let line = Placement::measured(
+            measured(12.0, 8.1, false),
+            adapter(AdapterKind::IntegratedGpu),
+        )
+        .line("WebGPU", "CPU path");
+        assert!(
+            line.starts_with(
+                "CPU path: 8.1 ms a request, the GPU (NVIDIA H200, Vulkan, integrated GPU) 12.0 ms"
+            ) && line.contains("though a GPU is here"),
+            "{line}"
+        );
+        let line = Placement::measured(measured(950.0, 8.1, true), adapter(AdapterKind::Cpu))
+            .line("WebGPU", "CPU path");
+        assert!(
+            line.contains("over 950.0 ms") && !line.contains("though a GPU"),
+            "{line}"
+        );
+        let failed =
+            Placement::measured(measured(0.9, 8.1, false), adapter(AdapterKind::DiscreteGpu))
+                .after_failure("device lost");
         assert_eq!(failed.path, Path::Cpu);
-        assert!(failed.line("WebGPU", "CPU path").contains("the GPU failed (device lost)"));
+        assert!(
+            failed
+                .line("WebGPU", "CPU path")
+                .contains("the GPU failed (device lost)")
+        );
     }
 
     #[test]
@@ -290,7 +425,15 @@ mod tests {
         assert_eq!(kept(&kept_list, &a, "other"), None);
         let again = keep(&kept_list, measured(3.0, 2.0, false));
         assert_eq!(again.len(), 1, "the same adapter and model: replaced");
-        let many = (0..40).fold(Vec::new(), |k, i| keep(&k, Measured { model: format!("m{i}"), ..first.clone() }));
+        let many = (0..40).fold(Vec::new(), |k, i| {
+            keep(
+                &k,
+                Measured {
+                    model: format!("m{i}"),
+                    ..first.clone()
+                },
+            )
+        });
         assert_eq!(many.len(), MAX_KEPT);
         assert_eq!(many[0].model, "m39");
     }
@@ -299,9 +442,16 @@ mod tests {
     fn names_round_trip() {
         for c in BackendChoice::ALL {
             assert_eq!(BackendChoice::parse(c.as_str()), Ok(c));
-            assert_eq!(serde_json::to_string(&c).expect("json"), format!("\"{}\"", c.as_str()));
+            assert_eq!(
+                serde_json::to_string(&c).expect("json"),
+                format!("\"{}\"", c.as_str())
+            );
         }
         assert_eq!(BackendChoice::parse(""), Ok(BackendChoice::Auto));
-        assert!(BackendChoice::parse("gpu").expect_err("unknown").contains("auto, webgpu or cpu"));
+        assert!(
+            BackendChoice::parse("gpu")
+                .expect_err("unknown")
+                .contains("auto, webgpu or cpu")
+        );
     }
 }

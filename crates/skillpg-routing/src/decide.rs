@@ -16,13 +16,24 @@ pub struct Thresholds {
 impl Thresholds {
     /// τ = 0.20, δ = 0.0: the one default of the CLI and the page. For all-MiniLM-L6-v2
     /// unrelated sentences score around 0.0–0.2; calibrate on a labelled set for real use.
-    pub const DEFAULT: Thresholds = Thresholds { tau: 0.20, delta: 0.0 };
+    pub const DEFAULT: Thresholds = Thresholds {
+        tau: 0.20,
+        delta: 0.0,
+    };
 
     /// The same with τ in [-1, 1] and δ in [0, 1] (cosines live there); a value that is not a
     /// number takes the default's.
     pub fn clamped(self) -> Thresholds {
-        let tau = if self.tau.is_finite() { self.tau.clamp(-1.0, 1.0) } else { Thresholds::DEFAULT.tau };
-        let delta = if self.delta.is_finite() { self.delta.clamp(0.0, 1.0) } else { Thresholds::DEFAULT.delta };
+        let tau = if self.tau.is_finite() {
+            self.tau.clamp(-1.0, 1.0)
+        } else {
+            Thresholds::DEFAULT.tau
+        };
+        let delta = if self.delta.is_finite() {
+            self.delta.clamp(0.0, 1.0)
+        } else {
+            Thresholds::DEFAULT.delta
+        };
         Thresholds { tau, delta }
     }
 }
@@ -40,7 +51,10 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
 
 /// The score matrix `[request][skill]`.
 pub fn score_matrix(requests: &[Vec<f32>], skills: &[Vec<f32>]) -> Vec<Vec<f32>> {
-    requests.iter().map(|r| skills.iter().map(|s| cosine(r, s)).collect()).collect()
+    requests
+        .iter()
+        .map(|r| skills.iter().map(|s| cosine(r, s)).collect())
+        .collect()
 }
 
 /// The index of the chosen skill for one row of scores, or `None` for NONE.
@@ -67,12 +81,23 @@ pub struct Calibration {
 /// correct decisions on `labels` (a skill's name or NONE per request; `names` names the
 /// matrix's columns).
 pub fn calibrate(matrix: &[Vec<f32>], names: &[String], labels: &[&str]) -> Calibration {
-    let mut best = Calibration { best: Thresholds::DEFAULT, correct: 0, n_tried: 0 };
+    let mut best = Calibration {
+        best: Thresholds::DEFAULT,
+        correct: 0,
+        n_tried: 0,
+    };
     let mut first = true;
     for ti in 0..=40 {
         for di in 0..=10 {
-            let t = Thresholds { tau: ti as f32 * 0.02, delta: di as f32 * 0.01 };
-            let correct = matrix.iter().zip(labels).filter(|(row, l)| decide(row, t).map_or(crate::NONE, |i| names[i].as_str()) == **l).count();
+            let t = Thresholds {
+                tau: ti as f32 * 0.02,
+                delta: di as f32 * 0.01,
+            };
+            let correct = matrix
+                .iter()
+                .zip(labels)
+                .filter(|(row, l)| decide(row, t).map_or(crate::NONE, |i| names[i].as_str()) == **l)
+                .count();
             best.n_tried += 1;
             if first || correct > best.correct {
                 best.best = t;
@@ -90,7 +115,10 @@ mod tests {
 
     #[test]
     fn decisions_with_threshold_and_margin() {
-        let t = Thresholds { tau: 0.5, delta: 0.1 };
+        let t = Thresholds {
+            tau: 0.5,
+            delta: 0.1,
+        };
         assert_eq!(decide(&[0.2, 0.7, 0.55], t), Some(1));
         assert_eq!(decide(&[0.2, 0.7, 0.65], t), None, "margin too small");
         assert_eq!(decide(&[0.2, 0.4], t), None, "below tau");
@@ -103,13 +131,33 @@ mod tests {
         let names = vec!["a".to_owned(), "b".to_owned()];
         let c = calibrate(&m, &names, &["a", "b", crate::NONE]);
         assert_eq!(c.correct, 3);
-        assert_eq!(m.iter().map(|r| decide(r, c.best)).collect::<Vec<_>>(), [Some(0), Some(1), None]);
+        assert_eq!(
+            m.iter().map(|r| decide(r, c.best)).collect::<Vec<_>>(),
+            [Some(0), Some(1), None]
+        );
         assert_eq!(c.n_tried, 41 * 11);
     }
 
     #[test]
     fn thresholds_are_clamped_to_where_cosines_live() {
-        assert_eq!(Thresholds { tau: 5.0, delta: -1.0 }.clamped(), Thresholds { tau: 1.0, delta: 0.0 });
-        assert_eq!(Thresholds { tau: f32::NAN, delta: f32::INFINITY }.clamped(), Thresholds::DEFAULT);
+        assert_eq!(
+            Thresholds {
+                tau: 5.0,
+                delta: -1.0
+            }
+            .clamped(),
+            Thresholds {
+                tau: 1.0,
+                delta: 0.0
+            }
+        );
+        assert_eq!(
+            Thresholds {
+                tau: f32::NAN,
+                delta: f32::INFINITY
+            }
+            .clamped(),
+            Thresholds::DEFAULT
+        );
     }
 }

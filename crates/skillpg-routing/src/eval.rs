@@ -59,12 +59,18 @@ pub enum Split {
 /// A query as the split and the version read it: lowercase, runs of whitespace as one space,
 /// trimmed. Two queries that differ only in case or spacing are one query to them.
 pub fn normalized(query: &str) -> String {
-    query.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    query
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// FNV-1a, 64 bits: a stable hash of bytes (the same on every machine and in wasm).
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The part query `q` is in under `holdout` and `seed`: a function of its own normalized text,
@@ -73,10 +79,21 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// falls under the share or not), so both parts hold both kinds in proportion on average; on a
 /// small set the counts vary about the share as a coin's would, and the lab shows them.
 pub fn part_of(q: &EvalQuery, holdout: f64, seed: u64) -> Split {
-    let holdout = if holdout.is_finite() { holdout.clamp(0.0, 0.9) } else { DEFAULT_HOLDOUT };
-    let mut rng = SplitMix64(seed ^ fnv1a(normalized(&q.query).as_bytes()) ^ u64::from(q.should_trigger).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let holdout = if holdout.is_finite() {
+        holdout.clamp(0.0, 0.9)
+    } else {
+        DEFAULT_HOLDOUT
+    };
+    let mut rng = SplitMix64(
+        seed ^ fnv1a(normalized(&q.query).as_bytes())
+            ^ u64::from(q.should_trigger).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
     let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-    if u < holdout { Split::Validation } else { Split::Train }
+    if u < holdout {
+        Split::Validation
+    } else {
+        Split::Train
+    }
 }
 
 /// The split of `items`: each query's [`part_of`].
@@ -87,7 +104,10 @@ pub fn split(items: &[EvalQuery], holdout: f64, seed: u64) -> Vec<Split> {
 /// An eval set's version: a hash of its queries (normalized) and their kinds, in any order. It
 /// changes when a query is added, removed or edited, and names the set a draft was judged on.
 pub fn version(items: &[EvalQuery]) -> String {
-    let mut lines: Vec<String> = items.iter().map(|q| format!("{}\t{}", u8::from(q.should_trigger), normalized(&q.query))).collect();
+    let mut lines: Vec<String> = items
+        .iter()
+        .map(|q| format!("{}\t{}", u8::from(q.should_trigger), normalized(&q.query)))
+        .collect();
     lines.sort();
     lines.dedup();
     format!("{:08x}", fnv1a(lines.join("\n").as_bytes()) >> 32)
@@ -97,8 +117,15 @@ pub fn version(items: &[EvalQuery]) -> String {
 /// less the bar it must clear (τ, and the best other skill's score plus δ). The router chooses
 /// the target exactly when the margin is not negative.
 pub fn margin(scores: &[f32], target: usize, t: Thresholds) -> f32 {
-    let Some(&own) = scores.get(target) else { return f32::NEG_INFINITY };
-    let best_other = scores.iter().enumerate().filter(|&(i, _)| i != target).map(|(_, &s)| s).fold(f32::NEG_INFINITY, f32::max);
+    let Some(&own) = scores.get(target) else {
+        return f32::NEG_INFINITY;
+    };
+    let best_other = scores
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != target)
+        .map(|(_, &s)| s)
+        .fold(f32::NEG_INFINITY, f32::max);
     (own - t.tau).min(own - best_other - t.delta)
 }
 
@@ -125,7 +152,10 @@ pub fn embedding_results(scores: &[Vec<f32>], target: usize, t: Thresholds) -> V
         .iter()
         .map(|row| {
             let m = margin(row, target, t);
-            QueryResult { trigger_rate: if m >= 0.0 { 1.0 } else { 0.0 }, margin: m }
+            QueryResult {
+                trigger_rate: if m >= 0.0 { 1.0 } else { 0.0 },
+                margin: m,
+            }
         })
         .collect()
 }
@@ -168,11 +198,19 @@ impl Metrics {
     }
 
     pub fn precision_interval(&self) -> Interval {
-        wilson(self.true_positives, self.true_positives + self.false_positives, Z95)
+        wilson(
+            self.true_positives,
+            self.true_positives + self.false_positives,
+            Z95,
+        )
     }
 
     pub fn recall_interval(&self) -> Interval {
-        wilson(self.true_positives, self.true_positives + self.false_negatives, Z95)
+        wilson(
+            self.true_positives,
+            self.true_positives + self.false_negatives,
+            Z95,
+        )
     }
 
     pub fn accuracy_interval(&self) -> Interval {
@@ -181,8 +219,19 @@ impl Metrics {
 }
 
 /// The metrics of the queries in `part`.
-pub fn metrics(items: &[EvalQuery], results: &[QueryResult], splits: &[Split], part: Split) -> Metrics {
-    let mut m = Metrics { n: 0, true_positives: 0, false_positives: 0, true_negatives: 0, false_negatives: 0 };
+pub fn metrics(
+    items: &[EvalQuery],
+    results: &[QueryResult],
+    splits: &[Split],
+    part: Split,
+) -> Metrics {
+    let mut m = Metrics {
+        n: 0,
+        true_positives: 0,
+        false_positives: 0,
+        true_negatives: 0,
+        false_negatives: 0,
+    };
     for ((q, r), s) in items.iter().zip(results).zip(splits) {
         if *s != part {
             continue;
@@ -239,7 +288,11 @@ pub enum Verdict {
     /// Worse on more than it is better on.
     MostlyWorse { lost: u64, won: u64 },
     /// Better on more than it is worse on; `significant` when the sign test says so (p < 0.05).
-    Better { won: u64, lost: u64, significant: bool },
+    Better {
+        won: u64,
+        lost: u64,
+        significant: bool,
+    },
 }
 
 impl Verdict {
@@ -251,7 +304,11 @@ impl Verdict {
             (0, lost) => Verdict::Worse { lost },
             (w, l) if w == l => Verdict::Tie { each: w },
             (w, l) if l > w => Verdict::MostlyWorse { lost: l, won: w },
-            (w, l) => Verdict::Better { won: w, lost: l, significant: paired.p_value() < 0.05 },
+            (w, l) => Verdict::Better {
+                won: w,
+                lost: l,
+                significant: paired.p_value() < 0.05,
+            },
         }
     }
 
@@ -263,13 +320,33 @@ impl Verdict {
     /// The verdict in words, over `n` validation queries with the sign test's `p`.
     pub fn words(self, n: u64, p: f64) -> String {
         match self {
-            Verdict::Same => format!("the same on all {n} validation queries: the draft changes no decision"),
-            Verdict::Tie { each } => format!("no evidence either way: better on {each} and worse on {each} of {n} (p = {p:.4})"),
-            Verdict::Worse { lost } => format!("worse on {lost} of {n}, better on none: keep the description you have"),
-            Verdict::MostlyWorse { lost, won } => format!("worse on {lost} of {n}, better on {won} (p = {p:.4}): more losses than gains"),
-            Verdict::Better { won, lost, significant: true } => format!("better on {won} of {n}, worse on {lost} (p = {p:.4}): evidence the draft helps"),
-            Verdict::Better { won, lost, significant: false } => {
-                format!("better on {won} of {n}, worse on {lost} (p = {p:.4}): not yet evidence; add validation queries to be sure")
+            Verdict::Same => {
+                format!("the same on all {n} validation queries: the draft changes no decision")
+            }
+            Verdict::Tie { each } => format!(
+                "no evidence either way: better on {each} and worse on {each} of {n} (p = {p:.4})"
+            ),
+            Verdict::Worse { lost } => {
+                format!("worse on {lost} of {n}, better on none: keep the description you have")
+            }
+            Verdict::MostlyWorse { lost, won } => format!(
+                "worse on {lost} of {n}, better on {won} (p = {p:.4}): more losses than gains"
+            ),
+            Verdict::Better {
+                won,
+                lost,
+                significant: true,
+            } => format!(
+                "better on {won} of {n}, worse on {lost} (p = {p:.4}): evidence the draft helps"
+            ),
+            Verdict::Better {
+                won,
+                lost,
+                significant: false,
+            } => {
+                format!(
+                    "better on {won} of {n}, worse on {lost} (p = {p:.4}): not yet evidence; add validation queries to be sure"
+                )
             }
         }
     }
@@ -303,7 +380,10 @@ impl VariantComparison {
 
     /// The verdict on validation, in words.
     pub fn verdict_words(&self) -> String {
-        self.verdict.words(self.paired.both + self.paired.only_a + self.paired.only_b + self.paired.neither, self.p_value)
+        self.verdict.words(
+            self.paired.both + self.paired.only_a + self.paired.only_b + self.paired.neither,
+            self.p_value,
+        )
     }
 
     /// Why the draft is flagged, in words, when it is.
@@ -322,18 +402,40 @@ impl VariantComparison {
 /// Compares `draft` with `current` results (same queries, same order): the paired change on
 /// the validation part only, and whether the draft overfits the train part (either signal of
 /// [`Overfit`]).
-pub fn compare_variants(items: &[EvalQuery], splits: &[Split], current: &[QueryResult], draft: &[QueryResult]) -> VariantComparison {
+pub fn compare_variants(
+    items: &[EvalQuery],
+    splits: &[Split],
+    current: &[QueryResult],
+    draft: &[QueryResult],
+) -> VariantComparison {
     let right = |r: &[QueryResult]| -> Vec<bool> {
-        items.iter().zip(r).zip(splits).filter(|(_, s)| **s == Split::Validation).map(|((q, r), _)| q.should_trigger == r.triggered()).collect()
+        items
+            .iter()
+            .zip(r)
+            .zip(splits)
+            .filter(|(_, s)| **s == Split::Validation)
+            .map(|((q, r), _)| q.should_trigger == r.triggered())
+            .collect()
     };
     let paired = Paired::from_outcomes(&right(current), &right(draft));
     let train_current = metrics(items, current, splits, Split::Train);
     let train_draft = metrics(items, draft, splits, Split::Train);
     let validation_current = metrics(items, current, splits, Split::Validation);
     let validation_draft = metrics(items, draft, splits, Split::Validation);
-    let gain = |before: &Metrics, after: &Metrics| if after.n == 0 { 0.0 } else { (after.correct() as f64 - before.correct() as f64) / after.n as f64 };
-    let (train_gain, validation_gain) = (gain(&train_current, &train_draft), gain(&validation_current, &validation_draft));
-    let overfit = if train_draft.correct() > train_current.correct() && validation_draft.correct() <= validation_current.correct() {
+    let gain = |before: &Metrics, after: &Metrics| {
+        if after.n == 0 {
+            0.0
+        } else {
+            (after.correct() as f64 - before.correct() as f64) / after.n as f64
+        }
+    };
+    let (train_gain, validation_gain) = (
+        gain(&train_current, &train_draft),
+        gain(&validation_current, &validation_draft),
+    );
+    let overfit = if train_draft.correct() > train_current.correct()
+        && validation_draft.correct() <= validation_current.correct()
+    {
         Some(Overfit::TrainOnly)
     } else if train_gain - validation_gain > OVERFIT_GAP {
         Some(Overfit::GainGap)
@@ -394,8 +496,13 @@ pub fn contributions(full: f32, without_each: &[f32]) -> Vec<f32> {
 /// For the loaded skills, how many of each skill's should-trigger queries another skill
 /// captures: `(owner, captor, count)` for every pair with a count, largest first. `chosen` is
 /// each query's decision (the skill index or `None`), `owner` the skill whose set it is in.
-pub fn collisions(owner: &[usize], should_trigger: &[bool], chosen: &[Option<usize>]) -> Vec<(usize, usize, usize)> {
-    let mut counts: std::collections::BTreeMap<(usize, usize), usize> = std::collections::BTreeMap::new();
+pub fn collisions(
+    owner: &[usize],
+    should_trigger: &[bool],
+    chosen: &[Option<usize>],
+) -> Vec<(usize, usize, usize)> {
+    let mut counts: std::collections::BTreeMap<(usize, usize), usize> =
+        std::collections::BTreeMap::new();
     for ((&o, &should), c) in owner.iter().zip(should_trigger).zip(chosen) {
         if let (true, Some(c)) = (should, c)
             && *c != o
@@ -403,7 +510,8 @@ pub fn collisions(owner: &[usize], should_trigger: &[bool], chosen: &[Option<usi
             *counts.entry((o, *c)).or_default() += 1;
         }
     }
-    let mut out: Vec<(usize, usize, usize)> = counts.into_iter().map(|((o, c), n)| (o, c, n)).collect();
+    let mut out: Vec<(usize, usize, usize)> =
+        counts.into_iter().map(|((o, c), n)| (o, c, n)).collect();
     out.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
     out
 }
@@ -419,7 +527,10 @@ pub fn results_from_arm(arm: &Arm, target: usize, t: Thresholds) -> Vec<QueryRes
                 Evidence::Cosines { cosines } => margin(cosines, target, t),
                 _ => 0.0,
             };
-            QueryResult { trigger_rate: if chosen { 1.0 } else { 0.0 }, margin }
+            QueryResult {
+                trigger_rate: if chosen { 1.0 } else { 0.0 },
+                margin,
+            }
         })
         .collect()
 }
@@ -427,7 +538,17 @@ pub fn results_from_arm(arm: &Arm, target: usize, t: Thresholds) -> Vec<QueryRes
 /// An eval set as the routers read requests: a should-trigger query expects the skill, the
 /// others expect NONE.
 pub fn as_requests(items: &[EvalQuery], skill: &str) -> Vec<Labelled> {
-    items.iter().map(|q| Labelled { query: q.query.clone(), expected: if q.should_trigger { skill.to_owned() } else { NONE.to_owned() } }).collect()
+    items
+        .iter()
+        .map(|q| Labelled {
+            query: q.query.clone(),
+            expected: if q.should_trigger {
+                skill.to_owned()
+            } else {
+                NONE.to_owned()
+            },
+        })
+        .collect()
 }
 
 /// One part's figures in a report.
@@ -469,12 +590,18 @@ impl From<Metrics> for PartJson {
 impl QueryRow {
     /// The query as an eval set holds it.
     pub fn item(&self) -> EvalQuery {
-        EvalQuery { query: self.query.clone(), should_trigger: self.should_trigger }
+        EvalQuery {
+            query: self.query.clone(),
+            should_trigger: self.should_trigger,
+        }
     }
 
     /// Its result, as the metrics read it.
     pub fn result(&self) -> QueryResult {
-        QueryResult { trigger_rate: self.trigger_rate, margin: self.margin }
+        QueryResult {
+            trigger_rate: self.trigger_rate,
+            margin: self.margin,
+        }
     }
 }
 
@@ -563,7 +690,14 @@ pub fn sampled_results(choices: &[Vec<Option<usize>>], target: usize) -> Vec<Que
         .iter()
         .map(|runs| {
             let hits = runs.iter().filter(|c| **c == Some(target)).count();
-            QueryResult { trigger_rate: if runs.is_empty() { 0.0 } else { hits as f64 / runs.len() as f64 }, margin: 0.0 }
+            QueryResult {
+                trigger_rate: if runs.is_empty() {
+                    0.0
+                } else {
+                    hits as f64 / runs.len() as f64
+                },
+                margin: 0.0,
+            }
         })
         .collect()
 }
@@ -601,14 +735,32 @@ impl EvalRun<'_> {
                 margin: r.margin,
                 runs: self
                     .sampled
-                    .map(|smp| smp.choices[i].iter().map(|c| c.and_then(|k| self.arm.names.get(k)).map_or(NONE, String::as_str).to_owned()).collect())
+                    .map(|smp| {
+                        smp.choices[i]
+                            .iter()
+                            .map(|c| {
+                                c.and_then(|k| self.arm.names.get(k))
+                                    .map_or(NONE, String::as_str)
+                                    .to_owned()
+                            })
+                            .collect()
+                    })
                     .unwrap_or_default(),
-                answers: self.sampled.and_then(|smp| smp.answers.get(i).cloned()).unwrap_or_default(),
+                answers: self
+                    .sampled
+                    .and_then(|smp| smp.answers.get(i).cloned())
+                    .unwrap_or_default(),
             })
             .collect();
         let name = self.arm.names.get(self.target).cloned().unwrap_or_default();
         EvalReport {
-            catalog: self.arm.names.iter().filter(|n| **n != name).cloned().collect(),
+            catalog: self
+                .arm
+                .names
+                .iter()
+                .filter(|n| **n != name)
+                .cloned()
+                .collect(),
             skill: name,
             description: self.description.to_owned(),
             model: self.model.to_owned(),
@@ -636,22 +788,43 @@ mod tests {
     use super::*;
 
     fn q(query: &str, should: bool) -> EvalQuery {
-        EvalQuery { query: query.into(), should_trigger: should }
+        EvalQuery {
+            query: query.into(),
+            should_trigger: should,
+        }
     }
 
     fn set(n_pos: usize, n_neg: usize) -> Vec<EvalQuery> {
-        (0..n_pos).map(|i| q(&format!("p{i}"), true)).chain((0..n_neg).map(|i| q(&format!("n{i}"), false))).collect()
+        (0..n_pos)
+            .map(|i| q(&format!("p{i}"), true))
+            .chain((0..n_neg).map(|i| q(&format!("n{i}"), false)))
+            .collect()
     }
 
     #[test]
     fn the_split_is_seeded_and_a_query_keeps_its_part_whatever_else_changes() {
         let items = set(10, 10);
         let a = split(&items, DEFAULT_HOLDOUT, 7);
-        assert_eq!(a, split(&items, DEFAULT_HOLDOUT, 7), "the same seed, the same split");
-        assert_ne!(a, split(&items, DEFAULT_HOLDOUT, 8), "another seed, another split");
+        assert_eq!(
+            a,
+            split(&items, DEFAULT_HOLDOUT, 7),
+            "the same seed, the same split"
+        );
+        assert_ne!(
+            a,
+            split(&items, DEFAULT_HOLDOUT, 8),
+            "another seed, another split"
+        );
         // Case and spacing do not move a query; its kind does enter the hash.
-        assert_eq!(part_of(&q("Check  THIS migration", true), 0.4, 3), part_of(&q("check this migration", true), 0.4, 3));
-        assert_eq!(split(&items, 0.0, 1), vec![Split::Train; 20], "nothing held out at 0");
+        assert_eq!(
+            part_of(&q("Check  THIS migration", true), 0.4, 3),
+            part_of(&q("check this migration", true), 0.4, 3)
+        );
+        assert_eq!(
+            split(&items, 0.0, 1),
+            vec![Split::Train; 20],
+            "nothing held out at 0"
+        );
     }
 
     /// The property the lab promises an author: adding or removing any k queries (and
@@ -661,17 +834,43 @@ mod tests {
     fn adding_or_removing_queries_moves_no_other_query_and_each_kind_keeps_its_share() {
         let mut rng = SplitMix64(2026);
         let word = |rng: &mut SplitMix64| {
-            ["review", "migration", "index", "lock", "notes", "release", "pdf", "form", "chart", "deploy", "table", "why"][(rng.next_u64() % 12) as usize]
+            [
+                "review",
+                "migration",
+                "index",
+                "lock",
+                "notes",
+                "release",
+                "pdf",
+                "form",
+                "chart",
+                "deploy",
+                "table",
+                "why",
+            ][(rng.next_u64() % 12) as usize]
         };
         for case in 0..300 {
             let n = 5 + (rng.next_u64() % 40) as usize;
-            let items: Vec<EvalQuery> =
-                (0..n).map(|i| q(&format!("{} {} {} #{case}-{i}", word(&mut rng), word(&mut rng), word(&mut rng)), rng.next_u64().is_multiple_of(2))).collect();
+            let items: Vec<EvalQuery> = (0..n)
+                .map(|i| {
+                    q(
+                        &format!(
+                            "{} {} {} #{case}-{i}",
+                            word(&mut rng),
+                            word(&mut rng),
+                            word(&mut rng)
+                        ),
+                        rng.next_u64().is_multiple_of(2),
+                    )
+                })
+                .collect();
             let seed = rng.next_u64();
             let before = split(&items, DEFAULT_HOLDOUT, seed);
             // Remove k, add k new ones, reverse the order.
             let k = (rng.next_u64() % 5) as usize;
-            let kept: Vec<usize> = (0..n).filter(|_| !rng.next_u64().is_multiple_of(7) || k == 0).collect();
+            let kept: Vec<usize> = (0..n)
+                .filter(|_| !rng.next_u64().is_multiple_of(7) || k == 0)
+                .collect();
             let mut edited: Vec<EvalQuery> = kept.iter().map(|&i| items[i].clone()).collect();
             edited.extend((0..k).map(|j| q(&format!("new query {j} of case {case}"), j % 2 == 0)));
             edited.reverse();
@@ -681,9 +880,18 @@ mod tests {
             }
         }
         for should in [true, false] {
-            let big: Vec<EvalQuery> = (0..5000).map(|i| q(&format!("query number {i}"), should)).collect();
-            let held = split(&big, DEFAULT_HOLDOUT, 42).iter().filter(|s| **s == Split::Validation).count() as f64 / big.len() as f64;
-            assert!((held - DEFAULT_HOLDOUT).abs() <= 0.02, "{should}: {held} held out of a 0.4 share");
+            let big: Vec<EvalQuery> = (0..5000)
+                .map(|i| q(&format!("query number {i}"), should))
+                .collect();
+            let held = split(&big, DEFAULT_HOLDOUT, 42)
+                .iter()
+                .filter(|s| **s == Split::Validation)
+                .count() as f64
+                / big.len() as f64;
+            assert!(
+                (held - DEFAULT_HOLDOUT).abs() <= 0.02,
+                "{should}: {held} held out of a 0.4 share"
+            );
         }
     }
 
@@ -699,12 +907,31 @@ mod tests {
 
     #[test]
     fn the_margin_says_whether_and_by_how_much_the_router_chooses_the_skill() {
-        let t = Thresholds { tau: 0.3, delta: 0.05 };
-        assert!((margin(&[0.6, 0.4], 0, t) - 0.15).abs() < 1e-6, "beats the other by 0.2, δ 0.05");
-        assert!((margin(&[0.35, 0.1], 0, t) - 0.05).abs() < 1e-6, "τ is the bar");
+        let t = Thresholds {
+            tau: 0.3,
+            delta: 0.05,
+        };
+        assert!(
+            (margin(&[0.6, 0.4], 0, t) - 0.15).abs() < 1e-6,
+            "beats the other by 0.2, δ 0.05"
+        );
+        assert!(
+            (margin(&[0.35, 0.1], 0, t) - 0.05).abs() < 1e-6,
+            "τ is the bar"
+        );
         assert!(margin(&[0.4, 0.6], 0, t) < 0.0);
-        for row in [[0.6f32, 0.4], [0.35, 0.1], [0.4, 0.6], [0.2, 0.1], [0.5, 0.47]] {
-            assert_eq!(margin(&row, 0, t) >= 0.0, crate::decide::decide(&row, t) == Some(0), "{row:?}");
+        for row in [
+            [0.6f32, 0.4],
+            [0.35, 0.1],
+            [0.4, 0.6],
+            [0.2, 0.1],
+            [0.5, 0.47],
+        ] {
+            assert_eq!(
+                margin(&row, 0, t) >= 0.0,
+                crate::decide::decide(&row, t) == Some(0),
+                "{row:?}"
+            );
         }
     }
 
@@ -712,33 +939,82 @@ mod tests {
     fn metrics_count_each_part_with_wilson_intervals() {
         let items = set(3, 2);
         let splits = vec![Split::Train; 5];
-        let r = |x: f64| QueryResult { trigger_rate: x, margin: 0.0 };
+        let r = |x: f64| QueryResult {
+            trigger_rate: x,
+            margin: 0.0,
+        };
         // Two of three positives trigger (one at exactly 0.5: it counts), one negative does.
         let results = [r(1.0), r(0.5), r(0.0), r(0.67), r(0.0)];
         let m = metrics(&items, &results, &splits, Split::Train);
-        assert_eq!((m.true_positives, m.false_negatives, m.false_positives, m.true_negatives), (2, 1, 1, 1));
+        assert_eq!(
+            (
+                m.true_positives,
+                m.false_negatives,
+                m.false_positives,
+                m.true_negatives
+            ),
+            (2, 1, 1, 1)
+        );
         assert_eq!(m.precision(), Some(2.0 / 3.0));
         assert_eq!(m.recall(), Some(2.0 / 3.0));
         assert_eq!(m.accuracy(), Some(3.0 / 5.0));
         let ci = m.accuracy_interval();
         assert!(ci.low < 0.6 && ci.high > 0.6);
-        assert_eq!(metrics(&items, &results, &splits, Split::Validation).accuracy(), None);
+        assert_eq!(
+            metrics(&items, &results, &splits, Split::Validation).accuracy(),
+            None
+        );
     }
 
     #[test]
     fn a_draft_that_helps_train_only_is_flagged_and_validation_is_paired() {
         let items = set(4, 4);
-        let splits = vec![Split::Train, Split::Train, Split::Validation, Split::Validation, Split::Train, Split::Train, Split::Validation, Split::Validation];
-        let r = |t: bool| QueryResult { trigger_rate: if t { 1.0 } else { 0.0 }, margin: 0.0 };
-        let current = [r(false), r(false), r(true), r(true), r(false), r(false), r(false), r(false)];
+        let splits = vec![
+            Split::Train,
+            Split::Train,
+            Split::Validation,
+            Split::Validation,
+            Split::Train,
+            Split::Train,
+            Split::Validation,
+            Split::Validation,
+        ];
+        let r = |t: bool| QueryResult {
+            trigger_rate: if t { 1.0 } else { 0.0 },
+            margin: 0.0,
+        };
+        let current = [
+            r(false),
+            r(false),
+            r(true),
+            r(true),
+            r(false),
+            r(false),
+            r(false),
+            r(false),
+        ];
         // The draft fixes both train positives and breaks a validation one.
-        let draft = [r(true), r(true), r(true), r(false), r(false), r(false), r(false), r(false)];
+        let draft = [
+            r(true),
+            r(true),
+            r(true),
+            r(false),
+            r(false),
+            r(false),
+            r(false),
+            r(false),
+        ];
         let c = compare_variants(&items, &splits, &current, &draft);
         assert_eq!(c.overfit, Some(Overfit::TrainOnly));
         assert_eq!((c.paired.only_a, c.paired.only_b, c.paired.both), (1, 0, 3));
         assert_eq!(c.p_value, 1.0);
         assert_eq!(c.verdict, Verdict::Worse { lost: 1 });
-        assert!(c.verdict.is_warning() && c.verdict.words(4, c.p_value).starts_with("worse on 1 of 4, better on none"));
+        assert!(
+            c.verdict.is_warning()
+                && c.verdict
+                    .words(4, c.p_value)
+                    .starts_with("worse on 1 of 4, better on none")
+        );
         let honest = compare_variants(&items, &splits, &current, &current);
         assert!(!honest.overfits());
         assert_eq!(honest.verdict, Verdict::Same);
@@ -748,18 +1024,55 @@ mod tests {
     fn a_gain_on_train_far_above_the_gain_on_validation_is_flagged_even_when_validation_rose() {
         // 10 train queries, 10 validation: the draft fixes 6 train queries and 1 validation one.
         let items = set(10, 10);
-        let splits: Vec<Split> = (0..20).map(|i| if i % 2 == 0 { Split::Train } else { Split::Validation }).collect();
-        let r = |t: bool| QueryResult { trigger_rate: if t { 1.0 } else { 0.0 }, margin: 0.0 };
+        let splits: Vec<Split> = (0..20)
+            .map(|i| {
+                if i % 2 == 0 {
+                    Split::Train
+                } else {
+                    Split::Validation
+                }
+            })
+            .collect();
+        let r = |t: bool| QueryResult {
+            trigger_rate: if t { 1.0 } else { 0.0 },
+            margin: 0.0,
+        };
         let current: Vec<QueryResult> = (0..20).map(|i| r(i >= 10)).collect();
-        let draft: Vec<QueryResult> = (0..20).map(|i| r(i >= 10 || [0, 2, 4, 6, 8].contains(&i) || i == 1)).collect();
+        let draft: Vec<QueryResult> = (0..20)
+            .map(|i| r(i >= 10 || [0, 2, 4, 6, 8].contains(&i) || i == 1))
+            .collect();
         let c = compare_variants(&items, &splits, &current, &draft);
-        assert!(c.validation_draft.correct() > c.validation_current.correct(), "validation rose");
-        assert_eq!(c.overfit, Some(Overfit::GainGap), "train +50 points, validation +10");
+        assert!(
+            c.validation_draft.correct() > c.validation_current.correct(),
+            "validation rose"
+        );
+        assert_eq!(
+            c.overfit,
+            Some(Overfit::GainGap),
+            "train +50 points, validation +10"
+        );
         // Ties are ties; one regression in a sea of gains is not a warning.
-        let tie = Paired { both: 5, only_a: 2, only_b: 2, neither: 1 };
+        let tie = Paired {
+            both: 5,
+            only_a: 2,
+            only_b: 2,
+            neither: 1,
+        };
         assert_eq!(Verdict::of(&tie), Verdict::Tie { each: 2 });
-        assert!(Verdict::of(&tie).words(10, 1.0).starts_with("no evidence either way"));
-        assert!(!Verdict::of(&Paired { both: 1, only_a: 1, only_b: 4, neither: 0 }).is_warning());
+        assert!(
+            Verdict::of(&tie)
+                .words(10, 1.0)
+                .starts_with("no evidence either way")
+        );
+        assert!(
+            !Verdict::of(&Paired {
+                both: 1,
+                only_a: 1,
+                only_b: 4,
+                neither: 0
+            })
+            .is_warning()
+        );
     }
 
     #[test]
@@ -770,7 +1083,10 @@ mod tests {
         assert_eq!(without(d, &w[0]), "PDF files.  Use when asked");
         assert_eq!(without(d, &w[2]), "Merges PDF Use when asked");
         assert_eq!(without(d, &w[5]), "Merges PDF files.  Use when");
-        assert_eq!(contributions(0.5, &[0.4, 0.55]), vec![0.5 - 0.4, 0.5 - 0.55]);
+        assert_eq!(
+            contributions(0.5, &[0.4, 0.55]),
+            vec![0.5 - 0.4, 0.5 - 0.55]
+        );
     }
 
     #[test]
@@ -778,7 +1094,10 @@ mod tests {
         let owner = [0, 0, 0, 1, 1];
         let should = [true, true, false, true, true];
         let chosen = [Some(1), Some(0), Some(1), Some(0), None];
-        assert_eq!(collisions(&owner, &should, &chosen), vec![(0, 1, 1), (1, 0, 1)]);
+        assert_eq!(
+            collisions(&owner, &should, &chosen),
+            vec![(0, 1, 1), (1, 0, 1)]
+        );
     }
 
     #[test]
@@ -786,8 +1105,23 @@ mod tests {
         let items = set(5, 5);
         let t = Thresholds::DEFAULT;
         // Skill 0 is the one evaluated; positives score high on it, negatives on skill 1.
-        let matrix: Vec<Vec<f32>> = items.iter().enumerate().map(|(i, q)| if q.should_trigger { vec![0.6, 0.1 + i as f32 * 0.01] } else { vec![0.1, 0.5] }).collect();
-        let arm = Arm::from_cosines(vec!["pdf".into(), "other".into()], crate::outcome::Descriptions::AsWritten, matrix, t);
+        let matrix: Vec<Vec<f32>> = items
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                if q.should_trigger {
+                    vec![0.6, 0.1 + i as f32 * 0.01]
+                } else {
+                    vec![0.1, 0.5]
+                }
+            })
+            .collect();
+        let arm = Arm::from_cosines(
+            vec!["pdf".into(), "other".into()],
+            crate::outcome::Descriptions::AsWritten,
+            matrix,
+            t,
+        );
         let run = EvalRun {
             model: "m",
             method: Method::Embedding { thresholds: t },
@@ -800,7 +1134,10 @@ mod tests {
             sampled: None,
         };
         let r = run.report();
-        let held = split(&items, DEFAULT_HOLDOUT, 3).iter().filter(|s| **s == Split::Validation).count() as u64;
+        let held = split(&items, DEFAULT_HOLDOUT, 3)
+            .iter()
+            .filter(|s| **s == Split::Validation)
+            .count() as u64;
         assert_eq!((r.train.n + r.validation.n, r.validation.n), (10, held));
         assert_eq!(r.version, version(&items));
         assert_eq!(r.train.accuracy, Some(1.0));
@@ -808,14 +1145,28 @@ mod tests {
         assert!(r.queries.iter().all(|q| q.triggered == q.should_trigger));
         let json = report_json(&r);
         let back = crate::evalset::parse_eval_input(&json).expect("a report reads back");
-        assert_eq!(back, crate::evalset::EvalInput { items: items.clone(), seed: Some(3), holdout: Some(DEFAULT_HOLDOUT) });
+        assert_eq!(
+            back,
+            crate::evalset::EvalInput {
+                items: items.clone(),
+                seed: Some(3),
+                holdout: Some(DEFAULT_HOLDOUT)
+            }
+        );
     }
 
     #[test]
     fn repeated_runs_trigger_at_half_or_more() {
-        let choices = vec![vec![Some(0), Some(0), None], vec![Some(1), None, Some(0)], vec![]];
+        let choices = vec![
+            vec![Some(0), Some(0), None],
+            vec![Some(1), None, Some(0)],
+            vec![],
+        ];
         let r = sampled_results(&choices, 0);
-        assert_eq!(r.iter().map(|q| q.triggered()).collect::<Vec<_>>(), vec![true, false, false]);
+        assert_eq!(
+            r.iter().map(|q| q.triggered()).collect::<Vec<_>>(),
+            vec![true, false, false]
+        );
         assert!((r[0].trigger_rate - 2.0 / 3.0).abs() < 1e-12);
     }
 }

@@ -15,7 +15,15 @@ use crate::eval::{EvalQuery, EvalReport, MAX_QUERIES, QueryRow};
 /// The marks a line may start with, and what each means. Word processors and chat apps turn a
 /// typed `-` into a dash or a minus sign and `+` into its full-width form, so those read as
 /// the mark they stand for.
-const MARKS: [(char, bool); 7] = [('+', true), ('\u{FF0B}', true), ('-', false), ('\u{2212}', false), ('\u{2013}', false), ('\u{2014}', false), ('\u{FF0D}', false)];
+const MARKS: [(char, bool); 7] = [
+    ('+', true),
+    ('\u{FF0B}', true),
+    ('-', false),
+    ('\u{2212}', false),
+    ('\u{2013}', false),
+    ('\u{2014}', false),
+    ('\u{FF0D}', false),
+];
 
 /// Reads skill-creator's eval set, `[{"query": ..., "should_trigger": true}, ...]`, naming
 /// the entry that is wrong.
@@ -23,7 +31,10 @@ pub fn parse_evals(text: &str) -> Result<Vec<EvalQuery>, String> {
     let items: Vec<EvalQuery> =
         serde_json::from_str(text).map_err(|e| format!("not an eval set: expected skill-creator's [{{\"query\", \"should_trigger\"}}] list ({e})"))?;
     if items.len() > MAX_QUERIES {
-        return Err(format!("the eval set holds {} queries, more than the {MAX_QUERIES} the lab takes", items.len()));
+        return Err(format!(
+            "the eval set holds {} queries, more than the {MAX_QUERIES} the lab takes",
+            items.len()
+        ));
     }
     if let Some(i) = items.iter().position(|q| q.query.trim().is_empty()) {
         return Err(format!("query {} is empty", i + 1));
@@ -49,16 +60,25 @@ pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, String> {
         let mut chars = line.chars();
         let first = chars.next().unwrap_or(' ');
         let Some(&(_, should_trigger)) = MARKS.iter().find(|(mark, _)| *mark == first) else {
-            return Err(format!("line {}: start it with + (should trigger) or - (should not), not “{first}”", i + 1));
+            return Err(format!(
+                "line {}: start it with + (should trigger) or - (should not), not “{first}”",
+                i + 1
+            ));
         };
         let query = chars.as_str().trim();
         if query.is_empty() {
             return Err(format!("line {}: the query is empty", i + 1));
         }
         if out.len() == MAX_QUERIES {
-            return Err(format!("more than the {MAX_QUERIES} queries the lab takes (line {})", i + 1));
+            return Err(format!(
+                "more than the {MAX_QUERIES} queries the lab takes (line {})",
+                i + 1
+            ));
         }
-        out.push(EvalQuery { query: query.to_owned(), should_trigger });
+        out.push(EvalQuery {
+            query: query.to_owned(),
+            should_trigger,
+        });
     }
     Ok(out)
 }
@@ -66,7 +86,16 @@ pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, String> {
 /// An eval set as the lab's lines (what [`parse_lines`] reads). A query's own line breaks
 /// become spaces, so each query stays one line.
 pub fn to_lines(items: &[EvalQuery]) -> String {
-    items.iter().map(|q| format!("{} {}\n", if q.should_trigger { '+' } else { '-' }, q.query.trim().replace('\n', " "))).collect()
+    items
+        .iter()
+        .map(|q| {
+            format!(
+                "{} {}\n",
+                if q.should_trigger { '+' } else { '-' },
+                q.query.trim().replace('\n', " ")
+            )
+        })
+        .collect()
 }
 
 /// An eval set a person brought, with the split a lab report carries.
@@ -84,13 +113,26 @@ pub struct EvalInput {
 pub fn parse_eval_input(text: &str) -> Result<EvalInput, String> {
     let start = text.trim_start();
     if start.starts_with('{') {
-        let report: EvalReport = serde_json::from_str(text).map_err(|e| format!("not a lab report: {e}"))?;
+        let report: EvalReport =
+            serde_json::from_str(text).map_err(|e| format!("not a lab report: {e}"))?;
         let items: Vec<EvalQuery> = report.queries.iter().map(QueryRow::item).collect();
         let items = parse_evals(&serde_json::to_string(&items).unwrap_or_default())?;
-        return Ok(EvalInput { items, seed: Some(report.seed), holdout: Some(report.holdout) });
+        return Ok(EvalInput {
+            items,
+            seed: Some(report.seed),
+            holdout: Some(report.holdout),
+        });
     }
-    let items = if start.starts_with('[') { parse_evals(text)? } else { parse_lines(text)? };
-    Ok(EvalInput { items, seed: None, holdout: None })
+    let items = if start.starts_with('[') {
+        parse_evals(text)?
+    } else {
+        parse_lines(text)?
+    };
+    Ok(EvalInput {
+        items,
+        seed: None,
+        holdout: None,
+    })
 }
 
 #[cfg(test)]
@@ -98,7 +140,10 @@ mod tests {
     use super::*;
 
     fn q(query: &str, should: bool) -> EvalQuery {
-        EvalQuery { query: query.into(), should_trigger: should }
+        EvalQuery {
+            query: query.into(),
+            should_trigger: should,
+        }
     }
 
     #[test]
@@ -106,14 +151,21 @@ mod tests {
         let items = parse_evals(r#"[{"query": "merge these PDFs", "should_trigger": true}, {"query": "hi", "should_trigger": false}]"#).expect("parses");
         assert_eq!(items, vec![q("merge these PDFs", true), q("hi", false)]);
         assert_eq!(parse_evals(&evals_json(&items)).expect("round trip"), items);
-        assert!(parse_evals(r#"[{"query": " ", "should_trigger": true}]"#).is_err_and(|e| e.contains("query 1 is empty")));
+        assert!(
+            parse_evals(r#"[{"query": " ", "should_trigger": true}]"#)
+                .is_err_and(|e| e.contains("query 1 is empty"))
+        );
         assert!(parse_evals(r#"[{"query": "x"}]"#).is_err_and(|e| e.contains("should_trigger")));
     }
 
     #[test]
     fn lines_read_and_write_the_eval_set() {
-        let items = parse_lines("# sql\n+ check this migration\n\n- write a query\n").expect("parses");
-        assert_eq!(items, vec![q("check this migration", true), q("write a query", false)]);
+        let items =
+            parse_lines("# sql\n+ check this migration\n\n- write a query\n").expect("parses");
+        assert_eq!(
+            items,
+            vec![q("check this migration", true), q("write a query", false)]
+        );
         assert_eq!(parse_lines(&to_lines(&items)).expect("round trip"), items);
         assert!(parse_lines("check this").is_err_and(|e| e.contains("line 1")));
         assert!(parse_lines("+ ok\n-  ").is_err_and(|e| e.contains("line 2: the query is empty")));
@@ -126,14 +178,37 @@ mod tests {
             let text = format!("+ fine\n{first} query\n");
             let res = parse_lines(&text);
             if first == "–x" {
-                assert_eq!(res.expect("an en dash is a typed minus")[1], q("x query", false));
+                assert_eq!(
+                    res.expect("an en dash is a typed minus")[1],
+                    q("x query", false)
+                );
             } else {
                 let e = res.expect_err(first);
-                assert!(e.starts_with("line 2: start it with + (should trigger) or - (should not)"), "{e}");
-                assert!(e.contains(first.chars().next().map(String::from).unwrap_or_default().as_str()), "{e}");
+                assert!(
+                    e.starts_with("line 2: start it with + (should trigger) or - (should not)"),
+                    "{e}"
+                );
+                assert!(
+                    e.contains(
+                        first
+                            .chars()
+                            .next()
+                            .map(String::from)
+                            .unwrap_or_default()
+                            .as_str()
+                    ),
+                    "{e}"
+                );
             }
         }
-        assert_eq!(parse_lines("− minus sign\n＋ full width\n—em dash").expect("typed marks"), vec![q("minus sign", false), q("full width", true), q("em dash", false)]);
+        assert_eq!(
+            parse_lines("− minus sign\n＋ full width\n—em dash").expect("typed marks"),
+            vec![
+                q("minus sign", false),
+                q("full width", true),
+                q("em dash", false)
+            ]
+        );
     }
 
     #[test]
@@ -141,16 +216,24 @@ mod tests {
         let many: String = (0..=MAX_QUERIES).map(|i| format!("+ q{i}\n")).collect();
         assert!(parse_lines(&many).is_err_and(|e| e.contains(&MAX_QUERIES.to_string())));
         let written = to_lines(&[q("two\nlines", true)]);
-        assert_eq!(parse_lines(&written).expect("one line"), vec![q("two lines", true)]);
+        assert_eq!(
+            parse_lines(&written).expect("one line"),
+            vec![q("two lines", true)]
+        );
     }
 
     #[test]
     fn a_file_is_read_in_whichever_format_it_is() {
         let lines = parse_eval_input("+ a\n- b\n").expect("lines");
-        let json = parse_eval_input(r#"[{"query": "a", "should_trigger": true}, {"query": "b", "should_trigger": false}]"#).expect("json");
+        let json = parse_eval_input(
+            r#"[{"query": "a", "should_trigger": true}, {"query": "b", "should_trigger": false}]"#,
+        )
+        .expect("json");
         assert_eq!(lines, json);
         assert_eq!(lines.seed, None);
-        assert!(parse_eval_input("{\"queries\": 1}").is_err_and(|e| e.starts_with("not a lab report")));
+        assert!(
+            parse_eval_input("{\"queries\": 1}").is_err_and(|e| e.starts_with("not a lab report"))
+        );
         assert!(parse_eval_input("a query with no mark").is_err_and(|e| e.starts_with("line 1")));
     }
 }

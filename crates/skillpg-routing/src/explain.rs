@@ -17,9 +17,11 @@ use crate::eval::{EvalQuery, QueryResult, Split};
 /// Words that carry no topic of their own: occluding them measures the sentence's grammar, not
 /// what it is about.
 const STOP_WORDS: [&str; 64] = [
-    "a", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me",
-    "my", "not", "of", "on", "or", "our", "so", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too", "up",
-    "us", "use", "used", "using", "via", "was", "we", "what", "when", "where", "which", "who", "will", "with", "you", "your", "also",
+    "a", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from",
+    "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "not", "of",
+    "on", "or", "our", "so", "such", "than", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "those", "to", "too", "up", "us", "use", "used", "using", "via",
+    "was", "we", "what", "when", "where", "which", "who", "will", "with", "you", "your", "also",
 ];
 
 /// Whether `word` (lowercase, cleaned) is a stop word.
@@ -69,7 +71,11 @@ pub fn units(description: &str) -> Vec<Unit> {
             }
             let range = toks[start].start..toks[start + len - 1].end;
             let text = clean(&description[range.clone()]).to_owned();
-            out.push(Unit { range, text, words: len });
+            out.push(Unit {
+                range,
+                text,
+                words: len,
+            });
         }
     }
     out.truncate(toks.len());
@@ -83,20 +89,30 @@ pub fn without(description: &str, unit: &Unit) -> String {
 
 /// The descriptions to embed to weigh every unit, in [`units`]' order.
 pub fn occlusions(description: &str) -> Vec<String> {
-    units(description).iter().map(|u| without(description, u)).collect()
+    units(description)
+        .iter()
+        .map(|u| without(description, u))
+        .collect()
 }
 
 /// Words the description lacks that the lost should-trigger queries use: each query's content
 /// words not in the description (case aside), most frequent first, then by first use; at most
 /// `max`.
 pub fn candidate_terms(description: &str, lost_queries: &[&str], max: usize) -> Vec<String> {
-    let present: std::collections::HashSet<String> = tokens(description).iter().map(|r| clean(&description[r.clone()]).to_lowercase()).collect();
+    let present: std::collections::HashSet<String> = tokens(description)
+        .iter()
+        .map(|r| clean(&description[r.clone()]).to_lowercase())
+        .collect();
     let mut counts: Vec<(String, usize, usize)> = Vec::new();
     for (order, q) in lost_queries.iter().enumerate() {
         let mut seen_here = std::collections::HashSet::new();
         for r in tokens(q) {
             let w = clean(&q[r]).to_lowercase();
-            if w.chars().count() < 3 || is_stop_word(&w) || present.contains(&w) || !seen_here.insert(w.clone()) {
+            if w.chars().count() < 3
+                || is_stop_word(&w)
+                || present.contains(&w)
+                || !seen_here.insert(w.clone())
+            {
                 continue;
             }
             match counts.iter_mut().find(|(t, _, _)| *t == w) {
@@ -116,14 +132,22 @@ pub fn appended(description: &str, term: &str) -> String {
 
 /// What a change does on the train part alone: how many train queries it turns right and how
 /// many it turns wrong (validation is not consulted).
-pub fn train_change(items: &[EvalQuery], splits: &[Split], current: &[QueryResult], changed: &[QueryResult]) -> (usize, usize) {
+pub fn train_change(
+    items: &[EvalQuery],
+    splits: &[Split],
+    current: &[QueryResult],
+    changed: &[QueryResult],
+) -> (usize, usize) {
     let mut fixed = 0;
     let mut broken = 0;
     for (((q, s), a), b) in items.iter().zip(splits).zip(current).zip(changed) {
         if *s != Split::Train {
             continue;
         }
-        match (q.should_trigger == a.triggered(), q.should_trigger == b.triggered()) {
+        match (
+            q.should_trigger == a.triggered(),
+            q.should_trigger == b.triggered(),
+        ) {
             (false, true) => fixed += 1,
             (true, false) => broken += 1,
             _ => {}
@@ -136,10 +160,20 @@ pub fn train_change(items: &[EvalQuery], splits: &[Split], current: &[QueryResul
 /// how much (`scores`: the query's score against every skill, `target` the skill it should have
 /// chosen, `chosen` the one it did, `tau` the threshold), and what that skill's description says
 /// that the query also says.
-pub fn why_lost(query: &str, names: &[String], descriptions: &[String], scores: &[f32], target: usize, chosen: Option<usize>, tau: f32) -> String {
+pub fn why_lost(
+    query: &str,
+    names: &[String],
+    descriptions: &[String],
+    scores: &[f32],
+    target: usize,
+    chosen: Option<usize>,
+    tau: f32,
+) -> String {
     let own = scores.get(target).copied().unwrap_or(0.0);
     let Some(other) = chosen.filter(|&c| c != target) else {
-        return format!("went to no skill: its score {own:.3} is under τ {tau:.2}, or too close to another's to clear δ");
+        return format!(
+            "went to no skill: its score {own:.3} is under τ {tau:.2}, or too close to another's to clear δ"
+        );
     };
     let by = scores.get(other).copied().unwrap_or(0.0) - own;
     let name = names.get(other).map_or("another skill", String::as_str);
@@ -150,12 +184,25 @@ pub fn why_lost(query: &str, names: &[String], descriptions: &[String], scores: 
 /// The words of `description` the query also uses (content words, in the description's order,
 /// runs joined by "…"), or its first eight words when it shares none.
 fn shared_words(query: &str, description: &str) -> String {
-    let in_query: std::collections::HashSet<String> = tokens(query).iter().map(|r| clean(&query[r.clone()]).to_lowercase()).filter(|w| !is_stop_word(w)).collect();
+    let in_query: std::collections::HashSet<String> = tokens(query)
+        .iter()
+        .map(|r| clean(&query[r.clone()]).to_lowercase())
+        .filter(|w| !is_stop_word(w))
+        .collect();
     let toks = tokens(description);
-    let hits: Vec<usize> = toks.iter().enumerate().filter(|(_, r)| in_query.contains(&clean(&description[(*r).clone()]).to_lowercase())).map(|(i, _)| i).collect();
+    let hits: Vec<usize> = toks
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| in_query.contains(&clean(&description[(*r).clone()]).to_lowercase()))
+        .map(|(i, _)| i)
+        .collect();
     if hits.is_empty() {
         let end = toks.get(7).map_or(description.len(), |r| r.end);
-        return format!("{}{}", &description[..end], if toks.len() > 8 { " …" } else { "" });
+        return format!(
+            "{}{}",
+            &description[..end],
+            if toks.len() > 8 { " …" } else { "" }
+        );
     }
     let mut out = String::new();
     for (n, i) in hits.iter().enumerate() {
@@ -175,12 +222,29 @@ mod tests {
     fn units_skip_stop_words_take_punctuation_off_and_add_phrases() {
         let d = "Build slides, decks and (PDF) reports for the team.";
         let u = units(d);
-        let words: Vec<&str> = u.iter().filter(|u| u.words == 1).map(|u| u.text.as_str()).collect();
-        assert_eq!(words, vec!["Build", "slides", "decks", "PDF", "reports", "team"]);
-        let phrases: Vec<&str> = u.iter().filter(|u| u.words > 1).map(|u| u.text.as_str()).collect();
+        let words: Vec<&str> = u
+            .iter()
+            .filter(|u| u.words == 1)
+            .map(|u| u.text.as_str())
+            .collect();
+        assert_eq!(
+            words,
+            vec!["Build", "slides", "decks", "PDF", "reports", "team"]
+        );
+        let phrases: Vec<&str> = u
+            .iter()
+            .filter(|u| u.words > 1)
+            .map(|u| u.text.as_str())
+            .collect();
         // Nine words, nine units: the run of three ("Build slides, decks") finds no room.
-        assert_eq!(phrases, vec!["Build slides", "slides, decks", "PDF) reports"]);
-        assert_eq!(without(d, &u[1]), "Build decks and (PDF) reports for the team.");
+        assert_eq!(
+            phrases,
+            vec!["Build slides", "slides, decks", "PDF) reports"]
+        );
+        assert_eq!(
+            without(d, &u[1]),
+            "Build decks and (PDF) reports for the team."
+        );
         assert_eq!(occlusions(d).len(), u.len());
         // As many units as words at most.
         let dense = "Alpha beta gamma delta epsilon zeta.";
@@ -190,27 +254,68 @@ mod tests {
     #[test]
     fn missing_words_come_from_the_lost_queries_most_used_first() {
         let d = "Reviews SQL migrations.";
-        let lost = ["Check this Alembic migration for locks", "Will this alembic upgrade lock the table?", "Review the index on orders"];
-        assert_eq!(candidate_terms(d, &lost, 3), vec!["alembic", "check", "migration"]);
-        assert_eq!(appended("Reviews SQL migrations. ", "alembic"), "Reviews SQL migrations. alembic");
+        let lost = [
+            "Check this Alembic migration for locks",
+            "Will this alembic upgrade lock the table?",
+            "Review the index on orders",
+        ];
+        assert_eq!(
+            candidate_terms(d, &lost, 3),
+            vec!["alembic", "check", "migration"]
+        );
+        assert_eq!(
+            appended("Reviews SQL migrations. ", "alembic"),
+            "Reviews SQL migrations. alembic"
+        );
     }
 
     #[test]
     fn a_lost_query_says_where_it_went_and_what_the_captor_says() {
         let names = vec!["sql-review".to_owned(), "release-notes".to_owned()];
-        let descriptions = vec!["Reviews SQL migrations.".to_owned(), "Writes release notes from merged pull requests before a deploy.".to_owned()];
-        let s = why_lost("Write notes for the merged migration PR", &names, &descriptions, &[0.30, 0.315], 0, Some(1), 0.2);
-        assert_eq!(s, "went to release-notes by 0.015; release-notes's description says “notes … merged”");
+        let descriptions = vec![
+            "Reviews SQL migrations.".to_owned(),
+            "Writes release notes from merged pull requests before a deploy.".to_owned(),
+        ];
+        let s = why_lost(
+            "Write notes for the merged migration PR",
+            &names,
+            &descriptions,
+            &[0.30, 0.315],
+            0,
+            Some(1),
+            0.2,
+        );
+        assert_eq!(
+            s,
+            "went to release-notes by 0.015; release-notes's description says “notes … merged”"
+        );
         let s = why_lost("hello", &names, &descriptions, &[0.1, 0.05], 0, None, 0.2);
-        assert!(s.starts_with("went to no skill: its score 0.100 is under τ 0.20"), "{s}");
+        assert!(
+            s.starts_with("went to no skill: its score 0.100 is under τ 0.20"),
+            "{s}"
+        );
     }
 
     #[test]
     fn train_change_ignores_validation() {
-        let q = |s| EvalQuery { query: "q".into(), should_trigger: s };
-        let r = |t: bool| QueryResult { trigger_rate: if t { 1.0 } else { 0.0 }, margin: 0.0 };
+        let q = |s| EvalQuery {
+            query: "q".into(),
+            should_trigger: s,
+        };
+        let r = |t: bool| QueryResult {
+            trigger_rate: if t { 1.0 } else { 0.0 },
+            margin: 0.0,
+        };
         let items = [q(true), q(true), q(false)];
         let splits = [Split::Train, Split::Validation, Split::Train];
-        assert_eq!(train_change(&items, &splits, &[r(false), r(false), r(false)], &[r(true), r(true), r(true)]), (1, 1));
+        assert_eq!(
+            train_change(
+                &items,
+                &splits,
+                &[r(false), r(false), r(false)],
+                &[r(true), r(true), r(true)]
+            ),
+            (1, 1)
+        );
     }
 }

@@ -74,8 +74,18 @@ impl<'a> FlatEvidence<'a> {
             capped: None,
         };
         match evidence {
-            Evidence::Cosines { cosines } => FlatEvidence { kind: "cosines", cosines: Some(cosines), ..none },
-            Evidence::Answer { verbatim, recognised, prefill_tokens, generated_tokens, capped } => FlatEvidence {
+            Evidence::Cosines { cosines } => FlatEvidence {
+                kind: "cosines",
+                cosines: Some(cosines),
+                ..none
+            },
+            Evidence::Answer {
+                verbatim,
+                recognised,
+                prefill_tokens,
+                generated_tokens,
+                capped,
+            } => FlatEvidence {
                 kind: "answer",
                 verbatim: Some(verbatim),
                 recognised: Some(*recognised),
@@ -84,9 +94,17 @@ impl<'a> FlatEvidence<'a> {
                 capped: Some(*capped),
                 ..none
             },
-            Evidence::Choice { distribution, log_probs, prefill_tokens } => {
-                FlatEvidence { kind: "choice", distribution: Some(distribution), log_probs: Some(log_probs), prefill_tokens: Some(*prefill_tokens), ..none }
-            }
+            Evidence::Choice {
+                distribution,
+                log_probs,
+                prefill_tokens,
+            } => FlatEvidence {
+                kind: "choice",
+                distribution: Some(distribution),
+                log_probs: Some(log_probs),
+                prefill_tokens: Some(*prefill_tokens),
+                ..none
+            },
         }
     }
 }
@@ -148,14 +166,29 @@ fn arm_file<'a>(requests: &'a [Labelled], arm: &'a Arm) -> ArmFile<'a> {
         .zip(&arm.decisions)
         .map(|(r, d)| {
             let choice = arm.name_of(d);
-            Row { query: &r.query, expected: r.label(), choice, correct: r.label().map(|e| e == choice), evidence: FlatEvidence::of(&d.evidence) }
+            Row {
+                query: &r.query,
+                expected: r.label(),
+                choice,
+                correct: r.label().map(|e| e == choice),
+                evidence: FlatEvidence::of(&d.evidence),
+            }
         })
         .collect();
-    ArmFile { descriptions: arm.descriptions, candidates: arm.candidates(), requests: rows }
+    ArmFile {
+        descriptions: arm.descriptions,
+        candidates: arm.candidates(),
+        requests: rows,
+    }
 }
 
 fn stats(s: &skillpg_stats::ArmSummary) -> ArmStats {
-    ArmStats { correct: s.correct, n: s.n, wilson_95: [s.wilson.low, s.wilson.high], nones: s.nones }
+    ArmStats {
+        correct: s.correct,
+        n: s.n,
+        wilson_95: [s.wilson.low, s.wilson.high],
+        nones: s.nones,
+    }
 }
 
 fn pretty<T: Serialize>(value: &T) -> String {
@@ -167,29 +200,61 @@ fn pretty<T: Serialize>(value: &T) -> String {
 
 /// One arm's results as JSON.
 pub fn route_json(model: &str, method: Method, requests: &[Labelled], arm: &Arm) -> String {
-    pretty(&RouteFile { header: Header { model, method, note: PREVIEW_NOTE }, arm: arm_file(requests, arm) })
+    pretty(&RouteFile {
+        header: Header {
+            model,
+            method,
+            note: PREVIEW_NOTE,
+        },
+        arm: arm_file(requests, arm),
+    })
 }
 
 /// Two arms' results as JSON, with their comparison when every request is labelled.
-pub fn compare_json(model: &str, method: Method, requests: &[Labelled], a: &Arm, b: &Arm, comparison: Option<&AbComparison>) -> String {
+pub fn compare_json(
+    model: &str,
+    method: Method,
+    requests: &[Labelled],
+    a: &Arm,
+    b: &Arm,
+    comparison: Option<&AbComparison>,
+) -> String {
     let comparison = comparison.map(|c| ComparisonFile {
         a: stats(&c.stats.a),
         b: stats(&c.stats.b),
         paired: {
             let p = c.stats.paired;
-            PairedFile { both: p.both, only_a: p.only_a, only_b: p.only_b, neither: p.neither }
+            PairedFile {
+                both: p.both,
+                only_a: p.only_a,
+                only_b: p.only_b,
+                neither: p.neither,
+            }
         },
         sign_test_p: c.stats.paired.p_value(),
         per_skill: &c.per_skill,
     });
-    pretty(&CompareFile { header: Header { model, method, note: PREVIEW_NOTE }, a: arm_file(requests, a), b: arm_file(requests, b), comparison })
+    pretty(&CompareFile {
+        header: Header {
+            model,
+            method,
+            note: PREVIEW_NOTE,
+        },
+        a: arm_file(requests, a),
+        b: arm_file(requests, b),
+        comparison,
+    })
 }
 
 /// A CSV field: quoted, and a text that a spreadsheet would read as a formula (`=`, `+`, `-`,
 /// `@`, a tab or a carriage return first) starts with `'`, so that opening a stranger's
 /// request file runs nothing.
 fn field(s: &str) -> String {
-    let guard = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { "'" } else { "" };
+    let guard = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        "'"
+    } else {
+        ""
+    };
     format!("\"{guard}{}\"", s.replace('"', "\"\""))
 }
 
@@ -203,10 +268,24 @@ fn line(out: &mut String, fields: impl IntoIterator<Item = String>) {
 pub fn route_csv(requests: &[Labelled], arm: &Arm) -> String {
     let mut out = String::new();
     let head = ["query", "expected", "choice", "answer"].map(field);
-    line(&mut out, head.into_iter().chain(arm.candidates().into_iter().map(field)));
+    line(
+        &mut out,
+        head.into_iter()
+            .chain(arm.candidates().into_iter().map(field)),
+    );
     for (r, d) in requests.iter().zip(&arm.decisions) {
-        let cells = [field(&r.query), field(&r.expected), field(arm.name_of(d)), field(d.answer().unwrap_or(""))];
-        line(&mut out, cells.into_iter().chain(d.scores().iter().map(f32::to_string)));
+        let cells = [
+            field(&r.query),
+            field(&r.expected),
+            field(arm.name_of(d)),
+            field(d.answer().unwrap_or("")),
+        ];
+        line(
+            &mut out,
+            cells
+                .into_iter()
+                .chain(d.scores().iter().map(f32::to_string)),
+        );
     }
     out
 }
@@ -214,10 +293,26 @@ pub fn route_csv(requests: &[Labelled], arm: &Arm) -> String {
 /// Two arms' results as CSV: `query,expected,a_choice,a_answer,b_choice,b_answer`.
 pub fn compare_csv(requests: &[Labelled], a: &Arm, b: &Arm) -> String {
     let mut out = String::new();
-    line(&mut out, ["query", "expected", "a_choice", "a_answer", "b_choice", "b_answer"].map(field));
+    line(
+        &mut out,
+        [
+            "query", "expected", "a_choice", "a_answer", "b_choice", "b_answer",
+        ]
+        .map(field),
+    );
     for ((r, da), db) in requests.iter().zip(&a.decisions).zip(&b.decisions) {
         let answer = |d: &crate::outcome::Decision| field(d.answer().unwrap_or(""));
-        line(&mut out, [field(&r.query), field(&r.expected), field(a.name_of(da)), answer(da), field(b.name_of(db)), answer(db)]);
+        line(
+            &mut out,
+            [
+                field(&r.query),
+                field(&r.expected),
+                field(a.name_of(da)),
+                answer(da),
+                field(b.name_of(db)),
+                answer(db),
+            ],
+        );
     }
     out
 }
@@ -230,16 +325,40 @@ mod tests {
     use crate::outcome::{Decision, compare};
 
     fn two_requests() -> Vec<Labelled> {
-        vec![Labelled { query: "=SUM(A1) please".into(), expected: "a".into() }, Labelled { query: "hello \"you\"".into(), expected: String::new() }]
+        vec![
+            Labelled {
+                query: "=SUM(A1) please".into(),
+                expected: "a".into(),
+            },
+            Labelled {
+                query: "hello \"you\"".into(),
+                expected: String::new(),
+            },
+        ]
     }
 
     #[test]
     fn one_arm_as_json_and_csv() {
-        let arm = Arm::from_cosines(vec!["a".into(), "b".into()], Descriptions::AsWritten, vec![vec![0.5, 0.25], vec![0.125, -0.5]], Thresholds::DEFAULT);
-        let json = route_json("all-MiniLM-L6-v2, int8 weights", Method::Embedding { thresholds: Thresholds::DEFAULT }, &two_requests(), &arm);
+        let arm = Arm::from_cosines(
+            vec!["a".into(), "b".into()],
+            Descriptions::AsWritten,
+            vec![vec![0.5, 0.25], vec![0.125, -0.5]],
+            Thresholds::DEFAULT,
+        );
+        let json = route_json(
+            "all-MiniLM-L6-v2, int8 weights",
+            Method::Embedding {
+                thresholds: Thresholds::DEFAULT,
+            },
+            &two_requests(),
+            &arm,
+        );
         let v: serde_json::Value = serde_json::from_str(&json).expect("json");
         assert_eq!(v["method"], "embedding");
-        assert_eq!(v["thresholds"]["tau"].as_f64().map(|t| (t * 100.0).round()), Some(20.0));
+        assert_eq!(
+            v["thresholds"]["tau"].as_f64().map(|t| (t * 100.0).round()),
+            Some(20.0)
+        );
         assert_eq!(v["note"], PREVIEW_NOTE);
         assert_eq!(v["descriptions"], "as-written");
         assert_eq!(v["candidates"], serde_json::json!(["a", "b"]));
@@ -270,11 +389,36 @@ mod tests {
                 capped: false,
             },
         };
-        let a = Arm { names: names.clone(), descriptions: Descriptions::AsWritten, decisions: vec![chapter("a", Some(0)), chapter("NONE", None)] };
-        let b = Arm { names, descriptions: Descriptions::Thinned, decisions: vec![chapter("I think a", None), chapter("a", Some(0))] };
-        let requests = vec![Labelled { query: "q1".into(), expected: "a".into() }, Labelled { query: "q2".into(), expected: NONE.into() }];
+        let a = Arm {
+            names: names.clone(),
+            descriptions: Descriptions::AsWritten,
+            decisions: vec![chapter("a", Some(0)), chapter("NONE", None)],
+        };
+        let b = Arm {
+            names,
+            descriptions: Descriptions::Thinned,
+            decisions: vec![chapter("I think a", None), chapter("a", Some(0))],
+        };
+        let requests = vec![
+            Labelled {
+                query: "q1".into(),
+                expected: "a".into(),
+            },
+            Labelled {
+                query: "q2".into(),
+                expected: NONE.into(),
+            },
+        ];
         let cmp = compare(&requests, &a, &b).expect("labelled");
-        let v: serde_json::Value = serde_json::from_str(&compare_json("SmolLM2", Method::Chapter, &requests, &a, &b, Some(&cmp))).expect("json");
+        let v: serde_json::Value = serde_json::from_str(&compare_json(
+            "SmolLM2",
+            Method::Chapter,
+            &requests,
+            &a,
+            &b,
+            Some(&cmp),
+        ))
+        .expect("json");
         assert_eq!(v["method"], "chapter");
         assert!(v.get("thresholds").is_none());
         assert_eq!(v["b"]["requests"][0]["verbatim"], "I think a");
@@ -283,6 +427,9 @@ mod tests {
         assert_eq!(v["comparison"]["paired"]["only_a"], 2);
         assert_eq!(v["comparison"]["sign_test_p"], 0.5);
         let csv = compare_csv(&requests, &a, &b);
-        assert_eq!(csv.lines().nth(1), Some("\"q1\",\"a\",\"a\",\"a\",\"NONE\",\"I think a\""));
+        assert_eq!(
+            csv.lines().nth(1),
+            Some("\"q1\",\"a\",\"a\",\"a\",\"NONE\",\"I think a\"")
+        );
     }
 }

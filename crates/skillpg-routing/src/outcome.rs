@@ -61,7 +61,13 @@ impl Decision {
     /// Whether the answer was read as a name or NONE (always, but for a chapter answer that was
     /// neither).
     pub fn recognised(&self) -> bool {
-        !matches!(self.evidence, Evidence::Answer { recognised: false, .. })
+        !matches!(
+            self.evidence,
+            Evidence::Answer {
+                recognised: false,
+                ..
+            }
+        )
     }
 
     /// The scores a candidate: cosines a skill, or probabilities a candidate (NONE last).
@@ -76,7 +82,9 @@ impl Decision {
     /// Tokens prefilled for the request, for a decoder.
     pub fn prefill_tokens(&self) -> Option<u64> {
         match self.evidence {
-            Evidence::Answer { prefill_tokens, .. } | Evidence::Choice { prefill_tokens, .. } => Some(prefill_tokens),
+            Evidence::Answer { prefill_tokens, .. } | Evidence::Choice { prefill_tokens, .. } => {
+                Some(prefill_tokens)
+            }
             Evidence::Cosines { .. } => None,
         }
     }
@@ -130,9 +138,24 @@ pub struct Arm {
 
 impl Arm {
     /// An embedding model's arm: the score matrix `[request][skill]`, decided under `t`.
-    pub fn from_cosines(names: Vec<String>, descriptions: Descriptions, matrix: Vec<Vec<f32>>, t: Thresholds) -> Arm {
-        let decisions = matrix.into_iter().map(|cosines| Decision { choice: decide(&cosines, t), evidence: Evidence::Cosines { cosines } }).collect();
-        Arm { names, descriptions, decisions }
+    pub fn from_cosines(
+        names: Vec<String>,
+        descriptions: Descriptions,
+        matrix: Vec<Vec<f32>>,
+        t: Thresholds,
+    ) -> Arm {
+        let decisions = matrix
+            .into_iter()
+            .map(|cosines| Decision {
+                choice: decide(&cosines, t),
+                evidence: Evidence::Cosines { cosines },
+            })
+            .collect();
+        Arm {
+            names,
+            descriptions,
+            decisions,
+        }
     }
 
     /// The same cosines decided again under `t` (decoders' decisions do not depend on it).
@@ -148,12 +171,23 @@ impl Arm {
 
     /// The cosine matrix, for calibration (empty rows for a decoder's decisions).
     pub fn cosines(&self) -> Vec<Vec<f32>> {
-        self.decisions.iter().map(|d| if let Evidence::Cosines { cosines } = &d.evidence { cosines.clone() } else { Vec::new() }).collect()
+        self.decisions
+            .iter()
+            .map(|d| {
+                if let Evidence::Cosines { cosines } = &d.evidence {
+                    cosines.clone()
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect()
     }
 
     /// The name a decision chose, or NONE.
     pub fn name_of(&self, d: &Decision) -> &str {
-        d.choice.and_then(|i| self.names.get(i)).map_or(NONE, String::as_str)
+        d.choice
+            .and_then(|i| self.names.get(i))
+            .map_or(NONE, String::as_str)
     }
 
     /// The names chosen, one a request.
@@ -163,8 +197,15 @@ impl Arm {
 
     /// The candidates a score row lists: the names, then NONE where the evidence has it.
     pub fn candidates(&self) -> Vec<&str> {
-        let with_none = self.decisions.iter().any(|d| matches!(d.evidence, Evidence::Choice { .. }));
-        self.names.iter().map(String::as_str).chain(with_none.then_some(NONE)).collect()
+        let with_none = self
+            .decisions
+            .iter()
+            .any(|d| matches!(d.evidence, Evidence::Choice { .. }));
+        self.names
+            .iter()
+            .map(String::as_str)
+            .chain(with_none.then_some(NONE))
+            .collect()
     }
 }
 
@@ -194,7 +235,12 @@ pub fn compare(requests: &[Labelled], a: &Arm, b: &Arm) -> Result<AbComparison, 
         return Err(why);
     }
     if a.decisions.len() != requests.len() || b.decisions.len() != requests.len() {
-        return Err(format!("the arms decided {} and {} of {} requests", a.decisions.len(), b.decisions.len(), requests.len()));
+        return Err(format!(
+            "the arms decided {} and {} of {} requests",
+            a.decisions.len(),
+            b.decisions.len(),
+            requests.len()
+        ));
     }
     let expected: Vec<&str> = requests.iter().map(|r| r.expected.trim()).collect();
     let (ca, cb) = (a.choices(), b.choices());
@@ -205,7 +251,13 @@ pub fn compare(requests: &[Labelled], a: &Arm, b: &Arm) -> Result<AbComparison, 
         .map(|name| {
             let (a_recall, a_precision) = skillpg_stats::recall_precision(&expected, &ca, name);
             let (b_recall, b_precision) = skillpg_stats::recall_precision(&expected, &cb, name);
-            SkillRecall { skill: name.clone(), a_recall, a_precision, b_recall, b_precision }
+            SkillRecall {
+                skill: name.clone(),
+                a_recall,
+                a_precision,
+                b_recall,
+                b_precision,
+            }
         })
         .collect();
     Ok(AbComparison { stats, per_skill })
@@ -216,15 +268,34 @@ mod tests {
     use super::*;
 
     fn requests(labels: &[&str]) -> Vec<Labelled> {
-        labels.iter().enumerate().map(|(i, l)| Labelled { query: format!("q{i}"), expected: (*l).to_owned() }).collect()
+        labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Labelled {
+                query: format!("q{i}"),
+                expected: (*l).to_owned(),
+            })
+            .collect()
     }
 
     #[test]
     fn an_embedding_arm_decides_again_under_new_thresholds() {
         let names = vec!["a".to_owned(), "b".to_owned()];
-        let arm = Arm::from_cosines(names, Descriptions::AsWritten, vec![vec![0.9, 0.1], vec![0.15, 0.1]], Thresholds::DEFAULT);
+        let arm = Arm::from_cosines(
+            names,
+            Descriptions::AsWritten,
+            vec![vec![0.9, 0.1], vec![0.15, 0.1]],
+            Thresholds::DEFAULT,
+        );
         assert_eq!(arm.choices(), ["a", NONE]);
-        assert_eq!(arm.decided_under(Thresholds { tau: 0.1, delta: 0.0 }).choices(), ["a", "a"]);
+        assert_eq!(
+            arm.decided_under(Thresholds {
+                tau: 0.1,
+                delta: 0.0
+            })
+            .choices(),
+            ["a", "a"]
+        );
         assert_eq!(arm.candidates(), ["a", "b"]);
         assert_eq!(arm.cosines()[1], [0.15, 0.1]);
     }
@@ -232,24 +303,77 @@ mod tests {
     #[test]
     fn the_comparison_needs_labels_and_whole_arms() {
         let names = vec!["a".to_owned(), "b".to_owned()];
-        let a = Arm::from_cosines(names.clone(), Descriptions::AsWritten, vec![vec![0.9, 0.1], vec![0.1, 0.9], vec![0.0, 0.0]], Thresholds::DEFAULT);
-        let b = Arm::from_cosines(names, Descriptions::Thinned, vec![vec![0.9, 0.1], vec![0.9, 0.1], vec![0.9, 0.0]], Thresholds::DEFAULT);
+        let a = Arm::from_cosines(
+            names.clone(),
+            Descriptions::AsWritten,
+            vec![vec![0.9, 0.1], vec![0.1, 0.9], vec![0.0, 0.0]],
+            Thresholds::DEFAULT,
+        );
+        let b = Arm::from_cosines(
+            names,
+            Descriptions::Thinned,
+            vec![vec![0.9, 0.1], vec![0.9, 0.1], vec![0.9, 0.0]],
+            Thresholds::DEFAULT,
+        );
         let cmp = compare(&requests(&["a", "b", NONE]), &a, &b).expect("labelled");
         assert_eq!((cmp.stats.a.correct, cmp.stats.b.correct), (3, 1));
         assert_eq!((cmp.stats.paired.only_a, cmp.stats.paired.only_b), (2, 0));
-        assert_eq!(cmp.per_skill[1], SkillRecall { skill: "b".into(), a_recall: Some(1.0), a_precision: Some(1.0), b_recall: Some(0.0), b_precision: None });
-        assert!(compare(&requests(&["a", "", NONE]), &a, &b).expect_err("unlabelled").contains("request 2"));
-        assert!(compare(&requests(&["a", "b"]), &a, &b).expect_err("short").contains("3 and 3 of 2"));
+        assert_eq!(
+            cmp.per_skill[1],
+            SkillRecall {
+                skill: "b".into(),
+                a_recall: Some(1.0),
+                a_precision: Some(1.0),
+                b_recall: Some(0.0),
+                b_precision: None
+            }
+        );
+        assert!(
+            compare(&requests(&["a", "", NONE]), &a, &b)
+                .expect_err("unlabelled")
+                .contains("request 2")
+        );
+        assert!(
+            compare(&requests(&["a", "b"]), &a, &b)
+                .expect_err("short")
+                .contains("3 and 3 of 2")
+        );
     }
 
     #[test]
     fn decisions_say_what_they_rest_on() {
-        let chapter =
-            Decision { choice: None, evidence: Evidence::Answer { verbatim: "maybe".into(), recognised: false, prefill_tokens: 9, generated_tokens: 2, capped: false } };
-        assert_eq!((chapter.answer(), chapter.recognised(), chapter.prefill_tokens()), (Some("maybe"), false, Some(9)));
-        let choice = Decision { choice: Some(0), evidence: Evidence::Choice { distribution: vec![0.7, 0.3], log_probs: vec![-0.36, -1.2], prefill_tokens: 12 } };
+        let chapter = Decision {
+            choice: None,
+            evidence: Evidence::Answer {
+                verbatim: "maybe".into(),
+                recognised: false,
+                prefill_tokens: 9,
+                generated_tokens: 2,
+                capped: false,
+            },
+        };
+        assert_eq!(
+            (
+                chapter.answer(),
+                chapter.recognised(),
+                chapter.prefill_tokens()
+            ),
+            (Some("maybe"), false, Some(9))
+        );
+        let choice = Decision {
+            choice: Some(0),
+            evidence: Evidence::Choice {
+                distribution: vec![0.7, 0.3],
+                log_probs: vec![-0.36, -1.2],
+                prefill_tokens: 12,
+            },
+        };
         assert_eq!(choice.scores(), [0.7, 0.3]);
-        let arm = Arm { names: vec!["a".into()], descriptions: Descriptions::AsWritten, decisions: vec![choice] };
+        let arm = Arm {
+            names: vec!["a".into()],
+            descriptions: Descriptions::AsWritten,
+            decisions: vec![choice],
+        };
         assert_eq!(arm.candidates(), ["a", NONE]);
     }
 }

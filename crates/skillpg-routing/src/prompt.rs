@@ -6,9 +6,14 @@ use crate::skills::RouteSkill;
 
 /// The system prompt: the instruction, then one `- name: description` line a skill.
 pub fn system_prompt(skills: &[RouteSkill]) -> String {
-    let mut s = String::from("You route a user's request to a skill. These skills are installed, one per line as `- name: description`:\n");
+    let mut s = String::from(
+        "You route a user's request to a skill. These skills are installed, one per line as `- name: description`:\n",
+    );
     for RouteSkill { name, description } in skills {
-        s.push_str(&format!("- {name}: {}\n", description.split_whitespace().collect::<Vec<_>>().join(" ")));
+        s.push_str(&format!(
+            "- {name}: {}\n",
+            description.split_whitespace().collect::<Vec<_>>().join(" ")
+        ));
     }
     s.push_str(
         "\nAnswer with the name of the one skill that should handle the request, exactly as written above, or NONE if no skill fits. Answer with the name or NONE only.",

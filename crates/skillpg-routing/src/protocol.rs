@@ -118,7 +118,11 @@ pub enum FromWorker {
         measured: Option<Measured>,
     },
     /// `count` embeddings of `dim` floats, as little-endian `f32` bytes beside the message.
-    Embedded { count: usize, dim: usize, backend: String },
+    Embedded {
+        count: usize,
+        dim: usize,
+        backend: String,
+    },
     /// One request's decision.
     Routed {
         decision: Decision,
@@ -139,7 +143,8 @@ pub fn encode<T: Serialize>(message: &T) -> String {
 
 /// A message read back, or what is wrong with it (a missing, renamed or unknown field included).
 pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| format!("an unreadable message between the page and its worker ({e})"))
+    serde_json::from_str(text)
+        .map_err(|e| format!("an unreadable message between the page and its worker ({e})"))
 }
 
 /// Floats as the little-endian bytes that travel beside a message.
@@ -150,9 +155,15 @@ pub fn f32s_to_bytes(values: &[f32]) -> Vec<u8> {
 /// Bytes back to `count` vectors of `dim` floats, or why they are not that.
 pub fn bytes_to_vectors(bytes: &[u8], count: usize, dim: usize) -> Result<Vec<Vec<f32>>, String> {
     if dim == 0 || bytes.len() != count * dim * 4 {
-        return Err(format!("the worker sent {} bytes for {count} vectors of {dim} floats", bytes.len()));
+        return Err(format!(
+            "the worker sent {} bytes for {count} vectors of {dim} floats",
+            bytes.len()
+        ));
     }
-    let floats: Vec<f32> = bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let floats: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
     Ok(floats.chunks_exact(dim).map(<[f32]>::to_vec).collect())
 }
 
@@ -164,17 +175,38 @@ mod tests {
     #[test]
     fn every_message_round_trips() {
         let messages = [
-            ToWorker::LoadEmbedder { vocab: "[PAD]\n".into(), backend: BackendChoice::Auto, kept: Vec::new() },
-            ToWorker::Embed { texts: vec!["a".into(), "b".into()] },
+            ToWorker::LoadEmbedder {
+                vocab: "[PAD]\n".into(),
+                backend: BackendChoice::Auto,
+                kept: Vec::new(),
+            },
+            ToWorker::Embed {
+                texts: vec!["a".into(), "b".into()],
+            },
             ToWorker::LoadDecoder {
                 file_name: "qwen".into(),
-                checkpoint: Some(CheckpointFiles { config: "{}".into(), tokenizer: "{}".into() }),
+                checkpoint: Some(CheckpointFiles {
+                    config: "{}".into(),
+                    tokenizer: "{}".into(),
+                }),
                 backend: BackendChoice::Webgpu,
-                kept: vec![Measured { adapter: "Vulkan / discrete GPU / H200".into(), model: "m".into(), gpu_ms: 0.9, cpu_ms: 8.1, gpu_stopped: false }],
+                kept: vec![Measured {
+                    adapter: "Vulkan / discrete GPU / H200".into(),
+                    model: "m".into(),
+                    gpu_ms: 0.9,
+                    cpu_ms: 8.1,
+                    gpu_stopped: false,
+                }],
             },
-            ToWorker::MoveDecoder { backend: BackendChoice::Cpu, kept: Vec::new() },
+            ToWorker::MoveDecoder {
+                backend: BackendChoice::Cpu,
+                kept: Vec::new(),
+            },
             ToWorker::RouteOne {
-                skills: vec![RouteSkill { name: "a".into(), description: "A.".into() }],
+                skills: vec![RouteSkill {
+                    name: "a".into(),
+                    description: "A.".into(),
+                }],
                 request: "q".into(),
                 mode: DecoderMode::Choice,
                 sampling: None,
@@ -183,17 +215,37 @@ mod tests {
                 skills: vec![],
                 request: "q".into(),
                 mode: DecoderMode::Chapter,
-                sampling: Some(crate::sampling::Sampling { temperature: 0.7, seed: 3 }),
+                sampling: Some(crate::sampling::Sampling {
+                    temperature: 0.7,
+                    seed: 3,
+                }),
             },
         ];
         for m in messages {
             assert_eq!(decode::<ToWorker>(&encode(&m)), Ok(m));
         }
         let answers = [
-            FromWorker::Ready { model: "SmolLM2".into(), backend: "SmolLM2: CPU".into(), measured: None },
-            FromWorker::Embedded { count: 2, dim: 384, backend: "GPU".into() },
-            FromWorker::Routed { decision: Decision { choice: Some(0), evidence: Evidence::Cosines { cosines: vec![0.5] } }, prefix_tokens: 300, backend: "CPU".into() },
-            FromWorker::Failed { message: "no".into() },
+            FromWorker::Ready {
+                model: "SmolLM2".into(),
+                backend: "SmolLM2: CPU".into(),
+                measured: None,
+            },
+            FromWorker::Embedded {
+                count: 2,
+                dim: 384,
+                backend: "GPU".into(),
+            },
+            FromWorker::Routed {
+                decision: Decision {
+                    choice: Some(0),
+                    evidence: Evidence::Cosines { cosines: vec![0.5] },
+                },
+                prefix_tokens: 300,
+                backend: "CPU".into(),
+            },
+            FromWorker::Failed {
+                message: "no".into(),
+            },
         ];
         for a in answers {
             assert_eq!(decode::<FromWorker>(&encode(&a)), Ok(a));
@@ -205,21 +257,49 @@ mod tests {
         let routed = r#"{"routed":{"decision":{"choice":1,"evidence":{"answer":{"verbatim":"a","recognised":true,"prefill_tokens":3,"generated_tokens":1,"capped":false}}},"prefix_tokens":9,"backend":"CPU"}}"#;
         assert!(decode::<FromWorker>(routed).is_ok());
         let renamed = routed.replace("\"choice\"", "\"chosen\"");
-        assert!(decode::<FromWorker>(&renamed).expect_err("renamed").contains("chosen"), "names the field");
+        assert!(
+            decode::<FromWorker>(&renamed)
+                .expect_err("renamed")
+                .contains("chosen"),
+            "names the field"
+        );
         let missing = routed.replace(",\"prefix_tokens\":9", "");
-        assert!(decode::<FromWorker>(&missing).expect_err("missing").contains("prefix_tokens"));
+        assert!(
+            decode::<FromWorker>(&missing)
+                .expect_err("missing")
+                .contains("prefix_tokens")
+        );
         let extra = r#"{"embed":{"texts":[],"force":true}}"#;
-        assert!(decode::<ToWorker>(extra).expect_err("unknown field").contains("force"));
-        assert!(decode::<ToWorker>(r#"{"load":{"texts":[]}}"#).expect_err("unknown kind").contains("load"));
+        assert!(
+            decode::<ToWorker>(extra)
+                .expect_err("unknown field")
+                .contains("force")
+        );
+        assert!(
+            decode::<ToWorker>(r#"{"load":{"texts":[]}}"#)
+                .expect_err("unknown kind")
+                .contains("load")
+        );
         assert!(decode::<ToWorker>(r#"{"move-decoder":{"backend":"gpu"}}"#).is_err());
-        assert!(decode::<ToWorker>(r#"{"embed":{"texts":[]},"move-decoder":{"backend":"cpu"}}"#).is_err(), "one message at a time");
+        assert!(
+            decode::<ToWorker>(r#"{"embed":{"texts":[]},"move-decoder":{"backend":"cpu"}}"#)
+                .is_err(),
+            "one message at a time"
+        );
     }
 
     #[test]
     fn vectors_travel_as_bytes() {
         let v = [1.5f32, -0.25, 3.0, 0.0];
-        assert_eq!(bytes_to_vectors(&f32s_to_bytes(&v), 2, 2), Ok(vec![vec![1.5, -0.25], vec![3.0, 0.0]]));
-        assert!(bytes_to_vectors(&f32s_to_bytes(&v), 3, 2).expect_err("short").contains("16 bytes for 3 vectors"));
+        assert_eq!(
+            bytes_to_vectors(&f32s_to_bytes(&v), 2, 2),
+            Ok(vec![vec![1.5, -0.25], vec![3.0, 0.0]])
+        );
+        assert!(
+            bytes_to_vectors(&f32s_to_bytes(&v), 3, 2)
+                .expect_err("short")
+                .contains("16 bytes for 3 vectors")
+        );
         assert!(bytes_to_vectors(&[], 0, 0).is_err());
     }
 }

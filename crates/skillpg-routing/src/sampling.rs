@@ -38,7 +38,10 @@ impl SplitMix64 {
 /// The seed of run `run` of query `query` under the lab's `seed`: each (query, run) draws its
 /// own stream, so a run does not depend on which queries ran before it.
 pub fn run_seed(seed: u64, query: usize, run: usize) -> u64 {
-    let mut g = SplitMix64(seed ^ (query as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) ^ (run as u64).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7));
+    let mut g = SplitMix64(
+        seed ^ (query as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)
+            ^ (run as u64).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7),
+    );
     g.next_u64()
 }
 
@@ -61,7 +64,10 @@ pub fn draw(logits: &[f32], temperature: f32, rng: &mut SplitMix64) -> u32 {
     }
     let t = f64::from(temperature);
     let max = f64::from(logits[argmax(logits) as usize]);
-    let weights: Vec<f64> = logits.iter().map(|&l| ((f64::from(l) - max) / t).exp()).collect();
+    let weights: Vec<f64> = logits
+        .iter()
+        .map(|&l| ((f64::from(l) - max) / t).exp())
+        .collect();
     let total: f64 = weights.iter().sum();
     let mut target = rng.next_f64() * total;
     for (i, w) in weights.iter().enumerate() {
@@ -82,12 +88,17 @@ mod tests {
         let logits = [1.0f32, 2.0, 0.5, 1.9];
         let draws = |seed| {
             let mut rng = SplitMix64(seed);
-            (0..50).map(|_| draw(&logits, 0.7, &mut rng)).collect::<Vec<_>>()
+            (0..50)
+                .map(|_| draw(&logits, 0.7, &mut rng))
+                .collect::<Vec<_>>()
         };
         assert_eq!(draws(1), draws(1));
         assert_ne!(draws(1), draws(2));
         let mut rng = SplitMix64(9);
-        assert!((0..20).all(|_| draw(&logits, 0.0, &mut rng) == 1), "temperature 0 is greedy");
+        assert!(
+            (0..20).all(|_| draw(&logits, 0.0, &mut rng) == 1),
+            "temperature 0 is greedy"
+        );
         assert_eq!(argmax(&[0.0, 3.0, 3.0]), 1, "the first of equals");
     }
 
@@ -95,7 +106,9 @@ mod tests {
     fn draws_follow_the_softmax() {
         let logits = [0.0f32, (3.0f32).ln()];
         let mut rng = SplitMix64(5);
-        let ones = (0..20_000).filter(|_| draw(&logits, 1.0, &mut rng) == 1).count();
+        let ones = (0..20_000)
+            .filter(|_| draw(&logits, 1.0, &mut rng) == 1)
+            .count();
         // p = 3/4; 20,000 draws: within 1.5 percentage points.
         assert!((ones as f64 / 20_000.0 - 0.75).abs() < 0.015, "{ones}");
     }

@@ -15,7 +15,10 @@ pub struct RouteSkill {
 impl RouteSkill {
     /// The pair an analysis offers a router.
     pub fn from_analysis(a: &skillpg_core::Analysis) -> RouteSkill {
-        RouteSkill { name: a.display_name().to_owned(), description: a.description().unwrap_or("").trim().to_owned() }
+        RouteSkill {
+            name: a.display_name().to_owned(),
+            description: a.description().unwrap_or("").trim().to_owned(),
+        }
     }
 
     /// The text an embedding model embeds for it: `name: description`.
@@ -25,7 +28,10 @@ impl RouteSkill {
 
     /// The same skill with its description thinned.
     pub fn thinned(&self) -> RouteSkill {
-        RouteSkill { name: self.name.clone(), description: thin(&self.description) }
+        RouteSkill {
+            name: self.name.clone(),
+            description: thin(&self.description),
+        }
     }
 }
 
@@ -55,7 +61,10 @@ mod tests {
 
     #[test]
     fn thin_keeps_the_subject() {
-        assert_eq!(thin("Review a SQL migration for locks. Use when someone adds a migration."), "Review a SQL migration for locks.");
+        assert_eq!(
+            thin("Review a SQL migration for locks. Use when someone adds a migration."),
+            "Review a SQL migration for locks."
+        );
         assert_eq!(thin("Helps with SQL."), "Helps with SQL.");
         assert_eq!(thin("  "), ".");
     }
@@ -63,10 +72,25 @@ mod tests {
     #[test]
     fn a_skill_from_its_analysis() {
         let md = b"---\nname: sql-review\ndescription: >\n  Review SQL. Use when a migration changes.\n---\nBody\n".to_vec();
-        let bundle = skillpg_core::SkillBundle::new("sql-review", vec![skillpg_core::BundleFile { path: "SKILL.md".into(), bytes: md }]);
+        let bundle = skillpg_core::SkillBundle::new(
+            "sql-review",
+            vec![skillpg_core::BundleFile {
+                path: "SKILL.md".into(),
+                bytes: md,
+            }],
+        );
         let s = RouteSkill::from_analysis(&skillpg_core::analyze(&bundle));
-        assert_eq!(s, RouteSkill { name: "sql-review".into(), description: "Review SQL. Use when a migration changes.".into() });
-        assert_eq!(s.embedding_text(), "sql-review: Review SQL. Use when a migration changes.");
+        assert_eq!(
+            s,
+            RouteSkill {
+                name: "sql-review".into(),
+                description: "Review SQL. Use when a migration changes.".into()
+            }
+        );
+        assert_eq!(
+            s.embedding_text(),
+            "sql-review: Review SQL. Use when a migration changes."
+        );
         assert_eq!(s.thinned().description, "Review SQL.");
     }
 }

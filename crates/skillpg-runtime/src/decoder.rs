@@ -19,7 +19,10 @@ use skillpg_routing::skills::RouteSkill;
 use crate::{Ask, Clock, Start};
 
 /// What runs the model.
-#[allow(clippy::large_enum_variant, reason = "one value an engine, moved only when the backend changes")]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value an engine, moved only when the backend changes"
+)]
 #[derive(Debug)]
 pub enum DecoderBackend {
     Cpu(CpuForward<Decoder>),
@@ -90,7 +93,11 @@ impl Forward for DecoderBackend {
         }
     }
 
-    async fn forward_log_probs(&mut self, ids: &[u32], wanted: &[(usize, u32)]) -> Result<Vec<f32>, String> {
+    async fn forward_log_probs(
+        &mut self,
+        ids: &[u32],
+        wanted: &[(usize, u32)],
+    ) -> Result<Vec<f32>, String> {
         match self {
             DecoderBackend::Cpu(c) => c.forward_log_probs(ids, wanted).await,
             DecoderBackend::Gpu(g) => g.forward_log_probs(ids, wanted).await,
@@ -107,7 +114,9 @@ const PROBE_STEPS: usize = 4;
 /// because the clock passed `deadline` (absolute milliseconds).
 async fn probe(model: &mut impl Forward, clock: Clock<'_>, deadline: f64) -> Result<bool, String> {
     let vocab = model.config().vocab.max(1);
-    let ids: Vec<u32> = (0..PROBE_PROMPT).map(|i| ((i * 7919 + 13) % vocab) as u32).collect();
+    let ids: Vec<u32> = (0..PROBE_PROMPT)
+        .map(|i| ((i * 7919 + 13) % vocab) as u32)
+        .collect();
     model.truncate(0);
     let mut next = model.forward_argmax(&ids).await?;
     for _ in 0..PROBE_STEPS {
@@ -122,7 +131,11 @@ async fn probe(model: &mut impl Forward, clock: Clock<'_>, deadline: f64) -> Res
 
 /// Milliseconds of the probe's second run (the first warms it), or of its first when that was
 /// stopped at `budget` milliseconds.
-async fn time_probe(model: &mut impl Forward, clock: Clock<'_>, budget: f64) -> Result<(f64, bool), String> {
+async fn time_probe(
+    model: &mut impl Forward,
+    clock: Clock<'_>,
+    budget: f64,
+) -> Result<(f64, bool), String> {
     let start = clock();
     if !probe(model, clock, start + budget).await? {
         model.truncate(0);
@@ -137,25 +150,47 @@ async fn time_probe(model: &mut impl Forward, clock: Clock<'_>, budget: f64) -> 
 /// placement, and a new measurement to keep when one was made.
 pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, Option<Measured>) {
     let (model_key, clock) = (ask.model_key, ask.clock);
-    let cpu = |model, path, why, adapter| (DecoderBackend::Cpu(CpuForward::new(model)), Placement { path, why, adapter }, None);
+    let cpu = |model, path, why, adapter| {
+        (
+            DecoderBackend::Cpu(CpuForward::new(model)),
+            Placement { path, why, adapter },
+            None,
+        )
+    };
     let (gpu, adapter, plan) = match crate::start(&ask).await {
         Start::Gpu { gpu, adapter, plan } => (gpu, adapter, plan),
-        Start::Cpu(placement) => return (DecoderBackend::Cpu(CpuForward::new(model)), placement, None),
+        Start::Cpu(placement) => {
+            return (DecoderBackend::Cpu(CpuForward::new(model)), placement, None);
+        }
     };
     let upload = async |model| match GpuDecoder::new(DecoderKernels::new(gpu), model).await {
         Ok(g) => Ok(g),
-        Err((model, e)) => Err(cpu(model, Path::Cpu, Why::GpuRefused(e), Some(adapter.clone()))),
+        Err((model, e)) => Err(cpu(
+            model,
+            Path::Cpu,
+            Why::GpuRefused(e),
+            Some(adapter.clone()),
+        )),
     };
     let cpu_ms = match plan {
         // Chosen, or kept from an earlier measurement: the GPU runs, nothing to time.
         Plan::Place(path, why) => {
             return match upload(model).await {
-                Ok(g) => (DecoderBackend::Gpu(Box::new(g)), Placement { path, why, adapter: Some(adapter) }, None),
+                Ok(g) => (
+                    DecoderBackend::Gpu(Box::new(g)),
+                    Placement {
+                        path,
+                        why,
+                        adapter: Some(adapter),
+                    },
+                    None,
+                ),
                 Err(refused) => refused,
             };
         }
         // The CPU's time first (on the model itself), then the GPU's on its own copy.
-        Plan::Measure => match time_probe(&mut CpuForward::new(&model), clock, f64::INFINITY).await {
+        Plan::Measure => match time_probe(&mut CpuForward::new(&model), clock, f64::INFINITY).await
+        {
             Ok((ms, _)) => ms,
             Err(e) => return cpu(model, Path::Cpu, Why::GpuFailed(e), Some(adapter)),
         },
@@ -166,12 +201,27 @@ pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, 
     };
     match time_probe(&mut on_gpu, clock, STOP_AFTER * cpu_ms).await {
         Ok((gpu_ms, gpu_stopped)) => {
-            let measured = Measured { adapter: adapter.key(), model: model_key.to_owned(), gpu_ms, cpu_ms, gpu_stopped };
+            let measured = Measured {
+                adapter: adapter.key(),
+                model: model_key.to_owned(),
+                gpu_ms,
+                cpu_ms,
+                gpu_stopped,
+            };
             let placement = Placement::measured(measured.clone(), adapter);
-            let backend = if placement.path == Path::Gpu { DecoderBackend::Gpu(Box::new(on_gpu)) } else { DecoderBackend::Cpu(CpuForward::new(on_gpu.into_model())) };
+            let backend = if placement.path == Path::Gpu {
+                DecoderBackend::Gpu(Box::new(on_gpu))
+            } else {
+                DecoderBackend::Cpu(CpuForward::new(on_gpu.into_model()))
+            };
             (backend, placement, Some(measured))
         }
-        Err(e) => cpu(on_gpu.into_model(), Path::Cpu, Why::GpuFailed(e), Some(adapter)),
+        Err(e) => cpu(
+            on_gpu.into_model(),
+            Path::Cpu,
+            Why::GpuFailed(e),
+            Some(adapter),
+        ),
     }
 }
 
@@ -192,7 +242,12 @@ pub struct DecoderRouting {
 impl DecoderRouting {
     /// The model on `backend`, placed as `placement` says, with no router yet.
     pub fn new(backend: DecoderBackend, bpe: Bpe, placement: Placement) -> DecoderRouting {
-        DecoderRouting { backend: Some(backend), bpe, placement, router: None }
+        DecoderRouting {
+            backend: Some(backend),
+            bpe,
+            placement,
+            router: None,
+        }
     }
 
     /// Where the model runs and why (after a GPU failure, the CPU path and that failure).
@@ -215,7 +270,13 @@ impl DecoderRouting {
     /// `sampling`, greedy without one; or constrained choice), the router made first when the
     /// skills changed: the decision and the system turn's tokens. A failure on the GPU moves
     /// the model to the CPU path, which answers the request.
-    pub async fn route(&mut self, skills: &[RouteSkill], request: &str, mode: DecoderMode, sampling: Option<Sampling>) -> Result<(Decision, usize), String> {
+    pub async fn route(
+        &mut self,
+        skills: &[RouteSkill],
+        request: &str,
+        mode: DecoderMode,
+        sampling: Option<Sampling>,
+    ) -> Result<(Decision, usize), String> {
         match self.route_here(skills, request, mode, sampling).await {
             Err(failure) if self.backend.as_ref().is_some_and(DecoderBackend::on_gpu) => {
                 self.fall_back(&failure);
@@ -226,16 +287,33 @@ impl DecoderRouting {
     }
 
     /// One request on the backend the model is on now.
-    async fn route_here(&mut self, skills: &[RouteSkill], request: &str, mode: DecoderMode, sampling: Option<Sampling>) -> Result<(Decision, usize), String> {
+    async fn route_here(
+        &mut self,
+        skills: &[RouteSkill],
+        request: &str,
+        mode: DecoderMode,
+        sampling: Option<Sampling>,
+    ) -> Result<(Decision, usize), String> {
         let backend = self.backend.as_mut().ok_or_else(lost)?;
         if self.router.as_ref().is_none_or(|(s, _)| s != skills) {
             self.router = None;
             let router = DecoderRouter::new(backend, &self.bpe, skills, true).await?;
             self.router = Some((skills.to_vec(), router));
         }
-        let Some((_, router)) = &self.router else { return Err("no router".to_owned()) };
+        let Some((_, router)) = &self.router else {
+            return Err("no router".to_owned());
+        };
         let decision = match mode {
-            DecoderMode::Chapter => router.chapter_sampled(backend, &self.bpe, request, DEFAULT_MAX_ANSWER_TOKENS, sampling).await?.decision(),
+            DecoderMode::Chapter => router
+                .chapter_sampled(
+                    backend,
+                    &self.bpe,
+                    request,
+                    DEFAULT_MAX_ANSWER_TOKENS,
+                    sampling,
+                )
+                .await?
+                .decision(),
             DecoderMode::Choice => router.choice(backend, &self.bpe, request).await?.decision(),
         };
         Ok((decision, router.prefix_tokens()))

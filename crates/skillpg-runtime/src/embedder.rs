@@ -43,9 +43,16 @@ pub struct EmbedderBackend {
 impl EmbedderBackend {
     /// The backend line.
     pub fn line(&self) -> String {
-        let kernel = if self.fast.runs_on_integers() { "int8" } else { "f32" };
+        let kernel = if self.fast.runs_on_integers() {
+            "int8"
+        } else {
+            "f32"
+        };
         let cpu = self.words.cpu.replace("{kernel}", kernel);
-        let adapter = self.placement.adapter.as_ref().map_or_else(|| "no adapter".to_owned(), skillpg_routing::backend::Adapter::describe);
+        let adapter = self.placement.adapter.as_ref().map_or_else(
+            || "no adapter".to_owned(),
+            skillpg_routing::backend::Adapter::describe,
+        );
         let gpu = self.words.gpu.replace("{adapter}", &adapter);
         let gpu = match &self.gpu {
             Some(g) => format!("{gpu}, weights in {}", if g.f16 { "f16" } else { "f32" }),
@@ -78,45 +85,113 @@ impl EmbedderBackend {
 /// Puts the model where the ladder says: `choice`, the adapter there is, a kept measurement of
 /// this adapter and model (`kept`, `model_key`), else one made now. Returns the backend and a
 /// new measurement to keep, when one was made.
-pub async fn place(tokenizer: WordPiece, model: Model, kernel: Kernel, ask: Ask<'_>, words: Words) -> (EmbedderBackend, Option<Measured>) {
+pub async fn place(
+    tokenizer: WordPiece,
+    model: Model,
+    kernel: Kernel,
+    ask: Ask<'_>,
+    words: Words,
+) -> (EmbedderBackend, Option<Measured>) {
     let (model_key, clock) = (ask.model_key, ask.clock);
-    let finish = |fast, gpu, placement| EmbedderBackend { fast, gpu, placement, words: words.clone() };
+    let finish = |fast, gpu, placement| EmbedderBackend {
+        fast,
+        gpu,
+        placement,
+        words: words.clone(),
+    };
     let (gpu, adapter, plan) = match crate::start(&ask).await {
         Start::Gpu { gpu, adapter, plan } => (gpu, adapter, plan),
-        Start::Cpu(placement) => return (finish(FastEmbedder::with_kernel(tokenizer, model, kernel), None, placement), None),
+        Start::Cpu(placement) => {
+            return (
+                finish(
+                    FastEmbedder::with_kernel(tokenizer, model, kernel),
+                    None,
+                    placement,
+                ),
+                None,
+            );
+        }
     };
     // The GPU's copy first: the CPU path then takes the model itself, not a copy.
     let uploaded = skillpg_gpu::GpuModel::new(gpu, &model, true).await;
     let fast = FastEmbedder::with_kernel(tokenizer, model, kernel);
     let gpu_model = match uploaded {
         Ok(g) => g,
-        Err(e) => return (finish(fast, None, Placement { path: Path::Cpu, why: Why::GpuRefused(e), adapter: Some(adapter) }), None),
+        Err(e) => {
+            return (
+                finish(
+                    fast,
+                    None,
+                    Placement {
+                        path: Path::Cpu,
+                        why: Why::GpuRefused(e),
+                        adapter: Some(adapter),
+                    },
+                ),
+                None,
+            );
+        }
     };
     let Plan::Place(path, why) = plan else {
         return match measure(&fast, &gpu_model, clock).await {
             Ok((gpu_ms, cpu_ms, gpu_stopped)) => {
-                let measured = Measured { adapter: adapter.key(), model: model_key.to_owned(), gpu_ms, cpu_ms, gpu_stopped };
+                let measured = Measured {
+                    adapter: adapter.key(),
+                    model: model_key.to_owned(),
+                    gpu_ms,
+                    cpu_ms,
+                    gpu_stopped,
+                };
                 let placement = Placement::measured(measured.clone(), adapter);
                 let gpu = (placement.path == Path::Gpu).then_some(gpu_model);
                 (finish(fast, gpu, placement), Some(measured))
             }
-            Err(e) => (finish(fast, None, Placement { path: Path::Cpu, why: Why::GpuFailed(e), adapter: Some(adapter) }), None),
+            Err(e) => (
+                finish(
+                    fast,
+                    None,
+                    Placement {
+                        path: Path::Cpu,
+                        why: Why::GpuFailed(e),
+                        adapter: Some(adapter),
+                    },
+                ),
+                None,
+            ),
         };
     };
     let gpu = (path == Path::Gpu).then_some(gpu_model);
-    (finish(fast, gpu, Placement { path, why, adapter: Some(adapter) }), None)
+    (
+        finish(
+            fast,
+            gpu,
+            Placement {
+                path,
+                why,
+                adapter: Some(adapter),
+            },
+        ),
+        None,
+    )
 }
 
 /// Milliseconds a request on each path (the probe's four texts, divided by four), and whether
 /// the GPU's first run was past [`STOP_AFTER`] times the CPU's and stopped there.
-async fn measure(fast: &FastEmbedder, gpu: &skillpg_gpu::GpuModel, clock: Clock<'_>) -> Result<(f64, f64, bool), String> {
+async fn measure(
+    fast: &FastEmbedder,
+    gpu: &skillpg_gpu::GpuModel,
+    clock: Clock<'_>,
+) -> Result<(f64, f64, bool), String> {
     let batch: Vec<Vec<u32>> = PROBE.iter().map(|t| fast.tokenizer.encode(t)).collect();
     let cpu = time_twice(clock, f64::INFINITY, || {
         let _ = fast.forward_batch(&batch);
         std::future::ready(Ok(()))
     })
     .await?;
-    let gpu = time_twice(clock, STOP_AFTER * cpu.ms, || async { gpu.forward_batch(&batch).await.map(|_| ()) }).await?;
+    let gpu = time_twice(clock, STOP_AFTER * cpu.ms, || async {
+        gpu.forward_batch(&batch).await.map(|_| ())
+    })
+    .await?;
     let per = PROBE.len() as f64;
     Ok((gpu.ms / per, cpu.ms / per, gpu.stopped))
 }

@@ -14,7 +14,9 @@
 pub mod decoder;
 pub mod embedder;
 
-use skillpg_routing::backend::{self, Adapter, AdapterKind, BackendChoice, Path, Placement, Plan, Why};
+use skillpg_routing::backend::{
+    self, Adapter, AdapterKind, BackendChoice, Path, Placement, Plan, Why,
+};
 
 /// A clock in milliseconds (the edge's own).
 pub type Clock<'a> = &'a dyn Fn() -> f64;
@@ -36,7 +38,12 @@ pub struct Ask<'a> {
 
 impl std::fmt::Debug for Ask<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ask").field("choice", &self.choice).field("kept", &self.kept).field("model_key", &self.model_key).field("chosen_by", &self.chosen_by).finish()
+        f.debug_struct("Ask")
+            .field("choice", &self.choice)
+            .field("kept", &self.kept)
+            .field("model_key", &self.model_key)
+            .field("chosen_by", &self.chosen_by)
+            .finish()
     }
 }
 
@@ -49,14 +56,22 @@ pub fn adapter_of(a: &skillpg_gpu::AdapterSummary) -> Adapter {
         skillpg_gpu::DeviceType::Cpu => AdapterKind::Cpu,
         skillpg_gpu::DeviceType::Other => AdapterKind::Other,
     };
-    Adapter { name: a.name.clone(), backend: a.backend.clone(), kind }
+    Adapter {
+        name: a.name.clone(),
+        backend: a.backend.clone(),
+        kind,
+    }
 }
 
 /// The ladder's first step for an edge: the GPU to use (with the plan for it), or the CPU
 /// placement when the plan never touches the GPU.
 pub(crate) enum Start {
     /// The GPU is needed: to measure it, or because it is chosen or kept.
-    Gpu { gpu: skillpg_gpu::Gpu, adapter: Adapter, plan: Plan },
+    Gpu {
+        gpu: skillpg_gpu::Gpu,
+        adapter: Adapter,
+        plan: Plan,
+    },
     /// The CPU path, for this reason, on this adapter if any.
     Cpu(Placement),
 }
@@ -65,17 +80,43 @@ pub(crate) enum Start {
 /// and starts the GPU only when the plan needs it: a kept decision for the CPU path never makes a
 /// device or compiles a kernel.
 pub(crate) async fn start(ask: &Ask<'_>) -> Start {
-    let summary = if ask.choice == BackendChoice::Cpu { Err("not asked for".to_owned()) } else { skillpg_gpu::adapter_summary().await };
+    let summary = if ask.choice == BackendChoice::Cpu {
+        Err("not asked for".to_owned())
+    } else {
+        skillpg_gpu::adapter_summary().await
+    };
     let adapter = summary.as_ref().map(adapter_of).map_err(String::clone);
-    let kept_one = adapter.as_ref().ok().and_then(|a| backend::kept(ask.kept, a, ask.model_key));
-    let plan = backend::plan(ask.choice, adapter.as_ref().map_err(|e| e.as_str()), kept_one, ask.chosen_by);
+    let kept_one = adapter
+        .as_ref()
+        .ok()
+        .and_then(|a| backend::kept(ask.kept, a, ask.model_key));
+    let plan = backend::plan(
+        ask.choice,
+        adapter.as_ref().map_err(|e| e.as_str()),
+        kept_one,
+        ask.chosen_by,
+    );
     match (adapter, plan) {
-        (Ok(adapter), plan @ (Plan::Measure | Plan::Place(Path::Gpu, _))) => match skillpg_gpu::Gpu::new().await {
-            Ok(gpu) => Start::Gpu { gpu, adapter, plan },
-            Err(e) => Start::Cpu(Placement { path: Path::Cpu, why: Why::GpuRefused(e), adapter: Some(adapter) }),
-        },
-        (adapter, Plan::Place(path, why)) => Start::Cpu(Placement { path, why, adapter: adapter.ok() }),
-        (adapter, Plan::Measure) => Start::Cpu(Placement { path: Path::Cpu, why: Why::NoAdapter("no adapter".to_owned()), adapter: adapter.ok() }),
+        (Ok(adapter), plan @ (Plan::Measure | Plan::Place(Path::Gpu, _))) => {
+            match skillpg_gpu::Gpu::new().await {
+                Ok(gpu) => Start::Gpu { gpu, adapter, plan },
+                Err(e) => Start::Cpu(Placement {
+                    path: Path::Cpu,
+                    why: Why::GpuRefused(e),
+                    adapter: Some(adapter),
+                }),
+            }
+        }
+        (adapter, Plan::Place(path, why)) => Start::Cpu(Placement {
+            path,
+            why,
+            adapter: adapter.ok(),
+        }),
+        (adapter, Plan::Measure) => Start::Cpu(Placement {
+            path: Path::Cpu,
+            why: Why::NoAdapter("no adapter".to_owned()),
+            adapter: adapter.ok(),
+        }),
     }
 }
 
@@ -89,7 +130,11 @@ pub(crate) struct Timed {
 
 /// The milliseconds of `run`'s second pass (the first warms it), or its first when that alone
 /// went past `budget`. `Err` when a run failed.
-pub(crate) async fn time_twice<F, Fut>(clock: Clock<'_>, budget: f64, mut run: F) -> Result<Timed, String>
+pub(crate) async fn time_twice<F, Fut>(
+    clock: Clock<'_>,
+    budget: f64,
+    mut run: F,
+) -> Result<Timed, String>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<(), String>>,
@@ -98,9 +143,15 @@ where
     run().await?;
     let first = clock() - start;
     if first > budget {
-        return Ok(Timed { ms: first, stopped: true });
+        return Ok(Timed {
+            ms: first,
+            stopped: true,
+        });
     }
     let start = clock();
     run().await?;
-    Ok(Timed { ms: clock() - start, stopped: false })
+    Ok(Timed {
+        ms: clock() - start,
+        stopped: false,
+    })
 }

@@ -21,7 +21,10 @@ pub struct Interval {
 /// With `n == 0` the interval is the whole of [0, 1].
 pub fn wilson(k: u64, n: u64, z: f64) -> Interval {
     if n == 0 {
-        return Interval { low: 0.0, high: 1.0 };
+        return Interval {
+            low: 0.0,
+            high: 1.0,
+        };
     }
     let n_f = n as f64;
     let p = k.min(n) as f64 / n_f;
@@ -29,7 +32,10 @@ pub fn wilson(k: u64, n: u64, z: f64) -> Interval {
     let denom = 1.0 + z2 / n_f;
     let centre = (p + z2 / (2.0 * n_f)) / denom;
     let half = z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
-    Interval { low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+    Interval {
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    }
 }
 
 /// The exact two-sided sign test on discordant pairs: `b` pairs where only A was right, `c`
@@ -53,7 +59,9 @@ pub fn sign_test(b: u64, c: u64) -> f64 {
         }
         sum
     } else {
-        (0..=k).map(|i| (ln_choose(n, i) - n as f64 * std::f64::consts::LN_2).exp()).sum()
+        (0..=k)
+            .map(|i| (ln_choose(n, i) - n as f64 * std::f64::consts::LN_2).exp())
+            .sum()
     };
     (2.0 * tail).min(1.0)
 }
@@ -102,11 +110,22 @@ impl Paired {
 
 /// Recall and precision of one label among predictions (`None` when undefined: no such label
 /// expected, or never predicted).
-pub fn recall_precision(expected: &[&str], predicted: &[&str], label: &str) -> (Option<f64>, Option<f64>) {
-    let tp = expected.iter().zip(predicted).filter(|(e, p)| **e == label && **p == label).count() as f64;
+pub fn recall_precision(
+    expected: &[&str],
+    predicted: &[&str],
+    label: &str,
+) -> (Option<f64>, Option<f64>) {
+    let tp = expected
+        .iter()
+        .zip(predicted)
+        .filter(|(e, p)| **e == label && **p == label)
+        .count() as f64;
     let n_expected = expected.iter().filter(|e| **e == label).count() as f64;
     let n_predicted = predicted.iter().filter(|p| **p == label).count() as f64;
-    ((n_expected > 0.0).then(|| tp / n_expected), (n_predicted > 0.0).then(|| tp / n_predicted))
+    (
+        (n_expected > 0.0).then(|| tp / n_expected),
+        (n_predicted > 0.0).then(|| tp / n_predicted),
+    )
 }
 
 /// One arm of an A/B comparison: how often it chose the expected label.
@@ -156,14 +175,25 @@ pub struct Comparison {
 /// answer that means "no label" (NONE), counted apart. The one A/B arithmetic of the CLI and
 /// the page.
 pub fn compare(expected: &[&str], a: &[&str], b: &[&str], none_label: &str) -> Comparison {
-    let right = |choices: &[&str]| -> Vec<bool> { choices.iter().zip(expected).map(|(c, e)| c == e).collect() };
+    let right = |choices: &[&str]| -> Vec<bool> {
+        choices.iter().zip(expected).map(|(c, e)| c == e).collect()
+    };
     let (ra, rb) = (right(a), right(b));
     let n = expected.len() as u64;
     let summary = |r: &[bool], choices: &[&str]| {
         let correct = r.iter().filter(|x| **x).count() as u64;
-        ArmSummary { correct, n, wilson: wilson(correct, n, Z95), nones: choices.iter().filter(|c| **c == none_label).count() as u64 }
+        ArmSummary {
+            correct,
+            n,
+            wilson: wilson(correct, n, Z95),
+            nones: choices.iter().filter(|c| **c == none_label).count() as u64,
+        }
     };
-    Comparison { a: summary(&ra, a), b: summary(&rb, b), paired: Paired::from_outcomes(&ra, &rb) }
+    Comparison {
+        a: summary(&ra, a),
+        b: summary(&rb, b),
+        paired: Paired::from_outcomes(&ra, &rb),
+    }
 }
 
 /// A proportion as a percentage with one decimal, as the chapter prints it.
@@ -178,16 +208,28 @@ mod tests {
     #[test]
     fn reproduces_the_chapter() {
         let rich = wilson(18, 24, Z95);
-        assert_eq!((percent(rich.low), percent(rich.high)), ("55.1".into(), "88.0".into()));
+        assert_eq!(
+            (percent(rich.low), percent(rich.high)),
+            ("55.1".into(), "88.0".into())
+        );
         let thin = wilson(10, 24, Z95);
-        assert_eq!((percent(thin.low), percent(thin.high)), ("24.5".into(), "61.2".into()));
+        assert_eq!(
+            (percent(thin.low), percent(thin.high)),
+            ("24.5".into(), "61.2".into())
+        );
         assert_eq!(format!("{:.4}", sign_test(9, 1)), "0.0215");
         assert_eq!(sign_test(9, 1), 2.0 * 11.0 / 1024.0);
     }
 
     #[test]
     fn edges() {
-        assert_eq!(wilson(0, 0, Z95), Interval { low: 0.0, high: 1.0 });
+        assert_eq!(
+            wilson(0, 0, Z95),
+            Interval {
+                low: 0.0,
+                high: 1.0
+            }
+        );
         assert_eq!(wilson(0, 10, Z95).low, 0.0);
         assert!(wilson(10, 10, Z95).high >= 1.0 - 1e-12);
         assert_eq!(sign_test(0, 0), 1.0);
@@ -198,16 +240,43 @@ mod tests {
 
     #[test]
     fn comparison_of_two_arms() {
-        let c = compare(&["x", "y", "NONE", "x"], &["x", "y", "NONE", "y"], &["NONE", "y", "x", "NONE"], "NONE");
-        assert_eq!((c.a.correct, c.b.correct, c.a.nones, c.b.nones), (3, 1, 1, 2));
-        assert_eq!(c.paired, Paired { both: 1, only_a: 2, only_b: 0, neither: 1 });
-        assert_eq!(c.a.line("A", "NONE"), "A: 3/4 correct = 75.0%, Wilson 95% [30.1, 95.4]; answered NONE 1 of 4");
+        let c = compare(
+            &["x", "y", "NONE", "x"],
+            &["x", "y", "NONE", "y"],
+            &["NONE", "y", "x", "NONE"],
+            "NONE",
+        );
+        assert_eq!(
+            (c.a.correct, c.b.correct, c.a.nones, c.b.nones),
+            (3, 1, 1, 2)
+        );
+        assert_eq!(
+            c.paired,
+            Paired {
+                both: 1,
+                only_a: 2,
+                only_b: 0,
+                neither: 1
+            }
+        );
+        assert_eq!(
+            c.a.line("A", "NONE"),
+            "A: 3/4 correct = 75.0%, Wilson 95% [30.1, 95.4]; answered NONE 1 of 4"
+        );
     }
 
     #[test]
     fn paired_and_per_label() {
         let p = Paired::from_outcomes(&[true, true, false, false], &[true, false, true, false]);
-        assert_eq!(p, Paired { both: 1, only_a: 1, only_b: 1, neither: 1 });
+        assert_eq!(
+            p,
+            Paired {
+                both: 1,
+                only_a: 1,
+                only_b: 1,
+                neither: 1
+            }
+        );
         let (r, pr) = recall_precision(&["x", "x", "y"], &["x", "y", "x"], "x");
         assert_eq!((r, pr), (Some(0.5), Some(0.5)));
         assert_eq!(recall_precision(&["y"], &["y"], "x"), (None, None));

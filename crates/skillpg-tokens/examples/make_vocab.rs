@@ -6,7 +6,11 @@
 //! Run: `cargo run -p skillpg-tokens --example make_vocab`. `tests/vocab_identity.rs` proves
 //! that the result encodes exactly as tiktoken-rs does.
 
-#![allow(clippy::print_stdout, clippy::unwrap_used, reason = "a one-off generator")]
+#![allow(
+    clippy::print_stdout,
+    clippy::unwrap_used,
+    reason = "a one-off generator"
+)]
 
 fn main() {
     let bpe = tiktoken_rs::o200k_base().unwrap();
@@ -17,7 +21,11 @@ fn main() {
         if n >= skillpg_tokens::N_ORDINARY {
             break;
         }
-        assert!(bytes.len() <= u8::MAX as usize, "token {n} is {} bytes", bytes.len());
+        assert!(
+            bytes.len() <= u8::MAX as usize,
+            "token {n} is {} bytes",
+            bytes.len()
+        );
         out.push(bytes.len() as u8);
         out.extend_from_slice(&bytes);
         n += 1;

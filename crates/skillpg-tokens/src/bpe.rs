@@ -44,7 +44,11 @@ impl Encoder {
             tokens.push(bytes);
             idx = end;
         }
-        Encoder { ranks, tokens, pairs }
+        Encoder {
+            ranks,
+            tokens,
+            pairs,
+        }
     }
 
     /// The bytes of token `rank`, if it exists.
@@ -121,7 +125,13 @@ impl Encoder {
         }
         parts.push((piece.len() - 1, Rank::MAX));
         parts.push((piece.len(), Rank::MAX));
-        let get_rank = |parts: &Vec<(usize, Rank)>, i: usize| -> Rank { if i + 3 < parts.len() { self.rank(&piece[parts[i].0..parts[i + 3].0]) } else { Rank::MAX } };
+        let get_rank = |parts: &Vec<(usize, Rank)>, i: usize| -> Rank {
+            if i + 3 < parts.len() {
+                self.rank(&piece[parts[i].0..parts[i + 3].0])
+            } else {
+                Rank::MAX
+            }
+        };
         while min_rank.0 != Rank::MAX {
             let i = min_rank.1;
             if i > 0 {

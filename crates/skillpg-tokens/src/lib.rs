@@ -106,7 +106,10 @@ pub fn prefix_at_piece_boundary(text: &str, min_len: usize) -> &str {
         if is_piece_boundary(text, at) {
             return &text[..at];
         }
-        at += text[at..].find('\n').map(|i| i + 1).unwrap_or(text.len() - at);
+        at += text[at..]
+            .find('\n')
+            .map(|i| i + 1)
+            .unwrap_or(text.len() - at);
     }
     text
 }
@@ -199,12 +202,20 @@ pub fn segments(text: &str) -> Vec<Segment> {
         }
         let at_boundary = offset >= text.len() || boundaries.peek() == Some(&offset);
         if at_boundary {
-            res.push(Segment { start: seg_start, end: offset.min(text.len()), ids: std::mem::take(&mut pending) });
+            res.push(Segment {
+                start: seg_start,
+                end: offset.min(text.len()),
+                ids: std::mem::take(&mut pending),
+            });
             seg_start = offset;
         }
     }
     if !pending.is_empty() {
-        res.push(Segment { start: seg_start, end: text.len(), ids: pending });
+        res.push(Segment {
+            start: seg_start,
+            end: text.len(),
+            ids: pending,
+        });
     }
     res
 }
@@ -223,7 +234,10 @@ mod tests {
     fn matches_tiktoken_reference_ids() {
         // Ids from tiktoken 0.14 (Python), o200k_base, encode_ordinary.
         assert_eq!(encode("hello world"), vec![24912, 2375]);
-        assert!(encode("<|endoftext|>").len() > 1, "special tokens are ordinary text");
+        assert!(
+            encode("<|endoftext|>").len() > 1,
+            "special tokens are ordinary text"
+        );
     }
 
     #[test]
@@ -244,7 +258,12 @@ mod tests {
             assert_eq!(n_ids, count(text));
             for s in &segs {
                 assert!(text.is_char_boundary(s.start) && text.is_char_boundary(s.end));
-                assert!(text[s.start..].graphemes(true).next().is_none_or(|g| s.start + g.len() <= s.end || s.start == s.end));
+                assert!(
+                    text[s.start..]
+                        .graphemes(true)
+                        .next()
+                        .is_none_or(|g| s.start + g.len() <= s.end || s.start == s.end)
+                );
             }
         }
     }

@@ -47,7 +47,11 @@ fn class(c: char) -> Class {
     use GeneralCategory as G;
     let cat = c.general_category();
     let mark = matches!(cat, G::NonspacingMark | G::SpacingMark | G::EnclosingMark);
-    let (lu_lt, ll, lm_lo) = (matches!(cat, G::UppercaseLetter | G::TitlecaseLetter), cat == G::LowercaseLetter, matches!(cat, G::ModifierLetter | G::OtherLetter));
+    let (lu_lt, ll, lm_lo) = (
+        matches!(cat, G::UppercaseLetter | G::TitlecaseLetter),
+        cat == G::LowercaseLetter,
+        matches!(cat, G::ModifierLetter | G::OtherLetter),
+    );
     Class {
         upper: lu_lt || lm_lo || mark,
         lower: ll || lm_lo || mark,
@@ -77,7 +81,12 @@ impl<'a> Chars<'a> {
             classes.push(class(c));
         }
         offsets.push(n);
-        Chars { text, offsets, chars, classes }
+        Chars {
+            text,
+            offsets,
+            chars,
+            classes,
+        }
     }
 
     fn len(&self) -> usize {
@@ -121,7 +130,10 @@ pub fn is_piece_boundary(text: &str, at: usize) -> bool {
         && at < text.len()
         && text.is_char_boundary(at)
         && text.as_bytes()[at - 1] == b'\n'
-        && text[at..].chars().next().is_some_and(|c| !c.is_whitespace() && c != '/')
+        && text[at..]
+            .chars()
+            .next()
+            .is_some_and(|c| !c.is_whitespace() && c != '/')
 }
 
 /// [`pieces`] for any text: characters classified once, then matched alternative by alternative.
@@ -143,7 +155,8 @@ fn ascii_pieces(text: &str, f: &mut impl FnMut(&str)) {
     let b = text.as_bytes();
     let n = b.len();
     let space: fn(u8) -> bool = |c| matches!(c, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
-    let punct: fn(u8) -> bool = |c| !matches!(c, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') && !c.is_ascii_alphanumeric();
+    let punct: fn(u8) -> bool =
+        |c| !matches!(c, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') && !c.is_ascii_alphanumeric();
     let run = |k: usize, pred: fn(u8) -> bool| run_while(b, k, pred);
     // The ASCII `(?i:'s|'t|'re|'ve|'m|'ll|'d)?` after `end`.
     let contraction = |end: usize| -> usize {
@@ -183,18 +196,28 @@ fn ascii_pieces(text: &str, f: &mut impl FnMut(&str)) {
         };
         let end = letters(&lower_first)
             .or_else(|| letters(&upper_first))
-            .or_else(|| c.is_ascii_digit().then(|| run(i, |c| c.is_ascii_digit()).min(i + 3)))
             .or_else(|| {
-                let start = if c == b' ' && i + 1 < n && punct(b[i + 1]) { i + 1 } else { i };
-                (start < n && punct(b[start])).then(|| run(run(start, punct), |c| matches!(c, b'\r' | b'\n' | b'/')))
+                c.is_ascii_digit()
+                    .then(|| run(i, |c| c.is_ascii_digit()).min(i + 3))
+            })
+            .or_else(|| {
+                let start = if c == b' ' && i + 1 < n && punct(b[i + 1]) {
+                    i + 1
+                } else {
+                    i
+                };
+                (start < n && punct(b[start]))
+                    .then(|| run(run(start, punct), |c| matches!(c, b'\r' | b'\n' | b'/')))
             })
             .or_else(|| {
                 let end = run(i, space);
-                (end > i).then(|| match b[i..end].iter().rposition(|&c| c == b'\n' || c == b'\r') {
-                    Some(last_break) => i + last_break + 1,
-                    None if end == n || end - i == 1 => end,
-                    None => end - 1,
-                })
+                (end > i).then(
+                    || match b[i..end].iter().rposition(|&c| c == b'\n' || c == b'\r') {
+                        Some(last_break) => i + last_break + 1,
+                        None if end == n || end - i == 1 => end,
+                        None => end - 1,
+                    },
+                )
             })
             .unwrap_or(i + 1);
         f(&text[i..end]);
@@ -231,7 +254,13 @@ fn prefix_eligible(cs: &Chars, i: usize) -> bool {
 /// Alternatives 1 (`lower_first`: `U* L+`) and 2 (`U+ L*`), each with the optional prefix
 /// character and contraction suffix.
 fn alt_letters(cs: &Chars, i: usize, lower_first: bool) -> Option<usize> {
-    let body = |j: usize| if lower_first { body_lower(cs, j) } else { body_upper(cs, j) };
+    let body = |j: usize| {
+        if lower_first {
+            body_lower(cs, j)
+        } else {
+            body_upper(cs, j)
+        }
+    };
     // The optional prefix is greedy: with it first, then without it.
     if prefix_eligible(cs, i)
         && i + 1 < cs.len()
@@ -323,8 +352,13 @@ fn alt_numbers(cs: &Chars, i: usize) -> Option<usize> {
 /// ` ?[^\s\p{L}\p{N}]+[\r\n/]*`.
 fn alt_punctuation(cs: &Chars, i: usize) -> Option<usize> {
     let n = cs.len();
-    let is_punct = |k: usize| k < n && !cs.classes[k].space && !cs.classes[k].letter && !cs.classes[k].number;
-    let start = if cs.chars[i] == ' ' && is_punct(i + 1) { i + 1 } else { i };
+    let is_punct =
+        |k: usize| k < n && !cs.classes[k].space && !cs.classes[k].letter && !cs.classes[k].number;
+    let start = if cs.chars[i] == ' ' && is_punct(i + 1) {
+        i + 1
+    } else {
+        i
+    };
     if !is_punct(start) {
         return None;
     }
@@ -398,14 +432,19 @@ mod tests {
 
     #[test]
     fn the_ascii_path_cuts_as_the_general_one() {
-        let alphabet = ["a", "Z", "'s", "'RE", "'x", "'", "7", "123456", " ", "  ", "\t", "\n", "\r\n", "/", ".", "!?", "-", "\u{b}", "\u{1c}", "\u{0}", "Ab", "aB"];
+        let alphabet = [
+            "a", "Z", "'s", "'RE", "'x", "'", "7", "123456", " ", "  ", "\t", "\n", "\r\n", "/",
+            ".", "!?", "-", "\u{b}", "\u{1c}", "\u{0}", "Ab", "aB",
+        ];
         let mut x: u64 = 0x1234_5678_9abc_def1;
         for _ in 0..20_000 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             let len = 1 + x % 30;
-            let text: String = (0..len).map(|k| alphabet[((x >> (k % 50)) as usize + k as usize * 7) % alphabet.len()]).collect();
+            let text: String = (0..len)
+                .map(|k| alphabet[((x >> (k % 50)) as usize + k as usize * 7) % alphabet.len()])
+                .collect();
             let (mut fast, mut general) = (Vec::new(), Vec::new());
             ascii_pieces(&text, &mut |p: &str| fast.push(p.to_owned()));
             unicode_pieces(&text, &mut |p: &str| general.push(p.to_owned()));

@@ -3,7 +3,10 @@
 //! (newlines before `/`, spaces, punctuation, non-ASCII whitespace), and after edits, when most
 //! parts come from the cache.
 
-#![allow(clippy::print_stdout, reason = "the test prints the figures it measured, for the closing notes")]
+#![allow(
+    clippy::print_stdout,
+    reason = "the test prints the figures it measured, for the closing notes"
+)]
 
 mod common;
 
@@ -14,12 +17,23 @@ fn part_by_part_equals_whole_on_the_corpus() {
     let texts = common::corpus_texts();
     let mut n_parts = 0;
     for text in &texts {
-        assert_eq!(skillpg_tokens::count_cached(text), skillpg_tokens::count(text), "text starting {:?}", text.chars().take(60).collect::<String>());
+        assert_eq!(
+            skillpg_tokens::count_cached(text),
+            skillpg_tokens::count(text),
+            "text starting {:?}",
+            text.chars().take(60).collect::<String>()
+        );
         n_parts += skillpg_tokens::chunks(text).len();
     }
     let joined = texts.join("\n");
-    assert_eq!(skillpg_tokens::count_cached(&joined), skillpg_tokens::count(&joined));
-    println!("{} texts, {n_parts} parts, and the joined corpus: counts equal", texts.len());
+    assert_eq!(
+        skillpg_tokens::count_cached(&joined),
+        skillpg_tokens::count(&joined)
+    );
+    println!(
+        "{} texts, {n_parts} parts, and the joined corpus: counts equal",
+        texts.len()
+    );
 }
 
 #[test]
@@ -55,26 +69,65 @@ fn awkward_cuts_and_edits() {
         text.push_str(pieces[(x % pieces.len() as u64) as usize]);
     }
     assert!(skillpg_tokens::chunks(&text).len() > 50);
-    assert_eq!(skillpg_tokens::chunks(&text).concat(), text, "the parts re-join to the text");
-    assert_eq!(skillpg_tokens::count_cached(&text), skillpg_tokens::count(&text));
+    assert_eq!(
+        skillpg_tokens::chunks(&text).concat(),
+        text,
+        "the parts re-join to the text"
+    );
+    assert_eq!(
+        skillpg_tokens::count_cached(&text),
+        skillpg_tokens::count(&text)
+    );
     // Edits at many places: each count is exact, with most parts from the cache.
-    for at in [0usize, 1, 777, 5_000, 33_333, text.len() / 2, text.len() - 1] {
+    for at in [
+        0usize,
+        1,
+        777,
+        5_000,
+        33_333,
+        text.len() / 2,
+        text.len() - 1,
+    ] {
         let mut edited = text.clone();
-        let at = (0..=at.min(edited.len())).rev().find(|&i| edited.is_char_boundary(i)).unwrap_or(0);
+        let at = (0..=at.min(edited.len()))
+            .rev()
+            .find(|&i| edited.is_char_boundary(i))
+            .unwrap_or(0);
         edited.insert_str(at, "inserted /x\n\u{a0}");
-        assert_eq!(skillpg_tokens::count_cached(&edited), skillpg_tokens::count(&edited), "after an edit at {at}");
+        assert_eq!(
+            skillpg_tokens::count_cached(&edited),
+            skillpg_tokens::count(&edited),
+            "after an edit at {at}"
+        );
     }
 }
 
 #[test]
 fn a_prefix_cut_at_a_piece_boundary_has_the_first_tokens() {
     let text = "alpha — beta.\n/gamma\n delta\népsilon 日本\n".repeat(2_000);
-    for min in [0usize, 1, 7, 8, 9, 10, 100, 5_000, 8_192, 50_000, text.len() + 1] {
+    for min in [
+        0usize,
+        1,
+        7,
+        8,
+        9,
+        10,
+        100,
+        5_000,
+        8_192,
+        50_000,
+        text.len() + 1,
+    ] {
         let prefix = skillpg_tokens::prefix_at_piece_boundary(&text, min);
         assert!(prefix.len() >= min.min(text.len()));
         let whole = skillpg_tokens::encode(&text);
         let head = skillpg_tokens::encode(prefix);
-        assert_eq!(&whole[..head.len()], &head[..], "prefix of {} bytes (asked {min})", prefix.len());
+        assert_eq!(
+            &whole[..head.len()],
+            &head[..],
+            "prefix of {} bytes (asked {min})",
+            prefix.len()
+        );
     }
 }
 
@@ -87,7 +140,10 @@ fn counting_up_to_a_limit_is_exact_below_it_and_a_true_excess_above() {
         if exact <= limit {
             assert_eq!(got, exact, "limit {limit}");
         } else {
-            assert!(got > limit && got <= exact, "limit {limit}: {got} of {exact}");
+            assert!(
+                got > limit && got <= exact,
+                "limit {limit}: {got} of {exact}"
+            );
         }
     }
 }

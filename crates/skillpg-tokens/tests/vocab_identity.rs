@@ -1,7 +1,10 @@
 //! The encoder built from the compact vocabulary gives exactly tiktoken-rs's o200k_base ids:
 //! on every text file of the shared corpus, and on inputs chosen to be awkward.
 
-#![allow(clippy::print_stdout, reason = "the test prints the figures it measured, for the closing notes")]
+#![allow(
+    clippy::print_stdout,
+    reason = "the test prints the figures it measured, for the closing notes"
+)]
 
 mod common;
 
@@ -32,7 +35,12 @@ fn same_ids_as_tiktoken_rs_on_the_corpus_and_edge_cases() {
     let mut n_tokens = 0usize;
     for text in &texts {
         let ours = skillpg_tokens::encode(text);
-        assert_eq!(ours, reference.encode_ordinary(text), "ids differ on a text starting {:?}", text.chars().take(60).collect::<String>());
+        assert_eq!(
+            ours,
+            reference.encode_ordinary(text),
+            "ids differ on a text starting {:?}",
+            text.chars().take(60).collect::<String>()
+        );
         n_tokens += ours.len();
     }
     println!("identical ids on {} texts, {n_tokens} tokens", texts.len());
@@ -110,8 +118,17 @@ fn same_ids_as_tiktoken_rs_on_generated_mixtures() {
     };
     for case in 0..5_000 {
         let len = 1 + next() % 40;
-        let text: String = (0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect();
-        assert_eq!(skillpg_tokens::encode(&text), reference.encode_ordinary(&text), "case {case}: {text:?}");
-        assert_eq!(skillpg_tokens::count(&text), skillpg_tokens::encode(&text).len());
+        let text: String = (0..len)
+            .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
+            .collect();
+        assert_eq!(
+            skillpg_tokens::encode(&text),
+            reference.encode_ordinary(&text),
+            "case {case}: {text:?}"
+        );
+        assert_eq!(
+            skillpg_tokens::count(&text),
+            skillpg_tokens::encode(&text).len()
+        );
     }
 }

@@ -36,7 +36,11 @@ struct DecoderEngine {
 impl DecoderEngine {
     /// What the model is and what runs it now, in words.
     fn line(&self) -> String {
-        format!("{}: {}", self.what, self.routing.placement().line(&self.gpu, &self.cpu))
+        format!(
+            "{}: {}",
+            self.what,
+            self.routing.placement().line(&self.gpu, &self.cpu)
+        )
     }
 }
 
@@ -57,7 +61,9 @@ pub async fn load(
     DECODER.with(|d| d.borrow_mut().take());
     let loaded = match checkpoint {
         None => Loaded::from_gguf(bytes)?,
-        Some(CheckpointFiles { config, tokenizer }) => Loaded::from_checkpoint(bytes, &config, &tokenizer)?,
+        Some(CheckpointFiles { config, tokenizer }) => {
+            Loaded::from_checkpoint(bytes, &config, &tokenizer)?
+        }
     };
     let what = loaded.describe(file_name);
     let Loaded { model, bpe, .. } = loaded;
@@ -68,23 +74,48 @@ pub async fn load(
 /// SharedArrayBuffer), so the worker runs one thread; the line says so, with the kernel that
 /// multiplies the quantized weights.
 fn cpu_line(model: &Decoder) -> String {
-    format!("CPU path (wasm SIMD, {}, one thread, in a worker)", model.products())
+    format!(
+        "CPU path (wasm SIMD, {}, one thread, in a worker)",
+        model.products()
+    )
 }
 
 /// Puts `model` where the ladder puts it (`skillpg_runtime::decoder::place`) and keeps it as
 /// the engine; answers what it is, a line saying that and what runs it, and a measurement to
 /// keep when one was made.
-async fn place(model: Decoder, bpe: Bpe, what: String, choice: BackendChoice, kept: &[Measured]) -> (String, String, Option<Measured>) {
+async fn place(
+    model: Decoder,
+    bpe: Bpe,
+    what: String,
+    choice: BackendChoice,
+    kept: &[Measured],
+) -> (String, String, Option<Measured>) {
     let cpu = cpu_line(&model);
     let clock = crate::now_ms;
-    let ask = Ask { choice, kept, model_key: &what, chosen_by: "in the page", clock: &clock };
+    let ask = Ask {
+        choice,
+        kept,
+        model_key: &what,
+        chosen_by: "in the page",
+        clock: &clock,
+    };
     let (backend, placement, measured) = skillpg_runtime::decoder::place(model, ask).await;
-    let adapter = placement.adapter.as_ref().map_or_else(|| "no adapter".to_owned(), skillpg_routing::backend::Adapter::describe);
+    let adapter = placement.adapter.as_ref().map_or_else(
+        || "no adapter".to_owned(),
+        skillpg_routing::backend::Adapter::describe,
+    );
     let gpu = match backend.gpu_holds() {
-        Some((mb, storage)) => format!("WebGPU via wgpu ({adapter}), in a worker, {mb:.1} MB of weights on the device ({storage})"),
+        Some((mb, storage)) => format!(
+            "WebGPU via wgpu ({adapter}), in a worker, {mb:.1} MB of weights on the device ({storage})"
+        ),
         None => format!("WebGPU via wgpu ({adapter}), in a worker"),
     };
-    let engine = DecoderEngine { routing: DecoderRouting::new(backend, bpe, placement), what: what.clone(), gpu, cpu };
+    let engine = DecoderEngine {
+        routing: DecoderRouting::new(backend, bpe, placement),
+        what: what.clone(),
+        gpu,
+        cpu,
+    };
     let line = engine.line();
     DECODER.with(|d| *d.borrow_mut() = Some(engine));
     (what, line, measured)
@@ -92,8 +123,13 @@ async fn place(model: Decoder, bpe: Bpe, what: String, choice: BackendChoice, ke
 
 /// Moves the loaded model to the backend `choice` picks (its cache and router start afresh);
 /// returns what it is, the new line, and a measurement to keep.
-pub async fn set_backend(choice: BackendChoice, kept: &[Measured]) -> Result<(String, String, Option<Measured>), String> {
-    let engine = DECODER.with(|d| d.borrow_mut().take()).ok_or("no decoder is loaded")?;
+pub async fn set_backend(
+    choice: BackendChoice,
+    kept: &[Measured],
+) -> Result<(String, String, Option<Measured>), String> {
+    let engine = DECODER
+        .with(|d| d.borrow_mut().take())
+        .ok_or("no decoder is loaded")?;
     let (model, bpe) = engine.routing.into_parts()?;
     Ok(place(model, bpe, engine.what, choice, kept).await)
 }
@@ -101,9 +137,16 @@ pub async fn set_backend(choice: BackendChoice, kept: &[Measured]) -> Result<(St
 /// Routes one request over `skills`: the decision, the system turn's tokens, and what runs the
 /// model now. A GPU failure moves the model to the CPU path, which answers the request
 /// (`DecoderRouting::route`), and the line says so.
-pub async fn route_one(skills: &[RouteSkill], request: &str, mode: DecoderMode, sampling: Option<Sampling>) -> Result<(Decision, u64, String), String> {
+pub async fn route_one(
+    skills: &[RouteSkill],
+    request: &str,
+    mode: DecoderMode,
+    sampling: Option<Sampling>,
+) -> Result<(Decision, u64, String), String> {
     // Out of the cell while the GPU is awaited; the worker answers one message at a time.
-    let mut engine = DECODER.with(|d| d.borrow_mut().take()).ok_or("no decoder is loaded")?;
+    let mut engine = DECODER
+        .with(|d| d.borrow_mut().take())
+        .ok_or("no decoder is loaded")?;
     let out = engine.routing.route(skills, request, mode, sampling).await;
     let line = engine.line();
     DECODER.with(|d| *d.borrow_mut() = Some(engine));

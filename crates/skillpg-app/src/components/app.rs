@@ -29,7 +29,11 @@ fn initial_state(status: &mut String) -> PageState {
         }
         match res {
             Ok(s) => return s,
-            Err(message) => *status = format!("The share link could not be opened: {message}. Your saved work is shown instead."),
+            Err(message) => {
+                *status = format!(
+                    "The share link could not be opened: {message}. Your saved work is shown instead."
+                )
+            }
         }
     }
     if let Some(saved) = browser::load_state()
@@ -37,7 +41,12 @@ fn initial_state(status: &mut String) -> PageState {
     {
         return s;
     }
-    PageState { skills: vec![samples::SAMPLES[0].input()], selected_file: "SKILL.md".into(), profile: "spec".into(), ..PageState::default() }
+    PageState {
+        skills: vec![samples::SAMPLES[0].input()],
+        selected_file: "SKILL.md".into(),
+        profile: "spec".into(),
+        ..PageState::default()
+    }
 }
 
 /// The whole page.
@@ -50,10 +59,18 @@ pub fn App() -> impl IntoView {
     // requests must not re-analyze and re-tokenize every file. This memo notifies only when the
     // skills really change.
     let skills = Memo::new(move |_| state.with(|s| (s.skills.clone(), s.together(), s.window())));
-    let computed = Memo::new(move |_| skills.with(|(s, together, window)| compute(s, *together, *window)));
+    let computed =
+        Memo::new(move |_| skills.with(|(s, together, window)| compute(s, *together, *window)));
     let view = RwSignal::new(View::from_fragment(&browser::location_hash()).unwrap_or_default());
     let turn = RwSignal::new(state::turn_from_fragment(&browser::location_hash()).unwrap_or(1));
-    provide_context(Ctx { state, computed, status, view, turn, models: super::models::Models::default() });
+    provide_context(Ctx {
+        state,
+        computed,
+        status,
+        view,
+        turn,
+        models: super::models::Models::default(),
+    });
     // Each view has a fragment (`#view=cost`): following one scrolls to its section, and a
     // link's fragment does so on load. `#rule-<name>` opens that rule in the reference.
     // The view being read, for the navigation's mark: followed on scroll; `view` changes only
@@ -86,7 +103,10 @@ pub fn App() -> impl IntoView {
         spy_pending.set_value(true);
         request_animation_frame(move || {
             spy_pending.set_value(false);
-            let tops: Vec<(View, f64)> = View::NAV.into_iter().filter_map(|v| browser::element_top(&format!("view-{}", v.key())).map(|t| (v, t))).collect();
+            let tops: Vec<(View, f64)> = View::NAV
+                .into_iter()
+                .filter_map(|v| browser::element_top(&format!("view-{}", v.key())).map(|t| (v, t)))
+                .collect();
             if let Some(current) = crate::state::view_in_reading(&tops, 140.0)
                 && reading.get_untracked() != current
             {
@@ -100,7 +120,8 @@ pub fn App() -> impl IntoView {
     // BENCHMARKS.md). A link's view is followed once they exist, so it scrolls to where the
     // section ends up.
     let rest_built = RwSignal::new(false);
-    let follow_link = view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-");
+    let follow_link =
+        view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-");
     request_animation_frame(move || {
         leptos::prelude::set_timeout(
             move || {

@@ -2,11 +2,19 @@
 //! over the turns, and a slider that shows what sits in the context window at turn k.
 
 use leptos::prelude::*;
-use skillpg_core::cost::{CostInputs, CostPoint, Level, WindowInputs, WindowPart, cheaper_phrase, cost, series, window_at};
+use skillpg_core::cost::{
+    CostInputs, CostPoint, Level, WindowInputs, WindowPart, cheaper_phrase, cost, series, window_at,
+};
 
 use super::{Ctx, ctx, n};
 
-fn number_input(label: &'static str, id: &'static str, get: impl Fn() -> f64 + Send + Sync + 'static, set: impl Fn(f64) + 'static, step: &'static str) -> impl IntoView {
+fn number_input(
+    label: &'static str,
+    id: &'static str,
+    get: impl Fn() -> f64 + Send + Sync + 'static,
+    set: impl Fn(f64) + 'static,
+    step: &'static str,
+) -> impl IntoView {
     view! {
         <div class="field">
             <label for=id>{label}</label>
@@ -23,11 +31,19 @@ type Series = (&'static str, &'static str, fn(&CostPoint) -> f64);
 fn chart(points: &[CostPoint], series: &[Series], unit: &'static str) -> impl IntoView + use<> {
     let points = points.to_vec();
     let series = series.to_vec();
-    let max = points.iter().flat_map(|p| series.iter().map(move |(_, _, f)| f(p))).fold(0.0f64, f64::max).max(1e-9);
+    let max = points
+        .iter()
+        .flat_map(|p| series.iter().map(move |(_, _, f)| f(p)))
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
     let n_points = points.len().max(2) as f64;
     let x = move |i: usize| 40.0 + 560.0 * i as f64 / (n_points - 1.0);
     let y = move |v: f64| 190.0 - 170.0 * v / max;
-    let label_max = if unit == "$" { format!("${max:.4}") } else { n(max as usize) };
+    let label_max = if unit == "$" {
+        format!("${max:.4}")
+    } else {
+        n(max as usize)
+    };
     view! {
         <svg viewBox="0 0 640 220" role="img" aria-label=format!("Cumulative {} over turns", if unit == "$" { "dollars" } else { "tokens" })>
             <line x1="40" y1="190" x2="600" y2="190" class="axis"/>
@@ -52,7 +68,13 @@ pub fn CostPanel() -> impl IntoView {
         let computed = c.computed.get();
         c.state.with(|s| {
             let a = computed.analyses.get(s.selected)?;
-            let read: u64 = s.cost.read.iter().filter_map(|p| a.file(p)).map(|f| f.tokens() as u64).sum();
+            let read: u64 = s
+                .cost
+                .read
+                .iter()
+                .filter_map(|p| a.file(p))
+                .map(|f| f.tokens() as u64)
+                .sum();
             Some(CostInputs {
                 turns: s.cost.turns.max(1),
                 level1: a.levels().level1 as u64,
@@ -71,7 +93,13 @@ pub fn CostPanel() -> impl IntoView {
             computed
                 .analyses
                 .get(s.selected)
-                .map(|a| a.files.iter().filter(|f| Some(&f.path) != a.skill_md_path.as_ref() && !f.is_binary()).map(|f| (f.path.clone(), f.tokens())).collect::<Vec<_>>())
+                .map(|a| {
+                    a.files
+                        .iter()
+                        .filter(|f| Some(&f.path) != a.skill_md_path.as_ref() && !f.is_binary())
+                        .map(|f| (f.path.clone(), f.tokens()))
+                        .collect::<Vec<_>>()
+                })
                 .unwrap_or_default()
         })
     };
@@ -137,9 +165,19 @@ pub(super) fn window_inputs(c: Ctx) -> Option<(WindowInputs, CostInputs)> {
         let a = computed.analyses.get(s.selected)?;
         let turns = s.cost.turns.max(1);
         let activate_at = s.cost.activate_at.clamp(1, turns);
-        let reads: Vec<(String, u64)> = s.cost.read.iter().filter_map(|p| a.file(p)).map(|f| (f.path.clone(), f.tokens() as u64)).collect();
+        let reads: Vec<(String, u64)> = s
+            .cost
+            .read
+            .iter()
+            .filter_map(|p| a.file(p))
+            .map(|f| (f.path.clone(), f.tokens() as u64))
+            .collect();
         let window = WindowInputs {
-            listing: computed.analyses.iter().map(|x| (x.display_name().to_owned(), x.levels().level1 as u64)).collect(),
+            listing: computed
+                .analyses
+                .iter()
+                .map(|x| (x.display_name().to_owned(), x.levels().level1 as u64))
+                .collect(),
             used: (a.display_name().to_owned(), a.levels().level2 as u64),
             reads: reads.clone(),
             activate_at: Some(activate_at),
@@ -163,7 +201,10 @@ pub(super) fn window_inputs(c: Ctx) -> Option<(WindowInputs, CostInputs)> {
 #[component]
 pub(super) fn WindowBar(parts: Vec<WindowPart>, full: u64) -> impl IntoView {
     let full = full.max(1) as f64;
-    let label = format!("The context window: {} tokens from skills", n(parts.iter().map(|p| p.tokens as usize).sum()));
+    let label = format!(
+        "The context window: {} tokens from skills",
+        n(parts.iter().map(|p| p.tokens as usize).sum())
+    );
     view! {
         <div class="window-bar" data-testid="window-bar" role="img" aria-label=label>
             {parts.into_iter().map(|p| {

@@ -20,7 +20,10 @@ use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
 use crate::browser;
-use crate::decoder_run::{Brought, DecoderRun, HF_FILES, KEY_PREFIX, Picked, RunProgress, STORE, cell, classify, picked_name, stored_models};
+use crate::decoder_run::{
+    Brought, DecoderRun, HF_FILES, KEY_PREFIX, Picked, RunProgress, STORE, cell, classify,
+    picked_name, stored_models,
+};
 use crate::model_worker::ModelWorker;
 
 /// The largest model the page takes (wasm32 addresses 4 GiB; the model and its copies must fit).
@@ -44,7 +47,10 @@ pub(super) fn loaded_decoder() -> Option<(Rc<ModelWorker>, String)> {
 
 /// A name as it reads, from its encoded form.
 fn decoded(name: &str) -> String {
-    js_sys::decode_uri_component(name).ok().and_then(|s| s.as_string()).unwrap_or_else(|| name.to_owned())
+    js_sys::decode_uri_component(name)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| name.to_owned())
 }
 
 /// The decoder's worker, started on first use.
@@ -60,12 +66,26 @@ fn worker() -> Result<Rc<ModelWorker>, String> {
 /// Keeps a loaded model in the origin's store for the next visit; whether the browser took it.
 async fn keep(b: &Brought) -> bool {
     browser::cache_clear(STORE).await;
-    let dir = format!("{KEY_PREFIX}{}/", String::from(js_sys::encode_uri_component(&b.name)));
-    let model_file = if b.checkpoint.is_some() { HF_FILES[0] } else { "model.gguf" };
+    let dir = format!(
+        "{KEY_PREFIX}{}/",
+        String::from(js_sys::encode_uri_component(&b.name))
+    );
+    let model_file = if b.checkpoint.is_some() {
+        HF_FILES[0]
+    } else {
+        "model.gguf"
+    };
     let mut kept = browser::cache_put(STORE, &format!("{dir}{model_file}"), &b.model).await;
     if let Some(CheckpointFiles { config, tokenizer }) = &b.checkpoint {
-        kept = kept && browser::cache_put(STORE, &format!("{dir}{}", HF_FILES[1]), config.as_bytes()).await;
-        kept = kept && browser::cache_put(STORE, &format!("{dir}{}", HF_FILES[2]), tokenizer.as_bytes()).await;
+        kept = kept
+            && browser::cache_put(STORE, &format!("{dir}{}", HF_FILES[1]), config.as_bytes()).await;
+        kept = kept
+            && browser::cache_put(
+                STORE,
+                &format!("{dir}{}", HF_FILES[2]),
+                tokenizer.as_bytes(),
+            )
+            .await;
     }
     if !kept {
         browser::cache_clear(STORE).await;
@@ -78,13 +98,21 @@ async fn stored(encoded: &str) -> Option<Brought> {
     let dir = format!("{KEY_PREFIX}{encoded}/");
     let name = decoded(encoded);
     if let Some(model) = browser::cache_get(STORE, &format!("{dir}model.gguf")).await {
-        return Some(Brought { name, model, checkpoint: None });
+        return Some(Brought {
+            name,
+            model,
+            checkpoint: None,
+        });
     }
     let model = browser::cache_get(STORE, &format!("{dir}{}", HF_FILES[0])).await?;
     let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
     let config = text(browser::cache_get(STORE, &format!("{dir}{}", HF_FILES[1])).await?);
     let tokenizer = text(browser::cache_get(STORE, &format!("{dir}{}", HF_FILES[2])).await?);
-    Some(Brought { name, model, checkpoint: Some(CheckpointFiles { config, tokenizer }) })
+    Some(Brought {
+        name,
+        model,
+        checkpoint: Some(CheckpointFiles { config, tokenizer }),
+    })
 }
 
 /// The decoder view's signals, and what the person's actions do to them. `Copy`, so that every
@@ -118,7 +146,11 @@ impl Panel {
             url_size: RwSignal::new(None),
             mode: RwSignal::new(DecoderMode::Chapter),
             // The `skillpg-routing-backend` setting starts it on WebGPU (the browser tests).
-            backend_choice: RwSignal::new(if browser::force_webgpu() { BackendChoice::Webgpu } else { BackendChoice::Auto }),
+            backend_choice: RwSignal::new(if browser::force_webgpu() {
+                BackendChoice::Webgpu
+            } else {
+                BackendChoice::Auto
+            }),
             stored_list: RwSignal::new(Vec::new()),
             run: RwSignal::new(None),
             error: RwSignal::new(None),
@@ -132,15 +164,30 @@ impl Panel {
     }
 
     fn refresh_stored(self) {
-        spawn_local(async move { self.stored_list.set(stored_models(&browser::cache_entries(STORE).await)) });
+        spawn_local(async move {
+            self.stored_list
+                .set(stored_models(&browser::cache_entries(STORE).await))
+        });
     }
 
     /// Loads a model into the decoder's worker; keeps it in the store when asked.
     async fn load(self, b: Brought, keep_it: bool) {
-        self.busy.set(Some(format!("Reading {} ({:.1} MB) in the decoder's worker…", b.name, b.model.len() as f64 / 1e6)));
+        self.busy.set(Some(format!(
+            "Reading {} ({:.1} MB) in the decoder's worker…",
+            b.name,
+            b.model.len() as f64 / 1e6
+        )));
         self.error.set(None);
         let loaded = match worker() {
-            Ok(w) => w.load_decoder(&b.name, &b.model, b.checkpoint.clone(), self.backend_choice.get_untracked()).await,
+            Ok(w) => {
+                w.load_decoder(
+                    &b.name,
+                    &b.model,
+                    b.checkpoint.clone(),
+                    self.backend_choice.get_untracked(),
+                )
+                .await
+            }
             Err(e) => Err(e),
         };
         match loaded {
@@ -149,13 +196,17 @@ impl Panel {
                 self.model.set(Some(m));
                 self.run.set(None);
                 if keep_it {
-                    self.busy.set(Some("Keeping the model in this site's storage for the next visit…".to_owned()));
+                    self.busy.set(Some(
+                        "Keeping the model in this site's storage for the next visit…".to_owned(),
+                    ));
                     if !keep(&b).await {
                         self.c.status.set("The model loaded, but this browser would not keep it for the next visit.".to_owned());
                     }
                     self.refresh_stored();
                 }
-                self.c.status.set(format!("Loaded {} into the decoder's worker.", b.name));
+                self.c
+                    .status
+                    .set(format!("Loaded {} into the decoder's worker.", b.name));
                 self.busy.set(None);
             }
             Err(e) => {
@@ -168,7 +219,14 @@ impl Panel {
     /// Picked or dropped files: one GGUF, or a checkpoint's three files.
     fn take_files(self, files: web_sys::FileList) {
         let list: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
-        let names: Vec<String> = list.iter().map(|f| browser::relative_path(f).filter(|r| !r.is_empty()).unwrap_or_else(|| f.name())).collect();
+        let names: Vec<String> = list
+            .iter()
+            .map(|f| {
+                browser::relative_path(f)
+                    .filter(|r| !r.is_empty())
+                    .unwrap_or_else(|| f.name())
+            })
+            .collect();
         let picked = match classify(&names) {
             Ok(p) => p,
             Err(e) => return self.fail(e),
@@ -189,12 +247,25 @@ impl Panel {
                 let model = browser::file_bytes(&model_file).await?;
                 let checkpoint = match picked {
                     Picked::Gguf(_) => None,
-                    Picked::Checkpoint { config, tokenizer, .. } => {
-                        let text = |b: Vec<u8>| String::from_utf8(b).map_err(|_| "config.json or tokenizer.json is not UTF-8 text".to_owned());
-                        Some(CheckpointFiles { config: text(browser::file_bytes(&list[config]).await?)?, tokenizer: text(browser::file_bytes(&list[tokenizer]).await?)? })
+                    Picked::Checkpoint {
+                        config, tokenizer, ..
+                    } => {
+                        let text = |b: Vec<u8>| {
+                            String::from_utf8(b).map_err(|_| {
+                                "config.json or tokenizer.json is not UTF-8 text".to_owned()
+                            })
+                        };
+                        Some(CheckpointFiles {
+                            config: text(browser::file_bytes(&list[config]).await?)?,
+                            tokenizer: text(browser::file_bytes(&list[tokenizer]).await?)?,
+                        })
                     }
                 };
-                Ok::<_, String>(Brought { name: name.clone(), model, checkpoint })
+                Ok::<_, String>(Brought {
+                    name: name.clone(),
+                    model,
+                    checkpoint,
+                })
             };
             match read.await {
                 Ok(b) => self.load(b, true).await,
@@ -209,7 +280,9 @@ impl Panel {
         if u.starts_with("https://") || u.starts_with("http://") {
             return Some(u);
         }
-        self.error.set(Some("Paste a full address (https://…) of a GGUF file.".to_owned()));
+        self.error.set(Some(
+            "Paste a full address (https://…) of a GGUF file.".to_owned(),
+        ));
         None
     }
 
@@ -217,11 +290,12 @@ impl Panel {
         let Some(u) = self.address() else { return };
         spawn_local(async move {
             self.url_size.set(Some("Asking for the size…".to_owned()));
-            self.url_size.set(Some(match browser::declared_size(&u).await {
-                Ok(Some(n)) => format!("{:.1} MB", n as f64 / 1e6),
-                Ok(None) => "size not stated by the server".to_owned(),
-                Err(e) => format!("unknown ({e})"),
-            }));
+            self.url_size
+                .set(Some(match browser::declared_size(&u).await {
+                    Ok(Some(n)) => format!("{:.1} MB", n as f64 / 1e6),
+                    Ok(None) => "size not stated by the server".to_owned(),
+                    Err(e) => format!("unknown ({e})"),
+                }));
         });
     }
 
@@ -231,11 +305,29 @@ impl Panel {
         self.error.set(None);
         spawn_local(async move {
             self.busy.set(Some(format!("Downloading {u}…")));
-            let got = browser::fetch_cancellable(&u, MAX_BYTES, |loaded, total| self.download.set(Some((loaded, total))), || self.cancel.get_untracked()).await;
+            let got = browser::fetch_cancellable(
+                &u,
+                MAX_BYTES,
+                |loaded, total| self.download.set(Some((loaded, total))),
+                || self.cancel.get_untracked(),
+            )
+            .await;
             self.download.set(None);
             match got {
-                Ok(bytes) => self.load(Brought { name: u.rsplit('/').next().unwrap_or("model.gguf").to_owned(), model: bytes, checkpoint: None }, true).await,
-                Err(e) if e == browser::CANCELLED => self.fail("The download was cancelled; nothing was kept.".to_owned()),
+                Ok(bytes) => {
+                    self.load(
+                        Brought {
+                            name: u.rsplit('/').next().unwrap_or("model.gguf").to_owned(),
+                            model: bytes,
+                            checkpoint: None,
+                        },
+                        true,
+                    )
+                    .await
+                }
+                Err(e) if e == browser::CANCELLED => {
+                    self.fail("The download was cancelled; nothing was kept.".to_owned())
+                }
                 Err(e) => self.fail(e),
             }
         });
@@ -257,13 +349,20 @@ impl Panel {
     /// Moves a loaded model to `choice` at once; otherwise the choice waits for the next load.
     fn move_to(self, choice: BackendChoice) {
         self.backend_choice.set(choice);
-        let Some(worker) = WORKER.with(|w| w.borrow().clone()).filter(|_| self.model.get_untracked().is_some()) else { return };
+        let Some(worker) = WORKER
+            .with(|w| w.borrow().clone())
+            .filter(|_| self.model.get_untracked().is_some())
+        else {
+            return;
+        };
         self.busy.set(Some("Moving the model…".to_owned()));
         spawn_local(async move {
             match worker.move_decoder(choice).await {
                 Ok(m) => {
                     self.model.set(Some(m));
-                    self.c.status.set("The decoder moved; its next run starts afresh.".to_owned());
+                    self.c
+                        .status
+                        .set("The decoder moved; its next run starts afresh.".to_owned());
                     self.busy.set(None);
                 }
                 Err(e) => self.fail(format!("The decoder could not move: {e}")),
@@ -273,25 +372,55 @@ impl Panel {
 
     /// Both arms over the requests, one request a message, until done or cancelled.
     fn start_run(self) {
-        let (Some(worker), Some((model_name, _))) = (WORKER.with(|w| w.borrow().clone()), self.model.get_untracked()) else {
-            return self.error.set(Some("Load a model first: a GGUF file, a stored model, or an address.".to_owned()));
+        let (Some(worker), Some((model_name, _))) = (
+            WORKER.with(|w| w.borrow().clone()),
+            self.model.get_untracked(),
+        ) else {
+            return self.error.set(Some(
+                "Load a model first: a GGUF file, a stored model, or an address.".to_owned(),
+            ));
         };
         let computed = self.c.computed.get_untracked();
-        let (text, selected_name) =
-            self.c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
-        let requests = match parse_requests(&text, Some(&selected_name)) {
-            Ok(r) if !r.is_empty() => r,
-            Ok(_) => return self.error.set(Some("Type some requests first (in the routing preview's box above), one per line.".to_owned())),
-            Err(e) => return self.error.set(Some(format!("The requests could not be read: {e}"))),
-        };
-        let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
+        let (text, selected_name) = self.c.state.with_untracked(|s| {
+            (
+                s.routing.requests.clone(),
+                computed
+                    .analyses
+                    .get(s.selected)
+                    .map(|a| a.display_name().to_owned())
+                    .unwrap_or_default(),
+            )
+        });
+        let requests =
+            match parse_requests(&text, Some(&selected_name)) {
+                Ok(r) if !r.is_empty() => r,
+                Ok(_) => return self.error.set(Some(
+                    "Type some requests first (in the routing preview's box above), one per line."
+                        .to_owned(),
+                )),
+                Err(e) => {
+                    return self
+                        .error
+                        .set(Some(format!("The requests could not be read: {e}")));
+                }
+            };
+        let skills: Vec<RouteSkill> = computed
+            .analyses
+            .iter()
+            .map(RouteSkill::from_analysis)
+            .collect();
         if skills.is_empty() {
             return self.error.set(Some("Load some skills first.".to_owned()));
         }
         self.cancel.set(false);
         self.error.set(None);
         spawn_local(async move {
-            let mut progress = RunProgress::new(skills, requests, self.mode.get_untracked(), browser::now_ms());
+            let mut progress = RunProgress::new(
+                skills,
+                requests,
+                self.mode.get_untracked(),
+                browser::now_ms(),
+            );
             while let Some((skills, request, m)) = progress.next() {
                 if self.cancel.get_untracked() {
                     self.busy.set(None);
@@ -314,7 +443,11 @@ impl Panel {
             }
             let done = progress.finish(model_name, browser::now_ms());
             if let Some(r) = &done {
-                self.c.status.set(format!("The decoder answered {} requests in {:.1} s.", 2 * r.requests.len(), r.ms / 1000.0));
+                self.c.status.set(format!(
+                    "The decoder answered {} requests in {:.1} s.",
+                    2 * r.requests.len(),
+                    r.ms / 1000.0
+                ));
             }
             self.run.set(done);
             self.busy.set(None);
@@ -353,7 +486,12 @@ pub fn DecoderPanel() -> impl IntoView {
 fn ModelSources(p: Panel) -> impl IntoView {
     let on_file = move |ev: leptos::ev::Event| {
         use wasm_bindgen::JsCast;
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
         if let Some(files) = input.files() {
             p.take_files(files);
         }
@@ -458,8 +596,12 @@ fn DecoderResults(run: DecoderRun) -> impl IntoView {
     // The export files are written when asked for, not on every render.
     let (for_json, for_csv) = (run.clone(), run.clone());
     let caption = match run.mode {
-        DecoderMode::Choice => "Constrained choice: the most probable candidate and its probability.",
-        DecoderMode::Chapter => "The chapter's protocol: the answer, read as a name or NONE; anything else counts as NONE and is shown verbatim.",
+        DecoderMode::Choice => {
+            "Constrained choice: the most probable candidate and its probability."
+        }
+        DecoderMode::Chapter => {
+            "The chapter's protocol: the answer, read as a name or NONE; anything else counts as NONE and is shown verbatim."
+        }
     };
     view! {
         <p data-testid="decoder-summary">{run.summary()}</p>

@@ -13,7 +13,14 @@ use super::ctx;
 #[component]
 pub fn VerdictTable() -> impl IntoView {
     let c = ctx();
-    let names = move || c.computed.with(|k| k.analyses.iter().map(|a| a.display_name().to_owned()).collect::<Vec<_>>());
+    let names = move || {
+        c.computed.with(|k| {
+            k.analyses
+                .iter()
+                .map(|a| a.display_name().to_owned())
+                .collect::<Vec<_>>()
+        })
+    };
     view! {
         <div class="matrix-scroll" data-testid="verdicts">
             <table class="verdicts">
@@ -70,7 +77,11 @@ fn rows(c: super::Ctx) -> impl IntoView {
 
 /// "412 of 8,000 characters" with what the client cuts.
 fn listing_cell(l: &skillpg_report::ListingJson) -> String {
-    let cut = l.skills.iter().filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars)).count();
+    let cut = l
+        .skills
+        .iter()
+        .filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars))
+        .count();
     let left_out = l.skills.iter().filter(|s| s.shown_chars.is_none()).count();
     let n = |v: usize| skillpg_core::diagnostic::thousands(v as u64);
     match l.budget {
@@ -91,7 +102,12 @@ fn listing_cell(l: &skillpg_report::ListingJson) -> String {
 
 /// One skill under one client.
 #[component]
-fn Cell(key: &'static str, index: usize, cell: skillpg_report::ClientCellJson, selected: bool) -> impl IntoView {
+fn Cell(
+    key: &'static str,
+    index: usize,
+    cell: skillpg_report::ClientCellJson,
+    selected: bool,
+) -> impl IntoView {
     let c = ctx();
     let id = format!("reason-{key}-{index}");
     let verdict = if cell.loads { "loads" } else { "fails" };
@@ -172,8 +188,15 @@ pub fn DiagnosticsPanel() -> impl IntoView {
     let items = move || {
         let computed = c.computed.get();
         let (selected, profile) = c.state.with(|s| (s.selected, s.profile.clone()));
-        let Some(a) = computed.analyses.get(selected).cloned() else { return Vec::new() };
-        let diags = computed.checks.iter().find(|(p, _)| p.key == profile).and_then(|(_, d)| d.get(selected).cloned()).unwrap_or_default();
+        let Some(a) = computed.analyses.get(selected).cloned() else {
+            return Vec::new();
+        };
+        let diags = computed
+            .checks
+            .iter()
+            .find(|(p, _)| p.key == profile)
+            .and_then(|(_, d)| d.get(selected).cloned())
+            .unwrap_or_default();
         let mut files: Vec<String> = diags.iter().map(|d| d.file.clone()).collect();
         files.dedup();
         let mut seen = Vec::new();
@@ -188,7 +211,8 @@ pub fn DiagnosticsPanel() -> impl IntoView {
         files
             .into_iter()
             .map(|f| {
-                let in_file: Vec<Diagnostic> = diags.iter().filter(|d| d.file == f).cloned().collect();
+                let in_file: Vec<Diagnostic> =
+                    diags.iter().filter(|d| d.file == f).cloned().collect();
                 (f.clone(), file_text(&a, &f), in_file)
             })
             .collect::<Vec<_>>()
@@ -226,14 +250,23 @@ fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
             let range = index.line_range(text, loc.line);
             let start = span.start.clamp(range.start, range.end);
             let end = span.end.clamp(start, range.end);
-            Some((loc.line, text[range.start..start].to_owned(), text[start..end].to_owned(), text[end..range.end].to_owned()))
+            Some((
+                loc.line,
+                text[range.start..start].to_owned(),
+                text[start..end].to_owned(),
+                text[end..range.end].to_owned(),
+            ))
         }
         _ => None,
     };
     let fix = d.fix.clone();
     let file = d.file.clone();
     let preview = RwSignal::new(false);
-    let rule_anchor = skillpg_core::rules::all_rules().iter().find(|r| r.name == d.rule).map(|r| r.summary.to_owned()).unwrap_or_default();
+    let rule_anchor = skillpg_core::rules::all_rules()
+        .iter()
+        .find(|r| r.name == d.rule)
+        .map(|r| r.summary.to_owned())
+        .unwrap_or_default();
     view! {
         <li class=format!("diagnostic {sev}") data-testid="diagnostic" data-code=d.code>
             <p>
@@ -310,7 +343,12 @@ pub fn RulesReference() -> impl IntoView {
     let total = rules.len();
     let shown = {
         let rules = rules.clone();
-        move || rules.iter().filter(|r| matches(r.code, r.name, r.summary)).count()
+        move || {
+            rules
+                .iter()
+                .filter(|r| matches(r.code, r.name, r.summary))
+                .count()
+        }
     };
     view! {
         <div class="rules-reference" data-testid="rules-reference">

@@ -12,10 +12,20 @@ use crate::state;
 pub fn Editor() -> impl IntoView {
     let c = ctx();
     // SKILL.md decoded as the engine reads it, and why it is read-only (not UTF-8), if it is.
-    let shown = Memo::new(move |_| c.state.with(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown())));
+    let shown = Memo::new(move |_| {
+        c.state
+            .with(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown()))
+    });
     let text = move || shown.with(|s| s.as_ref().map(|(t, _)| t.clone()).unwrap_or_default());
     let not_utf8 = move || shown.with(|s| s.as_ref().and_then(|(_, why)| *why));
-    let dir = move || c.state.with(|s| s.skills.get(s.selected).map(|k| k.dir_name.clone()).unwrap_or_default());
+    let dir = move || {
+        c.state.with(|s| {
+            s.skills
+                .get(s.selected)
+                .map(|k| k.dir_name.clone())
+                .unwrap_or_default()
+        })
+    };
     let has_skill = move || c.state.with(|s| !s.skills.is_empty());
     let area = NodeRef::<leptos::html::Textarea>::new();
     // What the textarea holds as typed: the state is written back into it only when it differs
@@ -27,7 +37,8 @@ pub fn Editor() -> impl IntoView {
         let Some(el) = area.get() else { return };
         // A textarea mounted anew (after "Clear all") is empty while `typed` remembers the old
         // text: its length tells (UTF-16 units, as the DOM counts).
-        let stale = typed.with_value(|t| *t != value) || el.text_length() as usize != value.encode_utf16().count();
+        let stale = typed.with_value(|t| *t != value)
+            || el.text_length() as usize != value.encode_utf16().count();
         if stale {
             el.set_value(&value);
             typed.set_value(value);
@@ -36,7 +47,12 @@ pub fn Editor() -> impl IntoView {
     // The one way an edit reaches the state: refused past the editor's limit (the earlier text
     // stays, in the state and in the textarea, and the status says why), else stored as SKILL.md.
     let refused = move |new_bytes: usize| -> bool {
-        let others = c.state.with_untracked(|s| s.skills.get(s.selected).map(|k| k.other_files_bytes()).unwrap_or(0));
+        let others = c.state.with_untracked(|s| {
+            s.skills
+                .get(s.selected)
+                .map(|k| k.other_files_bytes())
+                .unwrap_or(0)
+        });
         let why = state::editor_refusal(new_bytes, others);
         let refused = why.is_some();
         if let Some(why) = why {
@@ -67,7 +83,10 @@ pub fn Editor() -> impl IntoView {
             return;
         }
         ev.prevent_default();
-        let (start, end) = (el.selection_start().ok().flatten().unwrap_or(0), el.selection_end().ok().flatten().unwrap_or(0));
+        let (start, end) = (
+            el.selection_start().ok().flatten().unwrap_or(0),
+            el.selection_end().ok().flatten().unwrap_or(0),
+        );
         let (next, caret) = state::splice_selection(&el.value(), start, end, &inserted);
         // Checked before the textarea changes: a refused paste leaves it as it was.
         if refused(next.len()) {
@@ -138,8 +157,18 @@ fn InlineFindings(area: NodeRef<leptos::html::Textarea>) -> impl IntoView {
     let findings = move || {
         let computed = c.computed.get();
         let (selected, profile) = c.state.with(|s| (s.selected, s.profile.clone()));
-        let Some((_, per_skill)) = computed.checks.iter().find(|(p, _)| p.key == profile) else { return Vec::new() };
-        per_skill.get(selected).map(|d| d.iter().filter(|d| d.file == "SKILL.md" && d.location.is_some()).cloned().collect()).unwrap_or_default()
+        let Some((_, per_skill)) = computed.checks.iter().find(|(p, _)| p.key == profile) else {
+            return Vec::new();
+        };
+        per_skill
+            .get(selected)
+            .map(|d| {
+                d.iter()
+                    .filter(|d| d.file == "SKILL.md" && d.location.is_some())
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
     };
     view! {
         <ul class="inline-findings" data-testid="inline-findings" aria-label="Jump to a finding in SKILL.md">

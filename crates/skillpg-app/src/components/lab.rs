@@ -73,14 +73,24 @@ impl Lab {
     /// Loads the six-skill routing set, selects sql-review and its eval set; asks first when
     /// that would replace skills the person loaded or edited.
     fn load_sample(self) {
-        let lost = self.c.state.with_untracked(|s| samples::would_replace(&s.skills, &samples::routing_inputs()));
+        let lost = self
+            .c
+            .state
+            .with_untracked(|s| samples::would_replace(&s.skills, &samples::routing_inputs()));
         if !lost.is_empty() && !browser::confirm(&samples::replace_question(&lost)) {
-            return self.c.status.set("The sample was not loaded: your skills are as they were.".to_owned());
+            return self
+                .c
+                .status
+                .set("The sample was not loaded: your skills are as they were.".to_owned());
         }
         let items = evalset::parse_evals(samples::SQL_REVIEW_EVALS).unwrap_or_default();
         self.c.state.update(|s| {
             s.skills = samples::routing_inputs();
-            s.selected = s.skills.iter().position(|k| k.dir_name == "sql-review").unwrap_or(0);
+            s.selected = s
+                .skills
+                .iter()
+                .position(|k| k.dir_name == "sql-review")
+                .unwrap_or(0);
             s.selected_file = "SKILL.md".into();
             s.set_lab_evals(evalset::to_lines(&items));
             s.lab.draft.clear();
@@ -102,29 +112,71 @@ impl Lab {
         spawn_local(async move {
             let computed = c.computed.get_untracked();
             let (text, target, seed, holdout, t) = c.state.with_untracked(|s| {
-                (s.lab_evals(), s.selected, s.lab.seed, s.lab.holdout, skillpg_routing::decide::Thresholds { tau: s.routing.tau, delta: s.routing.delta })
+                (
+                    s.lab_evals(),
+                    s.selected,
+                    s.lab.seed,
+                    s.lab.holdout,
+                    skillpg_routing::decide::Thresholds {
+                        tau: s.routing.tau,
+                        delta: s.routing.delta,
+                    },
+                )
             });
             let items = match evalset::parse_lines(&text) {
                 Ok(items) if !items.is_empty() => items,
                 Ok(_) => return c.status.set("Write some queries first: `+ query` should trigger the skill, `- query` should not.".to_owned()),
                 Err(e) => return c.status.set(format!("The eval set could not be read: {e}")),
             };
-            let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
+            let skills: Vec<RouteSkill> = computed
+                .analyses
+                .iter()
+                .map(RouteSkill::from_analysis)
+                .collect();
             if target >= skills.len() {
                 return c.status.set("Load a skill first.".to_owned());
             }
             if c.state.with_untracked(|s| s.lab.decoder) {
-                return self.start_decoder(skills, target, items, holdout, seed).await;
+                return self
+                    .start_decoder(skills, target, items, holdout, seed)
+                    .await;
             }
-            let Some(worker) = c.models.embedder(c.status).await else { return };
+            let Some(worker) = c.models.embedder(c.status).await else {
+                return;
+            };
             let start = browser::now_ms();
             let [skill_texts, query_texts] = lab_run::texts_to_embed(&skills, &items);
-            c.status.set(format!("Embedding {} skills and {} queries…", skill_texts.len(), query_texts.len()));
-            let res = async { Ok::<_, String>([worker.embed(&skill_texts).await?.0, worker.embed(&query_texts).await?.0]) }.await;
+            c.status.set(format!(
+                "Embedding {} skills and {} queries…",
+                skill_texts.len(),
+                query_texts.len()
+            ));
+            let res = async {
+                Ok::<_, String>([
+                    worker.embed(&skill_texts).await?.0,
+                    worker.embed(&query_texts).await?.0,
+                ])
+            }
+            .await;
             match res {
                 Ok(vectors) => {
-                    let run = LabRun::new(skills, target, items, holdout, seed, t, vectors, browser::now_ms() - start);
-                    c.status.set(format!("Ran {} queries for {} among {} skills in {:.0} ms.", run.items.len(), run.skills[target].name, run.skills.len(), run.ms));
+                    let run = LabRun::new(
+                        skills,
+                        target,
+                        items,
+                        holdout,
+                        seed,
+                        t,
+                        vectors,
+                        browser::now_ms() - start,
+                    );
+                    c.status.set(format!(
+                        "Ran {} queries for {} among {} skills in {:.0} ms.",
+                        run.items.len(),
+                        run.skills[target].name,
+                        run.skills.len(),
+                        run.ms
+                    ));
                     // The run's validation totals are a look at validation.
                     c.state.update(|s| {
                         if s.lab.draft.trim().is_empty() {
@@ -137,7 +189,9 @@ impl Lab {
                 }
                 Err(e) => {
                     c.models.drop_embedder();
-                    c.status.set(format!("The eval run failed: {e}. Run again to restart the model."));
+                    c.status.set(format!(
+                        "The eval run failed: {e}. Run again to restart the model."
+                    ));
                 }
             }
         });
@@ -146,21 +200,44 @@ impl Lab {
     /// Runs every query `runs` times on the decoder loaded below (the chapter's protocol), each
     /// run drawn at the temperature from the seed of its query and run, as `skillpg eval --runs
     /// --temperature --seed` draws it.
-    async fn start_decoder(self, skills: Vec<RouteSkill>, target: usize, items: Vec<eval::EvalQuery>, holdout: f64, seed: u64) {
+    async fn start_decoder(
+        self,
+        skills: Vec<RouteSkill>,
+        target: usize,
+        items: Vec<eval::EvalQuery>,
+        holdout: f64,
+        seed: u64,
+    ) {
         let c = self.c;
         let Some((worker, model)) = super::decoder::loaded_decoder() else {
             return c.status.set("Load a decoder in the chapter's experiment below first: the lab runs the queries on it.".to_owned());
         };
-        let (runs, temperature) = c.state.with_untracked(|s| (s.lab.runs.clamp(1, lab_run::MAX_RUNS), s.lab.temperature));
+        let (runs, temperature) = c
+            .state
+            .with_untracked(|s| (s.lab.runs.clamp(1, lab_run::MAX_RUNS), s.lab.temperature));
         let start = browser::now_ms();
         let mut first = Vec::with_capacity(items.len());
-        let (mut choices, mut answers) = (Vec::with_capacity(items.len()), Vec::with_capacity(items.len()));
+        let (mut choices, mut answers) = (
+            Vec::with_capacity(items.len()),
+            Vec::with_capacity(items.len()),
+        );
         for (q, item) in items.iter().enumerate() {
             let (mut chose, mut said) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
             for run in 0..runs {
-                c.status.set(format!("The decoder: query {} of {}, run {} of {runs}…", q + 1, items.len(), run + 1));
-                let sampling = Sampling { temperature, seed: run_seed(seed, q, run) };
-                match worker.route_one(&skills, &item.query, DecoderMode::Chapter, Some(sampling)).await {
+                c.status.set(format!(
+                    "The decoder: query {} of {}, run {} of {runs}…",
+                    q + 1,
+                    items.len(),
+                    run + 1
+                ));
+                let sampling = Sampling {
+                    temperature,
+                    seed: run_seed(seed, q, run),
+                };
+                match worker
+                    .route_one(&skills, &item.query, DecoderMode::Chapter, Some(sampling))
+                    .await
+                {
                     Ok((decision, _, _)) => {
                         chose.push(decision.choice);
                         said.push(decision.answer().unwrap_or_default().to_owned());
@@ -174,21 +251,51 @@ impl Lab {
             choices.push(chose);
             answers.push(said);
         }
-        let decoder = lab_run::DecoderRuns { model, runs, temperature, choices, answers };
-        let run = LabRun::from_decoder(skills, target, items, holdout, seed, first, decoder, browser::now_ms() - start);
-        c.status.set(format!("Ran {} queries {runs} time(s) each on the decoder in {:.1} s.", run.items.len(), run.ms / 1000.0));
+        let decoder = lab_run::DecoderRuns {
+            model,
+            runs,
+            temperature,
+            choices,
+            answers,
+        };
+        let run = LabRun::from_decoder(
+            skills,
+            target,
+            items,
+            holdout,
+            seed,
+            first,
+            decoder,
+            browser::now_ms() - start,
+        );
+        c.status.set(format!(
+            "Ran {} queries {runs} time(s) each on the decoder in {:.1} s.",
+            run.items.len(),
+            run.ms / 1000.0
+        ));
         self.clear();
         self.run.set(Some(run));
     }
 
     /// Each word's weight in query `index`'s score: the description re-embedded without it.
     fn explain(self, index: usize) {
-        let Some(run) = self.run.get_untracked() else { return };
+        let Some(run) = self.run.get_untracked() else {
+            return;
+        };
         spawn_local(async move {
-            let Some(worker) = self.c.models.embedder(self.c.status).await else { return };
+            let Some(worker) = self.c.models.embedder(self.c.status).await else {
+                return;
+            };
             let start = browser::now_ms();
-            match worker.embed(&lab_run::occlusion_texts(&run.skills[run.target])).await {
-                Ok((vectors, _)) => self.explained.set(Some((index, run.explain(index, &vectors), browser::now_ms() - start))),
+            match worker
+                .embed(&lab_run::occlusion_texts(&run.skills[run.target]))
+                .await
+            {
+                Ok((vectors, _)) => self.explained.set(Some((
+                    index,
+                    run.explain(index, &vectors),
+                    browser::now_ms() - start,
+                ))),
                 Err(e) => self.c.status.set(format!("The explanation failed: {e}")),
             }
         });
@@ -197,32 +304,62 @@ impl Lab {
     /// Runs the draft description, pairs it with the current one on validation, and keeps both
     /// in the history.
     fn try_draft(self) {
-        let Some(run) = self.run.get_untracked() else { return self.c.status.set("Run the eval set first: the draft is compared on its split.".to_owned()) };
+        let Some(run) = self.run.get_untracked() else {
+            return self
+                .c
+                .status
+                .set("Run the eval set first: the draft is compared on its split.".to_owned());
+        };
         if run.decoder.is_some() {
             return self.c.status.set("Drafts are compared with the embedding model: turn off \"On the decoder\" and run the eval set again.".to_owned());
         }
-        let description = self.c.state.with_untracked(|s| s.lab.draft.trim().to_owned());
+        let description = self
+            .c
+            .state
+            .with_untracked(|s| s.lab.draft.trim().to_owned());
         if description.is_empty() {
-            return self.c.status.set("Write a draft description first.".to_owned());
+            return self
+                .c
+                .status
+                .set("Write a draft description first.".to_owned());
         }
         spawn_local(async move {
-            let Some(worker) = self.c.models.embedder(self.c.status).await else { return };
-            let skill = RouteSkill { name: run.skills[run.target].name.clone(), description: description.clone() };
+            let Some(worker) = self.c.models.embedder(self.c.status).await else {
+                return;
+            };
+            let skill = RouteSkill {
+                name: run.skills[run.target].name.clone(),
+                description: description.clone(),
+            };
             match worker.embed(&[skill.embedding_text()]).await {
                 Ok((vectors, _)) => {
-                    let Some(draft_vec) = vectors.first() else { return self.c.status.set("The worker embedded no text for the draft.".to_owned()) };
+                    let Some(draft_vec) = vectors.first() else {
+                        return self
+                            .c
+                            .status
+                            .set("The worker embedded no text for the draft.".to_owned());
+                    };
                     let results = run.draft_results(draft_vec);
                     let cmp = run.compare(&results);
                     // Pairing on validation is a look at it; the history keeps each draft once.
                     self.c.state.update(|s| {
-                        s.lab.record(run.as_variant(&run.skills[run.target].description, &run.results));
+                        s.lab.record(
+                            run.as_variant(&run.skills[run.target].description, &run.results),
+                        );
                         s.lab.record(run.as_variant(&description, &results));
                         s.lab.look(&run.key());
                     });
                     self.adoption.set(None);
-                    self.draft.set(Some(DraftRun { description, results, cmp }));
+                    self.draft.set(Some(DraftRun {
+                        description,
+                        results,
+                        cmp,
+                    }));
                 }
-                Err(e) => self.c.status.set(format!("The draft could not be run: {e}")),
+                Err(e) => self
+                    .c
+                    .status
+                    .set(format!("The draft could not be run: {e}")),
             }
         });
     }
@@ -233,32 +370,59 @@ impl Lab {
         let c = self.c;
         spawn_local(async move {
             let computed = c.computed.get_untracked();
-            let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
+            let skills: Vec<RouteSkill> = computed
+                .analyses
+                .iter()
+                .map(RouteSkill::from_analysis)
+                .collect();
             let read = c.state.with_untracked(|s| {
                 let mut owned: Vec<(usize, eval::EvalQuery)> = Vec::new();
                 for (i, k) in s.skills.iter().enumerate() {
-                    let Some(text) = s.lab.sets.get(&k.dir_name) else { continue };
+                    let Some(text) = s.lab.sets.get(&k.dir_name) else {
+                        continue;
+                    };
                     // A set that does not read is named, not taken as empty.
-                    let items = evalset::parse_lines(text).map_err(|e| format!("The eval set of {} could not be read: {e}", k.dir_name))?;
+                    let items = evalset::parse_lines(text).map_err(|e| {
+                        format!("The eval set of {} could not be read: {e}", k.dir_name)
+                    })?;
                     owned.extend(items.into_iter().map(|q| (i, q)));
                 }
-                Ok::<_, String>((owned, skillpg_routing::decide::Thresholds { tau: s.routing.tau, delta: s.routing.delta }))
+                Ok::<_, String>((
+                    owned,
+                    skillpg_routing::decide::Thresholds {
+                        tau: s.routing.tau,
+                        delta: s.routing.delta,
+                    },
+                ))
             });
             let (owned, t) = match read {
                 Ok(read) => read,
                 Err(e) => return c.status.set(e),
             };
             if owned.is_empty() {
-                return c.status.set("Write an eval set for at least one loaded skill first.".to_owned());
+                return c
+                    .status
+                    .set("Write an eval set for at least one loaded skill first.".to_owned());
             }
-            let Some(worker) = c.models.embedder(c.status).await else { return };
+            let Some(worker) = c.models.embedder(c.status).await else {
+                return;
+            };
             let queries: Vec<String> = owned.iter().map(|(_, q)| q.query.clone()).collect();
             let texts: Vec<String> = skills.iter().map(RouteSkill::embedding_text).collect();
-            let res = async { Ok::<_, String>((worker.embed(&texts).await?.0, worker.embed(&queries).await?.0)) }.await;
+            let res = async {
+                Ok::<_, String>((
+                    worker.embed(&texts).await?.0,
+                    worker.embed(&queries).await?.0,
+                ))
+            }
+            .await;
             match res {
                 Ok((skill_vecs, query_vecs)) => {
                     let scores = skillpg_routing::decide::score_matrix(&query_vecs, &skill_vecs);
-                    self.captures.set(Some((lab_run::captures(&skills, &owned, &scores, t), lab_run::wrong_captures(&skills, &owned, &scores, t))));
+                    self.captures.set(Some((
+                        lab_run::captures(&skills, &owned, &scores, t),
+                        lab_run::wrong_captures(&skills, &owned, &scores, t),
+                    )));
                 }
                 Err(e) => c.status.set(format!("The collision run failed: {e}")),
             }
@@ -267,7 +431,9 @@ impl Lab {
 
     /// The final check: reveals the validation queries of this run's split (a look at it).
     fn final_check(self) {
-        let Some(run) = self.run.get_untracked() else { return };
+        let Some(run) = self.run.get_untracked() else {
+            return;
+        };
         self.c.state.update(|s| {
             s.lab.revealed.insert(run.key());
             s.lab.look(&run.key());
@@ -277,16 +443,25 @@ impl Lab {
     /// Appends each word the lost train queries use and the description lacks, and says what
     /// each does on train (validation is not consulted).
     fn suggest(self) {
-        let Some(run) = self.run.get_untracked() else { return };
+        let Some(run) = self.run.get_untracked() else {
+            return;
+        };
         let (terms, texts) = run.suggestion_texts(12);
         if terms.is_empty() {
             return self.suggestions.set(Some(Vec::new()));
         }
         spawn_local(async move {
-            let Some(worker) = self.c.models.embedder(self.c.status).await else { return };
+            let Some(worker) = self.c.models.embedder(self.c.status).await else {
+                return;
+            };
             match worker.embed(&texts).await {
-                Ok((vectors, _)) => self.suggestions.set(Some(run.rank_suggestions(&terms, &vectors))),
-                Err(e) => self.c.status.set(format!("The suggestions could not be run: {e}")),
+                Ok((vectors, _)) => self
+                    .suggestions
+                    .set(Some(run.rank_suggestions(&terms, &vectors))),
+                Err(e) => self
+                    .c
+                    .status
+                    .set(format!("The suggestions could not be run: {e}")),
             }
         });
     }
@@ -294,22 +469,48 @@ impl Lab {
     /// Prepares the draft for SKILL.md: the fix that sets `description` (YAML quoting checked),
     /// shown as a diff before it is written.
     fn adopt(self) {
-        let Some(d) = self.draft.get_untracked() else { return };
-        let before = self.c.state.with_untracked(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown()).filter(|(_, ro)| ro.is_none()).map(|(t, _)| t));
-        let Some(before) = before else { return self.c.status.set("SKILL.md is not UTF-8 text here: the draft cannot be written into it.".to_owned()) };
+        let Some(d) = self.draft.get_untracked() else {
+            return;
+        };
+        let before = self.c.state.with_untracked(|s| {
+            s.skills
+                .get(s.selected)
+                .and_then(|k| k.skill_md_shown())
+                .filter(|(_, ro)| ro.is_none())
+                .map(|(t, _)| t)
+        });
+        let Some(before) = before else {
+            return self.c.status.set(
+                "SKILL.md is not UTF-8 text here: the draft cannot be written into it.".to_owned(),
+            );
+        };
         let Some(fix) = skillpg_core::fix::set_field(&before, "description", &d.description) else {
-            return self.c.status.set("SKILL.md has no frontmatter to write the description into: add one first.".to_owned());
+            return self.c.status.set(
+                "SKILL.md has no frontmatter to write the description into: add one first."
+                    .to_owned(),
+            );
         };
         let after = skillpg_core::fix::apply_one(&before, &fix);
         let diff = skillpg_core::fix::unified_diff(&before, &after, "SKILL.md");
-        self.adoption.set(Some(Adoption { diff, before, after, applied: false }));
+        self.adoption.set(Some(Adoption {
+            diff,
+            before,
+            after,
+            applied: false,
+        }));
     }
 
     /// Writes (or, with `undo`, takes back) the adopted description; the eval set is run again
     /// with it.
     fn write_adoption(self, undo: bool) {
-        let Some(a) = self.adoption.get_untracked() else { return };
-        let text = if undo { a.before.clone() } else { a.after.clone() };
+        let Some(a) = self.adoption.get_untracked() else {
+            return;
+        };
+        let text = if undo {
+            a.before.clone()
+        } else {
+            a.after.clone()
+        };
         self.c.state.update(|s| {
             if let Some(k) = s.skills.get_mut(s.selected)
                 && let Some((_, bytes)) = k.files.iter_mut().find(|(p, _)| p == "SKILL.md")
@@ -317,7 +518,10 @@ impl Lab {
                 *bytes = text.into_bytes();
             }
         });
-        self.adoption.set(Some(Adoption { applied: !undo, ..a }));
+        self.adoption.set(Some(Adoption {
+            applied: !undo,
+            ..a
+        }));
         self.c.status.set(if undo {
             "The description as it was is back in SKILL.md.".to_owned()
         } else {
@@ -337,7 +541,10 @@ impl Lab {
                 });
                 self.clear();
             }
-            Err(e) => self.c.status.set(format!("The eval set could not be read: {e}")),
+            Err(e) => self
+                .c
+                .status
+                .set(format!("The eval set could not be read: {e}")),
         }
     }
 }
@@ -349,8 +556,15 @@ pub fn LabPanel() -> impl IntoView {
     let c = lab.c;
     let import = move |ev: leptos::ev::Event| {
         use wasm_bindgen::JsCast;
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
         spawn_local(async move {
             match browser::file_bytes(&file).await {
                 Ok(bytes) => lab.import(&String::from_utf8_lossy(&bytes)),
@@ -358,11 +572,25 @@ pub fn LabPanel() -> impl IntoView {
             }
         });
     };
-    let export_evals = move |_| match c.state.with_untracked(|s| evalset::parse_lines(&s.lab_evals())) {
-        Ok(items) => browser::download("evals.json", "application/json", evalset::evals_json(&items).as_bytes()),
+    let export_evals = move |_| match c
+        .state
+        .with_untracked(|s| evalset::parse_lines(&s.lab_evals()))
+    {
+        Ok(items) => browser::download(
+            "evals.json",
+            "application/json",
+            evalset::evals_json(&items).as_bytes(),
+        ),
         Err(e) => c.status.set(format!("The eval set could not be read: {e}")),
     };
-    let selected_name = move || c.computed.with(|k| k.analyses.get(c.state.with(|s| s.selected)).map(|a| a.display_name().to_owned()).unwrap_or_default());
+    let selected_name = move || {
+        c.computed.with(|k| {
+            k.analyses
+                .get(c.state.with(|s| s.selected))
+                .map(|a| a.display_name().to_owned())
+                .unwrap_or_default()
+        })
+    };
     view! {
         <div class="lab" data-testid="lab">
             <p class="note">"Write queries that should and should not use the selected skill (skill-creator's trigger evals: about 20, 8–10 each way). They are split once, by the seed, into a train part to look at while you edit and a validation part to judge a change on. A query triggers the skill when the routing model chooses it among the loaded skills at τ and δ. A preview by a small embedding model, not any product's router."</p>
@@ -405,7 +633,8 @@ pub fn LabPanel() -> impl IntoView {
 #[component]
 fn LabResults(lab: Lab, run: LabRun) -> impl IntoView {
     let report = run.report_json();
-    let export = move |_| browser::download("lab-report.json", "application/json", report.as_bytes());
+    let export =
+        move |_| browser::download("lab-report.json", "application/json", report.as_bytes());
     let captured = run.captured_by();
     view! {
         <Figures lab=lab run=run.clone()/>
@@ -425,7 +654,17 @@ fn LabResults(lab: Lab, run: LabRun) -> impl IntoView {
 
 /// "83.3% [43.6, 97.0]", or a dash when the part has no such queries.
 fn rate(v: Option<f64>, ci: skillpg_stats::Interval) -> String {
-    v.map_or_else(|| "–".to_owned(), |v| format!("{:.1}% [{:.1}, {:.1}]", v * 100.0, ci.low * 100.0, ci.high * 100.0))
+    v.map_or_else(
+        || "–".to_owned(),
+        |v| {
+            format!(
+                "{:.1}% [{:.1}, {:.1}]",
+                v * 100.0,
+                ci.low * 100.0,
+                ci.high * 100.0
+            )
+        },
+    )
 }
 
 /// Train and validation: precision, recall and accuracy with their Wilson intervals, the
@@ -435,7 +674,11 @@ fn Figures(lab: Lab, run: LabRun) -> impl IntoView {
     let c = lab.c;
     let row = |label: &'static str, part: Split, run: &LabRun| {
         let m = run.metrics(part);
-        let key = if part == Split::Train { "train" } else { "validation" };
+        let key = if part == Split::Train {
+            "train"
+        } else {
+            "validation"
+        };
         view! {
             <tr data-testid=format!("lab-{key}")>
                 <th scope="row">{label}</th>
@@ -507,7 +750,11 @@ fn Queries(lab: Lab, run: LabRun) -> impl IntoView {
     let c = lab.c;
     let key = run.key();
     let revealed = Signal::derive(move || c.state.with(|s| s.lab.revealed.contains(&key)));
-    let held: usize = run.splits.iter().filter(|s| **s == Split::Validation).count();
+    let held: usize = run
+        .splits
+        .iter()
+        .filter(|s| **s == Split::Validation)
+        .count();
     let rows = move || {
         let show_validation = revealed.get();
         let mut order: Vec<usize> = eval::near_misses(&run.items, &run.results, f32::INFINITY)
@@ -566,12 +813,17 @@ fn Explanation(run: LabRun, index: usize, weights: Vec<(Unit, f32)>, ms: f64) ->
     let max = weights.iter().map(|(_, w)| w.abs()).fold(1e-6f32, f32::max);
     let colour = move |w: f32| {
         let alpha = (w.abs() / max * 0.6).min(0.6);
-        if w >= 0.0 { format!("rgba(30, 150, 60, {alpha:.2})") } else { format!("rgba(200, 40, 40, {alpha:.2})") }
+        if w >= 0.0 {
+            format!("rgba(30, 150, 60, {alpha:.2})")
+        } else {
+            format!("rgba(200, 40, 40, {alpha:.2})")
+        }
     };
     let mut at = 0;
     let mut parts = Vec::new();
     for (unit, w) in weights.iter().filter(|(u, _)| u.words == 1) {
-        parts.push(view! { <span>{description[at..unit.range.start].to_owned()}</span> }.into_any());
+        parts
+            .push(view! { <span>{description[at..unit.range.start].to_owned()}</span> }.into_any());
         parts.push(
             view! {
                 <span class="lab-word" data-testid="lab-word" data-weight=format!("{w:.4}") style:background-color=colour(*w) title=format!("“{}” {w:+.4} to the score", unit.text)>
@@ -583,12 +835,21 @@ fn Explanation(run: LabRun, index: usize, weights: Vec<(Unit, f32)>, ms: f64) ->
         at = unit.range.end;
     }
     parts.push(view! { <span>{description[at..].to_owned()}</span> }.into_any());
-    let mut phrases: Vec<(Unit, f32)> = weights.iter().filter(|(u, _)| u.words > 1).cloned().collect();
+    let mut phrases: Vec<(Unit, f32)> = weights
+        .iter()
+        .filter(|(u, _)| u.words > 1)
+        .cloned()
+        .collect();
     phrases.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
     let top: Vec<String> = {
         let mut sorted = weights.clone();
         sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
-        sorted.iter().take(3).filter(|(_, w)| *w > 0.0).map(|(u, w)| format!("“{}” {w:+.3}", u.text)).collect()
+        sorted
+            .iter()
+            .take(3)
+            .filter(|(_, w)| *w > 0.0)
+            .map(|(u, w)| format!("“{}” {w:+.3}", u.text))
+            .collect()
     };
     view! {
         <div class="lab-explanation" data-testid="lab-explanation">
@@ -607,9 +868,18 @@ fn Explanation(run: LabRun, index: usize, weights: Vec<(Unit, f32)>, ms: f64) ->
 #[component]
 fn Draft(lab: Lab) -> impl IntoView {
     let c = lab.c;
-    let current = move || c.computed.with(|k| k.analyses.get(c.state.with(|s| s.selected)).and_then(|a| a.description().map(str::to_owned)).unwrap_or_default());
+    let current = move || {
+        c.computed.with(|k| {
+            k.analyses
+                .get(c.state.with(|s| s.selected))
+                .and_then(|a| a.description().map(str::to_owned))
+                .unwrap_or_default()
+        })
+    };
     let export_history = move |_| {
-        let json = c.state.with_untracked(|s| serde_json::to_string_pretty(&s.lab.history).unwrap_or_default());
+        let json = c
+            .state
+            .with_untracked(|s| serde_json::to_string_pretty(&s.lab.history).unwrap_or_default());
         browser::download("lab-history.json", "application/json", json.as_bytes());
     };
     view! {
@@ -655,7 +925,11 @@ fn Draft(lab: Lab) -> impl IntoView {
 #[component]
 fn History(lab: Lab, on_export: impl Fn(leptos::ev::MouseEvent) + 'static) -> impl IntoView {
     let c = lab.c;
-    let key = move || lab.run.with(|r| r.as_ref().map(LabRun::key)).unwrap_or_default();
+    let key = move || {
+        lab.run
+            .with(|r| r.as_ref().map(LabRun::key))
+            .unwrap_or_default()
+    };
     view! {
         <div class="table-scroll">
             <table data-testid="lab-history">
@@ -694,7 +968,19 @@ fn History(lab: Lab, on_export: impl Fn(leptos::ev::MouseEvent) + 'static) -> im
 #[component]
 fn Collisions(lab: Lab) -> impl IntoView {
     let c = lab.c;
-    let with_sets = move || c.state.with(|s| s.skills.iter().filter(|k| s.lab.sets.get(&k.dir_name).is_some_and(|t| !t.trim().is_empty())).count());
+    let with_sets = move || {
+        c.state.with(|s| {
+            s.skills
+                .iter()
+                .filter(|k| {
+                    s.lab
+                        .sets
+                        .get(&k.dir_name)
+                        .is_some_and(|t| !t.trim().is_empty())
+                })
+                .count()
+        })
+    };
     view! {
         <div class="controls">
             <button data-testid="lab-collisions" on:click=move |_| lab.collisions()>"Which skill captures whose queries?"</button>

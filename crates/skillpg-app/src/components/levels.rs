@@ -8,7 +8,11 @@ use super::{ctx, n};
 
 /// HTML-escapes as Python's `html.escape` (skills-ref's `to-prompt`).
 fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#x27;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
 }
 
 /// The `<available_skills>` block in skills-ref's multi-line form.
@@ -76,12 +80,30 @@ fn LevelChart() -> impl IntoView {
     let c = ctx();
     move || {
         let computed = c.computed.get();
-        let rows: Vec<(String, Levels)> = computed.analyses.iter().map(|a| (a.display_name().to_owned(), a.levels())).collect();
-        let max = rows.iter().map(|(_, l)| l.level1.max(l.level2).max(l.level3)).max().unwrap_or(1).max(10) as f64;
-        let scale = |v: usize| if v == 0 { 0.0 } else { 340.0 * (v as f64 + 1.0).log10() / (max + 1.0).log10() };
+        let rows: Vec<(String, Levels)> = computed
+            .analyses
+            .iter()
+            .map(|a| (a.display_name().to_owned(), a.levels()))
+            .collect();
+        let max = rows
+            .iter()
+            .map(|(_, l)| l.level1.max(l.level2).max(l.level3))
+            .max()
+            .unwrap_or(1)
+            .max(10) as f64;
+        let scale = |v: usize| {
+            if v == 0 {
+                0.0
+            } else {
+                340.0 * (v as f64 + 1.0).log10() / (max + 1.0).log10()
+            }
+        };
         let height = rows.len() * 54 + 30;
         // A tick at every power of ten up to the largest level, so lengths can be read.
-        let ticks: Vec<usize> = (0..).map(|k| 10usize.pow(k)).take_while(|&v| v as f64 <= max).collect();
+        let ticks: Vec<usize> = (0..)
+            .map(|k| 10usize.pow(k))
+            .take_while(|&v| v as f64 <= max)
+            .collect();
         let axis = height - 12;
         view! {
             <figure class="chart">
@@ -122,11 +144,21 @@ fn Level1Lines() -> impl IntoView {
     let c = ctx();
     move || {
         let computed = c.computed.get();
-        let lines: String = computed.analyses.iter().map(|a| a.level1_line.clone()).collect();
+        let lines: String = computed
+            .analyses
+            .iter()
+            .map(|a| a.level1_line.clone())
+            .collect();
         let entries: Vec<(String, String, String)> = computed
             .analyses
             .iter()
-            .map(|a| (a.name().unwrap_or(&a.dir_name).to_owned(), a.description().unwrap_or("").to_owned(), format!("{}/SKILL.md", a.dir_name)))
+            .map(|a| {
+                (
+                    a.name().unwrap_or(&a.dir_name).to_owned(),
+                    a.description().unwrap_or("").to_owned(),
+                    format!("{}/SKILL.md", a.dir_name),
+                )
+            })
             .collect();
         let xml = available_skills_xml(&entries);
         let lines_tokens = skillpg_tokens::count(&lines);
@@ -152,9 +184,16 @@ fn FilesTable() -> impl IntoView {
     move || {
         let computed = c.computed.get();
         let selected = c.state.with(|s| s.selected);
-        let Some(a) = computed.analyses.get(selected).cloned() else { return view! { <p>"No skill."</p> }.into_any() };
+        let Some(a) = computed.analyses.get(selected).cloned() else {
+            return view! { <p>"No skill."</p> }.into_any();
+        };
         let md = a.skill_md_path.clone();
-        let files: Vec<_> = a.files.iter().filter(|f| Some(&f.path) != md.as_ref()).cloned().collect();
+        let files: Vec<_> = a
+            .files
+            .iter()
+            .filter(|f| Some(&f.path) != md.as_ref())
+            .cloned()
+            .collect();
         view! {
             <div class="two-col">
                 <table class="files" data-testid="files-table">

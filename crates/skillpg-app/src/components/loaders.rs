@@ -17,9 +17,13 @@ use skillpg_core::ingest::is_archive_name;
 /// same folder name is replaced). Archives among the files are opened.
 fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
     let mut inputs = Vec::new();
-    let (archives, plain): (Vec<PickedFile>, Vec<PickedFile>) = files.into_iter().partition(|(p, _)| is_archive_name(p));
+    let (archives, plain): (Vec<PickedFile>, Vec<PickedFile>) =
+        files.into_iter().partition(|(p, _)| is_archive_name(p));
     for (name, bytes) in archives {
-        inputs.push((name.clone(), skillpg_core::ingest::read_archive(&name, &bytes)));
+        inputs.push((
+            name.clone(),
+            skillpg_core::ingest::read_archive(&name, &bytes),
+        ));
     }
     if !plain.is_empty() {
         // A lone SKILL.md picked as a file becomes a skill folder of its own.
@@ -30,7 +34,12 @@ fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
     let mut skills = Vec::new();
     let mut problems = Vec::new();
     for (name, ingested) in inputs {
-        problems.extend(ingested.diagnostics.iter().map(|d| format!("{name}: {}", d.message)));
+        problems.extend(
+            ingested
+                .diagnostics
+                .iter()
+                .map(|d| format!("{name}: {}", d.message)),
+        );
         // The input's own findings stay with its first skill and reach every client's verdict.
         skills.extend(SkillInput::from_ingested(ingested));
     }
@@ -42,7 +51,10 @@ fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
     });
     let mut message = format!("Loaded {n_found} skill(s).");
     if !problems.is_empty() {
-        message.push_str(&format!(" Problems with the input (shown with its first skill's findings): {}", problems.join("; ")));
+        message.push_str(&format!(
+            " Problems with the input (shown with its first skill's findings): {}",
+            problems.join("; ")
+        ));
     }
     c.status.set(message);
 }
@@ -63,7 +75,12 @@ pub fn Loaders() -> impl IntoView {
     });
 
     let on_pick = move |ev: leptos::ev::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
         let Some(files) = input.files() else { return };
         let total = files.length() as usize;
         busy.set(true);
@@ -71,7 +88,8 @@ pub fn Loaders() -> impl IntoView {
         spawn_local(async move {
             let res = browser::read_file_list(files, move |done| {
                 if done % 25 == 0 {
-                    c.status.set(format!("Reading files: {} of {}…", n(done), n(total)));
+                    c.status
+                        .set(format!("Reading files: {} of {}…", n(done), n(total)));
                 }
             })
             .await;
@@ -90,8 +108,10 @@ pub fn Loaders() -> impl IntoView {
         let Some(dt) = ev.data_transfer() else { return };
         let items = dt.items();
         // Entries must be taken during the event; the items list empties afterwards.
-        let roots: Vec<web_sys::FileSystemEntry> =
-            (0..items.length()).filter_map(|i| items.get(i)).filter_map(|item| item.webkit_get_as_entry().ok().flatten()).collect();
+        let roots: Vec<web_sys::FileSystemEntry> = (0..items.length())
+            .filter_map(|i| items.get(i))
+            .filter_map(|item| item.webkit_get_as_entry().ok().flatten())
+            .collect();
         busy.set(true);
         c.status.set("Reading the dropped files…".to_owned());
         spawn_local(async move {
@@ -120,7 +140,9 @@ pub fn Loaders() -> impl IntoView {
         spawn_local(async move {
             match load_address(c, &address).await {
                 Ok(files) => add_files(c, files),
-                Err(message) => c.status.set(format!("{message}. You can also download the folder and drop it here.")),
+                Err(message) => c.status.set(format!(
+                    "{message}. You can also download the folder and drop it here."
+                )),
             }
             busy.set(false);
         });
@@ -195,36 +217,67 @@ async fn load_address(c: super::Ctx, address: &str) -> Result<Vec<PickedFile>, S
         c.status.set(format!("Fetching {raw}…"));
         let bytes = browser::fetch_bytes(&raw, one_file_max).await?;
         let file = gh.path.rsplit('/').next().unwrap_or("SKILL.md");
-        return Ok(vec![(if is_archive_name(file) { file.to_owned() } else { format!("{}/{file}", gh.folder_name()) }, bytes)]);
+        return Ok(vec![(
+            if is_archive_name(file) {
+                file.to_owned()
+            } else {
+                format!("{}/{file}", gh.folder_name())
+            },
+            bytes,
+        )]);
     }
     c.status.set(format!("Fetching {address}…"));
     let bytes = browser::fetch_bytes(address, one_file_max).await?;
     let path = address.split(['?', '#']).next().unwrap_or(address);
     let mut segments = path.rsplit('/');
-    let file = segments.next().filter(|f| !f.is_empty()).unwrap_or("SKILL.md").to_owned();
+    let file = segments
+        .next()
+        .filter(|f| !f.is_empty())
+        .unwrap_or("SKILL.md")
+        .to_owned();
     if is_archive_name(&file) {
         return Ok(vec![(file, bytes)]);
     }
     // A SKILL.md keeps the folder it sits in: `.../skills/pdf/SKILL.md` is `pdf`.
-    let folder = segments.next().filter(|f| !f.is_empty() && !f.contains(['.', ':'])).unwrap_or("my-skill");
+    let folder = segments
+        .next()
+        .filter(|f| !f.is_empty() && !f.contains(['.', ':']))
+        .unwrap_or("my-skill");
     Ok(vec![(format!("{folder}/SKILL.md"), bytes)])
 }
 
 /// Lists a GitHub folder recursively through the contents API, then reads every file from the
 /// raw host, saying how far it got; bounded in requests, files and bytes before anything is read.
-async fn load_github_folder(c: super::Ctx, gh: &github::GithubPath, ep: &github::Endpoints) -> Result<Vec<PickedFile>, String> {
+async fn load_github_folder(
+    c: super::Ctx,
+    gh: &github::GithubPath,
+    ep: &github::Endpoints,
+) -> Result<Vec<PickedFile>, String> {
     let mut queue = vec![gh.path.clone()];
     let mut entries: Vec<github::Entry> = Vec::new();
     let mut n_listings = 0;
     while let Some(dir) = queue.pop() {
         n_listings += 1;
         if n_listings > github::MAX_LISTINGS {
-            return Err(format!("the folder holds more than {} folders; pick the skill's own folder", github::MAX_LISTINGS));
+            return Err(format!(
+                "the folder holds more than {} folders; pick the skill's own folder",
+                github::MAX_LISTINGS
+            ));
         }
-        c.status.set(format!("Listing {}/{} on GitHub… ({} files so far)", gh.repo, dir, n(entries.len())));
+        c.status.set(format!(
+            "Listing {}/{} on GitHub… ({} files so far)",
+            gh.repo,
+            dir,
+            n(entries.len())
+        ));
         let got = browser::fetch_full(&gh.contents_url(ep, &dir), github::MAX_BYTES).await?;
         if got.status != 200 {
-            return Err(github::api_error(got.status, got.ratelimit_remaining.as_deref(), got.ratelimit_reset.as_deref(), browser::epoch_seconds()));
+            return Err(github::api_error(
+                got.status,
+                got.ratelimit_remaining.as_deref(),
+                got.ratelimit_reset.as_deref(),
+                browser::epoch_seconds(),
+            ));
         }
         for entry in github::parse_listing(&got.bytes)? {
             match entry.kind.as_str() {
@@ -234,7 +287,10 @@ async fn load_github_folder(c: super::Ctx, gh: &github::GithubPath, ep: &github:
             }
         }
         if entries.len() > github::MAX_FILES {
-            return Err(format!("the folder holds more than {} files; pick the skill's own folder", n(github::MAX_FILES)));
+            return Err(format!(
+                "the folder holds more than {} files; pick the skill's own folder",
+                n(github::MAX_FILES)
+            ));
         }
     }
     let total: u64 = entries.iter().map(|e| e.size).sum();
@@ -247,17 +303,37 @@ async fn load_github_folder(c: super::Ctx, gh: &github::GithubPath, ep: &github:
         ));
     }
     let folder = gh.folder_name();
-    let prefix = if gh.path.is_empty() { String::new() } else { format!("{}/", gh.path) };
+    let prefix = if gh.path.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", gh.path)
+    };
     let mut files = Vec::with_capacity(entries.len());
     let mut fetched = 0u64;
     for (idx, entry) in entries.iter().enumerate() {
-        c.status.set(format!("Fetching file {} of {} ({} of {} bytes)…", idx + 1, entries.len(), n(fetched as usize), n(total as usize)));
-        let bytes = browser::fetch_bytes(&gh.raw_url(ep, &entry.path), github::MAX_BYTES - fetched.min(github::MAX_BYTES)).await?;
+        c.status.set(format!(
+            "Fetching file {} of {} ({} of {} bytes)…",
+            idx + 1,
+            entries.len(),
+            n(fetched as usize),
+            n(total as usize)
+        ));
+        let bytes = browser::fetch_bytes(
+            &gh.raw_url(ep, &entry.path),
+            github::MAX_BYTES - fetched.min(github::MAX_BYTES),
+        )
+        .await?;
         fetched += bytes.len() as u64;
         let relative = entry.path.strip_prefix(&prefix).unwrap_or(&entry.path);
         files.push((format!("{folder}/{relative}"), bytes));
     }
-    c.status.set(format!("Loaded {} files ({} bytes) from {}/{}.", n(files.len()), n(fetched as usize), gh.owner, gh.repo));
+    c.status.set(format!(
+        "Loaded {} files ({} bytes) from {}/{}.",
+        n(files.len()),
+        n(fetched as usize),
+        gh.owner,
+        gh.repo
+    ));
     Ok(files)
 }
 

@@ -40,7 +40,12 @@ impl Default for Models {
     fn default() -> Models {
         Models {
             embedder: StoredValue::new_local(Rc::new(LoadOnce::default())),
-            ui: ModelUi { backend: RwSignal::new(String::new()), loading: RwSignal::new(false), download: RwSignal::new(None), not_kept: RwSignal::new(None) },
+            ui: ModelUi {
+                backend: RwSignal::new(String::new()),
+                loading: RwSignal::new(false),
+                download: RwSignal::new(None),
+                not_kept: RwSignal::new(None),
+            },
         }
     }
 }
@@ -69,7 +74,10 @@ impl Models {
     async fn load_embedder(self, status: RwSignal<String>) -> Result<Rc<ModelWorker>, String> {
         let ui = self.ui;
         ui.loading.set(true);
-        status.set("Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…".to_owned());
+        status.set(
+            "Loading the routing model (all-MiniLM-L6-v2, int8 weights, 24 MB, from this site)…"
+                .to_owned(),
+        );
         let res: Result<ModelWorker, String> = async {
             let worker = ModelWorker::spawn("skillpg-routing-model")?;
             let (vocab, vocab_kept) = browser::fetch_kept(MODEL_CACHE, "model/vocab.txt", 16 * 1024 * 1024, |_, _| {}).await?;
@@ -95,5 +103,9 @@ impl Models {
 /// Where the routing model runs: the `skillpg-routing-backend` setting forces WebGPU (the
 /// browser tests' way to run the WGSL kernels on SwiftShader).
 fn backend_choice() -> BackendChoice {
-    if browser::force_webgpu() { BackendChoice::Webgpu } else { BackendChoice::Auto }
+    if browser::force_webgpu() {
+        BackendChoice::Webgpu
+    } else {
+        BackendChoice::Auto
+    }
 }

@@ -12,7 +12,8 @@ pub fn DownloadProgress(
     /// The bar's accessible name once they are in.
     idle_label: &'static str,
 ) -> impl IntoView {
-    move || match download.get() {
+    move || {
+        match download.get() {
         Some((loaded, Some(total))) => view! {
             <progress data-testid=test_id aria-label="Downloading the model" max=total.to_string() value=loaded.to_string()></progress>
             <span>{format!("{} of {} bytes", super::n(loaded as usize), super::n(total as usize))}</span>
@@ -22,5 +23,6 @@ pub fn DownloadProgress(
             view! { <progress data-testid=test_id aria-label="Downloading the model"></progress><span>{format!("{} bytes", super::n(loaded as usize))}</span> }.into_any()
         }
         None => view! { <progress aria-label=idle_label></progress> }.into_any(),
+    }
     }
 }

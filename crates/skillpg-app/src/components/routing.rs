@@ -31,11 +31,19 @@ struct Panel {
 impl Panel {
     fn new() -> Panel {
         let c = ctx();
-        Panel { c, ui: c.models.ui, run: RwSignal::new(None), use_thin: RwSignal::new(false) }
+        Panel {
+            c,
+            ui: c.models.ui,
+            run: RwSignal::new(None),
+            use_thin: RwSignal::new(false),
+        }
     }
 
     fn thresholds(self) -> Thresholds {
-        self.c.state.with(|s| Thresholds { tau: s.routing.tau, delta: s.routing.delta })
+        self.c.state.with(|s| Thresholds {
+            tau: s.routing.tau,
+            delta: s.routing.delta,
+        })
     }
 
     async fn model(self) -> Option<Rc<ModelWorker>> {
@@ -46,16 +54,34 @@ impl Panel {
     fn start_run(self) {
         let c = self.c;
         spawn_local(async move {
-            let Some(worker) = self.model().await else { return };
+            let Some(worker) = self.model().await else {
+                return;
+            };
             let computed = c.computed.get_untracked();
-            let (text, selected_name) =
-                c.state.with_untracked(|s| (s.routing.requests.clone(), computed.analyses.get(s.selected).map(|a| a.display_name().to_owned()).unwrap_or_default()));
+            let (text, selected_name) = c.state.with_untracked(|s| {
+                (
+                    s.routing.requests.clone(),
+                    computed
+                        .analyses
+                        .get(s.selected)
+                        .map(|a| a.display_name().to_owned())
+                        .unwrap_or_default(),
+                )
+            });
             let requests = match parse_requests(&text, Some(&selected_name)) {
                 Ok(r) if !r.is_empty() => r,
-                Ok(_) => return c.status.set("Type some requests first, one per line.".to_owned()),
+                Ok(_) => {
+                    return c
+                        .status
+                        .set("Type some requests first, one per line.".to_owned());
+                }
                 Err(e) => return c.status.set(format!("The requests could not be read: {e}")),
             };
-            let skills: Vec<RouteSkill> = computed.analyses.iter().map(RouteSkill::from_analysis).collect();
+            let skills: Vec<RouteSkill> = computed
+                .analyses
+                .iter()
+                .map(RouteSkill::from_analysis)
+                .collect();
             let start = browser::now_ms();
             let batches = texts_to_embed(&skills, &requests);
             let total: usize = batches.iter().map(Vec::len).sum();
@@ -70,17 +96,21 @@ impl Panel {
                     done += texts.len();
                     vectors.push(v);
                 }
-                <[Vec<Vec<f32>>; 3]>::try_from(vectors).map_err(|_| "three batches were embedded".to_owned())
+                <[Vec<Vec<f32>>; 3]>::try_from(vectors)
+                    .map_err(|_| "three batches were embedded".to_owned())
             };
             match steps.await {
                 Ok(vectors) => {
                     let ms = browser::now_ms() - start;
-                    self.run.set(Some(RouteRun::new(&skills, requests, vectors, ms)));
+                    self.run
+                        .set(Some(RouteRun::new(&skills, requests, vectors, ms)));
                     c.status.set(format!("Routed the requests over {} skills in {ms:.0} ms ({total} texts embedded or cached).", skills.len()));
                 }
                 Err(e) => {
                     c.models.drop_embedder();
-                    c.status.set(format!("The routing run failed: {e}. Route again to restart the model."));
+                    c.status.set(format!(
+                        "The routing run failed: {e}. Route again to restart the model."
+                    ));
                 }
             }
         });
@@ -88,7 +118,9 @@ impl Panel {
 
     /// Sets τ and δ to what suits the labelled requests best.
     fn calibrate(self) {
-        let Some(r) = self.run.get_untracked() else { return };
+        let Some(r) = self.run.get_untracked() else {
+            return;
+        };
         match r.calibrate(self.use_thin.get_untracked()) {
             Ok(cal) => {
                 self.c.state.update(|s| {
@@ -147,11 +179,20 @@ fn Requests() -> impl IntoView {
     let c = ctx();
     let import = move |ev: leptos::ev::Event| {
         use wasm_bindgen::JsCast;
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
         spawn_local(async move {
             match browser::file_bytes(&file).await {
-                Ok(bytes) => c.state.update(|s| s.routing.requests = String::from_utf8_lossy(&bytes).into_owned()),
+                Ok(bytes) => c
+                    .state
+                    .update(|s| s.routing.requests = String::from_utf8_lossy(&bytes).into_owned()),
                 Err(e) => c.status.set(e),
             }
         });

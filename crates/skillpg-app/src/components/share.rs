@@ -9,26 +9,57 @@ use crate::{browser, state};
 
 /// The report of the selected profile as `skillpg check --format json` prints it, with levels.
 pub fn report_json(computed: &crate::Computed, profile: &str) -> String {
-    let Some((p, per_skill)) = computed.checks.iter().find(|(p, _)| p.key == profile).or(computed.checks.first()) else { return "{}".into() };
+    let Some((p, per_skill)) = computed
+        .checks
+        .iter()
+        .find(|(p, _)| p.key == profile)
+        .or(computed.checks.first())
+    else {
+        return "{}".into();
+    };
     let report = skillpg_report::CheckJson {
         profile: p.key.to_owned(),
-        skills: computed.analyses.iter().zip(per_skill).map(|(a, d)| skillpg_report::skill_check_json(a, d, true)).collect(),
-        catalog: computed.catalog.iter().filter(|(q, _)| q.key == p.key).flat_map(|(_, d)| d.iter().map(skillpg_report::diagnostic_json)).collect(),
+        skills: computed
+            .analyses
+            .iter()
+            .zip(per_skill)
+            .map(|(a, d)| skillpg_report::skill_check_json(a, d, true))
+            .collect(),
+        catalog: computed
+            .catalog
+            .iter()
+            .filter(|(q, _)| q.key == p.key)
+            .flat_map(|(_, d)| d.iter().map(skillpg_report::diagnostic_json))
+            .collect(),
     };
     serde_json::to_string_pretty(&report).unwrap_or_default()
 }
 
 /// A Markdown summary of the selected profile's verdicts and the levels.
 fn report_markdown(computed: &crate::Computed, profile: &str) -> String {
-    let mut out = format!("| skill | verdict ({profile}) | level 1 | level 2 | level 3 | files |\n|---|---|---|---|---|---|\n");
-    let per_skill = computed.checks.iter().find(|(p, _)| p.key == profile).map(|(_, d)| d.clone()).unwrap_or_default();
+    let mut out = format!(
+        "| skill | verdict ({profile}) | level 1 | level 2 | level 3 | files |\n|---|---|---|---|---|---|\n"
+    );
+    let per_skill = computed
+        .checks
+        .iter()
+        .find(|(p, _)| p.key == profile)
+        .map(|(_, d)| d.clone())
+        .unwrap_or_default();
     for (a, d) in computed.analyses.iter().zip(per_skill) {
-        let errors = d.iter().filter(|d| d.severity == skillpg_core::Severity::Error).count();
+        let errors = d
+            .iter()
+            .filter(|d| d.severity == skillpg_core::Severity::Error)
+            .count();
         let l = a.levels();
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} |\n",
             a.display_name(),
-            if errors == 0 { "valid".to_owned() } else { format!("{errors} error(s)") },
+            if errors == 0 {
+                "valid".to_owned()
+            } else {
+                format!("{errors} error(s)")
+            },
             n(l.level1),
             n(l.level2),
             n(l.level3),

@@ -13,15 +13,24 @@ const PREFIX_BYTES: usize = 48 * 1024;
 
 /// Makes whitespace visible: `·` for spaces, `→` for tabs, `↵` before line breaks.
 fn show_whitespace(text: &str) -> String {
-    text.replace(' ', "·").replace('\t', "→").replace('\n', "↵\n")
+    text.replace(' ', "·")
+        .replace('\t', "→")
+        .replace('\n', "↵\n")
 }
 
 /// Keyboard inside the token view: the view is one tab stop (a roving tabindex), and the arrow
 /// keys, Home and End move between tokens.
 fn move_between_tokens(ev: leptos::ev::KeyboardEvent) {
     use wasm_bindgen::JsCast;
-    let Some(current) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-    let Some(parent) = current.parent_element() else { return };
+    let Some(current) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let Some(parent) = current.parent_element() else {
+        return;
+    };
     let next = match ev.key().as_str() {
         "ArrowRight" | "ArrowDown" => current.next_element_sibling(),
         "ArrowLeft" | "ArrowUp" => current.previous_element_sibling(),
@@ -43,7 +52,14 @@ fn move_between_tokens(ev: leptos::ev::KeyboardEvent) {
 pub fn TokenView() -> impl IntoView {
     let c = ctx();
     let whitespace = RwSignal::new(false);
-    let file_names = move || c.state.with(|s| s.skills.get(s.selected).map(|k| k.files.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>()).unwrap_or_default());
+    let file_names = move || {
+        c.state.with(|s| {
+            s.skills
+                .get(s.selected)
+                .map(|k| k.files.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    };
     let current = move || c.state.with(|s| s.selected_file.clone());
     let text = move || {
         c.state.with(|s| {
@@ -62,7 +78,11 @@ pub fn TokenView() -> impl IntoView {
         text().map(|t| {
             let total = skillpg_tokens::count_cached(&t);
             let n_chars = t.chars().count();
-            (skillpg_tokens::prefix_at_piece_boundary(&t, PREFIX_BYTES).to_owned(), total, n_chars)
+            (
+                skillpg_tokens::prefix_at_piece_boundary(&t, PREFIX_BYTES).to_owned(),
+                total,
+                n_chars,
+            )
         })
     });
     view! {

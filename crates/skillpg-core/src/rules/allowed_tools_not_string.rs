@@ -23,22 +23,39 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(node) = cx.field("allowed-tools") else { return };
+    let Some(node) = cx.field("allowed-tools") else {
+        return;
+    };
     if node.as_scalar().is_some() {
         return;
     }
-    let message = format!("Field 'allowed-tools' must be a space-separated string, not a {} (the specification's text; skills-ref accepts it)", node.kind_name());
+    let message = format!(
+        "Field 'allowed-tools' must be a space-separated string, not a {} (the specification's text; skills-ref accepts it)",
+        node.kind_name()
+    );
     let span = cx.yaml_span(&node.span());
     let joined = match node {
-        Node::Seq { items, .. } => items.iter().map(|i| i.as_scalar().map(|s| s.value.clone())).collect::<Option<Vec<_>>>().map(|v| v.join(" ")),
+        Node::Seq { items, .. } => items
+            .iter()
+            .map(|i| i.as_scalar().map(|s| s.value.clone()))
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.join(" ")),
         _ => None,
     };
     // A block list starts on the next line; the replacement goes right after `allowed-tools:`.
-    let key_end = cx.entries().and_then(|e| e.iter().find(|(k, _)| k.value == "allowed-tools")).map(|(k, _)| k.span.end + 1);
+    let key_end = cx
+        .entries()
+        .and_then(|e| e.iter().find(|(k, _)| k.value == "allowed-tools"))
+        .map(|(k, _)| k.span.end + 1);
     let fix_span = key_end.and_then(|k| cx.yaml_span(&(k..node.span().end)));
     if let Some(d) = cx.report_md(&META, span, message)
         && let (Some(joined), Some(fix_span)) = (joined, fix_span)
     {
-        d.fix = Some(fix("Join the tools with spaces", fix_span, format!(" {joined}"), Applicability::Safe));
+        d.fix = Some(fix(
+            "Join the tools with spaces",
+            fix_span,
+            format!(" {joined}"),
+            Applicability::Safe,
+        ));
     }
 }

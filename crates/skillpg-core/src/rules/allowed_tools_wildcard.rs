@@ -23,7 +23,9 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(node) = cx.field("allowed-tools") else { return };
+    let Some(node) = cx.field("allowed-tools") else {
+        return;
+    };
     let scalars: Vec<&crate::yaml::Scalar> = match node {
         Node::Scalar(s) => vec![s],
         Node::Seq { items, .. } => items.iter().filter_map(Node::as_scalar).collect(),
@@ -31,9 +33,19 @@ pub fn check(cx: &mut Cx) {
     };
     for scalar in scalars {
         for tool in scalar.value.split([' ', ',']).filter(|t| !t.is_empty()) {
-            let blanket = matches!(tool, "*" | "Bash" | "Bash(*)" | "Bash(*:*)" | "Bash(:*)" | "PowerShell" | "PowerShell(*)");
+            let blanket = matches!(
+                tool,
+                "*" | "Bash"
+                    | "Bash(*)"
+                    | "Bash(*:*)"
+                    | "Bash(:*)"
+                    | "PowerShell"
+                    | "PowerShell(*)"
+            );
             if blanket {
-                let message = format!("`{tool}` in allowed-tools pre-approves every shell command while the skill is active (security note)");
+                let message = format!(
+                    "`{tool}` in allowed-tools pre-approves every shell command while the skill is active (security note)"
+                );
                 let span = cx.yaml_span(&scalar.span);
                 cx.report_md(&META, span, message);
             }

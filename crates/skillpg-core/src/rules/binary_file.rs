@@ -13,12 +13,27 @@
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG004", name: "binary-file", summary: "A binary file, counted as 0 tokens.", default_severity: Severity::Info, source: sources::SPEC };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG004",
+    name: "binary-file",
+    summary: "A binary file, counted as 0 tokens.",
+    default_severity: Severity::Info,
+    source: sources::SPEC,
+};
 
 pub fn check(cx: &mut Cx) {
-    let binary: Vec<(String, usize)> = cx.a.files.iter().filter(|f| f.is_binary()).map(|f| (f.path.clone(), f.n_bytes)).collect();
+    let binary: Vec<(String, usize)> =
+        cx.a.files
+            .iter()
+            .filter(|f| f.is_binary())
+            .map(|f| (f.path.clone(), f.n_bytes))
+            .collect();
     for (path, n_bytes) in binary {
-        cx.report(&META, &path, None, format!("binary file ({n_bytes} bytes): counted as 0 tokens"));
+        cx.report(
+            &META,
+            &path,
+            None,
+            format!("binary file ({n_bytes} bytes): counted as 0 tokens"),
+        );
     }
 }

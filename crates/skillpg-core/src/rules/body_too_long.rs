@@ -25,7 +25,11 @@ pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
     let n_lines = LineIndex::new(&doc.text).n_lines(&doc.text);
     if n_lines > 500 {
-        cx.report_md(&META, None, format!("SKILL.md is {n_lines} lines; the specification recommends under 500"));
+        cx.report_md(
+            &META,
+            None,
+            format!("SKILL.md is {n_lines} lines; the specification recommends under 500"),
+        );
     }
     // A token is at least one byte: a body of at most 5,000 bytes is not counted.
     if cx.a.body_bytes() <= 5000 {
@@ -33,7 +37,10 @@ pub fn check(cx: &mut Cx) {
     }
     let tokens = cx.a.body_tokens();
     if tokens > 5000 {
-        let message = format!("the body is {} tokens (o200k_base); the specification recommends under 5,000, paid on every activation", super::n(tokens));
+        let message = format!(
+            "the body is {} tokens (o200k_base); the specification recommends under 5,000, paid on every activation",
+            super::n(tokens)
+        );
         cx.report_md(&META, None, message);
     }
 }

@@ -36,7 +36,13 @@ pub fn check(cx: &mut Cx) {
                 ),
                 Severity::Info,
             ),
-            Target::Missing if link.sent => (format!("`{}` is referenced from SKILL.md but is not in the skill folder", link.path), Severity::Warning),
+            Target::Missing if link.sent => (
+                format!(
+                    "`{}` is referenced from SKILL.md but is not in the skill folder",
+                    link.path
+                ),
+                Severity::Warning,
+            ),
             Target::Missing if link.output => continue,
             Target::Missing => (
                 format!(

@@ -37,7 +37,10 @@ const FIELDS: [(&str, Kind); 14] = [
     ("disable-model-invocation", Kind::Bool),
     ("user-invocable", Kind::Bool),
     ("background", Kind::Bool),
-    ("effort", Kind::OneOf(&["low", "medium", "high", "xhigh", "max"])),
+    (
+        "effort",
+        Kind::OneOf(&["low", "medium", "high", "xhigh", "max"]),
+    ),
     ("context", Kind::OneOf(&["fork"])),
     ("shell", Kind::OneOf(&["bash", "powershell"])),
     ("when_to_use", Kind::Str),
@@ -57,18 +60,37 @@ pub fn check(cx: &mut Cx) {
         return;
     }
     for (field, kind) in &FIELDS {
-        let Some(node) = cx.field(field) else { continue };
+        let Some(node) = cx.field(field) else {
+            continue;
+        };
         let problem = match (kind, node) {
-            (Kind::Bool, Node::Scalar(s)) if BOOLS.contains(&s.value.to_ascii_lowercase().as_str()) => None,
-            (Kind::Bool, _) => Some(format!("`{field}` must be a boolean (true/false, yes/no, on/off, 1/0)")),
+            (Kind::Bool, Node::Scalar(s))
+                if BOOLS.contains(&s.value.to_ascii_lowercase().as_str()) =>
+            {
+                None
+            }
+            (Kind::Bool, _) => Some(format!(
+                "`{field}` must be a boolean (true/false, yes/no, on/off, 1/0)"
+            )),
             (Kind::OneOf(values), Node::Scalar(s)) if values.contains(&s.value.as_str()) => None,
-            (Kind::OneOf(values), _) => Some(format!("`{field}` must be one of: {}", values.join(", "))),
+            (Kind::OneOf(values), _) => {
+                Some(format!("`{field}` must be one of: {}", values.join(", ")))
+            }
             (Kind::Str, Node::Scalar(_)) => None,
-            (Kind::Str, other) => Some(format!("`{field}` must be a string, not a {}", other.kind_name())),
+            (Kind::Str, other) => Some(format!(
+                "`{field}` must be a string, not a {}",
+                other.kind_name()
+            )),
             (Kind::StrOrList, Node::Scalar(_) | Node::Seq { .. }) => None,
-            (Kind::StrOrList, other) => Some(format!("`{field}` must be a string or a list, not a {}", other.kind_name())),
+            (Kind::StrOrList, other) => Some(format!(
+                "`{field}` must be a string or a list, not a {}",
+                other.kind_name()
+            )),
             (Kind::Map, Node::Map { .. }) => None,
-            (Kind::Map, other) => Some(format!("`{field}` must be a mapping (hooks configuration), not a {}", other.kind_name())),
+            (Kind::Map, other) => Some(format!(
+                "`{field}` must be a mapping (hooks configuration), not a {}",
+                other.kind_name()
+            )),
         };
         if let Some(message) = problem {
             let span = cx.yaml_span(&node.span());
@@ -77,6 +99,10 @@ pub fn check(cx: &mut Cx) {
     }
     if let Some(node @ (Node::Scalar(_) | Node::Seq { .. })) = cx.field("metadata") {
         let span = cx.yaml_span(&node.span());
-        cx.report_md(&META, span, "`metadata` is not a map: Claude Code drops it".to_owned());
+        cx.report_md(
+            &META,
+            span,
+            "`metadata` is not a map: Claude Code drops it".to_owned(),
+        );
     }
 }

@@ -14,11 +14,18 @@ use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
 use crate::yaml::Node;
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG046", name: "compatibility-empty", summary: "`compatibility` is empty.", default_severity: Severity::Error, source: sources::SPEC };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG046",
+    name: "compatibility-empty",
+    summary: "`compatibility` is empty.",
+    default_severity: Severity::Error,
+    source: sources::SPEC,
+};
 
 pub fn check(cx: &mut Cx) {
-    let Some(Node::Scalar(scalar)) = cx.field("compatibility") else { return };
+    let Some(Node::Scalar(scalar)) = cx.field("compatibility") else {
+        return;
+    };
     if !scalar.value.is_empty() {
         return;
     }

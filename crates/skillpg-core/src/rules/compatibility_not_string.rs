@@ -22,8 +22,12 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(node) = cx.field("compatibility") else { return };
-    let Err(type_name) = cx.as_string(node) else { return };
+    let Some(node) = cx.field("compatibility") else {
+        return;
+    };
+    let Err(type_name) = cx.as_string(node) else {
+        return;
+    };
     // An empty value is `compatibility-empty`'s to report.
     if type_name == "NoneType" {
         return;

@@ -22,14 +22,20 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(node) = cx.field("compatibility") else { return };
-    let Ok(value) = cx.as_string(node) else { return };
+    let Some(node) = cx.field("compatibility") else {
+        return;
+    };
+    let Ok(value) = cx.as_string(node) else {
+        return;
+    };
     let n = cx.profile.length(value);
     if n <= 500 {
         return;
     }
     let message = match cx.profile.wording {
-        Wording::AnthropicUpload => format!("Compatibility is too long ({n} characters). Maximum is 500 characters."),
+        Wording::AnthropicUpload => {
+            format!("Compatibility is too long ({n} characters). Maximum is 500 characters.")
+        }
         _ => format!("Compatibility exceeds 500 character limit ({n} chars)"),
     };
     let span = cx.yaml_span(&node.span());

@@ -26,7 +26,9 @@ pub static META: RuleMeta = RuleMeta {
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
-    let (Some(cut), Split::Closed { .. }) = (doc.skills_ref_cut, &doc.split) else { return };
+    let (Some(cut), Split::Closed { .. }) = (doc.skills_ref_cut, &doc.split) else {
+        return;
+    };
     let message = match cx.profile.split {
         SplitRule::SkillsRef => {
             "skills-ref ends the frontmatter at this `---` and reads the rest as body, as this profile does; the specification's text ends it at the `---` line"

@@ -22,10 +22,14 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(node) = cx.field("description") else { return };
+    let Some(node) = cx.field("description") else {
+        return;
+    };
     let message = match (cx.as_string(node), cx.profile.wording) {
         (Ok(v), _) if !v.trim().is_empty() => return,
-        (Err(type_name), Wording::AnthropicUpload) => format!("Description must be a string, got {type_name}"),
+        (Err(type_name), Wording::AnthropicUpload) => {
+            format!("Description must be a string, got {type_name}")
+        }
         (Ok(_), Wording::AnthropicUpload) => "Description must be non-empty".to_owned(),
         _ => "Field 'description' must be a non-empty string".to_owned(),
     };

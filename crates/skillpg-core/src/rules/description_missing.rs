@@ -24,7 +24,9 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(Node::Map { .. }) = cx.doc().and_then(|d| d.root()) else { return };
+    let Some(Node::Map { .. }) = cx.doc().and_then(|d| d.root()) else {
+        return;
+    };
     if cx.field("description").is_some() {
         return;
     }
@@ -33,6 +35,9 @@ pub fn check(cx: &mut Cx) {
         (_, FieldSet::ClaudeCode) => "no `description`: Claude Code uses the body's first paragraph, which rarely says when to use the skill".to_owned(),
         _ => "Missing required field in frontmatter: description".to_owned(),
     };
-    let at = cx.doc().and_then(|d| d.yaml_range()).map(|r| r.start..r.start);
+    let at = cx
+        .doc()
+        .and_then(|d| d.yaml_range())
+        .map(|r| r.start..r.start);
     cx.report_md(&META, at, message);
 }

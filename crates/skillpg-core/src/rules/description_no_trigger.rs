@@ -24,17 +24,39 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 /// Words that introduce a trigger in the descriptions of the corpus.
-const TRIGGERS: [&str; 16] =
-    ["when", "whenever", "if", "use", "using", "trigger", "triggers", "triggered", "invoke", "asks", "ask", "wants", "needs", "before", "after", "during"];
+const TRIGGERS: [&str; 16] = [
+    "when",
+    "whenever",
+    "if",
+    "use",
+    "using",
+    "trigger",
+    "triggers",
+    "triggered",
+    "invoke",
+    "asks",
+    "ask",
+    "wants",
+    "needs",
+    "before",
+    "after",
+    "during",
+];
 
 pub fn check(cx: &mut Cx) {
-    let Some(node) = cx.field("description") else { return };
-    let Some(scalar) = node.as_scalar() else { return };
+    let Some(node) = cx.field("description") else {
+        return;
+    };
+    let Some(scalar) = node.as_scalar() else {
+        return;
+    };
     if scalar.value.trim().is_empty() {
         return;
     }
     let lower = scalar.value.to_lowercase();
-    let has_trigger = lower.split(|c: char| !c.is_alphanumeric()).any(|w| TRIGGERS.contains(&w));
+    let has_trigger = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| TRIGGERS.contains(&w));
     if has_trigger {
         return;
     }

@@ -23,8 +23,12 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(node) = cx.field("description") else { return };
-    let Ok(value) = cx.as_string(node) else { return };
+    let Some(node) = cx.field("description") else {
+        return;
+    };
+    let Ok(value) = cx.as_string(node) else {
+        return;
+    };
     if value.trim().is_empty() {
         return;
     }
@@ -33,8 +37,12 @@ pub fn check(cx: &mut Cx) {
         return;
     }
     let message = match (cx.profile.wording, cx.profile.length_unit) {
-        (Wording::AnthropicUpload, _) => format!("Description is too long ({n} characters). Maximum is 1024 characters."),
-        (Wording::Playground, unit) if unit != LengthUnit::CodePoints => super::over_limit("description", n, 1024, cx.profile),
+        (Wording::AnthropicUpload, _) => {
+            format!("Description is too long ({n} characters). Maximum is 1024 characters.")
+        }
+        (Wording::Playground, unit) if unit != LengthUnit::CodePoints => {
+            super::over_limit("description", n, 1024, cx.profile)
+        }
         _ => format!("Description exceeds 1024 character limit ({n} chars)"),
     };
     let span = cx.yaml_span(&node.span());

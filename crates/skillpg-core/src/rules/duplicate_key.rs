@@ -15,16 +15,33 @@ use crate::diagnostic::Severity;
 use crate::profile::YamlDialect;
 use crate::yaml::YamlIssueKind;
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG018", name: "duplicate-key", summary: "A key appears twice in a mapping.", default_severity: Severity::Warning, source: sources::SKILLS_REF };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG018",
+    name: "duplicate-key",
+    summary: "A key appears twice in a mapping.",
+    default_severity: Severity::Warning,
+    source: sources::SKILLS_REF,
+};
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
-    let Some(parsed) = doc.yaml.as_ref() else { return };
-    for issue in parsed.issues.iter().filter(|i| i.kind == YamlIssueKind::DuplicateKey) {
+    let Some(parsed) = doc.yaml.as_ref() else {
+        return;
+    };
+    for issue in parsed
+        .issues
+        .iter()
+        .filter(|i| i.kind == YamlIssueKind::DuplicateKey)
+    {
         let message = match cx.profile.yaml {
-            YamlDialect::StrictYaml => format!("Invalid YAML in frontmatter: Duplicate key '{}' found", issue.detail),
-            YamlDialect::Lenient => format!("duplicate key '{}': lenient loaders keep the last value, strict ones refuse the file", issue.detail),
+            YamlDialect::StrictYaml => format!(
+                "Invalid YAML in frontmatter: Duplicate key '{}' found",
+                issue.detail
+            ),
+            YamlDialect::Lenient => format!(
+                "duplicate key '{}': lenient loaders keep the last value, strict ones refuse the file",
+                issue.detail
+            ),
         };
         cx.report_md(&META, Some(doc.yaml_span(&issue.span)), message);
     }

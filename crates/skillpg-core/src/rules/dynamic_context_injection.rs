@@ -31,7 +31,10 @@ pub fn check(cx: &mut Cx) {
     let mut offset = body.start;
     for line in text.split_inclusive('\n') {
         if line.trim_start().starts_with("```!") {
-            found.push((offset..offset + line.trim_end().len(), "a ```! block".to_owned()));
+            found.push((
+                offset..offset + line.trim_end().len(),
+                "a ```! block".to_owned(),
+            ));
         }
         let bytes = line.as_bytes();
         let mut idx = 0;
@@ -51,9 +54,13 @@ pub fn check(cx: &mut Cx) {
     let in_claude_code = cx.profile.fields == FieldSet::ClaudeCode;
     for (span, what) in found {
         let message = if in_claude_code {
-            format!("{what} runs a shell command when the skill is invoked, before Claude sees the body (security note: review it like a script)")
+            format!(
+                "{what} runs a shell command when the skill is invoked, before Claude sees the body (security note: review it like a script)"
+            )
         } else {
-            format!("{what} is Claude Code's dynamic context injection: it runs a shell command there, and elsewhere the agent sees the literal text")
+            format!(
+                "{what} is Claude Code's dynamic context injection: it runs a shell command there, and elsewhere the agent sees the literal text"
+            )
         };
         cx.report_md(&META, Some(span), message);
     }

@@ -14,8 +14,13 @@
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG082", name: "error-code-table", summary: "The codes of an error table.", default_severity: Severity::Info, source: sources::CONTRACT };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG082",
+    name: "error-code-table",
+    summary: "The codes of an error table.",
+    default_severity: Severity::Info,
+    source: sources::CONTRACT,
+};
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
@@ -26,7 +31,10 @@ pub fn check(cx: &mut Cx) {
             continue;
         }
         let text = &doc.text[section.range.clone()];
-        let rows: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with('|')).collect();
+        let rows: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with('|'))
+            .collect();
         // The header row and the `|---|` separator come first.
         let codes: Vec<String> = rows
             .iter()
@@ -40,10 +48,25 @@ pub fn check(cx: &mut Cx) {
         }
         let mut sorted = codes.clone();
         sorted.sort();
-        let dups: Vec<&String> = sorted.windows(2).filter(|w| w[0] == w[1]).map(|w| &w[0]).collect();
-        let mut message = format!("{} declares {} error code(s): {}", section.title, codes.len(), codes.join(", "));
+        let dups: Vec<&String> = sorted
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| &w[0])
+            .collect();
+        let mut message = format!(
+            "{} declares {} error code(s): {}",
+            section.title,
+            codes.len(),
+            codes.join(", ")
+        );
         if !dups.is_empty() {
-            message.push_str(&format!("; duplicated: {}", dups.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")));
+            message.push_str(&format!(
+                "; duplicated: {}",
+                dups.iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
         }
         reports.push((section.range.start, message, !dups.is_empty()));
     }

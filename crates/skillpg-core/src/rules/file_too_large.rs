@@ -13,14 +13,27 @@ use super::{Cx, RuleMeta, sources};
 use crate::bundle::MAX_FILE_BYTES;
 use crate::diagnostic::Severity;
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG003", name: "file-too-large", summary: "A file is over 8 MB.", default_severity: Severity::Error, source: sources::CLAUDE_API };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG003",
+    name: "file-too-large",
+    summary: "A file is over 8 MB.",
+    default_severity: Severity::Error,
+    source: sources::CLAUDE_API,
+};
 
 pub fn check(cx: &mut Cx) {
-    let large: Vec<(String, usize)> = cx.a.files.iter().filter(|f| f.too_large).map(|f| (f.path.clone(), f.n_bytes)).collect();
+    let large: Vec<(String, usize)> =
+        cx.a.files
+            .iter()
+            .filter(|f| f.too_large)
+            .map(|f| (f.path.clone(), f.n_bytes))
+            .collect();
     for (path, n_bytes) in large {
-        let message =
-            format!("{path} is {:.1} MB, over the {} MB upload limit; it was not read and counts 0 tokens", n_bytes as f64 / 1_048_576.0, MAX_FILE_BYTES / 1_048_576);
+        let message = format!(
+            "{path} is {:.1} MB, over the {} MB upload limit; it was not read and counts 0 tokens",
+            n_bytes as f64 / 1_048_576.0,
+            MAX_FILE_BYTES / 1_048_576
+        );
         cx.report(&META, &path, None, message);
     }
 }

@@ -24,7 +24,9 @@ pub static META: RuleMeta = RuleMeta {
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
-    let Some(parsed) = doc.yaml.as_ref() else { return };
+    let Some(parsed) = doc.yaml.as_ref() else {
+        return;
+    };
     if parsed.error.is_some() || matches!(parsed.root, Some(Node::Map { .. })) {
         return;
     }

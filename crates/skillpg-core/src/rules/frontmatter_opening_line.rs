@@ -23,12 +23,19 @@ pub static META: RuleMeta = RuleMeta {
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
-    let Some(rest) = doc.opening_line_rest.clone() else { return };
+    let Some(rest) = doc.opening_line_rest.clone() else {
+        return;
+    };
     let message = format!(
         "the first line must be `---` alone, but `{}` follows it (skills-ref accepts this; the specification's text and line-based loaders do not)",
         &doc.text[rest.clone()]
     );
     if let Some(d) = cx.report_md(&META, Some(rest.clone()), message) {
-        d.fix = Some(fix("Put the frontmatter on its own lines", rest.start..rest.start, "\n".to_owned(), Applicability::Safe));
+        d.fix = Some(fix(
+            "Put the frontmatter on its own lines",
+            rest.start..rest.start,
+            "\n".to_owned(),
+            Applicability::Safe,
+        ));
     }
 }

@@ -26,7 +26,9 @@ pub static META: RuleMeta = RuleMeta {
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
-    let Split::Unclosed { .. } = doc.split else { return };
+    let Split::Unclosed { .. } = doc.split else {
+        return;
+    };
     let mut message = match cx.profile.wording {
         Wording::AnthropicUpload => "Invalid frontmatter format".to_owned(),
         _ => "SKILL.md frontmatter not properly closed with ---".to_owned(),

@@ -53,8 +53,13 @@ pub fn check(cx: &mut Cx) {
     ranges.push(("body", doc.body_range(), true));
     for (what, range, in_body) in ranges {
         let text = &doc.text[range.clone()];
-        let hits: Vec<(usize, char)> = text.char_indices().filter(|(_, c)| is_invisible(*c, in_body)).collect();
-        let Some(&(first, c)) = hits.first() else { continue };
+        let hits: Vec<(usize, char)> = text
+            .char_indices()
+            .filter(|(_, c)| is_invisible(*c, in_body))
+            .collect();
+        let Some(&(first, c)) = hits.first() else {
+            continue;
+        };
         let start = range.start + first;
         let message = format!(
             "{} invisible or bidirectional-control character(s) in the {what}, first U+{:04X} at this position; they hide text from reviewers but not from the model",
@@ -64,7 +69,12 @@ pub fn check(cx: &mut Cx) {
         if let Some(d) = cx.report_md(&META, Some(start..start + c.len_utf8()), message)
             && hits.len() == 1
         {
-            d.fix = Some(fix("Delete the character", start..start + c.len_utf8(), String::new(), Applicability::Unsafe));
+            d.fix = Some(fix(
+                "Delete the character",
+                start..start + c.len_utf8(),
+                String::new(),
+                Applicability::Unsafe,
+            ));
         }
     }
 }

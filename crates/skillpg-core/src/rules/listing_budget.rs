@@ -33,17 +33,34 @@ pub static META: RuleMeta = RuleMeta {
 
 /// The finding over a catalog of `analyses` installed together, if their level-1 entries are
 /// over the budget of a `context_window_tokens` window under a profile that lists skills.
-pub fn check(analyses: &[Analysis], profile: &Profile, context_window_tokens: usize) -> Option<Diagnostic> {
+pub fn check(
+    analyses: &[Analysis],
+    profile: &Profile,
+    context_window_tokens: usize,
+) -> Option<Diagnostic> {
     let severity = profile.severity(META.name, META.default_severity)?;
-    let installed: Vec<InstalledSkill> = analyses.iter().map(|a| InstalledSkill::from_analysis(a, profile)).collect();
+    let installed: Vec<InstalledSkill> = analyses
+        .iter()
+        .map(|a| InstalledSkill::from_analysis(a, profile))
+        .collect();
     let report = catalog::listing(profile, &installed, Some(context_window_tokens))?;
     if report.fits() {
         return None;
     }
     const SHOWN: usize = 5;
     let named = |pick: &dyn Fn(&catalog::ListedSkill) -> bool| {
-        let names: Vec<&str> = report.skills.iter().filter(|s| pick(s)).map(|s| s.name.as_str()).collect();
-        let mut text = names.iter().take(SHOWN).map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        let names: Vec<&str> = report
+            .skills
+            .iter()
+            .filter(|s| pick(s))
+            .map(|s| s.name.as_str())
+            .collect();
+        let mut text = names
+            .iter()
+            .take(SHOWN)
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         if names.len() > SHOWN {
             text.push_str(&format!(" and {} more", super::n(names.len() - SHOWN)));
         }
@@ -61,10 +78,28 @@ pub fn check(analyses: &[Analysis], profile: &Profile, context_window_tokens: us
         super::n(context_window_tokens),
     );
     if report.cut() > 0 {
-        message.push_str(&format!("; it shortens {} description(s): {}", super::n(report.cut()), named(&|s| s.is_cut())));
+        message.push_str(&format!(
+            "; it shortens {} description(s): {}",
+            super::n(report.cut()),
+            named(&|s| s.is_cut())
+        ));
     }
     if report.omitted() > 0 {
-        message.push_str(&format!("; it leaves out {} skill(s): {}", super::n(report.omitted()), named(&|s| s.is_omitted())));
+        message.push_str(&format!(
+            "; it leaves out {} skill(s): {}",
+            super::n(report.omitted()),
+            named(&|s| s.is_omitted())
+        ));
     }
-    Some(Diagnostic { code: META.code, rule: META.name, severity, message, file: String::new(), span: None, location: None, fix: None, source: META.source })
+    Some(Diagnostic {
+        code: META.code,
+        rule: META.name,
+        severity,
+        message,
+        file: String::new(),
+        span: None,
+        location: None,
+        fix: None,
+        source: META.source,
+    })
 }

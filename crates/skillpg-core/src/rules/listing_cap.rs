@@ -22,14 +22,29 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(cap) = cx.profile.listing_cap_chars else { return };
-    let description = cx.field("description").and_then(|n| n.as_scalar()).map(|s| s.value.chars().count()).unwrap_or(0);
-    let when = cx.field("when_to_use").and_then(|n| n.as_scalar()).map(|s| s.value.chars().count()).unwrap_or(0);
+    let Some(cap) = cx.profile.listing_cap_chars else {
+        return;
+    };
+    let description = cx
+        .field("description")
+        .and_then(|n| n.as_scalar())
+        .map(|s| s.value.chars().count())
+        .unwrap_or(0);
+    let when = cx
+        .field("when_to_use")
+        .and_then(|n| n.as_scalar())
+        .map(|s| s.value.chars().count())
+        .unwrap_or(0);
     let n = description + when;
     if n <= cap {
         return;
     }
-    let span = cx.field("description").and_then(|n| cx.yaml_span(&n.span()));
-    let message = format!("description + when_to_use is {n} characters; the listing truncates at {cap}, so the last {} never reach the model", n - cap);
+    let span = cx
+        .field("description")
+        .and_then(|n| cx.yaml_span(&n.span()));
+    let message = format!(
+        "description + when_to_use is {n} characters; the listing truncates at {cap}, so the last {} never reach the model",
+        n - cap
+    );
     cx.report_md(&META, span, message);
 }

@@ -23,7 +23,9 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(node) = cx.field("metadata") else { return };
+    let Some(node) = cx.field("metadata") else {
+        return;
+    };
     match node {
         Node::Map { entries, .. } => {
             for (key, value) in entries {

@@ -13,8 +13,13 @@ use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
 use crate::profile::Wording;
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG001", name: "missing-skill-md", summary: "The folder has no SKILL.md.", default_severity: Severity::Error, source: sources::SKILLS_REF };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG001",
+    name: "missing-skill-md",
+    summary: "The folder has no SKILL.md.",
+    default_severity: Severity::Error,
+    source: sources::SKILLS_REF,
+};
 
 pub fn check(cx: &mut Cx) {
     if cx.a.skill_md_path.is_some() {

@@ -82,15 +82,40 @@ pub(crate) struct Cx<'a> {
 impl<'a> Cx<'a> {
     /// Reports a finding of `meta` unless the profile turns the rule off; returns it so the
     /// caller can attach a fix.
-    pub fn report(&mut self, meta: &'static RuleMeta, file: &str, span: Option<Range<usize>>, message: String) -> Option<&mut Diagnostic> {
+    pub fn report(
+        &mut self,
+        meta: &'static RuleMeta,
+        file: &str,
+        span: Option<Range<usize>>,
+        message: String,
+    ) -> Option<&mut Diagnostic> {
         let severity = self.profile.severity(meta.name, meta.default_severity)?;
-        self.out.push(Diagnostic { code: meta.code, rule: meta.name, severity, message, file: file.to_owned(), span, location: None, fix: None, source: meta.source });
+        self.out.push(Diagnostic {
+            code: meta.code,
+            rule: meta.name,
+            severity,
+            message,
+            file: file.to_owned(),
+            span,
+            location: None,
+            fix: None,
+            source: meta.source,
+        });
         self.out.last_mut()
     }
 
     /// Reports a finding in SKILL.md.
-    pub fn report_md(&mut self, meta: &'static RuleMeta, span: Option<Range<usize>>, message: String) -> Option<&mut Diagnostic> {
-        let file = self.a.skill_md_path.clone().unwrap_or_else(|| "SKILL.md".to_owned());
+    pub fn report_md(
+        &mut self,
+        meta: &'static RuleMeta,
+        span: Option<Range<usize>>,
+        message: String,
+    ) -> Option<&mut Diagnostic> {
+        let file = self
+            .a
+            .skill_md_path
+            .clone()
+            .unwrap_or_else(|| "SKILL.md".to_owned());
         self.report(meta, &file, span, message)
     }
 
@@ -113,7 +138,11 @@ impl<'a> Cx<'a> {
     /// The value of top-level `key` (the last one, as lenient loaders keep; strictyaml refuses
     /// duplicates, which another rule reports).
     pub fn field(&self, key: &str) -> Option<&'a Node> {
-        self.entries()?.iter().rev().find(|(k, _)| k.value == key).map(|(_, v)| v)
+        self.entries()?
+            .iter()
+            .rev()
+            .find(|(k, _)| k.value == key)
+            .map(|(_, v)| v)
     }
 
     /// Converts a YAML-relative range to a SKILL.md range.
@@ -144,7 +173,13 @@ impl<'a> Cx<'a> {
 /// "`description` is 1,030 UTF-16 units; GitHub Copilot / VS Code allows 1,024": a length over
 /// a profile's limit, in the profile's unit.
 pub(crate) fn over_limit(field: &str, count: usize, limit: usize, profile: &Profile) -> String {
-    format!("`{field}` is {} {}; {} allows {}", n(count), profile.length_unit.noun(), profile.title, n(limit))
+    format!(
+        "`{field}` is {} {}; {} allows {}",
+        n(count),
+        profile.length_unit.noun(),
+        profile.title,
+        n(limit)
+    )
 }
 
 /// `26362` as `26,362`.
@@ -153,8 +188,17 @@ pub(crate) fn n(count: usize) -> String {
 }
 
 /// A fix of one edit.
-pub(crate) fn fix(title: &str, range: Range<usize>, replacement: String, applicability: Applicability) -> Fix {
-    Fix { title: title.to_owned(), edits: vec![Edit { range, replacement }], applicability }
+pub(crate) fn fix(
+    title: &str,
+    range: Range<usize>,
+    replacement: String,
+    applicability: Applicability,
+) -> Fix {
+    Fix {
+        title: title.to_owned(),
+        edits: vec![Edit { range, replacement }],
+        applicability,
+    }
 }
 
 /// Quotes `value` as a YAML double-quoted scalar.
@@ -177,7 +221,10 @@ pub(crate) fn yaml_quote(value: &str) -> String {
 /// Python's `str.isalnum` for one character: general category L* or N*.
 pub(crate) fn python_isalnum(c: char) -> bool {
     use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
-    matches!(c.general_category_group(), GeneralCategoryGroup::Letter | GeneralCategoryGroup::Number)
+    matches!(
+        c.general_category_group(),
+        GeneralCategoryGroup::Letter | GeneralCategoryGroup::Number
+    )
 }
 
 /// The stripped and NFKC-normalised name, as skills-ref compares it.
@@ -206,13 +253,19 @@ pub(crate) static ALL: &[Rule] = &[
     (&bom::META, bom::check),
     (&frontmatter_missing::META, frontmatter_missing::check),
     (&frontmatter_unclosed::META, frontmatter_unclosed::check),
-    (&frontmatter_opening_line::META, frontmatter_opening_line::check),
+    (
+        &frontmatter_opening_line::META,
+        frontmatter_opening_line::check,
+    ),
     (&invalid_yaml::META, invalid_yaml::check),
     (&yaml_flow_collection::META, yaml_flow_collection::check),
     (&yaml_anchor_or_tag::META, yaml_anchor_or_tag::check),
     (&yaml_tab::META, yaml_tab::check),
     (&duplicate_key::META, duplicate_key::check),
-    (&frontmatter_not_mapping::META, frontmatter_not_mapping::check),
+    (
+        &frontmatter_not_mapping::META,
+        frontmatter_not_mapping::check,
+    ),
     (&dashes_in_frontmatter::META, dashes_in_frontmatter::check),
     (&unknown_field::META, unknown_field::check),
     (&name_missing::META, name_missing::check),
@@ -220,7 +273,10 @@ pub(crate) static ALL: &[Rule] = &[
     (&name_too_long::META, name_too_long::check),
     (&name_not_lowercase::META, name_not_lowercase::check),
     (&name_hyphen_edge::META, name_hyphen_edge::check),
-    (&name_consecutive_hyphens::META, name_consecutive_hyphens::check),
+    (
+        &name_consecutive_hyphens::META,
+        name_consecutive_hyphens::check,
+    ),
     (&name_invalid_chars::META, name_invalid_chars::check),
     (&name_dir_mismatch::META, name_dir_mismatch::check),
     (&name_reserved_word::META, name_reserved_word::check),
@@ -228,13 +284,25 @@ pub(crate) static ALL: &[Rule] = &[
     (&description_missing::META, description_missing::check),
     (&description_empty::META, description_empty::check),
     (&description_too_long::META, description_too_long::check),
-    (&short_description_too_long::META, short_description_too_long::check),
+    (
+        &short_description_too_long::META,
+        short_description_too_long::check,
+    ),
     (&xml_in_field::META, xml_in_field::check),
-    (&compatibility_not_string::META, compatibility_not_string::check),
+    (
+        &compatibility_not_string::META,
+        compatibility_not_string::check,
+    ),
     (&compatibility_too_long::META, compatibility_too_long::check),
     (&compatibility_empty::META, compatibility_empty::check),
-    (&metadata_not_string_map::META, metadata_not_string_map::check),
-    (&allowed_tools_not_string::META, allowed_tools_not_string::check),
+    (
+        &metadata_not_string_map::META,
+        metadata_not_string_map::check,
+    ),
+    (
+        &allowed_tools_not_string::META,
+        allowed_tools_not_string::check,
+    ),
     (&non_string_scalar::META, non_string_scalar::check),
     (&yaml_comment_in_value::META, yaml_comment_in_value::check),
     (&claude_code_field_type::META, claude_code_field_type::check),
@@ -248,7 +316,10 @@ pub(crate) static ALL: &[Rule] = &[
     (&broken_link::META, broken_link::check),
     (&escape_hatch::META, escape_hatch::check),
     (&stale_count::META, stale_count::check),
-    (&dynamic_context_injection::META, dynamic_context_injection::check),
+    (
+        &dynamic_context_injection::META,
+        dynamic_context_injection::check,
+    ),
     (&allowed_tools_wildcard::META, allowed_tools_wildcard::check),
     (&invisible_unicode::META, invisible_unicode::check),
     (&description_no_trigger::META, description_no_trigger::check),

@@ -24,18 +24,31 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some((name, scalar)) = checked_name(cx) else { return };
+    let Some((name, scalar)) = checked_name(cx) else {
+        return;
+    };
     let dir: String = cx.a.dir_name.nfkc().collect();
     if dir == name {
         return;
     }
-    let message = format!("Directory name '{}' must match skill name '{}'", cx.a.dir_name, name);
+    let message = format!(
+        "Directory name '{}' must match skill name '{}'",
+        cx.a.dir_name, name
+    );
     let span = cx.yaml_span(&scalar.span);
     let dir_name = cx.a.dir_name.clone();
-    let dir_is_valid = !dir_name.is_empty() && dir_name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    let dir_is_valid = !dir_name.is_empty()
+        && dir_name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if let Some(d) = cx.report_md(&META, span.clone(), message)
         && let Some(span) = span.filter(|s| !s.is_empty() && dir_is_valid)
     {
-        d.fix = Some(fix("Set `name` to the folder's name", span, dir_name, Applicability::Unsafe));
+        d.fix = Some(fix(
+            "Set `name` to the folder's name",
+            span,
+            dir_name,
+            Applicability::Unsafe,
+        ));
     }
 }

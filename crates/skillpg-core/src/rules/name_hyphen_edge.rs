@@ -22,12 +22,16 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some((name, scalar)) = checked_name(cx) else { return };
+    let Some((name, scalar)) = checked_name(cx) else {
+        return;
+    };
     if !(name.starts_with('-') || name.ends_with('-')) {
         return;
     }
     let message = match cx.profile.wording {
-        Wording::AnthropicUpload => format!("Name '{name}' cannot start/end with hyphen or contain consecutive hyphens"),
+        Wording::AnthropicUpload => {
+            format!("Name '{name}' cannot start/end with hyphen or contain consecutive hyphens")
+        }
         _ => "Skill name cannot start or end with a hyphen".to_owned(),
     };
     let span = cx.yaml_span(&scalar.span);

@@ -24,7 +24,9 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some((name, scalar)) = checked_name(cx) else { return };
+    let Some((name, scalar)) = checked_name(cx) else {
+        return;
+    };
     let ok = match cx.profile.name_charset {
         NameCharset::UnicodeAlnum => name.chars().all(|c| python_isalnum(c) || c == '-'),
         // Uppercase ASCII is `name-not-lowercase`'s to report.
@@ -34,9 +36,15 @@ pub fn check(cx: &mut Cx) {
         return;
     }
     let message = match (cx.profile.wording, cx.profile.name_charset) {
-        (Wording::AnthropicUpload, _) => format!("Name '{name}' should be kebab-case (lowercase letters, digits, and hyphens only)"),
-        (_, NameCharset::UnicodeAlnum) => format!("Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."),
-        (_, NameCharset::AsciiKebab) => format!("Skill name '{name}' may hold only lowercase ASCII letters, digits and hyphens"),
+        (Wording::AnthropicUpload, _) => format!(
+            "Name '{name}' should be kebab-case (lowercase letters, digits, and hyphens only)"
+        ),
+        (_, NameCharset::UnicodeAlnum) => format!(
+            "Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."
+        ),
+        (_, NameCharset::AsciiKebab) => {
+            format!("Skill name '{name}' may hold only lowercase ASCII letters, digits and hyphens")
+        }
     };
     let span = cx.yaml_span(&scalar.span);
     cx.report_md(&META, span, message);

@@ -14,16 +14,26 @@ use crate::diagnostic::{Applicability, Severity};
 use crate::profile::Wording;
 use crate::yaml::Node;
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG031", name: "name-missing", summary: "The frontmatter has no `name`.", default_severity: Severity::Error, source: sources::SKILLS_REF };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG031",
+    name: "name-missing",
+    summary: "The frontmatter has no `name`.",
+    default_severity: Severity::Error,
+    source: sources::SKILLS_REF,
+};
 
 pub fn check(cx: &mut Cx) {
-    let Some(Node::Map { .. }) = cx.doc().and_then(|d| d.root()) else { return };
+    let Some(Node::Map { .. }) = cx.doc().and_then(|d| d.root()) else {
+        return;
+    };
     if cx.field("name").is_some() {
         return;
     }
     let message = if !cx.profile.name_required {
-        format!("no `name`: {} uses the folder's name, `{}`", cx.profile.title, cx.a.dir_name)
+        format!(
+            "no `name`: {} uses the folder's name, `{}`",
+            cx.profile.title, cx.a.dir_name
+        )
     } else {
         match cx.profile.wording {
             Wording::AnthropicUpload => "Missing 'name' in frontmatter".to_owned(),
@@ -38,7 +48,12 @@ pub fn check(cx: &mut Cx) {
             d.severity = Severity::Info;
         }
         if let Some(at) = insert_at {
-            d.fix = Some(fix("Add `name` from the folder's name", at..at, format!("name: {dir}\n"), Applicability::Unsafe));
+            d.fix = Some(fix(
+                "Add `name` from the folder's name",
+                at..at,
+                format!("name: {dir}\n"),
+                Applicability::Unsafe,
+            ));
         }
     }
 }

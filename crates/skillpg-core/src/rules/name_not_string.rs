@@ -14,14 +14,21 @@ use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
 use crate::profile::Wording;
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG032", name: "name-not-string", summary: "`name` is not a non-empty string.", default_severity: Severity::Error, source: sources::SKILLS_REF };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG032",
+    name: "name-not-string",
+    summary: "`name` is not a non-empty string.",
+    default_severity: Severity::Error,
+    source: sources::SKILLS_REF,
+};
 
 pub fn check(cx: &mut Cx) {
     let Some(node) = cx.field("name") else { return };
     let message = match (cx.as_string(node), cx.profile.wording) {
         (Ok(v), _) if !v.trim().is_empty() => return,
-        (Err(type_name), Wording::AnthropicUpload) => format!("Name must be a string, got {type_name}"),
+        (Err(type_name), Wording::AnthropicUpload) => {
+            format!("Name must be a string, got {type_name}")
+        }
         (Ok(_), Wording::AnthropicUpload) => "Missing 'name' in frontmatter".to_owned(),
         _ => "Field 'name' must be a non-empty string".to_owned(),
     };

@@ -31,11 +31,17 @@ pub fn check(cx: &mut Cx) {
     if cx.profile.fields != FieldSet::Gemini {
         return;
     }
-    let Some(scalar) = cx.field("name").and_then(|n| n.as_scalar()) else { return };
+    let Some(scalar) = cx.field("name").and_then(|n| n.as_scalar()) else {
+        return;
+    };
     if !scalar.value.contains(REPLACED) {
         return;
     }
-    let shown: String = scalar.value.chars().map(|c| if REPLACED.contains(&c) { '-' } else { c }).collect();
+    let shown: String = scalar
+        .value
+        .chars()
+        .map(|c| if REPLACED.contains(&c) { '-' } else { c })
+        .collect();
     let message = format!("Gemini CLI lists `{}` as `{shown}`", scalar.value);
     let span = cx.yaml_span(&scalar.span);
     cx.report_md(&META, span, message);

@@ -14,11 +14,18 @@ use super::{Cx, RuleMeta, checked_name, sources};
 use crate::diagnostic::Severity;
 use crate::profile::{LengthUnit, Wording};
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG033", name: "name-too-long", summary: "`name` is over 64 characters.", default_severity: Severity::Error, source: sources::SKILLS_REF };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG033",
+    name: "name-too-long",
+    summary: "`name` is over 64 characters.",
+    default_severity: Severity::Error,
+    source: sources::SKILLS_REF,
+};
 
 pub fn check(cx: &mut Cx) {
-    let Some((name, scalar)) = checked_name(cx) else { return };
+    let Some((name, scalar)) = checked_name(cx) else {
+        return;
+    };
     let n = match cx.profile.length_unit {
         LengthUnit::CodePoints => name.chars().count(),
         unit => unit.count(&scalar.value),
@@ -27,8 +34,12 @@ pub fn check(cx: &mut Cx) {
         return;
     }
     let message = match (cx.profile.wording, cx.profile.length_unit) {
-        (Wording::AnthropicUpload, _) => format!("Name is too long ({n} characters). Maximum is 64 characters."),
-        (Wording::Playground, unit) if unit != LengthUnit::CodePoints => super::over_limit("name", n, 64, cx.profile),
+        (Wording::AnthropicUpload, _) => {
+            format!("Name is too long ({n} characters). Maximum is 64 characters.")
+        }
+        (Wording::Playground, unit) if unit != LengthUnit::CodePoints => {
+            super::over_limit("name", n, 64, cx.profile)
+        }
         _ => format!("Skill name '{name}' exceeds 64 character limit ({n} chars)"),
     };
     let span = cx.yaml_span(&scalar.span);

@@ -56,8 +56,13 @@ pub fn check(cx: &mut Cx) {
         if scalar.style != Style::Plain {
             continue;
         }
-        let message = format!("`{field}: {}` is {kind} to YAML 1.1 loaders (PyYAML, js-yaml) and a string to strictyaml; quote it", scalar.value);
-        let Some(span) = cx.yaml_span(&scalar.span) else { continue };
+        let message = format!(
+            "`{field}: {}` is {kind} to YAML 1.1 loaders (PyYAML, js-yaml) and a string to strictyaml; quote it",
+            scalar.value
+        );
+        let Some(span) = cx.yaml_span(&scalar.span) else {
+            continue;
+        };
         let quoted = yaml_quote(&scalar.value);
         if let Some(d) = cx.report_md(&META, Some(span.clone()), message) {
             d.fix = Some(fix("Quote the value", span, quoted, Applicability::Safe));

@@ -14,8 +14,13 @@ use super::{Cx, RuleMeta, sources};
 use crate::bundle::FileText;
 use crate::diagnostic::Severity;
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG005", name: "non-utf8-text", summary: "A text file that is not valid UTF-8.", default_severity: Severity::Warning, source: sources::SKILLS_REF };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG005",
+    name: "non-utf8-text",
+    summary: "A text file that is not valid UTF-8.",
+    default_severity: Severity::Warning,
+    source: sources::SKILLS_REF,
+};
 
 pub fn check(cx: &mut Cx) {
     let skill_md = cx.a.skill_md_path.clone();

@@ -37,9 +37,15 @@ pub fn check(cx: &mut Cx) {
             .collect();
     for (path, tokens, exact) in big {
         let message = match (tokens > 25_000, exact) {
-            (true, false) => format!("{path} is over 25,000 tokens (o200k_base; `skillpg levels` gives its count); an agent that opens it reads all of it"),
+            (true, false) => format!(
+                "{path} is over 25,000 tokens (o200k_base; `skillpg levels` gives its count); an agent that opens it reads all of it"
+            ),
             (over_25k, _) => {
-                format!("{path} is {} tokens (o200k_base), over {}; an agent that opens it reads all of it", super::n(tokens), if over_25k { "25,000" } else { "10,000" })
+                format!(
+                    "{path} is {} tokens (o200k_base), over {}; an agent that opens it reads all of it",
+                    super::n(tokens),
+                    if over_25k { "25,000" } else { "10,000" }
+                )
             }
         };
         cx.report(&META, &path, None, message);

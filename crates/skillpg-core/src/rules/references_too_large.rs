@@ -22,12 +22,20 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let files: Vec<&crate::FileFacts> = cx.a.files.iter().filter(|f| f.counted && f.text.text().is_some()).collect();
+    let files: Vec<&crate::FileFacts> =
+        cx.a.files
+            .iter()
+            .filter(|f| f.counted && f.text.text().is_some())
+            .collect();
     // A token is at least one byte: files of 25,000 bytes in all are not counted.
     if files.iter().map(|f| f.n_bytes).sum::<usize>() <= 25_000 {
         return;
     }
-    let n_files = cx.a.files.iter().filter(|f| Some(&f.path) != cx.a.skill_md_path.as_ref()).count();
+    let n_files =
+        cx.a.files
+            .iter()
+            .filter(|f| Some(&f.path) != cx.a.skill_md_path.as_ref())
+            .count();
     // The exact total when the levels are already counted (the page counts them); otherwise
     // count file by file and stop once past 50,000 (`skillpg levels` gives the total).
     let (total, complete) = match cx.a.counted_levels() {
@@ -52,8 +60,15 @@ pub fn check(cx: &mut Cx) {
         return;
     }
     let message = match (complete, total > 50_000) {
-        (true, over_50k) => format!("the {} bundled files hold {} tokens (o200k_base), over {}", n_files, super::n(total), if over_50k { "50,000" } else { "25,000" }),
-        (false, _) => format!("the {n_files} bundled files hold over 50,000 tokens (o200k_base; `skillpg levels` gives the exact total)"),
+        (true, over_50k) => format!(
+            "the {} bundled files hold {} tokens (o200k_base), over {}",
+            n_files,
+            super::n(total),
+            if over_50k { "50,000" } else { "25,000" }
+        ),
+        (false, _) => format!(
+            "the {n_files} bundled files hold over 50,000 tokens (o200k_base; `skillpg levels` gives the exact total)"
+        ),
     };
     cx.report(&META, "", None, message);
 }

@@ -23,7 +23,9 @@ pub static META: RuleMeta = RuleMeta {
     source: sources::CONTRACT,
 };
 
-const TYPES: [&str; 7] = ["object", "array", "string", "number", "integer", "boolean", "null"];
+const TYPES: [&str; 7] = [
+    "object", "array", "string", "number", "integer", "boolean", "null",
+];
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
@@ -34,19 +36,31 @@ pub fn check(cx: &mut Cx) {
             continue;
         }
         let text = &doc.text[section.range.clone()];
-        let Some(open) = text.find("```json") else { continue };
-        let Some(content_start) = text[open..].find('\n').map(|i| open + i + 1) else { continue };
-        let Some(close) = text[content_start..].find("```").map(|i| content_start + i) else { continue };
+        let Some(open) = text.find("```json") else {
+            continue;
+        };
+        let Some(content_start) = text[open..].find('\n').map(|i| open + i + 1) else {
+            continue;
+        };
+        let Some(close) = text[content_start..].find("```").map(|i| content_start + i) else {
+            continue;
+        };
         let json = &text[content_start..close];
         let base = section.range.start + content_start;
         match serde_json::from_str::<serde_json::Value>(json) {
             Err(err) => {
                 let offset = offset_of(json, err.line(), err.column());
-                reports.push((base + offset, format!("{}: invalid JSON: {err}", section.title)));
+                reports.push((
+                    base + offset,
+                    format!("{}: invalid JSON: {err}", section.title),
+                ));
             }
             Ok(value) => {
                 if let Some(problem) = schema_problem(&value, "") {
-                    reports.push((base, format!("{}: not a valid JSON Schema: {problem}", section.title)));
+                    reports.push((
+                        base,
+                        format!("{}: not a valid JSON Schema: {problem}", section.title),
+                    ));
                 }
             }
         }
@@ -58,7 +72,11 @@ pub fn check(cx: &mut Cx) {
 
 /// Byte offset of serde_json's 1-based line and column (column in bytes, as serde_json counts).
 fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
     (line_start + column.saturating_sub(1)).min(text.len())
 }
 
@@ -67,20 +85,36 @@ fn schema_problem(value: &serde_json::Value, pointer: &str) -> Option<String> {
     let obj = match value {
         serde_json::Value::Object(obj) => obj,
         serde_json::Value::Bool(_) => return None,
-        _ => return Some(format!("{} must be an object or a boolean", if pointer.is_empty() { "the schema" } else { pointer })),
+        _ => {
+            return Some(format!(
+                "{} must be an object or a boolean",
+                if pointer.is_empty() {
+                    "the schema"
+                } else {
+                    pointer
+                }
+            ));
+        }
     };
     if let Some(t) = obj.get("type") {
         let ok = match t {
             serde_json::Value::String(s) => TYPES.contains(&s.as_str()),
-            serde_json::Value::Array(items) => items.iter().all(|i| i.as_str().is_some_and(|s| TYPES.contains(&s))),
+            serde_json::Value::Array(items) => items
+                .iter()
+                .all(|i| i.as_str().is_some_and(|s| TYPES.contains(&s))),
             _ => false,
         };
         if !ok {
-            return Some(format!("{pointer}/type is {t}, not one of {}", TYPES.join(", ")));
+            return Some(format!(
+                "{pointer}/type is {t}, not one of {}",
+                TYPES.join(", ")
+            ));
         }
     }
     if let Some(req) = obj.get("required")
-        && !req.as_array().is_some_and(|a| a.iter().all(|i| i.is_string()))
+        && !req
+            .as_array()
+            .is_some_and(|a| a.iter().all(|i| i.is_string()))
     {
         return Some(format!("{pointer}/required must be a list of strings"));
     }
@@ -90,7 +124,9 @@ fn schema_problem(value: &serde_json::Value, pointer: &str) -> Option<String> {
         return Some(format!("{pointer}/pattern must be a string"));
     }
     if let Some(props) = obj.get("properties") {
-        let serde_json::Value::Object(props) = props else { return Some(format!("{pointer}/properties must be an object")) };
+        let serde_json::Value::Object(props) = props else {
+            return Some(format!("{pointer}/properties must be an object"));
+        };
         for (name, sub) in props {
             if let Some(p) = schema_problem(sub, &format!("{pointer}/properties/{name}")) {
                 return Some(p);

@@ -30,13 +30,21 @@ pub fn check(cx: &mut Cx) {
     if cx.profile.fields != FieldSet::Codex {
         return;
     }
-    let Some(node) = cx.field("metadata").and_then(|m| m.get("short-description")) else { return };
-    let Some(scalar) = node.as_scalar() else { return };
+    let Some(node) = cx
+        .field("metadata")
+        .and_then(|m| m.get("short-description"))
+    else {
+        return;
+    };
+    let Some(scalar) = node.as_scalar() else {
+        return;
+    };
     let n = cx.profile.length(&scalar.value);
     if n <= LIMIT {
         return;
     }
-    let message = super::over_limit("metadata.short-description", n, LIMIT, cx.profile) + ", and refuses the whole skill over it";
+    let message = super::over_limit("metadata.short-description", n, LIMIT, cx.profile)
+        + ", and refuses the whole skill over it";
     let span = cx.yaml_span(&scalar.span);
     cx.report_md(&META, span, message);
 }

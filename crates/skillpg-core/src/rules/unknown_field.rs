@@ -26,7 +26,14 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 /// The six fields of the specification.
-pub const SPEC_FIELDS: [&str; 6] = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"];
+pub const SPEC_FIELDS: [&str; 6] = [
+    "allowed-tools",
+    "compatibility",
+    "description",
+    "license",
+    "metadata",
+    "name",
+];
 
 /// The twenty fields of Claude Code's frontmatter reference.
 pub const CLAUDE_CODE_FIELDS: [&str; 20] = [
@@ -55,7 +62,10 @@ pub const CLAUDE_CODE_FIELDS: [&str; 20] = [
 pub fn check(cx: &mut Cx) {
     let Some(entries) = cx.entries() else { return };
     let known = cx.profile.fields.known();
-    let unknown: Vec<&(Scalar, Node)> = entries.iter().filter(|(k, _)| !known.contains(&k.value.as_str())).collect();
+    let unknown: Vec<&(Scalar, Node)> = entries
+        .iter()
+        .filter(|(k, _)| !known.contains(&k.value.as_str()))
+        .collect();
     if unknown.is_empty() {
         return;
     }
@@ -76,7 +86,11 @@ pub fn check(cx: &mut Cx) {
                     names.join(", ")
                 )
             };
-            let cc: Vec<&str> = names.iter().copied().filter(|n| CLAUDE_CODE_FIELDS.contains(n)).collect();
+            let cc: Vec<&str> = names
+                .iter()
+                .copied()
+                .filter(|n| CLAUDE_CODE_FIELDS.contains(n))
+                .collect();
             if !cc.is_empty() && cx.profile.wording == Wording::AnthropicUpload {
                 message.push_str(&format!(" ({} only work in Claude Code)", cc.join(", ")));
             }
@@ -90,9 +104,17 @@ pub fn check(cx: &mut Cx) {
                 let message = match cx.profile.fields {
                     // These clients read a few fields and never look at the rest: nothing is wrong.
                     FieldSet::Codex | FieldSet::Gemini => {
-                        format!("`{}` does nothing in {}, which reads only {}", key.value, cx.profile.title, known.join(", "))
+                        format!(
+                            "`{}` does nothing in {}, which reads only {}",
+                            key.value,
+                            cx.profile.title,
+                            known.join(", ")
+                        )
                     }
-                    _ => format!("unknown field `{}`: {} ignores it", key.value, cx.profile.title),
+                    _ => format!(
+                        "unknown field `{}`: {} ignores it",
+                        key.value, cx.profile.title
+                    ),
                 };
                 let span = cx.yaml_span(&key.span);
                 cx.report_md(&META, span, message);
@@ -109,7 +131,9 @@ fn move_under_metadata(cx: &Cx, unknown: &[&(Scalar, Node)]) -> Option<Fix> {
     let mut edits = Vec::new();
     let mut moved = String::new();
     for (key, value) in unknown {
-        let Node::Scalar(scalar) = value else { return None };
+        let Node::Scalar(scalar) = value else {
+            return None;
+        };
         let key_span = doc.yaml_span(&key.span);
         let line = index.line_col(&doc.text, key_span.start).line;
         let line_range = index.line_range(&doc.text, line);
@@ -117,12 +141,24 @@ fn move_under_metadata(cx: &Cx, unknown: &[&(Scalar, Node)]) -> Option<Fix> {
         if value_end > line_range.end || key_span.start != line_range.start {
             return None; // multi-line or indented: leave it to a person
         }
-        let raw_value = if scalar.span.is_empty() { "\"\"".to_owned() } else { doc.text[doc.yaml_span(&scalar.span)].to_owned() };
+        let raw_value = if scalar.span.is_empty() {
+            "\"\"".to_owned()
+        } else {
+            doc.text[doc.yaml_span(&scalar.span)].to_owned()
+        };
         moved.push_str(&format!("  {}: {}\n", key.value, raw_value));
         // The line and its end, `\n` or `\r\n` (`line_range` stops before the `\r`).
         let rest = &doc.text[line_range.end..];
-        let end = line_range.end + if rest.starts_with("\r\n") { 2 } else { usize::from(rest.starts_with('\n')) };
-        edits.push(Edit { range: line_range.start..end, replacement: String::new() });
+        let end = line_range.end
+            + if rest.starts_with("\r\n") {
+                2
+            } else {
+                usize::from(rest.starts_with('\n'))
+            };
+        edits.push(Edit {
+            range: line_range.start..end,
+            replacement: String::new(),
+        });
     }
     let insert_at = match cx.field("metadata") {
         Some(Node::Map { span, .. }) => {
@@ -138,10 +174,20 @@ fn move_under_metadata(cx: &Cx, unknown: &[&(Scalar, Node)]) -> Option<Fix> {
     };
     // Where the frontmatter has no line of its own to end (unclosed, or closed on the moved
     // line), the insertion would land in a line it deletes: leave it to a person.
-    if edits.iter().any(|e| crate::fix::overlaps(&e.range, &(insert_at..insert_at))) {
+    if edits
+        .iter()
+        .any(|e| crate::fix::overlaps(&e.range, &(insert_at..insert_at)))
+    {
         return None;
     }
-    edits.push(Edit { range: insert_at..insert_at, replacement: moved });
+    edits.push(Edit {
+        range: insert_at..insert_at,
+        replacement: moved,
+    });
     edits.sort_by_key(|e| e.range.start);
-    Some(Fix { title: "Move the fields under `metadata`".to_owned(), edits, applicability: Applicability::Unsafe })
+    Some(Fix {
+        title: "Move the fields under `metadata`".to_owned(),
+        edits,
+        applicability: Applicability::Unsafe,
+    })
 }

@@ -23,13 +23,19 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(meta) = cx.field("metadata") else { return };
-    let Some(Node::Scalar(version)) = meta.get("version") else { return };
+    let Some(meta) = cx.field("metadata") else {
+        return;
+    };
+    let Some(Node::Scalar(version)) = meta.get("version") else {
+        return;
+    };
     let v = version.value.trim();
     if semver::Version::parse(v.strip_prefix('v').unwrap_or(v)).is_ok() {
         return;
     }
-    let message = format!("metadata.version '{v}' is not semantic versioning (MAJOR.MINOR.PATCH, e.g. 1.0.0)");
+    let message = format!(
+        "metadata.version '{v}' is not semantic versioning (MAJOR.MINOR.PATCH, e.g. 1.0.0)"
+    );
     let span = cx.yaml_span(&version.span);
     cx.report_md(&META, span, message);
 }

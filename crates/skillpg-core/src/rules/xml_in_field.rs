@@ -22,9 +22,19 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    for (field, message) in [("name", "Name cannot contain XML tags (< or >)"), ("description", "Description cannot contain angle brackets (< or >)")] {
-        let Some(node) = cx.field(field) else { continue };
-        let Some(scalar) = node.as_scalar() else { continue };
+    for (field, message) in [
+        ("name", "Name cannot contain XML tags (< or >)"),
+        (
+            "description",
+            "Description cannot contain angle brackets (< or >)",
+        ),
+    ] {
+        let Some(node) = cx.field(field) else {
+            continue;
+        };
+        let Some(scalar) = node.as_scalar() else {
+            continue;
+        };
         if scalar.value.contains(['<', '>']) {
             let span = cx.yaml_span(&scalar.span);
             cx.report_md(&META, span, message.to_owned());

@@ -28,7 +28,9 @@ pub fn check(cx: &mut Cx) {
         return;
     }
     let Some(doc) = cx.doc() else { return };
-    let Some(parsed) = doc.yaml.as_ref() else { return };
+    let Some(parsed) = doc.yaml.as_ref() else {
+        return;
+    };
     for issue in &parsed.issues {
         let message = match issue.kind {
             YamlIssueKind::Anchor | YamlIssueKind::Alias => {

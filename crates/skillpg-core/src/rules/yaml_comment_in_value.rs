@@ -13,14 +13,21 @@ use super::{Cx, RuleMeta, fix, sources, yaml_quote};
 use crate::diagnostic::{Applicability, LineIndex, Severity};
 use crate::yaml::{Node, Style};
 
-pub static META: RuleMeta =
-    RuleMeta { code: "SPG021", name: "yaml-comment-in-value", summary: "` #` cuts a plain value short.", default_severity: Severity::Warning, source: sources::SPEC };
+pub static META: RuleMeta = RuleMeta {
+    code: "SPG021",
+    name: "yaml-comment-in-value",
+    summary: "` #` cuts a plain value short.",
+    default_severity: Severity::Warning,
+    source: sources::SPEC,
+};
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
     let index = LineIndex::new(&doc.text);
     for field in ["name", "description"] {
-        let Some(Node::Scalar(scalar)) = cx.field(field) else { continue };
+        let Some(Node::Scalar(scalar)) = cx.field(field) else {
+            continue;
+        };
         if scalar.style != Style::Plain || scalar.span.is_empty() {
             continue;
         }
@@ -33,10 +40,25 @@ pub fn check(cx: &mut Cx) {
             continue;
         }
         let comment = rest[hash..].trim_end();
-        let message = format!("`{comment}` is a YAML comment, so `{field}` ends before it; quote the value if it belongs to it");
-        let whole = format!("{}{}", &doc.text[span.clone()], &rest[..hash + comment.len()]);
-        if let Some(d) = cx.report_md(&META, Some(span.end + hash..span.end + hash + comment.len()), message) {
-            d.fix = Some(fix("Quote the value with the comment", span.start..span.end + hash + comment.len(), yaml_quote(&whole), Applicability::Unsafe));
+        let message = format!(
+            "`{comment}` is a YAML comment, so `{field}` ends before it; quote the value if it belongs to it"
+        );
+        let whole = format!(
+            "{}{}",
+            &doc.text[span.clone()],
+            &rest[..hash + comment.len()]
+        );
+        if let Some(d) = cx.report_md(
+            &META,
+            Some(span.end + hash..span.end + hash + comment.len()),
+            message,
+        ) {
+            d.fix = Some(fix(
+                "Quote the value with the comment",
+                span.start..span.end + hash + comment.len(),
+                yaml_quote(&whole),
+                Applicability::Unsafe,
+            ));
         }
     }
 }

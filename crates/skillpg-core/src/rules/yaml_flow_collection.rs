@@ -28,15 +28,36 @@ pub fn check(cx: &mut Cx) {
         return;
     }
     let Some(doc) = cx.doc() else { return };
-    let Some(parsed) = doc.yaml.as_ref() else { return };
+    let Some(parsed) = doc.yaml.as_ref() else {
+        return;
+    };
     let allowed_tools = cx.field("allowed-tools");
-    for issue in parsed.issues.iter().filter(|i| i.kind == YamlIssueKind::FlowCollection) {
+    for issue in parsed
+        .issues
+        .iter()
+        .filter(|i| i.kind == YamlIssueKind::FlowCollection)
+    {
         let span = doc.yaml_span(&issue.span);
         let message = "Invalid YAML in frontmatter: Found ugly disallowed JSONesque flow mapping (surround with ' and ' to make text appear literally)".to_owned();
         let tools_fix = match allowed_tools {
-            Some(node @ Node::Seq { items, span: seq_span }) if *seq_span == issue.span => {
-                let words: Option<Vec<&str>> = items.iter().map(|i| i.as_scalar().map(|s| s.value.as_str())).collect();
-                words.map(|w| fix("Write allowed-tools as a space-separated string", doc.yaml_span(&node.span()), w.join(" "), Applicability::Safe))
+            Some(
+                node @ Node::Seq {
+                    items,
+                    span: seq_span,
+                },
+            ) if *seq_span == issue.span => {
+                let words: Option<Vec<&str>> = items
+                    .iter()
+                    .map(|i| i.as_scalar().map(|s| s.value.as_str()))
+                    .collect();
+                words.map(|w| {
+                    fix(
+                        "Write allowed-tools as a space-separated string",
+                        doc.yaml_span(&node.span()),
+                        w.join(" "),
+                        Applicability::Safe,
+                    )
+                })
             }
             _ => None,
         };

@@ -17,8 +17,22 @@ pub fn sample_skills(root: &Path, set: &str) -> Vec<skillpg_routing::skills::Rou
 
 /// The sample set's first `limit` labelled requests, `(query, expected)`.
 pub fn sample_requests(root: &Path, limit: usize) -> Vec<(String, String)> {
-    let requests: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap()).unwrap();
-    requests.as_array().unwrap().iter().take(limit).map(|r| (r["query"].as_str().unwrap().to_owned(), r["expected"].as_str().unwrap_or("").to_owned())).collect()
+    let requests: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("web/samples/routing/requests.json")).unwrap(),
+    )
+    .unwrap();
+    requests
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(limit)
+        .map(|r| {
+            (
+                r["query"].as_str().unwrap().to_owned(),
+                r["expected"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
 }
 
 /// One arm of the chapter's protocol, timed.
@@ -45,13 +59,29 @@ pub async fn chapter_arm(
     reuse_prefix: bool,
 ) -> ArmRun {
     let t = Instant::now();
-    let router = DecoderRouter::new(model, bpe, skills, reuse_prefix).await.expect("router");
+    let router = DecoderRouter::new(model, bpe, skills, reuse_prefix)
+        .await
+        .expect("router");
     let setup_s = t.elapsed().as_secs_f64();
-    let mut arm = ArmRun { prefix_tokens: router.prefix_tokens(), setup_s, run_s: 0.0, right: 0, none: 0, prefill_tokens: 0, generated: 0 };
+    let mut arm = ArmRun {
+        prefix_tokens: router.prefix_tokens(),
+        setup_s,
+        run_s: 0.0,
+        right: 0,
+        none: 0,
+        prefill_tokens: 0,
+        generated: 0,
+    };
     let t = Instant::now();
     for (q, expected) in requests {
-        let a = router.chapter(model, bpe, q, DEFAULT_MAX_ANSWER_TOKENS).await.expect("answer");
-        let choice = a.parsed.choice.map_or(skillpg_routing::NONE, |i| skills[i].name.as_str());
+        let a = router
+            .chapter(model, bpe, q, DEFAULT_MAX_ANSWER_TOKENS)
+            .await
+            .expect("answer");
+        let choice = a
+            .parsed
+            .choice
+            .map_or(skillpg_routing::NONE, |i| skills[i].name.as_str());
         arm.right += usize::from(choice == expected);
         arm.none += usize::from(choice == skillpg_routing::NONE);
         arm.prefill_tokens += a.prefill_tokens;

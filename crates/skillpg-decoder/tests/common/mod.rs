@@ -13,11 +13,21 @@ pub fn f32_gguf(bytes: &[u8]) -> Vec<u8> {
     let tensors: Vec<(String, QTensor)> = names
         .iter()
         .map(|name| {
-            let t = content.tensor(&mut reader, name, &Device::Cpu).and_then(|q| q.dequantize(&Device::Cpu)).expect("dequantize");
-            ((*name).clone(), QTensor::quantize(&t, GgmlDType::F32).expect("f32"))
+            let t = content
+                .tensor(&mut reader, name, &Device::Cpu)
+                .and_then(|q| q.dequantize(&Device::Cpu))
+                .expect("dequantize");
+            (
+                (*name).clone(),
+                QTensor::quantize(&t, GgmlDType::F32).expect("f32"),
+            )
         })
         .collect();
-    let metadata: Vec<(&str, &gguf_file::Value)> = content.metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let metadata: Vec<(&str, &gguf_file::Value)> = content
+        .metadata
+        .iter()
+        .map(|(k, v)| (k.as_str(), v))
+        .collect();
     let tensor_refs: Vec<(&str, &QTensor)> = tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
     let mut out = std::io::Cursor::new(Vec::new());
     gguf_file::write(&mut out, &metadata, &tensor_refs).expect("candle writes the f32 file");
@@ -26,7 +36,10 @@ pub fn f32_gguf(bytes: &[u8]) -> Vec<u8> {
 
 /// candle's quantized Llama over a `llama` file's weights dequantized to f32 (candle multiplies
 /// f32 tensors in f32).
-#[allow(dead_code, reason = "used by some of the tests that include this module")]
+#[allow(
+    dead_code,
+    reason = "used by some of the tests that include this module"
+)]
 pub fn candle_in_f32(bytes: &[u8]) -> ModelWeights {
     let f32_file = f32_gguf(bytes);
     let mut reader = std::io::Cursor::new(f32_file.as_slice());

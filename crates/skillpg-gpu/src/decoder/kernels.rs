@@ -101,10 +101,26 @@ fn modules() -> Vec<Module> {
         ("argmax", Kernel::Argmax),
         ("log_probs", Kernel::LogProbs),
     ];
-    let mut all = vec![("decoder-ops", format!("{params}{}", include_str!("ops.wgsl")), ops)];
+    let mut all = vec![(
+        "decoder-ops",
+        format!("{params}{}", include_str!("ops.wgsl")),
+        ops,
+    )];
     for storage in Storage::ALL {
-        let source = format!("{params}{}{}{}", include_str!("../tile.wgsl"), include_str!("product.wgsl"), storage.source());
-        all.push(("decoder-product", source, vec![("matvec", Kernel::Matvec(storage)), ("tiled", Kernel::Tiled(storage))]));
+        let source = format!(
+            "{params}{}{}{}",
+            include_str!("../tile.wgsl"),
+            include_str!("product.wgsl"),
+            storage.source()
+        );
+        all.push((
+            "decoder-product",
+            source,
+            vec![
+                ("matvec", Kernel::Matvec(storage)),
+                ("tiled", Kernel::Tiled(storage)),
+            ],
+        ));
     }
     all
 }
@@ -112,7 +128,16 @@ fn modules() -> Vec<Module> {
 /// Every decoder module's WGSL as the device compiles it, with its entry points: for the
 /// fast tier's check of every shader without a GPU (`tests/wgsl.rs`).
 pub fn wgsl_modules() -> Vec<(String, String, Vec<&'static str>)> {
-    modules().into_iter().map(|(label, source, entries)| (label.to_owned(), source, entries.into_iter().map(|(e, _)| e).collect())).collect()
+    modules()
+        .into_iter()
+        .map(|(label, source, entries)| {
+            (
+                label.to_owned(),
+                source,
+                entries.into_iter().map(|(e, _)| e).collect(),
+            )
+        })
+        .collect()
 }
 
 /// The decoder's kernels on one device, for running them one by one (the tests' CPU twins)
@@ -151,38 +176,76 @@ impl DecoderKernels {
     pub fn new(gpu: Gpu) -> DecoderKernels {
         let device = gpu.device();
         let uniform = |binding| buffer_binding(binding, wgpu::BufferBindingType::Uniform);
-        let storage = |binding, read_only| buffer_binding(binding, wgpu::BufferBindingType::Storage { read_only });
+        let storage = |binding, read_only| {
+            buffer_binding(binding, wgpu::BufferBindingType::Storage { read_only })
+        };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("decoder"),
-            entries: &[uniform(0), uniform(1), storage(2, true), storage(3, true), storage(4, true), storage(5, true), storage(6, false), storage(7, false)],
+            entries: &[
+                uniform(0),
+                uniform(1),
+                storage(2, true),
+                storage(3, true),
+                storage(4, true),
+                storage(5, true),
+                storage(6, false),
+                storage(7, false),
+            ],
         });
-        let pipeline_layout =
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("decoder"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
-        let compile = |label: &str, source: String, entries: &[(&'static str, Kernel)]| -> Vec<(Kernel, wgpu::ComputePipeline)> {
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("decoder"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let compile = |label: &str,
+                       source: String,
+                       entries: &[(&'static str, Kernel)]|
+         -> Vec<(Kernel, wgpu::ComputePipeline)> {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
             entries
                 .iter()
                 .map(|&(entry, kernel)| {
-                    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(entry),
-                        layout: Some(&pipeline_layout),
-                        module: &module,
-                        entry_point: Some(entry),
-                        compilation_options: Default::default(),
-                        cache: None,
-                    });
+                    let pipeline =
+                        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                            label: Some(entry),
+                            layout: Some(&pipeline_layout),
+                            module: &module,
+                            entry_point: Some(entry),
+                            compilation_options: Default::default(),
+                            cache: None,
+                        });
                     (kernel, pipeline)
                 })
                 .collect()
         };
-        let pipelines = modules().into_iter().flat_map(|(label, source, entries)| compile(label, source, &entries)).collect();
+        let pipelines = modules()
+            .into_iter()
+            .flat_map(|(label, source, entries)| compile(label, source, &entries))
+            .collect();
         let limits = gpu.limits();
-        let max_binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        let max_binding = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
         let uniform_align = u64::from(limits.min_uniform_buffer_offset_alignment).max(16);
         let usage = wgpu::BufferUsages::STORAGE;
         let dummy_read = gpu.buffer("dummy", 16, usage);
-        let dummy_out = [gpu.buffer("dummy-out", 16, usage), gpu.buffer("dummy-out2", 16, usage)];
-        DecoderKernels { layout, pipelines, dummy_read, dummy_out, max_binding, chunk_bytes: max_binding, uniform_align, gpu }
+        let dummy_out = [
+            gpu.buffer("dummy-out", 16, usage),
+            gpu.buffer("dummy-out2", 16, usage),
+        ];
+        DecoderKernels {
+            layout,
+            pipelines,
+            dummy_read,
+            dummy_out,
+            max_binding,
+            chunk_bytes: max_binding,
+            uniform_align,
+            gpu,
+        }
     }
 
     /// The same with matrices split in chunks of at most `bytes` (the tests' way to split a
@@ -194,27 +257,62 @@ impl DecoderKernels {
 
     pub(super) fn pipeline(&self, kernel: Kernel) -> &wgpu::ComputePipeline {
         // Kernels are the code's, not the input's: a missing one is a bug, and loud.
-        let Some((_, p)) = self.pipelines.iter().find(|(k, _)| *k == kernel) else { panic!("no compiled decoder kernel {kernel:?}: the WGSL and the Rust disagree") };
+        let Some((_, p)) = self.pipelines.iter().find(|(k, _)| *k == kernel) else {
+            panic!("no compiled decoder kernel {kernel:?}: the WGSL and the Rust disagree")
+        };
         p
     }
 
     /// A bind group of the layout: `params` at `params_offset` of its buffer (one block), the step
     /// block, and the buffers (the dummies where `None`).
-    pub(super) fn bind(&self, params: (&wgpu::Buffer, u64), step: &wgpu::Buffer, b: Bindings<'_>) -> wgpu::BindGroup {
+    pub(super) fn bind(
+        &self,
+        params: (&wgpu::Buffer, u64),
+        step: &wgpu::Buffer,
+        b: Bindings<'_>,
+    ) -> wgpu::BindGroup {
         let d = &self.dummy_read;
         let size = std::num::NonZeroU64::new(std::mem::size_of::<Params>() as u64);
         self.gpu.bind_group(&wgpu::BindGroupDescriptor {
             label: None,
             layout: &self.layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding { buffer: params.0, offset: params.1, size }) },
-                wgpu::BindGroupEntry { binding: 1, resource: step.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: b.a.unwrap_or(d).as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: b.w.unwrap_or(d).as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: b.b.unwrap_or(d).as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 5, resource: b.c.unwrap_or(d).as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 6, resource: b.out.unwrap_or(&self.dummy_out[0]).as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 7, resource: b.out2.unwrap_or(&self.dummy_out[1]).as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: params.0,
+                        offset: params.1,
+                        size,
+                    }),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: step.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: b.a.unwrap_or(d).as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: b.w.unwrap_or(d).as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: b.b.unwrap_or(d).as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 5,
+                    resource: b.c.unwrap_or(d).as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 6,
+                    resource: b.out.unwrap_or(&self.dummy_out[0]).as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 7,
+                    resource: b.out2.unwrap_or(&self.dummy_out[1]).as_entire_binding(),
+                },
             ],
         })
     }
@@ -225,9 +323,24 @@ impl DecoderKernels {
         let chunks = self
             .chunks_of(m)?
             .into_iter()
-            .map(|(lo, rows)| (lo, rows, self.gpu.buffer_init("weights", bytemuck::cast_slice(buf_words(m, lo, rows)), wgpu::BufferUsages::STORAGE)))
+            .map(|(lo, rows)| {
+                (
+                    lo,
+                    rows,
+                    self.gpu.buffer_init(
+                        "weights",
+                        bytemuck::cast_slice(buf_words(m, lo, rows)),
+                        wgpu::BufferUsages::STORAGE,
+                    ),
+                )
+            })
             .collect();
-        Ok(DeviceMatrix { storage: m.storage, cols: m.cols, row_words: m.row_words, chunks })
+        Ok(DeviceMatrix {
+            storage: m.storage,
+            cols: m.cols,
+            row_words: m.row_words,
+            chunks,
+        })
     }
 
     /// The chunks `(first row, rows)` a matrix is split in so that each fits a binding.
@@ -235,9 +348,15 @@ impl DecoderKernels {
         let row_bytes = (m.row_words * 4) as u64;
         let per_chunk = (self.chunk_bytes / row_bytes.max(1)) as usize;
         if per_chunk == 0 {
-            return Err(format!("a weight row is {row_bytes} bytes, more than the {} bytes this GPU can bind", self.chunk_bytes));
+            return Err(format!(
+                "a weight row is {row_bytes} bytes, more than the {} bytes this GPU can bind",
+                self.chunk_bytes
+            ));
         }
-        Ok((0..m.rows).step_by(per_chunk).map(|lo| (lo, per_chunk.min(m.rows - lo))).collect())
+        Ok((0..m.rows)
+            .step_by(per_chunk)
+            .map(|lo| (lo, per_chunk.min(m.rows - lo)))
+            .collect())
     }
 
     /// Runs one kernel on fresh buffers: `inputs` in bindings a, w (as u32 bits), b, c; returns
@@ -256,7 +375,8 @@ impl DecoderKernels {
     ) -> Result<(Vec<f32>, Vec<f32>), String> {
         let g = &self.gpu;
         let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-        let up = |v: Option<&[f32]>| v.map(|v| g.buffer_init("input", bytemuck::cast_slice(v), usage));
+        let up =
+            |v: Option<&[f32]>| v.map(|v| g.buffer_init("input", bytemuck::cast_slice(v), usage));
         let [a, b, c] = inputs.map(up);
         let w = w.map(|w| g.buffer_init("weights", bytemuck::cast_slice(w), usage));
         let out = g.buffer_init("out", bytemuck::cast_slice(out_init), usage);
@@ -264,8 +384,23 @@ impl DecoderKernels {
         let mut block = vec![0u8; self.uniform_align.max(64) as usize];
         block[..64].copy_from_slice(bytemuck::bytes_of(&params));
         let pbuf = g.buffer_init("params", &block, wgpu::BufferUsages::UNIFORM);
-        let sbuf = g.buffer_init("step", bytemuck::bytes_of(&step), wgpu::BufferUsages::UNIFORM);
-        let bind = self.bind((&pbuf, 0), &sbuf, Bindings { a: a.as_ref(), w: w.as_ref(), b: b.as_ref(), c: c.as_ref(), out: Some(&out), out2: Some(&out2) });
+        let sbuf = g.buffer_init(
+            "step",
+            bytemuck::bytes_of(&step),
+            wgpu::BufferUsages::UNIFORM,
+        );
+        let bind = self.bind(
+            (&pbuf, 0),
+            &sbuf,
+            Bindings {
+                a: a.as_ref(),
+                w: w.as_ref(),
+                b: b.as_ref(),
+                c: c.as_ref(),
+                out: Some(&out),
+                out2: Some(&out2),
+            },
+        );
         let mut enc = g.encoder();
         {
             let mut pass = g.pass(&mut enc, kernel.kind(), None);
@@ -281,15 +416,36 @@ impl DecoderKernels {
     /// The product of `n` rows of `x` by a packed matrix (split in chunks as this device would:
     /// each chunk a dispatch), with an optional bias: `matvec` for at most [`MATVEC_TOKENS`]
     /// tokens, `tiled` past that, as a forward pass picks them.
-    pub async fn run_matmul(&self, x: &[f32], n: usize, w: &Packed, bias: Option<&[f32]>) -> Result<Vec<f32>, String> {
-        self.run_product(x, n, w, bias, ProductInput::Plain, false).await
+    pub async fn run_matmul(
+        &self,
+        x: &[f32],
+        n: usize,
+        w: &Packed,
+        bias: Option<&[f32]>,
+    ) -> Result<Vec<f32>, String> {
+        self.run_product(x, n, w, bias, ProductInput::Plain, false)
+            .await
     }
 
     /// [`Self::run_matmul`] with the input as the fused kernels read it; with `accumulate` the
     /// product is added to an output that holds ones, as the residual stream is added to.
-    pub async fn run_product(&self, x: &[f32], n: usize, w: &Packed, bias: Option<&[f32]>, input: ProductInput<'_>, accumulate: bool) -> Result<Vec<f32>, String> {
+    pub async fn run_product(
+        &self,
+        x: &[f32],
+        n: usize,
+        w: &Packed,
+        bias: Option<&[f32]>,
+        input: ProductInput<'_>,
+        accumulate: bool,
+    ) -> Result<Vec<f32>, String> {
         let chunks = self.chunks_of(w)?;
-        let kernel = |s| if n <= MATVEC_TOKENS { Kernel::Matvec(s) } else { Kernel::Tiled(s) };
+        let kernel = |s| {
+            if n <= MATVEC_TOKENS {
+                Kernel::Matvec(s)
+            } else {
+                Kernel::Tiled(s)
+            }
+        };
         let mut y = vec![if accumulate { 1.0 } else { 0.0 }; n * w.rows];
         let (mut flags, mut in_stride, mut ff, mut gains, mut eps) = (0, w.cols, 0, None, 0.0);
         match input {
@@ -322,72 +478,235 @@ impl DecoderKernels {
                 eps,
                 ..Params::default()
             };
-            let step = Step { n: n as u32, ..Step::default() };
-            let groups = if n <= MATVEC_TOKENS { split_groups(rows.div_ceil(MATVEC_ROWS)) } else { (rows.div_ceil(64) as u32, n.div_ceil(64) as u32) };
+            let step = Step {
+                n: n as u32,
+                ..Step::default()
+            };
+            let groups = if n <= MATVEC_TOKENS {
+                split_groups(rows.div_ceil(MATVEC_ROWS))
+            } else {
+                (rows.div_ceil(64) as u32, n.div_ceil(64) as u32)
+            };
             let words = buf_words(w, lo, rows);
-            let (out, _) = self.run_one(kernel(w.storage), p, step, [Some(x), bias, gains], Some(words), &y, 1, groups).await?;
+            let (out, _) = self
+                .run_one(
+                    kernel(w.storage),
+                    p,
+                    step,
+                    [Some(x), bias, gains],
+                    Some(words),
+                    &y,
+                    1,
+                    groups,
+                )
+                .await?;
             y = out;
         }
         Ok(y)
     }
 
     /// RMSNorm of each `width`-wide row of `x`.
-    pub async fn run_rms_norm(&self, x: &[f32], width: usize, gains: &[f32], eps: f32) -> Result<Vec<f32>, String> {
+    pub async fn run_rms_norm(
+        &self,
+        x: &[f32],
+        width: usize,
+        gains: &[f32],
+        eps: f32,
+    ) -> Result<Vec<f32>, String> {
         let rows = x.len() / width;
-        let p = Params { cols: width as u32, in_stride: width as u32, eps, ..Params::default() };
-        let step = Step { n: rows as u32, ..Step::default() };
+        let p = Params {
+            cols: width as u32,
+            in_stride: width as u32,
+            eps,
+            ..Params::default()
+        };
+        let step = Step {
+            n: rows as u32,
+            ..Step::default()
+        };
         let zeros = vec![0.0; x.len()];
-        Ok(self.run_one(Kernel::RmsNorm, p, step, [Some(x), Some(gains), None], None, &zeros, 1, split_groups(rows)).await?.0)
+        Ok(self
+            .run_one(
+                Kernel::RmsNorm,
+                p,
+                step,
+                [Some(x), Some(gains), None],
+                None,
+                &zeros,
+                1,
+                split_groups(rows),
+            )
+            .await?
+            .0)
     }
 
     /// Rotary embedding of `n` tokens of `heads` heads at positions `start..` (`inv_freq` as the
     /// model's): `rope_kv` with the tokens as queries and no keys.
     #[allow(clippy::too_many_arguments, reason = "a kernel's operands")]
-    pub async fn run_rope(&self, x: &[f32], n: usize, heads: usize, head_dim: usize, layout: RopeLayout, inv_freq: &[f32], start: usize) -> Result<Vec<f32>, String> {
-        let flags = if layout == RopeLayout::Halves { flag::HALVES } else { 0 };
+    pub async fn run_rope(
+        &self,
+        x: &[f32],
+        n: usize,
+        heads: usize,
+        head_dim: usize,
+        layout: RopeLayout,
+        inv_freq: &[f32],
+        start: usize,
+    ) -> Result<Vec<f32>, String> {
+        let flags = if layout == RopeLayout::Halves {
+            flag::HALVES
+        } else {
+            0
+        };
         let dim = heads * head_dim;
-        let p = Params { heads: heads as u32, kv_heads: 0, head_dim: head_dim as u32, in_stride: dim as u32, flags, ..Params::default() };
-        let step = Step { n: n as u32, start: start as u32, ..Step::default() };
+        let p = Params {
+            heads: heads as u32,
+            kv_heads: 0,
+            head_dim: head_dim as u32,
+            in_stride: dim as u32,
+            flags,
+            ..Params::default()
+        };
+        let step = Step {
+            n: n as u32,
+            start: start as u32,
+            ..Step::default()
+        };
         let table = rope_table(inv_freq, start, n);
         let groups = Gpu::groups_of_64(n * heads * head_dim / 2);
-        Ok(self.run_one(Kernel::RopeKv, p, step, [Some(x), Some(&table), None], None, &[0.0], x.len(), groups).await?.1)
+        Ok(self
+            .run_one(
+                Kernel::RopeKv,
+                p,
+                step,
+                [Some(x), Some(&table), None],
+                None,
+                &[0.0],
+                x.len(),
+                groups,
+            )
+            .await?
+            .1)
     }
 
     /// Attention of `q` (`n` tokens at positions `start..`) over `keys` and `values`
     /// (`start + n` positions), through a cache that holds exactly those positions.
-    pub async fn run_attention(&self, c: &Config, q: &[f32], keys: &[f32], values: &[f32], start: usize) -> Result<Vec<f32>, String> {
+    pub async fn run_attention(
+        &self,
+        c: &Config,
+        q: &[f32],
+        keys: &[f32],
+        values: &[f32],
+        start: usize,
+    ) -> Result<Vec<f32>, String> {
         let n = q.len() / c.dim;
         let capacity = keys.len() / (c.kv_heads * c.head_dim);
         let cache: Vec<f32> = keys.iter().chain(values).copied().collect();
-        let p = Params { heads: c.heads as u32, kv_heads: c.kv_heads as u32, head_dim: c.head_dim as u32, capacity: capacity as u32, ..Params::default() };
-        let step = Step { n: n as u32, start: start as u32, ..Step::default() };
+        let p = Params {
+            heads: c.heads as u32,
+            kv_heads: c.kv_heads as u32,
+            head_dim: c.head_dim as u32,
+            capacity: capacity as u32,
+            ..Params::default()
+        };
+        let step = Step {
+            n: n as u32,
+            start: start as u32,
+            ..Step::default()
+        };
         let zeros = vec![0.0; q.len()];
-        Ok(self.run_one(Kernel::Attention, p, step, [Some(q), Some(&cache), None], None, &zeros, 1, split_groups(n * c.heads)).await?.0)
+        Ok(self
+            .run_one(
+                Kernel::Attention,
+                p,
+                step,
+                [Some(q), Some(&cache), None],
+                None,
+                &zeros,
+                1,
+                split_groups(n * c.heads),
+            )
+            .await?
+            .0)
     }
 
     /// `silu(a) · b`, through the gate of a fused `[gate | up]` row.
     pub async fn run_silu_mul(&self, a: &[f32], b: &[f32]) -> Result<Vec<f32>, String> {
         let gu: Vec<f32> = a.iter().chain(b).copied().collect();
-        let p = Params { ff: a.len() as u32, ..Params::default() };
-        let step = Step { n: 1, ..Step::default() };
+        let p = Params {
+            ff: a.len() as u32,
+            ..Params::default()
+        };
+        let step = Step {
+            n: 1,
+            ..Step::default()
+        };
         let zeros = vec![0.0; a.len()];
-        Ok(self.run_one(Kernel::SiluMul, p, step, [Some(&gu), None, None], None, &zeros, 1, Gpu::groups_of_64(a.len())).await?.0)
+        Ok(self
+            .run_one(
+                Kernel::SiluMul,
+                p,
+                step,
+                [Some(&gu), None, None],
+                None,
+                &zeros,
+                1,
+                Gpu::groups_of_64(a.len()),
+            )
+            .await?
+            .0)
     }
 
     /// The argmax of `logits` (one row) and its value, as the device's greedy step computes it.
     pub async fn run_argmax(&self, logits: &[f32]) -> Result<(u32, f32), String> {
-        let p = Params { cols: logits.len() as u32, ..Params::default() };
-        let step = Step { rows: 1, ..Step::default() };
-        let (out, _) = self.run_one(Kernel::Argmax, p, step, [Some(logits), None, None], None, &[0.0, 0.0], 1, (1, 1)).await?;
+        let p = Params {
+            cols: logits.len() as u32,
+            ..Params::default()
+        };
+        let step = Step {
+            rows: 1,
+            ..Step::default()
+        };
+        let (out, _) = self
+            .run_one(
+                Kernel::Argmax,
+                p,
+                step,
+                [Some(logits), None, None],
+                None,
+                &[0.0, 0.0],
+                1,
+                (1, 1),
+            )
+            .await?;
         Ok((out[0].to_bits(), out[1]))
     }
 
     /// `log_softmax(row)[id]` for each `(row, id)` of `wanted` over `logits` (`vocab` a row).
-    pub async fn run_log_probs(&self, logits: &[f32], vocab: usize, wanted: &[(u32, u32)]) -> Result<Vec<f32>, String> {
-        let p = Params { cols: vocab as u32, ..Params::default() };
+    pub async fn run_log_probs(
+        &self,
+        logits: &[f32],
+        vocab: usize,
+        wanted: &[(u32, u32)],
+    ) -> Result<Vec<f32>, String> {
+        let p = Params {
+            cols: vocab as u32,
+            ..Params::default()
+        };
         let pairs: Vec<u32> = wanted.iter().flat_map(|&(r, i)| [r, i]).collect();
         let zeros = vec![0.0; wanted.len()];
-        let (out, _) = self.run_one(Kernel::LogProbs, p, Step::default(), [Some(logits), None, None], Some(&pairs), &zeros, 1, split_groups(wanted.len())).await?;
+        let (out, _) = self
+            .run_one(
+                Kernel::LogProbs,
+                p,
+                Step::default(),
+                [Some(logits), None, None],
+                Some(&pairs),
+                &zeros,
+                1,
+                split_groups(wanted.len()),
+            )
+            .await?;
         Ok(out.into_iter().map(unsaturate).collect())
     }
 }

@@ -23,7 +23,13 @@ pub enum Storage {
 
 impl Storage {
     /// Every storage, in the order the product modules are compiled.
-    pub const ALL: [Storage; 5] = [Storage::F32, Storage::F16, Storage::Bf16, Storage::Q8, Storage::Q4];
+    pub const ALL: [Storage; 5] = [
+        Storage::F32,
+        Storage::F16,
+        Storage::Bf16,
+        Storage::Q8,
+        Storage::Q4,
+    ];
 
     /// The WGSL that reads this storage (`load_w8`).
     pub(super) fn source(self) -> &'static str {
@@ -67,7 +73,9 @@ fn f16_at(b: &[u8], at: usize) -> f32 {
 }
 
 fn words_of(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
 /// Lays a matrix out for the kernels: F32, F16 and BF16 as the file has them (halves in pairs),
@@ -78,7 +86,13 @@ pub fn pack(m: &MatrixView<'_>) -> Packed {
     let (rows, cols) = (m.rows, m.cols);
     let blocks = cols / 32;
     let even = cols.is_multiple_of(2);
-    let packed = |storage, row_words, words: Vec<u32>| Packed { storage, rows, cols, row_words, words };
+    let packed = |storage, row_words, words: Vec<u32>| Packed {
+        storage,
+        rows,
+        cols,
+        row_words,
+        words,
+    };
     match m.ty {
         GgmlType::F32 => packed(Storage::F32, cols, words_of(m.bytes).collect()),
         GgmlType::F16 if even => packed(Storage::F16, cols / 2, words_of(m.bytes).collect()),
@@ -92,11 +106,19 @@ pub fn pack(m: &MatrixView<'_>) -> Packed {
             packed(Storage::Q8, blocks * 10, words)
         }
         GgmlType::Q4_0 | GgmlType::Q4_1 => {
-            let (size, quants) = if m.ty == GgmlType::Q4_0 { (18, 2) } else { (20, 4) };
+            let (size, quants) = if m.ty == GgmlType::Q4_0 {
+                (18, 2)
+            } else {
+                (20, 4)
+            };
             let mut words = Vec::with_capacity(rows * blocks * 6);
             for block in m.bytes.chunks_exact(size) {
                 let d = f16_at(block, 0);
-                let min = if m.ty == GgmlType::Q4_0 { -8.0 * d } else { f16_at(block, 2) };
+                let min = if m.ty == GgmlType::Q4_0 {
+                    -8.0 * d
+                } else {
+                    f16_at(block, 2)
+                };
                 words.extend([d.to_bits(), min.to_bits()]);
                 words.extend(words_of(&block[quants..quants + 16]));
             }
@@ -109,7 +131,13 @@ pub fn pack(m: &MatrixView<'_>) -> Packed {
             for block in m.bytes.chunks_exact(144) {
                 for (j, (scale, min)) in q4_k_scales(block).into_iter().enumerate() {
                     let chunk = &block[16 + 32 * (j / 2)..16 + 32 * (j / 2 + 1)];
-                    let q = |i: usize| if j % 2 == 0 { chunk[i] & 0xF } else { chunk[i] >> 4 };
+                    let q = |i: usize| {
+                        if j % 2 == 0 {
+                            chunk[i] & 0xF
+                        } else {
+                            chunk[i] >> 4
+                        }
+                    };
                     let bytes: Vec<u8> = (0..16).map(|i| q(i) | (q(i + 16) << 4)).collect();
                     words.extend([scale.to_bits(), (-min).to_bits()]);
                     words.extend(words_of(&bytes));
@@ -127,7 +155,10 @@ pub fn pack(m: &MatrixView<'_>) -> Packed {
             });
             if even {
                 let halves: Vec<u16> = rows_f32.map(|v| half::f16::from_f32(v).to_bits()).collect();
-                let words = halves.chunks_exact(2).map(|h| u32::from(h[0]) | (u32::from(h[1]) << 16)).collect();
+                let words = halves
+                    .chunks_exact(2)
+                    .map(|h| u32::from(h[0]) | (u32::from(h[1]) << 16))
+                    .collect();
                 packed(Storage::F16, cols / 2, words)
             } else {
                 // An odd row cannot pair its halves: keep f32.
@@ -145,7 +176,11 @@ impl Packed {
             .map(|k| match self.storage {
                 Storage::F32 => f32::from_bits(w[k]),
                 Storage::F16 => half::f16::from_bits((w[k / 2] >> (16 * (k % 2))) as u16).to_f32(),
-                Storage::Bf16 => f32::from_bits(if k % 2 == 0 { w[k / 2] << 16 } else { w[k / 2] & 0xffff_0000 }),
+                Storage::Bf16 => f32::from_bits(if k % 2 == 0 {
+                    w[k / 2] << 16
+                } else {
+                    w[k / 2] & 0xffff_0000
+                }),
                 Storage::Q8 => {
                     let b = &w[k / 32 * 10..];
                     let j = k % 32;
@@ -169,10 +204,18 @@ impl Packed {
     /// `[q | k | v]` and `[gate | up]` products); `None` when they differ.
     pub fn stack(parts: &[Packed]) -> Option<Packed> {
         let first = parts.first()?;
-        if parts.iter().any(|p| p.storage != first.storage || p.cols != first.cols || p.row_words != first.row_words) {
+        if parts.iter().any(|p| {
+            p.storage != first.storage || p.cols != first.cols || p.row_words != first.row_words
+        }) {
             return None;
         }
         let words = parts.iter().flat_map(|p| p.words.iter().copied()).collect();
-        Some(Packed { storage: first.storage, rows: parts.iter().map(|p| p.rows).sum(), cols: first.cols, row_words: first.row_words, words })
+        Some(Packed {
+            storage: first.storage,
+            rows: parts.iter().map(|p| p.rows).sum(),
+            cols: first.cols,
+            row_words: first.row_words,
+            words,
+        })
     }
 }

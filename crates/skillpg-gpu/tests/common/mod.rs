@@ -16,5 +16,8 @@ pub fn random(n: usize, seed: u64) -> Vec<f32> {
 
 pub fn max_abs(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len());
-    a.iter().zip_eq(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.iter()
+        .zip_eq(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }

@@ -6,15 +6,25 @@ use std::path::Path;
 /// corpus is absent.
 pub fn corpus_texts() -> Vec<String> {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    assert!(corpus.exists(), "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)", corpus.display());
+    assert!(
+        corpus.exists(),
+        "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)",
+        corpus.display()
+    );
     let mut texts = Vec::new();
     walk(&corpus, &mut texts);
-    assert!(texts.len() > 1000, "expected the corpus' text files, found {}", texts.len());
+    assert!(
+        texts.len() > 1000,
+        "expected the corpus' text files, found {}",
+        texts.len()
+    );
     texts
 }
 
 fn walk(dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.filter_map(Result::ok) {
         let path = entry.path();
         if path.is_dir() {
