@@ -613,7 +613,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             requests,
             paths,
         } => {
-            use skillpg_decoder::protocol::{prompt_prefix, prompt_request, system_prompt};
+            use skillpg_routing::prompt::{prompt_prefix, prompt_request, system_prompt};
             let mut skills = route_cmd::load_skills(&paths)?;
             if thin {
                 skills = skills.iter().map(RouteSkill::thinned).collect();

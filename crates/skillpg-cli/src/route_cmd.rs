@@ -574,7 +574,15 @@ mod measurements {
 
 /// Reads the skills under `paths`, each as its analysis names and describes it.
 pub fn load_skills(paths: &[PathBuf]) -> Result<Vec<RouteSkill>, String> {
-    skillpg_fs::read_route_skills(paths)
+    let mut skills = Vec::new();
+    for path in paths {
+        let label = path.display().to_string();
+        skills.extend(RouteSkill::all_in(&label, &skillpg_fs::read_path(path)?)?);
+    }
+    if skills.is_empty() {
+        return Err("no skills found".into());
+    }
+    Ok(skills)
 }
 
 /// Reads a request file (see `skillpg_routing::requests`).

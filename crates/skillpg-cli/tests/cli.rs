@@ -851,17 +851,14 @@ fn prompt_chat_prints_the_text_the_decoder_feeds_the_model() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let system = String::from_utf8(skillpg(&["prompt", "--thin", "web/samples/routing"]).stdout)
         .expect("utf-8");
-    assert_eq!(
-        v["prefix"],
-        skillpg_decoder::protocol::prompt_prefix(&system)
-    );
+    assert_eq!(v["prefix"], skillpg_routing::prompt::prompt_prefix(&system));
     assert_eq!(
         v["requests"][0],
-        skillpg_decoder::protocol::prompt_request("Review this SQL query")
+        skillpg_routing::prompt::prompt_request("Review this SQL query")
     );
     assert_eq!(
         v["requests"][1],
-        skillpg_decoder::protocol::prompt_request("What's the weather?")
+        skillpg_routing::prompt::prompt_request("What's the weather?")
     );
     assert!(
         v["prefix"]

@@ -21,8 +21,8 @@ use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::model::{Arithmetic, Decoder, Logits};
-use skillpg_decoder::protocol;
 use skillpg_decoder::qdot::Kernel;
+use skillpg_routing::prompt as protocol;
 
 #[path = "shared/samples.rs"]
 mod samples;

@@ -7,11 +7,11 @@
 //! them; both are tested against the `gguf` Python package's reference (PyPI).
 
 pub mod bpe;
+pub mod chat;
 pub mod forward;
 pub mod gguf;
 pub mod llama;
 pub mod load;
 pub mod model;
-pub mod protocol;
 pub mod qdot;
 pub mod quant;

@@ -76,7 +76,7 @@ impl Loaded {
         .checked()
     }
 
-    /// The tokenizer must fit the model's embeddings and speak ChatML (`protocol::chatml_end`).
+    /// The tokenizer must fit the model's embeddings and speak ChatML (`chat::chatml_end`).
     fn checked(self) -> Result<Loaded, String> {
         if self.bpe.len() > self.model.config.vocab {
             return Err(format!(
@@ -85,7 +85,7 @@ impl Loaded {
                 self.model.config.vocab
             ));
         }
-        crate::protocol::chatml_end(&self.bpe)?;
+        crate::chat::chatml_end(&self.bpe)?;
         Ok(self)
     }
 }

@@ -155,13 +155,19 @@ fn safetensors_checkpoints_agree_with_their_gguf_candle_and_tokenizers() {
             })
             .collect();
         let mut cpu = skillpg_decoder::forward::CpuForward::new(&small);
-        let e = skillpg_decoder::forward::now(skillpg_decoder::protocol::DecoderRouter::new(
-            &mut cpu, &from_json, &skills, true,
+        let system = skillpg_routing::prompt::system_prompt(&skills);
+        let prefix = skillpg_routing::prompt::prompt_prefix(&system);
+        let e = skillpg_decoder::forward::now(skillpg_decoder::chat::ChatRouter::new(
+            &mut cpu,
+            &from_json,
+            &prefix,
+            &["NONE"],
+            true,
         ))
         .expect("cpu")
         .expect_err("refused");
         assert!(
-            e.contains("reads 300 at most") && e.contains("8 skills"),
+            e.contains("reads 300 at most") && e.contains("route fewer skills"),
             "{e}"
         );
 

@@ -20,11 +20,14 @@ use candle_core::{Device, Tensor};
 mod common;
 
 use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::chat::{ChatRouter, DEFAULT_MAX_ANSWER_TOKENS};
 use skillpg_decoder::forward::{CpuForward, now};
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::llama::Llama;
 use skillpg_decoder::model::{Arithmetic, Decoder, Logits};
-use skillpg_decoder::protocol::{self, DecoderRouter};
+use skillpg_routing::NONE;
+use skillpg_routing::answer::read_answer;
+use skillpg_routing::prompt as protocol;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -41,8 +44,9 @@ fn model_bytes() -> Vec<u8> {
 
 /// `(name, description)` of each sample skill, read as the CLI and the page read it.
 fn sample_skills(set: &str) -> Vec<skillpg_routing::skills::RouteSkill> {
-    skillpg_fs::read_route_skills(&[root().join("web/samples").join(set)])
-        .expect("the sample skills")
+    let dir = root().join("web/samples").join(set);
+    let input = skillpg_fs::read_path(&dir).expect("the sample skills");
+    skillpg_routing::skills::RouteSkill::all_in(set, &input).expect("the sample skills")
 }
 
 /// The sample routing set's requests, in order.
@@ -172,7 +176,11 @@ fn greedy_answers_equal_candles() {
         let skills = sample_skills(set);
         let system = protocol::system_prompt(&skills);
         let mut cpu = CpuForward::new(&fast);
-        let router = now(DecoderRouter::new(&mut cpu, &bpe, &skills, true))
+        // The experiment's words on the decoder's conversation, as skillpg_runtime binds them.
+        let names = skillpg_routing::skills::names(&skills);
+        let candidates: Vec<&str> = names.iter().map(String::as_str).chain([NONE]).collect();
+        let prefix = protocol::prompt_prefix(&system);
+        let router = now(ChatRouter::new(&mut cpu, &bpe, &prefix, &candidates, true))
             .expect("cpu")
             .expect("router");
         if set == "routing" {
@@ -185,10 +193,15 @@ fn greedy_answers_equal_candles() {
             );
         }
         for request in &picked {
-            let ours =
-                now(router.chapter(&mut cpu, &bpe, request, protocol::DEFAULT_MAX_ANSWER_TOKENS))
-                    .expect("cpu")
-                    .expect("answer");
+            let ours = now(router.answer(
+                &mut cpu,
+                &bpe,
+                &protocol::prompt_request(request),
+                DEFAULT_MAX_ANSWER_TOKENS,
+                None,
+            ))
+            .expect("cpu")
+            .expect("answer");
             let prompt = bpe.encode(&format!(
                 "{}{}",
                 protocol::prompt_prefix(&system),
@@ -203,7 +216,7 @@ fn greedy_answers_equal_candles() {
                 .and_then(|t| t.flatten_all())
                 .and_then(|t| t.to_vec1())
                 .expect("forward");
-            while answer.len() < protocol::DEFAULT_MAX_ANSWER_TOKENS {
+            while answer.len() < DEFAULT_MAX_ANSWER_TOKENS {
                 let next = argmax(&logits);
                 if next == end {
                     break;
@@ -230,13 +243,12 @@ fn greedy_answers_equal_candles() {
                 ours.prefill_tokens < 40,
                 "a request prefills only its own tokens"
             );
-            if let Some(i) = ours.parsed.choice {
-                let choice = now(router.choice(&mut cpu, &bpe, request))
+            if let Some(i) = read_answer(&ours.verbatim, &names).choice {
+                let choice = now(router.choice(&mut cpu, &bpe, &protocol::prompt_request(request)))
                     .expect("cpu")
                     .expect("choice");
                 assert_eq!(
-                    choice.choice,
-                    Some(i),
+                    choice.best, i,
                     "{set}: {request:?}: constrained choice ranks {:?} first",
                     choice.distribution
                 );
@@ -292,7 +304,7 @@ fn integer_products_choose_the_f32_token_wherever_it_is_not_a_near_tie() {
         let prompt_len = ids.len();
         let mut cache = f32s.cache();
         let mut logits = f32s.forward(&mut cache, &ids, Logits::Last);
-        while ids.len() < prompt_len + protocol::DEFAULT_MAX_ANSWER_TOKENS {
+        while ids.len() < prompt_len + DEFAULT_MAX_ANSWER_TOKENS {
             let next = argmax(&logits);
             if next == end {
                 break;

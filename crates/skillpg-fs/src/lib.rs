@@ -104,25 +104,3 @@ fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(),
     }
     Ok(())
 }
-
-/// The `(name, description)` pairs a router sees, for every skill under `paths`, read as the
-/// engine reads them (YAML parsed, quotes and block scalars resolved): the one loader of the
-/// CLI, the benchmarks and the tests, so that they all prompt with the same text.
-pub fn read_route_skills(
-    paths: &[PathBuf],
-) -> Result<Vec<skillpg_routing::skills::RouteSkill>, String> {
-    let mut res = Vec::new();
-    for p in paths {
-        let ingested = read_path(p)?;
-        if let Some(why) = ingested.why_no_skill() {
-            return Err(format!("{}: {why}", p.display()));
-        }
-        res.extend(ingested.skills.iter().map(|bundle| {
-            skillpg_routing::skills::RouteSkill::from_analysis(&skillpg_core::analyze(bundle))
-        }));
-    }
-    if res.is_empty() {
-        return Err("no skills found".into());
-    }
-    Ok(res)
-}

@@ -27,9 +27,9 @@ use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::forward::Forward;
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::model::{Decoder, Logits};
-use skillpg_decoder::protocol;
 use skillpg_gpu::Gpu;
 use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder};
+use skillpg_routing::prompt as protocol;
 
 #[path = "../../skillpg-decoder/examples/shared/samples.rs"]
 mod samples;

@@ -15,15 +15,16 @@ use std::path::Path;
 use std::process::Command;
 
 use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::chat::{ChatRouter, DEFAULT_MAX_ANSWER_TOKENS};
 use skillpg_decoder::forward::{CpuForward, Forward, now};
 use skillpg_decoder::gguf::Gguf;
 use skillpg_decoder::model::{
     Arithmetic, Config, Decoder, Family, Logits, MatrixView, RopeLayout, attend, rms_norm_into,
 };
-use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use skillpg_decoder::quant::{GgmlType, dequantize_into};
 use skillpg_gpu::Gpu;
 use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder, ProductInput, Storage, pack};
+use skillpg_routing::prompt::{prompt_prefix, prompt_request, system_prompt};
 
 fn kernels() -> DecoderKernels {
     let gpu = pollster::block_on(Gpu::new())
@@ -656,25 +657,37 @@ fn the_chapter_protocol_answers_the_same_on_both_backends() {
     let mut gpu = pollster::block_on(GpuDecoder::new(kernels(), model))
         .map_err(|(_, e)| e)
         .expect("upload");
-    let on_cpu = now(DecoderRouter::new(&mut cpu, &bpe, &skills, true))
+    let prefix = prompt_prefix(&system_prompt(&skills));
+    let candidates: Vec<&str> = skills
+        .iter()
+        .map(|s| s.name.as_str())
+        .chain(["NONE"])
+        .collect();
+    let on_cpu = now(ChatRouter::new(&mut cpu, &bpe, &prefix, &candidates, true))
         .expect("cpu")
         .expect("router");
-    let on_gpu =
-        pollster::block_on(DecoderRouter::new(&mut gpu, &bpe, &skills, true)).expect("router");
+    let on_gpu = pollster::block_on(ChatRouter::new(&mut gpu, &bpe, &prefix, &candidates, true))
+        .expect("router");
     for request in requests {
-        let a = now(on_cpu.chapter(&mut cpu, &bpe, request, DEFAULT_MAX_ANSWER_TOKENS))
+        let turn = prompt_request(request);
+        let a = now(on_cpu.answer(&mut cpu, &bpe, &turn, DEFAULT_MAX_ANSWER_TOKENS, None))
             .expect("cpu")
             .expect("answer");
-        let b =
-            pollster::block_on(on_gpu.chapter(&mut gpu, &bpe, request, DEFAULT_MAX_ANSWER_TOKENS))
-                .expect("answer");
+        let b = pollster::block_on(on_gpu.answer(
+            &mut gpu,
+            &bpe,
+            &turn,
+            DEFAULT_MAX_ANSWER_TOKENS,
+            None,
+        ))
+        .expect("answer");
         println!("{request:?}: CPU {:?}, GPU {:?}", a.verbatim, b.verbatim);
         assert_eq!(a, b, "{request:?}");
-        let a = now(on_cpu.choice(&mut cpu, &bpe, request))
+        let a = now(on_cpu.choice(&mut cpu, &bpe, &turn))
             .expect("cpu")
             .expect("choice");
-        let b = pollster::block_on(on_gpu.choice(&mut gpu, &bpe, request)).expect("choice");
-        assert_eq!(a.choice, b.choice, "{request:?}");
+        let b = pollster::block_on(on_gpu.choice(&mut gpu, &bpe, &turn)).expect("choice");
+        assert_eq!(a.best, b.best, "{request:?}");
         assert!(
             worst(&a.distribution, &b.distribution) <= 1e-4,
             "{request:?}: {:?} against {:?}",

@@ -1,5 +1,8 @@
 //! f32 functions both models compute with, once: the embedding router's GELU and softmax and
-//! the decoder's SiLU and softmax, and the 16-bit quantization of both models' activations.
+//! the decoder's SiLU and softmax, and the 16-bit quantization of both models' activations;
+//! and the decoder's seeded draw of a token ([`sampling`]).
+
+pub mod sampling;
 
 /// `eˣ` for `x ≤ 0`, in f32 without a call: `2ⁿ · 2ᶠ` with `n` the integer part of `x·log₂e`
 /// (put in the exponent bits) and `2ᶠ` a degree-6 polynomial on `[-1, 0]` (relative error

@@ -31,3 +31,19 @@ pub fn prompt_prefix(system: &str) -> String {
 pub fn prompt_request(request: &str) -> String {
     format!("user\n{request}<|im_end|>\n<|im_start|>assistant\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_system_prompt_lists_every_skill_on_one_line() {
+        let skill = |name: &str, description: &str| RouteSkill {
+            name: name.into(),
+            description: description.into(),
+        };
+        let s = system_prompt(&[skill("a", "Does\n  A."), skill("b", "Does B.")]);
+        assert!(s.contains("\n- a: Does A.\n- b: Does B.\n"), "{s}");
+        assert!(s.ends_with("NONE only."));
+    }
+}

@@ -13,6 +13,24 @@ pub struct RouteSkill {
 }
 
 impl RouteSkill {
+    /// The pairs a router sees for every skill of one input (`label` names it in the error),
+    /// each read as the engine reads it (YAML parsed, quotes and block scalars resolved): how the
+    /// CLI, the benchmarks and the tests read skills from disk (`skillpg_fs::read_path`), so that
+    /// they all prompt with the page's text. An input without a skill is an error that says why.
+    pub fn all_in(
+        label: &str,
+        input: &skillpg_core::ingest::Ingested,
+    ) -> Result<Vec<RouteSkill>, String> {
+        if let Some(why) = input.why_no_skill() {
+            return Err(format!("{label}: {why}"));
+        }
+        Ok(input
+            .skills
+            .iter()
+            .map(|bundle| RouteSkill::from_analysis(&skillpg_core::analyze(bundle)))
+            .collect())
+    }
+
     /// The pair an analysis offers a router.
     pub fn from_analysis(a: &skillpg_core::Analysis) -> RouteSkill {
         RouteSkill {

@@ -3,15 +3,20 @@
 //! request-sized piece of work (a 16-token prompt, then four greedy steps) when the choice is
 //! automatic and no kept measurement fits. [`DecoderRouting`] routes requests with it for every
 //! edge: a GPU that fails hands the model to the CPU path ([`DecoderBackend::fall_back`]), which
-//! answers the request again, and the placement says so.
+//! answers the request again, and the placement says so. [`SkillsChat`] binds the experiment's
+//! words (the system turn that lists the skills, NONE, how an answer is read, a `Decision`) to
+//! the model's conversation (`skillpg_decoder::chat`), which knows nothing of skills.
 
 use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::chat::{ChatRouter, DEFAULT_MAX_ANSWER_TOKENS};
 use skillpg_decoder::forward::{CpuForward, Forward};
 use skillpg_decoder::model::{Config, Decoder, Logits};
-use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
 use skillpg_gpu::decoder::{DecoderKernels, GpuDecoder};
+use skillpg_routing::NONE;
+use skillpg_routing::answer::read_answer;
 use skillpg_routing::backend::{Measured, Path, Placement, Plan, STOP_AFTER, Why};
-use skillpg_routing::outcome::Decision;
+use skillpg_routing::outcome::{Decision, Evidence};
+use skillpg_routing::prompt::{prompt_prefix, prompt_request, system_prompt};
 use skillpg_routing::protocol::DecoderMode;
 use skillpg_routing::sampling::Sampling;
 use skillpg_routing::skills::RouteSkill;
@@ -225,6 +230,88 @@ pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, 
     }
 }
 
+/// The chapter's protocol over `skills` on a decoder: its system turn lists every skill's
+/// `- name: description` line and asks for one name or NONE; an answer is read as the chapter
+/// reads it, and constrained choice scores every name, then NONE.
+#[derive(Debug)]
+pub struct SkillsChat {
+    names: Vec<String>,
+    chat: ChatRouter,
+}
+
+impl SkillsChat {
+    /// The system turn for `skills` prefilled into `model`'s cache (every request prefills it
+    /// again when `reuse_prefix` is false), or why the model cannot hold it.
+    pub async fn new(
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        skills: &[RouteSkill],
+        reuse_prefix: bool,
+    ) -> Result<SkillsChat, String> {
+        let names = skillpg_routing::skills::names(skills);
+        let candidates: Vec<&str> = names.iter().map(String::as_str).chain([NONE]).collect();
+        let prefix = prompt_prefix(&system_prompt(skills));
+        let chat = ChatRouter::new(model, bpe, &prefix, &candidates, reuse_prefix).await?;
+        Ok(SkillsChat { names, chat })
+    }
+
+    /// Tokens of the system turn.
+    pub fn prefix_tokens(&self) -> usize {
+        self.chat.prefix_tokens()
+    }
+
+    /// The chapter's protocol: decoding to the end of the turn (at most `max_tokens`, drawn at
+    /// `sampling`, greedy without one), the answer read as a name or NONE.
+    pub async fn chapter(
+        &self,
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        request: &str,
+        max_tokens: usize,
+        sampling: Option<Sampling>,
+    ) -> Result<Decision, String> {
+        let turn = prompt_request(request);
+        let answer = self
+            .chat
+            .answer(model, bpe, &turn, max_tokens, sampling)
+            .await?;
+        let read = read_answer(&answer.verbatim, &self.names);
+        let evidence = Evidence::Answer {
+            verbatim: answer.verbatim,
+            recognised: read.recognised,
+            prefill_tokens: answer.prefill_tokens as u64,
+            generated_tokens: answer.generated_tokens as u64,
+            capped: answer.capped,
+        };
+        Ok(Decision {
+            choice: read.choice,
+            evidence,
+        })
+    }
+
+    /// Constrained choice: the most probable of every name and NONE.
+    pub async fn choice(
+        &self,
+        model: &mut impl Forward,
+        bpe: &Bpe,
+        request: &str,
+    ) -> Result<Decision, String> {
+        let scores = self
+            .chat
+            .choice(model, bpe, &prompt_request(request))
+            .await?;
+        let evidence = Evidence::Choice {
+            distribution: scores.distribution,
+            log_probs: scores.log_probs,
+            prefill_tokens: scores.prefill_tokens as u64,
+        };
+        Ok(Decision {
+            choice: (scores.best < self.names.len()).then_some(scores.best),
+            evidence,
+        })
+    }
+}
+
 /// A decoder where the ladder put it, its tokenizer, and the router of the skills it was last
 /// asked about (their system turn prefilled once and reused for every request over them): how
 /// every edge routes with a decoder. A GPU that fails during a request hands the model to the
@@ -236,7 +323,7 @@ pub struct DecoderRouting {
     backend: Option<DecoderBackend>,
     bpe: Bpe,
     placement: Placement,
-    router: Option<(Vec<RouteSkill>, DecoderRouter)>,
+    router: Option<(Vec<RouteSkill>, SkillsChat)>,
 }
 
 impl DecoderRouting {
@@ -297,24 +384,25 @@ impl DecoderRouting {
         let backend = self.backend.as_mut().ok_or_else(lost)?;
         if self.router.as_ref().is_none_or(|(s, _)| s != skills) {
             self.router = None;
-            let router = DecoderRouter::new(backend, &self.bpe, skills, true).await?;
+            let router = SkillsChat::new(backend, &self.bpe, skills, true).await?;
             self.router = Some((skills.to_vec(), router));
         }
         let Some((_, router)) = &self.router else {
             return Err("no router".to_owned());
         };
         let decision = match mode {
-            DecoderMode::Chapter => router
-                .chapter_sampled(
-                    backend,
-                    &self.bpe,
-                    request,
-                    DEFAULT_MAX_ANSWER_TOKENS,
-                    sampling,
-                )
-                .await?
-                .decision(),
-            DecoderMode::Choice => router.choice(backend, &self.bpe, request).await?.decision(),
+            DecoderMode::Chapter => {
+                router
+                    .chapter(
+                        backend,
+                        &self.bpe,
+                        request,
+                        DEFAULT_MAX_ANSWER_TOKENS,
+                        sampling,
+                    )
+                    .await?
+            }
+            DecoderMode::Choice => router.choice(backend, &self.bpe, request).await?,
         };
         Ok((decision, router.prefix_tokens()))
     }

@@ -1,18 +1,23 @@
 //! What the decoder's CPU and GPU benchmarks share (`#[path]`-included by both): the sample
-//! routing sets' `(name, description)` pairs, read by the CLI's loader (`skillpg_fs::
-//! read_route_skills`, so the benchmarks prompt with the page's and the CLI's text), the labelled
-//! requests, and one arm of the chapter's protocol on any backend.
+//! routing sets' `(name, description)` pairs, read as the CLI reads them (`skillpg_fs::
+//! read_path` and `RouteSkill::all_in`, so the benchmarks prompt with the page's and the CLI's
+//! text), the labelled
+//! requests, and one arm of the chapter's protocol on any backend (the experiment's words on the
+//! decoder's conversation, as `skillpg_runtime::decoder::SkillsChat` binds them).
 
 use std::path::Path;
 use std::time::Instant;
 
 use skillpg_decoder::bpe::Bpe;
+use skillpg_decoder::chat::{ChatRouter, DEFAULT_MAX_ANSWER_TOKENS};
 use skillpg_decoder::forward::Forward;
-use skillpg_decoder::protocol::{DEFAULT_MAX_ANSWER_TOKENS, DecoderRouter};
+use skillpg_routing::answer::read_answer;
+use skillpg_routing::prompt::{prompt_prefix, prompt_request, system_prompt};
 
 /// Every skill of `web/samples/<set>`, read as the CLI and the page read it.
 pub fn sample_skills(root: &Path, set: &str) -> Vec<skillpg_routing::skills::RouteSkill> {
-    skillpg_fs::read_route_skills(&[root.join("web/samples").join(set)]).unwrap()
+    let input = skillpg_fs::read_path(&root.join("web/samples").join(set)).unwrap();
+    skillpg_routing::skills::RouteSkill::all_in(set, &input).unwrap()
 }
 
 /// The sample set's first `limit` labelled requests, `(query, expected)`.
@@ -59,7 +64,9 @@ pub async fn chapter_arm(
     reuse_prefix: bool,
 ) -> ArmRun {
     let t = Instant::now();
-    let router = DecoderRouter::new(model, bpe, skills, reuse_prefix)
+    let names = skillpg_routing::skills::names(skills);
+    let prefix = prompt_prefix(&system_prompt(skills));
+    let router = ChatRouter::new(model, bpe, &prefix, &[], reuse_prefix)
         .await
         .expect("router");
     let setup_s = t.elapsed().as_secs_f64();
@@ -75,11 +82,16 @@ pub async fn chapter_arm(
     let t = Instant::now();
     for (q, expected) in requests {
         let a = router
-            .chapter(model, bpe, q, DEFAULT_MAX_ANSWER_TOKENS)
+            .answer(
+                model,
+                bpe,
+                &prompt_request(q),
+                DEFAULT_MAX_ANSWER_TOKENS,
+                None,
+            )
             .await
             .expect("answer");
-        let choice = a
-            .parsed
+        let choice = read_answer(&a.verbatim, &names)
             .choice
             .map_or(skillpg_routing::NONE, |i| skills[i].name.as_str());
         arm.right += usize::from(choice == expected);

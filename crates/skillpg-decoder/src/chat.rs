@@ -1,21 +1,17 @@
-//! The chapter's routing protocol on a decoder: the system prompt lists every skill's
-//! `- name: description` line and asks for one name or NONE, in the model's chat template
-//! (ChatML, as Qwen2.5 and SmolLM2 use it), then either
-//! - *chapter*: greedy decoding to the end of the turn (with a cap), the answer parsed as the
-//!   chapter does: an exact name after trimming and case-folding, or NONE; anything else counts
-//!   as NONE and is kept verbatim;
-//! - *choice*: the log-probability of each candidate answer (every name, and NONE, each followed
-//!   by the end of the turn) after the same prompt, as a distribution.
+//! The decoder's half of the chapter's routing protocol, in the model's chat template (ChatML,
+//! as Qwen2.5 and SmolLM2 use it): a system turn prefilled once into the key/value cache and
+//! reused, so that a request costs only its own tokens; then, for each request's turn, either
+//! - *answer*: greedy (or seeded) decoding to the end of the turn, with a cap ([`ChatRouter::answer`]);
+//! - *choice*: the log-probability of each candidate answer, each followed by the end of the turn,
+//!   after the same prompt, as a distribution ([`ChatRouter::choice`]).
 //!
-//! The system turn is the same for every request, so it is prefilled once and its key/value
-//! cache reused: a request costs only its own tokens. The prompt is cut at a special token
+//! The words are the experiment's: the system turn that lists the skills, the request's turn,
+//! the candidates (every name, then NONE) and how an answer is read
+//! (`skillpg_routing::prompt` and `answer`). `skillpg_runtime::decoder` binds them to this, so
+//! that the model crate knows nothing of skills. The prompt is cut at a special token
 //! (`<|im_start|>`), where the tokenizer starts afresh, so the cut never changes the ids.
 
-use skillpg_routing::NONE;
-use skillpg_routing::answer::{Reading, read_answer};
-use skillpg_routing::outcome::{Decision, Evidence};
-use skillpg_routing::sampling::{Sampling, SplitMix64, draw};
-use skillpg_routing::skills::RouteSkill;
+use skillpg_math::sampling::{Sampling, SplitMix64, draw};
 
 use crate::bpe::Bpe;
 use crate::forward::Forward;
@@ -24,16 +20,11 @@ use crate::model::Logits;
 /// The most tokens an answer may run to in the chapter's protocol.
 pub const DEFAULT_MAX_ANSWER_TOKENS: usize = 24;
 
-// The prompt's text is the experiment's (the page shows it without loading a model).
-pub use skillpg_routing::prompt::{prompt_prefix, prompt_request, system_prompt};
-
-/// One request's answer under the chapter's protocol.
+/// What the model wrote for one request's turn.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ChapterAnswer {
+pub struct ChatAnswer {
     /// What the model wrote, verbatim (without the end-of-turn token).
     pub verbatim: String,
-    /// How it was read.
-    pub parsed: Reading,
     /// Tokens prefilled for this request (its own, the prefix being cached).
     pub prefill_tokens: usize,
     /// Tokens generated.
@@ -42,64 +33,31 @@ pub struct ChapterAnswer {
     pub capped: bool,
 }
 
-/// One request's answer under constrained choice.
+/// Every candidate's score for one request's turn.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ChoiceAnswer {
-    /// Log-probability of each candidate (the names in order, then NONE), each as the whole
-    /// answer followed by the end of the turn.
+pub struct ChoiceScores {
+    /// Log-probability of each candidate, in the order given, each as the whole answer followed
+    /// by the end of the turn.
     pub log_probs: Vec<f32>,
     /// The same, normalised over the candidates (sums to 1).
     pub distribution: Vec<f32>,
-    /// The most probable candidate: a skill's index, or `None` for NONE.
-    pub choice: Option<usize>,
+    /// The most probable candidate's index (the highest among equals, as the greedy token).
+    pub best: usize,
     /// Tokens prefilled for this request (its own and the candidates').
     pub prefill_tokens: usize,
 }
 
-impl ChapterAnswer {
-    /// The answer as a decision, with what it rests on.
-    pub fn decision(&self) -> Decision {
-        let evidence = Evidence::Answer {
-            verbatim: self.verbatim.clone(),
-            recognised: self.parsed.recognised,
-            prefill_tokens: self.prefill_tokens as u64,
-            generated_tokens: self.generated_tokens as u64,
-            capped: self.capped,
-        };
-        Decision {
-            choice: self.parsed.choice,
-            evidence,
-        }
-    }
-}
-
-impl ChoiceAnswer {
-    /// The answer as a decision, with what it rests on.
-    pub fn decision(&self) -> Decision {
-        let evidence = Evidence::Choice {
-            distribution: self.distribution.clone(),
-            log_probs: self.log_probs.clone(),
-            prefill_tokens: self.prefill_tokens as u64,
-        };
-        Decision {
-            choice: self.choice,
-            evidence,
-        }
-    }
-}
-
-/// A decoder routing requests over one set of skills, its system turn cached in the backend's
-/// key/value cache. It holds no reference to the backend, so a worker can keep it beside the
-/// backend it was made with; every call takes that same backend (whose cache no other router
-/// may use meanwhile) and tokenizer.
+/// A decoder's conversation over one system turn, cached in the backend's key/value cache. It
+/// holds no reference to the backend, so a worker can keep it beside the backend it was made
+/// with; every call takes that same backend (whose cache no other router may use meanwhile) and
+/// tokenizer.
 #[derive(Debug)]
-pub struct DecoderRouter {
-    names: Vec<String>,
+pub struct ChatRouter {
     prefix_len: usize,
     prefix_ids: Vec<u32>,
     reuse_prefix: bool,
     stops: Vec<u32>,
-    /// Each candidate's tokens (names, then NONE), end-of-turn included.
+    /// Each candidate's tokens, end-of-turn included.
     candidates: Vec<Vec<u32>>,
 }
 
@@ -117,36 +75,35 @@ pub fn chatml_end(bpe: &Bpe) -> Result<u32, String> {
         .ok_or_else(|| "the tokenizer has no <|im_end|> token".to_owned())
 }
 
-impl DecoderRouter {
-    /// Prefills the system turn for `skills` (`(name, description)`) into `model`'s cache, or
-    /// says why the model's tokenizer cannot hold this chat template (or why the device failed).
-    /// With `reuse_prefix` false every request prefills the whole prompt again (to measure what
-    /// the cache saves).
+impl ChatRouter {
+    /// Prefills `prefix` (the system turn, in the template) into `model`'s cache, with the
+    /// answers [`ChatRouter::choice`] scores, or says why the model's tokenizer cannot hold this
+    /// chat template (or why the device failed). With `reuse_prefix` false every request
+    /// prefills the whole prompt again (to measure what the cache saves).
     pub async fn new(
         model: &mut impl Forward,
         bpe: &Bpe,
-        skills: &[RouteSkill],
+        prefix: &str,
+        candidates: &[&str],
         reuse_prefix: bool,
-    ) -> Result<DecoderRouter, String> {
+    ) -> Result<ChatRouter, String> {
         let end = chatml_end(bpe)?;
         let mut stops = vec![end];
         stops.extend(bpe.special("<|endoftext|>"));
-        let names = skillpg_routing::skills::names(skills);
-        let candidates = names.iter().map(String::as_str).chain([NONE]).map(|n| {
+        let candidates = candidates.iter().map(|n| {
             let mut ids = bpe.encode(n);
             ids.push(end);
             ids
         });
         let candidates = candidates.collect();
-        let prefix_ids = bpe.encode(&prompt_prefix(&system_prompt(skills)));
+        let prefix_ids = bpe.encode(prefix);
         // Room for a request and its answer after the system turn, within what the model was
         // trained to read.
         let room = 256;
         let context = model.config().context;
         if prefix_ids.len() + room > context {
             return Err(format!(
-                "the system prompt for these {} skills is {} tokens; the model reads {context} at most, and a request and its answer need about {room} more: route fewer skills at once",
-                skills.len(),
+                "the system prompt is {} tokens; the model reads {context} at most, and a request and its answer need about {room} more: route fewer skills at once",
                 prefix_ids.len(),
             ));
         }
@@ -155,8 +112,7 @@ impl DecoderRouter {
             model.forward(&prefix_ids, Logits::None).await?;
         }
         let prefix_len = model.cached();
-        Ok(DecoderRouter {
-            names,
+        Ok(ChatRouter {
             prefix_len,
             prefix_ids,
             reuse_prefix,
@@ -170,47 +126,31 @@ impl DecoderRouter {
         self.prefix_ids.len()
     }
 
-    /// The skills' names, in order.
-    pub fn names(&self) -> &[String] {
-        &self.names
-    }
-
-    /// The request's ids after the prefix (the whole prompt's when the prefix is not reused),
-    /// and the cache rewound to the prefix.
-    fn request_ids(&self, model: &mut impl Forward, bpe: &Bpe, request: &str) -> Vec<u32> {
+    /// The turn's ids after the prefix (the whole prompt's when the prefix is not reused), and
+    /// the cache rewound to the prefix.
+    fn request_ids(&self, model: &mut impl Forward, bpe: &Bpe, turn: &str) -> Vec<u32> {
         model.truncate(self.prefix_len);
         let mut ids = if self.reuse_prefix {
             Vec::new()
         } else {
             self.prefix_ids.clone()
         };
-        ids.extend(bpe.encode(&prompt_request(request)));
+        ids.extend(bpe.encode(turn));
         ids
     }
 
-    /// The chapter's protocol: greedy decoding to the end of the turn, at most `max_tokens`.
-    pub async fn chapter(
+    /// Decoding after `turn` (the request's turn, in the template) to the end of the model's
+    /// turn, at most `max_tokens`, each token drawn at `sampling`'s temperature from its seed, or
+    /// greedy without one (one of a query's repeated runs).
+    pub async fn answer(
         &self,
         model: &mut impl Forward,
         bpe: &Bpe,
-        request: &str,
-        max_tokens: usize,
-    ) -> Result<ChapterAnswer, String> {
-        self.chapter_sampled(model, bpe, request, max_tokens, None)
-            .await
-    }
-
-    /// The chapter's protocol, each token drawn at `sampling`'s temperature from its seed
-    /// (greedy without one): one of a query's repeated runs.
-    pub async fn chapter_sampled(
-        &self,
-        model: &mut impl Forward,
-        bpe: &Bpe,
-        request: &str,
+        turn: &str,
         max_tokens: usize,
         sampling: Option<Sampling>,
-    ) -> Result<ChapterAnswer, String> {
-        let ids = self.request_ids(model, bpe, request);
+    ) -> Result<ChatAnswer, String> {
+        let ids = self.request_ids(model, bpe, turn);
         // A temperature of 0 is greedy: the same argmax as without sampling, one rule for ties.
         let mut rng = sampling
             .filter(|s| s.temperature.is_finite() && s.temperature > 0.0)
@@ -237,25 +177,23 @@ impl DecoderRouter {
                 None => model.forward_argmax(&[next]).await?,
             };
         }
-        let verbatim = bpe.decode(&answer);
-        let parsed = read_answer(&verbatim, &self.names);
-        Ok(ChapterAnswer {
-            verbatim,
-            parsed,
+        Ok(ChatAnswer {
+            verbatim: bpe.decode(&answer),
             prefill_tokens: ids.len(),
             generated_tokens: answer.len(),
             capped,
         })
     }
 
-    /// Constrained choice: every candidate's log-probability after the prompt.
+    /// Constrained choice: every candidate's log-probability after `turn` (the request's turn,
+    /// in the template).
     pub async fn choice(
         &self,
         model: &mut impl Forward,
         bpe: &Bpe,
-        request: &str,
-    ) -> Result<ChoiceAnswer, String> {
-        let ids = self.request_ids(model, bpe, request);
+        turn: &str,
+    ) -> Result<ChoiceScores, String> {
+        let ids = self.request_ids(model, bpe, turn);
         // Each candidate's first token after the prompt, then each of its others after the
         // tokens before it: log-probabilities the backend computes where its logits are.
         let firsts: Vec<(usize, u32)> = self
@@ -289,29 +227,11 @@ impl DecoderRouter {
         let max = log_probs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let sum: f32 = log_probs.iter().map(|l| (l - max).exp()).sum();
         let distribution = log_probs.iter().map(|l| (l - max).exp() / sum).collect();
-        let best = crate::forward::argmax(&log_probs) as usize;
-        let choice = (best < self.names.len()).then_some(best);
-        Ok(ChoiceAnswer {
+        Ok(ChoiceScores {
+            best: crate::forward::argmax(&log_probs) as usize,
             log_probs,
             distribution,
-            choice,
             prefill_tokens: prefill,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_system_prompt_lists_every_skill_on_one_line() {
-        let skill = |name: &str, description: &str| RouteSkill {
-            name: name.into(),
-            description: description.into(),
-        };
-        let s = system_prompt(&[skill("a", "Does\n  A."), skill("b", "Does B.")]);
-        assert!(s.contains("\n- a: Does A.\n- b: Does B.\n"), "{s}");
-        assert!(s.ends_with("NONE only."));
     }
 }
