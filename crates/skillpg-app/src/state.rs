@@ -446,9 +446,58 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
             "the link holds {n_files} files, more than the {MAX_LINK_FILES} a link may carry; it was not opened"
         ));
     }
-    let mut skills = Vec::with_capacity(wire.skills.len());
+    let skills = skills_from_wire(wire.skills)?;
+    let selected = wire.selected.min(skills.len().saturating_sub(1));
+    // Every number and name is clamped to what the page's own inputs allow.
+    let profile = if skillpg_core::Profile::by_key(&wire.profile).is_some() {
+        wire.profile
+    } else {
+        "spec".to_owned()
+    };
+    let mut cost = wire.cost;
+    cost.turns = cost.turns.clamp(1, MAX_TURNS);
+    cost.activate_at = cost.activate_at.clamp(1, cost.turns);
+    for price in [&mut cost.price, &mut cost.cached_price] {
+        *price = if price.is_finite() {
+            price.clamp(0.0, 1_000.0)
+        } else {
+            0.0
+        };
+    }
+    cost.read.truncate(MAX_LINK_FILES);
+    let mut routing = wire.routing;
+    if routing.requests.len() > MAX_REQUEST_BYTES {
+        return Err("the link's routing requests are over 1 MB; it was not opened".to_owned());
+    }
+    let t = Thresholds {
+        tau: routing.tau,
+        delta: routing.delta,
+    }
+    .clamped();
+    (routing.tau, routing.delta) = (t.tau, t.delta);
+    let context_window = wire
+        .window
+        .map(|w| w.clamp(*CONTEXT_WINDOW_RANGE.start(), *CONTEXT_WINDOW_RANGE.end()));
+    let lab = lab_from_wire(wire.lab)?;
+    Ok(PageState {
+        skills,
+        selected,
+        selected_file: wire.file,
+        profile,
+        cost,
+        routing,
+        installed_together: wire.together,
+        context_window,
+        lab,
+    })
+}
+
+/// A link's skills, each file's path cleaned as an archive's is, within the link's limits, and
+/// only the input findings (bounded) that a link may carry.
+fn skills_from_wire(wire: Vec<SkillV1>) -> Result<Vec<SkillInput>, String> {
+    let mut skills = Vec::with_capacity(wire.len());
     let mut n_bytes = 0usize;
-    for s in wire.skills {
+    for s in wire {
         let mut files = Vec::with_capacity(s.files.len());
         for f in s.files {
             // Paths from a link are as untrusted as paths from an archive.
@@ -488,38 +537,12 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
             findings,
         });
     }
-    let selected = wire.selected.min(skills.len().saturating_sub(1));
-    // Every number and name is clamped to what the page's own inputs allow.
-    let profile = if skillpg_core::Profile::by_key(&wire.profile).is_some() {
-        wire.profile
-    } else {
-        "spec".to_owned()
-    };
-    let mut cost = wire.cost;
-    cost.turns = cost.turns.clamp(1, MAX_TURNS);
-    cost.activate_at = cost.activate_at.clamp(1, cost.turns);
-    for price in [&mut cost.price, &mut cost.cached_price] {
-        *price = if price.is_finite() {
-            price.clamp(0.0, 1_000.0)
-        } else {
-            0.0
-        };
-    }
-    cost.read.truncate(MAX_LINK_FILES);
-    let mut routing = wire.routing;
-    if routing.requests.len() > MAX_REQUEST_BYTES {
-        return Err("the link's routing requests are over 1 MB; it was not opened".to_owned());
-    }
-    let t = Thresholds {
-        tau: routing.tau,
-        delta: routing.delta,
-    }
-    .clamped();
-    (routing.tau, routing.delta) = (t.tau, t.delta);
-    let context_window = wire
-        .window
-        .map(|w| w.clamp(*CONTEXT_WINDOW_RANGE.start(), *CONTEXT_WINDOW_RANGE.end()));
-    let mut lab = wire.lab;
+    Ok(skills)
+}
+
+/// A link's lab, every number clamped to what the page's own inputs allow and its history to
+/// the page's bound.
+fn lab_from_wire(mut lab: crate::lab_run::LabState) -> Result<crate::lab_run::LabState, String> {
     if lab.sets.values().map(String::len).sum::<usize>() + lab.draft.len() > MAX_REQUEST_BYTES {
         return Err("the link's eval set is over 1 MB; it was not opened".to_owned());
     }
@@ -539,17 +562,7 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
         .len()
         .saturating_sub(crate::lab_run::MAX_HISTORY);
     lab.history.drain(..keep_from);
-    Ok(PageState {
-        skills,
-        selected,
-        selected_file: wire.file,
-        profile,
-        cost,
-        routing,
-        installed_together: wire.together,
-        context_window,
-        lab,
-    })
+    Ok(lab)
 }
 
 /// Serializes the state for a link fragment or storage: base64url of deflated JSON.

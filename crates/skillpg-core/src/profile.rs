@@ -7,6 +7,43 @@
 
 use crate::diagnostic::Severity;
 
+// The field sets live with the profiles that name them, below the rules that read them, so
+// that the engine's modules read one way (`skillpg-tidy`'s module-cycle rule).
+
+/// The six fields of the specification.
+pub const SPEC_FIELDS: [&str; 6] = [
+    "allowed-tools",
+    "compatibility",
+    "description",
+    "license",
+    "metadata",
+    "name",
+];
+
+/// The twenty fields of Claude Code's frontmatter reference.
+pub const CLAUDE_CODE_FIELDS: [&str; 20] = [
+    "name",
+    "description",
+    "when_to_use",
+    "argument-hint",
+    "arguments",
+    "disable-model-invocation",
+    "user-invocable",
+    "allowed-tools",
+    "disallowed-tools",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "background",
+    "hooks",
+    "paths",
+    "shell",
+    "metadata",
+    "license",
+    "compatibility",
+];
+
 /// How the frontmatter's YAML is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum YamlDialect {
@@ -42,8 +79,8 @@ impl FieldSet {
     /// The fields this product knows.
     pub fn known(self) -> &'static [&'static str] {
         match self {
-            FieldSet::Spec => &crate::rules::SPEC_FIELDS,
-            FieldSet::ClaudeCode => &crate::rules::CLAUDE_CODE_FIELDS,
+            FieldSet::Spec => &SPEC_FIELDS,
+            FieldSet::ClaudeCode => &CLAUDE_CODE_FIELDS,
             FieldSet::Copilot => &[
                 "name",
                 "description",

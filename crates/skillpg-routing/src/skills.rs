@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// A skill as a router sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RouteSkill {
     /// Its name (as the catalog shows it: the frontmatter's, else the folder's).
     pub name: String,

@@ -71,91 +71,13 @@ pub fn App() -> impl IntoView {
         turn,
         models: super::models::Models::default(),
     });
-    // Each view has a fragment (`#view=cost`): following one scrolls to its section, and a
-    // link's fragment does so on load. `#rule-<name>` opens that rule in the reference.
-    // The view being read, for the navigation's mark: followed on scroll; `view` changes only
-    // when a person chooses one (a share link carries that one, not the Share section's).
-    let reading = RwSignal::new(view.get_untracked());
-    let follow_hash = move || {
-        let hash = browser::location_hash();
-        if let Some(v) = View::from_fragment(&hash) {
-            view.set(v);
-            reading.set(v);
-            if let Some(t) = state::turn_from_fragment(&hash) {
-                turn.set(t);
-            }
-            if v != View::Present {
-                browser::scroll_to(&format!("view-{}", v.key()));
-            }
-        } else if let Some(rule) = hash.strip_prefix("#rule-") {
-            view.set(View::Rules);
-            browser::open_details(&format!("rule-{rule}"));
-        }
-    };
-    let _ = window_event_listener(leptos::ev::hashchange, move |_| follow_hash());
-    // The navigation marks the view being read: the last section whose top has passed under
-    // the navigation bar (checked once a frame at most while scrolling).
-    let spy_pending = StoredValue::new(false);
-    let _ = window_event_listener(leptos::ev::scroll, move |_| {
-        if spy_pending.get_value() || view.get_untracked() == View::Present {
-            return;
-        }
-        spy_pending.set_value(true);
-        request_animation_frame(move || {
-            spy_pending.set_value(false);
-            let tops: Vec<(View, f64)> = View::NAV
-                .into_iter()
-                .filter_map(|v| browser::element_top(&format!("view-{}", v.key())).map(|t| (v, t)))
-                .collect();
-            if let Some(current) = crate::state::view_in_reading(&tops, 140.0)
-                && reading.get_untracked() != current
-            {
-                reading.set(current);
-            }
-        });
-    });
-    // The views below the levels are built after the first frame is painted: on one busy core
-    // building them first (and compiling their code, which the browser does on first call)
-    // delayed the first paint of the checks and levels by about a third (640 against 424 ms,
-    // BENCHMARKS.md). A link's view is followed once they exist, so it scrolls to where the
-    // section ends up.
-    let rest_built = RwSignal::new(false);
+    let (reading, follow_hash) = navigation(view, turn);
     let follow_link =
         view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-");
-    request_animation_frame(move || {
-        leptos::prelude::set_timeout(
-            move || {
-                rest_built.set(true);
-                if follow_link {
-                    leptos::prelude::set_timeout(follow_hash, std::time::Duration::from_millis(0));
-                }
-            },
-            std::time::Duration::from_millis(0),
-        );
-    });
+    let rest_built = build_rest_after_first_paint(follow_hash, follow_link);
     let later = move |build: fn() -> AnyView| move || rest_built.get().then(build);
 
-    // Effects sync with the outside world only: local storage, so a reload keeps the work.
-    // Saving waits until the state has rendered and typing pauses: encoding a large skill on
-    // every keystroke would slow the editor, and a state that panics is never saved.
-    let pending_save: StoredValue<Option<leptos::prelude::TimeoutHandle>> = StoredValue::new(None);
-    Effect::new(move |_| {
-        state.track();
-        if let Some(handle) = pending_save.get_value() {
-            handle.clear();
-        }
-        let handle = leptos::prelude::set_timeout_with_handle(
-            move || {
-                let encoded = state.with_untracked(state::encode);
-                if !browser::save_state(&encoded) {
-                    status.set("This browser refused to save the state (storage full or disabled); use a share link or the zip.".to_owned());
-                }
-            },
-            std::time::Duration::from_millis(400),
-        )
-        .ok();
-        pending_save.set_value(handle);
-    });
+    save_while_editing(state, status);
     browser::register_service_worker();
 
     // The system's preference until a person chooses; then their choice, remembered.
@@ -229,4 +151,100 @@ pub fn App() -> impl IntoView {
             </footer>
         </div>
     }
+}
+
+/// The navigation: each view has a fragment (`#view=cost`), and following one scrolls to its
+/// section (a link's fragment does so on load); `#rule-<name>` opens that rule in the reference.
+/// The view being read, for the navigation's mark, is followed on scroll; `view` changes only
+/// when a person chooses one (a share link carries that one, not the Share section's). Returns
+/// the view being read and the fragment's follower.
+fn navigation(view: RwSignal<View>, turn: RwSignal<u64>) -> (RwSignal<View>, impl Fn() + Copy) {
+    let reading = RwSignal::new(view.get_untracked());
+    let follow_hash = move || {
+        let hash = browser::location_hash();
+        if let Some(v) = View::from_fragment(&hash) {
+            view.set(v);
+            reading.set(v);
+            if let Some(t) = state::turn_from_fragment(&hash) {
+                turn.set(t);
+            }
+            if v != View::Present {
+                browser::scroll_to(&format!("view-{}", v.key()));
+            }
+        } else if let Some(rule) = hash.strip_prefix("#rule-") {
+            view.set(View::Rules);
+            browser::open_details(&format!("rule-{rule}"));
+        }
+    };
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| follow_hash());
+    // The navigation marks the view being read: the last section whose top has passed under
+    // the navigation bar (checked once a frame at most while scrolling).
+    let spy_pending = StoredValue::new(false);
+    let _ = window_event_listener(leptos::ev::scroll, move |_| {
+        if spy_pending.get_value() || view.get_untracked() == View::Present {
+            return;
+        }
+        spy_pending.set_value(true);
+        request_animation_frame(move || {
+            spy_pending.set_value(false);
+            let tops: Vec<(View, f64)> = View::NAV
+                .into_iter()
+                .filter_map(|v| browser::element_top(&format!("view-{}", v.key())).map(|t| (v, t)))
+                .collect();
+            if let Some(current) = crate::state::view_in_reading(&tops, 140.0)
+                && reading.get_untracked() != current
+            {
+                reading.set(current);
+            }
+        });
+    });
+    (reading, follow_hash)
+}
+
+/// The views below the levels, built after the first frame is painted: on one busy core
+/// building them first (and compiling their code, which the browser does on first call) delayed
+/// the first paint of the checks and levels by about a third (640 against 424 ms,
+/// BENCHMARKS.md). A link's view is followed once they exist (`follow_link`), so it scrolls to
+/// where the section ends up. The signal turns true when they may be built.
+fn build_rest_after_first_paint(
+    follow_hash: impl Fn() + Copy + 'static,
+    follow_link: bool,
+) -> RwSignal<bool> {
+    let rest_built = RwSignal::new(false);
+    request_animation_frame(move || {
+        leptos::prelude::set_timeout(
+            move || {
+                rest_built.set(true);
+                if follow_link {
+                    leptos::prelude::set_timeout(follow_hash, std::time::Duration::from_millis(0));
+                }
+            },
+            std::time::Duration::from_millis(0),
+        );
+    });
+    rest_built
+}
+
+/// Effects sync with the outside world only: local storage, so a reload keeps the work. Saving
+/// waits until the state has rendered and typing pauses: encoding a large skill on every
+/// keystroke would slow the editor, and a state that panics is never saved.
+fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>) {
+    let pending_save: StoredValue<Option<leptos::prelude::TimeoutHandle>> = StoredValue::new(None);
+    Effect::new(move |_| {
+        state.track();
+        if let Some(handle) = pending_save.get_value() {
+            handle.clear();
+        }
+        let handle = leptos::prelude::set_timeout_with_handle(
+            move || {
+                let encoded = state.with_untracked(state::encode);
+                if !browser::save_state(&encoded) {
+                    status.set("This browser refused to save the state (storage full or disabled); use a share link or the zip.".to_owned());
+                }
+            },
+            std::time::Duration::from_millis(400),
+        )
+        .ok();
+        pending_save.set_value(handle);
+    });
 }

@@ -18,32 +18,11 @@ pub fn Editor() -> impl IntoView {
     });
     let text = move || shown.with(|s| s.as_ref().map(|(t, _)| t.clone()).unwrap_or_default());
     let not_utf8 = move || shown.with(|s| s.as_ref().and_then(|(_, why)| *why));
-    let dir = move || {
-        c.state.with(|s| {
-            s.skills
-                .get(s.selected)
-                .map(|k| k.dir_name.clone())
-                .unwrap_or_default()
-        })
-    };
     let has_skill = move || c.state.with(|s| !s.skills.is_empty());
     let area = NodeRef::<leptos::html::Textarea>::new();
-    // What the textarea holds as typed: the state is written back into it only when it differs
-    // (a fix, a sample, a load). Writing 5 MB back on every keystroke made the browser lay the
-    // whole text out again, seconds per key.
+    // What the textarea holds as typed (see `write_back_when_changed`).
     let typed = StoredValue::new(String::new());
-    Effect::new(move |_| {
-        let value = text();
-        let Some(el) = area.get() else { return };
-        // A textarea mounted anew (after "Clear all") is empty while `typed` remembers the old
-        // text: its length tells (UTF-16 units, as the DOM counts).
-        let stale = typed.with_value(|t| *t != value)
-            || el.text_length() as usize != value.encode_utf16().count();
-        if stale {
-            el.set_value(&value);
-            typed.set_value(value);
-        }
-    });
+    write_back_when_changed(area, text, typed);
     // The one way an edit reaches the state: refused past the editor's limit (the earlier text
     // stays, in the state and in the textarea, and the status says why), else stored as SKILL.md.
     let refused = move |new_bytes: usize| -> bool {
@@ -107,14 +86,7 @@ pub fn Editor() -> impl IntoView {
 
     view! {
         <Show when=has_skill fallback=|| view! { <p>"No skill loaded: drop a folder, pick one, or choose a sample."</p> }>
-            <div class="field">
-                <label for="dir-name">"Folder name"</label>
-                <input id="dir-name" data-testid="dir-name" prop:value=dir spellcheck="false"
-                    on:input=move |ev| {
-                        let value = event_target_value(&ev);
-                        c.state.update(|s| if let Some(k) = s.skills.get_mut(s.selected) { k.dir_name = value; });
-                    }/>
-            </div>
+            <FolderName/>
             {move || not_utf8().map(|why| view! {
                 <p class="note" role="note" data-testid="editor-encoding">
                     {format!("This SKILL.md is {why}: loaders read SKILL.md as UTF-8 and refuse it as it is, so it is shown decoded and read-only. ")}
@@ -192,5 +164,51 @@ fn InlineFindings(area: NodeRef<leptos::html::Textarea>) -> impl IntoView {
                 }
             }).collect_view()}
         </ul>
+    }
+}
+
+/// Writes the state's text into the textarea only when it differs from what was typed
+/// (`typed`): a fix, a sample, a load. Writing 5 MB back on every keystroke made the browser lay
+/// the whole text out again, seconds per key.
+fn write_back_when_changed(
+    area: NodeRef<leptos::html::Textarea>,
+    text: impl Fn() -> String + 'static,
+    typed: StoredValue<String>,
+) {
+    Effect::new(move |_| {
+        let value = text();
+        let Some(el) = area.get() else { return };
+        // A textarea mounted anew (after "Clear all") is empty while `typed` remembers the old
+        // text: its length tells (UTF-16 units, as the DOM counts).
+        let stale = typed.with_value(|t| *t != value)
+            || el.text_length() as usize != value.encode_utf16().count();
+        if stale {
+            el.set_value(&value);
+            typed.set_value(value);
+        }
+    });
+}
+
+/// The selected skill's folder name (loaders name a skill by it where its frontmatter has none).
+#[component]
+fn FolderName() -> impl IntoView {
+    let c = ctx();
+    let dir = move || {
+        c.state.with(|s| {
+            s.skills
+                .get(s.selected)
+                .map(|k| k.dir_name.clone())
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <div class="field">
+            <label for="dir-name">"Folder name"</label>
+            <input id="dir-name" data-testid="dir-name" prop:value=dir spellcheck="false"
+                on:input=move |ev| {
+                    let value = event_target_value(&ev);
+                    c.state.update(|s| if let Some(k) = s.skills.get_mut(s.selected) { k.dir_name = value; });
+                }/>
+        </div>
     }
 }

@@ -65,7 +65,6 @@ pub fn Loaders() -> impl IntoView {
     let c = ctx();
     let busy = RwSignal::new(false);
     let dragging = RwSignal::new(false);
-    let url = RwSignal::new(String::new());
     let folder_input = NodeRef::<leptos::html::Input>::new();
     // `webkitdirectory` is not among the view macro's known attributes; set it on the element.
     Effect::new(move |_| {
@@ -129,25 +128,6 @@ pub fn Loaders() -> impl IntoView {
         });
     };
 
-    let load_url = move || {
-        let address = url.get_untracked().trim().to_owned();
-        // An empty or relative address would fetch the page itself.
-        if !(address.starts_with("https://") || address.starts_with("http://")) {
-            c.status.set("Type or paste an http(s) address of a skill folder on GitHub, a SKILL.md, a raw file or a zip first.".to_owned());
-            return;
-        }
-        busy.set(true);
-        spawn_local(async move {
-            match load_address(c, &address).await {
-                Ok(files) => add_files(c, files),
-                Err(message) => c.status.set(format!(
-                    "{message}. You can also download the folder and drop it here."
-                )),
-            }
-            busy.set(false);
-        });
-    };
-
     view! {
         <section class="loaders" aria-label="Load skills">
             <div
@@ -171,16 +151,45 @@ pub fn Loaders() -> impl IntoView {
                     <progress aria-label="Loading"></progress>
                 </Show>
             </div>
-            <div class="url-load">
-                <label for="url-input">"Load from a URL (GitHub file or raw address, a gist's raw file, a zip)"</label>
-                <input id="url-input" type="url" placeholder="https://github.com/owner/repo/blob/main/skills/x/SKILL.md"
-                    prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))
-                    on:keydown=move |ev| if ev.key() == "Enter" { load_url() }/>
-                <button data-testid="url-load" on:click=move |_| load_url()>"Load"</button>
-            </div>
+            <UrlLoader busy=busy/>
             <Gallery/>
             <Catalog/>
         </section>
+    }
+}
+
+/// An address to load from (a GitHub folder or file, a raw file, a gist's raw file, a zip).
+#[component]
+fn UrlLoader(busy: RwSignal<bool>) -> impl IntoView {
+    let c = ctx();
+    let url = RwSignal::new(String::new());
+    let load_url = move || {
+        let address = url.get_untracked().trim().to_owned();
+        // An empty or relative address would fetch the page itself.
+        if !(address.starts_with("https://") || address.starts_with("http://")) {
+            c.status.set("Type or paste an http(s) address of a skill folder on GitHub, a SKILL.md, a raw file or a zip first.".to_owned());
+            return;
+        }
+        busy.set(true);
+        spawn_local(async move {
+            match load_address(c, &address).await {
+                Ok(files) => add_files(c, files),
+                Err(message) => c.status.set(format!(
+                    "{message}. You can also download the folder and drop it here."
+                )),
+            }
+            busy.set(false);
+        });
+    };
+
+    view! {
+        <div class="url-load">
+            <label for="url-input">"Load from a URL (GitHub file or raw address, a gist's raw file, a zip)"</label>
+            <input id="url-input" type="url" placeholder="https://github.com/owner/repo/blob/main/skills/x/SKILL.md"
+                prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))
+                on:keydown=move |ev| if ev.key() == "Enter" { load_url() }/>
+            <button data-testid="url-load" on:click=move |_| load_url()>"Load"</button>
+        </div>
     }
 }
 

@@ -64,7 +64,6 @@ mod short_description_too_long;
 mod skill_md_lowercase;
 mod stale_count;
 mod unknown_field;
-pub use unknown_field::{CLAUDE_CODE_FIELDS, SPEC_FIELDS};
 mod version_not_semver;
 mod xml_in_field;
 mod yaml_anchor_or_tag;

@@ -14,7 +14,7 @@
 
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::{Applicability, Edit, Fix, LineIndex, Severity};
-use crate::profile::{FieldSet, Wording};
+use crate::profile::{CLAUDE_CODE_FIELDS, FieldSet, Wording};
 use crate::yaml::{Node, Scalar};
 
 pub static META: RuleMeta = RuleMeta {
@@ -24,40 +24,6 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     source: sources::SKILLS_REF,
 };
-
-/// The six fields of the specification.
-pub const SPEC_FIELDS: [&str; 6] = [
-    "allowed-tools",
-    "compatibility",
-    "description",
-    "license",
-    "metadata",
-    "name",
-];
-
-/// The twenty fields of Claude Code's frontmatter reference.
-pub const CLAUDE_CODE_FIELDS: [&str; 20] = [
-    "name",
-    "description",
-    "when_to_use",
-    "argument-hint",
-    "arguments",
-    "disable-model-invocation",
-    "user-invocable",
-    "allowed-tools",
-    "disallowed-tools",
-    "model",
-    "effort",
-    "context",
-    "agent",
-    "background",
-    "hooks",
-    "paths",
-    "shell",
-    "metadata",
-    "license",
-    "compatibility",
-];
 
 pub fn check(cx: &mut Cx) {
     let Some(entries) = cx.entries() else { return };

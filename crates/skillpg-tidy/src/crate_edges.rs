@@ -1,0 +1,179 @@
+//! The allowed edges between the workspace's crates, read from `cargo metadata`: the layers read
+//! one way. The models (`skillpg-router`, `skillpg-decoder`) and their numerics sit below the
+//! experiment (`skillpg-routing`), which binds them only in `skillpg-runtime`; the page
+//! (`skillpg-app`) reaches no model, GPU or runtime crate (its worker does); the file edge
+//! (`skillpg-fs`) reads bytes into the engine's bundles and knows nothing of routing. Normal and
+//! build dependencies are held; dev-dependencies (tests and benchmarks binding the layers) are
+//! not.
+
+use std::collections::BTreeSet;
+
+/// Each workspace crate and the workspace crates it may depend on.
+pub const ALLOWED: &[(&str, &[&str])] = &[
+    ("skillpg-math", &[]),
+    ("skillpg-stats", &[]),
+    ("skillpg-tokens", &[]),
+    ("skillpg-tidy", &[]),
+    ("skillpg-core", &["skillpg-tokens"]),
+    ("skillpg-report", &["skillpg-core"]),
+    ("skillpg-fs", &["skillpg-core"]),
+    ("skillpg-router", &["skillpg-math"]),
+    ("skillpg-decoder", &["skillpg-math"]),
+    (
+        "skillpg-gpu",
+        &["skillpg-router", "skillpg-decoder", "skillpg-math"],
+    ),
+    (
+        "skillpg-routing",
+        &["skillpg-core", "skillpg-stats", "skillpg-math"],
+    ),
+    (
+        "skillpg-runtime",
+        &[
+            "skillpg-router",
+            "skillpg-decoder",
+            "skillpg-gpu",
+            "skillpg-routing",
+            "skillpg-math",
+        ],
+    ),
+    (
+        "skillpg-worker",
+        &[
+            "skillpg-router",
+            "skillpg-decoder",
+            "skillpg-gpu",
+            "skillpg-routing",
+            "skillpg-runtime",
+            "skillpg-math",
+        ],
+    ),
+    (
+        "skillpg-app",
+        &[
+            "skillpg-core",
+            "skillpg-report",
+            "skillpg-routing",
+            "skillpg-stats",
+            "skillpg-tokens",
+        ],
+    ),
+    (
+        "skillpg-cli",
+        &[
+            "skillpg-core",
+            "skillpg-decoder",
+            "skillpg-fs",
+            "skillpg-gpu",
+            "skillpg-report",
+            "skillpg-router",
+            "skillpg-routing",
+            "skillpg-runtime",
+            "skillpg-stats",
+            "skillpg-tokens",
+            "skillpg-math",
+        ],
+    ),
+];
+
+/// The workspace's crate-to-crate edges (normal and build dependencies), from `cargo metadata
+/// --no-deps --format-version 1`'s JSON.
+pub fn workspace_edges(metadata: &str) -> Result<BTreeSet<(String, String)>, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(metadata).map_err(|e| format!("cargo metadata: {e}"))?;
+    let packages = v["packages"]
+        .as_array()
+        .ok_or("cargo metadata: no packages")?;
+    let members: BTreeSet<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
+    let mut edges = BTreeSet::new();
+    for p in packages {
+        let from = p["name"].as_str().unwrap_or_default();
+        for d in p["dependencies"].as_array().into_iter().flatten() {
+            let to = d["name"].as_str().unwrap_or_default();
+            let dev = d["kind"].as_str() == Some("dev");
+            if members.contains(to) && !dev {
+                edges.insert((from.to_owned(), to.to_owned()));
+            }
+        }
+    }
+    Ok(edges)
+}
+
+/// The crates of `crates` that [`ALLOWED`] does not name, and the edges it does not allow.
+pub fn violations(crates: &BTreeSet<String>, edges: &BTreeSet<(String, String)>) -> Vec<String> {
+    let allowed = |from: &str| ALLOWED.iter().find(|(c, _)| *c == from).map(|(_, to)| *to);
+    let mut out = Vec::new();
+    for c in crates {
+        if allowed(c).is_none() {
+            out.push(format!(
+                "{c} is not in crate_edges::ALLOWED: say which crates it may depend on"
+            ));
+        }
+    }
+    for (from, to) in edges {
+        if allowed(from).is_some_and(|ok| !ok.contains(&to.as_str())) {
+            out.push(format!(
+                "{from} depends on {to}: the layers allow it {:?} (crate_edges::ALLOWED)",
+                allowed(from).unwrap_or_default()
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metadata(deps: &[(&str, &[(&str, Option<&str>)])]) -> String {
+        let packages: Vec<serde_json::Value> = deps
+            .iter()
+            .map(|(name, ds)| {
+                let ds: Vec<serde_json::Value> = ds
+                    .iter()
+                    .map(|(d, kind)| serde_json::json!({"name": d, "kind": kind}))
+                    .collect();
+                serde_json::json!({"name": name, "dependencies": ds})
+            })
+            .collect();
+        serde_json::json!({ "packages": packages }).to_string()
+    }
+
+    #[test]
+    fn a_model_that_depends_on_the_experiment_is_refused_and_a_dev_dependency_is_not() {
+        let json = metadata(&[
+            (
+                "skillpg-decoder",
+                &[("skillpg-routing", None), ("skillpg-math", None)],
+            ),
+            (
+                "skillpg-router",
+                &[("skillpg-routing", Some("dev")), ("serde", None)],
+            ),
+            ("skillpg-routing", &[]),
+            ("skillpg-math", &[]),
+        ]);
+        let edges = workspace_edges(&json).expect("edges");
+        let crates = [
+            "skillpg-decoder",
+            "skillpg-router",
+            "skillpg-routing",
+            "skillpg-math",
+        ]
+        .map(str::to_owned)
+        .into();
+        let found = violations(&crates, &edges);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("skillpg-decoder depends on skillpg-routing"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_crate_the_table_does_not_name_is_refused() {
+        let crates = ["skillpg-new".to_owned()].into();
+        let found = violations(&crates, &BTreeSet::new());
+        assert_eq!(found.len(), 1, "{found:?}");
+    }
+}

@@ -1,0 +1,135 @@
+//! The tree's own rules (`skillpg_tidy`), held on the tree itself in the fast tier. Each rule's
+//! planted violation is a unit test in its module.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use skillpg_tidy::{
+    crate_edges, fn_length, module_cycles, module_docs, rust_files, test_counts, unknown_fields,
+    workspace_root,
+};
+
+fn crates_dir() -> std::path::PathBuf {
+    workspace_root().join("crates")
+}
+
+fn crate_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(crates_dir())
+        .expect("crates/")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("Cargo.toml").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn src_of(name: &str) -> Vec<(String, String)> {
+    rust_files(&crates_dir().join(name).join("src")).expect("sources")
+}
+
+fn assert_none(rule: &str, found: &[String]) {
+    assert!(found.is_empty(), "{rule}:\n{}", found.join("\n"));
+}
+
+#[test]
+fn crates_depend_only_along_the_allowed_edges() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--offline",
+            "--format-version",
+            "1",
+        ])
+        .current_dir(workspace_root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let edges = crate_edges::workspace_edges(&String::from_utf8_lossy(&out.stdout)).expect("edges");
+    let crates: BTreeSet<String> = crate_names().into_iter().collect();
+    assert_none("crate edges", &crate_edges::violations(&crates, &edges));
+}
+
+#[test]
+fn the_engines_modules_read_one_way() {
+    let edges = module_cycles::module_edges(&src_of("skillpg-core")).expect("parses");
+    let cycles = module_cycles::cycles(&edges);
+    let found: Vec<String> = cycles
+        .iter()
+        .map(|c| format!("skillpg-core's modules form a cycle: {}", c.join(" → ")))
+        .collect();
+    assert_none("module cycles", &found);
+}
+
+#[test]
+fn no_app_function_is_longer_than_the_limit() {
+    let mut found = Vec::new();
+    for (path, text) in src_of("skillpg-app") {
+        let path = format!("crates/skillpg-app/src/{path}");
+        found
+            .extend(fn_length::long_functions(&path, &text, fn_length::MAX_LINES).expect("parses"));
+    }
+    assert_none("function length", &found);
+}
+
+#[test]
+fn every_message_to_and_from_a_worker_denies_unknown_fields() {
+    // The messages live in the experiment; their fields' types there and in the numerics.
+    let mut files = Vec::new();
+    for name in [
+        "skillpg-routing",
+        "skillpg-math",
+        "skillpg-core",
+        "skillpg-stats",
+    ] {
+        files.extend(
+            src_of(name)
+                .into_iter()
+                .map(|(p, t)| (format!("crates/{name}/src/{p}"), t)),
+        );
+    }
+    assert_none(
+        "worker boundary",
+        &unknown_fields::without_deny(&files).expect("parses"),
+    );
+}
+
+#[test]
+fn every_module_opens_with_its_doc() {
+    let found: Vec<String> = crate_names()
+        .iter()
+        .flat_map(|name| {
+            src_of(name)
+                .into_iter()
+                .filter(|(_, text)| !module_docs::has_module_doc(text))
+                .map(move |(p, _)| format!("crates/{name}/src/{p} has no //! doc comment"))
+        })
+        .collect();
+    assert_none("module docs", &found);
+}
+
+#[test]
+fn the_readme_states_the_trees_test_counts() {
+    let mut files = Vec::new();
+    for name in crate_names() {
+        for dir in ["src", "tests", "benches", "examples"] {
+            let dir = crates_dir().join(&name).join(dir);
+            if Path::new(&dir).is_dir() {
+                files.extend(rust_files(&dir).expect("sources"));
+            }
+        }
+    }
+    let tree = test_counts::count(&files).expect("parses");
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).expect("README");
+    let stated = test_counts::stated(&readme).expect("the README states its counts");
+    assert_eq!(
+        stated, tree,
+        "README.md's tier table states {stated:?}; the tree has {tree:?}: write the tree's counts"
+    );
+}
