@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use skillpg_decoder::load::Loaded;
-use skillpg_router::Embedder;
-use skillpg_router::cpu::{CpuEmbedder, Model};
-use skillpg_router::fast::Kernel;
-use skillpg_router::weights::{DType, Weights};
-use skillpg_router::wordpiece::WordPiece;
+use skillpg_embedder::Embedder;
+use skillpg_embedder::cpu::{CpuEmbedder, Model};
+use skillpg_embedder::fast::Kernel;
+use skillpg_embedder::weights::{DType, Weights};
+use skillpg_embedder::wordpiece::WordPiece;
 use skillpg_routing::backend::BackendChoice;
 use skillpg_routing::decide::{self, Thresholds};
 use skillpg_routing::outcome::{AbComparison, Arm, Descriptions, Method};

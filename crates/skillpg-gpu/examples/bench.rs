@@ -17,10 +17,10 @@
 
 use std::time::Instant;
 
+use skillpg_embedder::cpu::Model;
+use skillpg_embedder::weights::Weights;
+use skillpg_embedder::wordpiece::WordPiece;
 use skillpg_gpu::{Gpu, GpuModel};
-use skillpg_router::cpu::Model;
-use skillpg_router::weights::Weights;
-use skillpg_router::wordpiece::WordPiece;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -123,7 +123,7 @@ fn main() {
     let cpu_set_ms = t.elapsed().as_secs_f64() * 1e3;
 
     // The fast CPU path: one request at a time, then the whole set in one batch.
-    let fast = skillpg_router::fast::FastEmbedder::new(wp.clone(), model.clone());
+    let fast = skillpg_embedder::fast::FastEmbedder::new(wp.clone(), model.clone());
     let mut fast_req = Vec::new();
     for q in ids.iter().skip(6) {
         let t = Instant::now();

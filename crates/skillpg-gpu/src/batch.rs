@@ -223,7 +223,7 @@ impl BatchPlan {
     fn shapes(&self, model: &GpuModel, rows: usize, texts: usize) -> Vec<(Params, (u32, u32))> {
         let c = model.config;
         let h = c.hidden;
-        let eps = skillpg_router::weights::LAYER_NORM_EPS;
+        let eps = skillpg_embedder::weights::LAYER_NORM_EPS;
         self.dispatches
             .iter()
             .map(|d| {

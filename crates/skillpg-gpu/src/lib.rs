@@ -1,4 +1,4 @@
-//! all-MiniLM-L6-v2 on the GPU: the forward pass of `skillpg_router::cpu` as WGSL compute
+//! all-MiniLM-L6-v2 on the GPU: the forward pass of `skillpg_embedder::cpu` as WGSL compute
 //! kernels on wgpu (Vulkan, Metal or DX12 natively; WebGPU in the browser). It knows nothing
 //! of the page. Every kernel and the whole model are tested against the CPU reference on
 //! Mesa's software Vulkan (lavapipe).
@@ -15,7 +15,7 @@ pub mod decoder;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod profile;
 
-use skillpg_router::cpu::Model;
+use skillpg_embedder::cpu::Model;
 use wgpu::util::DeviceExt;
 
 /// The kernels' uniform block (see `kernels.wgsl`).
@@ -429,7 +429,7 @@ impl Gpu {
     pub fn upload_f16(&self, data: &[f32]) -> DeviceBuf {
         let mut halves: Vec<u16> = data
             .iter()
-            .map(|&v| skillpg_router::weights::f32_to_f16(v))
+            .map(|&v| skillpg_embedder::weights::f32_to_f16(v))
             .collect();
         if halves.len() % 2 == 1 || halves.is_empty() {
             halves.push(0);
@@ -783,7 +783,7 @@ struct GpuLayer {
 pub struct GpuModel {
     /// The device.
     pub gpu: Gpu,
-    config: skillpg_router::weights::Config,
+    config: skillpg_embedder::weights::Config,
     word: DeviceBuf,
     position: DeviceBuf,
     type0: Vec<f32>,

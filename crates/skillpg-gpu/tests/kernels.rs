@@ -9,8 +9,8 @@
 )]
 
 use itertools::Itertools;
+use skillpg_embedder::cpu;
 use skillpg_gpu::{Gpu, GpuModel};
-use skillpg_router::cpu;
 
 fn gpu() -> Gpu {
     pollster::block_on(Gpu::new())
@@ -65,7 +65,7 @@ fn linear_and_gelu_match_the_cpu() {
             let w16: Vec<f32> = w
                 .iter()
                 .map(|&v| {
-                    skillpg_router::weights::f16_to_f32(skillpg_router::weights::f32_to_f16(v))
+                    skillpg_embedder::weights::f16_to_f32(skillpg_embedder::weights::f32_to_f16(v))
                 })
                 .collect();
             let mut want16 = cpu::linear(&x, rows, n_in, &w16, &b, n_out);
@@ -230,12 +230,12 @@ fn the_whole_model_matches_the_cpu_reference() {
         root.join("minilm-f32.spgm").exists(),
         "the model is absent: run `bash scripts/fetch-model` (scripts/test does)"
     );
-    let weights = skillpg_router::weights::Weights::from_spgm(
+    let weights = skillpg_embedder::weights::Weights::from_spgm(
         &std::fs::read(root.join("minilm-f32.spgm")).expect("weights"),
     )
     .expect("spgm");
     let model = cpu::Model::from_weights(&weights).expect("model");
-    let wp = skillpg_router::wordpiece::WordPiece::from_vocab_txt(
+    let wp = skillpg_embedder::wordpiece::WordPiece::from_vocab_txt(
         &std::fs::read_to_string(root.join("vocab.txt")).expect("vocab"),
     )
     .expect("vocab");
@@ -331,12 +331,12 @@ fn the_whole_model_with_f16_weights_matches_the_cpu_on_the_f16_file() {
         "the model is absent: run `bash scripts/fetch-model`"
     );
     // The f16 file widened to f32 is exactly the weights the f16 kernels see.
-    let weights = skillpg_router::weights::Weights::from_spgm(
+    let weights = skillpg_embedder::weights::Weights::from_spgm(
         &std::fs::read(root.join("minilm-f16.spgm")).expect("weights"),
     )
     .expect("spgm");
     let model = cpu::Model::from_weights(&weights).expect("model");
-    let wp = skillpg_router::wordpiece::WordPiece::from_vocab_txt(
+    let wp = skillpg_embedder::wordpiece::WordPiece::from_vocab_txt(
         &std::fs::read_to_string(root.join("vocab.txt")).expect("vocab"),
     )
     .expect("vocab");

@@ -1,11 +1,11 @@
 //! The embedding model where the placement ladder puts it: the GPU (`skillpg_gpu::GpuModel`) or
-//! the fast CPU path (`skillpg_router::fast`), measured on four request-sized texts when the
+//! the fast CPU path (`skillpg_embedder::fast`), measured on four request-sized texts when the
 //! choice is automatic and no kept measurement fits. A GPU that fails mid-run hands the batch,
 //! and every later one, to the fast CPU path, and the backend line says so.
 
-use skillpg_router::cpu::Model;
-use skillpg_router::fast::{FastEmbedder, Kernel};
-use skillpg_router::wordpiece::WordPiece;
+use skillpg_embedder::cpu::Model;
+use skillpg_embedder::fast::{FastEmbedder, Kernel};
+use skillpg_embedder::wordpiece::WordPiece;
 use skillpg_routing::backend::{Measured, Path, Placement, Plan, STOP_AFTER, Why};
 
 use crate::{Ask, Clock, Start, time_twice};

@@ -1,5 +1,5 @@
 //! The allowed edges between the workspace's crates, read from `cargo metadata`: the layers read
-//! one way. The models (`skillpg-router`, `skillpg-decoder`) and their numerics sit below the
+//! one way. The models (`skillpg-embedder`, `skillpg-decoder`) and their numerics sit below the
 //! experiment (`skillpg-routing`), which binds them only in `skillpg-runtime`; the page
 //! (`skillpg-app`) reaches no model, GPU or runtime crate (its worker does); the file edge
 //! (`skillpg-fs`) reads bytes into the engine's bundles and knows nothing of routing. Normal and
@@ -17,11 +17,11 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ("skillpg-core", &["skillpg-tokens"]),
     ("skillpg-report", &["skillpg-core"]),
     ("skillpg-fs", &["skillpg-core"]),
-    ("skillpg-router", &["skillpg-math"]),
+    ("skillpg-embedder", &["skillpg-math"]),
     ("skillpg-decoder", &["skillpg-math"]),
     (
         "skillpg-gpu",
-        &["skillpg-router", "skillpg-decoder", "skillpg-math"],
+        &["skillpg-embedder", "skillpg-decoder", "skillpg-math"],
     ),
     (
         "skillpg-routing",
@@ -30,7 +30,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     (
         "skillpg-runtime",
         &[
-            "skillpg-router",
+            "skillpg-embedder",
             "skillpg-decoder",
             "skillpg-gpu",
             "skillpg-routing",
@@ -40,7 +40,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     (
         "skillpg-worker",
         &[
-            "skillpg-router",
+            "skillpg-embedder",
             "skillpg-decoder",
             "skillpg-gpu",
             "skillpg-routing",
@@ -66,7 +66,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "skillpg-fs",
             "skillpg-gpu",
             "skillpg-report",
-            "skillpg-router",
+            "skillpg-embedder",
             "skillpg-routing",
             "skillpg-runtime",
             "skillpg-stats",
@@ -125,7 +125,10 @@ pub fn violations(crates: &BTreeSet<String>, edges: &BTreeSet<(String, String)>)
 mod tests {
     use super::*;
 
-    fn metadata(deps: &[(&str, &[(&str, Option<&str>)])]) -> String {
+    /// A dependency's name and kind (`None` for a normal one).
+    type Dep<'a> = (&'a str, Option<&'a str>);
+
+    fn metadata(deps: &[(&str, &[Dep])]) -> String {
         let packages: Vec<serde_json::Value> = deps
             .iter()
             .map(|(name, ds)| {
@@ -147,7 +150,7 @@ mod tests {
                 &[("skillpg-routing", None), ("skillpg-math", None)],
             ),
             (
-                "skillpg-router",
+                "skillpg-embedder",
                 &[("skillpg-routing", Some("dev")), ("serde", None)],
             ),
             ("skillpg-routing", &[]),
@@ -156,7 +159,7 @@ mod tests {
         let edges = workspace_edges(&json).expect("edges");
         let crates = [
             "skillpg-decoder",
-            "skillpg-router",
+            "skillpg-embedder",
             "skillpg-routing",
             "skillpg-math",
         ]

@@ -8,10 +8,10 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
-use skillpg_router::cpu::Model;
-use skillpg_router::fast::Kernel;
-use skillpg_router::weights::Weights;
-use skillpg_router::wordpiece::WordPiece;
+use skillpg_embedder::cpu::Model;
+use skillpg_embedder::fast::Kernel;
+use skillpg_embedder::weights::Weights;
+use skillpg_embedder::wordpiece::WordPiece;
 use skillpg_routing::backend::{BackendChoice, Measured};
 use skillpg_runtime::Ask;
 use skillpg_runtime::embedder::{EmbedderBackend, Words};
@@ -34,7 +34,7 @@ pub const MODEL: &str = "all-MiniLM-L6-v2";
 pub const MODEL_KEY: &str = "all-MiniLM-L6-v2 (int8 weights, wasm SIMD)";
 
 /// The width of every embedding.
-pub const DIM: usize = skillpg_router::weights::MINILM_L6.hidden;
+pub const DIM: usize = skillpg_embedder::weights::MINILM_L6.hidden;
 
 /// How the page's worker names each path.
 pub fn words() -> Words {

@@ -10,10 +10,10 @@
 use itertools::Itertools;
 mod common;
 
-use skillpg_router::Embedder;
-use skillpg_router::cpu::{CpuEmbedder, Model};
-use skillpg_router::weights::Weights;
-use skillpg_router::wordpiece::WordPiece;
+use skillpg_embedder::Embedder;
+use skillpg_embedder::cpu::{CpuEmbedder, Model};
+use skillpg_embedder::weights::Weights;
+use skillpg_embedder::wordpiece::WordPiece;
 
 fn embedder() -> CpuEmbedder {
     let (packed, _) = common::model_dirs();
@@ -117,7 +117,7 @@ fn f16_weights_stay_close_to_f32() {
 #[ignore = "slow tier, needs all-MiniLM-L6-v2 from scripts/fetch-model: scripts/test runs it"]
 fn fast_forward_matches_the_reference() {
     let reference = embedder();
-    let fast = skillpg_router::fast::FastEmbedder::new(
+    let fast = skillpg_embedder::fast::FastEmbedder::new(
         reference.tokenizer.clone(),
         reference.model.clone(),
     );
@@ -186,7 +186,7 @@ fn int8_and_f16_weights_route_like_f32() {
     let load = |file: &str| {
         let bytes = std::fs::read(packed.join(file))
             .unwrap_or_else(|e| panic!("{file}: {e} (run scripts/fetch-model)"));
-        skillpg_router::fast::FastEmbedder::new(
+        skillpg_embedder::fast::FastEmbedder::new(
             WordPiece::from_vocab_txt(&vocab).expect("vocab"),
             Model::from_weights(&Weights::from_spgm(&bytes).expect("spgm")).expect("model"),
         )
@@ -308,10 +308,10 @@ fn integer_path_matches_the_reference_on_int8_weights() {
         tokenizer: wp.clone(),
         model: model.clone(),
     };
-    let fast = skillpg_router::fast::FastEmbedder::with_kernel(
+    let fast = skillpg_embedder::fast::FastEmbedder::with_kernel(
         wp,
         model,
-        skillpg_router::fast::Kernel::Integer,
+        skillpg_embedder::fast::Kernel::Integer,
     );
     assert!(
         fast.runs_on_integers(),

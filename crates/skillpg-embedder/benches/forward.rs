@@ -8,10 +8,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use skillpg_router::cpu::Model;
-use skillpg_router::fast::FastEmbedder;
-use skillpg_router::weights::Weights;
-use skillpg_router::wordpiece::WordPiece;
+use skillpg_embedder::cpu::Model;
+use skillpg_embedder::fast::FastEmbedder;
+use skillpg_embedder::weights::Weights;
+use skillpg_embedder::wordpiece::WordPiece;
 
 fn forward(c: &mut Criterion) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
