@@ -394,7 +394,10 @@ pub async fn fetch_with_progress(
     max_bytes: u64,
     progress: impl Fn(u64, Option<u64>),
 ) -> Result<Vec<u8>, String> {
-    fetch_cancellable(url, max_bytes, progress, || false).await
+    // Nothing stops it, so it fails only with the browser's or the server's words.
+    fetch_cancellable(url, max_bytes, progress, || false)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// Where [`fetch_kept`]'s bytes came from, and whether they are kept for the next visit.
@@ -432,8 +435,30 @@ pub async fn fetch_kept(
     Ok((bytes, kept))
 }
 
-/// The message a download stopped by the person ends with.
-pub const CANCELLED: &str = "the download was cancelled";
+/// Why a download the person can stop did not finish: they stopped it, or it failed (the
+/// browser's or the server's words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DownloadError {
+    Cancelled,
+    Failed(String),
+}
+
+impl std::fmt::Display for DownloadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DownloadError::Cancelled => f.write_str("the download was cancelled"),
+            DownloadError::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for DownloadError {}
+
+impl From<String> for DownloadError {
+    fn from(why: String) -> DownloadError {
+        DownloadError::Failed(why)
+    }
+}
 
 /// The size `url` declares (a HEAD request, redirects followed), before anything is downloaded.
 pub async fn declared_size(url: &str) -> Result<Option<u64>, String> {
@@ -450,16 +475,17 @@ pub async fn declared_size(url: &str) -> Result<Option<u64>, String> {
     Ok(declared_length(&resp))
 }
 
-/// As `fetch_with_progress`, and stops (with `CANCELLED`) when `stop()` says so between chunks.
+/// As `fetch_with_progress`, and stops (with [`DownloadError::Cancelled`]) when `stop()` says so
+/// between chunks.
 pub async fn fetch_cancellable(
     url: &str,
     max_bytes: u64,
     progress: impl Fn(u64, Option<u64>),
     stop: impl Fn() -> bool,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, DownloadError> {
     let resp = start_fetch(url, max_bytes).await?;
     if !resp.ok() {
-        return Err(format!("{url} answered HTTP {}", resp.status()));
+        return Err(format!("{url} answered HTTP {}", resp.status()).into());
     }
     let total = declared_length(&resp);
     let Some(body) = resp.body() else {
@@ -486,14 +512,11 @@ pub async fn fetch_cancellable(
         }
         if out.len() as u64 > max_bytes {
             let _ = reader.cancel();
-            return Err(format!(
-                "{url} is over the {} MB allowed here",
-                max_bytes / MB
-            ));
+            return Err(format!("{url} is over the {} MB allowed here", max_bytes / MB).into());
         }
         if stop() {
             let _ = reader.cancel();
-            return Err(CANCELLED.to_owned());
+            return Err(DownloadError::Cancelled);
         }
         progress(out.len() as u64, total);
     }

@@ -325,10 +325,10 @@ impl Panel {
                     )
                     .await
                 }
-                Err(e) if e == browser::CANCELLED => {
+                Err(browser::DownloadError::Cancelled) => {
                     self.fail("The download was cancelled; nothing was kept.".to_owned())
                 }
-                Err(e) => self.fail(e),
+                Err(browser::DownloadError::Failed(why)) => self.fail(why),
             }
         });
     }
