@@ -396,8 +396,8 @@ fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
             );
         }
 
-        // A path that climbs out is skipped, and said; it is no product's gate, so the skill
-        // beside it keeps its verdict.
+        // A path that climbs out is an error in every profile (a zip-slip attempt, refused in
+        // every output format), and the entry is not extracted.
         let (code, json, err) = check_json(&[
             "check",
             "--profile",
@@ -406,7 +406,7 @@ fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
             "json",
             &traversal,
         ]);
-        assert_eq!(code, Some(0), "{profile}: {json} {err}");
+        assert_eq!(code, Some(1), "{profile}: {json} {err}");
         let diags = json["skills"][0]["diagnostics"]
             .as_array()
             .expect("diagnostics");
@@ -415,14 +415,26 @@ fn archives_report_their_findings_and_fail_when_they_hold_no_skill() {
             .find(|d| d["rule"] == "path-outside-folder")
             .expect("the traversal is reported");
         assert_eq!(
-            outside["severity"], "warning",
-            "{profile}: capped to the profile's gates"
+            outside["severity"], "error",
+            "{profile}: a gate in every profile"
         );
         assert!(
             outside["message"]
                 .as_str()
                 .unwrap_or("")
                 .contains("../../etc/evil")
+        );
+    }
+
+    // Every output of every profile shows the traversal as an error (issue 28: the text of
+    // `--profile all` once showed nothing, and the check passed).
+    for format in ["text", "json", "sarif"] {
+        let out = skillpg(&["check", "--profile", "all", "--format", format, &traversal]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{format}: {text}");
+        assert!(
+            text.contains("path-outside-folder") && text.contains("zip-slip"),
+            "{format}: {text}"
         );
     }
 

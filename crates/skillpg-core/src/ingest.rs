@@ -225,7 +225,9 @@ pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
             _ => res.diagnostics.push(diag(
                 &PATH_OUTSIDE,
                 &path,
-                format!("`{path}` leaves the folder; it was skipped"),
+                format!(
+                    "`{path}` climbs out of the folder (path traversal): it was not read, and the input is refused"
+                ),
             )),
         }
     }
@@ -393,7 +395,9 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
             res.diagnostics.push(diag(
                 &PATH_OUTSIDE,
                 &raw_name,
-                format!("archive entry `{raw_name}` leaves the folder; it was skipped"),
+                format!(
+                    "archive entry `{raw_name}` climbs out of the folder (zip-slip): it was not extracted, and the archive is refused"
+                ),
             ));
             continue;
         };

@@ -10,6 +10,11 @@ use crate::diagnostic::Severity;
 // The field sets live with the profiles that name them, below the rules that read them, so
 // that the engine's modules read one way (`skillpg-tidy`'s module-cycle rule).
 
+/// Why an archive entry that climbs out of its folder is an error in every profile: extracted,
+/// it would write outside the skill (zip-slip), so the archive is refused as the attack it is,
+/// not read in part with a warning.
+const TRAVERSAL_GATE: &str = "an archive entry that climbs out of its folder (`../`, an absolute path) would be written outside the skill when extracted (zip-slip): the archive is refused, not read in part";
+
 /// The six fields of the specification.
 pub const SPEC_FIELDS: [&str; 6] = [
     "allowed-tools",
@@ -341,6 +346,7 @@ pub static SPEC: Profile = Profile {
             "archive-too-large",
             "skills-ref validates a folder: an archive that cannot be expanded safely gives it none, or part of one",
         ),
+        gate("path-outside-folder", TRAVERSAL_GATE),
         gate(
             "non-utf8-text",
             "parser.py reads SKILL.md with `read_text(encoding='utf-8')`, which raises on other encodings",
@@ -475,6 +481,7 @@ pub static CLAUDE_AI: Profile = Profile {
             "archive-too-large",
             "claude.ai upload: an archive it cannot expand within its limits is refused",
         ),
+        gate("path-outside-folder", TRAVERSAL_GATE),
         gate(
             "archive-layout",
             "claude.ai upload: a zip holding one top-level folder with SKILL.md in it",
@@ -615,6 +622,7 @@ pub static CLAUDE_CODE: Profile = Profile {
             "archive-too-large",
             "Claude Code loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
         ),
+        gate("path-outside-folder", TRAVERSAL_GATE),
         gate(
             "claude-code-field-type",
             "Claude Code frontmatter reference: each field's documented type and values",
@@ -659,6 +667,7 @@ pub static STRICT_YAML: Profile = Profile {
             "archive-too-large",
             "client guide: skills are folders; an archive that cannot be expanded safely installs nothing, or part of a skill",
         ),
+        gate("path-outside-folder", TRAVERSAL_GATE),
         gate(
             "non-utf8-text",
             "strict clients read SKILL.md as UTF-8 text; an undecodable file is not parsed",
@@ -759,6 +768,7 @@ pub static CODEX: Profile = Profile {
             "archive-too-large",
             "Codex loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
         ),
+        gate("path-outside-folder", TRAVERSAL_GATE),
         gate(
             "non-utf8-text",
             "loader.rs: `fs::read_to_string` fails: `failed to read file`",
@@ -862,6 +872,7 @@ pub static COPILOT: Profile = Profile {
             "archive-too-large",
             "VS Code loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
         ),
+        gate("path-outside-folder", TRAVERSAL_GATE),
         gate(
             "frontmatter-missing",
             "VS Code docs: `name` and `description` are required frontmatter; without frontmatter there are none",
@@ -947,6 +958,7 @@ pub static CURSOR: Profile = Profile {
             "archive-too-large",
             "Cursor loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
         ),
+        gate("path-outside-folder", TRAVERSAL_GATE),
         gate(
             "frontmatter-missing",
             "Cursor docs: `SKILL.md` starts with YAML frontmatter holding `name` and `description`",
@@ -1032,6 +1044,7 @@ pub static GEMINI_CLI: Profile = Profile {
             "archive-too-large",
             "Gemini CLI loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
         ),
+        gate("path-outside-folder", TRAVERSAL_GATE),
         gate(
             "bom",
             "skillLoader.ts: `FRONTMATTER_REGEX` starts `^---`, and Node keeps the BOM: the skill is skipped",
