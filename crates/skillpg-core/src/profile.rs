@@ -219,6 +219,16 @@ pub enum SplitRule {
     SkillsRef,
 }
 
+/// Which repeated keys a client refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DuplicateKeys {
+    /// Its YAML reader refuses (or reports) any repeated key.
+    AnyKey,
+    /// It reads the frontmatter into a fixed set of fields and refuses only a repeated one of
+    /// these (serde's derive), ignoring any other key however often it appears.
+    Fields(&'static [&'static str]),
+}
+
 /// A rule that is an error under a profile, with the documented check of the product that it
 /// models. Only gates make a skill fail: every other finding is a warning or a note.
 #[derive(Debug, Clone, Copy)]
@@ -265,6 +275,8 @@ pub struct Profile {
     /// What the product does with frontmatter whose YAML does not parse, when it does not
     /// refuse the skill (said after the parser's message).
     pub on_bad_yaml: Option<&'static str>,
+    /// Which repeated keys it refuses.
+    pub duplicate_keys: DuplicateKeys,
     /// The rules that make a skill fail under this profile, each with the documented check it
     /// models. A rule not listed here is never an error: its findings are capped at a warning.
     pub gates: &'static [Gate],
@@ -333,6 +345,7 @@ pub static SPEC: Profile = Profile {
     listing: None,
     source_url: "https://agentskills.io/specification",
     on_bad_yaml: None,
+    duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
             "missing-skill-md",
@@ -468,6 +481,7 @@ pub static CLAUDE_AI: Profile = Profile {
     listing: None,
     source_url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
     on_bad_yaml: None,
+    duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
             "missing-skill-md",
@@ -609,6 +623,7 @@ pub static CLAUDE_CODE: Profile = Profile {
     listing: Some(CLAUDE_CODE_LISTING),
     source_url: "https://code.claude.com/docs/en/skills",
     on_bad_yaml: None,
+    duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
             "missing-skill-md",
@@ -654,6 +669,7 @@ pub static STRICT_YAML: Profile = Profile {
     listing: None,
     source_url: "https://agentskills.io/client-implementation/adding-skills-support",
     on_bad_yaml: None,
+    duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
             "missing-skill-md",
@@ -738,19 +754,27 @@ pub static CODEX: Profile = Profile {
     key: "codex",
     title: "OpenAI Codex",
     short: "Codex",
-    as_of: "openai/codex core-skills loader.rs and render.rs, and developers.openai.com/codex/skills, read 2026-12-04",
+    as_of: "openai/codex core-skills loader.rs (c9d127cf) and render.rs, and developers.openai.com/codex/skills, read 2026-12-04",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,
     fields: FieldSet::Codex,
     name_charset: NameCharset::UnicodeAlnum,
     reserved_words: &[],
     wording: Wording::Playground,
-    name_required: true,
+    name_required: false,
     listing_cap_chars: None,
     length_unit: LengthUnit::CollapsedCodePoints,
     listing: Some(CODEX_LISTING),
     source_url: "https://developers.openai.com/codex/skills",
     on_bad_yaml: None,
+    // loader.rs: serde's derive reads `name`, `description` and `metadata` (and
+    // `metadata.short-description`); a repeated one is `duplicate field`, any other is ignored.
+    duplicate_keys: DuplicateKeys::Fields(&[
+        "name",
+        "description",
+        "metadata",
+        "short-description",
+    ]),
     gates: &[
         gate(
             "missing-skill-md",
@@ -802,8 +826,8 @@ pub static CODEX: Profile = Profile {
             "loader.rs: the frontmatter deserializes into a struct: `invalid YAML`",
         ),
         gate(
-            "name-missing",
-            "loader.rs: `name` is a required field: `invalid YAML: missing field `name``",
+            "metadata-not-mapping",
+            "loader.rs: `metadata` deserializes into a struct (`SkillFrontmatterMetadata`): a string or a list is `invalid YAML: invalid type`",
         ),
         gate(
             "description-missing",
@@ -859,6 +883,7 @@ pub static COPILOT: Profile = Profile {
     listing: None,
     source_url: "https://code.visualstudio.com/docs/agents/reference/agent-skills-reference",
     on_bad_yaml: None,
+    duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
             "missing-skill-md",
@@ -945,6 +970,7 @@ pub static CURSOR: Profile = Profile {
     listing: None,
     source_url: "https://cursor.com/docs/context/skills",
     on_bad_yaml: None,
+    duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
             "missing-skill-md",
@@ -1012,7 +1038,7 @@ pub static GEMINI_CLI: Profile = Profile {
     key: "gemini-cli",
     title: "Gemini CLI",
     short: "Gemini CLI",
-    as_of: "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts and its tests, read 2026-12-04",
+    as_of: "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts at 5411f113 (2026-08-21), read 2026-12-04",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,
     fields: FieldSet::Gemini,
@@ -1027,6 +1053,7 @@ pub static GEMINI_CLI: Profile = Profile {
     on_bad_yaml: Some(
         "Gemini CLI then reads the frontmatter as `key: value` lines and loads the skill: a value that spans lines, or holds a list, reads differently than YAML would give it",
     ),
+    duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
             "missing-skill-md",
@@ -1050,6 +1077,10 @@ pub static GEMINI_CLI: Profile = Profile {
             "skillLoader.ts: `FRONTMATTER_REGEX` starts `^---`, and Node keeps the BOM: the skill is skipped",
         ),
         gate(
+            "frontmatter-opening-space",
+            "skillLoader.ts: `FRONTMATTER_REGEX` opens with `^---\\r?\\n`: with a space after the dashes nothing matches, and the skill is skipped",
+        ),
+        gate(
             "frontmatter-missing",
             "skillLoader.ts: no `FRONTMATTER_REGEX` match: the skill is skipped",
         ),
@@ -1059,11 +1090,7 @@ pub static GEMINI_CLI: Profile = Profile {
         ),
         gate(
             "name-missing",
-            "skillLoader.ts: `typeof name !== 'string'`: the skill is skipped",
-        ),
-        gate(
-            "name-not-string",
-            "skillLoader.ts: `typeof name !== 'string'`: the skill is skipped",
+            "skillLoader.ts: js-yaml gives no string `name` and `parseSimpleFrontmatter` finds no `name:` line: the skill is skipped (a `name: 123` loads, read as text by the fallback)",
         ),
         gate(
             "description-missing",

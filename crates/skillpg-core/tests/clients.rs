@@ -152,3 +152,99 @@ fn a_name_is_counted_in_the_clients_unit_too() {
     assert!(!too_long(&profile::CODEX));
     assert!(!too_long(&profile::SPEC));
 }
+
+/// Whether SKILL.md `text`, in folder `dir`, loads under `profile` (the rules that refuse it
+/// otherwise).
+fn loads(profile: &Profile, dir: &str, text: &str) -> Result<(), String> {
+    let a = analyze(&SkillBundle::new(
+        dir,
+        vec![BundleFile {
+            path: "SKILL.md".into(),
+            bytes: text.as_bytes().to_vec(),
+        }],
+    ));
+    let diags = check(&a, profile);
+    if is_valid(&diags) {
+        return Ok(());
+    }
+    let refused: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.severity == skillpg_core::Severity::Error)
+        .map(|d| d.rule)
+        .collect();
+    Err(refused.join(","))
+}
+
+#[test]
+fn where_codex_and_gemini_clis_loaders_part_ways_from_the_gates_they_had() {
+    // Issue 28: verdicts written from each loader's code before the profiles were changed.
+    // Codex: openai/codex codex-rs/core-skills/src/loader.rs at c9d127cf. `SkillFrontmatter`
+    // has `name: Option<String>` and falls back to the folder (`default_skill_name`);
+    // `metadata` deserializes into a struct, so a string is `invalid YAML: invalid type`;
+    // serde's derive refuses a repeated known field and ignores a repeated unknown key;
+    // `extract_frontmatter` compares the first line trimmed with `---`.
+    // Gemini CLI: google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts at
+    // 5411f113. `FRONTMATTER_REGEX` opens with `^---\r?\n`, so `--- ` is no frontmatter; when
+    // js-yaml fails or gives a `name` or `description` that is not a string,
+    // `parseSimpleFrontmatter` reads `name:` and `description:` lines as text (the last one
+    // wins), and the skill loads when both lines exist.
+    let body = "description: Does a thing when someone asks for it.\n";
+    let cases: [(&str, &str, String, bool, bool); 6] = [
+        (
+            "trail",
+            "opening `--- `",
+            format!("--- \nname: trail\n{body}---\n# Body\n"),
+            true,
+            false,
+        ),
+        (
+            "num",
+            "`name: 123`",
+            format!("---\nname: 123\n{body}---\n# Body\n"),
+            true,
+            true,
+        ),
+        (
+            "nameless",
+            "no `name`",
+            format!("---\n{body}---\n# Body\n"),
+            true,
+            false,
+        ),
+        (
+            "metastr",
+            "`metadata` a string",
+            format!("---\nname: metastr\n{body}metadata: v2\n---\n# Body\n"),
+            false,
+            true,
+        ),
+        (
+            "dupunk",
+            "an unknown key twice",
+            format!("---\nname: dupunk\n{body}foo: 1\nfoo: 2\n---\n# Body\n"),
+            true,
+            true,
+        ),
+        (
+            "dupname",
+            "`name` twice",
+            format!("---\nname: other\nname: dupname\n{body}---\n# Body\n"),
+            false,
+            true,
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (dir, what, text, codex, gemini) in &cases {
+        for (profile, expected) in [(&profile::CODEX, codex), (&profile::GEMINI_CLI, gemini)] {
+            let got = loads(profile, dir, text);
+            if got.is_ok() != *expected {
+                wrong.push(format!(
+                    "{what}: {} expected {}, got {got:?}",
+                    profile.key,
+                    if *expected { "loads" } else { "refused" }
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -2,7 +2,8 @@
 //! No key appears twice in one mapping of the frontmatter.
 //! ## Why it matters
 //! strictyaml and js-yaml refuse the file; PyYAML keeps the last value silently, so the
-//! first one is dead text that a reader believes.
+//! first one is dead text that a reader believes. Codex (serde) refuses a repeated field it
+//! reads and ignores any other repeated key (`DuplicateKeys::Fields`).
 //! ## Example
 //! `description: old` ... `description: new`
 //! ## Fix
@@ -12,7 +13,7 @@
 
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
-use crate::profile::YamlDialect;
+use crate::profile::{DuplicateKeys, YamlDialect};
 use crate::yaml::YamlIssueKind;
 
 pub static META: RuleMeta = RuleMeta {
@@ -43,6 +44,23 @@ pub fn check(cx: &mut Cx) {
                 issue.detail
             ),
         };
-        cx.report_md(&META, Some(doc.yaml_span(&issue.span)), message);
+        // A client that reads a fixed set of fields ignores any other key, however often.
+        let ignored = match cx.profile.duplicate_keys {
+            DuplicateKeys::AnyKey => false,
+            DuplicateKeys::Fields(fields) => !fields.contains(&issue.detail.as_str()),
+        };
+        let message = if ignored {
+            format!(
+                "duplicate key '{}': {} reads only its own fields and ignores this one, but a reader of the file sees two values",
+                issue.detail, cx.profile.title
+            )
+        } else {
+            message
+        };
+        if let Some(d) = cx.report_md(&META, Some(doc.yaml_span(&issue.span)), message)
+            && ignored
+        {
+            d.severity = Severity::Warning;
+        }
     }
 }

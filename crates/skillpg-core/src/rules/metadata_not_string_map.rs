@@ -1,10 +1,11 @@
 //! ## What it checks
-//! `metadata`, when present, is a map from string keys to string values.
+//! `metadata`, when it is a map, maps string keys to string values (a `metadata` that is not a
+//! map at all is `metadata-not-mapping`).
 //! ## Why it matters
 //! The specification defines it so; skills-ref accepts anything (it coerces nested maps with
 //! Python's `str()`), and Claude Code drops a value that is not a map.
 //! ## Example
-//! `metadata: v2`, or `metadata:` with a nested `tags:` list.
+//! `metadata:` with a nested `tags:` list.
 //! ## Fix
 //! Flatten nested values into strings (`tags: "a, b"`).
 //! ## Source
@@ -23,29 +24,18 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    let Some(node) = cx.field("metadata") else {
+    // Not a map at all is `metadata-not-mapping`'s.
+    let Some(Node::Map { entries, .. }) = cx.field("metadata") else {
         return;
     };
-    match node {
-        Node::Map { entries, .. } => {
-            for (key, value) in entries {
-                if value.as_scalar().is_none() {
-                    let message = format!(
-                        "metadata value '{}' is a {}; the specification's text wants a map of strings to strings (skills-ref accepts it)",
-                        key.value,
-                        value.kind_name()
-                    );
-                    let span = cx.yaml_span(&value.span());
-                    cx.report_md(&META, span, message);
-                }
-            }
-        }
-        other => {
+    for (key, value) in entries {
+        if value.as_scalar().is_none() {
             let message = format!(
-                "Field 'metadata' must be a map from string keys to string values, not a {} (the specification's text; skills-ref accepts it)",
-                other.kind_name()
+                "metadata value '{}' is a {}; the specification's text wants a map of strings to strings (skills-ref accepts it)",
+                key.value,
+                value.kind_name()
             );
-            let span = cx.yaml_span(&other.span());
+            let span = cx.yaml_span(&value.span());
             cx.report_md(&META, span, message);
         }
     }

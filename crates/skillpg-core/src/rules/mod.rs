@@ -38,11 +38,13 @@ mod file_too_large;
 mod frontmatter_missing;
 mod frontmatter_not_mapping;
 mod frontmatter_opening_line;
+mod frontmatter_opening_space;
 mod frontmatter_unclosed;
 mod invalid_yaml;
 mod invisible_unicode;
 pub(crate) mod listing_budget;
 mod listing_cap;
+mod metadata_not_mapping;
 mod metadata_not_string_map;
 mod missing_skill_md;
 mod name_consecutive_hyphens;
@@ -256,6 +258,10 @@ pub(crate) static ALL: &[Rule] = &[
         &frontmatter_opening_line::META,
         frontmatter_opening_line::check,
     ),
+    (
+        &frontmatter_opening_space::META,
+        frontmatter_opening_space::check,
+    ),
     (&invalid_yaml::META, invalid_yaml::check),
     (&yaml_flow_collection::META, yaml_flow_collection::check),
     (&yaml_anchor_or_tag::META, yaml_anchor_or_tag::check),
@@ -294,6 +300,7 @@ pub(crate) static ALL: &[Rule] = &[
     ),
     (&compatibility_too_long::META, compatibility_too_long::check),
     (&compatibility_empty::META, compatibility_empty::check),
+    (&metadata_not_mapping::META, metadata_not_mapping::check),
     (
         &metadata_not_string_map::META,
         metadata_not_string_map::check,
