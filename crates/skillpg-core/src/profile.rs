@@ -899,6 +899,10 @@ pub static COPILOT: Profile = Profile {
         ),
         gate("path-outside-folder", TRAVERSAL_GATE),
         gate(
+            "non-utf8-text",
+            "VS Code decodes SKILL.md as UTF-8 (inferred from its file service, not run): a UTF-16 file has no `---` line it can see, so no frontmatter, which the docs require",
+        ),
+        gate(
             "frontmatter-missing",
             "VS Code docs: `name` and `description` are required frontmatter; without frontmatter there are none",
         ),
@@ -985,6 +989,10 @@ pub static CURSOR: Profile = Profile {
             "Cursor loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill",
         ),
         gate("path-outside-folder", TRAVERSAL_GATE),
+        gate(
+            "non-utf8-text",
+            "inferred, Cursor's loader is not public: read as UTF-8, a UTF-16 file has no `---` line, so no frontmatter, which Cursor's docs require",
+        ),
         gate(
             "frontmatter-missing",
             "Cursor docs: `SKILL.md` starts with YAML frontmatter holding `name` and `description`",
@@ -1079,6 +1087,10 @@ pub static GEMINI_CLI: Profile = Profile {
         gate(
             "frontmatter-opening-space",
             "skillLoader.ts: `FRONTMATTER_REGEX` opens with `^---\\r?\\n`: with a space after the dashes nothing matches, and the skill is skipped",
+        ),
+        gate(
+            "non-utf8-text",
+            "skillLoader.ts: `fs.readFile(filePath, 'utf-8')`: a UTF-16 file does not match `FRONTMATTER_REGEX`, and the skill is skipped",
         ),
         gate(
             "frontmatter-missing",

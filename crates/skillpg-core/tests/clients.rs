@@ -248,3 +248,62 @@ fn where_codex_and_gemini_clis_loaders_part_ways_from_the_gates_they_had() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn a_verdict_never_contradicts_its_own_finding_that_loaders_see_no_frontmatter() {
+    // Issue 28: a UTF-16 SKILL.md was shown as loading in Copilot, Cursor and Gemini CLI, whose
+    // loaders require frontmatter, while the same cell's finding said loaders see none. A
+    // client that refuses a SKILL.md without frontmatter refuses one it cannot read as UTF-8.
+    let text =
+        "---\nname: utf16\ndescription: Does a thing when someone asks for it.\n---\n# Body\n";
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let a = analyze(&SkillBundle::new(
+        "utf16",
+        vec![BundleFile {
+            path: "SKILL.md".into(),
+            bytes: utf16,
+        }],
+    ));
+    for p in profile::ALL {
+        let diags = check(&a, p);
+        let says_unseen = diags
+            .iter()
+            .any(|d| d.rule == "non-utf8-text" && d.message.contains("see no frontmatter"));
+        assert!(says_unseen, "{}: the finding is there", p.key);
+        assert_eq!(
+            is_valid(&diags),
+            !p.is_gate("frontmatter-missing"),
+            "{}: a client that needs frontmatter refuses a file whose frontmatter it cannot see",
+            p.key
+        );
+    }
+}
+
+#[test]
+fn a_client_that_loads_an_over_long_description_is_not_said_to_allow_less() {
+    // Issue 28: at 1,025 characters Gemini CLI loads the skill, and its warning said "Gemini
+    // CLI allows 1,024". Where the length is no gate, the finding says the client loads it.
+    let long = "a".repeat(1025);
+    for p in profile::ALL {
+        let text = format!("---\nname: ok\ndescription: {long}\n---\n# Body\n");
+        let a = analyze(&SkillBundle::new(
+            "ok",
+            vec![BundleFile {
+                path: "SKILL.md".into(),
+                bytes: text.into_bytes(),
+            }],
+        ));
+        let diags = check(&a, p);
+        for d in diags.iter().filter(|d| d.rule == "description-too-long") {
+            if is_valid(&diags) {
+                assert!(
+                    !d.message.contains(&format!("{} allows", p.title)),
+                    "{}: {}",
+                    p.key,
+                    d.message
+                );
+            }
+        }
+    }
+}

@@ -41,7 +41,7 @@ pub fn check(cx: &mut Cx) {
             format!("Description is too long ({n} characters). Maximum is 1024 characters.")
         }
         (Wording::Playground, unit) if unit != LengthUnit::CodePoints => {
-            super::over_limit("description", n, 1024, cx.profile)
+            super::over_limit(META.name, "description", n, 1024, cx.profile)
         }
         _ => format!("Description exceeds 1024 character limit ({n} chars)"),
     };

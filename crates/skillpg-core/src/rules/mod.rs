@@ -173,14 +173,33 @@ impl<'a> Cx<'a> {
 
 /// "`description` is 1,030 UTF-16 units; GitHub Copilot / VS Code allows 1,024": a length over
 /// a profile's limit, in the profile's unit.
-pub(crate) fn over_limit(field: &str, count: usize, limit: usize, profile: &Profile) -> String {
-    format!(
-        "`{field}` is {} {}; {} allows {}",
-        n(count),
-        profile.length_unit.noun(),
-        profile.title,
-        n(limit)
-    )
+pub(crate) fn over_limit(
+    rule: &str,
+    field: &str,
+    count: usize,
+    limit: usize,
+    profile: &Profile,
+) -> String {
+    // A verdict and its finding come from one decision: a client that loads the skill anyway
+    // is not said to allow only `limit`.
+    if profile.is_gate(rule) {
+        format!(
+            "`{field}` is {} {}; {} allows {}",
+            n(count),
+            profile.length_unit.noun(),
+            profile.title,
+            n(limit)
+        )
+    } else {
+        format!(
+            "`{field}` is {} {} as {} counts them; {} loads it, but the specification allows {} and stricter clients refuse the skill",
+            n(count),
+            profile.length_unit.noun(),
+            profile.title,
+            profile.title,
+            n(limit)
+        )
+    }
 }
 
 /// `26362` as `26,362`.

@@ -38,7 +38,7 @@ pub fn check(cx: &mut Cx) {
             format!("Name is too long ({n} characters). Maximum is 64 characters.")
         }
         (Wording::Playground, unit) if unit != LengthUnit::CodePoints => {
-            super::over_limit("name", n, 64, cx.profile)
+            super::over_limit(META.name, "name", n, 64, cx.profile)
         }
         _ => format!("Skill name '{name}' exceeds 64 character limit ({n} chars)"),
     };

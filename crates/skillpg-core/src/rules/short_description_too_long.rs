@@ -43,8 +43,13 @@ pub fn check(cx: &mut Cx) {
     if n <= LIMIT {
         return;
     }
-    let message = super::over_limit("metadata.short-description", n, LIMIT, cx.profile)
-        + ", and refuses the whole skill over it";
+    let message = super::over_limit(
+        META.name,
+        "metadata.short-description",
+        n,
+        LIMIT,
+        cx.profile,
+    ) + ", and refuses the whole skill over it";
     let span = cx.yaml_span(&scalar.span);
     cx.report_md(&META, span, message);
 }
