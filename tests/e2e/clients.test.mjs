@@ -32,9 +32,13 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
   let failing = null;
   for (const client of cli.clients) {
     for (const [i, cell] of client.skills.entries()) {
-      const text = await page.textContent(`[data-testid="cell-${client.client}-${i}"] .verdict`);
+      const at = `[data-testid="cell-${client.client}-${i}"]`;
+      const text = await page.textContent(`${at} .verdict`);
       assert.equal(text, cell.loads ? 'loads' : 'fails', `${client.client} × ${cell.name}: the page says what the CLI says`);
-      if (!cell.loads && !failing) failing = { client: client.client, i, reason: cell.reason };
+      // The chosen cell (the current client's row, the selected skill's column) shows its
+      // reason already; the focus test takes another.
+      const chosen = await page.$eval(at, (el) => el.classList.contains('selected') && el.closest('tr').classList.contains('current'));
+      if (!cell.loads && !failing && !chosen) failing = { client: client.client, i, reason: cell.reason };
     }
   }
   assert.ok(failing, 'the sample set fails somewhere (pdf-helper has a `version` field)');
@@ -70,6 +74,30 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
   assert.equal(await page.inputValue('[data-testid="context-window"]'), '2000');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('after a failing cell is chosen, the first click on a cell below it is not lost', async () => {
+  // Issue 28: the chosen cell's reason was shown in its row while it had focus; pressing on a
+  // cell below took the focus, the row shrank under the pointer, and the click landed elsewhere.
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="clear"]');
+  await page.click('[data-testid="sample-pdf-helper"]');
+  await page.waitForSelector('[data-testid="cell-spec-0"]');
+  const keys = await page.$$eval('[data-testid^="verdict-"]', (rows) => rows.map((r) => r.dataset.testid.slice('verdict-'.length)));
+  const failingKey = (
+    await Promise.all(keys.map(async (k) => ((await page.textContent(`[data-testid="cell-${k}-0"] .verdict`)) === 'fails' ? k : null)))
+  ).find((k) => k && keys.indexOf(k) < keys.length - 1);
+  assert.ok(failingKey, 'a failing cell with a row below it');
+  await page.click(`[data-testid="cell-${failingKey}-0"] button`);
+  await page.waitForSelector(`[data-testid="verdict-${failingKey}"].current`);
+  assert.equal(await page.isVisible(`[data-testid="cell-${failingKey}-0"] .reason`), true, 'the chosen cell gives its reason');
+  for (const below of keys.slice(keys.indexOf(failingKey) + 1)) {
+    // Where the person sees the cell below, pressed as a person presses it (down, then up).
+    const box = await page.locator(`[data-testid="cell-${below}-0"] button`).boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForSelector(`[data-testid="verdict-${below}"].current`, { timeout: 2_000 });
+  }
+  assert.deepEqual(errors, []);
 });
 
 test('an archive\'s own findings reach the verdicts: claude.ai refuses two folders in one zip, as the CLI does', async () => {
