@@ -95,6 +95,9 @@ impl FieldSet {
                 "allowed-tools",
                 "argument-hint",
                 "user-invocable",
+                // VS Code's code reads this older spelling too (its prompt validator and agent
+                // parser: `frontmatter['user-invokable']`), though its docs spell it `invocable`.
+                "user-invokable",
                 "disable-model-invocation",
             ],
             FieldSet::Cursor => &[

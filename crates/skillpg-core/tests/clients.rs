@@ -307,3 +307,23 @@ fn a_client_that_loads_an_over_long_description_is_not_said_to_allow_less() {
         }
     }
 }
+
+#[test]
+fn copilot_knows_the_user_invokable_spelling_vs_code_reads() {
+    // Issue 28: VS Code's code reads `user-invokable` (its docs spell it `user-invocable`), so
+    // the Copilot column does not call it unknown.
+    let text = "---\nname: ok\ndescription: Does a thing when asked.\nuser-invokable: false\n---\n# Body\n";
+    let a = analyze(&SkillBundle::new(
+        "ok",
+        vec![BundleFile {
+            path: "SKILL.md".into(),
+            bytes: text.as_bytes().to_vec(),
+        }],
+    ));
+    let unknown: Vec<String> = check(&a, &profile::COPILOT)
+        .iter()
+        .filter(|d| d.rule == "unknown-field")
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(unknown.is_empty(), "{unknown:?}");
+}
