@@ -39,6 +39,9 @@ pub struct SkillInput {
     /// folder), kept with the first skill read from that input as the CLI keeps them, so each
     /// profile weighs them like the skill's own findings.
     pub findings: Vec<InputFinding>,
+    /// The skill folder it was found inside, if any (`SkillBundle::inside`): only a client that
+    /// scans inside skill folders lists it.
+    pub inside: Option<String>,
 }
 
 /// An input's own finding as the page keeps it (and a link carries it): its rule's name, its
@@ -61,6 +64,7 @@ impl SkillInput {
             dir_name: dir_name.into(),
             files,
             findings: Vec::new(),
+            inside: None,
         }
     }
 
@@ -84,6 +88,7 @@ impl SkillInput {
                 dir_name: b.dir_name,
                 files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect(),
                 findings: std::mem::take(&mut findings),
+                inside: b.inside,
             })
             .collect()
     }
@@ -101,7 +106,7 @@ impl SkillInput {
 
     /// The engine's view of it.
     pub fn bundle(&self) -> SkillBundle {
-        SkillBundle::new(
+        let mut bundle = SkillBundle::new(
             &self.dir_name,
             self.files
                 .iter()
@@ -110,7 +115,9 @@ impl SkillInput {
                     bytes: b.clone(),
                 })
                 .collect(),
-        )
+        );
+        bundle.inside = self.inside.clone();
+        bundle
     }
 
     /// SKILL.md as the editor shows it, decoded as the engine decodes it (UTF-16 too), and
@@ -377,6 +384,9 @@ struct SkillV1 {
     /// The input's own findings (an archive's layout), so a link keeps the verdict it showed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     findings: Vec<InputFinding>,
+    /// The skill folder it was found inside, so a link keeps its verdicts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    inside: Option<String>,
 }
 
 /// A file: text when it is UTF-8, else base64.
@@ -414,6 +424,7 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
                     })
                     .collect(),
                 findings: s.findings.clone(),
+                inside: s.inside.clone(),
             })
             .collect(),
         selected: state.selected,
@@ -535,6 +546,8 @@ fn skills_from_wire(wire: Vec<SkillV1>) -> Result<Vec<SkillInput>, String> {
             dir_name: s.dir,
             files,
             findings,
+            // A folder name, bounded like one: a link cannot carry more.
+            inside: s.inside.filter(|o| o.len() <= 4096),
         });
     }
     Ok(skills)
@@ -789,6 +802,7 @@ mod tests {
     fn sample() -> PageState {
         PageState {
             skills: vec![SkillInput {
+                inside: Some("outer".into()),
                 dir_name: "my-skill".into(),
                 files: vec![
                     ("SKILL.md".into(), b"---\nname: my-skill\n---\n".to_vec()),
@@ -857,6 +871,7 @@ mod tests {
             skills: vec![SkillV1 {
                 dir: "x".into(),
                 findings: vec![],
+                inside: None,
                 files: vec![FileV1 {
                     p: "../../etc/passwd".into(),
                     t: Some(String::new()),
@@ -902,6 +917,7 @@ mod tests {
         // Many skills, many files, a huge file: refused with a message, before any analysis.
         let many_skills: Vec<SkillV1> = (0..MAX_LINK_SKILLS + 1)
             .map(|i| SkillV1 {
+                inside: None,
                 dir: format!("s{i}"),
                 findings: vec![],
                 files: vec![],
@@ -909,6 +925,7 @@ mod tests {
             .collect();
         assert!(decode(&link_of(&wire_with(many_skills))).is_err_and(|e| e.contains("skills")));
         let many_files = vec![SkillV1 {
+            inside: None,
             dir: "x".into(),
             findings: vec![],
             files: (0..MAX_LINK_FILES + 1)
@@ -921,6 +938,7 @@ mod tests {
         }];
         assert!(decode(&link_of(&wire_with(many_files))).is_err_and(|e| e.contains("files")));
         let huge = vec![SkillV1 {
+            inside: None,
             dir: "x".into(),
             findings: vec![],
             files: vec![FileV1 {
@@ -934,6 +952,7 @@ mod tests {
         assert!(decode(&link).is_err_and(|e| e.contains("MB")));
         // Absurd numbers are clamped and an unknown profile falls back to the spec's.
         let mut wire = wire_with(vec![SkillV1 {
+            inside: None,
             dir: "x".into(),
             findings: vec![],
             files: vec![],
@@ -959,6 +978,7 @@ mod tests {
             message: "m".into(),
         };
         let wire = wire_with(vec![SkillV1 {
+            inside: None,
             dir: "x".into(),
             findings: vec![finding("archive-layout"), finding("name-format")],
             files: vec![],

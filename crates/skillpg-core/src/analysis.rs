@@ -56,6 +56,8 @@ pub struct Analysis {
     pub dir_name: String,
     /// Where the folder was found.
     pub display_path: String,
+    /// The skill folder this one was found inside, if any ([`crate::SkillBundle::inside`]).
+    pub inside: Option<String>,
     /// Path of the skill file (`SKILL.md`, or `skill.md`), if any.
     pub skill_md_path: Option<String>,
     /// SKILL.md split and parsed as the specification's text says.
@@ -217,6 +219,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
     Analysis {
         dir_name: bundle.dir_name.clone(),
         display_path: bundle.display_path.clone(),
+        inside: bundle.inside.clone(),
         skill_md_path,
         skills_ref_doc: doc.as_ref().and_then(SkillDoc::skills_ref_view),
         doc,

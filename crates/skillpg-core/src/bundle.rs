@@ -21,6 +21,9 @@ pub struct SkillBundle {
     pub display_path: String,
     /// Every file in the folder, in a stable order (sorted by path).
     pub files: Vec<BundleFile>,
+    /// The folder of the skill this one was found inside (`pdf` for `pdf/references/x/SKILL.md`),
+    /// when it was found inside one: only a client that scans inside skill folders lists it.
+    pub inside: Option<String>,
 }
 
 impl SkillBundle {
@@ -32,6 +35,7 @@ impl SkillBundle {
             dir_name: dir_name.to_owned(),
             display_path: dir_name.to_owned(),
             files,
+            inside: None,
         }
     }
 

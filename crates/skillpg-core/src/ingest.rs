@@ -278,6 +278,18 @@ pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
             root.rsplit('/').next().unwrap_or(root).to_owned()
         };
         let mut bundle = SkillBundle::new(&dir_name, files);
+        // The nearest skill folder above this one, if any (the root itself when it holds one).
+        bundle.inside = roots
+            .iter()
+            .filter(|r| *r != root && (r.is_empty() || root.starts_with(&format!("{r}/"))))
+            .max_by_key(|r| r.len())
+            .map(|r| {
+                if r.is_empty() {
+                    root_name.to_owned()
+                } else {
+                    r.clone()
+                }
+            });
         bundle.display_path = if root.is_empty() {
             root_name.to_owned()
         } else if root_name.is_empty() {

@@ -280,6 +280,10 @@ pub struct Profile {
     pub on_bad_yaml: Option<&'static str>,
     /// Which repeated keys it refuses.
     pub duplicate_keys: DuplicateKeys,
+    /// Whether its scan goes on inside a folder that holds `SKILL.md`, so that a `SKILL.md`
+    /// below it (`pdf/references/x/SKILL.md`) is a skill of its own (Codex's recursive walk);
+    /// elsewhere that file is one of the outer skill's files.
+    pub scans_inside_skills: bool,
     /// The rules that make a skill fail under this profile, each with the documented check it
     /// models. A rule not listed here is never an error: its findings are capped at a warning.
     pub gates: &'static [Gate],
@@ -348,6 +352,7 @@ pub static SPEC: Profile = Profile {
     listing: None,
     source_url: "https://agentskills.io/specification",
     on_bad_yaml: None,
+    scans_inside_skills: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -484,6 +489,7 @@ pub static CLAUDE_AI: Profile = Profile {
     listing: None,
     source_url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
     on_bad_yaml: None,
+    scans_inside_skills: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -626,8 +632,13 @@ pub static CLAUDE_CODE: Profile = Profile {
     listing: Some(CLAUDE_CODE_LISTING),
     source_url: "https://code.claude.com/docs/en/skills",
     on_bad_yaml: None,
+    scans_inside_skills: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
+        gate(
+            "skill-nested",
+            "Claude Code docs: a skill is a folder holding `SKILL.md` directly under a skills folder (`~/.claude/skills/<name>/SKILL.md`); a `SKILL.md` deeper inside a skill is one of its files",
+        ),
         gate(
             "missing-skill-md",
             "Claude Code loads a skill from the `SKILL.md` in its folder",
@@ -672,6 +683,7 @@ pub static STRICT_YAML: Profile = Profile {
     listing: None,
     source_url: "https://agentskills.io/client-implementation/adding-skills-support",
     on_bad_yaml: None,
+    scans_inside_skills: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -770,6 +782,9 @@ pub static CODEX: Profile = Profile {
     listing: Some(CODEX_LISTING),
     source_url: "https://developers.openai.com/codex/skills",
     on_bad_yaml: None,
+    // loader.rs: a breadth-first walk of every folder under a skills root, to depth 6, that
+    // parses every file named SKILL.md it meets, inside a skill's folder too.
+    scans_inside_skills: true,
     // loader.rs: serde's derive reads `name`, `description` and `metadata` (and
     // `metadata.short-description`); a repeated one is `duplicate field`, any other is ignored.
     duplicate_keys: DuplicateKeys::Fields(&[
@@ -886,8 +901,13 @@ pub static COPILOT: Profile = Profile {
     listing: None,
     source_url: "https://code.visualstudio.com/docs/agents/reference/agent-skills-reference",
     on_bad_yaml: None,
+    scans_inside_skills: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
+        gate(
+            "skill-nested",
+            "VS Code's `findAgentSkillsInFolder` looks at `*/SKILL.md` only: a `SKILL.md` inside a skill's folder is not found",
+        ),
         gate(
             "missing-skill-md",
             "VS Code docs: each skill has its own directory containing `SKILL.md`",
@@ -977,8 +997,13 @@ pub static CURSOR: Profile = Profile {
     listing: None,
     source_url: "https://cursor.com/docs/context/skills",
     on_bad_yaml: None,
+    scans_inside_skills: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
+        gate(
+            "skill-nested",
+            "Cursor docs: each skill is a folder under `.cursor/skills/` holding `SKILL.md`; a `SKILL.md` deeper inside a skill is one of its files (inferred, the loader is not public)",
+        ),
         gate(
             "missing-skill-md",
             "Cursor docs: each skill is a folder containing a `SKILL.md` file",
@@ -1064,8 +1089,13 @@ pub static GEMINI_CLI: Profile = Profile {
     on_bad_yaml: Some(
         "Gemini CLI then reads the frontmatter as `key: value` lines and loads the skill: a value that spans lines, or holds a list, reads differently than YAML would give it",
     ),
+    scans_inside_skills: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
+        gate(
+            "skill-nested",
+            "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only: a `SKILL.md` inside a skill's folder is not found",
+        ),
         gate(
             "missing-skill-md",
             "skillLoader.ts: it globs `SKILL.md` and `*/SKILL.md` only",

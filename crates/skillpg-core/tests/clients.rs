@@ -327,3 +327,42 @@ fn copilot_knows_the_user_invokable_spelling_vs_code_reads() {
         .collect();
     assert!(unknown.is_empty(), "{unknown:?}");
 }
+
+#[test]
+fn a_skill_inside_another_skills_folder_is_listed_only_where_the_client_looks_inside() {
+    // Issue 28: `pdf/references/forms/SKILL.md` was counted as a skill in every client. Codex
+    // walks every folder below a skills root (loader.rs, depth 6) and lists it; Gemini CLI globs
+    // `SKILL.md` and `*/SKILL.md`; VS Code's `findAgentSkillsInFolder` takes `*/SKILL.md`;
+    // Claude Code and Cursor document one folder a skill.
+    let ok = |name: &str| {
+        format!("---\nname: {name}\ndescription: Does a thing when asked.\n---\n# Body\n")
+    };
+    let input = skillpg_core::ingest::discover(
+        "pdf",
+        vec![
+            ("SKILL.md".to_owned(), ok("pdf").into_bytes()),
+            (
+                "references/forms/SKILL.md".to_owned(),
+                ok("forms").into_bytes(),
+            ),
+        ],
+    );
+    assert_eq!(input.skills.len(), 2);
+    let listed = |p: &Profile| {
+        input
+            .skills
+            .iter()
+            .filter(|b| is_valid(&check(&analyze(b), p)))
+            .count()
+    };
+    let expected = [
+        (&profile::CODEX, 2),
+        (&profile::GEMINI_CLI, 1),
+        (&profile::COPILOT, 1),
+        (&profile::CLAUDE_CODE, 1),
+        (&profile::CURSOR, 1),
+    ];
+    for (p, n) in expected {
+        assert_eq!(listed(p), n, "{}: skills listed", p.key);
+    }
+}

@@ -337,6 +337,39 @@ fn every_rule_has_a_fixture_and_the_output_is_reviewed() {
         "the spec lists no skills"
     );
     fired.insert("listing-budget");
+    // A skill found inside another skill's folder: not listed where the client does not look
+    // inside skills, a note in Codex, which does.
+    let nested = skillpg_core::ingest::discover(
+        "pdf",
+        vec![
+            ("SKILL.md".to_owned(), OK.as_bytes().to_vec()),
+            (
+                "references/forms/SKILL.md".to_owned(),
+                OK.as_bytes().to_vec(),
+            ),
+        ],
+    );
+    let inner = nested
+        .skills
+        .iter()
+        .find(|b| b.inside.is_some())
+        .expect("the inner skill knows it is inside another");
+    for p in [&profile::GEMINI_CLI, &profile::CODEX] {
+        let diags: Vec<Diagnostic> = check(&analyze(inner), p)
+            .into_iter()
+            .filter(|d| d.rule == "skill-nested")
+            .collect();
+        out.push_str(&render(
+            &Case {
+                name: "a skill inside another skill's folder",
+                dir: "forms",
+                files: vec![],
+                profile: p,
+            },
+            &diags,
+        ));
+    }
+    fired.insert("skill-nested");
     let ingest_rules: BTreeSet<&str> = skillpg_core::ingest::RULES.iter().map(|r| r.name).collect();
     let missing: Vec<&str> = skillpg_core::rules::all_rules()
         .iter()

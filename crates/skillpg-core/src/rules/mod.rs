@@ -64,6 +64,7 @@ mod references_too_large;
 mod schema_block_invalid;
 mod short_description_too_long;
 mod skill_md_lowercase;
+mod skill_nested;
 mod stale_count;
 mod unknown_field;
 mod version_not_semver;
@@ -270,6 +271,7 @@ pub(crate) type Rule = (&'static RuleMeta, fn(&mut Cx));
 pub(crate) static ALL: &[Rule] = &[
     (&missing_skill_md::META, missing_skill_md::check),
     (&skill_md_lowercase::META, skill_md_lowercase::check),
+    (&skill_nested::META, skill_nested::check),
     (&bom::META, bom::check),
     (&frontmatter_missing::META, frontmatter_missing::check),
     (&frontmatter_unclosed::META, frontmatter_unclosed::check),
