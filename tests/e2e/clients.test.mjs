@@ -100,6 +100,29 @@ test('after a failing cell is chosen, the first click on a cell below it is not 
   assert.deepEqual(errors, []);
 });
 
+test('where to put it: the chosen client\'s folders and each skill\'s place, as `skillpg where` says', async () => {
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.click('[data-testid="clear"]');
+  await page.click('[data-testid="sample-pdf-helper"]');
+  await page.click('[data-testid="sample-release-notes"]');
+  await page.waitForSelector('[data-testid="cell-spec-1"]');
+  const folders = ['pdf-helper', 'release-notes'].map((d) => path.join(root, 'web/samples', d));
+  for (const key of ['gemini-cli', 'claude-code']) {
+    await page.click(`[data-testid="verdict-${key}"] button.client`);
+    const [cli] = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['where', '--client', key, '--format', 'json', ...folders], { encoding: 'utf8', cwd: root }));
+    await page.waitForFunction((title) => document.querySelector('[data-testid="where-panel"] summary')?.textContent.includes(title), cli.title);
+    assert.equal(await page.textContent('[data-testid="where-project"]'), cli.project.map((f) => `${f}/`).join(', '), `${key}: the project folders`);
+    assert.equal(await page.textContent('[data-testid="where-user"]'), cli.user.map((f) => `~/${f}/`).join(', '), `${key}: the home folders`);
+    for (const [i, s] of cli.skills.entries()) {
+      const text = await page.textContent(`[data-testid="where-skill-${i}"]`);
+      if (s.not_listed) assert.ok(text.startsWith(`${s.name}: not listed: ${s.not_listed.code}`), `${key} × ${s.name}: ${text}`);
+      else assert.ok(text.startsWith(`${s.name}: ${s.paths.join(' or ')}`), `${key} × ${s.name}: ${text}`);
+    }
+  }
+  await page.locator('[data-testid="where-panel"]').screenshot({ path: screenshotPath('12-where-to-put-it') });
+  assert.deepEqual(errors, []);
+});
+
 test('an archive\'s own findings reach the verdicts: claude.ai refuses two folders in one zip, as the CLI does', async () => {
   const { page, errors } = await openPage(env.ctx, env.server.url);
   await page.click('[data-testid="clear"]');

@@ -66,6 +66,17 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Where to put each skill for each client: the folders it searches, how deep, which copy
+    /// wins a name installed twice, and for a skill a client would not list, the first reason.
+    Where {
+        /// One client's key (`gemini-cli`), or `all`.
+        #[arg(long, default_value = "all")]
+        client: String,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Count the three levels in o200k_base tokens.
     Levels {
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -430,6 +441,25 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             match format {
                 Format::Json => println!("{}", to_json(&listings)?),
                 Format::Text => print!("{}", render::listings_text(&listings)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Where {
+            client,
+            format,
+            paths,
+        } => {
+            let profiles = profiles(&client)?;
+            let inputs = load(&paths)?;
+            let checked = analyze_inputs(&inputs);
+            let checks: Vec<_> = profiles
+                .iter()
+                .map(|p| (*p, check_under(&inputs, &checked, p)))
+                .collect();
+            let places = skillpg_report::where_to_put(&checked.analyses, &checks);
+            match format {
+                Format::Json => println!("{}", to_json(&places)?),
+                Format::Text => print!("{}", render::where_text(&places)),
             }
             Ok(ExitCode::SUCCESS)
         }

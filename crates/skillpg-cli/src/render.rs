@@ -323,3 +323,77 @@ pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
     }
     out
 }
+
+/// `skillpg where`: for each client, its folders, depth and precedence, then each skill's paths,
+/// or why the client would not list it.
+pub fn where_text(places: &[skillpg_report::WhereJson]) -> String {
+    let mut out = String::new();
+    for w in places {
+        out.push_str(&format!(
+            "{} ({})
+",
+            w.title, w.client
+        ));
+        let folders = |v: &[String], home: bool| {
+            if v.is_empty() {
+                "none".to_owned()
+            } else {
+                v.iter()
+                    .map(|f| {
+                        if home {
+                            format!("~/{f}/")
+                        } else {
+                            format!("{f}/")
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        out.push_str(&format!(
+            "  project: {}
+",
+            folders(&w.project, false)
+        ));
+        out.push_str(&format!(
+            "  home:    {}
+",
+            folders(&w.user, true)
+        ));
+        out.push_str(&format!(
+            "  depth:   {}
+",
+            w.depth
+        ));
+        out.push_str(&format!(
+            "  twice:   {}
+",
+            w.wins
+        ));
+        for s in &w.skills {
+            match &s.not_listed {
+                Some(d) => out.push_str(&format!(
+                    "  {}: not listed: {} {}: {}\n",
+                    s.name, d.code, d.rule, d.message
+                )),
+                None => match &s.inside {
+                    Some(outer) => out.push_str(&format!(
+                        "  {}: listed, inside `{outer}`'s folder wherever that goes\n",
+                        s.name
+                    )),
+                    None if s.paths.is_empty() => out.push_str(&format!("  {}: loads\n", s.name)),
+                    None => out.push_str(&format!("  {}: {}\n", s.name, s.paths.join(" or "))),
+                },
+            }
+            if !s.same_name.is_empty() {
+                out.push_str(&format!(
+                    "    the same name as {}: {}\n",
+                    s.same_name.join(", "),
+                    w.wins
+                ));
+            }
+        }
+        out.push_str(&format!("  source:  {}\n\n", w.source));
+    }
+    out
+}

@@ -886,3 +886,88 @@ fn prompt_chat_prints_the_text_the_decoder_feeds_the_model() {
         Some(0)
     );
 }
+
+#[test]
+fn where_says_where_each_client_looks_and_why_a_skill_would_not_be_listed() {
+    // Issue 28: a skill inside another's folder, and two skills with one name.
+    let dir = std::env::temp_dir().join(format!("skillpg-where-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let ok = |name: &str| {
+        format!("---\nname: {name}\ndescription: Does a thing when asked.\n---\n# Body\n")
+    };
+    for (path, name) in [
+        ("pdf/SKILL.md", "pdf"),
+        ("pdf/references/forms/SKILL.md", "forms"),
+        ("copy-of-pdf/SKILL.md", "pdf"),
+    ] {
+        let file = dir.join(path);
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("dir");
+        std::fs::write(&file, ok(name)).expect("write");
+    }
+    let out = skillpg(&["where", "--format", "json", dir.to_str().expect("utf-8")]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let places: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let client = |key: &str| {
+        places
+            .as_array()
+            .expect("clients")
+            .iter()
+            .find(|c| c["client"] == key)
+            .expect("the client")
+            .clone()
+    };
+    let skill = |c: &serde_json::Value, name: &str, dir: &str| {
+        c["skills"]
+            .as_array()
+            .expect("skills")
+            .iter()
+            .find(|s| s["name"] == name && s["dir"] == dir)
+            .expect("the skill")
+            .clone()
+    };
+    let gemini = client("gemini-cli");
+    assert_eq!(gemini["project"][0], ".gemini/skills");
+    assert_eq!(
+        skill(&gemini, "pdf", "pdf")["paths"][0],
+        ".gemini/skills/pdf/SKILL.md"
+    );
+    assert_eq!(
+        skill(&gemini, "forms", "forms")["not_listed"]["rule"],
+        "skill-nested"
+    );
+    assert!(
+        skill(&gemini, "pdf", "pdf")["same_name"][0]
+            .as_str()
+            .is_some_and(|p| p.ends_with("copy-of-pdf")),
+        "{gemini}"
+    );
+    let codex = client("codex");
+    assert!(
+        skill(&codex, "forms", "forms")["not_listed"].is_null(),
+        "{codex}"
+    );
+    assert_eq!(skill(&codex, "forms", "forms")["inside"], "pdf");
+    // The text names the folders and the reason in the client's words.
+    let text = skillpg(&[
+        "where",
+        "--client",
+        "gemini-cli",
+        dir.to_str().expect("utf-8"),
+    ]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("project: .gemini/skills/, .agents/skills/"),
+        "{text}"
+    );
+    assert!(
+        text.contains("forms: not listed: SPG087 skill-nested"),
+        "{text}"
+    );
+    assert!(!text.contains("OpenAI Codex"), "one client: {text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -15,6 +15,7 @@ pub mod diagnostic;
 pub mod fix;
 pub mod frontmatter;
 pub mod ingest;
+pub mod install;
 pub mod links;
 pub mod profile;
 pub mod rules;

@@ -483,6 +483,105 @@ pub fn client_verdicts(
         .collect()
 }
 
+/// Where to put the loaded skills for one client (`skillpg where --format json`, and the page's
+/// "Where to put it"): its folders, depth and precedence, and each skill's place or the first
+/// reason it would not be listed.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct WhereJson {
+    /// The profile's key.
+    pub client: String,
+    /// Its title.
+    pub title: String,
+    /// Folders in a project, searched for `<skill>/SKILL.md`.
+    pub project: Vec<String>,
+    /// Folders in the home folder.
+    pub user: Vec<String>,
+    /// How deep it looks.
+    pub depth: String,
+    /// Which copy wins when a name is installed twice.
+    pub wins: String,
+    /// Where this was read.
+    pub source: String,
+    /// Each loaded skill, in order.
+    pub skills: Vec<WhereSkillJson>,
+}
+
+/// One skill's place in one client.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct WhereSkillJson {
+    /// The skill's name.
+    pub name: String,
+    /// Its folder's name, the one the paths use.
+    pub dir: String,
+    /// Where it would sit, when the client would list it: each project path, then each home one
+    /// (none for a skill found inside another's folder: it goes where that one goes).
+    pub paths: Vec<String>,
+    /// The skill folder it was found inside, if any.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub inside: Option<String>,
+    /// Why the client would not list it: the first error under its profile.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub not_listed: Option<DiagnosticJson>,
+    /// The other loaded skills with the same name, which the client's precedence decides
+    /// between.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub same_name: Vec<String>,
+}
+
+/// Where to put each of `analyses` for each client of `checks` (see [`WhereJson`]).
+pub fn where_to_put(
+    analyses: &[Analysis],
+    checks: &[(&skillpg_core::Profile, Vec<Vec<Diagnostic>>)],
+) -> Vec<WhereJson> {
+    let owned = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    checks
+        .iter()
+        .filter_map(|(p, per_skill)| {
+            let install = skillpg_core::install::install_for(p.key)?;
+            let skills = analyses
+                .iter()
+                .zip(per_skill)
+                .map(|(a, diags)| {
+                    let not_listed = diags
+                        .iter()
+                        .find(|d| d.severity == skillpg_core::Severity::Error)
+                        .map(diagnostic_json);
+                    let same_name = analyses
+                        .iter()
+                        .filter(|o| {
+                            !std::ptr::eq(*o, a)
+                                && o.display_name().eq_ignore_ascii_case(a.display_name())
+                        })
+                        .map(|o| o.display_path.clone())
+                        .collect();
+                    WhereSkillJson {
+                        name: a.display_name().to_owned(),
+                        dir: a.dir_name.clone(),
+                        paths: if not_listed.is_none() && a.inside.is_none() {
+                            install.paths(&a.dir_name)
+                        } else {
+                            Vec::new()
+                        },
+                        inside: a.inside.clone(),
+                        not_listed,
+                        same_name,
+                    }
+                })
+                .collect();
+            Some(WhereJson {
+                client: p.key.to_owned(),
+                title: p.title.to_owned(),
+                project: owned(install.project),
+                user: owned(install.user),
+                depth: install.depth.to_owned(),
+                wins: install.wins.to_owned(),
+                source: install.source.to_owned(),
+                skills,
+            })
+        })
+        .collect()
+}
+
 /// One client's listing of the skills installed together (`skillpg listing --format json`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ListingJson {

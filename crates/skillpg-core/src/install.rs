@@ -1,0 +1,138 @@
+//! Where to put a skill for each client: the folders it searches (in the project and in the
+//! home folder), how deep it looks, and which copy wins when the same name is installed twice,
+//! each with the source it was read from. The verdict says whether a client loads a skill (and
+//! its first error why not); this says where the skill must sit to be found.
+//!
+//! Data, like the profiles: one [`Install`] per profile key, in the profiles' order.
+
+/// Where one client looks for skills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Install {
+    /// The profile's key.
+    pub client: &'static str,
+    /// Folders in the project (relative to its root), searched for `<skill>/SKILL.md`.
+    pub project: &'static [&'static str],
+    /// Folders in the home folder (`~`), searched the same way.
+    pub user: &'static [&'static str],
+    /// How deep below those folders it looks, in words.
+    pub depth: &'static str,
+    /// Which copy it keeps when two have the same name, in words.
+    pub wins: &'static str,
+    /// Where this was read, and when.
+    pub source: &'static str,
+}
+
+/// Every client's folders, in the order of [`crate::profile::ALL`].
+pub static INSTALLS: [Install; 8] = [
+    Install {
+        client: "spec",
+        project: &[],
+        user: &[],
+        depth: "the specification describes one skill folder; where it goes is each client's choice",
+        wins: "not specified",
+        source: "agentskills.io specification; client guide (adding-skills-support): `<project>/.<client>/skills/`, `<project>/.agents/skills/`, `~/.<client>/skills/`, `~/.agents/skills/`, project over user",
+    },
+    Install {
+        client: "claude-ai",
+        project: &[],
+        user: &[],
+        depth: "uploaded as a zip (Settings → Capabilities, or the Skills API) with one folder at its top holding SKILL.md",
+        wins: "one skill per upload; a new upload of the same name replaces it",
+        source: "support.claude.com, Using skills in Claude; Claude API docs, Agent Skills",
+    },
+    Install {
+        client: "claude-code",
+        project: &[".claude/skills"],
+        user: &[".claude/skills"],
+        depth: "one folder down: `<skills>/<name>/SKILL.md`, never inside a skill's folder; also `.claude/skills` of a subfolder you work in",
+        wins: "enterprise over personal (`~/.claude/skills`) over project (`.claude/skills`); plugin skills are namespaced (`plugin:skill`)",
+        source: "code.claude.com/docs/en/skills (docs v2.1.240, 2026-08-22)",
+    },
+    Install {
+        client: "strict-yaml",
+        project: &[".agents/skills"],
+        user: &[".agents/skills"],
+        depth: "as the client that reads them; `npx skills add` copies each skill folder into every agent's own folder",
+        wins: "the client's own rule",
+        source: "agentskills.io client guide; vercel-labs/skills (npx skills)",
+    },
+    Install {
+        client: "codex",
+        project: &[".agents/skills", ".codex/skills"],
+        user: &[".agents/skills", ".codex/skills"],
+        depth: "every folder below a root, to depth 6, skipping hidden ones: a SKILL.md inside a skill's folder is a skill too; `.agents/skills` of every folder from the project root down to the working folder",
+        wins: "both copies are listed (only the same path is kept once), the project's first; `~/.codex/skills` is the deprecated user folder, `/etc/codex/skills` the admin one",
+        source: "openai/codex codex-rs/core-skills/src/loader.rs at c9d127cf",
+    },
+    Install {
+        client: "copilot",
+        project: &[".github/skills", ".claude/skills", ".agents/skills"],
+        user: &[".copilot/skills", ".agents/skills", ".claude/skills"],
+        depth: "one folder down: `<skills>/<name>/SKILL.md` (`findAgentSkillsInFolder`)",
+        wins: "not documented",
+        source: "code.visualstudio.com Agent Skills reference; docs.github.com, Add skills",
+    },
+    Install {
+        client: "cursor",
+        project: &[".cursor/skills", ".agents/skills"],
+        user: &[".cursor/skills", ".agents/skills"],
+        depth: "one folder down: `<skills>/<name>/SKILL.md`; Cursor also reads Claude's and Codex's skill folders",
+        wins: "not documented",
+        source: "cursor.com/docs/context/skills (the loader is not public)",
+    },
+    Install {
+        client: "gemini-cli",
+        project: &[".gemini/skills", ".agents/skills"],
+        user: &[".gemini/skills", ".agents/skills"],
+        depth: "`SKILL.md` and `*/SKILL.md` only (one folder down); workspace skills only in a trusted folder",
+        wins: "the last loaded: built-in, then extensions, `~/.gemini/skills`, `~/.agents/skills`, `.gemini/skills`, `.agents/skills` (the project's `.agents/skills` wins), with a \"Skill conflict detected\" warning",
+        source: "google-gemini/gemini-cli packages/core/src/skills/skillManager.ts and config/storage.ts at 5411f113",
+    },
+];
+
+/// The folders of `client` (a profile's key).
+pub fn install_for(client: &str) -> Option<&'static Install> {
+    INSTALLS.iter().find(|i| i.client == client)
+}
+
+impl Install {
+    /// Where a skill folder named `dir` goes: each project folder, then each user folder.
+    pub fn paths(&self, dir: &str) -> Vec<String> {
+        let project = self.project.iter().map(|f| format!("{f}/{dir}/SKILL.md"));
+        let user = self.user.iter().map(|f| format!("~/{f}/{dir}/SKILL.md"));
+        project.chain(user).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_has_its_folders_in_the_same_order() {
+        let keys: Vec<&str> = crate::profile::ALL.iter().map(|p| p.key).collect();
+        let installs: Vec<&str> = INSTALLS.iter().map(|i| i.client).collect();
+        assert_eq!(keys, installs);
+        for i in &INSTALLS {
+            assert!(
+                !i.source.is_empty() && !i.depth.is_empty() && !i.wins.is_empty(),
+                "{}",
+                i.client
+            );
+        }
+    }
+
+    #[test]
+    fn paths_name_the_project_folders_then_the_home_ones() {
+        let gemini = install_for("gemini-cli").expect("gemini");
+        assert_eq!(
+            gemini.paths("pdf"),
+            [
+                ".gemini/skills/pdf/SKILL.md",
+                ".agents/skills/pdf/SKILL.md",
+                "~/.gemini/skills/pdf/SKILL.md",
+                "~/.agents/skills/pdf/SKILL.md",
+            ]
+        );
+    }
+}
