@@ -8,6 +8,7 @@
     reason = "a command-line program prints its results"
 )]
 
+mod doctor;
 mod eval_cmd;
 mod render;
 mod route_cmd;
@@ -76,6 +77,22 @@ enum Command {
         format: Format,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+    },
+    /// Scan a home or project folder as each client scans it (`.claude/skills`, `.agents/skills`,
+    /// `.codex/skills`, ...): every skill each client would list, and why each other one would
+    /// not (its depth, a gate, a name installed twice, the listing's budget).
+    Doctor {
+        /// One client's key, or `all`.
+        #[arg(long, default_value = "all")]
+        client: String,
+        /// Context window (tokens) for the listing budgets; the client's default without it.
+        #[arg(long)]
+        context_window: Option<usize>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// The home or project folder (`~`, or a repository's root).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
     },
     /// Count the three levels in o200k_base tokens.
     Levels {
@@ -460,6 +477,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             match format {
                 Format::Json => println!("{}", to_json(&places)?),
                 Format::Text => print!("{}", render::where_text(&places)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Doctor {
+            client,
+            context_window,
+            format,
+            dir,
+        } => {
+            let scans = doctor::scan(&dir, &profiles(&client)?, context_window)?;
+            match format {
+                Format::Json => println!("{}", to_json(&scans)?),
+                Format::Text => print!("{}", doctor::text(&scans)),
             }
             Ok(ExitCode::SUCCESS)
         }

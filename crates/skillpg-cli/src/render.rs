@@ -265,33 +265,9 @@ pub fn clients_text(rows: &[skillpg_report::ClientVerdictsJson], catalog: &[Diag
 pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
     let mut out = String::new();
     for l in listings {
-        let window = l
-            .context_window
-            .map(|w| format!("a {}-token window", thousands(w as u64)))
-            .unwrap_or_else(|| "an unknown window".to_owned());
         match l.budget {
-            Some(budget) => {
-                let cut = l
-                    .skills
-                    .iter()
-                    .filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars))
-                    .count();
-                let out_of = l.skills.iter().filter(|s| s.shown_chars.is_none()).count();
-                let _ = writeln!(
-                    out,
-                    "{}: {} of {} {} at {window}{}",
-                    l.title,
-                    thousands(l.whole as u64),
-                    thousands(budget as u64),
-                    l.unit,
-                    if l.whole <= budget {
-                        " (fits)".to_owned()
-                    } else {
-                        format!(
-                            " (over: {cut} description(s) shortened, {out_of} skill(s) left out)"
-                        )
-                    }
-                );
+            Some(_) => {
+                let _ = writeln!(out, "{}: {}", l.title, listing_summary(l));
                 for s in &l.skills {
                     match s.shown_chars {
                         None => {
@@ -327,73 +303,86 @@ pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
 /// `skillpg where`: for each client, its folders, depth and precedence, then each skill's paths,
 /// or why the client would not list it.
 pub fn where_text(places: &[skillpg_report::WhereJson]) -> String {
+    let folders = |v: &[String], home: bool| {
+        if v.is_empty() {
+            return "none".to_owned();
+        }
+        let shown: Vec<String> = v
+            .iter()
+            .map(|f| {
+                if home {
+                    format!("~/{f}/")
+                } else {
+                    format!("{f}/")
+                }
+            })
+            .collect();
+        shown.join(", ")
+    };
     let mut out = String::new();
     for w in places {
-        out.push_str(&format!(
-            "{} ({})
-",
-            w.title, w.client
-        ));
-        let folders = |v: &[String], home: bool| {
-            if v.is_empty() {
-                "none".to_owned()
-            } else {
-                v.iter()
-                    .map(|f| {
-                        if home {
-                            format!("~/{f}/")
-                        } else {
-                            format!("{f}/")
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        };
-        out.push_str(&format!(
-            "  project: {}
-",
-            folders(&w.project, false)
-        ));
-        out.push_str(&format!(
-            "  home:    {}
-",
-            folders(&w.user, true)
-        ));
-        out.push_str(&format!(
-            "  depth:   {}
-",
-            w.depth
-        ));
-        out.push_str(&format!(
-            "  twice:   {}
-",
-            w.wins
-        ));
+        let _ = writeln!(out, "{} ({})", w.title, w.client);
+        let _ = writeln!(out, "  project: {}", folders(&w.project, false));
+        let _ = writeln!(out, "  home:    {}", folders(&w.user, true));
+        let _ = writeln!(out, "  depth:   {}", w.depth);
+        let _ = writeln!(out, "  twice:   {}", w.wins);
         for s in &w.skills {
-            match &s.not_listed {
-                Some(d) => out.push_str(&format!(
-                    "  {}: not listed: {} {}: {}\n",
+            let _ = match (&s.not_listed, &s.inside) {
+                (Some(d), _) => writeln!(
+                    out,
+                    "  {}: not listed: {} {}: {}",
                     s.name, d.code, d.rule, d.message
-                )),
-                None => match &s.inside {
-                    Some(outer) => out.push_str(&format!(
-                        "  {}: listed, inside `{outer}`'s folder wherever that goes\n",
-                        s.name
-                    )),
-                    None if s.paths.is_empty() => out.push_str(&format!("  {}: loads\n", s.name)),
-                    None => out.push_str(&format!("  {}: {}\n", s.name, s.paths.join(" or "))),
-                },
-            }
+                ),
+                (None, Some(outer)) => writeln!(
+                    out,
+                    "  {}: listed, inside `{outer}`'s folder wherever that goes",
+                    s.name
+                ),
+                (None, None) if s.paths.is_empty() => writeln!(out, "  {}: loads", s.name),
+                (None, None) => writeln!(out, "  {}: {}", s.name, s.paths.join(" or ")),
+            };
             if !s.same_name.is_empty() {
-                out.push_str(&format!(
-                    "    the same name as {}: {}\n",
+                let _ = writeln!(
+                    out,
+                    "    the same name as {}: {}",
                     s.same_name.join(", "),
                     w.wins
-                ));
+                );
             }
         }
-        out.push_str(&format!("  source:  {}\n\n", w.source));
+        let _ = writeln!(out, "  source:  {}\n", w.source);
     }
     out
+}
+
+/// One listing in a line: "412 of 8,000 characters at a 200,000-token window (fits)", or what is
+/// over and what the client cuts; "no documented budget" where it has none.
+pub fn listing_summary(l: &skillpg_report::ListingJson) -> String {
+    let window = l
+        .context_window
+        .map(|w| format!("a {}-token window", thousands(w as u64)))
+        .unwrap_or_else(|| "an unknown window".to_owned());
+    let Some(budget) = l.budget else {
+        return format!(
+            "{} characters, no documented budget",
+            thousands(l.whole as u64)
+        );
+    };
+    let cut = l
+        .skills
+        .iter()
+        .filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars))
+        .count();
+    let out_of = l.skills.iter().filter(|s| s.shown_chars.is_none()).count();
+    format!(
+        "{} of {} {} at {window}{}",
+        thousands(l.whole as u64),
+        thousands(budget as u64),
+        l.unit,
+        if l.whole <= budget {
+            " (fits)".to_owned()
+        } else {
+            format!(" (over: {cut} description(s) shortened, {out_of} skill(s) left out)")
+        }
+    )
 }

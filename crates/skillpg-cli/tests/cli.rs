@@ -971,3 +971,112 @@ fn where_says_where_each_client_looks_and_why_a_skill_would_not_be_listed() {
     assert!(!text.contains("OpenAI Codex"), "one client: {text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn doctor_explains_each_skill_a_client_would_not_list_in_its_own_words() {
+    // Issue 28: a synthetic home with a name installed twice, a nested skill, a skill two
+    // folders down, one that fails a gate, and a catalog over Codex's budget at a small window.
+    let home = std::env::temp_dir().join(format!("skillpg-doctor-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let skill = |name: &str, description: &str| {
+        format!("---\nname: {name}\ndescription: {description}\n---\n# Body\n")
+    };
+    for (path, text) in [
+        (
+            ".claude/skills/pdf/SKILL.md",
+            skill("pdf", "Fills PDF forms when asked to."),
+        ),
+        (
+            ".claude/skills/pdf/references/forms/SKILL.md",
+            skill("forms", "Fills forms."),
+        ),
+        (
+            ".agents/skills/pdf/SKILL.md",
+            skill("pdf", "Reads PDF files when one is given."),
+        ),
+        (
+            ".agents/skills/group/deep/SKILL.md",
+            skill("deep", "Does deep work when asked."),
+        ),
+        (
+            ".agents/skills/bad/SKILL.md",
+            "---\nname: bad\n---\n# Body\n".to_owned(),
+        ),
+    ] {
+        let file = home.join(path);
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("dir");
+        std::fs::write(&file, text).expect("write");
+    }
+    let home_arg = home.to_str().expect("utf-8");
+    let out = skillpg(&[
+        "doctor",
+        "--format",
+        "json",
+        "--context-window",
+        "500",
+        home_arg,
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let scans: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let seen = |client: &str, path: &str| {
+        scans
+            .as_array()
+            .expect("clients")
+            .iter()
+            .find(|c| c["client"] == client)
+            .and_then(|c| c["skills"].as_array())
+            .and_then(|s| s.iter().find(|k| k["path"] == path))
+            .unwrap_or_else(|| panic!("{client} {path}: {scans}"))
+            .clone()
+    };
+    let why = |k: &serde_json::Value| k["why"].to_string();
+    // Depth: Gemini CLI and Claude Code look one folder down; Codex walks to depth 6.
+    let deep = seen("gemini-cli", ".agents/skills/group/deep");
+    assert_eq!(deep["status"], "not found");
+    assert!(why(&deep).contains("2 folder(s) down"), "{deep}");
+    assert_eq!(
+        seen("claude-code", ".claude/skills/pdf/references/forms")["status"],
+        "not found"
+    );
+    assert_ne!(
+        seen("codex", ".agents/skills/group/deep")["status"],
+        "not found"
+    );
+    // A gate, in the client's words.
+    let bad = seen("gemini-cli", ".agents/skills/bad");
+    assert_eq!(bad["status"], "not listed");
+    assert!(why(&bad).contains("description-missing"), "{bad}");
+    // A name installed twice: the client's precedence.
+    let twice = seen("copilot", ".claude/skills/pdf");
+    assert!(
+        why(&twice).contains("the same name in .agents/skills/pdf and .claude/skills/pdf"),
+        "{twice}"
+    );
+    // Codex at a 500-token window: 10 tokens of listing, so skills are left out.
+    let codex: Vec<serde_json::Value> = scans
+        .as_array()
+        .expect("clients")
+        .iter()
+        .find(|c| c["client"] == "codex")
+        .and_then(|c| c["skills"].as_array())
+        .expect("codex")
+        .clone();
+    assert!(
+        codex
+            .iter()
+            .any(|k| why(k).contains("left out of OpenAI Codex's listing")),
+        "{codex:?}"
+    );
+    let text = skillpg(&["doctor", "--client", "gemini-cli", home_arg]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("Gemini CLI (gemini-cli)") && !text.contains("OpenAI Codex"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

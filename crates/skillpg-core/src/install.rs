@@ -5,6 +5,39 @@
 //!
 //! Data, like the profiles: one [`Install`] per profile key, in the profiles' order.
 
+/// Which `SKILL.md` files below one of its folders a client finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Looks {
+    /// Nowhere on disk (an upload, or no folder of its own).
+    Nowhere,
+    /// `<folder>/<name>/SKILL.md` only.
+    OneDown,
+    /// `<folder>/SKILL.md` and `<folder>/<name>/SKILL.md` (Gemini CLI's glob).
+    RootOrOneDown,
+    /// Every folder to this depth, inside skills too (Codex's walk).
+    Recursive { max_depth: usize },
+}
+
+impl Looks {
+    /// Whether a `SKILL.md` in `dir` (its folder, relative to the skills folder, `/`-separated;
+    /// empty for the folder itself) is found.
+    pub fn finds(self, dir: &str) -> bool {
+        let depth = if dir.is_empty() {
+            0
+        } else {
+            dir.split('/').count()
+        };
+        match self {
+            Looks::Nowhere => false,
+            Looks::OneDown => depth == 1,
+            Looks::RootOrOneDown => depth <= 1,
+            Looks::Recursive { max_depth } => {
+                depth <= max_depth && !dir.split('/').any(|part| part.starts_with('.'))
+            }
+        }
+    }
+}
+
 /// Where one client looks for skills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Install {
@@ -16,6 +49,8 @@ pub struct Install {
     pub user: &'static [&'static str],
     /// How deep below those folders it looks, in words.
     pub depth: &'static str,
+    /// The same, as a rule.
+    pub looks: Looks,
     /// Which copy it keeps when two have the same name, in words.
     pub wins: &'static str,
     /// Where this was read, and when.
@@ -29,6 +64,7 @@ pub static INSTALLS: [Install; 8] = [
         project: &[],
         user: &[],
         depth: "the specification describes one skill folder; where it goes is each client's choice",
+        looks: Looks::Nowhere,
         wins: "not specified",
         source: "agentskills.io specification; client guide (adding-skills-support): `<project>/.<client>/skills/`, `<project>/.agents/skills/`, `~/.<client>/skills/`, `~/.agents/skills/`, project over user",
     },
@@ -37,6 +73,7 @@ pub static INSTALLS: [Install; 8] = [
         project: &[],
         user: &[],
         depth: "uploaded as a zip (Settings → Capabilities, or the Skills API) with one folder at its top holding SKILL.md",
+        looks: Looks::Nowhere,
         wins: "one skill per upload; a new upload of the same name replaces it",
         source: "support.claude.com, Using skills in Claude; Claude API docs, Agent Skills",
     },
@@ -45,6 +82,7 @@ pub static INSTALLS: [Install; 8] = [
         project: &[".claude/skills"],
         user: &[".claude/skills"],
         depth: "one folder down: `<skills>/<name>/SKILL.md`, never inside a skill's folder; also `.claude/skills` of a subfolder you work in",
+        looks: Looks::OneDown,
         wins: "enterprise over personal (`~/.claude/skills`) over project (`.claude/skills`); plugin skills are namespaced (`plugin:skill`)",
         source: "code.claude.com/docs/en/skills (docs v2.1.240, 2026-08-22)",
     },
@@ -53,6 +91,7 @@ pub static INSTALLS: [Install; 8] = [
         project: &[".agents/skills"],
         user: &[".agents/skills"],
         depth: "as the client that reads them; `npx skills add` copies each skill folder into every agent's own folder",
+        looks: Looks::OneDown,
         wins: "the client's own rule",
         source: "agentskills.io client guide; vercel-labs/skills (npx skills)",
     },
@@ -61,6 +100,7 @@ pub static INSTALLS: [Install; 8] = [
         project: &[".agents/skills", ".codex/skills"],
         user: &[".agents/skills", ".codex/skills"],
         depth: "every folder below a root, to depth 6, skipping hidden ones: a SKILL.md inside a skill's folder is a skill too; `.agents/skills` of every folder from the project root down to the working folder",
+        looks: Looks::Recursive { max_depth: 6 },
         wins: "both copies are listed (only the same path is kept once), the project's first; `~/.codex/skills` is the deprecated user folder, `/etc/codex/skills` the admin one",
         source: "openai/codex codex-rs/core-skills/src/loader.rs at c9d127cf",
     },
@@ -69,6 +109,7 @@ pub static INSTALLS: [Install; 8] = [
         project: &[".github/skills", ".claude/skills", ".agents/skills"],
         user: &[".copilot/skills", ".agents/skills", ".claude/skills"],
         depth: "one folder down: `<skills>/<name>/SKILL.md` (`findAgentSkillsInFolder`)",
+        looks: Looks::OneDown,
         wins: "not documented",
         source: "code.visualstudio.com Agent Skills reference; docs.github.com, Add skills",
     },
@@ -77,6 +118,7 @@ pub static INSTALLS: [Install; 8] = [
         project: &[".cursor/skills", ".agents/skills"],
         user: &[".cursor/skills", ".agents/skills"],
         depth: "one folder down: `<skills>/<name>/SKILL.md`; Cursor also reads Claude's and Codex's skill folders",
+        looks: Looks::OneDown,
         wins: "not documented",
         source: "cursor.com/docs/context/skills (the loader is not public)",
     },
@@ -85,6 +127,7 @@ pub static INSTALLS: [Install; 8] = [
         project: &[".gemini/skills", ".agents/skills"],
         user: &[".gemini/skills", ".agents/skills"],
         depth: "`SKILL.md` and `*/SKILL.md` only (one folder down); workspace skills only in a trusted folder",
+        looks: Looks::RootOrOneDown,
         wins: "the last loaded: built-in, then extensions, `~/.gemini/skills`, `~/.agents/skills`, `.gemini/skills`, `.agents/skills` (the project's `.agents/skills` wins), with a \"Skill conflict detected\" warning",
         source: "google-gemini/gemini-cli packages/core/src/skills/skillManager.ts and config/storage.ts at 5411f113",
     },
@@ -120,6 +163,19 @@ mod tests {
                 i.client
             );
         }
+    }
+
+    #[test]
+    fn each_client_finds_the_depths_its_loader_reads() {
+        let gemini = install_for("gemini-cli").expect("gemini").looks;
+        let codex = install_for("codex").expect("codex").looks;
+        let claude = install_for("claude-code").expect("claude").looks;
+        assert!(gemini.finds("") && gemini.finds("pdf") && !gemini.finds("group/pdf"));
+        assert!(!claude.finds("") && claude.finds("pdf") && !claude.finds("pdf/references/x"));
+        assert!(
+            codex.finds("group/pdf") && codex.finds("a/b/c/d/e/f") && !codex.finds("a/b/c/d/e/f/g")
+        );
+        assert!(!codex.finds(".system/pdf"), "hidden folders are skipped");
     }
 
     #[test]

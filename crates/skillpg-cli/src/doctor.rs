@@ -1,0 +1,275 @@
+//! `skillpg doctor DIR`: a home or project folder scanned as each client scans it. For every
+//! client with folders of its own (`skillpg_core::install`), every `SKILL.md` under each of its
+//! folders in `DIR` (`.claude/skills`, `.agents/skills`, `.codex/skills`, …) is found or not by
+//! the client's depth rule, then loads or not under the client's profile; names installed twice
+//! are said with the client's precedence, and the listing of what loads with its budget (at the
+//! context window given, or the client's default). Each skill that would not be listed gets the
+//! first reason, in the client's words.
+//!
+//! The file system is read here, at the edge; what a client finds, loads and lists is the
+//! engine's (`install::Looks`, `check`, `catalog`), as in `check` and `where`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use skillpg_core::install::{Install, install_for};
+use skillpg_core::{Analysis, Profile, Severity, analyze, check};
+
+/// The deepest a scan goes below a skills folder (Codex's walk goes to 6).
+const MAX_SCAN_DEPTH: usize = 8;
+
+/// One `SKILL.md` a client could meet, and what it does with it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SeenSkill {
+    /// The skill's folder, relative to `DIR` (`.claude/skills/pdf`).
+    pub path: String,
+    /// Its name as the client lists it, when it is found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `loads`, `not found` or `not listed`.
+    pub status: &'static str,
+    /// Why it is not found or not listed, in the client's words; for a skill that loads, a
+    /// name it shares with another copy, or a description its listing cuts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub why: Vec<String>,
+}
+
+/// One client's view of `DIR`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ClientScan {
+    pub client: String,
+    pub title: String,
+    /// The folders of the client that exist in `DIR`.
+    pub folders: Vec<String>,
+    pub skills: Vec<SeenSkill>,
+    /// What its listing of the skills it loads comes to, when it documents a budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listing: Option<String>,
+}
+
+/// Every folder under `root` holding `SKILL.md`, relative to `root` (`""` for `root` itself),
+/// to [`MAX_SCAN_DEPTH`], skipping `.git` and `node_modules` and not following symbolic links.
+fn skill_dirs(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
+    while let Some((dir, rel, depth)) = stack.pop() {
+        if dir.join("SKILL.md").is_file() {
+            out.push(rel.clone());
+        }
+        if depth == MAX_SCAN_DEPTH {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir && name != ".git" && name != "node_modules" {
+                let rel = if rel.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{rel}/{name}")
+                };
+                stack.push((entry.path(), rel, depth + 1));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// How `install` reads a `SKILL.md` that it does not find, in words.
+fn not_found(install: &Install, title: &str, rel: &str) -> String {
+    let depth = if rel.is_empty() {
+        0
+    } else {
+        rel.split('/').count()
+    };
+    format!("{} folder(s) down; {title} looks {}", depth, install.depth)
+}
+
+/// The skill in `dir` as the engine reads it, with the input's own findings under `profile`.
+fn read_skill(
+    dir: &Path,
+    profile: &Profile,
+) -> Result<(Analysis, Vec<skillpg_core::Diagnostic>), String> {
+    let ingested = skillpg_fs::read_path(dir)?;
+    let bundle = ingested
+        .skills
+        .iter()
+        .find(|b| b.inside.is_none())
+        .ok_or_else(|| format!("{}: no skill", dir.display()))?;
+    let analysis = analyze(bundle);
+    let mut diags = ingested.findings(profile);
+    diags.extend(check(&analysis, profile));
+    Ok((analysis, diags))
+}
+
+/// `dir` scanned as each of `profiles` scans it, with listings at `context_window`.
+pub fn scan(
+    dir: &Path,
+    profiles: &[&'static Profile],
+    context_window: Option<usize>,
+) -> Result<Vec<ClientScan>, String> {
+    if !dir.is_dir() {
+        return Err(format!("{}: not a folder", dir.display()));
+    }
+    let mut out = Vec::new();
+    for profile in profiles {
+        let Some(install) = install_for(profile.key) else {
+            continue;
+        };
+        let mut folders: Vec<&str> = install
+            .project
+            .iter()
+            .chain(install.user)
+            .copied()
+            .collect();
+        folders.dedup();
+        folders.sort();
+        folders.dedup();
+        let mut scan = ClientScan {
+            client: profile.key.to_owned(),
+            title: profile.title.to_owned(),
+            folders: Vec::new(),
+            skills: Vec::new(),
+            listing: None,
+        };
+        let mut loaded: Vec<(usize, Analysis)> = Vec::new();
+        for folder in folders {
+            let root: PathBuf = dir.join(folder);
+            if !root.is_dir() {
+                continue;
+            }
+            scan.folders.push(folder.to_owned());
+            for rel in skill_dirs(&root) {
+                let path = if rel.is_empty() {
+                    folder.to_owned()
+                } else {
+                    format!("{folder}/{rel}")
+                };
+                if !install.looks.finds(&rel) {
+                    let why = not_found(install, profile.title, &rel);
+                    scan.skills.push(SeenSkill {
+                        path,
+                        name: None,
+                        status: "not found",
+                        why: vec![why],
+                    });
+                    continue;
+                }
+                match read_skill(&root.join(&rel), profile) {
+                    Ok((analysis, diags)) => {
+                        let first_error = diags.iter().find(|d| d.severity == Severity::Error);
+                        let (status, why) = match first_error {
+                            Some(d) => (
+                                "not listed",
+                                vec![format!("{} {}: {}", d.code, d.rule, d.message)],
+                            ),
+                            None => ("loads", Vec::new()),
+                        };
+                        scan.skills.push(SeenSkill {
+                            path,
+                            name: Some(analysis.display_name().to_owned()),
+                            status,
+                            why,
+                        });
+                        if first_error.is_none() {
+                            loaded.push((scan.skills.len() - 1, analysis));
+                        }
+                    }
+                    Err(e) => scan.skills.push(SeenSkill {
+                        path,
+                        name: None,
+                        status: "not listed",
+                        why: vec![e],
+                    }),
+                }
+            }
+        }
+        // Names installed twice: the client's precedence decides.
+        let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, a) in &loaded {
+            by_name
+                .entry(a.display_name().to_lowercase())
+                .or_default()
+                .push(*i);
+        }
+        for copies in by_name.values().filter(|c| c.len() > 1) {
+            let paths: Vec<String> = copies
+                .iter()
+                .map(|i| scan.skills[*i].path.clone())
+                .collect();
+            for i in copies {
+                scan.skills[*i].why.push(format!(
+                    "the same name in {}: {}",
+                    paths.join(" and "),
+                    install.wins
+                ));
+            }
+        }
+        // The listing of what loads, where the client documents a budget.
+        let analyses: Vec<Analysis> = loaded.into_iter().map(|(_, a)| a).collect();
+        if profile.listing.is_some() && !analyses.is_empty() {
+            let listing = skillpg_report::listings(&analyses, context_window)
+                .into_iter()
+                .find(|l| l.client == profile.key);
+            if let Some(l) = listing {
+                for listed in &l.skills {
+                    let Some(seen) = scan.skills.iter_mut().find(|k| {
+                        k.status == "loads" && k.name.as_deref() == Some(listed.name.as_str())
+                    }) else {
+                        continue;
+                    };
+                    match listed.shown_chars {
+                        None => {
+                            seen.status = "not listed";
+                            seen.why.push(format!(
+                                "left out of {}'s listing: the skills loaded here are over its budget",
+                                profile.title
+                            ));
+                        }
+                        Some(n) if n < listed.description_chars => seen.why.push(format!(
+                            "its description is cut to {n} of {} characters in the listing",
+                            listed.description_chars
+                        )),
+                        Some(_) => {}
+                    }
+                }
+                scan.listing = Some(crate::render::listing_summary(&l));
+            }
+        }
+        out.push(scan);
+    }
+    Ok(out)
+}
+
+/// The text of a scan.
+pub fn text(scans: &[ClientScan]) -> String {
+    let mut out = String::new();
+    for s in scans {
+        out.push_str(&format!("{} ({})\n", s.title, s.client));
+        if s.folders.is_empty() {
+            out.push_str("  none of its folders is here\n\n");
+            continue;
+        }
+        out.push_str(&format!("  folders here: {}\n", s.folders.join(", ")));
+        for k in &s.skills {
+            let name = k
+                .name
+                .as_deref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
+            out.push_str(&format!("  {}{name}: {}\n", k.path, k.status));
+            for why in &k.why {
+                out.push_str(&format!("    {why}\n"));
+            }
+        }
+        if let Some(l) = &s.listing {
+            out.push_str(&format!("  listing: {l}\n"));
+        }
+        out.push('\n');
+    }
+    out
+}
