@@ -72,6 +72,22 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
   assert.match(await listing('cursor'), /no documented budget/);
   // The window travels in the link.
   assert.equal(await page.inputValue('[data-testid="context-window"]'), '2000');
+  // Claude Code's own listing settings (skillListingBudgetFraction, skillListingMaxDescChars),
+  // priced as `skillpg listing --budget-fraction 0.05 --max-desc-chars 60` prices them, and
+  // kept across a reload.
+  await page.fill('[data-testid="budget-percent"]', '5');
+  await page.press('[data-testid="budget-percent"]', 'Tab');
+  await page.fill('[data-testid="max-desc-chars"]', '60');
+  await page.press('[data-testid="max-desc-chars"]', 'Tab');
+  const set = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['listing', '--context-window', '2000', '--budget-fraction', '0.05', '--max-desc-chars', '60', '--format', 'json', ...folders], { encoding: 'utf8', cwd: root })).find((x) => x.client === 'claude-code');
+  assert.equal(set.budget, 400, '5% of 2,000 tokens at 4 characters a token');
+  const expected = `${set.whole.toLocaleString('en-US')} of ${set.budget.toLocaleString('en-US')} ${set.unit}`;
+  await page.waitForFunction((t) => document.querySelector('[data-testid="listing-claude-code"]').textContent.startsWith(t), expected);
+  await page.waitForTimeout(600); // the state is saved once typing pauses
+  await page.reload();
+  await page.waitForSelector('[data-testid="listing-claude-code"]');
+  assert.ok((await listing('claude-code')).startsWith(expected), 'the settings survive a reload');
+  assert.equal(await page.inputValue('[data-testid="budget-percent"]'), '5');
   assert.deepEqual(errors, []);
   await page.close();
 });

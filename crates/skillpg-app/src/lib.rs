@@ -19,7 +19,7 @@ pub mod state;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog, profile};
+use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog_with, profile};
 
 pub use components::app::App;
 
@@ -51,8 +51,14 @@ impl PartialEq for Computed {
 }
 
 /// Runs the engine over every skill, under every profile; the catalog rules and each client's
-/// listing too when the skills are installed together, at a `context_window` of tokens.
-pub fn compute(skills: &[state::SkillInput], together: bool, context_window: usize) -> Computed {
+/// listing too when the skills are installed together, at a `context_window` of tokens and the
+/// person's listing `settings`.
+pub fn compute(
+    skills: &[state::SkillInput],
+    together: bool,
+    context_window: usize,
+    settings: skillpg_core::catalog::ListingSettings,
+) -> Computed {
     static GENERATION: AtomicU64 = AtomicU64::new(0);
     let start = browser::now_ms();
     let analyses: Vec<Analysis> = skills.iter().map(|s| analyze(&s.bundle())).collect();
@@ -85,7 +91,7 @@ pub fn compute(skills: &[state::SkillInput], together: bool, context_window: usi
             (
                 *p,
                 if together {
-                    check_catalog(&analyses, p, context_window)
+                    check_catalog_with(&analyses, p, context_window, &settings)
                 } else {
                     Vec::new()
                 },
@@ -93,7 +99,7 @@ pub fn compute(skills: &[state::SkillInput], together: bool, context_window: usi
         })
         .collect();
     let listings = if together {
-        skillpg_report::listings(&analyses, Some(context_window))
+        skillpg_report::listings_with(&analyses, Some(context_window), &settings)
     } else {
         Vec::new()
     };

@@ -298,6 +298,48 @@ pub struct PageState {
     pub context_window: Option<usize>,
     /// The description lab's eval set, split and drafts.
     pub lab: crate::lab_run::LabState,
+    /// Claude Code's listing settings, as the person set them.
+    pub listing: ListingPrefs,
+}
+
+/// Claude Code's listing settings as a person sets them under "Where it loads"
+/// (`skillListingMaxDescChars`, `skillListingBudgetFraction`); unset, the client's defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListingPrefs {
+    /// The most characters of one description the listing shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_desc_chars: Option<usize>,
+    /// The listing's share of the context window (0.01 is 1%).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_fraction: Option<f64>,
+}
+
+impl ListingPrefs {
+    /// The most characters a description cap may be set to.
+    pub const MAX_DESC_CHARS: usize = 100_000;
+
+    /// The engine's settings.
+    pub fn settings(self) -> skillpg_core::catalog::ListingSettings {
+        skillpg_core::catalog::ListingSettings {
+            max_description_chars: self.max_desc_chars,
+            budget_fraction: self.budget_fraction,
+        }
+    }
+
+    /// Within what the page's inputs allow: a cap of 1 to 100,000 characters, a share above 0
+    /// and at most 1; anything else unset.
+    pub fn clamped(self) -> ListingPrefs {
+        ListingPrefs {
+            max_desc_chars: self
+                .max_desc_chars
+                .map(|c| c.clamp(1, Self::MAX_DESC_CHARS)),
+            budget_fraction: self
+                .budget_fraction
+                .filter(|f| f.is_finite() && *f > 0.0)
+                .map(|f| f.min(1.0)),
+        }
+    }
 }
 
 /// The context window the listing budgets assume until a person sets one: Claude's 200k.
@@ -371,6 +413,12 @@ struct ShareStateV1 {
     window: Option<usize>,
     #[serde(default, skip_serializing_if = "is_default_lab")]
     lab: crate::lab_run::LabState,
+    #[serde(default, skip_serializing_if = "is_default_listing")]
+    listing: ListingPrefs,
+}
+
+fn is_default_listing(listing: &ListingPrefs) -> bool {
+    *listing == ListingPrefs::default()
 }
 
 fn is_default_lab(lab: &crate::lab_run::LabState) -> bool {
@@ -434,6 +482,7 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
         routing: state.routing.clone(),
         together: state.installed_together,
         window: state.context_window,
+        listing: state.listing,
         lab: state.lab.clone(),
     }
 }
@@ -500,6 +549,7 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
         installed_together: wire.together,
         context_window,
         lab,
+        listing: wire.listing.clamped(),
     })
 }
 
@@ -821,6 +871,10 @@ mod tests {
             routing: RoutingState::default(),
             installed_together: Some(true),
             context_window: Some(128_000),
+            listing: ListingPrefs {
+                max_desc_chars: Some(300),
+                budget_fraction: Some(0.02),
+            },
             lab: crate::lab_run::LabState {
                 sets: [("my-skill".to_owned(), "+ merge these\n- hello\n".to_owned())].into(),
                 seed: 7,
@@ -886,6 +940,7 @@ mod tests {
             together: None,
             window: None,
             lab: Default::default(),
+            listing: Default::default(),
         };
         assert!(from_wire(evil).is_err());
     }
@@ -902,6 +957,7 @@ mod tests {
             together: None,
             window: None,
             lab: Default::default(),
+            listing: Default::default(),
         }
     }
 
@@ -1001,7 +1057,7 @@ mod tests {
             vec![1, 0],
             "on the first skill only"
         );
-        let computed = crate::compute(&skills, false, DEFAULT_CONTEXT_WINDOW);
+        let computed = crate::compute(&skills, false, DEFAULT_CONTEXT_WINDOW, Default::default());
         let errors_of = |key: &str| {
             let (_, per_skill) = computed
                 .checks
@@ -1133,5 +1189,22 @@ mod tests {
         assert_eq!(state.skills[0].files[0].1, b"2");
         state.put_skill(skill("c", "1"));
         assert_eq!((state.skills.len(), state.selected), (3, 2));
+    }
+
+    #[test]
+    fn listing_settings_from_a_link_are_clamped_to_what_the_inputs_allow() {
+        let mut wire = wire_with(vec![]);
+        wire.listing = ListingPrefs {
+            max_desc_chars: Some(10_000_000),
+            budget_fraction: Some(f64::NAN),
+        };
+        let state = from_wire(wire).expect("opens");
+        assert_eq!(
+            state.listing,
+            ListingPrefs {
+                max_desc_chars: Some(ListingPrefs::MAX_DESC_CHARS),
+                budget_fraction: None,
+            }
+        );
     }
 }

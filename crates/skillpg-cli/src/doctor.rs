@@ -106,11 +106,13 @@ fn read_skill(
     Ok((analysis, diags))
 }
 
-/// `dir` scanned as each of `profiles` scans it, with listings at `context_window`.
+/// `dir` scanned as each of `profiles` scans it, with listings at `context_window` under the
+/// person's listing `settings`.
 pub fn scan(
     dir: &Path,
     profiles: &[&'static Profile],
     context_window: Option<usize>,
+    settings: &skillpg_core::catalog::ListingSettings,
 ) -> Result<Vec<ClientScan>, String> {
     if !dir.is_dir() {
         return Err(format!("{}: not a folder", dir.display()));
@@ -212,7 +214,7 @@ pub fn scan(
         // The listing of what loads, where the client documents a budget.
         let analyses: Vec<Analysis> = loaded.into_iter().map(|(_, a)| a).collect();
         if profile.listing.is_some() && !analyses.is_empty() {
-            let listing = skillpg_report::listings(&analyses, context_window)
+            let listing = skillpg_report::listings_with(&analyses, context_window, settings)
                 .into_iter()
                 .find(|l| l.client == profile.key);
             if let Some(l) = listing {

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use skillpg_core::cost::{CostInputs, cost};
 use skillpg_core::ingest::Ingested;
-use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog};
+use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog_with};
 use skillpg_routing::export;
 use skillpg_routing::outcome::Descriptions;
 use skillpg_routing::skills::RouteSkill;
@@ -52,6 +52,8 @@ enum Command {
         /// client's listing budget), reported once.
         #[arg(long)]
         catalog: bool,
+        #[command(flatten)]
+        listing_settings: ListingArgs,
         /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -62,6 +64,8 @@ enum Command {
         /// Context window (tokens); leave it out for a client's "unknown window" budget.
         #[arg(long)]
         context_window: Option<usize>,
+        #[command(flatten)]
+        listing_settings: ListingArgs,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         #[arg(required = true)]
@@ -88,6 +92,8 @@ enum Command {
         /// Context window (tokens) for the listing budgets; the client's default without it.
         #[arg(long)]
         context_window: Option<usize>,
+        #[command(flatten)]
+        listing_settings: ListingArgs,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// The home or project folder (`~`, or a repository's root).
@@ -373,6 +379,38 @@ fn profiles(key: &str) -> Result<Vec<&'static Profile>, String> {
     }
 }
 
+/// Claude Code's listing settings (`settings.json`), for the listing budgets.
+#[derive(Debug, Clone, Copy, clap::Args)]
+struct ListingArgs {
+    /// Claude Code's `skillListingMaxDescChars`: the most of one description its listing shows
+    /// (1,536 by default).
+    #[arg(long)]
+    max_desc_chars: Option<usize>,
+    /// Claude Code's `skillListingBudgetFraction`: the listing's share of the context window
+    /// (0.01, 1%, by default).
+    #[arg(long)]
+    budget_fraction: Option<f64>,
+}
+
+impl ListingArgs {
+    fn settings(self) -> Result<skillpg_core::catalog::ListingSettings, String> {
+        if let Some(f) = self.budget_fraction
+            && !(f.is_finite() && f > 0.0 && f <= 1.0)
+        {
+            return Err(format!(
+                "--budget-fraction {f}: a share of the window, above 0 and at most 1"
+            ));
+        }
+        if self.max_desc_chars == Some(0) {
+            return Err("--max-desc-chars 0: give at least one character".to_owned());
+        }
+        Ok(skillpg_core::catalog::ListingSettings {
+            max_description_chars: self.max_desc_chars,
+            budget_fraction: self.budget_fraction,
+        })
+    }
+}
+
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Check {
@@ -380,8 +418,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             format,
             context_window,
             catalog,
+            listing_settings,
             paths,
         } => {
+            let settings = listing_settings.settings()?;
             let profiles = profiles(&key)?;
             let inputs = load(&paths)?;
             let checked = analyze_inputs(&inputs);
@@ -393,7 +433,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             for p in &profiles {
                 let per_skill = check_under(&inputs, &checked, p);
                 let catalog_diags = if catalog {
-                    check_catalog(analyses, p, context_window)
+                    check_catalog_with(analyses, p, context_window, &settings)
                 } else {
                     Vec::new()
                 };
@@ -449,12 +489,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Listing {
             context_window,
+            listing_settings,
             format,
             paths,
         } => {
+            let settings = listing_settings.settings()?;
             let inputs = load(&paths)?;
             let analyses = analyze_all(&inputs)?;
-            let listings = skillpg_report::listings(&analyses, context_window);
+            let listings = skillpg_report::listings_with(&analyses, context_window, &settings);
             match format {
                 Format::Json => println!("{}", to_json(&listings)?),
                 Format::Text => print!("{}", render::listings_text(&listings)),
@@ -483,10 +525,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Doctor {
             client,
             context_window,
+            listing_settings,
             format,
             dir,
         } => {
-            let scans = doctor::scan(&dir, &profiles(&client)?, context_window)?;
+            let settings = listing_settings.settings()?;
+            let scans = doctor::scan(&dir, &profiles(&client)?, context_window, &settings)?;
             match format {
                 Format::Json => println!("{}", to_json(&scans)?),
                 Format::Text => print!("{}", doctor::text(&scans)),

@@ -1080,3 +1080,80 @@ fn doctor_explains_each_skill_a_client_would_not_list_in_its_own_words() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn claude_codes_listing_settings_are_settable_and_checked() {
+    // Issue 28: skillListingBudgetFraction and skillListingMaxDescChars (Claude Code docs
+    // v2.1.240), for `listing` and `check --catalog`.
+    let long = "Formats tables and converts CSV files with care when asked to. ".repeat(10);
+    let dirs: Vec<PathBuf> = (0..6)
+        .map(|i| {
+            temp_skill(
+                &format!("settable-{i}"),
+                &format!("---\nname: settable-{i}\ndescription: {long}\n---\n"),
+            )
+        })
+        .collect();
+    let paths: Vec<&str> = dirs.iter().map(|d| d.to_str().expect("utf-8")).collect();
+    let claude = |extra: &[&str]| {
+        let mut args = vec!["listing", "--context-window", "20000", "--format", "json"];
+        args.extend(extra);
+        args.extend(&paths);
+        let out = skillpg(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        json.as_array()
+            .expect("clients")
+            .iter()
+            .find(|c| c["client"] == "claude-code")
+            .cloned()
+            .expect("claude-code")
+    };
+    let default = claude(&[]);
+    assert_eq!(
+        default["budget"], 800,
+        "1% of 20,000 tokens at 4 characters a token"
+    );
+    let set = claude(&["--budget-fraction", "0.05", "--max-desc-chars", "200"]);
+    assert_eq!(set["budget"], 4000);
+    assert!(set["whole"].as_u64() < default["whole"].as_u64(), "{set}");
+    // The catalog check follows the same settings: over at 1%, fits at 5% with 200 characters.
+    let mut catalog = vec![
+        "check",
+        "--catalog",
+        "--profile",
+        "claude-code",
+        "--context-window",
+        "20000",
+    ];
+    catalog.extend(&paths);
+    let over = String::from_utf8_lossy(&skillpg(&catalog).stdout).into_owned();
+    assert!(
+        over.contains("SPG051") && over.contains("(1% of a 20,000-token window)"),
+        "{over}"
+    );
+    catalog.extend(["--budget-fraction", "0.05", "--max-desc-chars", "200"]);
+    let fits = String::from_utf8_lossy(&skillpg(&catalog).stdout).into_owned();
+    assert!(!fits.contains("SPG051"), "{fits}");
+    // Over again at 2% with the default cap: the message names the share that was set.
+    let mut two = vec![
+        "check",
+        "--catalog",
+        "--profile",
+        "claude-code",
+        "--context-window",
+        "20000",
+    ];
+    two.extend(&paths);
+    two.extend(["--budget-fraction", "0.02"]);
+    let two = String::from_utf8_lossy(&skillpg(&two).stdout).into_owned();
+    assert!(two.contains("(2% of a 20,000-token window)"), "{two}");
+    // A share that is not one is a usage error.
+    let bad = skillpg(&["listing", "--budget-fraction", "1.5", paths[0]]);
+    assert_eq!(bad.status.code(), Some(2));
+}

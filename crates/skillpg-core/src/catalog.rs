@@ -159,6 +159,18 @@ pub fn budget(listing: &Listing, context_window: Option<usize>) -> Option<Budget
     }
 }
 
+/// A person's settings of a client's listing, where the client has them
+/// ([`crate::profile::Listing::settable`]): Claude Code's `skillListingMaxDescChars` (the most
+/// of one entry's description it shows) and `skillListingBudgetFraction` (the listing's share
+/// of the context window). Unset, the client's defaults (1,536 characters, 1%).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ListingSettings {
+    /// The most characters of one description the listing shows.
+    pub max_description_chars: Option<usize>,
+    /// The listing's share of the context window (0.01 is 1%).
+    pub budget_fraction: Option<f64>,
+}
+
 /// `profile`'s listing of `skills` in a `context_window` (tokens; `None` when unknown), or
 /// `None` when the client documents no budget (or none for an unknown window).
 pub fn listing(
@@ -166,8 +178,33 @@ pub fn listing(
     skills: &[InstalledSkill],
     context_window: Option<usize>,
 ) -> Option<ListingReport> {
-    let listing = profile.listing?;
-    let budget = budget(&listing, context_window)?;
+    listing_with(profile, skills, context_window, &ListingSettings::default())
+}
+
+/// [`listing`] under a person's `settings` (used where the client's listing is settable).
+pub fn listing_with(
+    profile: &Profile,
+    skills: &[InstalledSkill],
+    context_window: Option<usize>,
+    settings: &ListingSettings,
+) -> Option<ListingReport> {
+    let mut listing = profile.listing?;
+    let mut budget = budget(&listing, context_window)?;
+    if listing.settable {
+        if let Some(cap) = settings.max_description_chars {
+            listing.description_cap = Some(cap);
+        }
+        // The share is of the window's tokens, at the listing's four characters a token.
+        if let (Some(f), Some(window), ListingCost::CharsAtFourPerToken) = (
+            settings
+                .budget_fraction
+                .filter(|f| f.is_finite() && *f > 0.0),
+            context_window.filter(|w| *w > 0),
+            listing.cost,
+        ) {
+            budget.limit = (window as f64 * f * 4.0).floor() as usize;
+        }
+    }
     let mut order: Vec<&InstalledSkill> = skills.iter().collect();
     order.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
     let entries: Vec<Entry> = order
@@ -330,6 +367,34 @@ mod tests {
             description: description.into(),
             dir: name.into(),
         }
+    }
+
+    #[test]
+    fn a_persons_listing_settings_apply_where_the_client_has_them() {
+        // Claude Code's skillListingMaxDescChars and skillListingBudgetFraction (docs v2.1.240).
+        let skill = InstalledSkill {
+            name: "long".to_owned(),
+            description: "x".repeat(2000),
+            dir: "long".to_owned(),
+        };
+        let shown = |p: &Profile, settings: &ListingSettings| {
+            let r = listing_with(p, std::slice::from_ref(&skill), Some(200_000), settings)
+                .expect("a listing");
+            (r.budget.limit, r.whole_cost)
+        };
+        let default = ListingSettings::default();
+        let set = ListingSettings {
+            max_description_chars: Some(100),
+            budget_fraction: Some(0.02),
+        };
+        // 1% of 200k tokens at 4 characters a token, then 2%; the description cut at 1,536
+        // characters, then at 100 (the entry's other characters are the same).
+        let (budget, whole) = shown(&crate::profile::CLAUDE_CODE, &default);
+        let (budget_set, whole_set) = shown(&crate::profile::CLAUDE_CODE, &set);
+        assert_eq!((budget, budget_set), (8000, 16_000));
+        assert_eq!(whole - whole_set, 1536 - 100);
+        // Codex has no such settings: the same listing either way.
+        assert_eq!(shown(&CODEX, &default), shown(&CODEX, &set));
     }
 
     #[test]

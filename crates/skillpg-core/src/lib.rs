@@ -61,9 +61,25 @@ pub fn check_catalog(
     profile: &Profile,
     context_window_tokens: usize,
 ) -> Vec<Diagnostic> {
-    let mut res: Vec<Diagnostic> = listing_budget::check(analyses, profile, context_window_tokens)
-        .into_iter()
-        .collect();
+    check_catalog_with(
+        analyses,
+        profile,
+        context_window_tokens,
+        &catalog::ListingSettings::default(),
+    )
+}
+
+/// [`check_catalog`] with a person's listing settings, where the client's listing has them.
+pub fn check_catalog_with(
+    analyses: &[Analysis],
+    profile: &Profile,
+    context_window_tokens: usize,
+    settings: &catalog::ListingSettings,
+) -> Vec<Diagnostic> {
+    let mut res: Vec<Diagnostic> =
+        listing_budget::check(analyses, profile, context_window_tokens, settings)
+            .into_iter()
+            .collect();
     cap_to_gates(profile, &mut res);
     res
 }

@@ -169,6 +169,10 @@ pub struct Listing {
     /// Whether skills that still do not fit once descriptions are shortened are left out
     /// (Codex), or keep their names (Claude Code).
     pub omits_skills: bool,
+    /// Whether a person can set its description cap and its share of the window
+    /// ([`crate::catalog::ListingSettings`]: Claude Code's `skillListingMaxDescChars` and
+    /// `skillListingBudgetFraction`).
+    pub settable: bool,
 }
 
 /// How a listing entry is counted against the budget.
@@ -612,6 +616,7 @@ pub const CLAUDE_CODE_LISTING: Listing = Listing {
     entry: ListingEntry::NameDescription,
     description_cap: Some(1536),
     omits_skills: false,
+    settable: true,
 };
 
 /// Claude Code: twenty documented fields, all optional; unknown ones ignored with a warning.
@@ -760,6 +765,7 @@ pub const CODEX_LISTING: Listing = Listing {
     entry: ListingEntry::NameDescriptionPath,
     description_cap: Some(1024),
     omits_skills: true,
+    settable: false,
 };
 
 /// OpenAI Codex (CLI, IDE extension, app): its loader's checks. It reads `name`, `description`

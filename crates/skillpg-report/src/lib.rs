@@ -619,6 +619,15 @@ pub struct ListedSkillJson {
 /// `None` when unknown). A client with no documented budget is listed whole, in characters,
 /// with no budget.
 pub fn listings(analyses: &[Analysis], context_window: Option<usize>) -> Vec<ListingJson> {
+    listings_with(analyses, context_window, &Default::default())
+}
+
+/// [`listings`] under a person's listing `settings` (for the clients whose listing has them).
+pub fn listings_with(
+    analyses: &[Analysis],
+    context_window: Option<usize>,
+    settings: &skillpg_core::catalog::ListingSettings,
+) -> Vec<ListingJson> {
     use skillpg_core::catalog::{self, InstalledSkill};
     skillpg_core::profile::ALL
         .iter()
@@ -627,7 +636,7 @@ pub fn listings(analyses: &[Analysis], context_window: Option<usize>) -> Vec<Lis
                 .iter()
                 .map(|a| InstalledSkill::from_analysis(a, p))
                 .collect();
-            match catalog::listing(p, &installed, context_window) {
+            match catalog::listing_with(p, &installed, context_window, settings) {
                 Some(r) => ListingJson {
                     client: p.key.to_owned(),
                     title: p.title.to_owned(),

@@ -58,9 +58,13 @@ pub fn App() -> impl IntoView {
     // The report depends on the skills alone: editing cost inputs, the profile or the routing
     // requests must not re-analyze and re-tokenize every file. This memo notifies only when the
     // skills really change.
-    let skills = Memo::new(move |_| state.with(|s| (s.skills.clone(), s.together(), s.window())));
-    let computed =
-        Memo::new(move |_| skills.with(|(s, together, window)| compute(s, *together, *window)));
+    let skills =
+        Memo::new(move |_| state.with(|s| (s.skills.clone(), s.together(), s.window(), s.listing)));
+    let computed = Memo::new(move |_| {
+        skills.with(|(s, together, window, listing)| {
+            compute(s, *together, *window, listing.settings())
+        })
+    });
     let view = RwSignal::new(View::from_fragment(&browser::location_hash()).unwrap_or_default());
     let turn = RwSignal::new(state::turn_from_fragment(&browser::location_hash()).unwrap_or(1));
     provide_context(Ctx {

@@ -224,6 +224,8 @@ fn CatalogFindings() -> impl IntoView {
                     }/>
                 " tokens"
             </label>
+            " "
+            <ClaudeListingSettings/>
             <ul>
                 {move || {
                     let computed = c.computed.get();
@@ -234,6 +236,44 @@ fn CatalogFindings() -> impl IntoView {
                 }}
             </ul>
         </div>
+    }
+}
+
+/// Claude Code's listing settings (`skillListingMaxDescChars`, `skillListingBudgetFraction` in
+/// its `settings.json`), which its Listing cell and catalog finding follow; empty is the
+/// client's default (1,536 characters, 1% of the window). `skillpg listing --max-desc-chars N
+/// --budget-fraction F` takes the same.
+#[component]
+fn ClaudeListingSettings() -> impl IntoView {
+    let c = ctx();
+    let show = |v: Option<String>| v.unwrap_or_default();
+    view! {
+        <span class="listing-settings" data-testid="listing-settings">
+            "Claude Code's listing: "
+            <label>
+                "description cap "
+                <input type="number" data-testid="max-desc-chars" inputmode="numeric" min="1"
+                    max=crate::state::ListingPrefs::MAX_DESC_CHARS placeholder="1536"
+                    prop:value=move || show(c.state.with(|s| s.listing.max_desc_chars.map(|n| n.to_string())))
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev).trim().parse::<usize>().ok();
+                        c.state.update(|s| s.listing = crate::state::ListingPrefs { max_desc_chars: value, ..s.listing }.clamped());
+                    }/>
+                " characters"
+            </label>
+            ", "
+            <label>
+                "share of the window "
+                <input type="number" data-testid="budget-percent" inputmode="decimal" min="0.1" max="100" step="0.1"
+                    placeholder="1"
+                    prop:value=move || show(c.state.with(|s| s.listing.budget_fraction.map(|f| format!("{}", (f * 1000.0).round() / 10.0))))
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev).trim().parse::<f64>().ok().map(|p| p / 100.0);
+                        c.state.update(|s| s.listing = crate::state::ListingPrefs { budget_fraction: value, ..s.listing }.clamped());
+                    }/>
+                " %"
+            </label>
+        </span>
     }
 }
 

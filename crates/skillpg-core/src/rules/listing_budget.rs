@@ -37,13 +37,14 @@ pub fn check(
     analyses: &[Analysis],
     profile: &Profile,
     context_window_tokens: usize,
+    settings: &catalog::ListingSettings,
 ) -> Option<Diagnostic> {
     let severity = profile.severity(META.name, META.default_severity)?;
     let installed: Vec<InstalledSkill> = analyses
         .iter()
         .map(|a| InstalledSkill::from_analysis(a, profile))
         .collect();
-    let report = catalog::listing(profile, &installed, Some(context_window_tokens))?;
+    let report = catalog::listing_with(profile, &installed, Some(context_window_tokens), settings)?;
     if report.fits() {
         return None;
     }
@@ -67,14 +68,18 @@ pub fn check(
         text
     };
     let listing = profile.listing?;
+    // The share the person set (Claude Code's skillListingBudgetFraction), else the client's.
+    let share = match settings.budget_fraction.filter(|_| listing.settable) {
+        Some(f) => format!("{}%", (f * 1000.0).round() / 10.0),
+        None => format!("{}%", listing.percent_of_window),
+    };
     let mut message = format!(
-        "the {} skills installed together take {} {} of level 1, over {}'s listing budget of {} ({}% of a {}-token window)",
+        "the {} skills installed together take {} {} of level 1, over {}'s listing budget of {} ({share} of a {}-token window)",
         super::n(analyses.len()),
         super::n(report.whole_cost),
         report.budget.unit.noun(),
         profile.title,
         super::n(report.budget.limit),
-        listing.percent_of_window,
         super::n(context_window_tokens),
     );
     if report.cut() > 0 {
