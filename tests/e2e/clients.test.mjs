@@ -12,13 +12,20 @@ import { openPage, root, screenshotPath, serveAndBrowse } from './harness.mjs';
 
 const env = serveAndBrowse();
 
-test('every cell of the client matrix equals the CLI verdict, with the reason on focus', async () => {
+/// A fresh page with the pdf-helper and release-notes samples loaded, and their folders for
+/// the CLI.
+async function twoSamples() {
   const { page, errors } = await openPage(env.ctx, env.server.url);
   await page.click('[data-testid="clear"]');
   await page.click('[data-testid="sample-pdf-helper"]');
   await page.click('[data-testid="sample-release-notes"]');
   await page.waitForSelector('[data-testid="cell-spec-1"]');
   const folders = ['pdf-helper', 'release-notes'].map((d) => path.join(root, 'web/samples', d));
+  return { page, errors, folders };
+}
+
+test('every cell of the client matrix equals the CLI verdict, with the reason on focus', async () => {
+  const { page, errors, folders } = await twoSamples();
   const cli = JSON.parse(
     (() => {
       try {
@@ -117,12 +124,7 @@ test('after a failing cell is chosen, the first click on a cell below it is not 
 });
 
 test('where to put it: the chosen client\'s folders and each skill\'s place, as `skillpg where` says', async () => {
-  const { page, errors } = await openPage(env.ctx, env.server.url);
-  await page.click('[data-testid="clear"]');
-  await page.click('[data-testid="sample-pdf-helper"]');
-  await page.click('[data-testid="sample-release-notes"]');
-  await page.waitForSelector('[data-testid="cell-spec-1"]');
-  const folders = ['pdf-helper', 'release-notes'].map((d) => path.join(root, 'web/samples', d));
+  const { page, errors, folders } = await twoSamples();
   for (const key of ['gemini-cli', 'claude-code']) {
     await page.click(`[data-testid="verdict-${key}"] button.client`);
     const [cli] = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['where', '--client', key, '--format', 'json', ...folders], { encoding: 'utf8', cwd: root }));

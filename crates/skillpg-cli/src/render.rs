@@ -303,44 +303,15 @@ pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
 /// `skillpg where`: for each client, its folders, depth and precedence, then each skill's paths,
 /// or why the client would not list it.
 pub fn where_text(places: &[skillpg_report::WhereJson]) -> String {
-    let folders = |v: &[String], home: bool| {
-        if v.is_empty() {
-            return "none".to_owned();
-        }
-        let shown: Vec<String> = v
-            .iter()
-            .map(|f| {
-                if home {
-                    format!("~/{f}/")
-                } else {
-                    format!("{f}/")
-                }
-            })
-            .collect();
-        shown.join(", ")
-    };
     let mut out = String::new();
     for w in places {
         let _ = writeln!(out, "{} ({})", w.title, w.client);
-        let _ = writeln!(out, "  project: {}", folders(&w.project, false));
-        let _ = writeln!(out, "  home:    {}", folders(&w.user, true));
+        let _ = writeln!(out, "  project: {}", w.project_text());
+        let _ = writeln!(out, "  home:    {}", w.user_text());
         let _ = writeln!(out, "  depth:   {}", w.depth);
         let _ = writeln!(out, "  twice:   {}", w.wins);
         for s in &w.skills {
-            let _ = match (&s.not_listed, &s.inside) {
-                (Some(d), _) => writeln!(
-                    out,
-                    "  {}: not listed: {} {}: {}",
-                    s.name, d.code, d.rule, d.message
-                ),
-                (None, Some(outer)) => writeln!(
-                    out,
-                    "  {}: listed, inside `{outer}`'s folder wherever that goes",
-                    s.name
-                ),
-                (None, None) if s.paths.is_empty() => writeln!(out, "  {}: loads", s.name),
-                (None, None) => writeln!(out, "  {}: {}", s.name, s.paths.join(" or ")),
-            };
+            let _ = writeln!(out, "  {}", s.place_text());
             if !s.same_name.is_empty() {
                 let _ = writeln!(
                     out,

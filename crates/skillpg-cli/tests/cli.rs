@@ -16,6 +16,14 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The entry of `key` in a JSON list of clients (`[{"client": …}]`).
+fn client_entry(json: &serde_json::Value, key: &str) -> serde_json::Value {
+    json.as_array()
+        .and_then(|a| a.iter().find(|c| c["client"] == key))
+        .cloned()
+        .unwrap_or_else(|| panic!("no client {key} in {json}"))
+}
+
 fn temp_skill(name: &str, skill_md: &str) -> PathBuf {
     let dir = std::env::temp_dir()
         .join(format!("skillpg-cli-{}-{name}", std::process::id()))
@@ -585,14 +593,7 @@ fn listing_says_which_descriptions_each_client_shortens() {
         String::from_utf8_lossy(&out.stderr)
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let client = |key: &str| {
-        json.as_array()
-            .expect("array")
-            .iter()
-            .find(|c| c["client"] == key)
-            .cloned()
-            .expect("client")
-    };
+    let client = |key: &str| client_entry(&json, key);
     let codex = client("codex");
     assert_eq!(
         (codex["budget"].as_u64(), codex["unit"].as_str()),
@@ -912,15 +913,7 @@ fn where_says_where_each_client_looks_and_why_a_skill_would_not_be_listed() {
         String::from_utf8_lossy(&out.stderr)
     );
     let places: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let client = |key: &str| {
-        places
-            .as_array()
-            .expect("clients")
-            .iter()
-            .find(|c| c["client"] == key)
-            .expect("the client")
-            .clone()
-    };
+    let client = |key: &str| client_entry(&places, key);
     let skill = |c: &serde_json::Value, name: &str, dir: &str| {
         c["skills"]
             .as_array()
@@ -1058,12 +1051,8 @@ fn doctor_explains_each_skill_a_client_would_not_list_in_its_own_words() {
         "{twice}"
     );
     // Codex at a 500-token window: 10 tokens of listing, so skills are left out.
-    let codex: Vec<serde_json::Value> = scans
+    let codex: Vec<serde_json::Value> = client_entry(&scans, "codex")["skills"]
         .as_array()
-        .expect("clients")
-        .iter()
-        .find(|c| c["client"] == "codex")
-        .and_then(|c| c["skills"].as_array())
         .expect("codex")
         .clone();
     assert!(
@@ -1107,12 +1096,7 @@ fn claude_codes_listing_settings_are_settable_and_checked() {
             String::from_utf8_lossy(&out.stderr)
         );
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-        json.as_array()
-            .expect("clients")
-            .iter()
-            .find(|c| c["client"] == "claude-code")
-            .cloned()
-            .expect("claude-code")
+        client_entry(&json, "claude-code")
     };
     let default = claude(&[]);
     assert_eq!(

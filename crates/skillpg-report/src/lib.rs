@@ -528,6 +528,48 @@ pub struct WhereSkillJson {
     pub same_name: Vec<String>,
 }
 
+impl WhereJson {
+    /// Its project folders as a person types them (`.gemini/skills/, .agents/skills/`), or
+    /// `none`: the one wording of the CLI's `where` and the page's panel.
+    pub fn project_text(&self) -> String {
+        folders_text(&self.project, "")
+    }
+
+    /// Its home folders the same way (`~/.gemini/skills/`).
+    pub fn user_text(&self) -> String {
+        folders_text(&self.user, "~/")
+    }
+}
+
+impl WhereSkillJson {
+    /// Where it goes, or why it is not listed, in a line (`pdf: .gemini/skills/pdf/SKILL.md or
+    /// …`): the one wording of the CLI's `where` and the page's panel.
+    pub fn place_text(&self) -> String {
+        match (&self.not_listed, &self.inside) {
+            (Some(d), _) => format!(
+                "{}: not listed: {} {}: {}",
+                self.name, d.code, d.rule, d.message
+            ),
+            (None, Some(outer)) => {
+                format!(
+                    "{}: listed, inside `{outer}`'s folder wherever that goes",
+                    self.name
+                )
+            }
+            (None, None) if self.paths.is_empty() => format!("{}: loads", self.name),
+            (None, None) => format!("{}: {}", self.name, self.paths.join(" or ")),
+        }
+    }
+}
+
+fn folders_text(folders: &[String], prefix: &str) -> String {
+    if folders.is_empty() {
+        return "none".to_owned();
+    }
+    let shown: Vec<String> = folders.iter().map(|f| format!("{prefix}{f}/")).collect();
+    shown.join(", ")
+}
+
 /// Where to put each of `analyses` for each client of `checks` (see [`WhereJson`]).
 pub fn where_to_put(
     analyses: &[Analysis],

@@ -64,40 +64,19 @@ fn WhereToPut() -> impl IntoView {
             .into_iter()
             .next()
     };
-    let folders = |v: &[String], home: bool| {
-        if v.is_empty() {
-            "none".to_owned()
-        } else {
-            v.iter()
-                .map(|f| {
-                    if home {
-                        format!("~/{f}/")
-                    } else {
-                        format!("{f}/")
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-    };
     view! {
         <details class="where" data-testid="where-panel" open=true>
             {move || place().map(|w| view! {
                 <summary>{format!("Where to put it for {}", w.title)}</summary>
                 <dl>
-                    <dt>"In the project"</dt><dd data-testid="where-project">{folders(&w.project, false)}</dd>
-                    <dt>"In your home folder"</dt><dd data-testid="where-user">{folders(&w.user, true)}</dd>
+                    <dt>"In the project"</dt><dd data-testid="where-project">{w.project_text()}</dd>
+                    <dt>"In your home folder"</dt><dd data-testid="where-user">{w.user_text()}</dd>
                     <dt>"How deep it looks"</dt><dd>{w.depth.clone()}</dd>
                     <dt>"The same name twice"</dt><dd>{w.wins.clone()}</dd>
                 </dl>
                 <ul>
                     {w.skills.iter().enumerate().map(|(i, s)| {
-                        let text = match (&s.not_listed, &s.inside) {
-                            (Some(d), _) => format!("{}: not listed: {} {}", s.name, d.code, d.message),
-                            (None, Some(outer)) => format!("{}: listed, inside `{outer}`'s folder wherever that goes", s.name),
-                            (None, None) if s.paths.is_empty() => format!("{}: loads", s.name),
-                            (None, None) => format!("{}: {}", s.name, s.paths.join(" or ")),
-                        };
+                        let text = s.place_text();
                         let twice = (!s.same_name.is_empty()).then(|| format!(" (the same name as {}: {})", s.same_name.join(", "), w.wins));
                         view! { <li data-testid=format!("where-skill-{i}")>{text}{twice}</li> }
                     }).collect_view()}
