@@ -339,12 +339,7 @@ pub fn listing_summary(l: &skillpg_report::ListingJson) -> String {
             thousands(l.whole as u64)
         );
     };
-    let cut = l
-        .skills
-        .iter()
-        .filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars))
-        .count();
-    let out_of = l.skills.iter().filter(|s| s.shown_chars.is_none()).count();
+    let (cut, out_of) = (l.cut(), l.left_out());
     format!(
         "{} of {} {} at {window}{}",
         thousands(l.whole as u64),

@@ -24,6 +24,19 @@ fn client_entry(json: &serde_json::Value, key: &str) -> serde_json::Value {
         .unwrap_or_else(|| panic!("no client {key} in {json}"))
 }
 
+/// `n` skill folders `{prefix}-00`, `{prefix}-01`, … whose descriptions are `description`.
+fn temp_skills(prefix: &str, n: usize, description: &str) -> Vec<PathBuf> {
+    (0..n)
+        .map(|i| {
+            let name = format!("{prefix}-{i:02}");
+            temp_skill(
+                &name,
+                &format!("---\nname: {name}\ndescription: {description}\n---\n"),
+            )
+        })
+        .collect()
+}
+
 fn temp_skill(name: &str, skill_md: &str) -> PathBuf {
     let dir = std::env::temp_dir()
         .join(format!("skillpg-cli-{}-{name}", std::process::id()))
@@ -575,14 +588,7 @@ fn profile_all_prints_one_verdict_per_client_and_sarif_has_a_run_per_client() {
 #[test]
 fn listing_says_which_descriptions_each_client_shortens() {
     let long = "Formats tables and converts CSV, TSV and spreadsheets with care. ".repeat(8);
-    let dirs: Vec<PathBuf> = (0..12)
-        .map(|i| {
-            temp_skill(
-                &format!("lister-{i:02}"),
-                &format!("---\nname: lister-{i:02}\ndescription: {long}Use when asked.\n---\n"),
-            )
-        })
-        .collect();
+    let dirs = temp_skills("lister", 12, &format!("{long}Use when asked."));
     let mut args = vec!["listing", "--context-window", "20000", "--format", "json"];
     args.extend(dirs.iter().map(|d| d.to_str().expect("utf-8")));
     let out = skillpg(&args);
@@ -1075,14 +1081,7 @@ fn claude_codes_listing_settings_are_settable_and_checked() {
     // Issue 28: skillListingBudgetFraction and skillListingMaxDescChars (Claude Code docs
     // v2.1.240), for `listing` and `check --catalog`.
     let long = "Formats tables and converts CSV files with care when asked to. ".repeat(10);
-    let dirs: Vec<PathBuf> = (0..6)
-        .map(|i| {
-            temp_skill(
-                &format!("settable-{i}"),
-                &format!("---\nname: settable-{i}\ndescription: {long}\n---\n"),
-            )
-        })
-        .collect();
+    let dirs = temp_skills("settable", 6, &long);
     let paths: Vec<&str> = dirs.iter().map(|d| d.to_str().expect("utf-8")).collect();
     let claude = |extra: &[&str]| {
         let mut args = vec!["listing", "--context-window", "20000", "--format", "json"];

@@ -10,13 +10,7 @@ use skillpg_core::{BundleFile, SkillBundle, analyze, check, is_valid};
 fn verdict(profile: &Profile, description: &str) -> Result<(), String> {
     let quoted = description.replace('\\', "\\\\").replace('"', "\\\"");
     let text = format!("---\nname: ok\ndescription: \"{quoted}\"\n---\n# Body\n");
-    let a = analyze(&SkillBundle::new(
-        "ok",
-        vec![BundleFile {
-            path: "SKILL.md".into(),
-            bytes: text.into_bytes(),
-        }],
-    ));
+    let a = skill_md("ok", text.into_bytes());
     let diags = check(&a, profile);
     if is_valid(&diags) {
         Ok(())
@@ -153,16 +147,21 @@ fn a_name_is_counted_in_the_clients_unit_too() {
     assert!(!too_long(&profile::SPEC));
 }
 
-/// Whether SKILL.md `text`, in folder `dir`, loads under `profile` (the rules that refuse it
-/// otherwise).
-fn loads(profile: &Profile, dir: &str, text: &str) -> Result<(), String> {
-    let a = analyze(&SkillBundle::new(
+/// A skill folder `dir` holding only SKILL.md, whose bytes are `bytes`, analyzed.
+fn skill_md(dir: &str, bytes: Vec<u8>) -> skillpg_core::Analysis {
+    analyze(&SkillBundle::new(
         dir,
         vec![BundleFile {
             path: "SKILL.md".into(),
-            bytes: text.as_bytes().to_vec(),
+            bytes,
         }],
-    ));
+    ))
+}
+
+/// Whether SKILL.md `text`, in folder `dir`, loads under `profile` (the rules that refuse it
+/// otherwise).
+fn loads(profile: &Profile, dir: &str, text: &str) -> Result<(), String> {
+    let a = skill_md(dir, text.as_bytes().to_vec());
     let diags = check(&a, profile);
     if is_valid(&diags) {
         return Ok(());
@@ -258,13 +257,7 @@ fn a_verdict_never_contradicts_its_own_finding_that_loaders_see_no_frontmatter()
         "---\nname: utf16\ndescription: Does a thing when someone asks for it.\n---\n# Body\n";
     let mut utf16 = vec![0xFF, 0xFE];
     utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
-    let a = analyze(&SkillBundle::new(
-        "utf16",
-        vec![BundleFile {
-            path: "SKILL.md".into(),
-            bytes: utf16,
-        }],
-    ));
+    let a = skill_md("utf16", utf16);
     for p in profile::ALL {
         let diags = check(&a, p);
         let says_unseen = diags
@@ -287,13 +280,7 @@ fn a_client_that_loads_an_over_long_description_is_not_said_to_allow_less() {
     let long = "a".repeat(1025);
     for p in profile::ALL {
         let text = format!("---\nname: ok\ndescription: {long}\n---\n# Body\n");
-        let a = analyze(&SkillBundle::new(
-            "ok",
-            vec![BundleFile {
-                path: "SKILL.md".into(),
-                bytes: text.into_bytes(),
-            }],
-        ));
+        let a = skill_md("ok", text.into_bytes());
         let diags = check(&a, p);
         for d in diags.iter().filter(|d| d.rule == "description-too-long") {
             if is_valid(&diags) {
@@ -313,13 +300,7 @@ fn copilot_knows_the_user_invokable_spelling_vs_code_reads() {
     // Issue 28: VS Code's code reads `user-invokable` (its docs spell it `user-invocable`), so
     // the Copilot column does not call it unknown.
     let text = "---\nname: ok\ndescription: Does a thing when asked.\nuser-invokable: false\n---\n# Body\n";
-    let a = analyze(&SkillBundle::new(
-        "ok",
-        vec![BundleFile {
-            path: "SKILL.md".into(),
-            bytes: text.as_bytes().to_vec(),
-        }],
-    ));
+    let a = skill_md("ok", text.as_bytes().to_vec());
     let unknown: Vec<String> = check(&a, &profile::COPILOT)
         .iter()
         .filter(|d| d.rule == "unknown-field")

@@ -657,6 +657,22 @@ pub struct ListedSkillJson {
     pub line: String,
 }
 
+impl ListingJson {
+    /// How many descriptions the listing shortens.
+    pub fn cut(&self) -> usize {
+        let cut = |s: &&ListedSkillJson| s.shown_chars.is_some_and(|n| n < s.description_chars);
+        self.skills.iter().filter(cut).count()
+    }
+
+    /// How many skills it leaves out.
+    pub fn left_out(&self) -> usize {
+        self.skills
+            .iter()
+            .filter(|s| s.shown_chars.is_none())
+            .count()
+    }
+}
+
 /// Every client's listing of `analyses` installed together in a `context_window` (tokens;
 /// `None` when unknown). A client with no documented budget is listed whole, in characters,
 /// with no budget.

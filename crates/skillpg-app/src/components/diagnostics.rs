@@ -120,12 +120,7 @@ fn rows(c: super::Ctx) -> impl IntoView {
 
 /// "412 of 8,000 characters" with what the client cuts.
 fn listing_cell(l: &skillpg_report::ListingJson) -> String {
-    let cut = l
-        .skills
-        .iter()
-        .filter(|s| s.shown_chars.is_some_and(|n| n < s.description_chars))
-        .count();
-    let left_out = l.skills.iter().filter(|s| s.shown_chars.is_none()).count();
+    let (cut, left_out) = (l.cut(), l.left_out());
     let n = |v: usize| skillpg_core::diagnostic::thousands(v as u64);
     match l.budget {
         None => format!("{} chars, no documented budget", n(l.whole)),
