@@ -347,3 +347,57 @@ fn a_skill_inside_another_skills_folder_is_listed_only_where_the_client_looks_in
         assert_eq!(listed(p), n, "{}: skills listed", p.key);
     }
 }
+
+#[test]
+fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
+    // The table of ../shared/reference/clients.md, for the clients whose loader was read, each
+    // verdict written from the source before the run:
+    // - spec: skills-ref 0.1.1 (`validate_metadata`: lowercase name equal to its folder;
+    //   strictyaml refuses an unquoted `key: a: b`; `content.split("---", 2)` cuts at the first
+    //   `---`, leaving a description that still parses; names counted in code points);
+    // - codex: loader.rs at c9d127cf (serde_yaml refuses the unquoted colon; no character set,
+    //   no folder match; lines compared with `---`; 1,024 code points after collapsing);
+    // - gemini-cli: skillLoader.ts at 5411f113 (js-yaml fails on the colon, and the key-value
+    //   fallback loads it; no name rule; no length rule).
+    let fixture = |dir: &str, description: &str, name: &str| {
+        (
+            dir.to_owned(),
+            format!("---\nname: {name}\ndescription: {description}\n---\n# Body\n"),
+        )
+    };
+    let cjk = "語".repeat(342);
+    let rows: Vec<((String, String), [bool; 3])> = vec![
+        // (folder, SKILL.md), [spec, codex, gemini-cli]
+        (fixture("cjk", &cjk, "cjk"), [true, true, true]),
+        (
+            fixture("myskill", "Does a thing when asked.", "MySkill"),
+            [false, true, true],
+        ),
+        (
+            fixture("colon", "Use when: the user asks", "colon"),
+            [false, false, true],
+        ),
+        (
+            fixture("folded", ">\n  Does a thing\n  when asked.", "folded"),
+            [true, true, true],
+        ),
+        (
+            fixture("dashes", "a --- b when asked", "dashes"),
+            [true, true, true],
+        ),
+    ];
+    let clients = [&profile::SPEC, &profile::CODEX, &profile::GEMINI_CLI];
+    let mut wrong = Vec::new();
+    for ((dir, text), expected) in &rows {
+        for (p, want) in clients.iter().zip(expected) {
+            let got = loads(p, dir, text);
+            if got.is_ok() != *want {
+                wrong.push(format!(
+                    "{dir} under {}: expected {want}, got {got:?}",
+                    p.key
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
