@@ -9,6 +9,9 @@
 #![allow(clippy::print_stdout, reason = "the test reports what it compared")]
 
 use itertools::Itertools;
+#[path = "oracle/tiny.rs"]
+mod tiny;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -37,17 +40,7 @@ const TEXTS: [&str; 4] = [
 #[ignore = "slow tier, needs python3 with gguf and numpy, the oracle: scripts/test runs it"]
 fn safetensors_checkpoints_agree_with_their_gguf_candle_and_tokenizers() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny-hf");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/make_tiny.py");
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg(&dir)
-        .output()
-        .expect("python3 is needed to write the tiny models");
-    assert!(
-        out.status.success(),
-        "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    tiny::write_tiny_models(&dir);
     for arch in ["llama", "qwen2"] {
         let folder = dir.join(format!("tiny-hf-{arch}"));
         let st = std::fs::read(folder.join("model.safetensors")).expect("safetensors");

@@ -14,13 +14,14 @@
 
 use itertools::Itertools;
 use std::path::Path;
-use std::process::Command;
 
 use candle_core::quantized::gguf_file;
 use candle_core::{Device, Tensor};
 use skillpg_decoder::model::{Arithmetic, Decoder, Logits};
 
 mod common;
+#[path = "oracle/tiny.rs"]
+mod tiny;
 
 enum Theirs {
     Llama(candle_transformers::models::quantized_llama::ModelWeights),
@@ -84,18 +85,7 @@ fn worst(a: &[f32], b: &[f32]) -> f32 {
 #[ignore = "slow tier, needs python3 with gguf and numpy, the oracle: scripts/test runs it"]
 fn tiny_models_agree_with_candle() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny-decoders");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/make_tiny.py");
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg(&dir)
-        .output()
-        .expect("python3 is needed to write the tiny models");
-    assert!(
-        out.status.success(),
-        "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy`):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let written: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let written = tiny::write_tiny_models(&dir);
     let models = written.as_array().expect("list");
     assert_eq!(
         models.len(),

@@ -12,7 +12,6 @@
 
 use itertools::Itertools;
 use std::path::Path;
-use std::process::Command;
 
 use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::chat::{ChatRouter, DEFAULT_MAX_ANSWER_TOKENS};
@@ -33,6 +32,8 @@ fn kernels() -> DecoderKernels {
 }
 
 mod common;
+#[path = "../../skillpg-decoder/tests/oracle/tiny.rs"]
+mod tiny;
 use common::{max_abs as worst, random};
 
 /// A matrix's bytes in `ty`: random bits, with every block's f16 scales set to small sane values
@@ -445,19 +446,7 @@ fn norm_rope_attention_and_gate_match_their_cpu_twins() {
 /// The tiny models `make_tiny.py` writes: `(path, storage type)`.
 fn tiny_models() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny-decoders-gpu");
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../skillpg-decoder/tests/oracle/make_tiny.py");
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg(&dir)
-        .output()
-        .expect("python3 is needed to write the tiny models");
-    assert!(
-        out.status.success(),
-        "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let written: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let written = tiny::write_tiny_models(&dir);
     written
         .as_array()
         .expect("list")

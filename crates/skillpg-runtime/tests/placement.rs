@@ -6,8 +6,10 @@
 
 #![allow(clippy::print_stdout, reason = "the test reports what it measured")]
 
+#[path = "../../skillpg-decoder/tests/oracle/tiny.rs"]
+mod tiny;
+
 use std::path::Path;
-use std::process::Command;
 
 use skillpg_decoder::load::Loaded;
 use skillpg_decoder::model::{Arithmetic, Decoder};
@@ -20,18 +22,7 @@ use skillpg_runtime::decoder::DecoderRouting;
 /// The tiny chat model's GGUF, written by the oracle's script.
 fn tiny_chat_gguf() -> Vec<u8> {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny-decoders-runtime");
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../skillpg-decoder/tests/oracle/make_tiny.py");
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg(&dir)
-        .output()
-        .expect("python3 is needed to write the tiny models");
-    assert!(
-        out.status.success(),
-        "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    tiny::write_tiny_models(&dir);
     std::fs::read(dir.join("tiny-chat-qwen2.gguf")).expect("the chat model")
 }
 

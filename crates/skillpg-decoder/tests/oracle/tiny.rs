@@ -1,0 +1,24 @@
+//! Writes the tiny decoders of `make_tiny.py` (GGUFs of both families in every storage type,
+//! the chat model, and Hugging Face checkpoints) into a folder, for the decoder's, the GPU's and
+//! the runtime's tests: `#[path]`-included by each, so the script is run the same way
+//! everywhere.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `make_tiny.py` into `dir` and returns what it wrote: a list of `{path, arch, type}`.
+pub fn write_tiny_models(dir: &Path) -> serde_json::Value {
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../skillpg-decoder/tests/oracle/make_tiny.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(dir)
+        .output()
+        .expect("python3 is needed to write the tiny models");
+    assert!(
+        out.status.success(),
+        "make_tiny.py failed (it needs `pip install gguf==0.19.0 numpy tokenizers`):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
