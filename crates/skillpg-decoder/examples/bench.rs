@@ -14,7 +14,7 @@
     reason = "a developer's benchmark"
 )]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use skillpg_decoder::bpe::Bpe;
@@ -30,15 +30,8 @@ use samples::{chapter_arm, sample_requests, sample_skills};
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let file = args.first().map_or_else(
-        || root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf"),
-        PathBuf::from,
-    );
-    let limit: usize = args
-        .get(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(usize::MAX);
+    let (file, limit) = samples::model_and_limit(&root);
+    let limit = limit.unwrap_or(usize::MAX);
     let t = Instant::now();
     let bytes = std::fs::read(&file).expect("model");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");

@@ -20,7 +20,7 @@
     reason = "a benchmark program"
 )]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use skillpg_decoder::bpe::Bpe;
@@ -42,15 +42,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let file = args.first().map_or_else(
-        || root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf"),
-        PathBuf::from,
-    );
-    let limit: usize = args
-        .get(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(usize::MAX);
+    let (file, limit) = samples::model_and_limit(&root);
     let bytes = std::fs::read(&file)
         .expect("the model (run `bash scripts/fetch-decoder-model`, or pass a GGUF)");
     let bpe = Bpe::from_gguf(&Gguf::parse(&bytes).expect("gguf")).expect("tokenizer");
@@ -155,10 +147,10 @@ fn main() {
         )
     );
 
-    let limit = if software && args.get(1).is_none() {
-        0
-    } else {
-        limit
+    // A software adapter runs the protocol only when asked for a number of requests.
+    let limit = match limit {
+        None if software => 0,
+        given => given.unwrap_or(usize::MAX),
     };
     let requests = sample_requests(&root, limit);
     if requests.is_empty() {

@@ -131,6 +131,24 @@ pub struct Measured {
 }
 
 impl Measured {
+    /// What a measurement of `model` on `adapter` found: the one constructor of both placers'
+    /// measurements (`skillpg_runtime::embedder` and `decoder`).
+    pub fn on(
+        adapter: &Adapter,
+        model: &str,
+        gpu_ms: f64,
+        cpu_ms: f64,
+        gpu_stopped: bool,
+    ) -> Measured {
+        Measured {
+            adapter: adapter.key(),
+            model: model.to_owned(),
+            gpu_ms,
+            cpu_ms,
+            gpu_stopped,
+        }
+    }
+
     /// Whether the GPU was the faster.
     pub fn gpu_wins(&self) -> bool {
         !self.gpu_stopped && self.gpu_ms < self.cpu_ms

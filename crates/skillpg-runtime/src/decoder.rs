@@ -206,13 +206,7 @@ pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, 
     };
     match time_probe(&mut on_gpu, clock, STOP_AFTER * cpu_ms).await {
         Ok((gpu_ms, gpu_stopped)) => {
-            let measured = Measured {
-                adapter: adapter.key(),
-                model: model_key.to_owned(),
-                gpu_ms,
-                cpu_ms,
-                gpu_stopped,
-            };
+            let measured = Measured::on(&adapter, model_key, gpu_ms, cpu_ms, gpu_stopped);
             let placement = Placement::measured(measured.clone(), adapter);
             let backend = if placement.path == Path::Gpu {
                 DecoderBackend::Gpu(Box::new(on_gpu))

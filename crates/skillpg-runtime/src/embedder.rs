@@ -135,13 +135,7 @@ pub async fn place(
     let Plan::Place(path, why) = plan else {
         return match measure(&fast, &gpu_model, clock).await {
             Ok((gpu_ms, cpu_ms, gpu_stopped)) => {
-                let measured = Measured {
-                    adapter: adapter.key(),
-                    model: model_key.to_owned(),
-                    gpu_ms,
-                    cpu_ms,
-                    gpu_stopped,
-                };
+                let measured = Measured::on(&adapter, model_key, gpu_ms, cpu_ms, gpu_stopped);
                 let placement = Placement::measured(measured.clone(), adapter);
                 let gpu = (placement.path == Path::Gpu).then_some(gpu_model);
                 (finish(fast, gpu, placement), Some(measured))

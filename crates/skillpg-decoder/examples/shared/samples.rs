@@ -5,7 +5,7 @@
 //! requests, and one arm of the chapter's protocol on any backend (the experiment's words on the
 //! decoder's conversation, as `skillpg_runtime::decoder::SkillsChat` binds them).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use skillpg_decoder::bpe::Bpe;
@@ -13,6 +13,19 @@ use skillpg_decoder::chat::{ChatRouter, DEFAULT_MAX_ANSWER_TOKENS};
 use skillpg_decoder::forward::Forward;
 use skillpg_routing::answer::read_answer;
 use skillpg_routing::prompt::{prompt_prefix, prompt_request, system_prompt};
+
+/// The benchmarks' arguments: the model file (SmolLM2 from `scripts/fetch-decoder-model` when
+/// none is given) and how many of the sample requests to run, when given.
+pub fn model_and_limit(root: &Path) -> (PathBuf, Option<usize>) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let file = args.first().map_or_else(
+        || root.join("target/model/SmolLM2-135M-Instruct.Q4_1.gguf"),
+        PathBuf::from,
+    );
+    // Given but not a number: every request.
+    let limit = args.get(1).map(|s| s.parse().unwrap_or(usize::MAX));
+    (file, limit)
+}
 
 /// Every skill of `web/samples/<set>`, read as the CLI and the page read it.
 pub fn sample_skills(root: &Path, set: &str) -> Vec<skillpg_routing::skills::RouteSkill> {
