@@ -236,6 +236,27 @@ pub fn register_service_worker() {
 /// A file read from a drop or a picker: its path relative to what was dropped, and bytes.
 pub type PickedFile = (String, Vec<u8>);
 
+/// The text (lossy UTF-8) of the first file picked in the file input that `ev` came from,
+/// handed to `done` once read, or the browser's reason it could not be; nothing when no file
+/// was picked. The one import of a text file (an eval set, a request list).
+pub fn read_picked_text(ev: &web_sys::Event, done: impl FnOnce(Result<String, String>) + 'static) {
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        return;
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let text = file_bytes(&file)
+            .await
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+        done(text);
+    });
+}
+
 /// The bytes of a `File`.
 pub async fn file_bytes(file: &web_sys::File) -> Result<Vec<u8>, String> {
     let buf = JsFuture::from(file.array_buffer())

@@ -15,7 +15,6 @@ use leptos::task::spawn_local;
 use skillpg_routing::NONE;
 use skillpg_routing::backend::BackendChoice;
 use skillpg_routing::protocol::{CheckpointFiles, DecoderMode};
-use skillpg_routing::requests::parse_requests;
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
@@ -380,35 +379,24 @@ impl Panel {
                 "Load a model first: a GGUF file, a stored model, or an address.".to_owned(),
             ));
         };
-        let computed = self.c.computed.get_untracked();
-        let (text, selected_name) = self.c.state.with_untracked(|s| {
-            (
-                s.routing.requests.clone(),
-                computed
-                    .analyses
-                    .get(s.selected)
-                    .map(|a| a.display_name().to_owned())
-                    .unwrap_or_default(),
-            )
-        });
-        let requests =
-            match parse_requests(&text, Some(&selected_name)) {
-                Ok(r) if !r.is_empty() => r,
-                Ok(_) => return self.error.set(Some(
+        let requests = match self.c.routing_requests() {
+            Ok(r) if !r.is_empty() => r,
+            Ok(_) => {
+                return self.error.set(Some(
                     "Type some requests first (in the routing preview's box above), one per line."
                         .to_owned(),
-                )),
-                Err(e) => {
-                    return self
-                        .error
-                        .set(Some(format!("The requests could not be read: {e}")));
-                }
-            };
-        let skills: Vec<RouteSkill> = computed
-            .analyses
-            .iter()
-            .map(RouteSkill::from_analysis)
-            .collect();
+                ));
+            }
+            Err(e) => {
+                return self
+                    .error
+                    .set(Some(format!("The requests could not be read: {e}")));
+            }
+        };
+        let skills: Vec<RouteSkill> = self
+            .c
+            .computed
+            .with_untracked(|c| c.analyses.iter().map(RouteSkill::from_analysis).collect());
         if skills.is_empty() {
             return self.error.set(Some("Load some skills first.".to_owned()));
         }

@@ -555,21 +555,9 @@ pub fn LabPanel() -> impl IntoView {
     let lab = Lab::new();
     let c = lab.c;
     let import = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        spawn_local(async move {
-            match browser::file_bytes(&file).await {
-                Ok(bytes) => lab.import(&String::from_utf8_lossy(&bytes)),
-                Err(e) => c.status.set(e),
-            }
+        browser::read_picked_text(&ev, move |text| match text {
+            Ok(text) => lab.import(&text),
+            Err(e) => c.status.set(e),
         });
     };
     let export_evals = move |_| match c

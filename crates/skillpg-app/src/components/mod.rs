@@ -40,6 +40,22 @@ pub struct Ctx {
     pub models: models::Models,
 }
 
+impl Ctx {
+    /// The routing requests as typed, read as `skillpg route` reads a request file: a
+    /// skill-creator list is about the selected skill. The routing preview and the chapter's
+    /// experiment both run them.
+    pub fn routing_requests(self) -> Result<Vec<skillpg_routing::requests::Labelled>, String> {
+        let computed = self.computed.get_untracked();
+        self.state.with_untracked(|s| {
+            let selected = computed
+                .analyses
+                .get(s.selected)
+                .map_or("", |a| a.display_name());
+            skillpg_routing::requests::parse_requests(&s.routing.requests, Some(selected))
+        })
+    }
+}
+
 /// The shared context.
 pub fn ctx() -> Ctx {
     expect_context::<Ctx>()

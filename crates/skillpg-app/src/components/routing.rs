@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use skillpg_routing::NONE;
 use skillpg_routing::decide::Thresholds;
-use skillpg_routing::requests::{parse_requests, to_labelled_json, to_skill_creator_json};
+use skillpg_routing::requests::{to_labelled_json, to_skill_creator_json};
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
@@ -58,17 +58,7 @@ impl Panel {
                 return;
             };
             let computed = c.computed.get_untracked();
-            let (text, selected_name) = c.state.with_untracked(|s| {
-                (
-                    s.routing.requests.clone(),
-                    computed
-                        .analyses
-                        .get(s.selected)
-                        .map(|a| a.display_name().to_owned())
-                        .unwrap_or_default(),
-                )
-            });
-            let requests = match parse_requests(&text, Some(&selected_name)) {
+            let requests = match c.routing_requests() {
                 Ok(r) if !r.is_empty() => r,
                 Ok(_) => {
                     return c
@@ -178,23 +168,9 @@ pub fn RoutingPanel() -> impl IntoView {
 fn Requests() -> impl IntoView {
     let c = ctx();
     let import = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        spawn_local(async move {
-            match browser::file_bytes(&file).await {
-                Ok(bytes) => c
-                    .state
-                    .update(|s| s.routing.requests = String::from_utf8_lossy(&bytes).into_owned()),
-                Err(e) => c.status.set(e),
-            }
+        browser::read_picked_text(&ev, move |text| match text {
+            Ok(text) => c.state.update(|s| s.routing.requests = text),
+            Err(e) => c.status.set(e),
         });
     };
     view! {
