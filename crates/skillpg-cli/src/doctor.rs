@@ -12,11 +12,33 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use skillpg_core::install::{Install, install_for};
+use skillpg_core::install::{Install, depth_of, install_for};
 use skillpg_core::{Analysis, Profile, Severity, analyze, check};
 
 /// The deepest a scan goes below a skills folder (Codex's walk goes to 6).
 const MAX_SCAN_DEPTH: usize = 8;
+
+/// What a client does with a `SKILL.md` it could meet (`loads`, `not found` or `not listed` in
+/// the JSON and the text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Status {
+    #[serde(rename = "loads")]
+    Loads,
+    #[serde(rename = "not found")]
+    NotFound,
+    #[serde(rename = "not listed")]
+    NotListed,
+}
+
+impl Status {
+    fn as_str(self) -> &'static str {
+        match self {
+            Status::Loads => "loads",
+            Status::NotFound => "not found",
+            Status::NotListed => "not listed",
+        }
+    }
+}
 
 /// One `SKILL.md` a client could meet, and what it does with it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -26,8 +48,7 @@ pub struct SeenSkill {
     /// Its name as the client lists it, when it is found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `loads`, `not found` or `not listed`.
-    pub status: &'static str,
+    pub status: Status,
     /// Why it is not found or not listed, in the client's words; for a skill that loads, a
     /// name it shares with another copy, or a description its listing cuts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -81,12 +102,11 @@ fn skill_dirs(root: &Path) -> Vec<String> {
 
 /// How `install` reads a `SKILL.md` that it does not find, in words.
 fn not_found(install: &Install, title: &str, rel: &str) -> String {
-    let depth = if rel.is_empty() {
-        0
-    } else {
-        rel.split('/').count()
-    };
-    format!("{} folder(s) down; {title} looks {}", depth, install.depth)
+    format!(
+        "{} folder(s) down; {title} looks {}",
+        depth_of(rel),
+        install.depth
+    )
 }
 
 /// The skill in `dir` as the engine reads it, with the input's own findings under `profile`.
@@ -128,7 +148,6 @@ pub fn scan(
             .chain(install.user)
             .copied()
             .collect();
-        folders.dedup();
         folders.sort();
         folders.dedup();
         let mut scan = ClientScan {
@@ -156,7 +175,7 @@ pub fn scan(
                     scan.skills.push(SeenSkill {
                         path,
                         name: None,
-                        status: "not found",
+                        status: Status::NotFound,
                         why: vec![why],
                     });
                     continue;
@@ -166,10 +185,10 @@ pub fn scan(
                         let first_error = diags.iter().find(|d| d.severity == Severity::Error);
                         let (status, why) = match first_error {
                             Some(d) => (
-                                "not listed",
+                                Status::NotListed,
                                 vec![format!("{} {}: {}", d.code, d.rule, d.message)],
                             ),
-                            None => ("loads", Vec::new()),
+                            None => (Status::Loads, Vec::new()),
                         };
                         scan.skills.push(SeenSkill {
                             path,
@@ -184,7 +203,7 @@ pub fn scan(
                     Err(e) => scan.skills.push(SeenSkill {
                         path,
                         name: None,
-                        status: "not listed",
+                        status: Status::NotListed,
                         why: vec![e],
                     }),
                 }
@@ -220,13 +239,13 @@ pub fn scan(
             if let Some(l) = listing {
                 for listed in &l.skills {
                     let Some(seen) = scan.skills.iter_mut().find(|k| {
-                        k.status == "loads" && k.name.as_deref() == Some(listed.name.as_str())
+                        k.status == Status::Loads && k.name.as_deref() == Some(listed.name.as_str())
                     }) else {
                         continue;
                     };
                     match listed.shown_chars {
                         None => {
-                            seen.status = "not listed";
+                            seen.status = Status::NotListed;
                             seen.why.push(format!(
                                 "left out of {}'s listing: the skills loaded here are over its budget",
                                 profile.title
@@ -263,7 +282,7 @@ pub fn text(scans: &[ClientScan]) -> String {
                 .as_deref()
                 .map(|n| format!(" ({n})"))
                 .unwrap_or_default();
-            out.push_str(&format!("  {}{name}: {}\n", k.path, k.status));
+            out.push_str(&format!("  {}{name}: {}\n", k.path, k.status.as_str()));
             for why in &k.why {
                 out.push_str(&format!("    {why}\n"));
             }

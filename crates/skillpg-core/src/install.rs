@@ -22,11 +22,7 @@ impl Looks {
     /// Whether a `SKILL.md` in `dir` (its folder, relative to the skills folder, `/`-separated;
     /// empty for the folder itself) is found.
     pub fn finds(self, dir: &str) -> bool {
-        let depth = if dir.is_empty() {
-            0
-        } else {
-            dir.split('/').count()
-        };
+        let depth = depth_of(dir);
         match self {
             Looks::Nowhere => false,
             Looks::OneDown => depth == 1,
@@ -35,6 +31,15 @@ impl Looks {
                 depth <= max_depth && !dir.split('/').any(|part| part.starts_with('.'))
             }
         }
+    }
+}
+
+/// How many folders down `dir` is (relative, `/`-separated; 0 for the folder itself).
+pub fn depth_of(dir: &str) -> usize {
+    if dir.is_empty() {
+        0
+    } else {
+        dir.split('/').count()
     }
 }
 
