@@ -12,6 +12,7 @@ pub mod lab_run;
 pub mod load_once;
 pub mod markdown;
 pub mod model_worker;
+pub mod phase;
 pub mod routing_run;
 pub mod samples;
 pub mod state;

@@ -7,9 +7,6 @@
 //! `decoder.rs`); nothing is fetched without the person's action, and the model is kept in the
 //! origin's Cache API store for the next visit.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use skillpg_routing::NONE;
@@ -18,31 +15,18 @@ use skillpg_routing::protocol::{CheckpointFiles, DecoderMode};
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
+use super::work::Work;
 use crate::browser;
 use crate::decoder_run::{
     Brought, DecoderRun, HF_FILES, KEY_PREFIX, Picked, RunProgress, STORE, cell, classify,
     picked_name, stored_models,
 };
-use crate::model_worker::ModelWorker;
+use crate::phase::{Event, Phase, Progress};
 
 /// The largest model the page takes (wasm32 addresses 4 GiB; the model and its copies must fit).
 const MAX_BYTES: u64 = 1_536 * 1_048_576;
 /// Qwen2.5-0.5B-Instruct in Q8_0, from its publisher on Hugging Face (CORS allowed).
 const QWEN_URL: &str = "https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q8_0.gguf";
-
-thread_local! {
-    // The worker that holds the decoder (a JS handle: not Send, so not in a signal).
-    static WORKER: RefCell<Option<Rc<ModelWorker>>> = const { RefCell::new(None) };
-    // What the loaded decoder is (an export's `model`), once one is loaded.
-    static LOADED: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-/// The decoder's worker and what it holds, when a decoder is loaded (the description lab runs
-/// its queries on it).
-pub(super) fn loaded_decoder() -> Option<(Rc<ModelWorker>, String)> {
-    let model = LOADED.with(|l| l.borrow().clone())?;
-    WORKER.with(|w| w.borrow().clone()).map(|w| (w, model))
-}
 
 /// A name as it reads, from its encoded form.
 fn decoded(name: &str) -> String {
@@ -50,16 +34,6 @@ fn decoded(name: &str) -> String {
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_else(|| name.to_owned())
-}
-
-/// The decoder's worker, started on first use.
-fn worker() -> Result<Rc<ModelWorker>, String> {
-    if let Some(w) = WORKER.with(|w| w.borrow().clone()) {
-        return Ok(w);
-    }
-    let w = Rc::new(ModelWorker::spawn("skillpg-decoder")?);
-    WORKER.with(|slot| *slot.borrow_mut() = Some(w.clone()));
-    Ok(w)
 }
 
 /// Keeps a loaded model in the origin's store for the next visit; whether the browser took it.
@@ -121,26 +95,23 @@ struct Panel {
     c: super::Ctx,
     /// The loaded model: what it is, and the line saying that and what runs it.
     model: RwSignal<Option<(String, String)>>,
-    busy: RwSignal<Option<String>>,
-    download: RwSignal<Option<(u64, Option<u64>)>>,
-    cancel: RwSignal<bool>,
+    /// The work in hand (reading, downloading, loading, a run), or why the last failed.
+    work: Work,
     url: RwSignal<String>,
     url_size: RwSignal<Option<String>>,
     mode: RwSignal<DecoderMode>,
     backend_choice: RwSignal<BackendChoice>,
     stored_list: RwSignal<Vec<(String, Option<u64>)>>,
     run: RwSignal<Option<DecoderRun>>,
-    error: RwSignal<Option<String>>,
 }
 
 impl Panel {
     fn new() -> Panel {
+        let c = ctx();
         Panel {
-            c: ctx(),
+            c,
+            work: Work::new(c.status),
             model: RwSignal::new(None),
-            busy: RwSignal::new(None),
-            download: RwSignal::new(None),
-            cancel: RwSignal::new(false),
             url: RwSignal::new(String::new()),
             url_size: RwSignal::new(None),
             mode: RwSignal::new(DecoderMode::Chapter),
@@ -152,14 +123,7 @@ impl Panel {
             }),
             stored_list: RwSignal::new(Vec::new()),
             run: RwSignal::new(None),
-            error: RwSignal::new(None),
         }
-    }
-
-    /// Ends the work in hand with a message.
-    fn fail(self, e: String) {
-        self.busy.set(None);
-        self.error.set(Some(e));
     }
 
     fn refresh_stored(self) {
@@ -171,13 +135,12 @@ impl Panel {
 
     /// Loads a model into the decoder's worker; keeps it in the store when asked.
     async fn load(self, b: Brought, keep_it: bool) {
-        self.busy.set(Some(format!(
+        self.work.say(format!(
             "Reading {} ({:.1} MB) in the decoder's worker…",
             b.name,
             b.model.len() as f64 / 1e6
-        )));
-        self.error.set(None);
-        let loaded = match worker() {
+        ));
+        let loaded = match self.c.models.decoder_worker() {
             Ok(w) => {
                 w.load_decoder(
                     &b.name,
@@ -191,13 +154,13 @@ impl Panel {
         };
         match loaded {
             Ok(m) => {
-                LOADED.with(|l| *l.borrow_mut() = Some(m.0.clone()));
+                self.c.models.decoder_loaded(Some(m.0.clone()));
                 self.model.set(Some(m));
                 self.run.set(None);
                 if keep_it {
-                    self.busy.set(Some(
+                    self.work.say(
                         "Keeping the model in this site's storage for the next visit…".to_owned(),
-                    ));
+                    );
                     if !keep(&b).await {
                         self.c.status.set("The model loaded, but this browser would not keep it for the next visit.".to_owned());
                     }
@@ -206,11 +169,13 @@ impl Panel {
                 self.c
                     .status
                     .set(format!("Loaded {} into the decoder's worker.", b.name));
-                self.busy.set(None);
+                self.work.finish();
             }
             Err(e) => {
                 self.model.set(None);
-                self.fail(format!("{} could not be loaded: {e}", b.name));
+                self.c.models.decoder_loaded(None);
+                self.work
+                    .fail(format!("{} could not be loaded: {e}", b.name));
             }
         }
     }
@@ -228,20 +193,22 @@ impl Panel {
             .collect();
         let picked = match classify(&names) {
             Ok(p) => p,
-            Err(e) => return self.fail(e),
+            Err(e) => return self.work.refuse(e),
         };
         let model_file = list[picked.model()].clone();
         if model_file.size() > MAX_BYTES as f64 {
             let mb = model_file.size() / 1e6;
-            return self.fail(format!(
+            return self.work.refuse(format!(
                 "{} is {mb:.0} MB; the page takes models up to {} MB (a 0.5B model in Q8_0 is about 530 MB)",
                 model_file.name(),
                 MAX_BYTES / 1_000_000
             ));
         }
         let name = picked_name(&names, picked);
+        if !self.work.begin(format!("Reading {name}…")) {
+            return;
+        }
         spawn_local(async move {
-            self.busy.set(Some(format!("Reading {name}…")));
             let read = async {
                 let model = browser::file_bytes(&model_file).await?;
                 let checkpoint = match picked {
@@ -268,7 +235,7 @@ impl Panel {
             };
             match read.await {
                 Ok(b) => self.load(b, true).await,
-                Err(e) => self.fail(e),
+                Err(e) => self.work.fail(e),
             }
         });
     }
@@ -279,9 +246,8 @@ impl Panel {
         if u.starts_with("https://") || u.starts_with("http://") {
             return Some(u);
         }
-        self.error.set(Some(
-            "Paste a full address (https://…) of a GGUF file.".to_owned(),
-        ));
+        self.work
+            .refuse("Paste a full address (https://…) of a GGUF file.".to_owned());
         None
     }
 
@@ -300,18 +266,20 @@ impl Panel {
 
     fn start_download(self) {
         let Some(u) = self.address() else { return };
-        self.cancel.set(false);
-        self.error.set(None);
+        if !self.work.begin(format!("Downloading {u}…")) {
+            return;
+        }
         spawn_local(async move {
-            self.busy.set(Some(format!("Downloading {u}…")));
             let got = browser::fetch_cancellable(
                 &u,
                 MAX_BYTES,
-                |loaded, total| self.download.set(Some((loaded, total))),
-                || self.cancel.get_untracked(),
+                |loaded, total| {
+                    self.work
+                        .send(Event::Progressed(Progress::Bytes { loaded, total }))
+                },
+                || self.work.stop_asked(),
             )
             .await;
-            self.download.set(None);
             match got {
                 Ok(bytes) => {
                     self.load(
@@ -324,21 +292,23 @@ impl Panel {
                     )
                     .await
                 }
-                Err(browser::DownloadError::Cancelled) => {
-                    self.fail("The download was cancelled; nothing was kept.".to_owned())
-                }
-                Err(browser::DownloadError::Failed(why)) => self.fail(why),
+                Err(browser::DownloadError::Cancelled) => self
+                    .work
+                    .fail("The download was cancelled; nothing was kept.".to_owned()),
+                Err(browser::DownloadError::Failed(why)) => self.work.fail(why),
             }
         });
     }
 
     fn load_stored(self, encoded: String) {
+        if !self.work.begin("Reading the stored model…".to_owned()) {
+            return;
+        }
         spawn_local(async move {
-            self.busy.set(Some("Reading the stored model…".to_owned()));
             match stored(&encoded).await {
                 Some(b) => self.load(b, false).await,
                 None => {
-                    self.fail("The stored model is gone (the browser may have cleared the site's storage).".to_owned());
+                    self.work.fail("The stored model is gone (the browser may have cleared the site's storage).".to_owned());
                     self.refresh_stored();
                 }
             }
@@ -348,13 +318,18 @@ impl Panel {
     /// Moves a loaded model to `choice` at once; otherwise the choice waits for the next load.
     fn move_to(self, choice: BackendChoice) {
         self.backend_choice.set(choice);
-        let Some(worker) = WORKER
-            .with(|w| w.borrow().clone())
+        let Some(worker) = self
+            .c
+            .models
+            .loaded_decoder()
+            .map(|(w, _)| w)
             .filter(|_| self.model.get_untracked().is_some())
         else {
             return;
         };
-        self.busy.set(Some("Moving the model…".to_owned()));
+        if !self.work.begin("Moving the model…".to_owned()) {
+            return;
+        }
         spawn_local(async move {
             match worker.move_decoder(choice).await {
                 Ok(m) => {
@@ -362,35 +337,34 @@ impl Panel {
                     self.c
                         .status
                         .set("The decoder moved; its next run starts afresh.".to_owned());
-                    self.busy.set(None);
+                    self.work.finish();
                 }
-                Err(e) => self.fail(format!("The decoder could not move: {e}")),
+                Err(e) => self.work.fail(format!("The decoder could not move: {e}")),
             }
         });
     }
 
     /// Both arms over the requests, one request a message, until done or cancelled.
     fn start_run(self) {
-        let (Some(worker), Some((model_name, _))) = (
-            WORKER.with(|w| w.borrow().clone()),
-            self.model.get_untracked(),
-        ) else {
-            return self.error.set(Some(
+        let (Some((worker, _)), Some((model_name, _))) =
+            (self.c.models.loaded_decoder(), self.model.get_untracked())
+        else {
+            return self.work.refuse(
                 "Load a model first: a GGUF file, a stored model, or an address.".to_owned(),
-            ));
+            );
         };
         let requests = match self.c.routing_requests() {
             Ok(r) if !r.is_empty() => r,
             Ok(_) => {
-                return self.error.set(Some(
+                return self.work.refuse(
                     "Type some requests first (in the routing preview's box above), one per line."
                         .to_owned(),
-                ));
+                );
             }
             Err(e) => {
                 return self
-                    .error
-                    .set(Some(format!("The requests could not be read: {e}")));
+                    .work
+                    .refuse(format!("The requests could not be read: {e}"));
             }
         };
         let skills: Vec<RouteSkill> = self
@@ -398,10 +372,11 @@ impl Panel {
             .computed
             .with_untracked(|c| c.analyses.iter().map(RouteSkill::from_analysis).collect());
         if skills.is_empty() {
-            return self.error.set(Some("Load some skills first.".to_owned()));
+            return self.work.refuse("Load some skills first.".to_owned());
         }
-        self.cancel.set(false);
-        self.error.set(None);
+        if !self.work.begin("Starting the run…".to_owned()) {
+            return;
+        }
         spawn_local(async move {
             let mut progress = RunProgress::new(
                 skills,
@@ -410,12 +385,12 @@ impl Panel {
                 browser::now_ms(),
             );
             while let Some((skills, request, m)) = progress.next() {
-                if self.cancel.get_untracked() {
-                    self.busy.set(None);
+                if self.work.stop_asked() {
+                    self.work.finish();
                     self.c.status.set("The run was stopped.".to_owned());
                     return;
                 }
-                self.busy.set(Some(progress.status(browser::now_ms())));
+                self.work.say(progress.status(browser::now_ms()));
                 match worker.route_one(skills, request, m, None).await {
                     Ok((decision, prefix_tokens, line)) => {
                         // A GPU that failed hands the model to the CPU: the line says so.
@@ -426,7 +401,7 @@ impl Panel {
                         });
                         progress.record(decision, prefix_tokens);
                     }
-                    Err(e) => return self.fail(format!("The decoder failed: {e}")),
+                    Err(e) => return self.work.fail(format!("The decoder failed: {e}")),
                 }
             }
             let done = progress.finish(model_name, browser::now_ms());
@@ -438,7 +413,7 @@ impl Panel {
                 ));
             }
             self.run.set(done);
-            self.busy.set(None);
+            self.work.finish();
         });
     }
 }
@@ -460,7 +435,7 @@ pub fn DecoderPanel() -> impl IntoView {
             <p class="note">"The chapter's own protocol, rerun in this page: a small instruction model sees every skill's "<code>"- name: description"</code>" line in its system prompt and answers with one name or NONE. A preview by a small model you bring (open or drop it here), not any product's router; it runs in a worker of its own, on WebGPU or on this device's CPU (wasm SIMD), whichever a measurement on the first load found faster (the line under the model says which, and what it measured), and nothing is fetched unless you ask."</p>
             <ModelSources p=p/>
             <Busy p=p/>
-            {move || p.error.get().map(|e| view! { <p class="warning" role="alert" data-testid="decoder-error">{e}</p> })}
+            {move || p.work.with(|ph| ph.failure().map(str::to_owned)).map(|e| view! { <p class="warning" role="alert" data-testid="decoder-error">{e}</p> })}
             <p data-testid="decoder-model">{move || p.model.get().map_or_else(|| "No decoder loaded.".to_owned(), |(_, line)| line)}</p>
             <RunControls p=p/>
             <SystemPrompt/>
@@ -514,7 +489,7 @@ fn ModelSources(p: Panel) -> impl IntoView {
             <button on:click=move |_| { p.url.set(QWEN_URL.to_owned()); p.url_size.set(None); }>"Qwen2.5-0.5B-Instruct (Q8_0)"</button>
             <button data-testid="decoder-size" on:click=move |_| p.check_size()>"Size?"</button>
             <span data-testid="decoder-size-text">{move || p.url_size.get().unwrap_or_default()}</span>
-            <button data-testid="decoder-download" on:click=move |_| p.start_download() disabled=move || p.busy.get().is_some()>"Download and load"</button>
+            <button data-testid="decoder-download" on:click=move |_| p.start_download() disabled=move || p.work.is_working()>"Download and load"</button>
         </div>
     }
 }
@@ -523,11 +498,11 @@ fn ModelSources(p: Panel) -> impl IntoView {
 #[component]
 fn Busy(p: Panel) -> impl IntoView {
     view! {
-        <Show when=move || p.busy.get().is_some()>
+        <Show when=move || p.work.is_working()>
             <div class="controls" role="status">
-                <super::progress::DownloadProgress download=p.download test_id="decoder-progress" idle_label="Working"/>
-                <span data-testid="decoder-busy">{move || p.busy.get().unwrap_or_default()}</span>
-                <button data-testid="decoder-cancel" on:click=move |_| p.cancel.set(true)>"Cancel"</button>
+                <super::progress::DownloadProgress download=Signal::derive(move || p.work.with(Phase::download)) test_id="decoder-progress" idle_label="Working"/>
+                <span data-testid="decoder-busy">{move || p.work.with(|ph| ph.line().unwrap_or_default().to_owned())}</span>
+                <button data-testid="decoder-cancel" on:click=move |_| p.work.send(Event::Stop)>"Cancel"</button>
             </div>
         </Show>
     }
@@ -539,7 +514,7 @@ fn RunControls(p: Panel) -> impl IntoView {
     view! {
         <div class="controls">
             <label>"Run on "
-                <select data-testid="decoder-backend" disabled=move || p.busy.get().is_some()
+                <select data-testid="decoder-backend" disabled=move || p.work.is_working()
                     on:change=move |ev| if let Ok(choice) = BackendChoice::parse(&event_target_value(&ev)) { p.move_to(choice) }>
                     <option value="auto" selected=move || p.backend_choice.get() == BackendChoice::Auto>"automatic: the faster of WebGPU and the CPU, measured on the first load"</option>
                     <option value="webgpu" selected=move || p.backend_choice.get() == BackendChoice::Webgpu>"WebGPU (any adapter)"</option>
@@ -552,7 +527,7 @@ fn RunControls(p: Panel) -> impl IntoView {
                     <option value="choice" selected=move || p.mode.get() == DecoderMode::Choice>"constrained choice: each name's and NONE's probability"</option>
                 </select>
             </label>
-            <button data-testid="decoder-run" on:click=move |_| p.start_run() disabled=move || p.busy.get().is_some() || p.model.get().is_none()>"Run both arms on the requests"</button>
+            <button data-testid="decoder-run" on:click=move |_| p.start_run() disabled=move || p.work.is_working() || p.model.get().is_none()>"Run both arms on the requests"</button>
         </div>
     }
 }

@@ -15,6 +15,7 @@ use skillpg_routing::sampling::{Sampling, run_seed};
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
+use super::work::Work;
 use crate::lab_run::{self, LabRun};
 use crate::{browser, samples};
 
@@ -53,6 +54,8 @@ struct Lab {
     suggestions: RwSignal<Option<Vec<(String, usize, usize)>>>,
     /// The draft being adopted into SKILL.md.
     adoption: RwSignal<Option<Adoption>>,
+    /// An eval run in hand (one at a time; what it says goes to the status line).
+    work: Work,
 }
 
 impl Lab {
@@ -67,6 +70,7 @@ impl Lab {
             captures: RwSignal::new(None),
             suggestions: RwSignal::new(None),
             adoption: RwSignal::new(None),
+            work: Work::new(c.status),
         }
     }
 
@@ -106,95 +110,105 @@ impl Lab {
         self.suggestions.set(None);
     }
 
-    /// Embeds the loaded skills and the eval queries, and keeps the run.
+    /// Runs the eval set, unless a run is in hand already.
     fn start(self) {
-        let c = self.c;
+        if !self.work.begin("Running the eval set…".to_owned()) {
+            return;
+        }
         spawn_local(async move {
-            let computed = c.computed.get_untracked();
-            let (text, target, seed, holdout, t) = c.state.with_untracked(|s| {
-                (
-                    s.lab_evals(),
-                    s.selected,
-                    s.lab.seed,
-                    s.lab.holdout,
-                    skillpg_routing::decide::Thresholds {
-                        tau: s.routing.tau,
-                        delta: s.routing.delta,
-                    },
-                )
-            });
-            let items = match evalset::parse_lines(&text) {
-                Ok(items) if !items.is_empty() => items,
-                Ok(_) => return c.status.set("Write some queries first: `+ query` should trigger the skill, `- query` should not.".to_owned()),
-                Err(e) => return c.status.set(format!("The eval set could not be read: {e}")),
-            };
-            let skills: Vec<RouteSkill> = computed
-                .analyses
-                .iter()
-                .map(RouteSkill::from_analysis)
-                .collect();
-            if target >= skills.len() {
-                return c.status.set("Load a skill first.".to_owned());
-            }
-            if c.state.with_untracked(|s| s.lab.decoder) {
-                return self
-                    .start_decoder(skills, target, items, holdout, seed)
-                    .await;
-            }
-            let Some(worker) = c.models.embedder(c.status).await else {
-                return;
-            };
-            let start = browser::now_ms();
-            let [skill_texts, query_texts] = lab_run::texts_to_embed(&skills, &items);
-            c.status.set(format!(
-                "Embedding {} skills and {} queries…",
-                skill_texts.len(),
-                query_texts.len()
-            ));
-            let res = async {
-                Ok::<_, String>([
-                    worker.embed(&skill_texts).await?.0,
-                    worker.embed(&query_texts).await?.0,
-                ])
-            }
-            .await;
-            match res {
-                Ok(vectors) => {
-                    let run = LabRun::new(
-                        skills,
-                        target,
-                        items,
-                        holdout,
-                        seed,
-                        t,
-                        vectors,
-                        browser::now_ms() - start,
-                    );
-                    c.status.set(format!(
-                        "Ran {} queries for {} among {} skills in {:.0} ms.",
-                        run.items.len(),
-                        run.skills[target].name,
-                        run.skills.len(),
-                        run.ms
-                    ));
-                    // The run's validation totals are a look at validation.
-                    c.state.update(|s| {
-                        if s.lab.draft.trim().is_empty() {
-                            s.lab.draft = run.skills[target].description.clone();
-                        }
-                        s.lab.look(&run.key());
-                    });
-                    self.clear();
-                    self.run.set(Some(run));
-                }
-                Err(e) => {
-                    c.models.drop_embedder();
-                    c.status.set(format!(
-                        "The eval run failed: {e}. Run again to restart the model."
-                    ));
-                }
-            }
+            self.run_eval().await;
+            self.work.finish();
         });
+    }
+
+    /// Embeds the loaded skills and the eval queries (or runs them on the decoder), and keeps
+    /// the run; what goes wrong is said on the status line.
+    async fn run_eval(self) {
+        let c = self.c;
+        let computed = c.computed.get_untracked();
+        let (text, target, seed, holdout, t) = c.state.with_untracked(|s| {
+            (
+                s.lab_evals(),
+                s.selected,
+                s.lab.seed,
+                s.lab.holdout,
+                skillpg_routing::decide::Thresholds {
+                    tau: s.routing.tau,
+                    delta: s.routing.delta,
+                },
+            )
+        });
+        let items = match evalset::parse_lines(&text) {
+            Ok(items) if !items.is_empty() => items,
+            Ok(_) => return c.status.set("Write some queries first: `+ query` should trigger the skill, `- query` should not.".to_owned()),
+            Err(e) => return c.status.set(format!("The eval set could not be read: {e}")),
+        };
+        let skills: Vec<RouteSkill> = computed
+            .analyses
+            .iter()
+            .map(RouteSkill::from_analysis)
+            .collect();
+        if target >= skills.len() {
+            return c.status.set("Load a skill first.".to_owned());
+        }
+        if c.state.with_untracked(|s| s.lab.decoder) {
+            return self
+                .start_decoder(skills, target, items, holdout, seed)
+                .await;
+        }
+        let Some(worker) = c.models.embedder(c.status).await else {
+            return;
+        };
+        let start = browser::now_ms();
+        let [skill_texts, query_texts] = lab_run::texts_to_embed(&skills, &items);
+        c.status.set(format!(
+            "Embedding {} skills and {} queries…",
+            skill_texts.len(),
+            query_texts.len()
+        ));
+        let res = async {
+            Ok::<_, String>([
+                worker.embed(&skill_texts).await?.0,
+                worker.embed(&query_texts).await?.0,
+            ])
+        }
+        .await;
+        match res {
+            Ok(vectors) => {
+                let run = LabRun::new(
+                    skills,
+                    target,
+                    items,
+                    holdout,
+                    seed,
+                    t,
+                    vectors,
+                    browser::now_ms() - start,
+                );
+                c.status.set(format!(
+                    "Ran {} queries for {} among {} skills in {:.0} ms.",
+                    run.items.len(),
+                    run.skills[target].name,
+                    run.skills.len(),
+                    run.ms
+                ));
+                // The run's validation totals are a look at validation.
+                c.state.update(|s| {
+                    if s.lab.draft.trim().is_empty() {
+                        s.lab.draft = run.skills[target].description.clone();
+                    }
+                    s.lab.look(&run.key());
+                });
+                self.clear();
+                self.run.set(Some(run));
+            }
+            Err(e) => {
+                c.models.drop_embedder();
+                c.status.set(format!(
+                    "The eval run failed: {e}. Run again to restart the model."
+                ));
+            }
+        }
     }
 
     /// Runs every query `runs` times on the decoder loaded below (the chapter's protocol), each
@@ -209,7 +223,7 @@ impl Lab {
         seed: u64,
     ) {
         let c = self.c;
-        let Some((worker, model)) = super::decoder::loaded_decoder() else {
+        let Some((worker, model)) = c.models.loaded_decoder() else {
             return c.status.set("Load a decoder in the chapter's experiment below first: the lab runs the queries on it.".to_owned());
         };
         let (runs, temperature) = c
@@ -605,7 +619,7 @@ pub fn LabPanel() -> impl IntoView {
                     <label>"Temperature " <input type="number" min="0" max="2" step="0.1" data-testid="lab-temperature" prop:value=move || c.state.with(|s| format!("{:.1}", s.lab.temperature))
                         on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<f32>() { c.state.update(|s| s.lab.temperature = if v.is_finite() { v.clamp(0.0, 2.0) } else { 0.7 }); } }/></label>
                 </Show>
-                <button data-testid="lab-run" on:click=move |_| lab.start() disabled=move || lab.ui.loading.get()>"Run the eval set"</button>
+                <button data-testid="lab-run" on:click=move |_| lab.start() disabled=move || lab.ui.loading.get() || lab.work.is_working()>{move || if lab.work.is_working() { "Running…" } else { "Run the eval set" }}</button>
                 <Show when=move || lab.ui.loading.get()>
                     <super::progress::DownloadProgress download=lab.ui.download test_id="lab-model-progress" idle_label="Loading the model"/>
                 </Show>

@@ -17,6 +17,7 @@ pub mod progress;
 pub mod routing;
 pub mod share;
 pub mod tokens;
+pub mod work;
 
 use leptos::prelude::*;
 

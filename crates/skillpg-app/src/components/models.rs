@@ -1,7 +1,9 @@
 //! The page's model service: the routing model's worker, loaded once whichever view asks first
 //! (the routing preview, the description lab), and what every view shows of it while it loads
-//! and after. Views ask it for a handle; none holds a worker of its own.
+//! and after; and the decoder's worker with what it holds (the chapter's experiment loads it,
+//! the lab runs on it). Views ask it for a handle; none holds a worker of its own.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -32,7 +34,9 @@ pub struct ModelUi {
 pub struct Models {
     /// The routing model's worker (a JS handle: not `Send`, so kept in local storage).
     embedder: StoredValue<Rc<LoadOnce<Rc<ModelWorker>>>, LocalStorage>,
-    /// What the views show of it.
+    /// The decoder's worker, once started, and what it holds.
+    decoder: StoredValue<Rc<RefCell<DecoderSlot>>, LocalStorage>,
+    /// What the views show of the routing model.
     pub ui: ModelUi,
 }
 
@@ -40,6 +44,7 @@ impl Default for Models {
     fn default() -> Models {
         Models {
             embedder: StoredValue::new_local(Rc::new(LoadOnce::default())),
+            decoder: StoredValue::new_local(Rc::default()),
             ui: ModelUi {
                 backend: RwSignal::new(String::new()),
                 loading: RwSignal::new(false),
@@ -50,7 +55,39 @@ impl Default for Models {
     }
 }
 
+/// The decoder's worker (the person brings the model, so it loads on their action, not once for
+/// every view), and the model it holds (an export's `model`).
+#[derive(Debug, Default)]
+struct DecoderSlot {
+    worker: Option<Rc<ModelWorker>>,
+    loaded: Option<String>,
+}
+
 impl Models {
+    /// The decoder's worker, started on first use.
+    pub fn decoder_worker(self) -> Result<Rc<ModelWorker>, String> {
+        let slot = self.decoder.get_value();
+        if let Some(w) = slot.borrow().worker.clone() {
+            return Ok(w);
+        }
+        let w = Rc::new(ModelWorker::spawn("skillpg-decoder")?);
+        slot.borrow_mut().worker = Some(w.clone());
+        Ok(w)
+    }
+
+    /// Records what the decoder's worker holds: a model's name once loaded, `None` after a load
+    /// failed (the worker then holds nothing usable).
+    pub fn decoder_loaded(self, model: Option<String>) {
+        self.decoder.get_value().borrow_mut().loaded = model;
+    }
+
+    /// The decoder's worker and the model it holds, when one is loaded.
+    pub fn loaded_decoder(self) -> Option<(Rc<ModelWorker>, String)> {
+        let slot = self.decoder.get_value();
+        let slot = slot.borrow();
+        Some((slot.worker.clone()?, slot.loaded.clone()?))
+    }
+
     /// Forgets the routing model's worker (after it failed): the next run starts a fresh one.
     pub fn drop_embedder(self) {
         self.embedder.with_value(|once| once.forget());

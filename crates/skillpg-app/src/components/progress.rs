@@ -6,7 +6,7 @@ use leptos::prelude::*;
 /// The progress of a download (`(loaded, total)`), or `None` while the work after it runs.
 #[component]
 pub fn DownloadProgress(
-    download: RwSignal<Option<(u64, Option<u64>)>>,
+    #[prop(into)] download: Signal<Option<(u64, Option<u64>)>>,
     /// The bar's test id while bytes arrive.
     test_id: &'static str,
     /// The bar's accessible name once they are in.

@@ -14,6 +14,7 @@ use skillpg_routing::requests::{to_labelled_json, to_skill_creator_json};
 use skillpg_routing::skills::RouteSkill;
 
 use super::ctx;
+use super::work::Work;
 use crate::model_worker::ModelWorker;
 use crate::routing_run::{COLLISION, RouteRun, texts_to_embed};
 use crate::{browser, samples};
@@ -26,6 +27,8 @@ struct Panel {
     ui: super::models::ModelUi,
     run: RwSignal<Option<RouteRun>>,
     use_thin: RwSignal<bool>,
+    /// A routing run in hand (one at a time).
+    work: Work,
 }
 
 impl Panel {
@@ -36,6 +39,7 @@ impl Panel {
             ui: c.models.ui,
             run: RwSignal::new(None),
             use_thin: RwSignal::new(false),
+            work: Work::new(c.status),
         }
     }
 
@@ -51,22 +55,29 @@ impl Panel {
     }
 
     /// Embeds the skills (as written and thinned) and the requests in the worker, and keeps the run.
+    /// The requests are read before the model loads, so nothing is downloaded for a run that
+    /// cannot start; a second click while a run is in hand does nothing.
     fn start_run(self) {
         let c = self.c;
+        let requests = match c.routing_requests() {
+            Ok(r) if !r.is_empty() => r,
+            Ok(_) => {
+                return c
+                    .status
+                    .set("Type some requests first, one per line.".to_owned());
+            }
+            Err(e) => return c.status.set(format!("The requests could not be read: {e}")),
+        };
+        if !self.work.begin("Routing the requests…".to_owned()) {
+            return;
+        }
         spawn_local(async move {
             let Some(worker) = self.model().await else {
-                return;
+                return self
+                    .work
+                    .fail("the routing model could not be loaded".to_owned());
             };
             let computed = c.computed.get_untracked();
-            let requests = match c.routing_requests() {
-                Ok(r) if !r.is_empty() => r,
-                Ok(_) => {
-                    return c
-                        .status
-                        .set("Type some requests first, one per line.".to_owned());
-                }
-                Err(e) => return c.status.set(format!("The requests could not be read: {e}")),
-            };
             let skills: Vec<RouteSkill> = computed
                 .analyses
                 .iter()
@@ -95,12 +106,14 @@ impl Panel {
                     self.run
                         .set(Some(RouteRun::new(&skills, requests, vectors, ms)));
                     c.status.set(format!("Routed the requests over {} skills in {ms:.0} ms ({total} texts embedded or cached).", skills.len()));
+                    self.work.finish();
                 }
                 Err(e) => {
                     c.models.drop_embedder();
                     c.status.set(format!(
                         "The routing run failed: {e}. Route again to restart the model."
                     ));
+                    self.work.fail(e);
                 }
             }
         });
@@ -149,7 +162,7 @@ pub fn RoutingPanel() -> impl IntoView {
                     });
                     p.run.set(None);
                 }>"Load the six-skill routing set"</button>
-                <button data-testid="routing-run" on:click=move |_| p.start_run() disabled=move || p.ui.loading.get()>"Route the requests"</button>
+                <button data-testid="routing-run" on:click=move |_| p.start_run() disabled=move || p.ui.loading.get() || p.work.is_working()>{move || if p.work.is_working() { "Routing…" } else { "Route the requests" }}</button>
                 <Show when=move || p.ui.loading.get()>
                     <super::progress::DownloadProgress download=p.ui.download test_id="model-progress" idle_label="Loading the model"/>
                 </Show>
