@@ -46,8 +46,15 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   page.on('request', (r) => { if (r.url().includes('/model/')) modelRequests.push(r.url()); });
   const start = Date.now();
   await page.click('[data-testid="routing-run"]');
+  // One run at a time: while it is in hand the button is off and says so (the panel's Phase).
+  await page.waitForFunction(() => {
+    const b = document.querySelector('[data-testid="routing-run"]');
+    return b?.disabled && b.textContent === 'Routing…';
+  });
   await page.waitForSelector('[data-testid="route-row"]', { timeout: 540_000 });
   const seconds = (Date.now() - start) / 1000;
+  assert.equal(await page.textContent('[data-testid="routing-run"]'), 'Route the requests');
+  assert.equal(await page.isDisabled('[data-testid="routing-run"]'), false, 'the run ended: the button is on again');
   const backend = await page.textContent('[data-testid="routing-backend"]');
   console.log(`backend: ${backend}; model load and ${picked.length} requests x 6 skills: ${seconds.toFixed(1)} s`);
   // Left automatic, the page measures both paths on the first load and runs the faster: on

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
+use crate::DecoderError;
 use crate::gguf::{Gguf, Value};
 
 /// Which pre-tokenizer a model uses (`tokenizer.ggml.pre`).
@@ -212,7 +213,11 @@ fn qwen2_pieces<'s>(s: &'s str, out: &mut Vec<&'s str>) {
 
 impl Bpe {
     /// The tokenizer a GGUF file carries (`tokenizer.ggml.*`), or a message naming what is missing.
-    pub fn from_gguf(g: &Gguf<'_>) -> Result<Bpe, String> {
+    pub fn from_gguf(g: &Gguf<'_>) -> Result<Bpe, DecoderError> {
+        Self::read_gguf(g).map_err(DecoderError::Model)
+    }
+
+    fn read_gguf(g: &Gguf<'_>) -> Result<Bpe, String> {
         let model = g
             .get("tokenizer.ggml.model")
             .and_then(Value::as_str)
@@ -306,7 +311,11 @@ impl Bpe {
 
     /// The tokenizer of a Hugging Face `tokenizer.json` (a byte-level BPE model with GPT-2's,
     /// SmolLM2's or Qwen2's pre-tokenizer), or a message naming what it is instead.
-    pub fn from_tokenizer_json(text: &str) -> Result<Bpe, String> {
+    pub fn from_tokenizer_json(text: &str) -> Result<Bpe, DecoderError> {
+        Self::read_tokenizer_json(text).map_err(DecoderError::Model)
+    }
+
+    fn read_tokenizer_json(text: &str) -> Result<Bpe, String> {
         let j: serde_json::Value =
             serde_json::from_str(text).map_err(|e| format!("tokenizer.json is not JSON: {e}"))?;
         let model = &j["model"];

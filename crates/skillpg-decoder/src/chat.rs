@@ -13,6 +13,7 @@
 
 use skillpg_math::sampling::{Sampling, SplitMix64, draw};
 
+use crate::DecoderError;
 use crate::bpe::Bpe;
 use crate::forward::Forward;
 use crate::model::Logits;
@@ -63,7 +64,11 @@ pub struct ChatRouter {
 
 /// ChatML's end-of-turn token, or why the tokenizer does not speak ChatML: the one check of the
 /// loader (`Loaded::checked`) and the protocol.
-pub fn chatml_end(bpe: &Bpe) -> Result<u32, String> {
+pub fn chatml_end(bpe: &Bpe) -> Result<u32, DecoderError> {
+    chatml_end_of(bpe).map_err(DecoderError::Model)
+}
+
+fn chatml_end_of(bpe: &Bpe) -> Result<u32, String> {
     for marker in ["<|im_start|>", "<|im_end|>"] {
         if bpe.special(marker).is_none() {
             return Err(format!(
@@ -86,7 +91,7 @@ impl ChatRouter {
         prefix: &str,
         candidates: &[&str],
         reuse_prefix: bool,
-    ) -> Result<ChatRouter, String> {
+    ) -> Result<ChatRouter, DecoderError> {
         let end = chatml_end(bpe)?;
         let mut stops = vec![end];
         stops.extend(bpe.special("<|endoftext|>"));
@@ -102,10 +107,10 @@ impl ChatRouter {
         let room = 256;
         let context = model.config().context;
         if prefix_ids.len() + room > context {
-            return Err(format!(
+            return Err(DecoderError::Prompt(format!(
                 "the system prompt is {} tokens; the model reads {context} at most, and a request and its answer need about {room} more: route fewer skills at once",
                 prefix_ids.len(),
-            ));
+            )));
         }
         model.truncate(0);
         if reuse_prefix {
@@ -149,7 +154,7 @@ impl ChatRouter {
         turn: &str,
         max_tokens: usize,
         sampling: Option<Sampling>,
-    ) -> Result<ChatAnswer, String> {
+    ) -> Result<ChatAnswer, DecoderError> {
         let ids = self.request_ids(model, bpe, turn);
         // A temperature of 0 is greedy: the same argmax as without sampling, one rule for ties.
         let mut rng = sampling
@@ -192,7 +197,7 @@ impl ChatRouter {
         model: &mut impl Forward,
         bpe: &Bpe,
         turn: &str,
-    ) -> Result<ChoiceScores, String> {
+    ) -> Result<ChoiceScores, DecoderError> {
         let ids = self.request_ids(model, bpe, turn);
         // Each candidate's first token after the prompt, then each of its others after the
         // tokens before it: log-probabilities the backend computes where its logits are.

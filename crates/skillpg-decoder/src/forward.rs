@@ -14,6 +14,7 @@
 use std::borrow::Borrow;
 use std::future::Future;
 
+use crate::DecoderError;
 use crate::model::{Config, Decoder, KvCache, Logits};
 
 /// A decoder with its own key/value cache.
@@ -24,16 +25,17 @@ pub trait Forward {
     fn cached(&self) -> usize;
     /// Forgets every position from `len` on.
     fn truncate(&mut self, len: usize);
-    /// Runs `ids` after the cached positions; `Err` when the device failed.
+    /// Runs `ids` after the cached positions; `Err` ([`DecoderError::Device`]) when the device
+    /// failed.
     fn forward(
         &mut self,
         ids: &[u32],
         logits: Logits,
-    ) -> impl Future<Output = Result<Vec<f32>, String>>;
+    ) -> impl Future<Output = Result<Vec<f32>, DecoderError>>;
 
     /// Runs `ids` and returns the greedy next token: the last position's largest logit, the
     /// highest id among equals ([`argmax`]).
-    fn forward_argmax(&mut self, ids: &[u32]) -> impl Future<Output = Result<u32, String>> {
+    fn forward_argmax(&mut self, ids: &[u32]) -> impl Future<Output = Result<u32, DecoderError>> {
         async move { Ok(argmax(&self.forward(ids, Logits::Last).await?)) }
     }
 
@@ -43,7 +45,7 @@ pub trait Forward {
         &mut self,
         ids: &[u32],
         wanted: &[(usize, u32)],
-    ) -> impl Future<Output = Result<Vec<f32>, String>> {
+    ) -> impl Future<Output = Result<Vec<f32>, DecoderError>> {
         log_probs_from_logits(self, ids, wanted)
     }
 }
@@ -73,7 +75,7 @@ pub async fn log_probs_from_logits<F: Forward + ?Sized>(
     model: &mut F,
     ids: &[u32],
     wanted: &[(usize, u32)],
-) -> Result<Vec<f32>, String> {
+) -> Result<Vec<f32>, DecoderError> {
     if wanted.is_empty() || ids.is_empty() {
         model.forward(ids, Logits::None).await?;
         return Ok(Vec::new());
@@ -141,7 +143,7 @@ impl<M: Borrow<Decoder>> Forward for CpuForward<M> {
         &mut self,
         ids: &[u32],
         logits: Logits,
-    ) -> impl Future<Output = Result<Vec<f32>, String>> {
+    ) -> impl Future<Output = Result<Vec<f32>, DecoderError>> {
         std::future::ready(Ok(self.model.borrow().forward(
             &mut self.cache,
             ids,
@@ -152,14 +154,11 @@ impl<M: Borrow<Decoder>> Forward for CpuForward<M> {
 
 /// The output of a future that is already done (the CPU path's); `Err` when it is still waiting
 /// on something (a GPU read-back: drive it with an executor instead).
-pub fn now<F: Future>(future: F) -> Result<F::Output, String> {
+pub fn now<F: Future>(future: F) -> Result<F::Output, DecoderError> {
     let mut future = std::pin::pin!(future);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     match future.as_mut().poll(&mut cx) {
         std::task::Poll::Ready(out) => Ok(out),
-        std::task::Poll::Pending => Err(
-            "the forward pass did not finish at once: it needs an executor (a GPU backend)"
-                .to_owned(),
-        ),
+        std::task::Poll::Pending => Err(DecoderError::NotImmediate),
     }
 }

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::DecoderError;
 use crate::quant::{GgmlType, dequantize};
 
 /// A metadata value.
@@ -158,7 +159,11 @@ impl<'a> Reader<'a> {
 impl<'a> Gguf<'a> {
     /// Reads the header, metadata and tensor table of `bytes`, and checks that every tensor's
     /// data lies inside the file.
-    pub fn parse(bytes: &'a [u8]) -> Result<Gguf<'a>, String> {
+    pub fn parse(bytes: &'a [u8]) -> Result<Gguf<'a>, DecoderError> {
+        Self::read(bytes).map_err(DecoderError::Model)
+    }
+
+    fn read(bytes: &'a [u8]) -> Result<Gguf<'a>, String> {
         let mut r = Reader { bytes, at: 0 };
         let magic = r
             .take(4, "the magic number")
@@ -270,20 +275,28 @@ mod tests {
         assert!(
             Gguf::parse(b"GG")
                 .expect_err("refused")
+                .to_string()
                 .contains("not a GGUF file")
         );
         assert!(
             Gguf::parse(b"PK\x03\x04rest")
                 .expect_err("refused")
+                .to_string()
                 .contains("not a GGUF file")
         );
         let mut b = b"GGUF".to_vec();
         b.extend(9u32.to_le_bytes());
-        assert!(Gguf::parse(&b).expect_err("refused").contains("version 9"));
+        assert!(
+            Gguf::parse(&b)
+                .expect_err("refused")
+                .to_string()
+                .contains("version 9")
+        );
         // A count that cannot fit is refused before anything is allocated.
         assert!(
             Gguf::parse(&header(u64::MAX, 0))
                 .expect_err("refused")
+                .to_string()
                 .contains("cannot fit")
         );
         let mut b = header(0, 1);
@@ -292,7 +305,12 @@ mod tests {
         b.extend(8u32.to_le_bytes());
         b.extend(1000u64.to_le_bytes());
         b.extend(b"short");
-        assert!(Gguf::parse(&b).expect_err("refused").contains("truncated"));
+        assert!(
+            Gguf::parse(&b)
+                .expect_err("refused")
+                .to_string()
+                .contains("truncated")
+        );
     }
 
     #[test]
@@ -306,6 +324,7 @@ mod tests {
         b.extend(0u64.to_le_bytes());
         b.resize(1024, 0);
         let e = Gguf::parse(&b).expect_err("refused");
+        let e = e.to_string();
         assert!(e.contains("Q5_K") && e.contains("tensor w"), "{e}");
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod bpe;
 pub mod chat;
+pub mod error;
 pub mod forward;
 pub mod gguf;
 pub mod llama;
@@ -15,3 +16,5 @@ pub mod load;
 pub mod model;
 pub mod qdot;
 pub mod quant;
+
+pub use error::DecoderError;

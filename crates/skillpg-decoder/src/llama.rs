@@ -7,6 +7,7 @@
 //! feed-forward, the residual. Then a final RMSNorm and the LM head (tied to the embeddings when
 //! the file has no `output.weight`).
 
+use crate::DecoderError;
 use crate::gguf::{Gguf, Value};
 
 /// The shape of a Llama-family model, from GGUF metadata.
@@ -84,7 +85,11 @@ fn rope(x: &mut [f32], head_dim: usize, pos: usize, base: f32) {
 
 impl Llama {
     /// Reads a `llama`-architecture GGUF, or says what is missing or unsupported.
-    pub fn from_gguf(g: &Gguf<'_>) -> Result<Llama, String> {
+    pub fn from_gguf(g: &Gguf<'_>) -> Result<Llama, DecoderError> {
+        Self::read_gguf(g).map_err(DecoderError::Model)
+    }
+
+    fn read_gguf(g: &Gguf<'_>) -> Result<Llama, String> {
         let arch = g
             .get("general.architecture")
             .and_then(Value::as_str)

@@ -2,6 +2,7 @@
 //! checkpoint's `model.safetensors`, `config.json` and `tokenizer.json`), checked to belong
 //! together and to speak ChatML: the one loader of the CLI and the page's worker.
 
+use crate::DecoderError;
 use crate::bpe::Bpe;
 use crate::gguf::{Gguf, Value};
 use crate::model::Decoder;
@@ -36,7 +37,11 @@ impl Loaded {
     }
 
     /// Reads a GGUF's model and tokenizer, or names what is wrong.
-    pub fn from_gguf(bytes: Vec<u8>) -> Result<Loaded, String> {
+    pub fn from_gguf(bytes: Vec<u8>) -> Result<Loaded, DecoderError> {
+        Self::read_gguf(bytes).map_err(DecoderError::Model)
+    }
+
+    fn read_gguf(bytes: Vec<u8>) -> Result<Loaded, String> {
         let size = bytes.len();
         let (bpe, name) = {
             let g = Gguf::parse(&bytes)?;
@@ -61,7 +66,11 @@ impl Loaded {
         bytes: Vec<u8>,
         config: &str,
         tokenizer: &str,
-    ) -> Result<Loaded, String> {
+    ) -> Result<Loaded, DecoderError> {
+        Self::read_checkpoint(bytes, config, tokenizer).map_err(DecoderError::Model)
+    }
+
+    fn read_checkpoint(bytes: Vec<u8>, config: &str, tokenizer: &str) -> Result<Loaded, String> {
         let size = bytes.len();
         let bpe = Bpe::from_tokenizer_json(tokenizer)?;
         let name = serde_json::from_str::<serde_json::Value>(config)

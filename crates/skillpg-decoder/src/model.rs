@@ -11,6 +11,7 @@
 //!   are those of the positions asked for, in order;
 //! - a cache truncated back to a length is exactly the cache that length had (prefix reuse).
 
+use crate::DecoderError;
 use crate::gguf::{Gguf, Value};
 use crate::qdot::{self, Kernel, QuantizedActs, UnpackedRow};
 use crate::quant::{GgmlType, dequantize_into};
@@ -582,7 +583,11 @@ fn assemble(
 impl Decoder {
     /// Reads a `llama` or `qwen2` GGUF, keeping its bytes; or says what is missing, unknown or
     /// inconsistent.
-    pub fn from_gguf(bytes: Vec<u8>) -> Result<Decoder, String> {
+    pub fn from_gguf(bytes: Vec<u8>) -> Result<Decoder, DecoderError> {
+        Self::read_gguf(bytes).map_err(DecoderError::Model)
+    }
+
+    fn read_gguf(bytes: Vec<u8>) -> Result<Decoder, String> {
         let parts = {
             let g = Gguf::parse(&bytes)?;
             let arch = g
@@ -644,7 +649,11 @@ impl Decoder {
 
     /// Reads a Hugging Face model: `config.json` and one `model.safetensors` (F32, F16 or BF16
     /// tensors, `LlamaForCausalLM` or `Qwen2ForCausalLM`), keeping the file's bytes.
-    pub fn from_safetensors(bytes: Vec<u8>, config_json: &str) -> Result<Decoder, String> {
+    pub fn from_safetensors(bytes: Vec<u8>, config_json: &str) -> Result<Decoder, DecoderError> {
+        Self::read_safetensors(bytes, config_json).map_err(DecoderError::Model)
+    }
+
+    fn read_safetensors(bytes: Vec<u8>, config_json: &str) -> Result<Decoder, String> {
         let parts = {
             let config: serde_json::Value = serde_json::from_str(config_json)
                 .map_err(|e| format!("config.json is not JSON: {e}"))?;

@@ -2,6 +2,7 @@
 //! implementation is tested against these functions, kernel by kernel and whole.
 
 use crate::Embedder;
+use crate::error::EmbedderError;
 use crate::weights::{Config, LAYER_NORM_EPS, MINILM_L6, Weights};
 use crate::wordpiece::WordPiece;
 
@@ -160,11 +161,12 @@ pub struct Model {
 
 impl Model {
     /// Arranges safetensors-named weights for all-MiniLM-L6-v2.
-    pub fn from_weights(w: &Weights) -> Result<Model, String> {
+    pub fn from_weights(w: &Weights) -> Result<Model, EmbedderError> {
         let t = |name: &str| w.get(name).map(|t| t.data.clone());
-        let pair = |prefix: &str, a: &str, b: &str| -> Result<(Vec<f32>, Vec<f32>), String> {
-            Ok((t(&format!("{prefix}.{a}"))?, t(&format!("{prefix}.{b}"))?))
-        };
+        let pair =
+            |prefix: &str, a: &str, b: &str| -> Result<(Vec<f32>, Vec<f32>), EmbedderError> {
+                Ok((t(&format!("{prefix}.{a}"))?, t(&format!("{prefix}.{b}"))?))
+            };
         let config = MINILM_L6;
         let mut layers = Vec::with_capacity(config.layers);
         for i in 0..config.layers {

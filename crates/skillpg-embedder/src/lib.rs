@@ -9,10 +9,13 @@
 //! product's router.
 
 pub mod cpu;
+pub mod error;
 pub mod fast;
 pub mod q8;
 pub mod weights;
 pub mod wordpiece;
+
+pub use error::EmbedderError;
 
 /// Anything that turns texts into L2-normalized sentence embeddings.
 pub trait Embedder {

@@ -5,6 +5,7 @@
 //! `{"dtype": "f32"|"f16", "tensors": {name: {"shape": [...], "offset": bytes}}}`, then the
 //! data, each tensor starting at a multiple of 16 bytes, little-endian.
 
+use crate::error::EmbedderError;
 use std::collections::BTreeMap;
 
 /// BERT's shape for all-MiniLM-L6-v2.
@@ -105,14 +106,18 @@ impl Weights {
     }
 
     /// The tensor `name`, or an error naming it.
-    pub fn get(&self, name: &str) -> Result<&Tensor, String> {
+    pub fn get(&self, name: &str) -> Result<&Tensor, EmbedderError> {
         self.tensors
             .get(name)
-            .ok_or_else(|| format!("the weights have no tensor {name}"))
+            .ok_or_else(|| EmbedderError::Weights(format!("the weights have no tensor {name}")))
     }
 
     /// Reads a safetensors file; F32 tensors are kept, others (the I64 `position_ids`) skipped.
-    pub fn from_safetensors(bytes: &[u8]) -> Result<Weights, String> {
+    pub fn from_safetensors(bytes: &[u8]) -> Result<Weights, EmbedderError> {
+        Self::read_safetensors(bytes).map_err(EmbedderError::Weights)
+    }
+
+    fn read_safetensors(bytes: &[u8]) -> Result<Weights, String> {
         let (header, data) = split_header(bytes, 0, 8)?;
         let mut tensors = BTreeMap::new();
         for (name, info) in header
@@ -214,7 +219,11 @@ impl Weights {
     }
 
     /// Reads the app's format (f16 is widened to f32).
-    pub fn from_spgm(bytes: &[u8]) -> Result<Weights, String> {
+    pub fn from_spgm(bytes: &[u8]) -> Result<Weights, EmbedderError> {
+        Self::read_spgm(bytes).map_err(EmbedderError::Weights)
+    }
+
+    fn read_spgm(bytes: &[u8]) -> Result<Weights, String> {
         if !bytes.starts_with(b"SPGM\0\0\0\x01") {
             return Err("not a .spgm model file (bad magic)".into());
         }

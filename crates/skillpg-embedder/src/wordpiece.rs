@@ -7,6 +7,7 @@
 //! masks nothing, so padding would change the mean). It truncates at 256 tokens, the
 //! `max_seq_length` of sentence-transformers' config for this model.
 
+use crate::error::EmbedderError;
 use std::collections::HashMap;
 
 use unicode_normalization::UnicodeNormalization;
@@ -26,7 +27,11 @@ pub struct WordPiece {
 
 impl WordPiece {
     /// Reads `vocab.txt` (one token a line, the line number is the id).
-    pub fn from_vocab_txt(text: &str) -> Result<WordPiece, String> {
+    pub fn from_vocab_txt(text: &str) -> Result<WordPiece, EmbedderError> {
+        Self::read_vocab_txt(text).map_err(EmbedderError::Vocab)
+    }
+
+    fn read_vocab_txt(text: &str) -> Result<WordPiece, String> {
         let vocab: HashMap<String, u32> = text
             .lines()
             .enumerate()

@@ -5,6 +5,7 @@
 //! its 45 dispatches into one compute pass, submits once and reads the pooled embeddings back:
 //! no buffer or bind group is made for a batch of a size seen before.
 
+use crate::GpuError;
 use crate::{Gpu, GpuModel, Params, linear_groups};
 
 /// The most rows one pass embeds; a larger batch runs in several.
@@ -314,7 +315,7 @@ impl BatchPlan {
         spans: &[f32],
         rows: usize,
         texts: usize,
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, GpuError> {
         let g = &model.gpu;
         let groups = self.stage(model, extra, row_spans, spans, rows, texts);
         let mut enc = g.encoder();
@@ -340,7 +341,7 @@ impl BatchPlan {
         spans: &[f32],
         rows: usize,
         texts: usize,
-    ) -> Result<(Vec<crate::profile::KernelTime>, crate::profile::Timing), String> {
+    ) -> Result<(Vec<crate::profile::KernelTime>, crate::profile::Timing), GpuError> {
         let g = &model.gpu;
         let groups = self.stage(model, extra, row_spans, spans, rows, texts);
         let c = model.config;

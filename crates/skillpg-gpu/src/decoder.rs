@@ -29,6 +29,8 @@
 mod kernels;
 mod pack;
 
+use crate::GpuError;
+use skillpg_decoder::DecoderError;
 use skillpg_decoder::forward::{Forward, log_probs_from_logits};
 use skillpg_decoder::model::{Config, Decoder, Logits, RopeLayout};
 
@@ -251,24 +253,24 @@ impl GpuDecoder {
     pub async fn new(
         kernels: DecoderKernels,
         model: Decoder,
-    ) -> Result<GpuDecoder, (Decoder, String)> {
+    ) -> Result<GpuDecoder, (Decoder, GpuError)> {
         let c = model.config;
         if c.head_dim > 256 || c.head_dim % 2 == 1 {
             return Err((
                 model,
-                format!(
+                GpuError::Device(format!(
                     "the model's heads are {} wide; the GPU attention kernel holds an even width of 256 at most",
                     c.head_dim
-                ),
+                )),
             ));
         }
         if c.kv_heads == 0 || !c.heads.is_multiple_of(c.kv_heads) {
             return Err((
                 model,
-                format!(
+                GpuError::Device(format!(
                     "{} query heads do not share {} key/value heads evenly",
                     c.heads, c.kv_heads
-                ),
+                )),
             ));
         }
         let (built, error) = kernels
@@ -281,10 +283,10 @@ impl GpuDecoder {
             (Ok(parts), Some(e)) => {
                 return Err((
                     model,
-                    format!(
+                    GpuError::Device(format!(
                         "the GPU could not hold the model's {:.0} MB of weights and buffers: {e}",
                         parts.device_bytes as f64 / 1e6
-                    ),
+                    )),
                 ));
             }
         };
@@ -330,12 +332,12 @@ impl GpuDecoder {
         &self.kernels.gpu
     }
 
-    fn build(k: &DecoderKernels, model: &Decoder) -> Result<Built, String> {
+    fn build(k: &DecoderKernels, model: &Decoder) -> Result<Built, GpuError> {
         let c = model.config;
         let g = &k.gpu;
         let mut device_bytes = 0u64;
         let mut kinds: Vec<Storage> = Vec::new();
-        let mut upload = |parts: Vec<Packed>| -> Result<Vec<(DeviceMatrix, usize)>, String> {
+        let mut upload = |parts: Vec<Packed>| -> Result<Vec<(DeviceMatrix, usize)>, GpuError> {
             let parts = match Packed::stack(&parts) {
                 Some(one) => vec![one],
                 None => parts,
@@ -392,10 +394,10 @@ impl GpuDecoder {
             .min(MAX_CACHE)
             .min((k.max_binding / (2 * kv_dim as u64 * 4)) as usize);
         if capacity == 0 || LOGIT_ROWS as u64 * c.vocab as u64 * 4 > k.max_binding {
-            return Err(format!(
+            return Err(GpuError::Device(format!(
                 "this GPU binds {} bytes at most: too few for the model's {} key/value widths or {} logits",
                 k.max_binding, kv_dim, c.vocab
-            ));
+            )));
         }
         let act = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
@@ -457,7 +459,9 @@ impl GpuDecoder {
             }
         }
         let (Some(argmax), Some(log_probs)) = (argmax.pop(), log_probs.pop()) else {
-            return Err("the plan has no argmax or log_probs dispatch".to_owned());
+            return Err(GpuError::Device(
+                "the plan has no argmax or log_probs dispatch".to_owned(),
+            ));
         };
         let plan = Plan {
             decode,
@@ -576,12 +580,12 @@ impl GpuDecoder {
     pub fn profile(
         &mut self,
         ids: &[u32],
-    ) -> Result<(Vec<crate::profile::KernelTime>, crate::profile::Timing), String> {
+    ) -> Result<(Vec<crate::profile::KernelTime>, crate::profile::Timing), GpuError> {
         if ids.is_empty() || ids.len() > self.pass_tokens || self.len + ids.len() > self.capacity {
-            return Err(format!(
+            return Err(GpuError::Device(format!(
                 "a profiled pass runs 1 to {} tokens within the cache's {} positions",
                 self.pass_tokens, self.capacity
-            ));
+            )));
         }
         let (n, start) = (ids.len(), self.len);
         let out = Out::Argmax;
@@ -606,23 +610,23 @@ impl GpuDecoder {
     }
 
     /// One pass (at most `pass_tokens` tokens): what `out` asks for, read back.
-    async fn pass(&mut self, ids: &[u32], out: Out) -> Result<Vec<f32>, String> {
+    async fn pass(&mut self, ids: &[u32], out: Out) -> Result<Vec<f32>, GpuError> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
         if self.len + ids.len() > self.capacity {
-            return Err(format!(
+            return Err(GpuError::Device(format!(
                 "the GPU's key/value cache holds {} positions; this pass needs {}",
                 self.capacity,
                 self.len + ids.len()
-            ));
+            )));
         }
         let gpu = self.kernels.gpu.clone();
         let (bytes, error) = gpu.catching(|| self.encode(ids, &out)).await;
         if let Some(e) = error {
             // The cache may hold half a pass: forget it.
             self.len = 0;
-            return Err(format!("the GPU failed: {e}"));
+            return Err(GpuError::Device(format!("the GPU failed: {e}")));
         }
         if bytes == 0 {
             return Ok(Vec::new());
@@ -631,7 +635,7 @@ impl GpuDecoder {
     }
 
     /// `ids` in passes of at most `pass_tokens`, the last one's read-back `last`.
-    async fn passes(&mut self, ids: &[u32], last: Out) -> Result<Vec<f32>, String> {
+    async fn passes(&mut self, ids: &[u32], last: Out) -> Result<Vec<f32>, GpuError> {
         let split = ids.len().saturating_sub(1) / self.pass_tokens * self.pass_tokens;
         for chunk in ids[..split].chunks(self.pass_tokens) {
             self.pass(chunk, Out::Nothing).await?;
@@ -656,7 +660,7 @@ impl GpuDecoder {
         self.pass(tail, last).await
     }
 
-    async fn run(&mut self, ids: &[u32], logits: Logits) -> Result<Vec<f32>, String> {
+    async fn run(&mut self, ids: &[u32], logits: Logits) -> Result<Vec<f32>, GpuError> {
         match logits {
             Logits::None => self.passes(ids, Out::Nothing).await,
             Logits::Last => {
@@ -688,21 +692,21 @@ impl GpuDecoder {
         }
     }
 
-    async fn argmax(&mut self, ids: &[u32]) -> Result<u32, String> {
+    async fn argmax(&mut self, ids: &[u32]) -> Result<u32, GpuError> {
         if ids.is_empty() {
-            return Err("no token to decode from".to_owned());
+            return Err(GpuError::Device("no token to decode from".to_owned()));
         }
         let out = self.passes(ids, Out::Argmax).await?;
         out.first()
             .map(|v| v.to_bits())
-            .ok_or_else(|| "the GPU read back no token".to_owned())
+            .ok_or_else(|| GpuError::Device("the GPU read back no token".to_owned()))
     }
 
     async fn log_probs(
         &mut self,
         ids: &[u32],
         wanted: &[(usize, u32)],
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, DecoderError> {
         let (Some(lo), Some(hi)) = (
             wanted.iter().map(|w| w.0).min(),
             wanted.iter().map(|w| w.0).max(),
@@ -1129,23 +1133,19 @@ impl Forward for GpuDecoder {
         self.len = self.len.min(len);
     }
 
-    fn forward(
-        &mut self,
-        ids: &[u32],
-        logits: Logits,
-    ) -> impl Future<Output = Result<Vec<f32>, String>> {
-        self.run(ids, logits)
+    async fn forward(&mut self, ids: &[u32], logits: Logits) -> Result<Vec<f32>, DecoderError> {
+        Ok(self.run(ids, logits).await?)
     }
 
-    fn forward_argmax(&mut self, ids: &[u32]) -> impl Future<Output = Result<u32, String>> {
-        self.argmax(ids)
+    async fn forward_argmax(&mut self, ids: &[u32]) -> Result<u32, DecoderError> {
+        Ok(self.argmax(ids).await?)
     }
 
     fn forward_log_probs(
         &mut self,
         ids: &[u32],
         wanted: &[(usize, u32)],
-    ) -> impl Future<Output = Result<Vec<f32>, String>> {
+    ) -> impl Future<Output = Result<Vec<f32>, DecoderError>> {
         self.log_probs(ids, wanted)
     }
 }

@@ -10,8 +10,10 @@ use std::sync::Arc;
 
 mod batch;
 /// What kind of device an adapter is (wgpu's own type).
+pub use error::GpuError;
 pub use wgpu::DeviceType;
 pub mod decoder;
+pub mod error;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod profile;
 
@@ -151,7 +153,7 @@ pub struct DeviceBuf {
 }
 
 /// The adapter wgpu would use, and what it is.
-async fn request_adapter() -> Result<(wgpu::Adapter, AdapterSummary), String> {
+async fn request_adapter() -> Result<(wgpu::Adapter, AdapterSummary), GpuError> {
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter = instance
@@ -160,7 +162,7 @@ async fn request_adapter() -> Result<(wgpu::Adapter, AdapterSummary), String> {
             ..Default::default()
         })
         .await
-        .map_err(|e| format!("no GPU adapter: {e}"))?;
+        .map_err(|e| GpuError::Unavailable(format!("no GPU adapter: {e}")))?;
     let info = adapter.get_info();
     let summary = AdapterSummary {
         name: info.name.clone(),
@@ -174,13 +176,13 @@ async fn request_adapter() -> Result<(wgpu::Adapter, AdapterSummary), String> {
 
 /// What the adapter is, without a device or any kernel compiled: enough to find a kept
 /// measurement, so a load whose kept decision is the CPU path never starts the GPU.
-pub async fn adapter_summary() -> Result<AdapterSummary, String> {
+pub async fn adapter_summary() -> Result<AdapterSummary, GpuError> {
     Ok(request_adapter().await?.1)
 }
 
 impl Gpu {
     /// Finds an adapter and compiles the kernels; `Err` with the reason when there is no GPU.
-    pub async fn new() -> Result<Gpu, String> {
+    pub async fn new() -> Result<Gpu, GpuError> {
         let (adapter, summary) = request_adapter().await?;
         // Raise the limits to what the adapter offers: the word embeddings are a 47 MB binding.
         let mut required_features = wgpu::Features::empty();
@@ -198,7 +200,7 @@ impl Gpu {
                 ..Default::default()
             })
             .await
-            .map_err(|e| format!("the GPU refused a device: {e}"))?;
+            .map_err(|e| GpuError::Unavailable(format!("the GPU refused a device: {e}")))?;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kernels"),
             source: wgpu::ShaderSource::Wgsl(KERNELS_WGSL.into()),
@@ -350,7 +352,7 @@ impl Gpu {
         &self,
         staging: &wgpu::Buffer,
         bytes: u64,
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, GpuError> {
         Ok(bytemuck::cast_slice(&self.read_staging_bytes(staging, bytes).await?).to_vec())
     }
 
@@ -359,7 +361,7 @@ impl Gpu {
         &self,
         staging: &wgpu::Buffer,
         bytes: u64,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, GpuError> {
         self.counters.add(READ_BYTES, bytes);
         let bytes = bytes.max(4);
         let (tx, rx) = futures_channel::oneshot::channel();
@@ -369,11 +371,11 @@ impl Gpu {
         #[cfg(not(target_arch = "wasm32"))]
         self.wait()?;
         rx.await
-            .map_err(|_| "the GPU dropped the read".to_owned())?
-            .map_err(|e| format!("reading the GPU buffer failed: {e}"))?;
+            .map_err(|_| GpuError::Device("the GPU dropped the read".to_owned()))?
+            .map_err(|e| GpuError::Device(format!("reading the GPU buffer failed: {e}")))?;
         let view = staging
             .get_mapped_range(..bytes)
-            .map_err(|e| format!("{e:?}"))?;
+            .map_err(|e| GpuError::Device(format!("{e:?}")))?;
         let data = view.to_vec();
         drop(view);
         staging.unmap();
@@ -382,11 +384,11 @@ impl Gpu {
 
     /// Waits until the device has done what was submitted (natively).
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn wait(&self) -> Result<(), String> {
+    pub(crate) fn wait(&self) -> Result<(), GpuError> {
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
             .map(|_| ())
-            .map_err(|e| format!("GPU poll failed: {e}"))
+            .map_err(|e| GpuError::Device(format!("GPU poll failed: {e}")))
     }
 
     /// The alignment of a uniform block's offset in a buffer of several.
@@ -571,7 +573,7 @@ impl Gpu {
 
     /// Reads a buffer back, asynchronously (through a staging buffer made for it: the planned
     /// paths keep their own).
-    pub async fn read(&self, src: &DeviceBuf) -> Result<Vec<f32>, String> {
+    pub async fn read(&self, src: &DeviceBuf) -> Result<Vec<f32>, GpuError> {
         let size = (src.len.max(1) * 4) as u64;
         let staging = self.buffer(
             "staging",
@@ -805,13 +807,15 @@ impl GpuModel {
     /// Uploads the CPU model's weights: the layers' matrices in f16 where the adapter offers
     /// `shader-f16` (and `allow_f16`), in f32 otherwise; `Err` when the device could not take
     /// them (out of memory, a buffer past its limits), with the device's own words.
-    pub async fn new(gpu: Gpu, model: &Model, allow_f16: bool) -> Result<GpuModel, String> {
+    pub async fn new(gpu: Gpu, model: &Model, allow_f16: bool) -> Result<GpuModel, GpuError> {
         let (uploaded, error) = gpu
             .catching(|| GpuModel::upload(gpu.clone(), model, allow_f16))
             .await;
         match error {
             None => Ok(uploaded),
-            Some(e) => Err(format!("the GPU could not take the model's weights: {e}")),
+            Some(e) => Err(GpuError::Device(format!(
+                "the GPU could not take the model's weights: {e}"
+            ))),
         }
     }
 
@@ -856,7 +860,7 @@ impl GpuModel {
     }
 
     /// The sentence embedding of `ids` (its first 256), computed on the GPU.
-    pub async fn forward(&self, ids: &[u32]) -> Result<Vec<f32>, String> {
+    pub async fn forward(&self, ids: &[u32]) -> Result<Vec<f32>, GpuError> {
         Ok(self
             .forward_batch(std::slice::from_ref(&ids.to_vec()))
             .await?
@@ -868,7 +872,7 @@ impl GpuModel {
     /// compute pass and one read-back for up to 4,096 rows, with no buffer or bind group made
     /// for a batch of a size seen before. An empty text gets a zero vector (as the CPU paths
     /// give).
-    pub async fn forward_batch(&self, batch: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, String> {
+    pub async fn forward_batch(&self, batch: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, GpuError> {
         let h = self.config.hidden;
         let texts: Vec<&[u32]> = batch
             .iter()
@@ -934,7 +938,7 @@ impl GpuModel {
     }
 
     /// The planned pass for `rows` rows: a kept one of its bucket, or a new one.
-    fn take_plan(&self, rows: usize) -> Result<batch::BatchPlan, String> {
+    fn take_plan(&self, rows: usize) -> Result<batch::BatchPlan, GpuError> {
         let bucket = batch::bucket(rows);
         let kept = {
             let mut plans = self.plans.borrow_mut();
@@ -950,11 +954,13 @@ impl GpuModel {
     }
 
     /// One planned pass over `texts`: their pooled embeddings, flat.
-    async fn pass(&self, texts: &[&[u32]]) -> Result<Vec<f32>, String> {
+    async fn pass(&self, texts: &[&[u32]]) -> Result<Vec<f32>, GpuError> {
         let (extra, row_spans, spans, rows) = self.pass_inputs(texts);
         let (plan, error) = self.gpu.catching(|| self.take_plan(rows)).await;
         if let Some(e) = error {
-            return Err(format!("the GPU could not plan a pass of {rows} rows: {e}"));
+            return Err(GpuError::Device(format!(
+                "the GPU could not plan a pass of {rows} rows: {e}"
+            )));
         }
         let plan = plan?;
         let out = plan
@@ -970,7 +976,7 @@ impl GpuModel {
     pub fn profile(
         &self,
         batch: &[Vec<u32>],
-    ) -> Result<(Vec<profile::KernelTime>, profile::Timing), String> {
+    ) -> Result<(Vec<profile::KernelTime>, profile::Timing), GpuError> {
         let texts: Vec<&[u32]> = batch
             .iter()
             .filter(|t| !t.is_empty())
@@ -978,10 +984,10 @@ impl GpuModel {
             .collect();
         let (extra, row_spans, spans, rows) = self.pass_inputs(&texts);
         if rows > batch::MAX_PASS_ROWS {
-            return Err(format!(
+            return Err(GpuError::Device(format!(
                 "a profiled pass holds {} rows at most",
                 batch::MAX_PASS_ROWS
-            ));
+            )));
         }
         let plan = self.take_plan(rows)?;
         let out = plan.profile(self, &extra, &row_spans, &spans, rows, texts.len());

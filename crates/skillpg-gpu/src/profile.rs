@@ -3,6 +3,7 @@
 //! stamped on the device), else each dispatch submitted alone and waited for on the CPU, which
 //! adds a submit's fixed cost to every kernel, and the table says so. Natively only.
 
+use crate::GpuError;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -155,7 +156,7 @@ pub(crate) struct Timed<'a> {
 pub(crate) fn time_dispatches(
     gpu: &crate::Gpu,
     dispatches: &[Timed<'_>],
-) -> Result<(Vec<KernelTime>, Timing), String> {
+) -> Result<(Vec<KernelTime>, Timing), GpuError> {
     let timed = |d: &Timed<'_>, ms| KernelTime {
         kind: d.kind,
         ms,

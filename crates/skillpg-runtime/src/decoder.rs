@@ -7,6 +7,7 @@
 //! words (the system turn that lists the skills, NONE, how an answer is read, a `Decision`) to
 //! the model's conversation (`skillpg_decoder::chat`), which knows nothing of skills.
 
+use skillpg_decoder::DecoderError;
 use skillpg_decoder::bpe::Bpe;
 use skillpg_decoder::chat::{ChatRouter, DEFAULT_MAX_ANSWER_TOKENS};
 use skillpg_decoder::forward::{CpuForward, Forward};
@@ -84,14 +85,14 @@ impl Forward for DecoderBackend {
         }
     }
 
-    async fn forward(&mut self, ids: &[u32], logits: Logits) -> Result<Vec<f32>, String> {
+    async fn forward(&mut self, ids: &[u32], logits: Logits) -> Result<Vec<f32>, DecoderError> {
         match self {
             DecoderBackend::Cpu(c) => c.forward(ids, logits).await,
             DecoderBackend::Gpu(g) => g.forward(ids, logits).await,
         }
     }
 
-    async fn forward_argmax(&mut self, ids: &[u32]) -> Result<u32, String> {
+    async fn forward_argmax(&mut self, ids: &[u32]) -> Result<u32, DecoderError> {
         match self {
             DecoderBackend::Cpu(c) => c.forward_argmax(ids).await,
             DecoderBackend::Gpu(g) => g.forward_argmax(ids).await,
@@ -102,7 +103,7 @@ impl Forward for DecoderBackend {
         &mut self,
         ids: &[u32],
         wanted: &[(usize, u32)],
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, DecoderError> {
         match self {
             DecoderBackend::Cpu(c) => c.forward_log_probs(ids, wanted).await,
             DecoderBackend::Gpu(g) => g.forward_log_probs(ids, wanted).await,
@@ -117,7 +118,11 @@ const PROBE_STEPS: usize = 4;
 
 /// Runs the probe on `model` from an empty cache, step by step; `Ok(false)` when it stopped
 /// because the clock passed `deadline` (absolute milliseconds).
-async fn probe(model: &mut impl Forward, clock: Clock<'_>, deadline: f64) -> Result<bool, String> {
+async fn probe(
+    model: &mut impl Forward,
+    clock: Clock<'_>,
+    deadline: f64,
+) -> Result<bool, DecoderError> {
     let vocab = model.config().vocab.max(1);
     let ids: Vec<u32> = (0..PROBE_PROMPT)
         .map(|i| ((i * 7919 + 13) % vocab) as u32)
@@ -140,7 +145,7 @@ async fn time_probe(
     model: &mut impl Forward,
     clock: Clock<'_>,
     budget: f64,
-) -> Result<(f64, bool), String> {
+) -> Result<(f64, bool), DecoderError> {
     let start = clock();
     if !probe(model, clock, start + budget).await? {
         model.truncate(0);
@@ -173,7 +178,7 @@ pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, 
         Err((model, e)) => Err(cpu(
             model,
             Path::Cpu,
-            Why::GpuRefused(e),
+            Why::GpuRefused(e.to_string()),
             Some(adapter.clone()),
         )),
     };
@@ -197,7 +202,14 @@ pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, 
         Plan::Measure => match time_probe(&mut CpuForward::new(&model), clock, f64::INFINITY).await
         {
             Ok((ms, _)) => ms,
-            Err(e) => return cpu(model, Path::Cpu, Why::GpuFailed(e), Some(adapter)),
+            Err(e) => {
+                return cpu(
+                    model,
+                    Path::Cpu,
+                    Why::GpuFailed(e.to_string()),
+                    Some(adapter),
+                );
+            }
         },
     };
     let mut on_gpu = match upload(model).await {
@@ -218,7 +230,7 @@ pub async fn place(model: Decoder, ask: Ask<'_>) -> (DecoderBackend, Placement, 
         Err(e) => cpu(
             on_gpu.into_model(),
             Path::Cpu,
-            Why::GpuFailed(e),
+            Why::GpuFailed(e.to_string()),
             Some(adapter),
         ),
     }
@@ -241,7 +253,7 @@ impl SkillsChat {
         bpe: &Bpe,
         skills: &[RouteSkill],
         reuse_prefix: bool,
-    ) -> Result<SkillsChat, String> {
+    ) -> Result<SkillsChat, DecoderError> {
         let names = skillpg_routing::skills::names(skills);
         let candidates: Vec<&str> = names.iter().map(String::as_str).chain([NONE]).collect();
         let prefix = prompt_prefix(&system_prompt(skills));
@@ -263,7 +275,7 @@ impl SkillsChat {
         request: &str,
         max_tokens: usize,
         sampling: Option<Sampling>,
-    ) -> Result<Decision, String> {
+    ) -> Result<Decision, DecoderError> {
         let turn = prompt_request(request);
         let answer = self
             .chat
@@ -289,7 +301,7 @@ impl SkillsChat {
         model: &mut impl Forward,
         bpe: &Bpe,
         request: &str,
-    ) -> Result<Decision, String> {
+    ) -> Result<Decision, DecoderError> {
         let scores = self
             .chat
             .choice(model, bpe, &prompt_request(request))
@@ -342,7 +354,7 @@ impl DecoderRouting {
     }
 
     /// The model and its tokenizer back, to place again.
-    pub fn into_parts(self) -> Result<(Decoder, Bpe), String> {
+    pub fn into_parts(self) -> Result<(Decoder, Bpe), DecoderError> {
         let backend = self.backend.ok_or_else(lost)?;
         Ok((backend.into_model(), self.bpe))
     }
@@ -357,9 +369,13 @@ impl DecoderRouting {
         request: &str,
         mode: DecoderMode,
         sampling: Option<Sampling>,
-    ) -> Result<(Decision, usize), String> {
+    ) -> Result<(Decision, usize), DecoderError> {
         match self.route_here(skills, request, mode, sampling).await {
-            Err(failure) if self.backend.as_ref().is_some_and(DecoderBackend::on_gpu) => {
+            // Only the device's failures move the model: a prompt too long for its context, or
+            // a model it cannot use, would fail the same way on the CPU.
+            Err(DecoderError::Device(failure))
+                if self.backend.as_ref().is_some_and(DecoderBackend::on_gpu) =>
+            {
                 self.fall_back(&failure);
                 self.route_here(skills, request, mode, sampling).await
             }
@@ -374,7 +390,7 @@ impl DecoderRouting {
         request: &str,
         mode: DecoderMode,
         sampling: Option<Sampling>,
-    ) -> Result<(Decision, usize), String> {
+    ) -> Result<(Decision, usize), DecoderError> {
         let backend = self.backend.as_mut().ok_or_else(lost)?;
         if self.router.as_ref().is_none_or(|(s, _)| s != skills) {
             self.router = None;
@@ -382,7 +398,7 @@ impl DecoderRouting {
             self.router = Some((skills.to_vec(), router));
         }
         let Some((_, router)) = &self.router else {
-            return Err("no router".to_owned());
+            return Err(DecoderError::Device("no router".to_owned()));
         };
         let decision = match mode {
             DecoderMode::Chapter => {
@@ -411,6 +427,6 @@ impl DecoderRouting {
 }
 
 /// What a routing whose model was lost in a fallback says (it is not: the move cannot fail).
-fn lost() -> String {
-    "the decoder was lost moving to the CPU path".to_owned()
+fn lost() -> DecoderError {
+    DecoderError::Device("the decoder was lost moving to the CPU path".to_owned())
 }

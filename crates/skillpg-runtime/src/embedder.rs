@@ -73,7 +73,7 @@ impl EmbedderBackend {
             match g.forward_batch(batch).await {
                 Ok(vectors) => return vectors,
                 Err(e) => {
-                    self.placement = self.placement.after_failure(&e);
+                    self.placement = self.placement.after_failure(&e.to_string());
                     self.gpu = None;
                 }
             }
@@ -124,7 +124,7 @@ pub async fn place(
                     None,
                     Placement {
                         path: Path::Cpu,
-                        why: Why::GpuRefused(e),
+                        why: Why::GpuRefused(e.to_string()),
                         adapter: Some(adapter),
                     },
                 ),
@@ -146,7 +146,7 @@ pub async fn place(
                     None,
                     Placement {
                         path: Path::Cpu,
-                        why: Why::GpuFailed(e),
+                        why: Why::GpuFailed(e.to_string()),
                         adapter: Some(adapter),
                     },
                 ),
@@ -175,11 +175,11 @@ async fn measure(
     fast: &FastEmbedder,
     gpu: &skillpg_gpu::GpuModel,
     clock: Clock<'_>,
-) -> Result<(f64, f64, bool), String> {
+) -> Result<(f64, f64, bool), skillpg_gpu::GpuError> {
     let batch: Vec<Vec<u32>> = PROBE.iter().map(|t| fast.tokenizer.encode(t)).collect();
     let cpu = time_twice(clock, f64::INFINITY, || {
         let _ = fast.forward_batch(&batch);
-        std::future::ready(Ok(()))
+        std::future::ready(Ok::<(), skillpg_gpu::GpuError>(()))
     })
     .await?;
     let gpu = time_twice(clock, STOP_AFTER * cpu.ms, || async {

@@ -81,11 +81,16 @@ pub(crate) enum Start {
 /// device or compiles a kernel.
 pub(crate) async fn start(ask: &Ask<'_>) -> Start {
     let summary = if ask.choice == BackendChoice::Cpu {
-        Err("not asked for".to_owned())
+        Err(skillpg_gpu::GpuError::Unavailable(
+            "not asked for".to_owned(),
+        ))
     } else {
         skillpg_gpu::adapter_summary().await
     };
-    let adapter = summary.as_ref().map(adapter_of).map_err(String::clone);
+    let adapter = summary
+        .as_ref()
+        .map(adapter_of)
+        .map_err(ToString::to_string);
     let kept_one = adapter
         .as_ref()
         .ok()
@@ -102,7 +107,7 @@ pub(crate) async fn start(ask: &Ask<'_>) -> Start {
                 Ok(gpu) => Start::Gpu { gpu, adapter, plan },
                 Err(e) => Start::Cpu(Placement {
                     path: Path::Cpu,
-                    why: Why::GpuRefused(e),
+                    why: Why::GpuRefused(e.to_string()),
                     adapter: Some(adapter),
                 }),
             }
@@ -130,14 +135,14 @@ pub(crate) struct Timed {
 
 /// The milliseconds of `run`'s second pass (the first warms it), or its first when that alone
 /// went past `budget`. `Err` when a run failed.
-pub(crate) async fn time_twice<F, Fut>(
+pub(crate) async fn time_twice<F, Fut, E>(
     clock: Clock<'_>,
     budget: f64,
     mut run: F,
-) -> Result<Timed, String>
+) -> Result<Timed, E>
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<(), String>>,
+    Fut: std::future::Future<Output = Result<(), E>>,
 {
     let start = clock();
     run().await?;

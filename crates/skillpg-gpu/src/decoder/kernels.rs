@@ -4,6 +4,7 @@
 //! them. Each kernel alone can also be run on fresh buffers (`run_*`), which is how the tests
 //! hold each to its CPU twin.
 
+use crate::GpuError;
 use skillpg_decoder::model::{Config, RopeLayout, rope_angles};
 
 use super::pack::{Packed, Storage};
@@ -319,7 +320,7 @@ impl DecoderKernels {
 
     /// Uploads a packed matrix in chunks of rows that fit a binding; `Err` names the sizes when
     /// one row alone is larger.
-    pub(super) fn upload_matrix(&self, m: &Packed) -> Result<DeviceMatrix, String> {
+    pub(super) fn upload_matrix(&self, m: &Packed) -> Result<DeviceMatrix, GpuError> {
         let chunks = self
             .chunks_of(m)?
             .into_iter()
@@ -344,14 +345,14 @@ impl DecoderKernels {
     }
 
     /// The chunks `(first row, rows)` a matrix is split in so that each fits a binding.
-    fn chunks_of(&self, m: &Packed) -> Result<Vec<(usize, usize)>, String> {
+    fn chunks_of(&self, m: &Packed) -> Result<Vec<(usize, usize)>, GpuError> {
         let row_bytes = (m.row_words * 4) as u64;
         let per_chunk = (self.chunk_bytes / row_bytes.max(1)) as usize;
         if per_chunk == 0 {
-            return Err(format!(
+            return Err(GpuError::Device(format!(
                 "a weight row is {row_bytes} bytes, more than the {} bytes this GPU can bind",
                 self.chunk_bytes
-            ));
+            )));
         }
         Ok((0..m.rows)
             .step_by(per_chunk)
@@ -372,7 +373,7 @@ impl DecoderKernels {
         out_init: &[f32],
         out2_len: usize,
         groups: (u32, u32),
-    ) -> Result<(Vec<f32>, Vec<f32>), String> {
+    ) -> Result<(Vec<f32>, Vec<f32>), GpuError> {
         let g = &self.gpu;
         let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
         let up =
@@ -422,7 +423,7 @@ impl DecoderKernels {
         n: usize,
         w: &Packed,
         bias: Option<&[f32]>,
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, GpuError> {
         self.run_product(x, n, w, bias, ProductInput::Plain, false)
             .await
     }
@@ -437,7 +438,7 @@ impl DecoderKernels {
         bias: Option<&[f32]>,
         input: ProductInput<'_>,
         accumulate: bool,
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, GpuError> {
         let chunks = self.chunks_of(w)?;
         let kernel = |s| {
             if n <= MATVEC_TOKENS {
@@ -512,7 +513,7 @@ impl DecoderKernels {
         width: usize,
         gains: &[f32],
         eps: f32,
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, GpuError> {
         let rows = x.len() / width;
         let p = Params {
             cols: width as u32,
@@ -552,7 +553,7 @@ impl DecoderKernels {
         layout: RopeLayout,
         inv_freq: &[f32],
         start: usize,
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, GpuError> {
         let flags = if layout == RopeLayout::Halves {
             flag::HALVES
         } else {
@@ -598,7 +599,7 @@ impl DecoderKernels {
         keys: &[f32],
         values: &[f32],
         start: usize,
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, GpuError> {
         let n = q.len() / c.dim;
         let capacity = keys.len() / (c.kv_heads * c.head_dim);
         let cache: Vec<f32> = keys.iter().chain(values).copied().collect();
@@ -631,7 +632,7 @@ impl DecoderKernels {
     }
 
     /// `silu(a) · b`, through the gate of a fused `[gate | up]` row.
-    pub async fn run_silu_mul(&self, a: &[f32], b: &[f32]) -> Result<Vec<f32>, String> {
+    pub async fn run_silu_mul(&self, a: &[f32], b: &[f32]) -> Result<Vec<f32>, GpuError> {
         let gu: Vec<f32> = a.iter().chain(b).copied().collect();
         let p = Params {
             ff: a.len() as u32,
@@ -658,7 +659,7 @@ impl DecoderKernels {
     }
 
     /// The argmax of `logits` (one row) and its value, as the device's greedy step computes it.
-    pub async fn run_argmax(&self, logits: &[f32]) -> Result<(u32, f32), String> {
+    pub async fn run_argmax(&self, logits: &[f32]) -> Result<(u32, f32), GpuError> {
         let p = Params {
             cols: logits.len() as u32,
             ..Params::default()
@@ -688,7 +689,7 @@ impl DecoderKernels {
         logits: &[f32],
         vocab: usize,
         wanted: &[(u32, u32)],
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<Vec<f32>, GpuError> {
         let p = Params {
             cols: vocab as u32,
             ..Params::default()
