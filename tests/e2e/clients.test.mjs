@@ -35,7 +35,11 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
       }
     })(),
   );
-  assert.equal(cli.clients.length, 8, 'eight clients');
+  // Every sourced client has its row: the first eight, Roo Code, Kilo Code, Cline, Zed, Crush,
+  // pi, Goose, Augment and the Copilot CLI.
+  assert.equal(cli.clients.length, 17, 'seventeen clients');
+  const rows = await page.$$eval('[data-testid^="verdict-"]', (trs) => trs.map((tr) => tr.dataset.testid.slice('verdict-'.length)));
+  assert.deepEqual(rows, cli.clients.map((c) => c.client), 'the page lists the same clients, in the same order');
   let failing = null;
   for (const client of cli.clients) {
     for (const [i, cell] of client.skills.entries()) {
@@ -77,6 +81,9 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
     assert.equal(await listing(key), `${l.whole.toLocaleString('en-US')} of ${l.budget.toLocaleString('en-US')} ${l.unit}: over, ${cut} cut`, `${key}: the page prices the listing as the CLI does`);
   }
   assert.match(await listing('cursor'), /no documented budget/);
+  // A fixed budget is the same at every window: Zed's 50 KB, the Copilot CLI's 15,000.
+  assert.match(await listing('zed'), / of 51,200 bytes$/);
+  assert.match(await listing('copilot-cli'), / of 15,000 characters$/);
   // The window travels in the link.
   assert.equal(await page.inputValue('[data-testid="context-window"]'), '2000');
   // Claude Code's own listing settings (skillListingBudgetFraction, skillListingMaxDescChars),

@@ -652,8 +652,30 @@ fn held_out_skills_get_the_verdicts_written_down_before_the_run() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split('\t').collect())
         .collect();
-    assert!(rows.len() >= 10, "at least 10 held-out skills");
-    let clients = ["codex", "copilot", "cursor", "gemini-cli"];
+    assert!(rows.len() >= 20, "at least 20 held-out skills");
+    let clients = [
+        "codex",
+        "copilot",
+        "cursor",
+        "gemini-cli",
+        "roo-code",
+        "kilo-code",
+        "cline",
+        "zed",
+        "crush",
+        "pi",
+        "goose",
+        "augment",
+        "copilot-cli",
+    ];
+    for row in &rows {
+        assert_eq!(
+            row.len(),
+            clients.len() + 2,
+            "{}: a verdict per client and why",
+            row[0]
+        );
+    }
     let folders: Vec<String> = rows
         .iter()
         .map(|r| corpus.join(r[0]).to_string_lossy().into_owned())

@@ -7,7 +7,9 @@
 //! are shortened are a model of the documented behaviour ("descriptions are shortened first, then
 //! skills are left out"), not a replay of the client's code.
 
-use crate::profile::{Listing, ListingCost, ListingEntry, Profile, collapse_whitespace};
+use crate::profile::{
+    Listing, ListingCost, ListingEntry, ListingFill, Profile, collapse_whitespace,
+};
 
 /// What the listing is shortened with.
 pub const CUT_MARK: &str = "...";
@@ -61,6 +63,8 @@ pub enum BudgetUnit {
     Characters,
     /// Approximate tokens: UTF-8 bytes / 4, rounded up.
     ApproxTokens,
+    /// UTF-8 bytes.
+    Bytes,
 }
 
 impl BudgetUnit {
@@ -69,6 +73,7 @@ impl BudgetUnit {
         match self {
             BudgetUnit::Characters => text.chars().count(),
             BudgetUnit::ApproxTokens => text.len().div_ceil(4),
+            BudgetUnit::Bytes => text.len(),
         }
     }
 
@@ -77,6 +82,7 @@ impl BudgetUnit {
         match self {
             BudgetUnit::Characters => "characters",
             BudgetUnit::ApproxTokens => "approximate tokens",
+            BudgetUnit::Bytes => "bytes",
         }
     }
 }
@@ -144,6 +150,14 @@ impl ListingReport {
 /// The budget of `listing` for a `context_window` (tokens; `None` when unknown).
 pub fn budget(listing: &Listing, context_window: Option<usize>) -> Option<Budget> {
     match (context_window.filter(|w| *w > 0), listing.cost) {
+        (_, ListingCost::FixedBytes(limit)) => Some(Budget {
+            limit,
+            unit: BudgetUnit::Bytes,
+        }),
+        (_, ListingCost::FixedChars(limit)) => Some(Budget {
+            limit,
+            unit: BudgetUnit::Characters,
+        }),
         (Some(window), ListingCost::CharsAtFourPerToken) => Some(Budget {
             limit: window / 100 * listing.percent_of_window * 4,
             unit: BudgetUnit::Characters,
@@ -220,7 +234,12 @@ pub fn listing_with(
         .map(|e| Some(e.whole.chars().count()))
         .collect();
     if whole_cost > budget.limit {
-        shorten(&entries, &mut shown, budget.limit, listing.omits_skills);
+        match listing.fill {
+            ListingFill::ShortenDescriptions => {
+                shorten(&entries, &mut shown, budget.limit, listing.omits_skills)
+            }
+            ListingFill::WholeInOrder => fill_in_order(&entries, &mut shown, budget.limit),
+        }
     }
     let skills: Vec<ListedSkill> = entries
         .iter()
@@ -342,6 +361,22 @@ fn shorten(entries: &[Entry], shown: &mut [Option<usize>], limit: usize, omits_s
     }
 }
 
+/// Whole entries in order until the next one does not fit; it and every later one are left
+/// out (Zed's 50 KB, the Copilot CLI's 15,000 characters: a hard stop, nothing shortened).
+fn fill_in_order(entries: &[Entry], shown: &mut [Option<usize>], limit: usize) {
+    let mut used = 0;
+    let mut stopped = false;
+    for (e, s) in entries.iter().zip(shown.iter_mut()) {
+        let cost = e.cost(e.whole.chars().count());
+        if !stopped && used + cost <= limit {
+            used += cost;
+        } else {
+            stopped = true;
+            *s = None;
+        }
+    }
+}
+
 /// The most characters of `entry`'s description whose line costs at most `cost`.
 fn longest_within(entry: &Entry, cost: usize) -> usize {
     let (mut lo, mut hi) = (0, entry.whole.chars().count());
@@ -395,6 +430,40 @@ mod tests {
         assert_eq!(whole - whole_set, 1536 - 100);
         // Codex has no such settings: the same listing either way.
         assert_eq!(shown(&CODEX, &default), shown(&CODEX, &set));
+    }
+
+    #[test]
+    fn zed_and_the_copilot_cli_list_whole_entries_in_order_and_stop_at_the_first_that_does_not_fit()
+    {
+        // Zed: 50 KB of names and descriptions whatever the window; the Copilot CLI: 15,000
+        // characters. Ten skills of 6,000 characters: Zed keeps eight (8 x ~6 KB <= 51,200), the
+        // CLI two; nothing is shortened, and a short skill after the stop is dropped too.
+        let mut skills: Vec<InstalledSkill> = (0..10)
+            .map(|i| skill(&format!("s{i:02}"), &"x".repeat(6000)))
+            .collect();
+        skills.push(skill("zz-short", "tiny"));
+        for (p, window) in [
+            (&crate::profile::ZED, None),
+            (&crate::profile::ZED, Some(1_000_000)),
+        ] {
+            let r = listing(p, &skills, window).expect("a fixed budget has a listing");
+            assert_eq!(
+                r.budget,
+                Budget {
+                    limit: 51_200,
+                    unit: BudgetUnit::Bytes
+                }
+            );
+            assert_eq!((r.omitted(), r.cut()), (3, 0), "{:?}", r.used);
+            assert!(r.skills.last().is_some_and(ListedSkill::is_omitted));
+            assert!(r.used <= r.budget.limit);
+        }
+        let r = listing(&crate::profile::COPILOT_CLI, &skills, Some(200_000)).expect("a listing");
+        assert_eq!(r.budget.limit, 15_000);
+        assert_eq!((r.skills.len() - r.omitted(), r.cut()), (2, 0));
+        // Under budget, every entry is whole.
+        let r = listing(&crate::profile::ZED, &skills[..2], None).expect("a listing");
+        assert!(r.fits() && r.omitted() == 0);
     }
 
     #[test]

@@ -63,7 +63,7 @@ pub struct Install {
 }
 
 /// Every client's folders, in the order of [`crate::profile::ALL`].
-pub static INSTALLS: [Install; 8] = [
+pub static INSTALLS: [Install; 17] = [
     Install {
         client: "spec",
         project: &[],
@@ -135,6 +135,98 @@ pub static INSTALLS: [Install; 8] = [
         looks: Looks::RootOrOneDown,
         wins: "the last loaded: built-in, then extensions, `~/.gemini/skills`, `~/.agents/skills`, `.gemini/skills`, `.agents/skills` (the project's `.agents/skills` wins), with a \"Skill conflict detected\" warning",
         source: "google-gemini/gemini-cli packages/core/src/skills/skillManager.ts and config/storage.ts at 5411f113",
+    },
+    Install {
+        client: "roo-code",
+        project: &[".roo/skills", ".agents/skills"],
+        user: &[".roo/skills", ".agents/skills"],
+        depth: "one folder down: the direct children of each skills folder (and of its `skills-<mode>` variants, which only that mode sees)",
+        looks: Looks::OneDown,
+        wins: "project over global; within one, a mode's own folder over the generic one; else the first found",
+        source: "RooCodeInc/Roo-Code src/services/skills/SkillsManager.ts (`getSkillsDirectories`, `shouldOverrideSkill`) at 18348889",
+    },
+    Install {
+        client: "kilo-code",
+        project: &[".kilocode/skills", ".claude/skills"],
+        user: &[".kilocode/skills"],
+        depth: "one folder down, as Roo Code",
+        looks: Looks::OneDown,
+        wins: "`.kilocode/skills` first, then `.claude/skills`: the first found wins",
+        source: "Kilo-Org/kilocode src/services/skills/SkillsManager.ts, as read for clients.md (December 2026)",
+    },
+    Install {
+        client: "cline",
+        project: &[".clinerules/skills", ".cline/skills", ".claude/skills"],
+        user: &[".cline/skills"],
+        depth: "one folder down: the direct children of each skills folder",
+        looks: Looks::OneDown,
+        wins: "the global skill (`~/.cline/skills`) beats the project's of the same name",
+        source: "cline/cline src/core/context/instructions/user-instructions/skills.ts (`discoverSkills`, `getAvailableSkills`) at 1040805a",
+    },
+    Install {
+        client: "zed",
+        project: &[".agents/skills"],
+        user: &[".agents/skills"],
+        depth: "one folder down, flat: `<skills>/<name>/SKILL.md` only; project skills only in trusted worktrees",
+        looks: Looks::OneDown,
+        wins: "the project's over the global one",
+        source: "zed-industries/zed crates/agent_skills/agent_skills.rs at 007ed5ce; zed.dev/docs/ai/skills",
+    },
+    Install {
+        client: "crush",
+        project: &[
+            ".agents/skills",
+            ".crush/skills",
+            ".claude/skills",
+            ".cursor/skills",
+        ],
+        user: &[".config/crush/skills", ".config/agents/skills"],
+        depth: "every folder below a skills path (fastwalk, following links): a SKILL.md inside a skill's folder is a skill too",
+        looks: Looks::Recursive {
+            max_depth: usize::MAX,
+        },
+        wins: "the last one of the name (`Deduplicate`): a user skill over a built-in one",
+        source: "charmbracelet/crush internal/skills/skills.go at 1a71e7f7",
+    },
+    Install {
+        client: "pi",
+        project: &[".pi/skills"],
+        user: &[".pi/agent/skills"],
+        depth: "every `SKILL.md` below a skills folder (and any `.md` at its root), skipping hidden folders and node_modules",
+        looks: Looks::Recursive {
+            max_depth: usize::MAX,
+        },
+        wins: "the first loaded, the user's (`~/.pi/agent/skills`) before the project's; the other is reported as a collision",
+        source: "badlogic/pi-mono packages/coding-agent/src/core/skills.ts (`loadSkills`) at 277544fd",
+    },
+    Install {
+        client: "goose",
+        project: &[".goose/skills", ".agents/skills", ".claude/skills"],
+        user: &[".config/goose/skills", ".agents/skills", ".claude/skills"],
+        depth: "a recursive walk below each skills folder",
+        looks: Looks::Recursive {
+            max_depth: usize::MAX,
+        },
+        wins: "the first name seen, the project's first",
+        source: "block/goose crates/goose/src/skills/mod.rs and src/sources/mod.rs, as read for clients.md (December 2026)",
+    },
+    Install {
+        client: "augment",
+        project: &[".augment/skills", ".claude/skills", ".agents/skills"],
+        user: &[".augment/skills", ".claude/skills", ".agents/skills"],
+        depth: "one folder down: `<skills>/<name>/SKILL.md`",
+        looks: Looks::OneDown,
+        wins: "not documented",
+        source: "docs.augmentcode.com/cli/skills",
+    },
+    Install {
+        client: "copilot-cli",
+        project: &[".github/skills", ".claude/skills", ".agents/skills"],
+        user: &[".copilot/skills", ".agents/skills", ".claude/skills"],
+        depth: "one folder down, as Copilot in VS Code",
+        looks: Looks::OneDown,
+        wins: "not documented; its catalog lists 15,000 characters of skills in the order they arrive",
+        source: "docs.github.com, Add skills; github/copilot-cli#2314",
     },
 ];
 

@@ -7,6 +7,12 @@
 
 use crate::diagnostic::Severity;
 
+mod agents;
+pub use agents::{
+    AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, CRUSH, GOOSE, KILO_CODE, PI, ROO_CODE, ZED,
+    ZED_LISTING,
+};
+
 // The field sets live with the profiles that name them, below the rules that read them, so
 // that the engine's modules read one way (`skillpg-tidy`'s module-cycle rule).
 
@@ -78,6 +84,17 @@ pub enum FieldSet {
     Codex,
     /// Gemini CLI reads `name` and `description` and ignores the rest.
     Gemini,
+    /// Clients that read only `name` and `description` and ignore the rest (Roo Code, Kilo
+    /// Code, Cline, Goose).
+    NameDescription,
+    /// Zed: `name`, `description` and `disable-model-invocation` (its `SkillMetadata`).
+    Zed,
+    /// Crush: its `Skill` struct's `name`, `description`, `user-invocable`,
+    /// `disable-model-invocation`, `license`, `compatibility` and `metadata`.
+    Crush,
+    /// pi: the specification's six and `disable-model-invocation`
+    /// (`ALLOWED_FRONTMATTER_FIELDS`); any other key is a warning.
+    Pi,
 }
 
 impl FieldSet {
@@ -109,7 +126,26 @@ impl FieldSet {
                 "disable-model-invocation",
             ],
             FieldSet::Codex => &["name", "description", "metadata"],
-            FieldSet::Gemini => &["name", "description"],
+            FieldSet::Gemini | FieldSet::NameDescription => &["name", "description"],
+            FieldSet::Zed => &["name", "description", "disable-model-invocation"],
+            FieldSet::Crush => &[
+                "name",
+                "description",
+                "user-invocable",
+                "disable-model-invocation",
+                "license",
+                "compatibility",
+                "metadata",
+            ],
+            FieldSet::Pi => &[
+                "name",
+                "description",
+                "license",
+                "compatibility",
+                "metadata",
+                "allowed-tools",
+                "disable-model-invocation",
+            ],
         }
     }
 }
@@ -125,6 +161,8 @@ pub enum LengthUnit {
     CollapsedCodePoints,
     /// UTF-16 code units (JavaScript's `String.length`): an emoji outside the BMP counts 2.
     Utf16Units,
+    /// UTF-8 bytes (Rust's `str::len`, Go's `len`): a CJK character counts 3, an emoji 4.
+    Utf8Bytes,
 }
 
 impl LengthUnit {
@@ -134,6 +172,7 @@ impl LengthUnit {
             LengthUnit::CodePoints => text.chars().count(),
             LengthUnit::CollapsedCodePoints => collapse_whitespace(text).chars().count(),
             LengthUnit::Utf16Units => text.encode_utf16().count(),
+            LengthUnit::Utf8Bytes => text.len(),
         }
     }
 
@@ -143,6 +182,7 @@ impl LengthUnit {
             LengthUnit::CodePoints => "characters",
             LengthUnit::CollapsedCodePoints => "characters once whitespace is collapsed",
             LengthUnit::Utf16Units => "UTF-16 units",
+            LengthUnit::Utf8Bytes => "UTF-8 bytes",
         }
     }
 }
@@ -173,6 +213,19 @@ pub struct Listing {
     /// ([`crate::catalog::ListingSettings`]: Claude Code's `skillListingMaxDescChars` and
     /// `skillListingBudgetFraction`).
     pub settable: bool,
+    /// How an over-budget listing is made to fit.
+    pub fill: ListingFill,
+}
+
+/// How a client makes an over-budget listing fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListingFill {
+    /// Descriptions are shortened first (each to an equal share), then, where the client
+    /// omits skills, the last are left out (Claude Code, Codex).
+    ShortenDescriptions,
+    /// Whole entries in order until the next one does not fit; that one and every later one
+    /// are left out, and no description is shortened (Zed, the Copilot CLI).
+    WholeInOrder,
 }
 
 /// How a listing entry is counted against the budget.
@@ -183,6 +236,11 @@ pub enum ListingCost {
     CharsAtFourPerToken,
     /// Approximate tokens, UTF-8 bytes / 4 rounded up (Codex's `approx_token_count`).
     BytesOverFour,
+    /// A fixed number of UTF-8 bytes, whatever the window (Zed's
+    /// `MAX_SKILL_DESCRIPTIONS_SIZE`, 50 KB).
+    FixedBytes(usize),
+    /// A fixed number of characters, whatever the window (the Copilot CLI's 15,000).
+    FixedChars(usize),
 }
 
 /// How one skill is written in a listing.
@@ -284,6 +342,9 @@ pub struct Profile {
     pub on_bad_yaml: Option<&'static str>,
     /// Which repeated keys it refuses.
     pub duplicate_keys: DuplicateKeys,
+    /// Whether `name` is compared with the folder's name without regard to case (Crush's
+    /// `strings.EqualFold`); elsewhere exactly.
+    pub name_dir_fold_case: bool,
     /// Whether its scan goes on inside a folder that holds `SKILL.md`, so that a `SKILL.md`
     /// below it (`pdf/references/x/SKILL.md`) is a skill of its own (Codex's recursive walk);
     /// elsewhere that file is one of the outer skill's files.
@@ -357,6 +418,7 @@ pub static SPEC: Profile = Profile {
     source_url: "https://agentskills.io/specification",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    name_dir_fold_case: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -494,6 +556,7 @@ pub static CLAUDE_AI: Profile = Profile {
     source_url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    name_dir_fold_case: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -617,6 +680,7 @@ pub const CLAUDE_CODE_LISTING: Listing = Listing {
     description_cap: Some(1536),
     omits_skills: false,
     settable: true,
+    fill: ListingFill::ShortenDescriptions,
 };
 
 /// Claude Code: twenty documented fields, all optional; unknown ones ignored with a warning.
@@ -638,6 +702,7 @@ pub static CLAUDE_CODE: Profile = Profile {
     source_url: "https://code.claude.com/docs/en/skills",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    name_dir_fold_case: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -689,6 +754,7 @@ pub static STRICT_YAML: Profile = Profile {
     source_url: "https://agentskills.io/client-implementation/adding-skills-support",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    name_dir_fold_case: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -766,6 +832,7 @@ pub const CODEX_LISTING: Listing = Listing {
     description_cap: Some(1024),
     omits_skills: true,
     settable: false,
+    fill: ListingFill::ShortenDescriptions,
 };
 
 /// OpenAI Codex (CLI, IDE extension, app): its loader's checks. It reads `name`, `description`
@@ -791,6 +858,7 @@ pub static CODEX: Profile = Profile {
     // loader.rs: a breadth-first walk of every folder under a skills root, to depth 6, that
     // parses every file named SKILL.md it meets, inside a skill's folder too.
     scans_inside_skills: true,
+    name_dir_fold_case: false,
     // loader.rs: serde's derive reads `name`, `description` and `metadata` (and
     // `metadata.short-description`); a repeated one is `duplicate field`, any other is ignored.
     duplicate_keys: DuplicateKeys::Fields(&[
@@ -908,6 +976,7 @@ pub static COPILOT: Profile = Profile {
     source_url: "https://code.visualstudio.com/docs/agents/reference/agent-skills-reference",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    name_dir_fold_case: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1004,6 +1073,7 @@ pub static CURSOR: Profile = Profile {
     source_url: "https://cursor.com/docs/context/skills",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    name_dir_fold_case: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1096,6 +1166,7 @@ pub static GEMINI_CLI: Profile = Profile {
         "Gemini CLI then reads the frontmatter as `key: value` lines and loads the skill: a value that spans lines, or holds a list, reads differently than YAML would give it",
     ),
     scans_inside_skills: false,
+    name_dir_fold_case: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1167,7 +1238,7 @@ pub static GEMINI_CLI: Profile = Profile {
 };
 
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 8] = [
+pub static ALL: [&Profile; 17] = [
     &SPEC,
     &CLAUDE_AI,
     &CLAUDE_CODE,
@@ -1176,6 +1247,15 @@ pub static ALL: [&Profile; 8] = [
     &COPILOT,
     &CURSOR,
     &GEMINI_CLI,
+    &ROO_CODE,
+    &KILO_CODE,
+    &CLINE,
+    &ZED,
+    &CRUSH,
+    &PI,
+    &GOOSE,
+    &AUGMENT,
+    &COPILOT_CLI,
 ];
 
 impl Profile {

@@ -45,8 +45,12 @@ fn each_client_counts_a_description_in_its_own_unit() {
     // What each client does with each: `true` loads. Written from each client's source before
     // the run: skills-ref and Anthropic count code points (Python `len`); Codex counts code
     // points after collapsing whitespace; VS Code counts UTF-16 units (TypeScript); Claude Code,
-    // strict clients, Cursor and Gemini CLI refuse no length.
-    let expected: [(&Profile, [bool; 7]); 8] = [
+    // strict clients, Cursor and Gemini CLI refuse no length. Roo and Kilo Code count the
+    // trimmed description in UTF-16 units (`.length`); Crush counts UTF-8 bytes (Go `len`), so
+    // none of these (all over 1,024 bytes) loads there; Zed counts bytes too but only warns
+    // (zed#58356); Cline, pi and Goose refuse no length; Augment's docs count characters; the
+    // Copilot CLI follows Copilot's rules.
+    let expected: [(&Profile, [bool; 7]); 17] = [
         (
             &profile::SPEC,
             [true, false, true, true, true, false, false],
@@ -76,7 +80,30 @@ fn each_client_counts_a_description_in_its_own_unit() {
             &profile::GEMINI_CLI,
             [true, true, true, true, true, true, true],
         ),
+        (
+            &profile::ROO_CODE,
+            [true, false, false, true, true, false, false],
+        ),
+        (
+            &profile::KILO_CODE,
+            [true, false, false, true, true, false, false],
+        ),
+        (&profile::CLINE, [true; 7]),
+        (&profile::ZED, [true; 7]),
+        (&profile::CRUSH, [false; 7]),
+        (&profile::PI, [true; 7]),
+        (&profile::GOOSE, [true; 7]),
+        (
+            &profile::AUGMENT,
+            [true, false, true, true, true, false, false],
+        ),
+        (
+            &profile::COPILOT_CLI,
+            [true, false, false, true, true, false, false],
+        ),
     ];
+    // Every profile has its row.
+    assert_eq!(expected.len(), profile::ALL.len());
     let mut wrong = Vec::new();
     for (p, loads) in expected {
         for ((label, description), want) in cases.iter().zip(loads) {
@@ -358,7 +385,20 @@ fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
     // - codex: loader.rs at c9d127cf (serde_yaml refuses the unquoted colon; no character set,
     //   no folder match; lines compared with `---`; 1,024 code points after collapsing);
     // - gemini-cli: skillLoader.ts at 5411f113 (js-yaml fails on the colon, and the key-value
-    //   fallback loads it; no name rule; no length rule).
+    //   fallback loads it; no name rule; no length rule);
+    // - roo-code, kilo-code: SkillsManager.ts (342 UTF-16 units; the name regex refuses
+    //   `MySkill`; js-yaml refuses the colon);
+    // - cline: skills.ts (no length; `name !== folder` skips `MySkill`; the colon fails js-yaml,
+    //   reported as a missing name);
+    // - zed: agent_skills.rs (1,026 bytes only warns; `MySkill` fails `validate_name`; serde
+    //   refuses the colon; a closing `---` must be a line of its own);
+    // - crush: skills.go (1,026 bytes > 1,024 refuses; `[a-zA-Z0-9]` and `EqualFold` take
+    //   `MySkill`; yaml.v3 refuses the colon);
+    // - pi: skills.ts (everything but a missing description is a warning; the colon fails);
+    // - goose: no name or length rule; the frontmatter ends at the first `---`, and
+    //   `a ` still parses; serde_yaml refuses the colon;
+    // - augment: its docs (characters; lowercase name equal to its folder);
+    // - copilot-cli: Copilot's documented rules (UTF-16 units, lowercase, folder).
     let fixture = |dir: &str, description: &str, name: &str| {
         (
             dir.to_owned(),
@@ -366,27 +406,43 @@ fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
         )
     };
     let cjk = "語".repeat(342);
-    let rows: Vec<((String, String), [bool; 3])> = vec![
-        // (folder, SKILL.md), [spec, codex, gemini-cli]
-        (fixture("cjk", &cjk, "cjk"), [true, true, true]),
+    // (folder, SKILL.md), [spec, codex, gemini-cli, roo-code, kilo-code, cline, zed, crush, pi,
+    // goose, augment, copilot-cli]
+    let t = true;
+    let f = false;
+    let rows: Vec<((String, String), [bool; 12])> = vec![
+        (
+            fixture("cjk", &cjk, "cjk"),
+            [t, t, t, t, t, t, t, f, t, t, t, t],
+        ),
         (
             fixture("myskill", "Does a thing when asked.", "MySkill"),
-            [false, true, true],
+            [f, t, t, f, f, f, f, t, t, t, f, f],
         ),
         (
             fixture("colon", "Use when: the user asks", "colon"),
-            [false, false, true],
+            [f, f, t, f, f, f, f, f, f, f, f, f],
         ),
         (
             fixture("folded", ">\n  Does a thing\n  when asked.", "folded"),
-            [true, true, true],
+            [t; 12],
         ),
-        (
-            fixture("dashes", "a --- b when asked", "dashes"),
-            [true, true, true],
-        ),
+        (fixture("dashes", "a --- b when asked", "dashes"), [t; 12]),
     ];
-    let clients = [&profile::SPEC, &profile::CODEX, &profile::GEMINI_CLI];
+    let clients = [
+        &profile::SPEC,
+        &profile::CODEX,
+        &profile::GEMINI_CLI,
+        &profile::ROO_CODE,
+        &profile::KILO_CODE,
+        &profile::CLINE,
+        &profile::ZED,
+        &profile::CRUSH,
+        &profile::PI,
+        &profile::GOOSE,
+        &profile::AUGMENT,
+        &profile::COPILOT_CLI,
+    ];
     let mut wrong = Vec::new();
     for ((dir, text), expected) in &rows {
         for (p, want) in clients.iter().zip(expected) {

@@ -1,7 +1,8 @@
 //! ## What it checks
 //! The level-1 entries of skills installed together fit the listing budget of each client that
 //! documents one: Claude Code's 1% of the context window at 4 characters a token, Codex's 2%
-//! in approximate tokens (8,000 characters when the window is unknown). It runs only over a
+//! in approximate tokens (8,000 characters when the window is unknown), Zed's fixed 50 KB and
+//! the Copilot CLI's fixed 15,000 characters (both filled in order, the rest dropped). It runs only over a
 //! catalog the user declares (`skillpg check --catalog`, or the page's "installed together"
 //! switch), and reports once for the whole catalog.
 //! ## Why it matters
@@ -73,14 +74,23 @@ pub fn check(
         Some(f) => format!("{}%", (f * 1000.0).round() / 10.0),
         None => format!("{}%", listing.percent_of_window),
     };
+    // A fixed budget (Zed, the Copilot CLI) is the same in every window.
+    let of_what = match listing.cost {
+        crate::profile::ListingCost::FixedBytes(_) | crate::profile::ListingCost::FixedChars(_) => {
+            "whatever the window".to_owned()
+        }
+        _ => format!(
+            "{share} of a {}-token window",
+            super::n(context_window_tokens)
+        ),
+    };
     let mut message = format!(
-        "the {} skills installed together take {} {} of level 1, over {}'s listing budget of {} ({share} of a {}-token window)",
+        "the {} skills installed together take {} {} of level 1, over {}'s listing budget of {} ({of_what})",
         super::n(analyses.len()),
         super::n(report.whole_cost),
         report.budget.unit.noun(),
         profile.title,
         super::n(report.budget.limit),
-        super::n(context_window_tokens),
     );
     if report.cut() > 0 {
         message.push_str(&format!(

@@ -28,7 +28,8 @@ pub fn check(cx: &mut Cx) {
         return;
     };
     let dir: String = cx.a.dir_name.nfkc().collect();
-    if dir == name {
+    // Crush compares with `strings.EqualFold`: `MySkill` in `myskill` matches there.
+    if dir == name || (cx.profile.name_dir_fold_case && dir.to_lowercase() == name.to_lowercase()) {
         return;
     }
     let message = format!(

@@ -1,0 +1,805 @@
+//! The clients beyond the first eight, each from its loader's code where it is public (the
+//! file and commit read are in `as_of`), else its documentation: Roo Code, Kilo Code, Cline,
+//! Zed, Crush, pi, Goose, Augment and the GitHub Copilot CLI. Where a client warns and loads
+//! (pi, Zed's long descriptions), the rule is a warning under its profile, not a gate.
+
+use super::{
+    DuplicateKeys, FieldSet, Gate, I, LengthUnit, Listing, ListingCost, ListingEntry, ListingFill,
+    NameCharset, OFF, Profile, SplitRule, TRAVERSAL_GATE, W, Wording, YamlDialect, gate,
+};
+
+/// What every client that loads skills from folders refuses of an archive: it installs nothing
+/// it cannot read or expand safely, and an entry that climbs out is an attack.
+macro_rules! archive_gates {
+    ($who:literal) => {
+        [
+            gate(
+                "archive-unreadable",
+                concat!($who, " loads skills from folders: an archive that cannot be read installs nothing"),
+            ),
+            gate(
+                "archive-too-large",
+                concat!($who, " loads skills from folders: an archive that cannot be expanded safely installs nothing, or part of a skill"),
+            ),
+            gate("path-outside-folder", TRAVERSAL_GATE),
+        ]
+    };
+}
+
+/// Rules none of these clients has: Claude Code's field types, Anthropic's reserved words and
+/// angle brackets, Claude Code's per-entry listing cap.
+const NOT_THEIRS: [(&str, Option<crate::diagnostic::Severity>); 4] = [
+    ("claude-code-field-type", OFF),
+    ("name-reserved-word", OFF),
+    ("xml-in-field", OFF),
+    ("listing-cap", OFF),
+];
+
+/// Roo Code's `loadSkillMetadata` (`SkillsManager.ts`), which Kilo Code's follows: gray-matter
+/// (js-yaml), a name and description that are strings, the name equal to its folder and
+/// `^[a-z0-9]+(?:-[a-z0-9]+)*$` in 1-64 UTF-16 units, the trimmed description 1-1024; any
+/// failure is a `console.error` and the skill is skipped.
+const ROO_GATES: [Gate; 24] = {
+    let [a, b, c] = archive_gates!("Roo Code");
+    [
+        gate(
+            "skill-nested",
+            "SkillsManager.ts `scanSkillsDirectory`: only the direct children of a skills folder are read (`<skills>/<entry>/SKILL.md`)",
+        ),
+        gate(
+            "missing-skill-md",
+            "SkillsManager.ts: `if (!(await fileExists(skillMdPath))) return` (`path.join(skillDir, \"SKILL.md\")`)",
+        ),
+        gate(
+            "skill-md-lowercase",
+            "SkillsManager.ts reads `SKILL.md` only (`path.join(skillDir, \"SKILL.md\")`)",
+        ),
+        a,
+        b,
+        c,
+        gate(
+            "non-utf8-text",
+            "SkillsManager.ts reads SKILL.md as UTF-8: a UTF-16 file has no `---` gray-matter sees, so `missing required 'name' field`",
+        ),
+        gate(
+            "frontmatter-missing",
+            "gray-matter gives no data: `Skill at … is missing required 'name' field`",
+        ),
+        gate(
+            "frontmatter-unclosed",
+            "gray-matter reads an unclosed block to the end as YAML (inferred from gray-matter, not run): the body does not parse, or gives no name",
+        ),
+        gate(
+            "invalid-yaml",
+            "js-yaml throws inside gray-matter: `Failed to load skill at …`",
+        ),
+        gate(
+            "yaml-tab",
+            "js-yaml refuses tabs in indentation: `Failed to load skill at …`",
+        ),
+        gate(
+            "duplicate-key",
+            "js-yaml refuses a duplicated mapping key: `Failed to load skill at …`",
+        ),
+        gate(
+            "frontmatter-not-mapping",
+            "SkillsManager.ts: `frontmatter.name` of a non-mapping is missing: `missing required 'name' field`",
+        ),
+        gate(
+            "name-missing",
+            "SkillsManager.ts: `missing required 'name' field`",
+        ),
+        gate(
+            "name-not-string",
+            "SkillsManager.ts: `typeof frontmatter.name !== \"string\"`: `missing required 'name' field`",
+        ),
+        gate(
+            "name-too-long",
+            "SkillsManager.ts: `name must be 1-64 characters` (`.length`, UTF-16 units)",
+        ),
+        gate(
+            "name-not-lowercase",
+            "SkillsManager.ts: `/^[a-z0-9]+(?:-[a-z0-9]+)*$/`: `must be lowercase letters/numbers/hyphens only`",
+        ),
+        gate(
+            "name-invalid-chars",
+            "SkillsManager.ts: `/^[a-z0-9]+(?:-[a-z0-9]+)*$/`: `must be lowercase letters/numbers/hyphens only`",
+        ),
+        gate(
+            "name-hyphen-edge",
+            "SkillsManager.ts: `no leading/trailing hyphen`",
+        ),
+        gate(
+            "name-consecutive-hyphens",
+            "SkillsManager.ts: `no consecutive hyphens`",
+        ),
+        gate(
+            "name-dir-mismatch",
+            "SkillsManager.ts: `Skill name \"…\" doesn't match directory \"…\"`",
+        ),
+        gate(
+            "description-missing",
+            "SkillsManager.ts: `missing required 'description' field`",
+        ),
+        gate(
+            "description-empty",
+            "SkillsManager.ts: the trimmed description must be 1-1024 characters (and a string)",
+        ),
+        gate(
+            "description-too-long",
+            "SkillsManager.ts: `invalid description length: must be 1-1024 characters` (`.length` of the trimmed text, UTF-16 units)",
+        ),
+    ]
+};
+
+/// Roo Code: `RooCodeInc/Roo-Code` `src/services/skills/SkillsManager.ts`.
+pub static ROO_CODE: Profile = Profile {
+    key: "roo-code",
+    title: "Roo Code",
+    short: "Roo Code",
+    as_of: "RooCodeInc/Roo-Code src/services/skills/SkillsManager.ts at 18348889, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::NameDescription,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf16Units,
+    listing: None,
+    source_url: "https://github.com/RooCodeInc/Roo-Code/blob/main/src/services/skills/SkillsManager.ts",
+    on_bad_yaml: None,
+    scans_inside_skills: false,
+    name_dir_fold_case: false,
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &ROO_GATES,
+    severities: &[
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
+/// Kilo Code: a fork of Roo Code whose loader keeps Roo's checks, reading `.kilocode/skills`
+/// and then `.claude/skills`.
+pub static KILO_CODE: Profile = Profile {
+    key: "kilo-code",
+    title: "Kilo Code",
+    short: "Kilo Code",
+    as_of: "Kilo-Org/kilocode src/services/skills/SkillsManager.ts (Roo Code's checks), as read for clients.md (December 2026); Roo Code's file re-read 2026-12-04",
+    source_url: "https://github.com/Kilo-Org/kilocode/blob/main/src/services/skills/SkillsManager.ts",
+    ..ROO_CODE
+};
+
+/// Cline: `cline/cline` `skills.ts` and `frontmatter.ts`. js-yaml fails open to `{}`, so every
+/// frontmatter failure is reported as a missing name.
+pub static CLINE: Profile = Profile {
+    key: "cline",
+    title: "Cline",
+    short: "Cline",
+    as_of: "cline/cline src/core/context/instructions/user-instructions/skills.ts at 1040805a and frontmatter.ts at 2aa69905, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::NameDescription,
+    name_charset: NameCharset::UnicodeAlnum,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf16Units,
+    listing: None,
+    source_url: "https://github.com/cline/cline/blob/main/src/core/context/instructions/user-instructions/skills.ts",
+    on_bad_yaml: None,
+    scans_inside_skills: false,
+    name_dir_fold_case: false,
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("Cline");
+        [
+            gate(
+                "skill-nested",
+                "skills.ts `scanSkillsDirectory`: only the direct children of a skills folder are read",
+            ),
+            gate(
+                "missing-skill-md",
+                "skills.ts: `if (!(await fileExistsAtPath(skillMdPath))) return null`",
+            ),
+            gate(
+                "skill-md-lowercase",
+                "skills.ts reads `SKILL.md` only (`path.join(skillDir, \"SKILL.md\")`)",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "non-utf8-text",
+                "skills.ts reads SKILL.md as UTF-8: a UTF-16 file has no `---` line, so `missing required 'name' field`",
+            ),
+            gate(
+                "bom",
+                "frontmatter.ts: `/^---\\r?\\n/` does not match after a BOM: data `{}`, so `missing required 'name' field`",
+            ),
+            gate(
+                "frontmatter-missing",
+                "frontmatter.ts returns data `{}`: `missing required 'name' field`",
+            ),
+            gate(
+                "frontmatter-unclosed",
+                "frontmatter.ts returns data `{}`: `missing required 'name' field`",
+            ),
+            gate(
+                "invalid-yaml",
+                "frontmatter.ts fails open: js-yaml's error goes to the log and data is `{}`, so Cline says `missing required 'name' field` (the wrong cause)",
+            ),
+            gate(
+                "yaml-tab",
+                "js-yaml refuses tabs in indentation; Cline then says `missing required 'name' field`",
+            ),
+            gate(
+                "duplicate-key",
+                "js-yaml refuses a duplicated key; Cline then says `missing required 'name' field`",
+            ),
+            gate(
+                "frontmatter-not-mapping",
+                "skills.ts: a non-mapping has no `name`: `missing required 'name' field`",
+            ),
+            gate("name-missing", "skills.ts: `missing required 'name' field`"),
+            gate(
+                "name-not-string",
+                "skills.ts: `typeof frontmatter.name !== \"string\"`: `missing required 'name' field`",
+            ),
+            gate(
+                "name-dir-mismatch",
+                "skills.ts: `Skill name \"…\" doesn't match directory \"…\"`, and the skill is skipped",
+            ),
+            gate(
+                "description-missing",
+                "skills.ts: `missing required 'description' field`",
+            ),
+            gate(
+                "description-empty",
+                "skills.ts: `!frontmatter.description || typeof … !== \"string\"`: `missing required 'description' field`",
+            ),
+        ]
+    },
+    severities: &[
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
+/// Zed's catalog (`MAX_SKILL_DESCRIPTIONS_SIZE`): 50 KB of names and descriptions in the
+/// system prompt, filled in order; the rest are dropped with a warning.
+pub const ZED_LISTING: Listing = Listing {
+    percent_of_window: 0,
+    cost: ListingCost::FixedBytes(50 * 1024),
+    unknown_window_chars: None,
+    entry: ListingEntry::NameDescription,
+    description_cap: None,
+    omits_skills: true,
+    settable: false,
+    fill: ListingFill::WholeInOrder,
+};
+
+/// Zed: `zed-industries/zed` `crates/agent_skills/agent_skills.rs`. Names are checked in
+/// bytes against an ASCII set; a description over 1,024 bytes loads with a warning (zed#58356).
+pub static ZED: Profile = Profile {
+    key: "zed",
+    title: "Zed",
+    short: "Zed",
+    as_of: "zed-industries/zed crates/agent_skills/agent_skills.rs at 007ed5ce, and PR #58356 (long descriptions warn), read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Zed,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf8Bytes,
+    listing: Some(ZED_LISTING),
+    source_url: "https://github.com/zed-industries/zed/blob/main/crates/agent_skills/agent_skills.rs",
+    on_bad_yaml: None,
+    scans_inside_skills: false,
+    name_dir_fold_case: false,
+    // serde's derive of `SkillMetadata`: a repeated field is `duplicate field`; other keys
+    // are ignored.
+    duplicate_keys: DuplicateKeys::Fields(&["name", "description", "disable-model-invocation"]),
+    gates: &{
+        let [a, b, c] = archive_gates!("Zed");
+        [
+            gate(
+                "skill-nested",
+                "agent_skills.rs `find_skill_files`: every `<skills_root>/<name>/SKILL.md` directly under the root; discovery is one level deep",
+            ),
+            gate(
+                "missing-skill-md",
+                "agent_skills.rs: a skill is `<name>/SKILL.md` (`SKILL_FILE_NAME`)",
+            ),
+            gate(
+                "skill-md-lowercase",
+                "agent_skills.rs: a skill is `<name>/SKILL.md` (`SKILL_FILE_NAME`)",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "non-utf8-text",
+                "agent_skills.rs reads SKILL.md into a Rust `String`: other encodings fail (`Failed to read file`) or show no `---`",
+            ),
+            gate(
+                "bom",
+                "agent_skills.rs: `trim_start` keeps a BOM (it is not whitespace): `SKILL.md must start with YAML frontmatter (---)`",
+            ),
+            gate(
+                "frontmatter-missing",
+                "agent_skills.rs: `SKILL.md must start with YAML frontmatter (---)`",
+            ),
+            gate(
+                "frontmatter-unclosed",
+                "agent_skills.rs: `SKILL.md missing closing frontmatter delimiter (---)`",
+            ),
+            gate(
+                "invalid-yaml",
+                "agent_skills.rs: serde_yaml_ng refuses it: `Invalid YAML frontmatter`",
+            ),
+            gate(
+                "yaml-tab",
+                "serde_yaml_ng (libyaml) refuses tabs in indentation: `Invalid YAML frontmatter`",
+            ),
+            gate(
+                "duplicate-key",
+                "serde refuses a repeated field of `SkillMetadata`: `Invalid YAML frontmatter`",
+            ),
+            gate(
+                "frontmatter-not-mapping",
+                "agent_skills.rs: the frontmatter deserializes into `SkillMetadata`: `Invalid YAML frontmatter`",
+            ),
+            gate(
+                "name-missing",
+                "agent_skills.rs: `SkillMetadata.name` is required: `missing field `name``",
+            ),
+            gate(
+                "name-not-string",
+                "agent_skills.rs: `name: String`: `invalid type`; an empty one `Skill name cannot be empty`",
+            ),
+            gate(
+                "name-too-long",
+                "agent_skills.rs `validate_name`: `name.len() > 64` (UTF-8 bytes): `Skill name must be at most 64 characters`",
+            ),
+            gate(
+                "name-not-lowercase",
+                "agent_skills.rs `validate_name`: `Skill name must contain only lowercase letters, numbers, and hyphens`",
+            ),
+            gate(
+                "name-invalid-chars",
+                "agent_skills.rs `validate_name`: `Skill name must contain only lowercase letters, numbers, and hyphens`",
+            ),
+            gate(
+                "description-missing",
+                "agent_skills.rs: `SkillMetadata.description` is required: `missing field `description``",
+            ),
+            gate(
+                "description-empty",
+                "agent_skills.rs `validate_description`: `Skill description cannot be empty`",
+            ),
+        ]
+    },
+    severities: &[
+        // zed.dev/docs/ai/skills refuses these; the loader at 007ed5ce checks neither.
+        ("name-hyphen-edge", W),
+        ("name-consecutive-hyphens", W),
+        // The docs say `name` matches its folder; the loader does not compare them.
+        ("name-dir-mismatch", W),
+        // PR #58356: over 1,024 bytes loads, with a warning in the thread's footer.
+        ("description-too-long", W),
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
+/// Crush: `charmbracelet/crush` `internal/skills/skills.go`. yaml.v3 into a typed struct, a
+/// name of ASCII letters (either case) and digits matched to its folder without regard to
+/// case, lengths in bytes; every `SKILL.md` below a skills path is a skill.
+pub static CRUSH: Profile = Profile {
+    key: "crush",
+    title: "Crush",
+    short: "Crush",
+    as_of: "charmbracelet/crush internal/skills/skills.go at 1a71e7f7, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Crush,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf8Bytes,
+    listing: None,
+    source_url: "https://github.com/charmbracelet/crush/blob/main/internal/skills/skills.go",
+    on_bad_yaml: None,
+    // `DiscoverWithStates`: fastwalk of every folder below a skills path, each `SKILL.md` it
+    // meets parsed, inside a skill's folder too.
+    scans_inside_skills: true,
+    name_dir_fold_case: true,
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("Crush");
+        [
+            gate(
+                "missing-skill-md",
+                "skills.go: a skill is a file named `SKILL.md` (`SkillFileName`)",
+            ),
+            gate(
+                "skill-md-lowercase",
+                "skills.go: `d.Name() != SkillFileName` skips any other spelling",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "non-utf8-text",
+                "skills.go splits the text on `\\n` and trims lines: a UTF-16 file has no `---` line (`no YAML frontmatter found`), and yaml.v3 refuses invalid UTF-8",
+            ),
+            gate(
+                "frontmatter-missing",
+                "skills.go `SplitFrontmatter`: `no YAML frontmatter found`",
+            ),
+            gate(
+                "frontmatter-unclosed",
+                "skills.go `SplitFrontmatter`: `unclosed frontmatter`",
+            ),
+            gate(
+                "invalid-yaml",
+                "skills.go: yaml.v3 refuses it: `parsing frontmatter: …`",
+            ),
+            gate(
+                "yaml-tab",
+                "yaml.v3 refuses tabs in indentation: `parsing frontmatter: …`",
+            ),
+            gate(
+                "duplicate-key",
+                "yaml.v3 refuses a key already defined in the mapping: `parsing frontmatter: …`",
+            ),
+            gate(
+                "frontmatter-not-mapping",
+                "skills.go: the frontmatter unmarshals into `Skill`: `parsing frontmatter: …`",
+            ),
+            gate(
+                "metadata-not-mapping",
+                "skills.go: `Metadata map[string]string`: a string or a list cannot be unmarshalled into it",
+            ),
+            gate(
+                "metadata-not-string-map",
+                "skills.go: `Metadata map[string]string`: a nested mapping or list cannot be unmarshalled into a string",
+            ),
+            gate("name-missing", "skills.go `Validate`: `name is required`"),
+            gate(
+                "name-too-long",
+                "skills.go `Validate`: `len(s.Name) > MaxNameLength` (UTF-8 bytes): `name exceeds 64 characters`",
+            ),
+            gate(
+                "name-invalid-chars",
+                "skills.go: `^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$`: `name must be alphanumeric with hyphens`",
+            ),
+            gate(
+                "name-hyphen-edge",
+                "skills.go: `^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$`: `no leading/trailing/consecutive hyphens`",
+            ),
+            gate(
+                "name-consecutive-hyphens",
+                "skills.go: `^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$`: `no leading/trailing/consecutive hyphens`",
+            ),
+            gate(
+                "name-dir-mismatch",
+                "skills.go: `strings.EqualFold(filepath.Base(s.Path), s.Name)`: `name … must match directory …` (case aside)",
+            ),
+            gate(
+                "description-missing",
+                "skills.go `Validate`: `description is required`",
+            ),
+            gate(
+                "description-empty",
+                "skills.go `Validate`: `description is required`",
+            ),
+            gate(
+                "description-too-long",
+                "skills.go `Validate`: `len(s.Description) > 1024` (UTF-8 bytes): `description exceeds 1024 characters`",
+            ),
+            gate(
+                "compatibility-too-long",
+                "skills.go `Validate`: `len(s.Compatibility) > 500` (UTF-8 bytes): `compatibility exceeds 500 characters`",
+            ),
+        ]
+    },
+    severities: &[
+        // The pattern takes uppercase letters: `MySkill` loads.
+        ("name-not-lowercase", I),
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
+/// pi (`badlogic/pi-mono` `packages/coding-agent/src/core/skills.ts`): the specification's rules
+/// as warnings; only a missing or blank description, or a file it cannot parse, skips a skill.
+pub static PI: Profile = Profile {
+    key: "pi",
+    title: "pi (coding agent)",
+    short: "pi",
+    as_of: "badlogic/pi-mono packages/coding-agent/src/core/skills.ts at 277544fd, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Pi,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    // `const name = frontmatter.name || parentDirName`.
+    name_required: false,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf16Units,
+    listing: None,
+    source_url: "https://github.com/badlogic/pi-mono/blob/main/packages/coding-agent/src/core/skills.ts",
+    on_bad_yaml: None,
+    // `loadSkillsFromDirInternal` recurses into every folder and loads each `SKILL.md`.
+    scans_inside_skills: true,
+    name_dir_fold_case: false,
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("pi");
+        [
+            gate(
+                "missing-skill-md",
+                "skills.ts: below a skills folder's root, only files named `SKILL.md` are skills",
+            ),
+            gate(
+                "skill-md-lowercase",
+                "skills.ts: `entry.name === \"SKILL.md\"`",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "non-utf8-text",
+                "skills.ts reads SKILL.md as UTF-8: a UTF-16 file has no frontmatter, so no description, and the skill is skipped",
+            ),
+            gate(
+                "frontmatter-missing",
+                "skills.ts: without frontmatter there is no description: `description is required`, and the skill is skipped",
+            ),
+            gate(
+                "frontmatter-unclosed",
+                "skills.ts: without a closed frontmatter there is no description: `description is required`, and the skill is skipped",
+            ),
+            gate(
+                "invalid-yaml",
+                "skills.ts `loadSkillFromFile`: the parser's error is caught, reported as a warning, and the skill is skipped",
+            ),
+            gate(
+                "frontmatter-not-mapping",
+                "skills.ts: a frontmatter that is not a mapping has no description: the skill is skipped",
+            ),
+            gate(
+                "description-missing",
+                "skills.ts: `description is required`; \"unless description is completely missing\" the skill still loads",
+            ),
+            gate(
+                "description-empty",
+                "skills.ts: `!description || description.trim() === \"\"`: skipped",
+            ),
+        ]
+    },
+    severities: &[
+        // Every other finding of its `validateName`, `validateDescription` and
+        // `validateFrontmatterFields` is a warning and the skill loads.
+        ("unknown-field", W),
+        ("duplicate-key", W),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
+/// Goose (`block/goose` `crates/goose/src/skills`): the frontmatter ends at the first `---`
+/// anywhere (`content.split("---")`), a name without `/` is all it needs, and a description is
+/// optional.
+pub static GOOSE: Profile = Profile {
+    key: "goose",
+    title: "Goose",
+    short: "Goose",
+    as_of: "block/goose crates/goose/src/skills/mod.rs and src/sources/mod.rs, as read for clients.md (December 2026)",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SkillsRef,
+    fields: FieldSet::NameDescription,
+    name_charset: NameCharset::UnicodeAlnum,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::CodePoints,
+    listing: None,
+    source_url: "https://github.com/block/goose/blob/main/crates/goose/src/skills/mod.rs",
+    on_bad_yaml: None,
+    // A recursive walk: every `SKILL.md` below a skills folder is a skill.
+    scans_inside_skills: true,
+    name_dir_fold_case: false,
+    duplicate_keys: DuplicateKeys::Fields(&["name", "description"]),
+    gates: &{
+        let [a, b, c] = archive_gates!("Goose");
+        [
+            gate(
+                "missing-skill-md",
+                "skills/mod.rs: a skill is a `SKILL.md` found by its walk",
+            ),
+            gate(
+                "skill-md-lowercase",
+                "skills/mod.rs: a skill is a `SKILL.md` found by its walk",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "non-utf8-text",
+                "skills/mod.rs reads SKILL.md into a Rust `String`: other encodings are not read",
+            ),
+            gate(
+                "frontmatter-missing",
+                "skills/mod.rs: `content.split(\"---\")` finds no frontmatter: the skill is skipped",
+            ),
+            gate(
+                "frontmatter-unclosed",
+                "skills/mod.rs: `content.split(\"---\")` finds no closing `---`: the skill is skipped",
+            ),
+            gate(
+                "invalid-yaml",
+                "skills/mod.rs: a YAML error is a warning in the log and the skill is skipped",
+            ),
+            gate(
+                "yaml-tab",
+                "serde_yaml refuses tabs in indentation: a warning, and the skill is skipped",
+            ),
+            gate(
+                "frontmatter-not-mapping",
+                "skills/mod.rs: the frontmatter deserializes into its metadata struct: skipped",
+            ),
+            gate("name-missing", "skills/mod.rs: `name` is required"),
+            gate(
+                "name-not-string",
+                "skills/mod.rs: `name` is a string (serde refuses another type)",
+            ),
+        ]
+    },
+    severities: &[
+        // "optional, defaults to empty".
+        ("description-missing", I),
+        ("description-empty", I),
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
+/// Augment (Auggie): its documentation's requirements (the loader is not public).
+pub static AUGMENT: Profile = Profile {
+    key: "augment",
+    title: "Augment (Auggie)",
+    short: "Augment",
+    as_of: "docs.augmentcode.com/cli/skills, read 2026-12-04 (documentation only; the loader is not public)",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Spec,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::CodePoints,
+    listing: None,
+    source_url: "https://docs.augmentcode.com/cli/skills",
+    on_bad_yaml: None,
+    scans_inside_skills: false,
+    name_dir_fold_case: false,
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("Augment");
+        [
+            gate(
+                "skill-nested",
+                "Augment docs: a skill is `<skills folder>/<name>/SKILL.md`",
+            ),
+            gate(
+                "missing-skill-md",
+                "Augment docs: each skill is a folder with a `SKILL.md`",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "non-utf8-text",
+                "Augment docs require frontmatter; a UTF-16 file has no `---` line a UTF-8 reader sees (inferred: the loader is not public)",
+            ),
+            gate(
+                "frontmatter-missing",
+                "Augment docs: `name` and `description` are required frontmatter",
+            ),
+            gate(
+                "frontmatter-unclosed",
+                "Augment docs: `name` and `description` are required frontmatter",
+            ),
+            gate(
+                "invalid-yaml",
+                "Augment docs: `name` and `description` are required frontmatter; unreadable YAML gives none",
+            ),
+            gate(
+                "frontmatter-not-mapping",
+                "Augment docs: `name` and `description` are required frontmatter",
+            ),
+            gate("name-missing", "Augment docs: `name` is required"),
+            gate("name-not-string", "Augment docs: `name` is required"),
+            gate("name-too-long", "Augment docs: `name` is 1-64 characters"),
+            gate(
+                "name-not-lowercase",
+                "Augment docs: `name` is lowercase alphanumerics and hyphens",
+            ),
+            gate(
+                "name-invalid-chars",
+                "Augment docs: `name` is lowercase alphanumerics and hyphens",
+            ),
+            gate(
+                "name-dir-mismatch",
+                "Augment docs: `name` matches the skill's folder",
+            ),
+            gate(
+                "description-missing",
+                "Augment docs: `description` is required",
+            ),
+            gate(
+                "description-empty",
+                "Augment docs: `description` is 1-1024 characters",
+            ),
+            gate(
+                "description-too-long",
+                "Augment docs: `description` is 1-1024 characters",
+            ),
+        ]
+    },
+    severities: &[NOT_THEIRS[0], NOT_THEIRS[1], NOT_THEIRS[2], NOT_THEIRS[3]],
+};
+
+/// The Copilot CLI's catalog: 15,000 characters, skills rendered in the order they arrive until
+/// the next does not fit ("Showing 25 of 201 skills").
+pub const COPILOT_CLI_LISTING: Listing = Listing {
+    percent_of_window: 0,
+    cost: ListingCost::FixedChars(15_000),
+    unknown_window_chars: None,
+    entry: ListingEntry::NameDescription,
+    description_cap: None,
+    omits_skills: true,
+    settable: false,
+    fill: ListingFill::WholeInOrder,
+};
+
+/// The GitHub Copilot CLI: Copilot's documented frontmatter rules, with its catalog budget.
+pub static COPILOT_CLI: Profile = Profile {
+    key: "copilot-cli",
+    title: "GitHub Copilot CLI",
+    short: "Copilot CLI",
+    as_of: "github/copilot-cli#2314 and microsoft/GitHub-Copilot-for-Azure#1138 (the 15,000-character catalog), with Copilot's documented rules, read 2026-12-04",
+    listing: Some(COPILOT_CLI_LISTING),
+    source_url: "https://github.com/github/copilot-cli/issues/2314",
+    ..super::COPILOT
+};
