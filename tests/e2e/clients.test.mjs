@@ -35,9 +35,9 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
       }
     })(),
   );
-  // Every sourced client has its row: the first eight, Roo Code, Kilo Code, Cline, Zed, Crush,
+  // Every sourced client has its row: the first eight, VS Code's code, Roo Code, Kilo Code, Cline, Zed, Crush,
   // pi, Goose, Augment and the Copilot CLI.
-  assert.equal(cli.clients.length, 17, 'seventeen clients');
+  assert.equal(cli.clients.length, 18, 'eighteen clients');
   const rows = await page.$$eval('[data-testid^="verdict-"]', (trs) => trs.map((tr) => tr.dataset.testid.slice('verdict-'.length)));
   assert.deepEqual(rows, cli.clients.map((c) => c.client), 'the page lists the same clients, in the same order');
   let failing = null;

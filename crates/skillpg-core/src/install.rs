@@ -63,7 +63,7 @@ pub struct Install {
 }
 
 /// Every client's folders, in the order of [`crate::profile::ALL`].
-pub static INSTALLS: [Install; 17] = [
+pub static INSTALLS: [Install; 18] = [
     Install {
         client: "spec",
         project: &[],
@@ -117,6 +117,15 @@ pub static INSTALLS: [Install; 17] = [
         looks: Looks::OneDown,
         wins: "not documented",
         source: "code.visualstudio.com Agent Skills reference; docs.github.com, Add skills",
+    },
+    Install {
+        client: "copilot-code",
+        project: &[".github/skills", ".claude/skills", ".agents/skills"],
+        user: &[".copilot/skills", ".agents/skills", ".claude/skills"],
+        depth: "one folder down: `<skills>/<name>/SKILL.md` (`findAgentSkillsInFolder`)",
+        looks: Looks::OneDown,
+        wins: "the first of a name, the workspace's before the personal ones, then plugins and extensions; a later one is skipped as a duplicate",
+        source: "microsoft/vscode promptsServiceImpl.ts (`computeSkillDiscoveryInfo`, `getPriority`) at 00eacc90",
     },
     Install {
         client: "cursor",

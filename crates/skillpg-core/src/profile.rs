@@ -9,8 +9,8 @@ use crate::diagnostic::Severity;
 
 mod agents;
 pub use agents::{
-    AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, CRUSH, GOOSE, KILO_CODE, PI, ROO_CODE, ZED,
-    ZED_LISTING,
+    AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, COPILOT_CODE, CRUSH, GOOSE, KILO_CODE, PI,
+    ROO_CODE, ZED, ZED_LISTING,
 };
 
 // The field sets live with the profiles that name them, below the rules that read them, so
@@ -1238,13 +1238,14 @@ pub static GEMINI_CLI: Profile = Profile {
 };
 
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 17] = [
+pub static ALL: [&Profile; 18] = [
     &SPEC,
     &CLAUDE_AI,
     &CLAUDE_CODE,
     &STRICT_YAML,
     &CODEX,
     &COPILOT,
+    &COPILOT_CODE,
     &CURSOR,
     &GEMINI_CLI,
     &ROO_CODE,

@@ -50,7 +50,7 @@ fn each_client_counts_a_description_in_its_own_unit() {
     // none of these (all over 1,024 bytes) loads there; Zed counts bytes too but only warns
     // (zed#58356); Cline, pi and Goose refuse no length; Augment's docs count characters; the
     // Copilot CLI follows Copilot's rules.
-    let expected: [(&Profile, [bool; 7]); 17] = [
+    let expected: [(&Profile, [bool; 7]); 18] = [
         (
             &profile::SPEC,
             [true, false, true, true, true, false, false],
@@ -75,6 +75,8 @@ fn each_client_counts_a_description_in_its_own_unit() {
             &profile::COPILOT,
             [true, false, false, true, true, false, false],
         ),
+        // VS Code's code cuts instead of refusing.
+        (&profile::COPILOT_CODE, [true; 7]),
         (&profile::CURSOR, [true, true, true, true, true, true, true]),
         (
             &profile::GEMINI_CLI,

@@ -1,6 +1,7 @@
 //! The clients beyond the first eight, each from its loader's code where it is public (the
-//! file and commit read are in `as_of`), else its documentation: Roo Code, Kilo Code, Cline,
-//! Zed, Crush, pi, Goose, Augment and the GitHub Copilot CLI. Where a client warns and loads
+//! file and commit read are in `as_of`), else its documentation: VS Code's code (beside the
+//! documented `copilot` profile), Roo Code, Kilo Code, Cline, Zed, Crush, pi, Goose, Augment
+//! and the GitHub Copilot CLI. Where a client warns and loads
 //! (pi, Zed's long descriptions), the rule is a warning under its profile, not a gate.
 
 use super::{
@@ -801,5 +802,50 @@ pub static COPILOT_CLI: Profile = Profile {
     as_of: "github/copilot-cli#2314 and microsoft/GitHub-Copilot-for-Azure#1138 (the 15,000-character catalog), with Copilot's documented rules, read 2026-12-04",
     listing: Some(COPILOT_CLI_LISTING),
     source_url: "https://github.com/github/copilot-cli/issues/2314",
+    ..super::COPILOT
+};
+
+/// GitHub Copilot in VS Code **as its code loads skills** (`computeSkillDiscoveryInfo`), beside
+/// `copilot`, which follows its documentation: a missing name, or one unlike its folder, loads
+/// under the folder's name; an over-long name is cut (`truncateAgentSkillName`); a missing
+/// description loads without one. Only a file it cannot parse, or one it does not find, is
+/// skipped; a second skill of the same name is skipped too.
+pub static COPILOT_CODE: Profile = Profile {
+    key: "copilot-code",
+    title: "GitHub Copilot / VS Code (its code)",
+    short: "VS Code (code)",
+    as_of: "microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/service/promptsServiceImpl.ts (`computeSkillDiscoveryInfo`) at 00eacc90, read 2026-12-04",
+    source_url: "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/chat/common/promptSyntax/service/promptsServiceImpl.ts",
+    gates: &{
+        let [a, b, c] = archive_gates!("VS Code");
+        [
+            gate(
+                "skill-nested",
+                "promptFilesLocator.ts `findAgentSkillsInFolder`: `*/SKILL.md` only: a `SKILL.md` inside a skill's folder is not found",
+            ),
+            gate(
+                "missing-skill-md",
+                "promptFilesLocator.ts `findAgentSkillsInFolder`: `*/SKILL.md` only",
+            ),
+            a,
+            b,
+            c,
+        ]
+    },
+    severities: &[
+        // `if (!name) name = folderName`; a name unlike its folder: `using folder name`.
+        ("name-missing", I),
+        ("name-dir-mismatch", I),
+        ("name-too-long", I),
+        ("name-not-lowercase", W),
+        ("name-invalid-chars", W),
+        ("description-missing", W),
+        ("description-empty", W),
+        ("description-too-long", W),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
     ..super::COPILOT
 };
