@@ -36,8 +36,8 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
     })(),
   );
   // Every sourced client has its row: the first eight, VS Code's code, Roo Code, Kilo Code, Cline, Zed, Crush,
-  // pi, Goose, Augment and the Copilot CLI.
-  assert.equal(cli.clients.length, 18, 'eighteen clients');
+  // pi, Goose, OpenCode, Augment and the Copilot CLI.
+  assert.equal(cli.clients.length, 19, 'nineteen clients');
   const rows = await page.$$eval('[data-testid^="verdict-"]', (trs) => trs.map((tr) => tr.dataset.testid.slice('verdict-'.length)));
   assert.deepEqual(rows, cli.clients.map((c) => c.client), 'the page lists the same clients, in the same order');
   let failing = null;

@@ -665,6 +665,7 @@ fn held_out_skills_get_the_verdicts_written_down_before_the_run() {
         "crush",
         "pi",
         "goose",
+        "opencode",
         "augment",
         "copilot-cli",
     ];

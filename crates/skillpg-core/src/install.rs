@@ -63,7 +63,7 @@ pub struct Install {
 }
 
 /// Every client's folders, in the order of [`crate::profile::ALL`].
-pub static INSTALLS: [Install; 18] = [
+pub static INSTALLS: [Install; 19] = [
     Install {
         client: "spec",
         project: &[],
@@ -218,6 +218,21 @@ pub static INSTALLS: [Install; 18] = [
         },
         wins: "the first name seen, the project's first",
         source: "block/goose crates/goose/src/skills/mod.rs and src/sources/mod.rs, as read for clients.md (December 2026)",
+    },
+    Install {
+        client: "opencode",
+        project: &[".opencode/skills", ".claude/skills", ".agents/skills"],
+        user: &[
+            ".config/opencode/skills",
+            ".claude/skills",
+            ".agents/skills",
+        ],
+        depth: "`skills/**/SKILL.md`: any depth below a skills folder, inside skills too; `.claude` and `.agents` of every folder from the working one up to the worktree",
+        looks: Looks::Recursive {
+            max_depth: usize::MAX,
+        },
+        wins: "the last one added of a name, with a `duplicate skill name` warning in its log: the project's, scanned after the global ones",
+        source: "anomalyco/opencode packages/opencode/src/skill/index.ts (`loadSkills`, `add`) at 048f74f4",
     },
     Install {
         client: "augment",

@@ -9,8 +9,8 @@ use crate::diagnostic::Severity;
 
 mod agents;
 pub use agents::{
-    AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, COPILOT_CODE, CRUSH, GOOSE, KILO_CODE, PI,
-    ROO_CODE, ZED, ZED_LISTING,
+    AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, COPILOT_CODE, CRUSH, GOOSE, KILO_CODE,
+    OPENCODE, PI, ROO_CODE, ZED, ZED_LISTING,
 };
 
 // The field sets live with the profiles that name them, below the rules that read them, so
@@ -345,6 +345,9 @@ pub struct Profile {
     /// Whether `name` is compared with the folder's name without regard to case (Crush's
     /// `strings.EqualFold`); elsewhere exactly.
     pub name_dir_fold_case: bool,
+    /// Whether, when the YAML does not parse, the client turns every unquoted top-level
+    /// `key: a: b` into a block scalar and parses again (OpenCode's `fallbackSanitization`).
+    pub requotes_colon_values: bool,
     /// Whether its scan goes on inside a folder that holds `SKILL.md`, so that a `SKILL.md`
     /// below it (`pdf/references/x/SKILL.md`) is a skill of its own (Codex's recursive walk);
     /// elsewhere that file is one of the outer skill's files.
@@ -419,6 +422,7 @@ pub static SPEC: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -557,6 +561,7 @@ pub static CLAUDE_AI: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -703,6 +708,7 @@ pub static CLAUDE_CODE: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -755,6 +761,7 @@ pub static STRICT_YAML: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -859,6 +866,7 @@ pub static CODEX: Profile = Profile {
     // parses every file named SKILL.md it meets, inside a skill's folder too.
     scans_inside_skills: true,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     // loader.rs: serde's derive reads `name`, `description` and `metadata` (and
     // `metadata.short-description`); a repeated one is `duplicate field`, any other is ignored.
     duplicate_keys: DuplicateKeys::Fields(&[
@@ -977,6 +985,7 @@ pub static COPILOT: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1074,6 +1083,7 @@ pub static CURSOR: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1167,6 +1177,7 @@ pub static GEMINI_CLI: Profile = Profile {
     ),
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1238,7 +1249,7 @@ pub static GEMINI_CLI: Profile = Profile {
 };
 
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 18] = [
+pub static ALL: [&Profile; 19] = [
     &SPEC,
     &CLAUDE_AI,
     &CLAUDE_CODE,
@@ -1255,6 +1266,7 @@ pub static ALL: [&Profile; 18] = [
     &CRUSH,
     &PI,
     &GOOSE,
+    &OPENCODE,
     &AUGMENT,
     &COPILOT_CLI,
 ];

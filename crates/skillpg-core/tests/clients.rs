@@ -50,7 +50,7 @@ fn each_client_counts_a_description_in_its_own_unit() {
     // none of these (all over 1,024 bytes) loads there; Zed counts bytes too but only warns
     // (zed#58356); Cline, pi and Goose refuse no length; Augment's docs count characters; the
     // Copilot CLI follows Copilot's rules.
-    let expected: [(&Profile, [bool; 7]); 18] = [
+    let expected: [(&Profile, [bool; 7]); 19] = [
         (
             &profile::SPEC,
             [true, false, true, true, true, false, false],
@@ -95,6 +95,8 @@ fn each_client_counts_a_description_in_its_own_unit() {
         (&profile::CRUSH, [false; 7]),
         (&profile::PI, [true; 7]),
         (&profile::GOOSE, [true; 7]),
+        // OpenCode checks no length.
+        (&profile::OPENCODE, [true; 7]),
         (
             &profile::AUGMENT,
             [true, false, true, true, true, false, false],
@@ -399,6 +401,9 @@ fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
     // - pi: skills.ts (everything but a missing description is a warning; the colon fails);
     // - goose: no name or length rule; the frontmatter ends at the first `---`, and
     //   `a ` still parses; serde_yaml refuses the colon;
+    // - opencode: index.ts and markdown.ts (no length, name or folder rule; js-yaml fails on
+    //   the colon, and `fallbackSanitization` turns `description: Use when: …` into a block
+    //   scalar that parses, so it loads);
     // - augment: its docs (characters; lowercase name equal to its folder);
     // - copilot-cli: Copilot's documented rules (UTF-16 units, lowercase, folder).
     let fixture = |dir: &str, description: &str, name: &str| {
@@ -409,27 +414,27 @@ fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
     };
     let cjk = "語".repeat(342);
     // (folder, SKILL.md), [spec, codex, gemini-cli, roo-code, kilo-code, cline, zed, crush, pi,
-    // goose, augment, copilot-cli]
+    // goose, opencode, augment, copilot-cli]
     let t = true;
     let f = false;
-    let rows: Vec<((String, String), [bool; 12])> = vec![
+    let rows: Vec<((String, String), [bool; 13])> = vec![
         (
             fixture("cjk", &cjk, "cjk"),
-            [t, t, t, t, t, t, t, f, t, t, t, t],
+            [t, t, t, t, t, t, t, f, t, t, t, t, t],
         ),
         (
             fixture("myskill", "Does a thing when asked.", "MySkill"),
-            [f, t, t, f, f, f, f, t, t, t, f, f],
+            [f, t, t, f, f, f, f, t, t, t, t, f, f],
         ),
         (
             fixture("colon", "Use when: the user asks", "colon"),
-            [f, f, t, f, f, f, f, f, f, f, f, f],
+            [f, f, t, f, f, f, f, f, f, f, t, f, f],
         ),
         (
             fixture("folded", ">\n  Does a thing\n  when asked.", "folded"),
-            [t; 12],
+            [t; 13],
         ),
-        (fixture("dashes", "a --- b when asked", "dashes"), [t; 12]),
+        (fixture("dashes", "a --- b when asked", "dashes"), [t; 13]),
     ];
     let clients = [
         &profile::SPEC,
@@ -442,6 +447,7 @@ fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
         &profile::CRUSH,
         &profile::PI,
         &profile::GOOSE,
+        &profile::OPENCODE,
         &profile::AUGMENT,
         &profile::COPILOT_CLI,
     ];
@@ -458,4 +464,40 @@ fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn opencode_reads_an_unquoted_colon_only_through_its_fallback_and_only_when_that_parses() {
+    // markdown.ts `fallbackSanitization`: only top-level `key: value` lines of letters, digits
+    // and `_` are rewritten; so `allowed-tools: a: b` stays broken, and a duplicate key stays
+    // refused after the rewrite.
+    let opencode = &profile::OPENCODE;
+    let colon = "---\nname: c\ndescription: Use when: asked\n---\n";
+    assert_eq!(loads(opencode, "c", colon), Ok(()));
+    let a = skill_md("c", colon.as_bytes().to_vec());
+    let finding = check(&a, opencode)
+        .into_iter()
+        .find(|d| d.rule == "invalid-yaml")
+        .expect("the YAML error is still reported");
+    assert_eq!(finding.severity, skillpg_core::Severity::Warning);
+    assert!(
+        finding.message.contains("block scalar"),
+        "{}",
+        finding.message
+    );
+    // Stricter clients refuse the same file.
+    assert!(loads(&profile::SPEC, "c", colon).is_err());
+    let hyphen_key = "---\nname: c\ndescription: ok\nallowed-tools: Bash: git\n---\n";
+    assert_eq!(
+        loads(opencode, "c", hyphen_key),
+        Err("invalid-yaml".to_owned())
+    );
+    let twice = "---\nname: c\nname: c\ndescription: Use when: asked\n---\n";
+    assert!(loads(opencode, "c", twice).is_err());
+    assert_eq!(
+        skillpg_core::rules::opencode_requote(
+            "name: x\ndescription: a: b\n  more: c\n# k: v\nq: \"a: b\""
+        ),
+        "name: x\ndescription: |-\n  a: b\n  more: c\n# k: v\nq: \"a: b\""
+    );
 }

@@ -1,7 +1,7 @@
 //! The clients beyond the first eight, each from its loader's code where it is public (the
 //! file and commit read are in `as_of`), else its documentation: VS Code's code (beside the
-//! documented `copilot` profile), Roo Code, Kilo Code, Cline, Zed, Crush, pi, Goose, Augment
-//! and the GitHub Copilot CLI. Where a client warns and loads
+//! documented `copilot` profile), Roo Code, Kilo Code, Cline, Zed, Crush, pi, Goose, OpenCode,
+//! Augment and the GitHub Copilot CLI. Where a client warns and loads
 //! (pi, Zed's long descriptions), the rule is a warning under its profile, not a gate.
 
 use super::{
@@ -153,6 +153,7 @@ pub static ROO_CODE: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &ROO_GATES,
     severities: &[
@@ -196,6 +197,7 @@ pub static CLINE: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Cline");
@@ -309,6 +311,7 @@ pub static ZED: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     // serde's derive of `SkillMetadata`: a repeated field is `duplicate field`; other keys
     // are ignored.
     duplicate_keys: DuplicateKeys::Fields(&["name", "description", "disable-model-invocation"]),
@@ -432,6 +435,7 @@ pub static CRUSH: Profile = Profile {
     // meets parsed, inside a skill's folder too.
     scans_inside_skills: true,
     name_dir_fold_case: true,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Crush");
@@ -556,6 +560,7 @@ pub static PI: Profile = Profile {
     // `loadSkillsFromDirInternal` recurses into every folder and loads each `SKILL.md`.
     scans_inside_skills: true,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("pi");
@@ -636,6 +641,7 @@ pub static GOOSE: Profile = Profile {
     // A recursive walk: every `SKILL.md` below a skills folder is a skill.
     scans_inside_skills: true,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::Fields(&["name", "description"]),
     gates: &{
         let [a, b, c] = archive_gates!("Goose");
@@ -694,6 +700,95 @@ pub static GOOSE: Profile = Profile {
     ],
 };
 
+/// OpenCode (`anomalyco/opencode` `src/skill/index.ts`, `src/config/markdown.ts`):
+/// gray-matter, and on a YAML error its `fallbackSanitization` (an unquoted top-level
+/// `key: a: b` becomes a block scalar) and a second parse; zod then wants `name` and
+/// `description` as strings, and nothing else.
+pub static OPENCODE: Profile = Profile {
+    key: "opencode",
+    title: "OpenCode",
+    short: "OpenCode",
+    as_of: "anomalyco/opencode packages/opencode/src/skill/index.ts at 048f74f4 and src/config/markdown.ts at 0a8a0ed8, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::NameDescription,
+    name_charset: NameCharset::UnicodeAlnum,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf16Units,
+    listing: None,
+    source_url: "https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/skill/index.ts",
+    on_bad_yaml: None,
+    // `skills/**/SKILL.md`: any depth below a skills folder, inside skills too.
+    scans_inside_skills: true,
+    name_dir_fold_case: false,
+    requotes_colon_values: true,
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("OpenCode");
+        [
+            gate(
+                "missing-skill-md",
+                "index.ts: a skill is a file matching `skills/**/SKILL.md`",
+            ),
+            gate(
+                "skill-md-lowercase",
+                "index.ts: a skill is a file matching `skills/**/SKILL.md`",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "non-utf8-text",
+                "index.ts reads SKILL.md as text: a UTF-16 file has no `---` gray-matter sees, so zod finds no `name`",
+            ),
+            gate(
+                "frontmatter-missing",
+                "index.ts: gray-matter gives no data and zod's `name: z.string()` fails: the skill is not added",
+            ),
+            gate(
+                "frontmatter-unclosed",
+                "index.ts: gray-matter reads an unclosed block to the end as YAML (inferred from gray-matter, not run): no usable `name`",
+            ),
+            gate(
+                "invalid-yaml",
+                "markdown.ts: js-yaml fails, `fallbackSanitization` re-quotes colon values and parses again; when that fails too: `Failed to parse YAML frontmatter`",
+            ),
+            gate(
+                "yaml-tab",
+                "js-yaml refuses tabs in indentation, before and after the fallback: `Failed to parse YAML frontmatter`",
+            ),
+            gate(
+                "duplicate-key",
+                "js-yaml refuses a duplicated key, before and after the fallback: `Failed to parse YAML frontmatter`",
+            ),
+            gate(
+                "frontmatter-not-mapping",
+                "index.ts: zod's `Info.pick({ name, description })` fails on a non-mapping",
+            ),
+            gate("name-missing", "index.ts: zod `name: z.string()`"),
+            gate("name-not-string", "index.ts: zod `name: z.string()`"),
+            gate(
+                "description-missing",
+                "index.ts: zod `description: z.string()`",
+            ),
+            gate(
+                "description-empty",
+                "index.ts: zod `description: z.string()` refuses null and non-strings (an empty string passes zod; the rule cannot tell them apart, so it is refused here too)",
+            ),
+        ]
+    },
+    severities: &[
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
 /// Augment (Auggie): its documentation's requirements (the loader is not public).
 pub static AUGMENT: Profile = Profile {
     key: "augment",
@@ -714,6 +809,7 @@ pub static AUGMENT: Profile = Profile {
     on_bad_yaml: None,
     scans_inside_skills: false,
     name_dir_fold_case: false,
+    requotes_colon_values: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Augment");

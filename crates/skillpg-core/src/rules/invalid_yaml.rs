@@ -56,6 +56,22 @@ pub fn check(cx: &mut Cx) {
             cx.profile.title, cx.a.dir_name
         )
     };
+    // OpenCode parses again after re-quoting colon values: when that reads, it loads.
+    let after_requote = cx
+        .profile
+        .requotes_colon_values
+        .then(|| requoted_reading(&doc.text[yaml_range.clone()]));
+    let message = match &after_requote {
+        Some(Ok(())) => format!(
+            "{message}; {} then turns each unquoted `key: a: b` into a block scalar and parses again, which reads: it loads the skill, but stricter clients refuse it",
+            cx.profile.title
+        ),
+        Some(Err(why)) => format!(
+            "{message}; {} re-quotes colon values and parses again, and still {why}",
+            cx.profile.title
+        ),
+        None => message,
+    };
     let quote_fix = unquoted_colon_fix(&doc.text, &index, at.line);
     let span = offset
         ..(offset
@@ -66,7 +82,76 @@ pub fn check(cx: &mut Cx) {
                 .unwrap_or(0));
     if let Some(d) = cx.report_md(&META, Some(span), message) {
         d.fix = quote_fix;
+        if matches!(after_requote, Some(Ok(()))) {
+            d.severity = d.severity.min(Severity::Warning);
+        }
     }
+}
+
+/// OpenCode's `fallbackSanitization` (`src/config/markdown.ts`) of the frontmatter `yaml`: every
+/// top-level `key: value` whose unquoted value holds a `:` becomes `key: |-` with the value on
+/// the next line, indented (keys of letters, digits and `_` only; comments, blank and indented
+/// lines, empty, quoted and block values are kept).
+pub fn opencode_requote(yaml: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for line in yaml.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
+        let trimmed = line.trim();
+        let keep =
+            trimmed.is_empty() || trimmed.starts_with('#') || line.starts_with(char::is_whitespace);
+        let key_len = line
+            .char_indices()
+            .take_while(|&(i, c)| {
+                c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit())
+            })
+            .count();
+        let after_key = line[key_len..].trim_start();
+        if keep || key_len == 0 || !after_key.starts_with(':') {
+            out.push(line.to_owned());
+            continue;
+        }
+        let value = after_key[1..].trim();
+        if value.is_empty()
+            || value == ">"
+            || value == "|"
+            || value.starts_with(['"', '\''])
+            || !value.contains(':')
+        {
+            out.push(line.to_owned());
+            continue;
+        }
+        out.push(format!("{}: |-", &line[..key_len]));
+        out.push(format!("  {value}"));
+    }
+    out.join("\n")
+}
+
+/// Whether OpenCode reads the frontmatter after [`opencode_requote`]: js-yaml parses it (no
+/// duplicate key, no tab) and zod finds `name` and `description` as strings; else why not.
+fn requoted_reading(yaml: &str) -> Result<(), &'static str> {
+    let parsed = crate::yaml::parse(&opencode_requote(yaml));
+    if parsed.error.is_some() {
+        return Err("the YAML does not parse");
+    }
+    if parsed.issues.iter().any(|i| {
+        matches!(
+            i.kind,
+            crate::yaml::YamlIssueKind::DuplicateKey | crate::yaml::YamlIssueKind::Tab
+        )
+    }) {
+        return Err("js-yaml refuses a repeated key or a tab");
+    }
+    let is_string = |key: &str| {
+        parsed
+            .root
+            .as_ref()
+            .and_then(|r| r.get(key))
+            .and_then(crate::yaml::Node::as_scalar)
+            .is_some_and(|s| s.lenient_type() == crate::yaml::LenientType::Str)
+    };
+    if !is_string("name") || !is_string("description") {
+        return Err("zod finds no `name` and `description` strings in what it reads");
+    }
+    Ok(())
 }
 
 /// When line `line` is `key: value` with an unquoted `: ` (or ` #`) inside the value, a fix that

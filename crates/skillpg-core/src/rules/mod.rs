@@ -41,6 +41,7 @@ mod frontmatter_opening_line;
 mod frontmatter_opening_space;
 mod frontmatter_unclosed;
 mod invalid_yaml;
+pub use invalid_yaml::opencode_requote;
 mod invisible_unicode;
 pub(crate) mod listing_budget;
 mod listing_cap;
