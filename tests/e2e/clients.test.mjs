@@ -36,8 +36,8 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
     })(),
   );
   // Every sourced client has its row: the first eight, VS Code's code, Roo Code, Kilo Code, Cline, Zed, Crush,
-  // pi, Goose, OpenCode, Augment and the Copilot CLI.
-  assert.equal(cli.clients.length, 19, 'nineteen clients');
+  // pi, Goose, OpenCode, Letta Code, Augment and the Copilot CLI.
+  assert.equal(cli.clients.length, 20, 'twenty clients');
   const rows = await page.$$eval('[data-testid^="verdict-"]', (trs) => trs.map((tr) => tr.dataset.testid.slice('verdict-'.length)));
   assert.deepEqual(rows, cli.clients.map((c) => c.client), 'the page lists the same clients, in the same order');
   let failing = null;
@@ -123,6 +123,8 @@ test('after a failing cell is chosen, the first click on a cell below it is not 
   assert.equal(await page.isVisible(`[data-testid="cell-${failingKey}-0"] .reason`), true, 'the chosen cell gives its reason');
   for (const below of keys.slice(keys.indexOf(failingKey) + 1)) {
     // Where the person sees the cell below, pressed as a person presses it (down, then up).
+    // The matrix scrolls inside its box (twenty clients): bring the cell into sight first.
+    await page.locator(`[data-testid="cell-${below}-0"] button`).scrollIntoViewIfNeeded();
     const box = await page.locator(`[data-testid="cell-${below}-0"] button`).boundingBox();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await page.waitForSelector(`[data-testid="verdict-${below}"].current`, { timeout: 2_000 });

@@ -666,6 +666,7 @@ fn held_out_skills_get_the_verdicts_written_down_before_the_run() {
         "pi",
         "goose",
         "opencode",
+        "letta-code",
         "augment",
         "copilot-cli",
     ];

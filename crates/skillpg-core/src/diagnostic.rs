@@ -153,6 +153,10 @@ pub mod sources {
         title: "Gemini CLI skill loader (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts)",
         url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
     };
+    pub const LETTA_CODE: SourceRef = SourceRef {
+        title: "Letta Code skill loader (letta-ai/letta-code src/utils/frontmatter.ts, src/agent/skills.ts)",
+        url: "https://github.com/letta-ai/letta-code/blob/main/src/utils/frontmatter.ts",
+    };
     pub const CONTRACT: SourceRef = SourceRef {
         title: "SKILL.md as an interface contract (JSON Schema, semantic versioning)",
         url: "https://semver.org/",

@@ -63,7 +63,7 @@ pub struct Install {
 }
 
 /// Every client's folders, in the order of [`crate::profile::ALL`].
-pub static INSTALLS: [Install; 19] = [
+pub static INSTALLS: [Install; 20] = [
     Install {
         client: "spec",
         project: &[],
@@ -233,6 +233,17 @@ pub static INSTALLS: [Install; 19] = [
         },
         wins: "the last one added of a name, with a `duplicate skill name` warning in its log: the project's, scanned after the global ones",
         source: "anomalyco/opencode packages/opencode/src/skill/index.ts (`loadSkills`, `add`) at 048f74f4",
+    },
+    Install {
+        client: "letta-code",
+        project: &[".skills"],
+        user: &[".letta/skills"],
+        depth: "every folder below a skills folder: each `SKILL.md` (any case) is a skill whose id is its folder's path (`web/scraper`)",
+        looks: Looks::Recursive {
+            max_depth: usize::MAX,
+        },
+        wins: "the same id in a later source replaces it: project over agent (`~/.letta/agents/<id>/skills`) over global over bundled",
+        source: "letta-ai/letta-code src/agent/skills.ts (`discoverSkills`) at 04f7dd41",
     },
     Install {
         client: "augment",

@@ -10,7 +10,7 @@ use crate::diagnostic::Severity;
 mod agents;
 pub use agents::{
     AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, COPILOT_CODE, CRUSH, GOOSE, KILO_CODE,
-    OPENCODE, PI, ROO_CODE, ZED, ZED_LISTING,
+    LETTA_CODE, OPENCODE, PI, ROO_CODE, ZED, ZED_LISTING,
 };
 
 // The field sets live with the profiles that name them, below the rules that read them, so
@@ -348,6 +348,9 @@ pub struct Profile {
     /// Whether, when the YAML does not parse, the client turns every unquoted top-level
     /// `key: a: b` into a block scalar and parses again (OpenCode's `fallbackSanitization`).
     pub requotes_colon_values: bool,
+    /// Whether it reads the frontmatter as `key: value` lines rather than YAML (Letta Code):
+    /// [`line-read-description`](crate::rules) says what it lists when that differs.
+    pub reads_lines: bool,
     /// Whether its scan goes on inside a folder that holds `SKILL.md`, so that a `SKILL.md`
     /// below it (`pdf/references/x/SKILL.md`) is a skill of its own (Codex's recursive walk);
     /// elsewhere that file is one of the outer skill's files.
@@ -423,6 +426,7 @@ pub static SPEC: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -562,6 +566,7 @@ pub static CLAUDE_AI: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -709,6 +714,7 @@ pub static CLAUDE_CODE: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -762,6 +768,7 @@ pub static STRICT_YAML: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -867,6 +874,7 @@ pub static CODEX: Profile = Profile {
     scans_inside_skills: true,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     // loader.rs: serde's derive reads `name`, `description` and `metadata` (and
     // `metadata.short-description`); a repeated one is `duplicate field`, any other is ignored.
     duplicate_keys: DuplicateKeys::Fields(&[
@@ -986,6 +994,7 @@ pub static COPILOT: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1084,6 +1093,7 @@ pub static CURSOR: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1178,6 +1188,7 @@ pub static GEMINI_CLI: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1249,7 +1260,7 @@ pub static GEMINI_CLI: Profile = Profile {
 };
 
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 19] = [
+pub static ALL: [&Profile; 20] = [
     &SPEC,
     &CLAUDE_AI,
     &CLAUDE_CODE,
@@ -1267,6 +1278,7 @@ pub static ALL: [&Profile; 19] = [
     &PI,
     &GOOSE,
     &OPENCODE,
+    &LETTA_CODE,
     &AUGMENT,
     &COPILOT_CLI,
 ];

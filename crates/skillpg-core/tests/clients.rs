@@ -50,7 +50,7 @@ fn each_client_counts_a_description_in_its_own_unit() {
     // none of these (all over 1,024 bytes) loads there; Zed counts bytes too but only warns
     // (zed#58356); Cline, pi and Goose refuse no length; Augment's docs count characters; the
     // Copilot CLI follows Copilot's rules.
-    let expected: [(&Profile, [bool; 7]); 19] = [
+    let expected: [(&Profile, [bool; 7]); 20] = [
         (
             &profile::SPEC,
             [true, false, true, true, true, false, false],
@@ -97,6 +97,8 @@ fn each_client_counts_a_description_in_its_own_unit() {
         (&profile::GOOSE, [true; 7]),
         // OpenCode checks no length.
         (&profile::OPENCODE, [true; 7]),
+        // Letta Code refuses no skill it finds.
+        (&profile::LETTA_CODE, [true; 7]),
         (
             &profile::AUGMENT,
             [true, false, true, true, true, false, false],
@@ -404,6 +406,8 @@ fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
     // - opencode: index.ts and markdown.ts (no length, name or folder rule; js-yaml fails on
     //   the colon, and `fallbackSanitization` turns `description: Use when: …` into a block
     //   scalar that parses, so it loads);
+    // - letta-code: skills.ts and frontmatter.ts (a line reader that refuses nothing; the
+    //   folded description is listed as `>`, a warning, not a refusal);
     // - augment: its docs (characters; lowercase name equal to its folder);
     // - copilot-cli: Copilot's documented rules (UTF-16 units, lowercase, folder).
     let fixture = |dir: &str, description: &str, name: &str| {
@@ -414,27 +418,27 @@ fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
     };
     let cjk = "語".repeat(342);
     // (folder, SKILL.md), [spec, codex, gemini-cli, roo-code, kilo-code, cline, zed, crush, pi,
-    // goose, opencode, augment, copilot-cli]
+    // goose, opencode, letta-code, augment, copilot-cli]
     let t = true;
     let f = false;
-    let rows: Vec<((String, String), [bool; 13])> = vec![
+    let rows: Vec<((String, String), [bool; 14])> = vec![
         (
             fixture("cjk", &cjk, "cjk"),
-            [t, t, t, t, t, t, t, f, t, t, t, t, t],
+            [t, t, t, t, t, t, t, f, t, t, t, t, t, t],
         ),
         (
             fixture("myskill", "Does a thing when asked.", "MySkill"),
-            [f, t, t, f, f, f, f, t, t, t, t, f, f],
+            [f, t, t, f, f, f, f, t, t, t, t, t, f, f],
         ),
         (
             fixture("colon", "Use when: the user asks", "colon"),
-            [f, f, t, f, f, f, f, f, f, f, t, f, f],
+            [f, f, t, f, f, f, f, f, f, f, t, t, f, f],
         ),
         (
             fixture("folded", ">\n  Does a thing\n  when asked.", "folded"),
-            [t; 13],
+            [t; 14],
         ),
-        (fixture("dashes", "a --- b when asked", "dashes"), [t; 13]),
+        (fixture("dashes", "a --- b when asked", "dashes"), [t; 14]),
     ];
     let clients = [
         &profile::SPEC,
@@ -448,6 +452,7 @@ fn the_fixtures_where_clients_part_ways_get_each_clients_verdict() {
         &profile::PI,
         &profile::GOOSE,
         &profile::OPENCODE,
+        &profile::LETTA_CODE,
         &profile::AUGMENT,
         &profile::COPILOT_CLI,
     ];
@@ -499,5 +504,50 @@ fn opencode_reads_an_unquoted_colon_only_through_its_fallback_and_only_when_that
             "name: x\ndescription: a: b\n  more: c\n# k: v\nq: \"a: b\""
         ),
         "name: x\ndescription: |-\n  a: b\n  more: c\n# k: v\nq: \"a: b\""
+    );
+}
+
+#[test]
+fn letta_code_lists_what_its_line_reader_reads_and_says_when_yaml_reads_otherwise() {
+    use skillpg_core::rules::letta_description;
+    // frontmatter.ts: each `key: value` line as it stands; skills.ts strips surrounding quotes
+    // and falls back to the body's first paragraph.
+    let one_line = "---\nname: x\ndescription: \"Use when: asked\"\n---\n# Body\n";
+    assert_eq!(letta_description(one_line).description, "Use when: asked");
+    let folded = "---\nname: x\ndescription: >\n  Does a thing\n  when asked.\n---\nFirst.\n";
+    assert_eq!(letta_description(folded).description, ">");
+    // CRLF: its pattern wants `---\n`, so no frontmatter; the first paragraph is the whole
+    // frontmatter block.
+    let crlf = "---\r\nname: x\r\ndescription: y\r\n---\r\n\r\nBody.\r\n";
+    assert!(!letta_description(crlf).sees_frontmatter);
+    // No body after the closing line: no frontmatter either.
+    let bare = "---\nname: x\ndescription: y\n---\n";
+    let r = letta_description(bare);
+    assert!(!r.sees_frontmatter);
+    assert!(r.description.starts_with("---\nname: x"), "{r:?}");
+    // The rule: a warning under Letta Code only, with what it lists; the skill still loads.
+    for (text, listed) in [(folded, "`>`"), (bare, "sees no frontmatter")] {
+        let a = skill_md("x", text.as_bytes().to_vec());
+        let under_letta = check(&a, &profile::LETTA_CODE);
+        let d = under_letta
+            .iter()
+            .find(|d| d.rule == "line-read-description")
+            .expect("a finding under Letta Code");
+        assert_eq!(d.severity, skillpg_core::Severity::Warning);
+        assert!(d.message.contains(listed), "{}", d.message);
+        assert!(is_valid(&under_letta));
+        assert!(
+            !check(&a, &profile::SPEC)
+                .iter()
+                .any(|d| d.rule == "line-read-description"),
+            "other clients read YAML"
+        );
+    }
+    let a = skill_md("x", one_line.as_bytes().to_vec());
+    assert!(
+        !check(&a, &profile::LETTA_CODE)
+            .iter()
+            .any(|d| d.rule == "line-read-description"),
+        "the same description either way: nothing to say"
     );
 }

@@ -174,6 +174,18 @@ fn cases() -> Vec<Case> {
     ));
     v.push(md(
         "ok",
+        "a folded description that Letta Code's line reader lists as `>`",
+        "---\nname: ok\ndescription: >\n  Use when testing\n  folded text.\n---\n# Body\n",
+        &profile::LETTA_CODE,
+    ));
+    v.push(md(
+        "ok",
+        "an unquoted colon that OpenCode reads after re-quoting it",
+        "---\nname: ok\ndescription: Use when: the user asks\n---\n# Body\n",
+        &profile::OPENCODE,
+    ));
+    v.push(md(
+        "ok",
         "no frontmatter (claude code loads it)",
         "# Just a body\n\nFormats tables.\n",
         &CLAUDE_CODE,

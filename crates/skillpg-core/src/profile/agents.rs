@@ -1,7 +1,7 @@
 //! The clients beyond the first eight, each from its loader's code where it is public (the
 //! file and commit read are in `as_of`), else its documentation: VS Code's code (beside the
 //! documented `copilot` profile), Roo Code, Kilo Code, Cline, Zed, Crush, pi, Goose, OpenCode,
-//! Augment and the GitHub Copilot CLI. Where a client warns and loads
+//! Letta Code, Augment and the GitHub Copilot CLI. Where a client warns and loads
 //! (pi, Zed's long descriptions), the rule is a warning under its profile, not a gate.
 
 use super::{
@@ -154,6 +154,7 @@ pub static ROO_CODE: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &ROO_GATES,
     severities: &[
@@ -198,6 +199,7 @@ pub static CLINE: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Cline");
@@ -312,6 +314,7 @@ pub static ZED: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     // serde's derive of `SkillMetadata`: a repeated field is `duplicate field`; other keys
     // are ignored.
     duplicate_keys: DuplicateKeys::Fields(&["name", "description", "disable-model-invocation"]),
@@ -436,6 +439,7 @@ pub static CRUSH: Profile = Profile {
     scans_inside_skills: true,
     name_dir_fold_case: true,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Crush");
@@ -561,6 +565,7 @@ pub static PI: Profile = Profile {
     scans_inside_skills: true,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("pi");
@@ -642,6 +647,7 @@ pub static GOOSE: Profile = Profile {
     scans_inside_skills: true,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::Fields(&["name", "description"]),
     gates: &{
         let [a, b, c] = archive_gates!("Goose");
@@ -725,6 +731,7 @@ pub static OPENCODE: Profile = Profile {
     scans_inside_skills: true,
     name_dir_fold_case: false,
     requotes_colon_values: true,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("OpenCode");
@@ -789,6 +796,77 @@ pub static OPENCODE: Profile = Profile {
     ],
 };
 
+/// Letta Code (`letta-ai/letta-code` `src/agent/skills.ts`, `src/utils/frontmatter.ts`): it
+/// reads frontmatter line by line, not as YAML, and never refuses a skill it finds: the id is
+/// the folder's path, a missing name or description falls back (the title or folder; the
+/// body's first paragraph). What can go wrong is what it lists: `line-read-description`.
+pub static LETTA_CODE: Profile = Profile {
+    key: "letta-code",
+    title: "Letta Code",
+    short: "Letta Code",
+    as_of: "letta-ai/letta-code src/agent/skills.ts at 04f7dd41 and src/utils/frontmatter.ts at 29f4fde2, read 2026-12-04",
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Spec,
+    name_charset: NameCharset::UnicodeAlnum,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: false,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf16Units,
+    listing: None,
+    source_url: "https://github.com/letta-ai/letta-code/blob/main/src/agent/skills.ts",
+    on_bad_yaml: Some(
+        "Letta Code does not parse YAML: it reads `key: value` lines and loads the skill",
+    ),
+    // `findSkillFiles` recurses into every folder; the id is the folder's path.
+    scans_inside_skills: true,
+    name_dir_fold_case: false,
+    requotes_colon_values: false,
+    reads_lines: true,
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("Letta Code");
+        [
+            gate(
+                "missing-skill-md",
+                "skills.ts: a skill is a file named `SKILL.MD` in any case (`entry.name.toUpperCase() === \"SKILL.MD\"`)",
+            ),
+            a,
+            b,
+            c,
+        ]
+    },
+    severities: &[
+        // A line reader: YAML's refusals and types mean nothing to it.
+        ("invalid-yaml", I),
+        ("yaml-flow-collection", OFF),
+        ("yaml-anchor-or-tag", OFF),
+        ("yaml-tab", OFF),
+        ("duplicate-key", OFF),
+        ("frontmatter-not-mapping", OFF),
+        ("non-string-scalar", OFF),
+        ("yaml-comment-in-value", OFF),
+        // It lists the id (the folder's path); a name is a display label, with fallbacks.
+        ("name-missing", OFF),
+        ("name-not-string", OFF),
+        ("name-too-long", OFF),
+        ("name-not-lowercase", OFF),
+        ("name-invalid-chars", OFF),
+        ("name-hyphen-edge", OFF),
+        ("name-consecutive-hyphens", OFF),
+        ("name-dir-mismatch", OFF),
+        ("description-missing", I),
+        ("description-too-long", OFF),
+        ("skill-md-lowercase", OFF),
+        ("unknown-field", OFF),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
 /// Augment (Auggie): its documentation's requirements (the loader is not public).
 pub static AUGMENT: Profile = Profile {
     key: "augment",
@@ -810,6 +888,7 @@ pub static AUGMENT: Profile = Profile {
     scans_inside_skills: false,
     name_dir_fold_case: false,
     requotes_colon_values: false,
+    reads_lines: false,
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Augment");

@@ -41,7 +41,9 @@ mod frontmatter_opening_line;
 mod frontmatter_opening_space;
 mod frontmatter_unclosed;
 mod invalid_yaml;
+mod line_read_description;
 pub use invalid_yaml::opencode_requote;
+pub use line_read_description::{LettaReading, letta_description};
 mod invisible_unicode;
 pub(crate) mod listing_budget;
 mod listing_cap;
@@ -295,6 +297,7 @@ pub(crate) static ALL: &[Rule] = &[
     ),
     (&dashes_in_frontmatter::META, dashes_in_frontmatter::check),
     (&unknown_field::META, unknown_field::check),
+    (&line_read_description::META, line_read_description::check),
     (&name_missing::META, name_missing::check),
     (&name_not_string::META, name_not_string::check),
     (&name_too_long::META, name_too_long::check),
