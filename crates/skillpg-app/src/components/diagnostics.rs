@@ -24,7 +24,7 @@ pub fn VerdictTable() -> impl IntoView {
     view! {
         <div class="matrix-scroll" data-testid="verdicts">
             <table class="verdicts">
-                <caption>"Each loaded skill under each client's documented rules (choose a cell for its findings)"</caption>
+                <caption>{format!("Each loaded skill under each of {} clients' own rules (the table scrolls; choose a cell for its findings)", skillpg_core::profile::ALL.len())}</caption>
                 <thead>
                     <tr>
                         <th scope="col">"Client"</th>
