@@ -102,6 +102,18 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
   await page.waitForSelector('[data-testid="listing-claude-code"]');
   assert.ok((await listing('claude-code')).startsWith(expected), 'the settings survive a reload');
   assert.equal(await page.inputValue('[data-testid="budget-percent"]'), '5');
+  // Claude Code's skillOverrides: release-notes turned off is priced as the CLI prices
+  // `--skill-override release-notes=off`, said apart from the budget's cuts, and kept too.
+  await page.click('[data-testid="skill-overrides"] summary');
+  await page.selectOption('[data-testid="skill-override-release-notes"]', 'off');
+  const off = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['listing', '--context-window', '2000', '--budget-fraction', '0.05', '--max-desc-chars', '60', '--skill-override', 'release-notes=off', '--format', 'json', ...folders], { encoding: 'utf8', cwd: root })).find((x) => x.client === 'claude-code');
+  const offText = `${off.whole.toLocaleString('en-US')} of ${off.budget.toLocaleString('en-US')} ${off.unit}`;
+  await page.waitForFunction((t) => { const c = document.querySelector('[data-testid="listing-claude-code"]').textContent; return c.startsWith(t) && c.endsWith('; 1 turned off'); }, offText);
+  await page.waitForTimeout(600);
+  await page.reload();
+  await page.waitForSelector('[data-testid="listing-claude-code"]');
+  assert.ok((await listing('claude-code')).endsWith('; 1 turned off'), 'the override survives a reload');
+  assert.equal(await page.inputValue('[data-testid="skill-override-release-notes"]'), 'off');
   assert.deepEqual(errors, []);
   await page.close();
 });

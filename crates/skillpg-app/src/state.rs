@@ -2,6 +2,7 @@
 //! JSON, no server) and local storage. Pure: no DOM here, so it is tested natively.
 
 use skillpg_routing::decide::Thresholds;
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 
 use base64::Engine;
@@ -304,7 +305,7 @@ pub struct PageState {
 
 /// Claude Code's listing settings as a person sets them under "Where it loads"
 /// (`skillListingMaxDescChars`, `skillListingBudgetFraction`); unset, the client's defaults.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListingPrefs {
     /// The most characters of one description the listing shows.
@@ -313,22 +314,51 @@ pub struct ListingPrefs {
     /// The listing's share of the context window (0.01 is 1%).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_fraction: Option<f64>,
+    /// `skillOverrides`: a state other than `on` per skill folder (`name-only`,
+    /// `user-invocable-only`, `off`, as Claude Code spells them).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub overrides: BTreeMap<String, String>,
 }
 
 impl ListingPrefs {
-    /// The most characters a description cap may be set to.
-    pub const MAX_DESC_CHARS: usize = 100_000;
+    /// The most characters a description cap may be set to (the CLI's bound too).
+    pub const MAX_DESC_CHARS: usize = skillpg_core::catalog::ListingSettings::MAX_DESCRIPTION_CAP;
 
-    /// The engine's settings.
-    pub fn settings(self) -> skillpg_core::catalog::ListingSettings {
+    /// The engine's settings (a state the engine does not know is dropped).
+    pub fn settings(&self) -> skillpg_core::catalog::ListingSettings {
         skillpg_core::catalog::ListingSettings {
             max_description_chars: self.max_desc_chars,
             budget_fraction: self.budget_fraction,
+            overrides: self
+                .overrides
+                .iter()
+                .filter_map(|(dir, state)| {
+                    skillpg_core::catalog::SkillOverride::parse(state).map(|s| (dir.clone(), s))
+                })
+                .collect(),
+        }
+    }
+
+    /// The override of the skill in folder `dir` (`on` when none).
+    pub fn override_of(&self, dir: &str) -> skillpg_core::catalog::SkillOverride {
+        self.overrides
+            .get(dir)
+            .and_then(|s| skillpg_core::catalog::SkillOverride::parse(s))
+            .unwrap_or_default()
+    }
+
+    /// Sets the override of the skill in folder `dir` (`on` removes it).
+    pub fn set_override(&mut self, dir: &str, state: skillpg_core::catalog::SkillOverride) {
+        if state == skillpg_core::catalog::SkillOverride::On {
+            self.overrides.remove(dir);
+        } else {
+            self.overrides
+                .insert(dir.to_owned(), state.as_str().to_owned());
         }
     }
 
     /// Within what the page's inputs allow: a cap of 1 to 100,000 characters, a share above 0
-    /// and at most 1; anything else unset.
+    /// and at most 1, overrides Claude Code knows; anything else unset.
     pub fn clamped(self) -> ListingPrefs {
         ListingPrefs {
             max_desc_chars: self
@@ -338,6 +368,18 @@ impl ListingPrefs {
                 .budget_fraction
                 .filter(|f| f.is_finite() && *f > 0.0)
                 .map(|f| f.min(1.0)),
+            // From a link, untrusted: only states Claude Code has, for at most as many skills
+            // as a page holds, with folder-sized names.
+            overrides: self
+                .overrides
+                .into_iter()
+                .filter(|(dir, state)| {
+                    dir.len() <= 255
+                        && skillpg_core::catalog::SkillOverride::parse(state)
+                            .is_some_and(|s| s != skillpg_core::catalog::SkillOverride::On)
+                })
+                .take(1_000)
+                .collect(),
         }
     }
 }
@@ -482,7 +524,7 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
         routing: state.routing.clone(),
         together: state.installed_together,
         window: state.context_window,
-        listing: state.listing,
+        listing: state.listing.clone(),
         lab: state.lab.clone(),
     }
 }
@@ -874,6 +916,7 @@ mod tests {
             listing: ListingPrefs {
                 max_desc_chars: Some(300),
                 budget_fraction: Some(0.02),
+                overrides: [("my-skill".to_owned(), "name-only".to_owned())].into(),
             },
             lab: crate::lab_run::LabState {
                 sets: [("my-skill".to_owned(), "+ merge these\n- hello\n".to_owned())].into(),
@@ -1197,6 +1240,12 @@ mod tests {
         wire.listing = ListingPrefs {
             max_desc_chars: Some(10_000_000),
             budget_fraction: Some(f64::NAN),
+            overrides: [
+                ("a".to_owned(), "off".to_owned()),
+                ("b".to_owned(), "sometimes".to_owned()),
+                ("c".to_owned(), "on".to_owned()),
+            ]
+            .into(),
         };
         let state = from_wire(wire).expect("opens");
         assert_eq!(
@@ -1204,7 +1253,17 @@ mod tests {
             ListingPrefs {
                 max_desc_chars: Some(ListingPrefs::MAX_DESC_CHARS),
                 budget_fraction: None,
+                // A state Claude Code does not have is dropped; `on` is the default.
+                overrides: [("a".to_owned(), "off".to_owned())].into(),
             }
         );
+        let settings = state.listing.settings();
+        assert_eq!(
+            settings.overrides,
+            vec![("a".to_owned(), skillpg_core::catalog::SkillOverride::Off)]
+        );
+        let mut prefs = state.listing.clone();
+        prefs.set_override("a", skillpg_core::catalog::SkillOverride::On);
+        assert!(prefs.overrides.is_empty(), "on is the default, not stored");
     }
 }

@@ -380,7 +380,7 @@ fn profiles(key: &str) -> Result<Vec<&'static Profile>, String> {
 }
 
 /// Claude Code's listing settings (`settings.json`), for the listing budgets.
-#[derive(Debug, Clone, Copy, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 struct ListingArgs {
     /// Claude Code's `skillListingMaxDescChars`: the most of one description its listing shows
     /// (1,536 by default).
@@ -390,6 +390,10 @@ struct ListingArgs {
     /// (0.01, 1%, by default).
     #[arg(long)]
     budget_fraction: Option<f64>,
+    /// Claude Code's `skillOverrides` for one skill, by its name: `NAME=on`, `name-only`,
+    /// `user-invocable-only` or `off` (repeat for each skill).
+    #[arg(long = "skill-override", value_name = "NAME=STATE")]
+    skill_override: Vec<String>,
 }
 
 impl ListingArgs {
@@ -401,12 +405,34 @@ impl ListingArgs {
                 "--budget-fraction {f}: a share of the window, above 0 and at most 1"
             ));
         }
-        if self.max_desc_chars == Some(0) {
-            return Err("--max-desc-chars 0: give at least one character".to_owned());
+        use skillpg_core::catalog::{ListingSettings, SkillOverride};
+        if let Some(n) = self
+            .max_desc_chars
+            .filter(|n| !(1..=ListingSettings::MAX_DESCRIPTION_CAP).contains(n))
+        {
+            return Err(format!(
+                "--max-desc-chars {n}: give 1 to {} characters",
+                ListingSettings::MAX_DESCRIPTION_CAP
+            ));
         }
-        Ok(skillpg_core::catalog::ListingSettings {
+        let states = || SkillOverride::ALL.map(SkillOverride::as_str).join(", ");
+        let overrides = self
+            .skill_override
+            .iter()
+            .map(|o| {
+                let (name, state) = o.split_once('=').ok_or_else(|| {
+                    format!("--skill-override {o}: write NAME=STATE ({})", states())
+                })?;
+                let state = SkillOverride::parse(state.trim()).ok_or_else(|| {
+                    format!("--skill-override {o}: the state is one of {}", states())
+                })?;
+                Ok((name.trim().to_owned(), state))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(ListingSettings {
             max_description_chars: self.max_desc_chars,
             budget_fraction: self.budget_fraction,
+            overrides,
         })
     }
 }

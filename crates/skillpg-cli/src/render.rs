@@ -269,11 +269,18 @@ pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
             Some(_) => {
                 let _ = writeln!(out, "{}: {}", l.title, listing_summary(l));
                 for s in &l.skills {
-                    match s.shown_chars {
-                        None => {
+                    match (s.shown_chars, &s.state) {
+                        (None, Some(state)) => {
+                            let _ =
+                                writeln!(out, "  {}: not listed (skillOverrides: {state})", s.name);
+                        }
+                        (_, Some(state)) if state == "name-only" => {
+                            let _ = writeln!(out, "  {}: name only (skillOverrides)", s.name);
+                        }
+                        (None, None) => {
                             let _ = writeln!(out, "  {}: left out", s.name);
                         }
-                        Some(n) if n < s.description_chars => {
+                        (Some(n), _) if n < s.description_chars => {
                             let _ = writeln!(
                                 out,
                                 "  {}: {} of {} characters shown",
@@ -282,7 +289,7 @@ pub fn listings_text(listings: &[skillpg_report::ListingJson]) -> String {
                                 thousands(s.description_chars as u64)
                             );
                         }
-                        Some(_) => {}
+                        (Some(_), _) => {}
                     }
                 }
             }

@@ -1163,4 +1163,51 @@ fn claude_codes_listing_settings_are_settable_and_checked() {
     // A share that is not one is a usage error.
     let bad = skillpg(&["listing", "--budget-fraction", "1.5", paths[0]]);
     assert_eq!(bad.status.code(), Some(2));
+    // skillOverrides: the first skill off, the second by name only; the rest priced alone.
+    let first = dirs[0]
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("a folder name");
+    let second = dirs[1]
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("a folder name");
+    let off_arg = format!("{first}=off");
+    let name_only_arg = format!("{second}=name-only");
+    let overridden = claude(&[
+        "--skill-override",
+        &off_arg,
+        "--skill-override",
+        &name_only_arg,
+    ]);
+    let state_of = |name: &str| {
+        overridden["skills"]
+            .as_array()
+            .expect("skills")
+            .iter()
+            .find(|s| s["name"] == name)
+            .map(|s| s["state"].clone())
+            .expect("the skill is in the listing")
+    };
+    assert_eq!(state_of(first), "off");
+    assert_eq!(state_of(second), "name-only");
+    assert!(
+        overridden["whole"].as_u64() < default["whole"].as_u64(),
+        "{overridden}"
+    );
+    let mut text_args = vec!["listing", "--context-window", "20000", "--skill-override"];
+    text_args.push(&off_arg);
+    text_args.extend(&paths);
+    let text = String::from_utf8_lossy(&skillpg(&text_args).stdout).into_owned();
+    assert!(
+        text.contains(&format!("{first}: not listed (skillOverrides: off)")),
+        "{text}"
+    );
+    let bad_state = skillpg(&["listing", "--skill-override", "x=sometimes", paths[0]]);
+    assert_eq!(bad_state.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad_state.stderr)
+            .contains("on, name-only, user-invocable-only, off"),
+        "the message lists the states"
+    );
 }

@@ -28,7 +28,18 @@ pub struct InstalledSkill {
 impl InstalledSkill {
     /// The skill of `analysis`, as `profile`'s listing reads it.
     pub fn from_analysis(analysis: &crate::Analysis, profile: &Profile) -> InstalledSkill {
-        let mut description = analysis.description().unwrap_or_default().to_owned();
+        let listing = profile.listing;
+        let from_body = listing.is_some_and(|l| l.description_from_body);
+        let mut description = match analysis.description().filter(|d| !d.trim().is_empty()) {
+            Some(d) => d.to_owned(),
+            // Claude Code: "description falls back to the first paragraph" of the body.
+            None if from_body => analysis
+                .doc
+                .as_ref()
+                .map(|d| first_paragraph(d.body()))
+                .unwrap_or_default(),
+            None => String::new(),
+        };
         if profile.listing_cap_chars.is_some() {
             let when = analysis
                 .doc
@@ -39,11 +50,72 @@ impl InstalledSkill {
                 description = format!("{description} {when}");
             }
         }
+        // Claude Code's command name for personal and project skills is the folder's.
+        let name = if listing.is_some_and(|l| l.names_by_folder) && !analysis.dir_name.is_empty() {
+            analysis.dir_name.clone()
+        } else {
+            analysis.display_name().to_owned()
+        };
         InstalledSkill {
-            name: analysis.display_name().to_owned(),
+            name,
             description,
             dir: analysis.dir_name.clone(),
         }
+    }
+}
+
+/// The first paragraph of a Markdown body: its first run of non-blank lines that is not a
+/// heading, joined with spaces.
+fn first_paragraph(body: &str) -> String {
+    body.split("\n\n")
+        .map(str::trim)
+        .find(|p| !p.is_empty() && !p.starts_with('#'))
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+/// Claude Code's `skillOverrides` state of one skill (docs v2.1.240): whether the model sees it
+/// in the listing, with or without its description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SkillOverride {
+    /// Listed with its description (the default).
+    #[default]
+    On,
+    /// Listed by name only: no description in the listing.
+    NameOnly,
+    /// Not listed to the model; a person can still call it.
+    UserInvocableOnly,
+    /// Not listed, not callable.
+    Off,
+}
+
+impl SkillOverride {
+    /// Every state, in the docs' order.
+    pub const ALL: [SkillOverride; 4] = [
+        SkillOverride::On,
+        SkillOverride::NameOnly,
+        SkillOverride::UserInvocableOnly,
+        SkillOverride::Off,
+    ];
+
+    /// The setting's value as Claude Code spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkillOverride::On => "on",
+            SkillOverride::NameOnly => "name-only",
+            SkillOverride::UserInvocableOnly => "user-invocable-only",
+            SkillOverride::Off => "off",
+        }
+    }
+
+    /// The state spelled `text`.
+    pub fn parse(text: &str) -> Option<SkillOverride> {
+        SkillOverride::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
+    /// Whether the model sees the skill in the listing.
+    pub fn listed(self) -> bool {
+        matches!(self, SkillOverride::On | SkillOverride::NameOnly)
     }
 }
 
@@ -101,6 +173,9 @@ pub struct ListedSkill {
     pub line: String,
     /// What the line costs against the budget.
     pub cost: usize,
+    /// Its `skillOverrides` state where the client has them (`on` elsewhere): `off` and
+    /// `user-invocable-only` are left out by the person's choice, not by the budget.
+    pub state: SkillOverride,
 }
 
 impl ListedSkill {
@@ -109,9 +184,9 @@ impl ListedSkill {
         self.shown_chars.is_some_and(|n| n < self.description_chars)
     }
 
-    /// Whether the listing leaves it out.
+    /// Whether the listing leaves it out for want of room (not by the person's choice).
     pub fn is_omitted(&self) -> bool {
-        self.shown_chars.is_none()
+        self.shown_chars.is_none() && self.state.listed()
     }
 }
 
@@ -177,12 +252,30 @@ pub fn budget(listing: &Listing, context_window: Option<usize>) -> Option<Budget
 /// ([`crate::profile::Listing::settable`]): Claude Code's `skillListingMaxDescChars` (the most
 /// of one entry's description it shows) and `skillListingBudgetFraction` (the listing's share
 /// of the context window). Unset, the client's defaults (1,536 characters, 1%).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListingSettings {
     /// The most characters of one description the listing shows.
     pub max_description_chars: Option<usize>,
     /// The listing's share of the context window (0.01 is 1%).
     pub budget_fraction: Option<f64>,
+    /// `skillOverrides`: a state per skill, by its listed name (or folder); unlisted skills
+    /// are `on`.
+    pub overrides: Vec<(String, SkillOverride)>,
+}
+
+impl ListingSettings {
+    /// The largest description cap a person may set (the CLI's `--max-desc-chars` and the
+    /// page's field both hold to it).
+    pub const MAX_DESCRIPTION_CAP: usize = 100_000;
+
+    /// The state of `skill` (by its listed name, else its folder): `on` unless set.
+    pub fn override_of(&self, skill: &InstalledSkill) -> SkillOverride {
+        self.overrides
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == skill.name || *n == skill.dir)
+            .map_or(SkillOverride::On, |(_, s)| *s)
+    }
 }
 
 /// `profile`'s listing of `skills` in a `context_window` (tokens; `None` when unknown), or
@@ -221,9 +314,28 @@ pub fn listing_with(
     }
     let mut order: Vec<&InstalledSkill> = skills.iter().collect();
     order.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
-    let entries: Vec<Entry> = order
+    // skillOverrides: `off` and `user-invocable-only` skills are not listed at all, `name-only`
+    // ones without their description; only the listed ones are priced.
+    let states: Vec<SkillOverride> = order
         .iter()
-        .map(|s| Entry::new(&listing, s, budget.unit))
+        .map(|s| {
+            if listing.settable {
+                settings.override_of(s)
+            } else {
+                SkillOverride::On
+            }
+        })
+        .collect();
+    let listed: Vec<usize> = (0..order.len()).filter(|&i| states[i].listed()).collect();
+    let entries: Vec<Entry> = listed
+        .iter()
+        .map(|&i| {
+            let mut e = Entry::new(&listing, order[i], budget.unit);
+            if states[i] == SkillOverride::NameOnly {
+                e.whole.clear();
+            }
+            e
+        })
         .collect();
     let whole_cost: usize = entries
         .iter()
@@ -241,10 +353,26 @@ pub fn listing_with(
             ListingFill::WholeInOrder => fill_in_order(&entries, &mut shown, budget.limit),
         }
     }
-    let skills: Vec<ListedSkill> = entries
+    let mut priced = entries.iter().zip(&shown);
+    let skills: Vec<ListedSkill> = order
         .iter()
-        .zip(&shown)
-        .map(|(e, shown)| {
+        .zip(&states)
+        .map(|(skill, &state)| {
+            let left_out = ListedSkill {
+                name: skill.name.clone(),
+                description_chars: collapse_whitespace(&skill.description).chars().count(),
+                shown_chars: None,
+                line: String::new(),
+                cost: 0,
+                state,
+            };
+            if !state.listed() {
+                return left_out;
+            }
+            // One entry for every listed skill, in the same order.
+            let Some((e, shown)) = priced.next() else {
+                return left_out;
+            };
             let (line, cost) = match shown {
                 Some(n) => (e.line(*n), e.cost(*n)),
                 None => (String::new(), 0),
@@ -255,6 +383,7 @@ pub fn listing_with(
                 shown_chars: *shown,
                 line,
                 cost,
+                state,
             }
         })
         .collect();
@@ -421,6 +550,7 @@ mod tests {
         let set = ListingSettings {
             max_description_chars: Some(100),
             budget_fraction: Some(0.02),
+            overrides: Vec::new(),
         };
         // 1% of 200k tokens at 4 characters a token, then 2%; the description cut at 1,536
         // characters, then at 100 (the entry's other characters are the same).
@@ -464,6 +594,55 @@ mod tests {
         // Under budget, every entry is whole.
         let r = listing(&crate::profile::ZED, &skills[..2], None).expect("a listing");
         assert!(r.fits() && r.omitted() == 0);
+    }
+
+    #[test]
+    fn skill_overrides_keep_skills_out_or_their_descriptions_and_only_where_the_client_has_them() {
+        // Claude Code docs v2.1.240: `skillOverrides` per skill: on, name-only,
+        // user-invocable-only, off.
+        let skills = [
+            skill("alpha", &"a".repeat(3000)),
+            skill("beta", &"b".repeat(3000)),
+            skill("gamma", &"c".repeat(3000)),
+            skill("delta", "short"),
+        ];
+        let settings = ListingSettings {
+            overrides: vec![
+                ("alpha".into(), SkillOverride::Off),
+                ("beta".into(), SkillOverride::NameOnly),
+                ("gamma".into(), SkillOverride::UserInvocableOnly),
+            ],
+            ..ListingSettings::default()
+        };
+        let r = listing_with(&CLAUDE_CODE, &skills, Some(200_000), &settings).expect("a listing");
+        let by_name = |n: &str| {
+            r.skills
+                .iter()
+                .find(|s| s.name == n)
+                .expect("listed")
+                .clone()
+        };
+        for off in ["alpha", "gamma"] {
+            let s = by_name(off);
+            assert!(s.shown_chars.is_none() && s.cost == 0, "{off}: not listed");
+            assert!(
+                !s.is_omitted(),
+                "{off}: kept out by the person, not by the budget"
+            );
+        }
+        assert_eq!(by_name("beta").line, "- beta: ");
+        assert_eq!(by_name("delta").line, "- delta: short");
+        // Only the listed ones are priced: 4 x 3,000 characters would be over 8,000.
+        assert!(r.fits(), "{} of {}", r.whole_cost, r.budget.limit);
+        assert_eq!(r.omitted(), 0);
+        // Codex has no such setting: every skill is listed as written.
+        let codex = listing_with(&CODEX, &skills, Some(200_000), &settings).expect("a listing");
+        assert!(codex.skills.iter().all(|s| s.state == SkillOverride::On));
+        assert_eq!(
+            SkillOverride::parse("user-invocable-only"),
+            Some(SkillOverride::UserInvocableOnly)
+        );
+        assert_eq!(SkillOverride::parse("maybe"), None);
     }
 
     #[test]

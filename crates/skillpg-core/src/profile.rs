@@ -215,6 +215,12 @@ pub struct Listing {
     pub settable: bool,
     /// How an over-budget listing is made to fit.
     pub fill: ListingFill,
+    /// Whether the listing names a skill by its folder (Claude Code's command name for personal
+    /// and project skills; the frontmatter `name` is a display label), else by its `name`.
+    pub names_by_folder: bool,
+    /// Whether a skill without a description is listed with the body's first paragraph
+    /// (Claude Code), else with none.
+    pub description_from_body: bool,
 }
 
 /// How a client makes an over-budget listing fit.
@@ -691,6 +697,8 @@ pub const CLAUDE_CODE_LISTING: Listing = Listing {
     omits_skills: false,
     settable: true,
     fill: ListingFill::ShortenDescriptions,
+    names_by_folder: true,
+    description_from_body: true,
 };
 
 /// Claude Code: twenty documented fields, all optional; unknown ones ignored with a warning.
@@ -847,6 +855,8 @@ pub const CODEX_LISTING: Listing = Listing {
     omits_skills: true,
     settable: false,
     fill: ListingFill::ShortenDescriptions,
+    names_by_folder: false,
+    description_from_body: false,
 };
 
 /// OpenAI Codex (CLI, IDE extension, app): its loader's checks. It reads `name`, `description`

@@ -551,3 +551,21 @@ fn letta_code_lists_what_its_line_reader_reads_and_says_when_yaml_reads_otherwis
         "the same description either way: nothing to say"
     );
 }
+
+#[test]
+fn claude_codes_listing_names_a_skill_by_its_folder_and_falls_back_to_the_first_paragraph() {
+    use skillpg_core::catalog::InstalledSkill;
+    // Claude Code docs v2.1.240: for personal and project skills the command name comes from
+    // the folder (the frontmatter `name` is a display label); `description` falls back to the
+    // first paragraph. Codex lists the frontmatter's name and no fallback.
+    let a = skill_md(
+        "release-notes",
+        b"---\nname: Release Notes Writer\n---\n# Release notes\n\nWrite release notes\nfrom merged PRs.\n\nMore.\n".to_vec(),
+    );
+    let cc = InstalledSkill::from_analysis(&a, &profile::CLAUDE_CODE);
+    assert_eq!(cc.name, "release-notes");
+    assert_eq!(cc.description, "Write release notes from merged PRs.");
+    let codex = InstalledSkill::from_analysis(&a, &profile::CODEX);
+    assert_eq!(codex.name, "Release Notes Writer");
+    assert_eq!(codex.description, "");
+}

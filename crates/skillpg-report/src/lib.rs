@@ -655,6 +655,10 @@ pub struct ListedSkillJson {
     pub shown_chars: Option<usize>,
     /// The line the client lists (empty when left out).
     pub line: String,
+    /// Its `skillOverrides` state where the person set one other than `on` (Claude Code):
+    /// `name-only`, `user-invocable-only` or `off`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
 }
 
 impl ListingJson {
@@ -664,11 +668,19 @@ impl ListingJson {
         self.skills.iter().filter(cut).count()
     }
 
-    /// How many skills it leaves out.
+    /// How many skills it leaves out for want of room (not those the person turned off).
     pub fn left_out(&self) -> usize {
         self.skills
             .iter()
-            .filter(|s| s.shown_chars.is_none())
+            .filter(|s| s.shown_chars.is_none() && s.state.is_none())
+            .count()
+    }
+
+    /// How many skills the person's `skillOverrides` keep out of the listing.
+    pub fn turned_off(&self) -> usize {
+        self.skills
+            .iter()
+            .filter(|s| s.shown_chars.is_none() && s.state.is_some())
             .count()
     }
 }
@@ -711,6 +723,8 @@ pub fn listings_with(
                             description_chars: s.description_chars,
                             shown_chars: s.shown_chars,
                             line: s.line.clone(),
+                            state: (s.state != catalog::SkillOverride::On)
+                                .then(|| s.state.as_str().to_owned()),
                         })
                         .collect(),
                 },
@@ -741,6 +755,7 @@ pub fn listings_with(
                                 description_chars: n,
                                 shown_chars: Some(n),
                                 line,
+                                state: None,
                             })
                             .collect(),
                     }

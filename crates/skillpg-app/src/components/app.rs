@@ -58,8 +58,16 @@ pub fn App() -> impl IntoView {
     // The report depends on the skills alone: editing cost inputs, the profile or the routing
     // requests must not re-analyze and re-tokenize every file. This memo notifies only when the
     // skills really change.
-    let skills =
-        Memo::new(move |_| state.with(|s| (s.skills.clone(), s.together(), s.window(), s.listing)));
+    let skills = Memo::new(move |_| {
+        state.with(|s| {
+            (
+                s.skills.clone(),
+                s.together(),
+                s.window(),
+                s.listing.clone(),
+            )
+        })
+    });
     let computed = Memo::new(move |_| {
         skills.with(|(s, together, window, listing)| {
             compute(s, *together, *window, listing.settings())

@@ -122,7 +122,7 @@ fn rows(c: super::Ctx) -> impl IntoView {
 fn listing_cell(l: &skillpg_report::ListingJson) -> String {
     let (cut, left_out) = (l.cut(), l.left_out());
     let n = |v: usize| skillpg_core::diagnostic::thousands(v as u64);
-    match l.budget {
+    let text = match l.budget {
         None => format!("{} chars, no documented budget", n(l.whole)),
         Some(b) if l.whole <= b => format!("{} of {} {}", n(l.whole), n(b), l.unit),
         Some(b) => {
@@ -135,6 +135,11 @@ fn listing_cell(l: &skillpg_report::ListingJson) -> String {
             }
             text
         }
+    };
+    // Skills the person's skillOverrides keep out are not the budget's doing: said apart.
+    match l.turned_off() {
+        0 => text,
+        n => format!("{text}; {n} turned off"),
     }
 }
 
@@ -231,7 +236,7 @@ fn ClaudeListingSettings() -> impl IntoView {
                     prop:value=move || show(c.state.with(|s| s.listing.max_desc_chars.map(|n| n.to_string())))
                     on:change=move |ev| {
                         let value = event_target_value(&ev).trim().parse::<usize>().ok();
-                        c.state.update(|s| s.listing = crate::state::ListingPrefs { max_desc_chars: value, ..s.listing }.clamped());
+                        c.state.update(|s| s.listing = crate::state::ListingPrefs { max_desc_chars: value, ..s.listing.clone() }.clamped());
                     }/>
                 " characters"
             </label>
@@ -243,11 +248,55 @@ fn ClaudeListingSettings() -> impl IntoView {
                     prop:value=move || show(c.state.with(|s| s.listing.budget_fraction.map(|f| format!("{}", (f * 1000.0).round() / 10.0))))
                     on:change=move |ev| {
                         let value = event_target_value(&ev).trim().parse::<f64>().ok().map(|p| p / 100.0);
-                        c.state.update(|s| s.listing = crate::state::ListingPrefs { budget_fraction: value, ..s.listing }.clamped());
+                        c.state.update(|s| s.listing = crate::state::ListingPrefs { budget_fraction: value, ..s.listing.clone() }.clamped());
                     }/>
                 " %"
             </label>
+            <SkillOverrides/>
         </span>
+    }
+}
+
+/// Claude Code's `skillOverrides`, one state per loaded skill (`on`, `name-only`,
+/// `user-invocable-only`, `off`): what its Listing cell and catalog finding then count.
+/// `skillpg listing --skill-override NAME=STATE` takes the same.
+#[component]
+fn SkillOverrides() -> impl IntoView {
+    use skillpg_core::catalog::SkillOverride;
+    let c = ctx();
+    let dirs = move || {
+        c.state.with(|s| {
+            s.skills
+                .iter()
+                .map(|k| k.dir_name.clone())
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <details class="skill-overrides" data-testid="skill-overrides">
+            <summary>"skillOverrides (per skill)"</summary>
+            <ul>
+                {move || dirs().into_iter().map(|dir| {
+                    let for_select = dir.clone();
+                    let for_value = dir.clone();
+                    view! {
+                        <li>
+                            <label>
+                                <code>{dir.clone()}</code>" "
+                                <select data-testid=format!("skill-override-{dir}")
+                                    prop:value=move || c.state.with(|s| s.listing.override_of(&for_value).as_str().to_owned())
+                                    on:change=move |ev| {
+                                        let state = SkillOverride::parse(&event_target_value(&ev)).unwrap_or_default();
+                                        c.state.update(|s| s.listing.set_override(&for_select, state));
+                                    }>
+                                    {SkillOverride::ALL.into_iter().map(|o| view! { <option value=o.as_str()>{o.as_str()}</option> }).collect_view()}
+                                </select>
+                            </label>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </details>
     }
 }
 

@@ -290,6 +290,8 @@ pub const ZED_LISTING: Listing = Listing {
     omits_skills: true,
     settable: false,
     fill: ListingFill::WholeInOrder,
+    names_by_folder: false,
+    description_from_body: false,
 };
 
 /// Zed: `zed-industries/zed` `crates/agent_skills/agent_skills.rs`. Names are checked in
@@ -967,6 +969,8 @@ pub const COPILOT_CLI_LISTING: Listing = Listing {
     omits_skills: true,
     settable: false,
     fill: ListingFill::WholeInOrder,
+    names_by_folder: false,
+    description_from_body: false,
 };
 
 /// The GitHub Copilot CLI: Copilot's documented frontmatter rules, with its catalog budget.
