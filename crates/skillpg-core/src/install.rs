@@ -58,6 +58,8 @@ pub struct Install {
     pub looks: Looks,
     /// Which copy it keeps when two have the same name, in words.
     pub wins: &'static str,
+    /// Whether it lists both copies of a name (Codex) instead of keeping one.
+    pub keeps_duplicates: bool,
     /// Where this was read, and when.
     pub source: &'static str,
 }
@@ -71,6 +73,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "the specification describes one skill folder; where it goes is each client's choice",
         looks: Looks::Nowhere,
         wins: "not specified",
+        keeps_duplicates: false,
         source: "agentskills.io specification; client guide (adding-skills-support): `<project>/.<client>/skills/`, `<project>/.agents/skills/`, `~/.<client>/skills/`, `~/.agents/skills/`, project over user",
     },
     Install {
@@ -80,6 +83,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "uploaded as a zip (Settings → Capabilities, or the Skills API) with one folder at its top holding SKILL.md",
         looks: Looks::Nowhere,
         wins: "one skill per upload; a new upload of the same name replaces it",
+        keeps_duplicates: false,
         source: "support.claude.com, Using skills in Claude; Claude API docs, Agent Skills",
     },
     Install {
@@ -89,6 +93,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down: `<skills>/<name>/SKILL.md`, never inside a skill's folder; also `.claude/skills` of a subfolder you work in",
         looks: Looks::OneDown,
         wins: "enterprise over personal (`~/.claude/skills`) over project (`.claude/skills`); plugin skills are namespaced (`plugin:skill`)",
+        keeps_duplicates: false,
         source: "code.claude.com/docs/en/skills (docs v2.1.240, 2026-08-22)",
     },
     Install {
@@ -98,6 +103,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "as the client that reads them; `npx skills add` copies each skill folder into every agent's own folder",
         looks: Looks::OneDown,
         wins: "the client's own rule",
+        keeps_duplicates: false,
         source: "agentskills.io client guide; vercel-labs/skills (npx skills)",
     },
     Install {
@@ -107,6 +113,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "every folder below a root, to depth 6, skipping hidden ones: a SKILL.md inside a skill's folder is a skill too; `.agents/skills` of every folder from the project root down to the working folder",
         looks: Looks::Recursive { max_depth: 6 },
         wins: "both copies are listed (only the same path is kept once), the project's first; `~/.codex/skills` is the deprecated user folder, `/etc/codex/skills` the admin one",
+        keeps_duplicates: true,
         source: "openai/codex codex-rs/core-skills/src/loader.rs at c9d127cf",
     },
     Install {
@@ -116,6 +123,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down: `<skills>/<name>/SKILL.md` (`findAgentSkillsInFolder`)",
         looks: Looks::OneDown,
         wins: "not documented",
+        keeps_duplicates: false,
         source: "code.visualstudio.com Agent Skills reference; docs.github.com, Add skills",
     },
     Install {
@@ -125,6 +133,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down: `<skills>/<name>/SKILL.md` (`findAgentSkillsInFolder`)",
         looks: Looks::OneDown,
         wins: "the first of a name, the workspace's before the personal ones, then plugins and extensions; a later one is skipped as a duplicate",
+        keeps_duplicates: false,
         source: "microsoft/vscode promptsServiceImpl.ts (`computeSkillDiscoveryInfo`, `getPriority`) at 00eacc90",
     },
     Install {
@@ -134,6 +143,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down: `<skills>/<name>/SKILL.md`; Cursor also reads Claude's and Codex's skill folders",
         looks: Looks::OneDown,
         wins: "not documented",
+        keeps_duplicates: false,
         source: "cursor.com/docs/context/skills (the loader is not public)",
     },
     Install {
@@ -143,6 +153,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "`SKILL.md` and `*/SKILL.md` only (one folder down); workspace skills only in a trusted folder",
         looks: Looks::RootOrOneDown,
         wins: "the last loaded: built-in, then extensions, `~/.gemini/skills`, `~/.agents/skills`, `.gemini/skills`, `.agents/skills` (the project's `.agents/skills` wins), with a \"Skill conflict detected\" warning",
+        keeps_duplicates: false,
         source: "google-gemini/gemini-cli packages/core/src/skills/skillManager.ts and config/storage.ts at 5411f113",
     },
     Install {
@@ -152,6 +163,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down: the direct children of each skills folder (and of its `skills-<mode>` variants, which only that mode sees)",
         looks: Looks::OneDown,
         wins: "project over global; within one, a mode's own folder over the generic one; else the first found",
+        keeps_duplicates: false,
         source: "RooCodeInc/Roo-Code src/services/skills/SkillsManager.ts (`getSkillsDirectories`, `shouldOverrideSkill`) at 18348889",
     },
     Install {
@@ -161,6 +173,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down, as Roo Code",
         looks: Looks::OneDown,
         wins: "`.kilocode/skills` first, then `.claude/skills`: the first found wins",
+        keeps_duplicates: false,
         source: "Kilo-Org/kilocode src/services/skills/SkillsManager.ts, as read for clients.md (December 2026)",
     },
     Install {
@@ -170,6 +183,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down: the direct children of each skills folder",
         looks: Looks::OneDown,
         wins: "the global skill (`~/.cline/skills`) beats the project's of the same name",
+        keeps_duplicates: false,
         source: "cline/cline src/core/context/instructions/user-instructions/skills.ts (`discoverSkills`, `getAvailableSkills`) at 1040805a",
     },
     Install {
@@ -179,6 +193,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down, flat: `<skills>/<name>/SKILL.md` only; project skills only in trusted worktrees",
         looks: Looks::OneDown,
         wins: "the project's over the global one",
+        keeps_duplicates: false,
         source: "zed-industries/zed crates/agent_skills/agent_skills.rs at 007ed5ce; zed.dev/docs/ai/skills",
     },
     Install {
@@ -195,6 +210,7 @@ pub static INSTALLS: [Install; 20] = [
             max_depth: usize::MAX,
         },
         wins: "the last one of the name (`Deduplicate`): a user skill over a built-in one",
+        keeps_duplicates: false,
         source: "charmbracelet/crush internal/skills/skills.go at 1a71e7f7",
     },
     Install {
@@ -206,6 +222,7 @@ pub static INSTALLS: [Install; 20] = [
             max_depth: usize::MAX,
         },
         wins: "the first loaded, the user's (`~/.pi/agent/skills`) before the project's; the other is reported as a collision",
+        keeps_duplicates: false,
         source: "badlogic/pi-mono packages/coding-agent/src/core/skills.ts (`loadSkills`) at 277544fd",
     },
     Install {
@@ -217,6 +234,7 @@ pub static INSTALLS: [Install; 20] = [
             max_depth: usize::MAX,
         },
         wins: "the first name seen, the project's first",
+        keeps_duplicates: false,
         source: "block/goose crates/goose/src/skills/mod.rs and src/sources/mod.rs, as read for clients.md (December 2026)",
     },
     Install {
@@ -232,6 +250,7 @@ pub static INSTALLS: [Install; 20] = [
             max_depth: usize::MAX,
         },
         wins: "the last one added of a name, with a `duplicate skill name` warning in its log: the project's, scanned after the global ones",
+        keeps_duplicates: false,
         source: "anomalyco/opencode packages/opencode/src/skill/index.ts (`loadSkills`, `add`) at 048f74f4",
     },
     Install {
@@ -243,6 +262,7 @@ pub static INSTALLS: [Install; 20] = [
             max_depth: usize::MAX,
         },
         wins: "the same id in a later source replaces it: project over agent (`~/.letta/agents/<id>/skills`) over global over bundled",
+        keeps_duplicates: false,
         source: "letta-ai/letta-code src/agent/skills.ts (`discoverSkills`) at 04f7dd41",
     },
     Install {
@@ -252,6 +272,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down: `<skills>/<name>/SKILL.md`",
         looks: Looks::OneDown,
         wins: "not documented",
+        keeps_duplicates: false,
         source: "docs.augmentcode.com/cli/skills",
     },
     Install {
@@ -261,6 +282,7 @@ pub static INSTALLS: [Install; 20] = [
         depth: "one folder down, as Copilot in VS Code",
         looks: Looks::OneDown,
         wins: "not documented; its catalog lists 15,000 characters of skills in the order they arrive",
+        keeps_duplicates: false,
         source: "docs.github.com, Add skills; github/copilot-cli#2314",
     },
 ];

@@ -80,6 +80,7 @@ pub fn check_catalog_with(
         listing_budget::check(analyses, profile, context_window_tokens, settings)
             .into_iter()
             .collect();
+    res.extend(rules::name_collision::check(analyses, profile));
     cap_to_gates(profile, &mut res);
     res
 }

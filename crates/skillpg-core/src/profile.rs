@@ -221,6 +221,9 @@ pub struct Listing {
     /// Whether a skill without a description is listed with the body's first paragraph
     /// (Claude Code), else with none.
     pub description_from_body: bool,
+    /// Whether names that are equal once case, spacing, invisible characters and
+    /// compatibility forms are folded collide (Claude Code skips such a synced skill).
+    pub folds_synced_names: bool,
 }
 
 /// How a client makes an over-budget listing fit.
@@ -699,6 +702,7 @@ pub const CLAUDE_CODE_LISTING: Listing = Listing {
     fill: ListingFill::ShortenDescriptions,
     names_by_folder: true,
     description_from_body: true,
+    folds_synced_names: true,
 };
 
 /// Claude Code: twenty documented fields, all optional; unknown ones ignored with a warning.
@@ -857,6 +861,7 @@ pub const CODEX_LISTING: Listing = Listing {
     fill: ListingFill::ShortenDescriptions,
     names_by_folder: false,
     description_from_body: false,
+    folds_synced_names: false,
 };
 
 /// OpenAI Codex (CLI, IDE extension, app): its loader's checks. It reads `name`, `description`

@@ -349,6 +349,63 @@ fn every_rule_has_a_fixture_and_the_output_is_reviewed() {
         "the spec lists no skills"
     );
     fired.insert("listing-budget");
+    // Two skills installed together under one name: every folder client keeps one; Claude
+    // Code also folds case, spacing and compatibility forms (synced skills).
+    let same = |dir: &str, name: &str| {
+        analyze(&SkillBundle::new(
+            dir,
+            vec![BundleFile {
+                path: "SKILL.md".into(),
+                bytes: format!("---\nname: {name}\ndescription: Use when testing.\n---\n")
+                    .into_bytes(),
+            }],
+        ))
+    };
+    let twins = [same("pdf", "pdf-tools"), same("pdf-tools", "pdf-tools")];
+    let gemini = check_catalog(&twins, &profile::GEMINI_CLI, 200_000);
+    let collisions: Vec<&Diagnostic> = gemini
+        .iter()
+        .filter(|d| d.rule == "name-collision")
+        .collect();
+    assert_eq!(collisions.len(), 1, "{gemini:?}");
+    assert!(
+        collisions[0].message.contains("are listed as `pdf-tools`"),
+        "{}",
+        collisions[0].message
+    );
+    // Claude Code lists each by its folder, so these two do not collide there; a full-width
+    // capitalized folder name does.
+    let folded = [same("pdf-tools", "pdf-tools"), same("ＰＤＦ–Tools", "x")];
+    let cc: Vec<Diagnostic> = check_catalog(&folded, &profile::CLAUDE_CODE, 200_000)
+        .into_iter()
+        .filter(|d| d.rule == "name-collision")
+        .collect();
+    assert_eq!(cc.len(), 1, "{cc:?}");
+    assert!(cc[0].message.contains("folded"), "{}", cc[0].message);
+    assert!(
+        check_catalog(&folded, &profile::GEMINI_CLI, 200_000)
+            .iter()
+            .all(|d| d.rule != "name-collision"),
+        "only Claude Code folds"
+    );
+    assert!(
+        check_catalog(&twins, &profile::SPEC, 200_000).is_empty(),
+        "the spec installs nothing"
+    );
+    assert_eq!(
+        skillpg_core::rules::folded_name("ＰＤＦ–Tools \u{200b}x"),
+        "pdf-toolsx"
+    );
+    out.push_str(&render(
+        &Case {
+            name: "two skills named pdf-tools installed together in Gemini CLI",
+            dir: "",
+            files: vec![],
+            profile: &profile::GEMINI_CLI,
+        },
+        &gemini,
+    ));
+    fired.insert("name-collision");
     // A skill found inside another skill's folder: not listed where the client does not look
     // inside skills, a note in Codex, which does.
     let nested = skillpg_core::ingest::discover(

@@ -292,6 +292,7 @@ pub const ZED_LISTING: Listing = Listing {
     fill: ListingFill::WholeInOrder,
     names_by_folder: false,
     description_from_body: false,
+    folds_synced_names: false,
 };
 
 /// Zed: `zed-industries/zed` `crates/agent_skills/agent_skills.rs`. Names are checked in
@@ -971,6 +972,7 @@ pub const COPILOT_CLI_LISTING: Listing = Listing {
     fill: ListingFill::WholeInOrder,
     names_by_folder: false,
     description_from_body: false,
+    folds_synced_names: false,
 };
 
 /// The GitHub Copilot CLI: Copilot's documented frontmatter rules, with its catalog budget.

@@ -44,12 +44,14 @@ mod invalid_yaml;
 mod line_read_description;
 pub use invalid_yaml::opencode_requote;
 pub use line_read_description::{LettaReading, letta_description};
+pub use name_collision::folded_name;
 mod invisible_unicode;
 pub(crate) mod listing_budget;
 mod listing_cap;
 mod metadata_not_mapping;
 mod metadata_not_string_map;
 mod missing_skill_md;
+pub(crate) mod name_collision;
 mod name_consecutive_hyphens;
 mod name_dir_mismatch;
 mod name_hyphen_edge;
@@ -371,6 +373,7 @@ pub fn rule_doc(name: &str) -> Option<&'static str> {
 pub fn all_rules() -> Vec<&'static RuleMeta> {
     let mut res: Vec<&'static RuleMeta> = ALL.iter().map(|(m, _)| *m).collect();
     res.push(&listing_budget::META);
+    res.push(&name_collision::META);
     res.extend(crate::ingest::RULES);
     res
 }
