@@ -106,15 +106,5 @@ pub fn check(
             named(&|s| s.is_omitted())
         ));
     }
-    Some(Diagnostic {
-        code: META.code,
-        rule: META.name,
-        severity,
-        message,
-        file: String::new(),
-        span: None,
-        location: None,
-        fix: None,
-        source: META.source,
-    })
+    Some(super::catalog_finding(&META, severity, message))
 }

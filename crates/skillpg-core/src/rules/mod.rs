@@ -208,6 +208,26 @@ pub(crate) fn over_limit(
     }
 }
 
+/// A finding about skills installed together, with no file or place of its own: what the
+/// catalog rules (`listing-budget`, `name-collision`) report.
+pub(crate) fn catalog_finding(
+    meta: &'static RuleMeta,
+    severity: crate::diagnostic::Severity,
+    message: String,
+) -> Diagnostic {
+    Diagnostic {
+        code: meta.code,
+        rule: meta.name,
+        severity,
+        message,
+        file: String::new(),
+        span: None,
+        location: None,
+        fix: None,
+        source: meta.source,
+    }
+}
+
 /// `26362` as `26,362`.
 pub(crate) fn n(count: usize) -> String {
     crate::diagnostic::thousands(count as u64)

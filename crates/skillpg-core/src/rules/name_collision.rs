@@ -111,17 +111,7 @@ pub fn check(analyses: &[Analysis], profile: &Profile) -> Vec<Diagnostic> {
                 profile.title
             )
         };
-        out.push(Diagnostic {
-            code: META.code,
-            rule: META.name,
-            severity,
-            message,
-            file: String::new(),
-            span: None,
-            location: None,
-            fix: None,
-            source: META.source,
-        });
+        out.push(super::catalog_finding(&META, severity, message));
     }
     out
 }
