@@ -669,6 +669,9 @@ fn held_out_skills_get_the_verdicts_written_down_before_the_run() {
         "letta-code",
         "augment",
         "copilot-cli",
+        "claude-code",
+        "strict-yaml",
+        "copilot-code",
     ];
     for row in &rows {
         assert_eq!(
