@@ -66,6 +66,11 @@ enum Command {
         context_window: Option<usize>,
         #[command(flatten)]
         listing_settings: ListingArgs,
+        /// A budget gate for CI: exit 1 when a client's whole listing costs more than this, as
+        /// a share of its budget (`90%`) or a cost in its unit (`12000`), for one client
+        /// (`codex=90%`) or every client with a budget. `100%` fails when anything is cut.
+        #[arg(long = "fail-over", value_name = "[CLIENT=]LIMIT")]
+        fail_over: Vec<String>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         #[arg(required = true)]
@@ -516,18 +521,32 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Listing {
             context_window,
             listing_settings,
+            fail_over,
             format,
             paths,
         } => {
             let settings = listing_settings.settings()?;
+            let gates = fail_over
+                .iter()
+                .map(|g| skillpg_report::budget_gate::BudgetGate::parse(g))
+                .collect::<Result<Vec<_>, String>>()?;
             let inputs = load(&paths)?;
             let analyses = analyze_all(&inputs)?;
             let listings = skillpg_report::listings_with(&analyses, context_window, &settings);
+            let over = skillpg_report::budget_gate::over(&listings, &gates)?;
             match format {
                 Format::Json => println!("{}", to_json(&listings)?),
                 Format::Text => print!("{}", render::listings_text(&listings)),
             }
-            Ok(ExitCode::SUCCESS)
+            // The gate's verdict goes to stderr, so the listing on stdout stays what it was.
+            for line in &over {
+                eprintln!("over the budget gate: {line}");
+            }
+            Ok(if over.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Command::Where {
             client,

@@ -1206,6 +1206,35 @@ fn claude_codes_listing_settings_are_settable_and_checked() {
         text.contains(&format!("{first}: not listed (skillOverrides: off)")),
         "{text}"
     );
+    // The budget gate: over at 100% (the listing is cut at 1% of 20,000 tokens), within at a
+    // generous absolute limit, and a client without a budget is a usage error.
+    let mut gate = vec![
+        "listing",
+        "--context-window",
+        "20000",
+        "--fail-over",
+        "claude-code=100%",
+    ];
+    gate.extend(&paths);
+    let over = skillpg(&gate);
+    assert_eq!(over.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&over.stderr)
+            .contains("over the budget gate: Claude Code: the listing takes"),
+        "{}",
+        String::from_utf8_lossy(&over.stderr)
+    );
+    let mut roomy = vec![
+        "listing",
+        "--context-window",
+        "20000",
+        "--fail-over",
+        "claude-code=1000000",
+    ];
+    roomy.extend(&paths);
+    assert_eq!(skillpg(&roomy).status.code(), Some(0));
+    let no_budget = skillpg(&["listing", "--fail-over", "cursor=90%", paths[0]]);
+    assert_eq!(no_budget.status.code(), Some(2));
     let bad_state = skillpg(&["listing", "--skill-override", "x=sometimes", paths[0]]);
     assert_eq!(bad_state.status.code(), Some(2));
     assert!(

@@ -4,6 +4,8 @@
 //! `skillpg check --format json`, `skillpg levels --format json`, `skillpg cost --format json`
 //! and the page's "export JSON" all print these shapes.
 
+pub mod budget_gate;
+
 use serde::{Deserialize, Serialize};
 use skillpg_core::cost::CostReport;
 use skillpg_core::{Analysis, Diagnostic};
