@@ -39,10 +39,14 @@ struct Cli {
 enum Command {
     /// Validate skills against a product profile.
     Check {
-        /// spec, claude-ai, claude-code, strict-yaml, codex, copilot, cursor, gemini-cli, or
-        /// all (one verdict per client).
+        /// A profile's key (an unknown one gets the list of keys), or all (one verdict per
+        /// client).
         #[arg(long, default_value = "spec")]
         profile: String,
+        /// Fail only on errors this baseline (`skillpg baseline`) does not hold; the others are
+        /// still printed.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
         /// Context window (tokens) for the clients' listing budgets.
@@ -55,6 +59,15 @@ enum Command {
         #[command(flatten)]
         listing_settings: ListingArgs,
         /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Record today's errors as a baseline (JSON on stdout), so that `check --baseline FILE`
+    /// fails only on new ones.
+    Baseline {
+        /// A profile's key, or all.
+        #[arg(long, default_value = "spec")]
+        profile: String,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -446,6 +459,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Check {
             profile: key,
+            baseline,
             format,
             context_window,
             catalog,
@@ -511,12 +525,52 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     )
                 ),
             }
-            let ok = reports.iter().all(|r| r.skills.iter().all(|s| s.valid));
+            let ok = match &baseline {
+                None => reports.iter().all(|r| r.skills.iter().all(|s| s.valid)),
+                Some(file) => {
+                    let text = std::fs::read_to_string(file)
+                        .map_err(|e| format!("{}: {e}", file.display()))?;
+                    let known = skillpg_report::baseline::read(&text)
+                        .map_err(|e| format!("{}: {e}", file.display()))?;
+                    let new = skillpg_report::baseline::new_errors(&reports, &known);
+                    let all_errors = skillpg_report::baseline::record(&reports).findings.len();
+                    eprintln!(
+                        "baseline {}: {} error(s) recorded there not counted, {} new",
+                        file.display(),
+                        all_errors - new.len(),
+                        new.len()
+                    );
+                    new.is_empty()
+                }
+            };
             Ok(if ok {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
             })
+        }
+        Command::Baseline {
+            profile: key,
+            paths,
+        } => {
+            let profiles = profiles(&key)?;
+            let inputs = load(&paths)?;
+            let checked = analyze_inputs(&inputs);
+            let reports: Vec<skillpg_report::CheckJson> = profiles
+                .iter()
+                .map(|p| skillpg_report::CheckJson {
+                    profile: p.key.to_owned(),
+                    skills: checked
+                        .analyses
+                        .iter()
+                        .zip(&check_under(&inputs, &checked, p))
+                        .map(|(a, d)| skillpg_report::skill_check_json(a, d, false))
+                        .collect(),
+                    catalog: Vec::new(),
+                })
+                .collect();
+            println!("{}", to_json(&skillpg_report::baseline::record(&reports))?);
+            Ok(ExitCode::SUCCESS)
         }
         Command::Listing {
             context_window,

@@ -1243,3 +1243,51 @@ fn claude_codes_listing_settings_are_settable_and_checked() {
         "the message lists the states"
     );
 }
+
+#[test]
+fn a_baseline_lets_check_fail_only_on_new_errors() {
+    // Issue 29: `skillpg baseline` records today's errors; `check --baseline` fails only on
+    // errors it does not hold, and an edit above an old error does not make it new.
+    let dir = std::env::temp_dir().join(format!("skillpg-baseline-{}", std::process::id()));
+    let skill = dir.join("pdf");
+    std::fs::create_dir_all(&skill).expect("dir");
+    let write = |text: &str| std::fs::write(skill.join("SKILL.md"), text).expect("write");
+    write("---\nname: PDF\ndescription: Use when asked.\n---\n# Body\n");
+    let path = skill.to_str().expect("utf-8");
+    let recorded = skillpg(&["baseline", "--profile", "spec", path]);
+    assert_eq!(recorded.status.code(), Some(0));
+    let file = dir.join("baseline.json");
+    std::fs::write(&file, &recorded.stdout).expect("the baseline");
+    let file = file.to_str().expect("utf-8");
+    assert_eq!(
+        skillpg(&["check", path]).status.code(),
+        Some(1),
+        "the old error fails plain check"
+    );
+    let known = skillpg(&["check", "--baseline", file, path]);
+    assert_eq!(known.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&known.stderr).contains("not counted, 0 new"),
+        "{}",
+        String::from_utf8_lossy(&known.stderr)
+    );
+    // A line above moves the old error down: still known.
+    write("---\n# a comment\nname: PDF\ndescription: Use when asked.\n---\n# Body\n");
+    assert_eq!(
+        skillpg(&["check", "--baseline", file, path]).status.code(),
+        Some(0)
+    );
+    // A new error fails.
+    write("---\nname: PDF\n---\n# Body\n");
+    let new = skillpg(&["check", "--baseline", file, path]);
+    assert_eq!(new.status.code(), Some(1));
+    std::fs::write(dir.join("bad.json"), "[]").expect("write");
+    let bad = skillpg(&[
+        "check",
+        "--baseline",
+        dir.join("bad.json").to_str().expect("utf-8"),
+        path,
+    ]);
+    assert_eq!(bad.status.code(), Some(2), "not a baseline: a usage error");
+    let _ = std::fs::remove_dir_all(&dir);
+}

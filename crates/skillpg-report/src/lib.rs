@@ -4,6 +4,7 @@
 //! `skillpg check --format json`, `skillpg levels --format json`, `skillpg cost --format json`
 //! and the page's "export JSON" all print these shapes.
 
+pub mod baseline;
 pub mod budget_gate;
 
 use serde::{Deserialize, Serialize};
