@@ -40,26 +40,31 @@ enum Command {
     /// Validate skills against a product profile.
     Check {
         /// A profile's key (an unknown one gets the list of keys), or all (one verdict per
-        /// client).
-        #[arg(long, default_value = "spec")]
-        profile: String,
+        /// client); skillpg.toml's `profiles` when not given, else spec.
+        #[arg(long)]
+        profile: Option<String>,
         /// Fail only on errors this baseline (`skillpg baseline`) does not hold; the others are
         /// still printed.
         #[arg(long, value_name = "FILE")]
         baseline: Option<PathBuf>,
+        /// The project's settings (profiles, ignored rules, severities, roots); `skillpg.toml`
+        /// in the working folder when it exists.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
-        /// Context window (tokens) for the clients' listing budgets.
-        #[arg(long, default_value_t = 200_000)]
-        context_window: usize,
+        /// Context window (tokens) for the clients' listing budgets (skillpg.toml's, else
+        /// 200,000).
+        #[arg(long)]
+        context_window: Option<usize>,
         /// The skills given are installed together: also check the catalog as a whole (each
         /// client's listing budget), reported once.
         #[arg(long)]
         catalog: bool,
         #[command(flatten)]
         listing_settings: ListingArgs,
-        /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives.
-        #[arg(required = true)]
+        /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives;
+        /// skillpg.toml's `roots` when none are given.
         paths: Vec<PathBuf>,
     },
     /// Record today's errors as a baseline (JSON on stdout), so that `check --baseline FILE`
@@ -388,6 +393,31 @@ fn profile(key: &str) -> Result<&'static Profile, String> {
     })
 }
 
+/// The project's settings: `--config FILE`, else `skillpg.toml` in the working folder when it
+/// exists; with the folder its relative roots are read from.
+fn project_config(
+    given: Option<&std::path::Path>,
+) -> Result<Option<(skillpg_report::config::Config, PathBuf)>, String> {
+    let path = match given {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let here = PathBuf::from(skillpg_report::config::FILE_NAME);
+            if !here.exists() {
+                return Ok(None);
+            }
+            here
+        }
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let config = skillpg_report::config::Config::parse(&text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let dir = path
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    Ok(Some((config, dir)))
+}
+
 /// The profiles `key` names: one, or every client for `all`.
 fn profiles(key: &str) -> Result<Vec<&'static Profile>, String> {
     if key == "all" {
@@ -460,6 +490,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Check {
             profile: key,
             baseline,
+            config,
             format,
             context_window,
             catalog,
@@ -467,7 +498,34 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             paths,
         } => {
             let settings = listing_settings.settings()?;
-            let profiles = profiles(&key)?;
+            let project = project_config(config.as_deref())?;
+            let profiles = match (&key, &project) {
+                (Some(k), _) => profiles(k)?,
+                (None, Some((c, _))) if !c.profiles.is_empty() => {
+                    let mut all = Vec::new();
+                    for k in &c.profiles {
+                        all.extend(profiles(k)?);
+                    }
+                    all.dedup_by_key(|p| p.key);
+                    all
+                }
+                (None, _) => profiles("spec")?,
+            };
+            let context_window = context_window
+                .or(project.as_ref().and_then(|(c, _)| c.context_window))
+                .unwrap_or(200_000);
+            let paths = match (paths.is_empty(), &project) {
+                (false, _) => paths,
+                (true, Some((c, dir))) if !c.roots.is_empty() => {
+                    c.roots.iter().map(|r| dir.join(r)).collect()
+                }
+                _ => {
+                    return Err(
+                        "give the skills to check (folders, SKILL.md files, archives), or list `roots` in skillpg.toml"
+                            .to_owned(),
+                    );
+                }
+            };
             let inputs = load(&paths)?;
             let checked = analyze_inputs(&inputs);
             let analyses = &checked.analyses;
@@ -475,13 +533,21 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let mut checks = Vec::new();
             let mut catalogs = Vec::new();
             let mut reports = Vec::new();
+            let mut ignored = 0;
             for p in &profiles {
-                let per_skill = check_under(&inputs, &checked, p);
-                let catalog_diags = if catalog {
+                let mut per_skill = check_under(&inputs, &checked, p);
+                let mut catalog_diags = if catalog {
                     check_catalog_with(analyses, p, context_window, &settings)
                 } else {
                     Vec::new()
                 };
+                // The project's ignores and severities, before anything is printed or judged.
+                if let Some((c, _)) = &project {
+                    for (a, d) in analyses.iter().zip(per_skill.iter_mut()) {
+                        ignored += c.apply(d, a.display_name(), &a.dir_name);
+                    }
+                    c.apply_catalog(&mut catalog_diags);
+                }
                 reports.push(skillpg_report::CheckJson {
                     profile: p.key.to_owned(),
                     skills: analyses
@@ -497,7 +563,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 checks.push((*p, per_skill));
                 catalogs.push(catalog_diags);
             }
-            let all = key == "all";
+            if ignored > 0 {
+                eprintln!("skillpg.toml: {ignored} finding(s) ignored, each with its reason");
+            }
+            let all = profiles.len() > 1;
             match (format, all) {
                 (CheckFormat::Json, false) => println!("{}", to_json(&reports[0])?),
                 (CheckFormat::Sarif, false) => {
@@ -580,6 +649,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             paths,
         } => {
             let settings = listing_settings.settings()?;
+            // skillpg.toml's gates, when none are given here.
+            let fail_over = match (fail_over.is_empty(), project_config(None)?) {
+                (true, Some((c, _))) => c.fail_over,
+                _ => fail_over,
+            };
             let gates = fail_over
                 .iter()
                 .map(|g| skillpg_report::budget_gate::BudgetGate::parse(g))

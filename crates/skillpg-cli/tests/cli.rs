@@ -1291,3 +1291,52 @@ fn a_baseline_lets_check_fail_only_on_new_errors() {
     assert_eq!(bad.status.code(), Some(2), "not a baseline: a usage error");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn skillpg_toml_chooses_profiles_and_roots_ignores_with_a_reason_and_sets_severities() {
+    // Issue 29: the project's settings, read by `check` (--config, or skillpg.toml here).
+    let dir = std::env::temp_dir().join(format!("skillpg-config-{}", std::process::id()));
+    let skill = dir.join("skills").join("PDF");
+    std::fs::create_dir_all(&skill).expect("dir");
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: PDF\ndescription: Use when asked.\n---\n# Body\n",
+    )
+    .expect("write");
+    let config = dir.join("skillpg.toml");
+    let write = |text: &str| std::fs::write(&config, text).expect("the config");
+    let run = || skillpg(&["check", "--config", config.to_str().expect("utf-8")]);
+    // Roots from the file, the spec's verdict: the uppercase name fails.
+    write("profiles = [\"spec\"]\nroots = [\"skills\"]\n");
+    assert_eq!(run().status.code(), Some(1));
+    // Ignored for this skill, with a reason: it passes, and stderr says one was ignored.
+    write(
+        "profiles = [\"spec\"]\nroots = [\"skills\"]\n\n[[ignore]]\nrule = \"name-not-lowercase\"\nskill = \"PDF\"\nreason = \"kept for old links\"\n",
+    );
+    let ok = run();
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
+    assert!(String::from_utf8_lossy(&ok.stderr).contains("1 finding(s) ignored"));
+    // Two profiles: one verdict per client, as --profile all prints them.
+    write("profiles = [\"spec\", \"codex\"]\nroots = [\"skills\"]\n");
+    let both = String::from_utf8_lossy(&run().stdout).into_owned();
+    assert!(
+        both.contains("OpenAI Codex") && both.contains("skills-ref"),
+        "{both}"
+    );
+    // A rule raised to an error fails a skill that loads everywhere else.
+    write(
+        "profiles = [\"codex\"]\nroots = [\"skills\"]\n[severity]\nname-not-lowercase = \"error\"\n",
+    );
+    assert_eq!(run().status.code(), Some(1));
+    // A mistake in the file is a usage error that names it.
+    write("[[ignore]]\nrule = \"name-not-lowercase\"\n");
+    let bad = run();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("reason"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

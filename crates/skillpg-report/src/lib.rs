@@ -6,6 +6,7 @@
 
 pub mod baseline;
 pub mod budget_gate;
+pub mod config;
 
 use serde::{Deserialize, Serialize};
 use skillpg_core::cost::CostReport;
