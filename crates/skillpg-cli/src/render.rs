@@ -15,8 +15,12 @@ fn file_text<'a>(a: &'a Analysis, file: &str) -> Option<&'a str> {
     a.file(file).and_then(|f| f.text.text())
 }
 
+/// Each file's line index, built once for all of a skill's findings in it: building it per
+/// finding made a file with thousands of findings quadratic (a 5 MB SKILL.md took two minutes).
+type LineIndexes = Vec<(String, LineIndex)>;
+
 /// One diagnostic with its source line and a caret under the span.
-fn diagnostic_text(out: &mut String, a: &Analysis, d: &Diagnostic) {
+fn diagnostic_text(out: &mut String, a: &Analysis, d: &Diagnostic, indexes: &mut LineIndexes) {
     let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code, d.message);
     let path = if d.file.is_empty() {
         a.display_path.clone()
@@ -27,7 +31,14 @@ fn diagnostic_text(out: &mut String, a: &Analysis, d: &Diagnostic) {
         Some(loc) => {
             let _ = writeln!(out, "  --> {path}:{}:{}", loc.line, loc.column);
             if let (Some(text), Some(span)) = (file_text(a, &d.file), &d.span) {
-                let index = LineIndex::new(text);
+                let at = match indexes.iter().position(|(f, _)| *f == d.file) {
+                    Some(at) => at,
+                    None => {
+                        indexes.push((d.file.clone(), LineIndex::new(text)));
+                        indexes.len() - 1
+                    }
+                };
+                let index = &indexes[at].1;
                 let line_range = index.line_range(text, loc.line);
                 let line = &text[line_range.clone()];
                 let gutter = loc.line.to_string().len();
@@ -74,8 +85,9 @@ pub fn check_text(
     let mut out = String::new();
     let mut n_valid = 0;
     for (a, diags) in analyses.iter().zip(per_skill) {
+        let mut indexes = LineIndexes::new();
         for d in diags {
-            diagnostic_text(&mut out, a, d);
+            diagnostic_text(&mut out, a, d, &mut indexes);
         }
     }
     for d in catalog {

@@ -3,7 +3,7 @@
 //! with a diff preview.
 
 use leptos::prelude::*;
-use skillpg_core::{Applicability, Diagnostic, LineIndex};
+use skillpg_core::{Applicability, Diagnostic};
 
 use super::ctx;
 
@@ -357,7 +357,7 @@ pub fn DiagnosticsPanel() -> impl IntoView {
                     view! {
                         <div class="file-group">
                             <h3>{title}</h3>
-                            <ul>{diags.into_iter().map(|d| view! { <DiagnosticItem d=d text=text.clone()/> }).collect_view()}</ul>
+                            <ul>{diags.into_iter().map(|d| { let excerpt = text.as_deref().and_then(|t| excerpt(t, &d)); view! { <DiagnosticItem d=d excerpt=excerpt/> } }).collect_view()}</ul>
                         </div>
                     }
                 }).collect_view().into_any()
@@ -366,26 +366,38 @@ pub fn DiagnosticsPanel() -> impl IntoView {
     }
 }
 
+/// A finding's source line, cut around its span: the line's number, the text before the span,
+/// the span, and the text after. Found from the span outward (the line's two ends), so that a
+/// file with thousands of findings costs each one its line, not the file: a line index and a
+/// copy of the text for each finding made a 5 MB SKILL.md with many findings quadratic.
+type Excerpt = (usize, String, String, String);
+
+fn excerpt(text: &str, d: &Diagnostic) -> Option<Excerpt> {
+    let (span, loc) = (d.span.as_ref()?, d.location?);
+    let at = span.start.min(text.len());
+    let before = text.get(..at)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line_end = if text[line_start..line_end].ends_with('\r') {
+        line_end - 1
+    } else {
+        line_end
+    };
+    let start = at.clamp(line_start, line_end);
+    let end = span.end.clamp(start, line_end);
+    Some((
+        loc.line,
+        text.get(line_start..start)?.to_owned(),
+        text.get(start..end)?.to_owned(),
+        text.get(end..line_end)?.to_owned(),
+    ))
+}
+
 /// One finding.
 #[component]
-fn DiagnosticItem(d: Diagnostic, text: Option<String>) -> impl IntoView {
+fn DiagnosticItem(d: Diagnostic, excerpt: Option<Excerpt>) -> impl IntoView {
     let c = ctx();
     let sev = d.severity.as_str();
-    let excerpt = match (&text, &d.span, d.location) {
-        (Some(text), Some(span), Some(loc)) => {
-            let index = LineIndex::new(text);
-            let range = index.line_range(text, loc.line);
-            let start = span.start.clamp(range.start, range.end);
-            let end = span.end.clamp(start, range.end);
-            Some((
-                loc.line,
-                text[range.start..start].to_owned(),
-                text[start..end].to_owned(),
-                text[end..range.end].to_owned(),
-            ))
-        }
-        _ => None,
-    };
     let fix = d.fix.clone();
     let file = d.file.clone();
     let preview = RwSignal::new(false);
@@ -519,5 +531,39 @@ fn RuleDoc(markdown: String) -> impl IntoView {
                 Block::Code(code) => view! { <pre><code>{code}</code></pre> }.into_any(),
             }).collect_view()}
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_excerpt_is_the_findings_line_cut_around_its_span() {
+        let text = "---\r\nname: Bad Name\r\n---\nbody\n";
+        let start = text.find("Bad").expect("in the text");
+        let d = Diagnostic {
+            code: "SPG036",
+            rule: "name-not-lowercase",
+            severity: skillpg_core::Severity::Error,
+            message: String::new(),
+            file: "SKILL.md".into(),
+            span: Some(start..start + 8),
+            location: Some(skillpg_core::diagnostic::LineCol { line: 2, column: 7 }),
+            fix: None,
+            source: skillpg_core::diagnostic::sources::SPEC,
+        };
+        assert_eq!(
+            excerpt(text, &d),
+            Some((2, "name: ".into(), "Bad Name".into(), String::new()))
+        );
+        // A span past the text's end, or not on a character boundary, gives no excerpt rather
+        // than a panic.
+        let mut past = d.clone();
+        past.span = Some(text.len() + 5..text.len() + 9);
+        assert!(excerpt(text, &past).is_some_and(|e| e.2.is_empty()));
+        let mut split = d;
+        split.span = Some(1..2);
+        assert!(excerpt("é", &split).is_none());
     }
 }
