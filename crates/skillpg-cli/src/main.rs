@@ -70,10 +70,14 @@ enum Command {
     /// Record today's errors as a baseline (JSON on stdout), so that `check --baseline FILE`
     /// fails only on new ones.
     Baseline {
-        /// A profile's key, or all.
-        #[arg(long, default_value = "spec")]
-        profile: String,
-        #[arg(required = true)]
+        /// A profile's key, or all; skillpg.toml's `profiles` when not given, else spec (as
+        /// `check` chooses).
+        #[arg(long)]
+        profile: Option<String>,
+        /// The project's settings, as `check` reads them.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// The skills; skillpg.toml's `roots` when none are given.
         paths: Vec<PathBuf>,
     },
     /// How each client lists the skills installed together: its budget at a context window,
@@ -418,6 +422,61 @@ fn project_config(
     Ok(Some((config, dir)))
 }
 
+/// The profiles a command checks against: `--profile`, else skillpg.toml's `profiles`, else
+/// spec.
+fn chosen_profiles(
+    key: Option<&str>,
+    project: Option<&(skillpg_report::config::Config, PathBuf)>,
+) -> Result<Vec<&'static Profile>, String> {
+    match (key, project) {
+        (Some(k), _) => profiles(k),
+        (None, Some((c, _))) if !c.profiles.is_empty() => {
+            let mut all = Vec::new();
+            for k in &c.profiles {
+                all.extend(profiles(k)?);
+            }
+            all.dedup_by_key(|p| p.key);
+            Ok(all)
+        }
+        (None, _) => profiles("spec"),
+    }
+}
+
+/// The paths given, else skillpg.toml's `roots` (relative to the file).
+fn project_paths(
+    paths: Vec<PathBuf>,
+    project: Option<&(skillpg_report::config::Config, PathBuf)>,
+) -> Result<Vec<PathBuf>, String> {
+    match (paths.is_empty(), project) {
+        (false, _) => Ok(paths),
+        (true, Some((c, dir))) if !c.roots.is_empty() => {
+            Ok(c.roots.iter().map(|r| dir.join(r)).collect())
+        }
+        _ => Err(
+            "give the skills to check (folders, SKILL.md files, archives), or list `roots` in skillpg.toml"
+                .to_owned(),
+        ),
+    }
+}
+
+/// Each skill's findings under `p`, with the project's ignores and severities applied before
+/// anything is printed or judged; and how many were ignored.
+fn check_in_project(
+    inputs: &[(Ingested, PathBuf)],
+    checked: &Checked,
+    p: &Profile,
+    project: Option<&(skillpg_report::config::Config, PathBuf)>,
+) -> (Vec<Vec<Diagnostic>>, usize) {
+    let mut per_skill = check_under(inputs, checked, p);
+    let mut ignored = 0;
+    if let Some((c, _)) = project {
+        for (a, d) in checked.analyses.iter().zip(per_skill.iter_mut()) {
+            ignored += c.apply(d, a.display_name(), &a.dir_name);
+        }
+    }
+    (per_skill, ignored)
+}
+
 /// The profiles `key` names: one, or every client for `all`.
 fn profiles(key: &str) -> Result<Vec<&'static Profile>, String> {
     if key == "all" {
@@ -499,33 +558,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         } => {
             let settings = listing_settings.settings()?;
             let project = project_config(config.as_deref())?;
-            let profiles = match (&key, &project) {
-                (Some(k), _) => profiles(k)?,
-                (None, Some((c, _))) if !c.profiles.is_empty() => {
-                    let mut all = Vec::new();
-                    for k in &c.profiles {
-                        all.extend(profiles(k)?);
-                    }
-                    all.dedup_by_key(|p| p.key);
-                    all
-                }
-                (None, _) => profiles("spec")?,
-            };
+            let profiles = chosen_profiles(key.as_deref(), project.as_ref())?;
             let context_window = context_window
                 .or(project.as_ref().and_then(|(c, _)| c.context_window))
                 .unwrap_or(200_000);
-            let paths = match (paths.is_empty(), &project) {
-                (false, _) => paths,
-                (true, Some((c, dir))) if !c.roots.is_empty() => {
-                    c.roots.iter().map(|r| dir.join(r)).collect()
-                }
-                _ => {
-                    return Err(
-                        "give the skills to check (folders, SKILL.md files, archives), or list `roots` in skillpg.toml"
-                            .to_owned(),
-                    );
-                }
-            };
+            let paths = project_paths(paths, project.as_ref())?;
             let inputs = load(&paths)?;
             let checked = analyze_inputs(&inputs);
             let analyses = &checked.analyses;
@@ -535,17 +572,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let mut reports = Vec::new();
             let mut ignored = 0;
             for p in &profiles {
-                let mut per_skill = check_under(&inputs, &checked, p);
+                let (per_skill, p_ignored) =
+                    check_in_project(&inputs, &checked, p, project.as_ref());
+                ignored += p_ignored;
                 let mut catalog_diags = if catalog {
                     check_catalog_with(analyses, p, context_window, &settings)
                 } else {
                     Vec::new()
                 };
-                // The project's ignores and severities, before anything is printed or judged.
                 if let Some((c, _)) = &project {
-                    for (a, d) in analyses.iter().zip(per_skill.iter_mut()) {
-                        ignored += c.apply(d, a.display_name(), &a.dir_name);
-                    }
                     c.apply_catalog(&mut catalog_diags);
                 }
                 reports.push(skillpg_report::CheckJson {
@@ -620,10 +655,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Baseline {
             profile: key,
+            config,
             paths,
         } => {
-            let profiles = profiles(&key)?;
-            let inputs = load(&paths)?;
+            // Chosen and checked as `check` chooses and checks, skillpg.toml's ignores and
+            // severities included: a baseline recorded without them would miss an error the
+            // project raised, which `check --baseline` would then call new.
+            let project = project_config(config.as_deref())?;
+            let profiles = chosen_profiles(key.as_deref(), project.as_ref())?;
+            let inputs = load(&project_paths(paths, project.as_ref())?)?;
             let checked = analyze_inputs(&inputs);
             let reports: Vec<skillpg_report::CheckJson> = profiles
                 .iter()
@@ -632,7 +672,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     skills: checked
                         .analyses
                         .iter()
-                        .zip(&check_under(&inputs, &checked, p))
+                        .zip(&check_in_project(&inputs, &checked, p, project.as_ref()).0)
                         .map(|(a, d)| skillpg_report::skill_check_json(a, d, false))
                         .collect(),
                     catalog: Vec::new(),

@@ -1333,6 +1333,25 @@ fn skillpg_toml_chooses_profiles_and_roots_ignores_with_a_reason_and_sets_severi
         "profiles = [\"codex\"]\nroots = [\"skills\"]\n[severity]\nname-not-lowercase = \"error\"\n",
     );
     assert_eq!(run().status.code(), Some(1));
+    // A baseline is recorded under the same settings, so the raised error is known to it.
+    let cfg = config.to_str().expect("utf-8");
+    let recorded = skillpg(&["baseline", "--config", cfg]);
+    assert_eq!(recorded.status.code(), Some(0));
+    let baseline = dir.join("baseline.json");
+    std::fs::write(&baseline, &recorded.stdout).expect("the baseline");
+    let known = skillpg(&[
+        "check",
+        "--config",
+        cfg,
+        "--baseline",
+        baseline.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(
+        known.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&known.stderr)
+    );
     // A mistake in the file is a usage error that names it.
     write("[[ignore]]\nrule = \"name-not-lowercase\"\n");
     let bad = run();
