@@ -256,6 +256,16 @@ enum Command {
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         out: PathBuf,
     },
+    /// Serve the checks, counts and fixes to an editor (Language Server Protocol over stdio).
+    ///
+    /// Profiles: the editor's `initializationOptions.profiles`, else skillpg.toml's at the
+    /// workspace folder, else spec.
+    Lsp {
+        /// Accepted for editors that pass it (VS Code's language client does); stdio is the
+        /// only transport.
+        #[arg(long, hide = true)]
+        stdio: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -1029,6 +1039,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             out,
         } => {
             print!("{}", route_cmd::pack(&safetensors, &vocab, &out)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Lsp { stdio: _ } => {
+            skillpg_lsp::serve_stdio()?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -13,7 +13,7 @@ fn skillpg(args: &[&str]) -> Output {
 }
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 /// The entry of `key` in a JSON list of clients (`[{"client": …}]`).

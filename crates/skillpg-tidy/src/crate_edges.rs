@@ -2,7 +2,8 @@
 //! one way. The models (`skillpg-embedder`, `skillpg-decoder`) and their numerics sit below the
 //! experiment (`skillpg-routing`), which binds them only in `skillpg-runtime`; the page
 //! (`skillpg-app`) reaches no model, GPU or runtime crate (its worker does); the file edge
-//! (`skillpg-fs`) reads bytes into the engine's bundles and knows nothing of routing. Normal and
+//! (`skillpg-fs`) reads bytes into the engine's bundles and knows nothing of routing; the
+//! language server (`skillpg-lsp`) is an edge like the CLI, beside it, with no model. Normal and
 //! build dependencies are held; dev-dependencies (tests and benchmarks binding the layers) are
 //! not.
 
@@ -59,9 +60,19 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "skillpg-lsp",
+        &[
+            "skillpg-core",
+            "skillpg-fs",
+            "skillpg-report",
+            "skillpg-tokens",
+        ],
+    ),
+    (
         "skillpg-cli",
         &[
             "skillpg-core",
+            "skillpg-lsp",
             "skillpg-decoder",
             "skillpg-fs",
             "skillpg-gpu",

@@ -13,11 +13,13 @@ fn crates_dir() -> std::path::PathBuf {
     workspace_root().join("crates")
 }
 
+/// Every crate's folder under `crates/` (each has its sources in `src/`; `skillpg-cli`'s manifest
+/// is the root's, so that `cargo install --path .` installs `skillpg`).
 fn crate_names() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(crates_dir())
         .expect("crates/")
         .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("Cargo.toml").exists())
+        .filter(|e| e.path().join("src").is_dir())
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();

@@ -55,6 +55,19 @@ const FIELDS: [(&str, Kind); 14] = [
 
 const BOOLS: [&str; 8] = ["true", "false", "yes", "no", "on", "off", "1", "0"];
 
+/// The values Claude Code documents for `field`, when it documents a closed set (a boolean's are
+/// `true` and `false`, the spellings it documents first): what an editor offers to complete.
+pub fn documented_values(field: &str) -> Option<&'static [&'static str]> {
+    FIELDS
+        .iter()
+        .find(|(f, _)| *f == field)
+        .and_then(|(_, kind)| match kind {
+            Kind::Bool => Some(&BOOLS[..2]),
+            Kind::OneOf(values) => Some(*values),
+            _ => None,
+        })
+}
+
 pub fn check(cx: &mut Cx) {
     if cx.profile.fields != FieldSet::ClaudeCode {
         return;

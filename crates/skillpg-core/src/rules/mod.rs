@@ -42,6 +42,7 @@ mod frontmatter_opening_space;
 mod frontmatter_unclosed;
 mod invalid_yaml;
 mod line_read_description;
+pub use claude_code_field_type::documented_values as claude_code_values;
 pub use invalid_yaml::opencode_requote;
 pub use line_read_description::{LettaReading, letta_description};
 pub use name_collision::folded_name;

@@ -1,0 +1,417 @@
+//! `skillpg lsp` driven over JSON-RPC as an editor drives it: the binary on stdio, messages
+//! framed with `Content-Length`. Initialize, the index's diagnostics, didOpen, didChange,
+//! codeAction (applied, then re-checked), hover, completion, document links, inlay hints and
+//! shutdown; the diagnostics are held equal to `skillpg check --format json` on the same text.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test client: a malformed message from the server is the failure"
+)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<Value>,
+    next_id: i64,
+    /// The latest diagnostics published for each URI.
+    published: std::collections::HashMap<String, Vec<Value>>,
+}
+
+impl Client {
+    fn start(dir: &Path) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skillpg"))
+            .args(["lsp", "--stdio"])
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("skillpg lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, incoming) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut len = None;
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        len = v.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; len.expect("a Content-Length header")];
+                r.read_exact(&mut body).unwrap();
+                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            incoming,
+            next_id: 0,
+            published: Default::default(),
+        }
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The next message, keeping every publication on the way.
+    fn next(&mut self) -> Value {
+        let msg = self
+            .incoming
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server answers within a minute");
+        if msg["method"] == "textDocument/publishDiagnostics" {
+            let uri = msg["params"]["uri"].as_str().unwrap().to_owned();
+            let diags = msg["params"]["diagnostics"].as_array().unwrap().clone();
+            self.published.insert(uri, diags);
+        }
+        msg
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let msg = self.next();
+            if msg["id"] == id {
+                assert!(msg.get("error").is_none(), "{method}: {msg}");
+                return msg["result"].clone();
+            }
+        }
+    }
+
+    /// Reads until diagnostics for `uri` are published, and returns them.
+    fn diagnostics_for(&mut self, uri: &str) -> Vec<Value> {
+        loop {
+            let msg = self.next();
+            if msg["method"] == "textDocument/publishDiagnostics" && msg["params"]["uri"] == uri {
+                return self.published[uri].clone();
+            }
+        }
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+const SKILL_MD: &str = "---\nname: bad-skill\ndescription: Formats tables. Use when a user pastes a CSV.\nlicense: 2024\n---\n\n# Bad\n\nRead [the guide](references/guide.md) and [x](references/missing.md).\n\n## Steps\n\n1. Do it.\n";
+
+/// A skill folder `bad-skill` under `parent`, with a reference over 10,000 tokens.
+fn plant(parent: &Path, skill_md: &str) -> PathBuf {
+    let dir = parent.join("bad-skill");
+    std::fs::create_dir_all(dir.join("references")).unwrap();
+    std::fs::write(dir.join("SKILL.md"), skill_md).unwrap();
+    let guide = format!("# Guide\n{}", "lorem ipsum dolor sit amet ".repeat(3000));
+    std::fs::write(dir.join("references/guide.md"), guide).unwrap();
+    dir
+}
+
+/// `(file, code, severity, message, line, column)` of every finding `skillpg check` reports on
+/// the folder, under `profile`.
+fn cli_findings(dir: &Path, profile: &str) -> Vec<(String, String, String, String, u64, u64)> {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillpg"))
+        .args(["check", "--profile", profile, "--format", "json"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut all: Vec<_> = v["skills"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_owned(),
+                d["code"].as_str().unwrap().to_owned(),
+                d["severity"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap_or(1),
+                d["column"].as_u64().unwrap_or(1),
+            )
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// The same tuple for what the server published on every file of the skill.
+fn lsp_findings(
+    client: &Client,
+    dir: &Path,
+    files: &[&str],
+) -> Vec<(String, String, String, String, u64, u64)> {
+    let mut all = Vec::new();
+    for f in files {
+        for d in client
+            .published
+            .get(&uri(&dir.join(f)))
+            .into_iter()
+            .flatten()
+        {
+            let severity = match d["severity"].as_u64() {
+                Some(1) => "error",
+                Some(2) => "warning",
+                _ => "info",
+            };
+            all.push((
+                f.to_string(),
+                d["code"].as_str().unwrap().to_owned(),
+                severity.to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+                d["range"]["start"]["line"].as_u64().unwrap() + 1,
+                d["range"]["start"]["character"].as_u64().unwrap() + 1,
+            ));
+        }
+    }
+    all.sort();
+    all
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skillpg-lsp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d.canonicalize().unwrap()
+}
+
+#[test]
+fn an_editor_session_checks_fixes_and_explains() {
+    let root = scratch("session");
+    let dir = plant(&root.join("workspace"), SKILL_MD);
+    let md = dir.join("SKILL.md");
+    let md_uri = uri(&md);
+    let mut client = Client::start(&root);
+
+    // UTF-32 positions are the CLI's columns (code points), so the two compare directly.
+    let init = client.request(
+        "initialize",
+        json!({
+            "processId": null,
+            "rootUri": uri(&root.join("workspace")),
+            "capabilities": {"general": {"positionEncodings": ["utf-32", "utf-16"]}},
+            "initializationOptions": {"profiles": ["claude-code"]},
+        }),
+    );
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-32");
+    assert_eq!(init["serverInfo"]["name"], "skillpg");
+    client.notify("initialized", json!({}));
+
+    // The index publishes the skill's findings at start, the reference's on its own file.
+    let guide_uri = uri(&dir.join("references/guide.md"));
+    client.diagnostics_for(&guide_uri);
+    let files = ["SKILL.md", "references/guide.md"];
+    assert_eq!(
+        cli_findings(&dir, "claude-code").len(),
+        3,
+        "the planted findings"
+    );
+    assert_eq!(
+        lsp_findings(&client, &dir, &files),
+        cli_findings(&dir, "claude-code"),
+        "the index's diagnostics are skillpg check's"
+    );
+
+    // An edit as the editor holds it, before it is saved: a Unicode name over its limit.
+    let edited = SKILL_MD.replace("Formats tables.", "Formats tables — ünïcödé 😀.");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": md_uri, "languageId": "markdown", "version": 1, "text": SKILL_MD}}),
+    );
+    client.diagnostics_for(&md_uri);
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": md_uri, "version": 2}, "contentChanges": [{"text": edited}]}),
+    );
+    client.diagnostics_for(&md_uri);
+    let saved = plant(&root.join("cli"), &edited);
+    assert_eq!(
+        lsp_findings(&client, &dir, &files),
+        cli_findings(&saved, "claude-code"),
+        "diagnostics as you type are skillpg check's on the same text"
+    );
+    let quote = client.published[&md_uri]
+        .iter()
+        .find(|d| d["code"] == "SPG022")
+        .expect("the unquoted license is found")
+        .clone();
+    assert!(
+        quote["codeDescription"]["href"]
+            .as_str()
+            .unwrap()
+            .starts_with("http")
+    );
+
+    // Its quick fix, applied as the editor applies it, then re-checked.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": md_uri}, "range": quote["range"], "context": {"diagnostics": [quote]}}),
+    );
+    let action = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "quickfix" && a["title"] == "Quote the value")
+        .expect("a quick fix for the finding");
+    assert_eq!(action["isPreferred"], true);
+    let edit = &action["edit"]["changes"][&md_uri][0];
+    assert_eq!(edit["newText"], "\"2024\"");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": md_uri, "version": 3}, "contentChanges": [{"range": edit["range"], "text": edit["newText"]}]}),
+    );
+    let after = client.diagnostics_for(&md_uri);
+    assert!(
+        !after.iter().any(|d| d["code"] == "SPG022"),
+        "the fixed finding is gone: {after:?}"
+    );
+    let fixed = edited.replace("license: 2024", "license: \"2024\"");
+    let saved = plant(&root.join("cli2"), &fixed);
+    assert_eq!(
+        lsp_findings(&client, &dir, &files),
+        cli_findings(&saved, "claude-code")
+    );
+
+    // Hover on `description`: the level-1 line as the client lists it, tokens, limits.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": md_uri}, "position": {"line": 2, "character": 3}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        text.contains("- bad-skill: Formats tables — ünïcödé 😀."),
+        "{text}"
+    );
+    assert!(text.contains("| claude-code |"), "{text}");
+    assert!(text.contains("/ 1,024 characters"), "{text}");
+    assert!(text.contains("o200k_base"), "{text}");
+    // On a heading: its section's tokens.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": md_uri}, "position": {"line": 10, "character": 3}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("**Steps**:"), "{text}");
+
+    // Completion: Claude Code's fields not yet set, then a field's documented values.
+    let items = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": md_uri}, "position": {"line": 1, "character": 0}}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.contains(&"allowed-tools") && labels.contains(&"when_to_use"));
+    assert!(
+        !labels.contains(&"name"),
+        "a field already set is not offered"
+    );
+    let items = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": md_uri}, "position": {"line": 3, "character": 9}}),
+    );
+    assert!(items.to_string().contains("Apache-2.0"), "{items}");
+
+    // Document links: the guide resolves, the missing file is marked.
+    let links = client.request(
+        "textDocument/documentLink",
+        json!({"textDocument": {"uri": md_uri}}),
+    );
+    let links = links.as_array().unwrap();
+    assert!(links.iter().any(|l| l["target"] == guide_uri));
+    assert!(
+        links
+            .iter()
+            .any(|l| l["target"].is_null() && l["tooltip"].as_str().unwrap().starts_with("broken"))
+    );
+
+    // Inlay hints: each level's tokens.
+    let hints = client.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": md_uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}}),
+    );
+    let labels = hints.to_string();
+    for label in ["L1 ", "L2 body ", "L3 "] {
+        assert!(labels.contains(label), "{label} in {labels}");
+    }
+
+    // Closing the buffer brings the disk's text back.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": md_uri}}),
+    );
+    let back = client.diagnostics_for(&md_uri);
+    assert!(back.iter().any(|d| d["code"] == "SPG022"));
+
+    assert!(client.request("shutdown", Value::Null).is_null());
+    client.notify("exit", Value::Null);
+    let status = client.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn skillpg_toml_chooses_the_profiles_and_ignores() {
+    let root = scratch("config");
+    let dir = plant(&root.join("skills"), SKILL_MD);
+    std::fs::write(
+        root.join("skillpg.toml"),
+        "profiles = [\"spec\", \"codex\"]\nroots = [\"skills\"]\n\n[[ignore]]\nrule = \"broken-link\"\nreason = \"the file is generated at build time\"\n",
+    )
+    .unwrap();
+    let mut client = Client::start(&root);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    client.notify("initialized", json!({}));
+    let md_uri = uri(&dir.join("SKILL.md"));
+    let diags = client.diagnostics_for(&md_uri);
+    assert!(
+        !diags.iter().any(|d| d["code"] == "SPG063"),
+        "ignored: {diags:?}"
+    );
+    // Two profiles: each finding names the profiles that raise it.
+    assert!(
+        diags
+            .iter()
+            .all(|d| d["message"].as_str().unwrap().ends_with(']')),
+        "{diags:?}"
+    );
+    // UTF-16 is the default position encoding.
+    assert!(client.request("shutdown", Value::Null).is_null());
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -1,0 +1,274 @@
+//! The server's picture of the skills: every skill under the workspace's roots, read from disk
+//! once, with the editor's open buffers laid over the files they hold, analyzed and checked
+//! under the chosen profiles.
+//!
+//! An edit re-reads nothing from disk: the skill's bundle keeps its bytes, the edited file's
+//! bytes are replaced, and only that skill is analyzed and checked again.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use skillpg_core::{Analysis, BundleFile, Diagnostic, Profile, SkillBundle, analyze};
+use skillpg_report::config::Config;
+
+/// What the workspace checks against: the profiles, and the project's ignores and severities.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The profiles (initialization options' `profiles`, else `skillpg.toml`'s, else `spec`).
+    pub profiles: Vec<&'static Profile>,
+    /// `skillpg.toml`, when the workspace has one.
+    pub config: Option<Config>,
+}
+
+impl Settings {
+    /// The profiles that `keys` name (`all` is every client); unknown keys are returned apart,
+    /// so the server can say so and go on with the others. No key gives `spec`.
+    pub fn from_keys(keys: &[String], config: Option<Config>) -> (Settings, Vec<String>) {
+        let mut profiles = Vec::new();
+        let mut unknown = Vec::new();
+        for k in keys {
+            if k == "all" {
+                profiles.extend(skillpg_core::profile::ALL.iter().copied());
+            } else {
+                match Profile::by_key(k) {
+                    Some(p) => profiles.push(p),
+                    None => unknown.push(k.clone()),
+                }
+            }
+        }
+        let mut seen = Vec::new();
+        profiles.retain(|p| {
+            let new = !seen.contains(&p.key);
+            seen.push(p.key);
+            new
+        });
+        if profiles.is_empty() {
+            profiles.push(Profile::by_key("spec").expect("the spec profile exists"));
+        }
+        (Settings { profiles, config }, unknown)
+    }
+}
+
+/// One skill folder, as the editor sees it now.
+#[derive(Debug)]
+pub struct Skill {
+    /// The folder on disk.
+    pub dir: PathBuf,
+    /// Its files: the disk's bytes, with the open buffers laid over.
+    pub bundle: SkillBundle,
+    /// The analysis of `bundle`.
+    pub analysis: Analysis,
+    /// Each profile's findings, the project's ignores and severities applied.
+    pub findings: Vec<(&'static Profile, Vec<Diagnostic>)>,
+}
+
+impl Skill {
+    fn new(dir: PathBuf, bundle: SkillBundle, settings: &Settings) -> Skill {
+        let analysis = analyze(&bundle);
+        let findings = findings(&analysis, settings);
+        Skill {
+            dir,
+            bundle,
+            analysis,
+            findings,
+        }
+    }
+
+    /// The path of `file` (a bundle path) inside the folder, `/`-separated.
+    pub fn relative(&self, file: &Path) -> Option<String> {
+        let rel = file.strip_prefix(&self.dir).ok()?;
+        let parts: Vec<_> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        (!parts.is_empty()).then(|| parts.join("/"))
+    }
+
+    /// The decoded text of a file of the skill (SKILL.md as the engine read it).
+    pub fn text(&self, rel: &str) -> Option<&str> {
+        if self.analysis.skill_md_path.as_deref() == Some(rel) {
+            return self.analysis.doc.as_ref().map(|d| d.text.as_str());
+        }
+        self.analysis.file(rel).and_then(|f| f.text.text())
+    }
+}
+
+/// Every profile's findings for one analysis.
+fn findings(a: &Analysis, settings: &Settings) -> Vec<(&'static Profile, Vec<Diagnostic>)> {
+    settings
+        .profiles
+        .iter()
+        .map(|p| {
+            let mut d = skillpg_core::check(a, p);
+            if let Some(c) = &settings.config {
+                c.apply(&mut d, a.display_name(), &a.dir_name);
+            }
+            (*p, d)
+        })
+        .collect()
+}
+
+/// Every skill the editor knows, and the open buffers.
+#[derive(Debug)]
+pub struct Workspace {
+    /// What is checked against.
+    pub settings: Settings,
+    /// The skills, each a folder holding a SKILL.md.
+    pub skills: Vec<Skill>,
+    /// The editor's open buffers, by path: they win over the disk.
+    pub open: HashMap<PathBuf, String>,
+}
+
+impl Workspace {
+    /// An empty workspace.
+    pub fn new(settings: Settings) -> Workspace {
+        Workspace {
+            settings,
+            skills: Vec::new(),
+            open: HashMap::new(),
+        }
+    }
+
+    /// Reads every skill under `roots` (in parallel) and checks it; returns what could not be
+    /// read, each with its path.
+    pub fn index(&mut self, roots: &[PathBuf]) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut found = Vec::new();
+        for root in roots {
+            match read_skills(root) {
+                Ok(skills) => found.extend(skills),
+                Err(e) => problems.push(e),
+            }
+        }
+        self.add(found);
+        problems
+    }
+
+    /// Checks bundles read from disk (open buffers laid over) and keeps them, replacing any
+    /// skill of the same folder.
+    fn add(&mut self, found: Vec<(PathBuf, SkillBundle)>) -> Vec<usize> {
+        let settings = &self.settings;
+        let open = &self.open;
+        let new: Vec<Skill> = found
+            .into_par_iter()
+            .map(|(dir, mut bundle)| {
+                overlay(&dir, &mut bundle, open);
+                Skill::new(dir, bundle, settings)
+            })
+            .collect();
+        let mut changed = Vec::new();
+        for skill in new {
+            match self.skills.iter().position(|s| s.dir == skill.dir) {
+                Some(i) => {
+                    self.skills[i] = skill;
+                    changed.push(i);
+                }
+                None => {
+                    self.skills.push(skill);
+                    changed.push(self.skills.len() - 1);
+                }
+            }
+        }
+        changed
+    }
+
+    /// The skill `path` belongs to: the deepest skill folder holding it.
+    pub fn skill_at(&self, path: &Path) -> Option<usize> {
+        self.skills
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| path.starts_with(&s.dir))
+            .max_by_key(|(_, s)| s.dir.components().count())
+            .map(|(i, _)| i)
+    }
+
+    /// Sets an open buffer's text (`None`: the buffer closed, the disk's bytes are back) and
+    /// re-checks the skill it belongs to; a SKILL.md outside every known skill makes its
+    /// folder a skill. Returns the skill re-checked.
+    pub fn set_text(&mut self, path: &Path, text: Option<String>) -> Option<usize> {
+        match text {
+            Some(t) => {
+                self.open.insert(path.to_path_buf(), t);
+            }
+            None => {
+                self.open.remove(path);
+            }
+        }
+        let Some(i) = self.skill_at(path) else {
+            let is_skill_md = path
+                .file_name()
+                .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"));
+            let dir = path.parent().filter(|_| is_skill_md)?;
+            return self.reread(dir).into_iter().next();
+        };
+        let skill = &mut self.skills[i];
+        let rel = skill.relative(path)?;
+        let bytes = match self.open.get(path) {
+            Some(t) => t.as_bytes().to_vec(),
+            None => match std::fs::read(path) {
+                Ok(b) => b,
+                // Deleted: the file leaves the bundle.
+                Err(_) => {
+                    skill.bundle.files.retain(|f| f.path != rel);
+                    self.recheck(i);
+                    return Some(i);
+                }
+            },
+        };
+        match skill.bundle.files.iter_mut().find(|f| f.path == rel) {
+            Some(f) => f.bytes = bytes,
+            None => {
+                skill.bundle.files.push(BundleFile { path: rel, bytes });
+                skill.bundle.files.sort_by(|a, b| a.path.cmp(&b.path));
+            }
+        }
+        self.recheck(i);
+        Some(i)
+    }
+
+    /// Reads the skill folder(s) at `dir` from disk again (a file was created, saved or
+    /// deleted outside the editor); returns the skills re-checked.
+    pub fn reread(&mut self, dir: &Path) -> Vec<usize> {
+        match read_skills(dir) {
+            Ok(found) => self.add(found),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Analyzes and checks skill `i` again.
+    pub fn recheck(&mut self, i: usize) {
+        let skill = &mut self.skills[i];
+        skill.analysis = analyze(&skill.bundle);
+        skill.findings = findings(&skill.analysis, &self.settings);
+    }
+
+    /// Checks every skill again under new settings.
+    pub fn reconfigure(&mut self, settings: Settings) {
+        self.settings = settings;
+        let settings = &self.settings;
+        self.skills
+            .par_iter_mut()
+            .for_each(|s| s.findings = findings(&s.analysis, settings));
+    }
+}
+
+/// Lays the open buffers under `dir` over the bundle's bytes.
+fn overlay(dir: &Path, bundle: &mut SkillBundle, open: &HashMap<PathBuf, String>) {
+    for f in &mut bundle.files {
+        if let Some(text) = open.get(&dir.join(&f.path)) {
+            f.bytes = text.as_bytes().to_vec();
+        }
+    }
+}
+
+/// The skills under `root`, each with its folder on disk.
+fn read_skills(root: &Path) -> Result<Vec<(PathBuf, SkillBundle)>, String> {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let ingested = skillpg_fs::read_path(&root)?;
+    Ok(ingested
+        .skills
+        .into_iter()
+        .map(|b| (PathBuf::from(&b.display_path), b))
+        .collect())
+}
