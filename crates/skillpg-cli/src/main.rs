@@ -10,6 +10,7 @@
 
 mod doctor;
 mod eval_cmd;
+mod github_cmd;
 mod render;
 mod route_cmd;
 
@@ -63,6 +64,10 @@ enum Command {
         catalog: bool,
         #[command(flatten)]
         listing_settings: ListingArgs,
+        /// The paths are files of skills, as pre-commit passes them: check each skill folder
+        /// holding one (the nearest with a SKILL.md), once; a file in no skill is passed over.
+        #[arg(long)]
+        skills_of: bool,
         /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives;
         /// skillpg.toml's `roots` when none are given.
         paths: Vec<PathBuf>,
@@ -95,7 +100,7 @@ enum Command {
         fail_over: Vec<String>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        #[arg(required = true)]
+        /// The skills installed together; skillpg.toml's `roots` when none are given.
         paths: Vec<PathBuf>,
     },
     /// Where to put each skill for each client: the folders it searches, how deep, which copy
@@ -260,6 +265,24 @@ enum Command {
     ///
     /// Profiles: the editor's `initializationOptions.profiles`, else skillpg.toml's at the
     /// workspace folder, else spec.
+    /// The GitHub Action's step: check the skills a pull request or push changes (from
+    /// GITHUB_EVENT_PATH and git), annotate their lines, write the job summary and outputs.
+    Github {
+        /// A profile's key, or all; skillpg.toml's `profiles` when not given, else spec.
+        #[arg(long)]
+        profile: Option<String>,
+        /// The project's settings; `skillpg.toml` in the working folder when it exists.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Write the pull-request comment's body (Markdown) here.
+        #[arg(long, value_name = "FILE")]
+        comment: Option<PathBuf>,
+        /// Write SARIF here (one run per client when several are chosen).
+        #[arg(long, value_name = "FILE")]
+        sarif: Option<PathBuf>,
+        /// Files or folders whose skills to check, instead of the event's changes.
+        paths: Vec<PathBuf>,
+    },
     Lsp {
         /// Accepted for editors that pass it (VS Code's language client does); stdio is the
         /// only transport.
@@ -564,10 +587,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             context_window,
             catalog,
             listing_settings,
-            paths,
+            skills_of,
+            mut paths,
         } => {
             let settings = listing_settings.settings()?;
             let project = project_config(config.as_deref())?;
+            if skills_of {
+                let skills = skillpg_fs::skill_folders_holding(&paths);
+                if skills.is_empty() {
+                    eprintln!("no skill holds the {} file(s) given", paths.len());
+                    return Ok(ExitCode::SUCCESS);
+                }
+                paths = skills;
+            }
             let profiles = chosen_profiles(key.as_deref(), project.as_ref())?;
             let context_window = context_window
                 .or(project.as_ref().and_then(|(c, _)| c.context_window))
@@ -699,15 +731,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             paths,
         } => {
             let settings = listing_settings.settings()?;
-            // skillpg.toml's gates, when none are given here.
-            let fail_over = match (fail_over.is_empty(), project_config(None)?) {
-                (true, Some((c, _))) => c.fail_over,
+            // skillpg.toml's gates, context window and roots, when none are given here.
+            let project = project_config(None)?;
+            let fail_over = match (fail_over.is_empty(), &project) {
+                (true, Some((c, _))) => c.fail_over.clone(),
                 _ => fail_over,
             };
             let gates = fail_over
                 .iter()
                 .map(|g| skillpg_report::budget_gate::BudgetGate::parse(g))
                 .collect::<Result<Vec<_>, String>>()?;
+            let context_window =
+                context_window.or(project.as_ref().and_then(|(c, _)| c.context_window));
+            let paths = project_paths(paths, project.as_ref())?;
             let inputs = load(&paths)?;
             let analyses = analyze_all(&inputs)?;
             let listings = skillpg_report::listings_with(&analyses, context_window, &settings);
@@ -1041,6 +1077,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             print!("{}", route_cmd::pack(&safetensors, &vocab, &out)?);
             Ok(ExitCode::SUCCESS)
         }
+        Command::Github {
+            profile,
+            config,
+            comment,
+            sarif,
+            paths,
+        } => github_cmd::run(github_cmd::GithubArgs {
+            profile,
+            config,
+            comment,
+            sarif,
+            paths,
+        }),
         Command::Lsp { stdio: _ } => {
             skillpg_lsp::serve_stdio()?;
             Ok(ExitCode::SUCCESS)

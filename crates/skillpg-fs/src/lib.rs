@@ -104,3 +104,31 @@ fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(),
     }
     Ok(())
 }
+
+/// The skill folders holding `paths` (files as a commit or a pull request names them, which
+/// may be deleted): for each, the nearest folder at or above it with a `SKILL.md` (or
+/// `skill.md`), each once, in the order first met. A path in no skill gives none.
+pub fn skill_folders_holding(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in paths {
+        let found = p.ancestors().find(|d| {
+            let d = if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            };
+            d.join("SKILL.md").is_file() || d.join("skill.md").is_file()
+        });
+        if let Some(d) = found {
+            let d = if d.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                d.to_path_buf()
+            };
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    out
+}

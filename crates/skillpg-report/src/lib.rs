@@ -7,6 +7,7 @@
 pub mod baseline;
 pub mod budget_gate;
 pub mod config;
+pub mod github;
 
 use serde::{Deserialize, Serialize};
 use skillpg_core::cost::CostReport;

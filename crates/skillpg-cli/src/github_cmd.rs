@@ -1,0 +1,154 @@
+//! `skillpg github`: the GitHub Action's step. It finds the skills a pull request (or a push)
+//! changes from the event payload (`GITHUB_EVENT_PATH`) and git, checks them under the
+//! project's profiles, and writes what GitHub reads: workflow commands on stdout (annotations
+//! on the lines), the job summary (`GITHUB_STEP_SUMMARY`), step outputs (`GITHUB_OUTPUT`),
+//! and on request the pull-request comment's body and SARIF. The text itself is
+//! `skillpg_report::github`'s.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::{
+    analyze_inputs, check_in_project, chosen_profiles, load, project_config, project_paths, to_json,
+};
+
+/// The changed files of the event in `GITHUB_EVENT_PATH`: a pull request's against its base
+/// (three dots: since they parted, as GitHub's "Files changed" counts), a push's from `before`
+/// to `after`. `None` when there is no event, or it names no commits to compare (a new
+/// branch, a manual run).
+fn changed_files() -> Result<Option<Vec<PathBuf>>, String> {
+    let Ok(event_path) = std::env::var("GITHUB_EVENT_PATH") else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&event_path).map_err(|e| format!("{event_path}: {e}"))?;
+    let event: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{event_path}: {e}"))?;
+    let range = if let Some(pr) = event.get("pull_request") {
+        match (pr["base"]["sha"].as_str(), pr["head"]["sha"].as_str()) {
+            (Some(base), Some(head)) => format!("{base}...{head}"),
+            _ => return Ok(None),
+        }
+    } else {
+        match (event["before"].as_str(), event["after"].as_str()) {
+            (Some(before), Some(after)) if before.trim_matches('0') != "" => {
+                format!("{before}..{after}")
+            }
+            _ => return Ok(None),
+        }
+    };
+    let out = std::process::Command::new("git")
+        .args(["diff", "--name-only", "-z", &range])
+        .output()
+        .map_err(|e| format!("git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "git diff {range}: {} (check out the history: actions/checkout with fetch-depth: 0)",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(Some(
+        out.stdout
+            .split(|&b| b == 0)
+            .filter(|p| !p.is_empty())
+            .map(|p| PathBuf::from(String::from_utf8_lossy(p).into_owned()))
+            .collect(),
+    ))
+}
+
+/// Appends `text` to the file an environment variable names (GitHub's summary and outputs).
+fn append_to(var: &str, text: &str) -> Result<(), String> {
+    let Ok(path) = std::env::var(var) else {
+        return Ok(());
+    };
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| format!("{var} ({path}): {e}"))
+}
+
+/// What `skillpg github` is given.
+pub struct GithubArgs {
+    pub profile: Option<String>,
+    pub config: Option<PathBuf>,
+    pub comment: Option<PathBuf>,
+    pub sarif: Option<PathBuf>,
+    pub paths: Vec<PathBuf>,
+}
+
+pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
+    let project = project_config(args.config.as_deref())?;
+    let profiles = chosen_profiles(args.profile.as_deref(), project.as_ref())?;
+    // The skills: those holding the paths given, else those the event changed, else the
+    // project's roots.
+    let skills = if !args.paths.is_empty() {
+        skillpg_fs::skill_folders_holding(&args.paths)
+    } else {
+        match changed_files()? {
+            Some(files) => skillpg_fs::skill_folders_holding(&files),
+            None => project_paths(Vec::new(), project.as_ref())?,
+        }
+    };
+    let inputs = load(&skills)?;
+    let checked = analyze_inputs(&inputs);
+    let analyses = &checked.analyses;
+    let mut reports = Vec::new();
+    let mut checks = Vec::new();
+    for p in &profiles {
+        let (per_skill, _) = check_in_project(&inputs, &checked, p, project.as_ref());
+        reports.push(skillpg_report::CheckJson {
+            profile: p.key.to_owned(),
+            skills: analyses
+                .iter()
+                .zip(&per_skill)
+                .map(|(a, d)| skillpg_report::skill_check_json(a, d, false))
+                .collect(),
+            catalog: Vec::new(),
+        });
+        checks.push((*p, per_skill));
+    }
+    print!("{}", skillpg_report::github::annotations(&reports));
+    let clients = skillpg_report::client_verdicts(analyses, &checks);
+    let levels: Vec<_> = analyses.iter().map(skillpg_report::levels_json).collect();
+    let context_window = project.as_ref().and_then(|(c, _)| c.context_window);
+    let listings = skillpg_report::listings(analyses, context_window.or(Some(200_000)));
+    let summary = skillpg_report::github::summary(&clients, &levels, &listings);
+    append_to("GITHUB_STEP_SUMMARY", &summary)?;
+    let valid = reports.iter().all(|r| r.skills.iter().all(|s| s.valid));
+    let errors: usize = reports
+        .iter()
+        .flat_map(|r| &r.skills)
+        .flat_map(|s| &s.diagnostics)
+        .filter(|d| d.severity == "error")
+        .count();
+    let mut outputs = format!(
+        "valid={valid}\nskills={}\nerrors={errors}\n",
+        analyses.len()
+    );
+    if let Some(path) = &args.comment {
+        let body = skillpg_report::github::comment(&summary, &[]);
+        write(path, &body)?;
+        outputs.push_str(&format!("comment-file={}\n", path.display()));
+    }
+    if let Some(path) = &args.sarif {
+        let sarif = if reports.len() == 1 {
+            skillpg_report::sarif(&reports[0])
+        } else {
+            skillpg_report::sarif_per_client(&reports)
+        };
+        write(path, &to_json(&sarif)?)?;
+        outputs.push_str(&format!("sarif-file={}\n", path.display()));
+    }
+    append_to("GITHUB_OUTPUT", &outputs)?;
+    Ok(if valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -1,0 +1,135 @@
+//! `skillpg github`, the GitHub Action's step, in a GitHub-like environment: a scratch git
+//! repository with a pull request's two commits, the event payload file, `GITHUB_STEP_SUMMARY`
+//! and `GITHUB_OUTPUT`. Its annotations, summary and comment body are held to reviewed
+//! snapshots (`UPDATE_EXPECT=1` rewrites them). Needs git, as any clone of this repository has.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn git(repo: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(args)
+        .current_dir(repo)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+fn write(path: PathBuf, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+#[test]
+fn a_pull_request_is_checked_annotated_and_summarized() {
+    let scratch = std::env::temp_dir().join(format!("skillpg-github-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let repo = scratch.join("repo");
+    std::fs::create_dir_all(&repo).expect("mkdir");
+    git(&repo, &["init", "-q"]);
+    write(
+        repo.join("skillpg.toml"),
+        "profiles = [\"spec\", \"claude-code\"]\nroots = [\"skills\"]\n",
+    );
+    write(
+        repo.join("skills/tables/SKILL.md"),
+        "---\nname: tables\ndescription: Formats tables.\n---\n\n# Tables\n",
+    );
+    write(
+        repo.join("skills/untouched/SKILL.md"),
+        "---\nname: untouched\ndescription: Never changed by the pull request.\n---\n\n# Untouched\n",
+    );
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "base"]);
+    let base = git(&repo, &["rev-parse", "HEAD"]);
+    // The pull request: one skill edited, one added with an error and a reference, a file
+    // outside every skill.
+    write(
+        repo.join("skills/tables/SKILL.md"),
+        "---\nname: tables\ndescription: Formats tables. Use when a user pastes CSV and asks for a table.\n---\n\n# Tables\n\nSee [the style guide](references/style.md).\n",
+    );
+    write(
+        repo.join("skills/tables/references/style.md"),
+        "# Style\n\nRight-align numbers.\n",
+    );
+    write(
+        repo.join("skills/Bad_Skill/SKILL.md"),
+        "---\nname: Bad_Skill\ndescription: \"Does things: many, many things\"\n---\n\n# Bad\n",
+    );
+    write(repo.join("README.md"), "# Skills\n");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "pull request"]);
+    let head = git(&repo, &["rev-parse", "HEAD"]);
+
+    let event = scratch.join("event.json");
+    write(
+        event.clone(),
+        &serde_json::json!({"number": 7, "pull_request": {"number": 7, "base": {"sha": base}, "head": {"sha": head}}})
+            .to_string(),
+    );
+    let summary = scratch.join("summary.md");
+    let outputs = scratch.join("outputs.txt");
+    let comment = scratch.join("comment.md");
+    let sarif = scratch.join("skills.sarif");
+    let out = Command::new(env!("CARGO_BIN_EXE_skillpg"))
+        .arg("github")
+        .arg("--comment")
+        .arg(&comment)
+        .arg("--sarif")
+        .arg(&sarif)
+        .current_dir(&repo)
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_OUTPUT", &outputs)
+        .output()
+        .expect("skillpg runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an error fails the step: {stderr}"
+    );
+
+    let annotations = String::from_utf8_lossy(&out.stdout);
+    expect_test::expect_file!["snapshots/github-annotations.txt"].assert_eq(&annotations);
+    let summary = std::fs::read_to_string(&summary).expect("the summary is written");
+    expect_test::expect_file!["snapshots/github-summary.md"].assert_eq(&summary);
+    let body = std::fs::read_to_string(&comment).expect("the comment is written");
+    expect_test::expect_file!["snapshots/github-comment.md"].assert_eq(&body);
+    assert!(body.starts_with(skillpg_comment_marker()));
+    assert!(
+        !summary.contains("untouched"),
+        "only the changed skills are checked"
+    );
+
+    let outputs = std::fs::read_to_string(&outputs).expect("the outputs are written");
+    assert!(outputs.contains("valid=false\nskills=2\n"), "{outputs}");
+    assert!(outputs.contains(&format!("comment-file={}", comment.display())));
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).expect("SARIF")).expect("JSON");
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(
+        sarif["runs"].as_array().map(Vec::len),
+        Some(2),
+        "a run per client"
+    );
+
+    // No pull request or push to compare (a manual run): skillpg.toml's roots, every skill.
+    let out = Command::new(env!("CARGO_BIN_EXE_skillpg"))
+        .arg("github")
+        .current_dir(&repo)
+        .env_remove("GITHUB_EVENT_PATH")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_OUTPUT")
+        .output()
+        .expect("skillpg runs");
+    let all = String::from_utf8_lossy(&out.stdout);
+    assert!(all.contains("skills/Bad_Skill/SKILL.md"), "{all}");
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+fn skillpg_comment_marker() -> &'static str {
+    "<!-- skillpg-action -->"
+}
