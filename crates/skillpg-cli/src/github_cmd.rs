@@ -31,7 +31,7 @@ fn changed_files() -> Result<Option<Vec<PathBuf>>, String> {
         }
     } else {
         match (event["before"].as_str(), event["after"].as_str()) {
-            (Some(before), Some(after)) if before.trim_matches('0') != "" => {
+            (Some(before), Some(after)) if !before.trim_matches('0').is_empty() => {
                 format!("{before}..{after}")
             }
             _ => return Ok(None),

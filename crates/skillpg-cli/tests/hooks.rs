@@ -36,7 +36,7 @@ fn try_repo(repo: &Path, scratch: &Path, hook: &str) -> Output {
         .env("CARGO_NET_OFFLINE", "true")
         .env("CARGO_PROFILE_RELEASE_LTO", "false")
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
-        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
         .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
         .output()
         .expect("pre-commit runs (pip install pre-commit)")
@@ -87,7 +87,7 @@ fn pre_commit_runs_the_hooks_from_this_repository() {
     let said = text(&out);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains("skills/bad-skill/SKILL.md:2:7"), "{said}");
-    assert!(said.contains("invalid  skills/bad-skill"), "{said}");
+    assert!(said.contains("INVALID  skills/bad-skill"), "{said}");
     assert!(said.contains("valid  skills/good-skill"), "{said}");
 
     // The budget: Codex's listing of both skills is over the 100 characters skillpg.toml
@@ -95,7 +95,10 @@ fn pre_commit_runs_the_hooks_from_this_repository() {
     let out = try_repo(&repo, &scratch, "skillpg-budget");
     let said = text(&out);
     assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(said.contains("over the budget gate: codex"), "{said}");
+    assert!(
+        said.contains("over the budget gate: OpenAI Codex"),
+        "{said}"
+    );
 
     // Mended: the bad skill gone and a gate the listing fits, both hooks pass.
     std::fs::remove_dir_all(repo.join("skills/bad-skill")).expect("rm");

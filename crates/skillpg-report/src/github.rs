@@ -26,57 +26,59 @@ fn escape_property(s: &str) -> String {
 /// severity, on the file's line and column where the finding has them. A finding raised by
 /// several profiles is written once, naming them.
 pub fn annotations(reports: &[CheckJson]) -> String {
-    let mut seen: Vec<(
-        String,
-        String,
-        String,
-        Option<usize>,
-        Option<usize>,
-        Vec<String>,
-    )> = Vec::new();
+    /// One annotation, and the profiles that raised it.
+    #[derive(PartialEq)]
+    struct Note {
+        severity: String,
+        file: String,
+        message: String,
+        line: Option<usize>,
+        column: Option<usize>,
+    }
+    let mut seen: Vec<(Note, Vec<&str>)> = Vec::new();
     for r in reports {
         for s in &r.skills {
             for d in &s.diagnostics {
-                let file = if d.file.is_empty() {
-                    s.path.clone()
-                } else {
-                    format!("{}/{}", s.path.trim_end_matches('/'), d.file)
+                let note = Note {
+                    severity: d.severity.clone(),
+                    file: if d.file.is_empty() {
+                        s.path.clone()
+                    } else {
+                        format!("{}/{}", s.path.trim_end_matches('/'), d.file)
+                    },
+                    message: format!("{} {}: {}", d.code, d.rule, d.message),
+                    line: d.line,
+                    column: d.column,
                 };
-                let key = (
-                    d.severity.clone(),
-                    file,
-                    format!("{} {}: {}", d.code, d.rule, d.message),
-                    d.line,
-                    d.column,
-                );
-                match seen.iter_mut().find(|x| {
-                    (&x.0, &x.1, &x.2, x.3, x.4) == (&key.0, &key.1, &key.2, key.3, key.4)
-                }) {
-                    Some(x) => x.5.push(r.profile.clone()),
-                    None => seen.push((key.0, key.1, key.2, key.3, key.4, vec![r.profile.clone()])),
+                match seen.iter_mut().find(|(n, _)| *n == note) {
+                    Some((_, profiles)) => profiles.push(&r.profile),
+                    None => seen.push((note, vec![&r.profile])),
                 }
             }
         }
     }
     let mut out = String::new();
-    for (severity, file, message, line, column, profiles) in seen {
-        let command = match severity.as_str() {
+    for (n, profiles) in seen {
+        let command = match n.severity.as_str() {
             "error" => "error",
             "warning" => "warning",
             _ => "notice",
         };
-        let mut props = format!("file={}", escape_property(&file));
-        if let Some(l) = line {
+        let mut props = format!("file={}", escape_property(&n.file));
+        if let Some(l) = n.line {
             props.push_str(&format!(",line={l}"));
         }
-        if let Some(c) = column {
+        if let Some(c) = n.column {
             props.push_str(&format!(",col={c}"));
         }
         props.push_str(&format!(
             ",title={}",
             escape_property(&format!("skillpg ({})", profiles.join(", ")))
         ));
-        out.push_str(&format!("::{command} {props}::{}\n", escape_data(&message)));
+        out.push_str(&format!(
+            "::{command} {props}::{}\n",
+            escape_data(&n.message)
+        ));
     }
     out
 }
