@@ -65,6 +65,24 @@ describe('the playground page', () => {
     await page.close();
   });
 
+  test('skillpg share makes the link the page makes for the same folders', async () => {
+    const page = await openPage();
+    await page.click('[data-testid="clear"]');
+    const dirs = ['vercel-labs__agent-skills/react-best-practices', 'anthropics__skills/skill-creator'].map((d) => path.join(corpus, d));
+    for (const [i, dir] of dirs.entries()) {
+      await page.setInputFiles('[data-testid="folder-input"]', dir);
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === n, i + 1);
+    }
+    await page.click('[data-testid="share"]');
+    await page.waitForSelector('[data-testid="share-link"]');
+    const link = await page.inputValue('[data-testid="share-link"]');
+    const [base, fragment] = link.split('#');
+    const view = new URLSearchParams(fragment).get('view');
+    const cli = execFileSync(skillpg, ['share', '--base', base, '--view', view, ...dirs], { encoding: 'utf8' }).split('\n')[0];
+    assert.equal(cli, link, 'byte for byte');
+    await page.close();
+  });
+
   test('a broken SKILL.md gets a located error, and its safe fix applies', async () => {
     const page = await openPage();
     await page.click('[data-testid="sample-release-notes"]');

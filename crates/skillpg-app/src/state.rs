@@ -1,165 +1,78 @@
 //! The page's state and its two serializations: the share link (`#v1=` + base64url of deflated
 //! JSON, no server) and local storage. Pure: no DOM here, so it is tested natively.
+//!
+//! The link's wire form, the skills as the page holds them and the inputs it shares with
+//! `skillpg share` are `skillpg_share`'s; this module adds the description lab's state and
+//! clamps what a link brings to what the page's inputs allow.
 
 use skillpg_routing::decide::Thresholds;
-use std::collections::BTreeMap;
-use std::io::{Read, Write};
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use serde::{Deserialize, Serialize};
-use skillpg_core::{BundleFile, SkillBundle};
+pub use skillpg_share::{
+    CONTEXT_WINDOW_RANGE, CostState, DEFAULT_CONTEXT_WINDOW, InputFinding, ListingPrefs,
+    MAX_LINK_BYTES, MAX_LINK_CHARS, MAX_LINK_FILES, MAX_LINK_SKILLS, MAX_TURNS, RoutingState,
+    SkillInput, View,
+};
+use skillpg_share::{MAX_REQUEST_BYTES, ShareStateV1};
 
-/// A share link longer than this is refused with a fallback (download the zip, copy markdown):
-/// browsers accept longer fragments, but chat apps and mail clients cut them.
-pub const MAX_LINK_CHARS: usize = 60_000;
-
-/// The most a share link may expand to (a deflate bomb in a link is refused).
-const MAX_EXPANDED: u64 = 16 * 1024 * 1024;
-/// A link holds at most this many skills, files in all, and bytes of files in all: a state
-/// from a link is as untrusted as an archive, and a 300-character link can expand to
-/// megabytes.
-pub const MAX_LINK_SKILLS: usize = 200;
-/// See [`MAX_LINK_SKILLS`].
-pub const MAX_LINK_FILES: usize = 5_000;
-/// See [`MAX_LINK_SKILLS`].
-pub const MAX_LINK_BYTES: usize = 12 * 1024 * 1024;
-/// The most turns the cost view takes (its input clamps to the same).
-pub const MAX_TURNS: u64 = 10_000;
-/// The most bytes of routing requests a link may carry.
-const MAX_REQUEST_BYTES: usize = 1024 * 1024;
-
-/// One skill folder as the page holds it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkillInput {
-    /// The folder's name (editable beside the editor).
-    pub dir_name: String,
-    /// Its files, `/`-separated relative paths.
-    pub files: Vec<(String, Vec<u8>)>,
-    /// The findings of the input it came from (an archive's layout, a path that left the
-    /// folder), kept with the first skill read from that input as the CLI keeps them, so each
-    /// profile weighs them like the skill's own findings.
-    pub findings: Vec<InputFinding>,
-    /// The skill folder it was found inside, if any (`SkillBundle::inside`): only a client that
-    /// scans inside skill folders lists it.
-    pub inside: Option<String>,
+/// Everything a link or a reload restores.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PageState {
+    /// The skills loaded, in order.
+    pub skills: Vec<SkillInput>,
+    /// Index of the skill shown.
+    pub selected: usize,
+    /// File shown in the token view.
+    pub selected_file: String,
+    /// Profile shown in the diagnostics list.
+    pub profile: String,
+    /// Cost inputs.
+    pub cost: CostState,
+    /// Routing inputs.
+    pub routing: RoutingState,
+    /// Whether the skills are installed together (the catalog rules run over them); `None`
+    /// follows the default: together when more than one skill is loaded.
+    pub installed_together: Option<bool>,
+    /// The context window (tokens) the clients' listing budgets are computed for; `None`
+    /// follows the default ([`DEFAULT_CONTEXT_WINDOW`]).
+    pub context_window: Option<usize>,
+    /// The description lab's eval set, split and drafts.
+    pub lab: crate::lab_run::LabState,
+    /// Claude Code's listing settings, as the person set them.
+    pub listing: ListingPrefs,
 }
 
-/// An input's own finding as the page keeps it (and a link carries it): its rule's name, its
-/// file and its message; [`SkillInput::input_diagnostics`] makes the engine's finding of it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InputFinding {
-    pub rule: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub file: String,
-    pub message: String,
-}
+impl PageState {
+    /// The selected skill's eval set (its `+`/`-` lines), empty when it has none.
+    pub fn lab_evals(&self) -> String {
+        self.skills
+            .get(self.selected)
+            .and_then(|k| self.lab.sets.get(&k.dir_name))
+            .cloned()
+            .unwrap_or_default()
+    }
 
-/// The most input findings a skill from a link carries (a link is untrusted input).
-const MAX_LINK_FINDINGS: usize = 100;
-
-impl SkillInput {
-    /// A skill folder with no input findings.
-    pub fn new(dir_name: impl Into<String>, files: Vec<(String, Vec<u8>)>) -> SkillInput {
-        SkillInput {
-            dir_name: dir_name.into(),
-            files,
-            findings: Vec::new(),
-            inside: None,
+    /// Sets the selected skill's eval set.
+    pub fn set_lab_evals(&mut self, text: String) {
+        if let Some(k) = self.skills.get(self.selected) {
+            self.lab.sets.insert(k.dir_name.clone(), text);
         }
     }
 
-    /// The skills an input held, as the page keeps them: the input's own findings go with its
-    /// first skill, where the CLI reports them (`skillpg check`), so the two give the same
-    /// verdicts. Empty when the input held no skill (its findings then say why).
-    pub fn from_ingested(ingested: skillpg_core::ingest::Ingested) -> Vec<SkillInput> {
-        let mut findings: Vec<InputFinding> = ingested
-            .diagnostics
-            .iter()
-            .map(|d| InputFinding {
-                rule: d.rule.to_owned(),
-                file: d.file.clone(),
-                message: d.message.clone(),
-            })
-            .collect();
-        ingested
-            .skills
-            .into_iter()
-            .map(|b| SkillInput {
-                dir_name: b.dir_name,
-                files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect(),
-                findings: std::mem::take(&mut findings),
-                inside: b.inside,
-            })
-            .collect()
+    /// The context window the listing budgets are computed for.
+    pub fn window(&self) -> usize {
+        self.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW)
     }
 
-    /// The input's findings as the engine's diagnostics, at their rules' default severity
-    /// (`skillpg_core::ingest::findings_under` weighs them per profile).
-    pub fn input_diagnostics(&self) -> Vec<skillpg_core::Diagnostic> {
-        self.findings
-            .iter()
-            .filter_map(|f| {
-                skillpg_core::ingest::input_finding(&f.rule, &f.file, f.message.clone())
-            })
-            .collect()
+    /// Puts a loaded skill in place of the one with its folder name, or after the others, and
+    /// selects its SKILL.md.
+    pub fn put_skill(&mut self, input: SkillInput) {
+        self.selected = skillpg_share::put_skill(&mut self.skills, input);
+        self.selected_file = "SKILL.md".into();
     }
 
-    /// The engine's view of it.
-    pub fn bundle(&self) -> SkillBundle {
-        let mut bundle = SkillBundle::new(
-            &self.dir_name,
-            self.files
-                .iter()
-                .map(|(p, b)| BundleFile {
-                    path: p.clone(),
-                    bytes: b.clone(),
-                })
-                .collect(),
-        );
-        bundle.inside = self.inside.clone();
-        bundle
-    }
-
-    /// SKILL.md as the editor shows it, decoded as the engine decodes it (UTF-16 too), and
-    /// whether the editor may change it: only UTF-8 text is edited in place, since an edit
-    /// writes UTF-8 and would silently re-encode a file that loaders refuse as it is.
-    pub fn skill_md_shown(&self) -> Option<(String, Option<&'static str>)> {
-        let (_, bytes) = self.files.iter().find(|(p, _)| p == "SKILL.md")?;
-        Some(match skillpg_core::FileText::decode(bytes) {
-            skillpg_core::FileText::Utf8 { text, .. } => (text, None),
-            skillpg_core::FileText::Utf16 {
-                text,
-                big_endian: false,
-            } => (text, Some("UTF-16 (little-endian)")),
-            skillpg_core::FileText::Utf16 {
-                text,
-                big_endian: true,
-            } => (text, Some("UTF-16 (big-endian)")),
-            skillpg_core::FileText::Lossy { text, .. } => (text, Some("not valid UTF-8")),
-            skillpg_core::FileText::Binary => {
-                (String::from_utf8_lossy(bytes).into_owned(), Some("binary"))
-            }
-        })
-    }
-
-    /// The bytes of every file but SKILL.md.
-    pub fn other_files_bytes(&self) -> usize {
-        self.files
-            .iter()
-            .filter(|(p, _)| p != "SKILL.md")
-            .map(|(_, b)| b.len())
-            .sum()
-    }
-
-    /// Replaces SKILL.md's text (adding the file when absent).
-    pub fn set_skill_md(&mut self, text: &str) {
-        match self.files.iter_mut().find(|(p, _)| p == "SKILL.md") {
-            Some(f) => f.1 = text.as_bytes().to_vec(),
-            None => self
-                .files
-                .insert(0, ("SKILL.md".to_owned(), text.as_bytes().to_vec())),
-        }
+    /// Whether the loaded skills are checked as one catalog.
+    pub fn together(&self) -> bool {
+        self.installed_together.unwrap_or(self.skills.len() > 1)
     }
 }
 
@@ -228,295 +141,10 @@ pub fn splice_selection(value: &str, start: u32, end: u32, inserted: &str) -> (S
     )
 }
 
-/// The inputs of the cost view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CostState {
-    /// Turns in the conversation.
-    pub turns: u64,
-    /// Turn on which the skill is used.
-    pub activate_at: u64,
-    /// Bundled files read on use.
-    pub read: Vec<String>,
-    /// $ per million input tokens.
-    pub price: f64,
-    /// $ per million cached input tokens.
-    pub cached_price: f64,
-}
-
-impl Default for CostState {
-    fn default() -> CostState {
-        CostState {
-            turns: 40,
-            activate_at: 12,
-            read: Vec::new(),
-            price: 2.0,
-            cached_price: 0.2,
-        }
-    }
-}
-
-/// The inputs of the routing preview.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RoutingState {
-    /// Requests: one per line (`request => expected-skill` labels it), or a JSON list.
-    pub requests: String,
-    /// Threshold τ.
-    pub tau: f32,
-    /// Margin δ.
-    pub delta: f32,
-}
-
-impl Default for RoutingState {
-    fn default() -> RoutingState {
-        RoutingState {
-            requests: String::new(),
-            tau: Thresholds::DEFAULT.tau,
-            delta: Thresholds::DEFAULT.delta,
-        }
-    }
-}
-
-/// Everything a link or a reload restores.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct PageState {
-    /// The skills loaded, in order.
-    pub skills: Vec<SkillInput>,
-    /// Index of the skill shown.
-    pub selected: usize,
-    /// File shown in the token view.
-    pub selected_file: String,
-    /// Profile shown in the diagnostics list.
-    pub profile: String,
-    /// Cost inputs.
-    pub cost: CostState,
-    /// Routing inputs.
-    pub routing: RoutingState,
-    /// Whether the skills are installed together (the catalog rules run over them); `None`
-    /// follows the default: together when more than one skill is loaded.
-    pub installed_together: Option<bool>,
-    /// The context window (tokens) the clients' listing budgets are computed for; `None`
-    /// follows the default ([`DEFAULT_CONTEXT_WINDOW`]).
-    pub context_window: Option<usize>,
-    /// The description lab's eval set, split and drafts.
-    pub lab: crate::lab_run::LabState,
-    /// Claude Code's listing settings, as the person set them.
-    pub listing: ListingPrefs,
-}
-
-/// Claude Code's listing settings as a person sets them under "Where it loads"
-/// (`skillListingMaxDescChars`, `skillListingBudgetFraction`); unset, the client's defaults.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListingPrefs {
-    /// The most characters of one description the listing shows.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_desc_chars: Option<usize>,
-    /// The listing's share of the context window (0.01 is 1%).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub budget_fraction: Option<f64>,
-    /// `skillOverrides`: a state other than `on` per skill folder (`name-only`,
-    /// `user-invocable-only`, `off`, as Claude Code spells them).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub overrides: BTreeMap<String, String>,
-}
-
-impl ListingPrefs {
-    /// The most characters a description cap may be set to (the CLI's bound too).
-    pub const MAX_DESC_CHARS: usize = skillpg_core::catalog::ListingSettings::MAX_DESCRIPTION_CAP;
-
-    /// The engine's settings (a state the engine does not know is dropped).
-    pub fn settings(&self) -> skillpg_core::catalog::ListingSettings {
-        skillpg_core::catalog::ListingSettings {
-            max_description_chars: self.max_desc_chars,
-            budget_fraction: self.budget_fraction,
-            overrides: self
-                .overrides
-                .iter()
-                .filter_map(|(dir, state)| {
-                    skillpg_core::catalog::SkillOverride::parse(state).map(|s| (dir.clone(), s))
-                })
-                .collect(),
-        }
-    }
-
-    /// The override of the skill in folder `dir` (`on` when none).
-    pub fn override_of(&self, dir: &str) -> skillpg_core::catalog::SkillOverride {
-        self.overrides
-            .get(dir)
-            .and_then(|s| skillpg_core::catalog::SkillOverride::parse(s))
-            .unwrap_or_default()
-    }
-
-    /// Sets the override of the skill in folder `dir` (`on` removes it).
-    pub fn set_override(&mut self, dir: &str, state: skillpg_core::catalog::SkillOverride) {
-        if state == skillpg_core::catalog::SkillOverride::On {
-            self.overrides.remove(dir);
-        } else {
-            self.overrides
-                .insert(dir.to_owned(), state.as_str().to_owned());
-        }
-    }
-
-    /// Within what the page's inputs allow: a cap of 1 to 100,000 characters, a share above 0
-    /// and at most 1, overrides Claude Code knows; anything else unset.
-    pub fn clamped(self) -> ListingPrefs {
-        ListingPrefs {
-            max_desc_chars: self
-                .max_desc_chars
-                .map(|c| c.clamp(1, Self::MAX_DESC_CHARS)),
-            budget_fraction: self
-                .budget_fraction
-                .filter(|f| f.is_finite() && *f > 0.0)
-                .map(|f| f.min(1.0)),
-            // From a link, untrusted: only states Claude Code has, for at most as many skills
-            // as a page holds, with folder-sized names.
-            overrides: self
-                .overrides
-                .into_iter()
-                .filter(|(dir, state)| {
-                    dir.len() <= 255
-                        && skillpg_core::catalog::SkillOverride::parse(state)
-                            .is_some_and(|s| s != skillpg_core::catalog::SkillOverride::On)
-                })
-                .take(1_000)
-                .collect(),
-        }
-    }
-}
-
-/// The context window the listing budgets assume until a person sets one: Claude's 200k.
-pub const DEFAULT_CONTEXT_WINDOW: usize = 200_000;
-
-/// The context windows a person may set, in tokens.
-pub const CONTEXT_WINDOW_RANGE: std::ops::RangeInclusive<usize> = 1_000..=10_000_000;
-
-impl PageState {
-    /// The selected skill's eval set (its `+`/`-` lines), empty when it has none.
-    pub fn lab_evals(&self) -> String {
-        self.skills
-            .get(self.selected)
-            .and_then(|k| self.lab.sets.get(&k.dir_name))
-            .cloned()
-            .unwrap_or_default()
-    }
-
-    /// Sets the selected skill's eval set.
-    pub fn set_lab_evals(&mut self, text: String) {
-        if let Some(k) = self.skills.get(self.selected) {
-            self.lab.sets.insert(k.dir_name.clone(), text);
-        }
-    }
-
-    /// The context window the listing budgets are computed for.
-    pub fn window(&self) -> usize {
-        self.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW)
-    }
-
-    /// Puts a loaded skill in place of the one with its folder name, or after the others, and
-    /// selects its SKILL.md.
-    pub fn put_skill(&mut self, input: SkillInput) {
-        match self
-            .skills
-            .iter()
-            .position(|k| k.dir_name == input.dir_name)
-        {
-            Some(idx) => {
-                self.skills[idx] = input;
-                self.selected = idx;
-            }
-            None => {
-                self.skills.push(input);
-                self.selected = self.skills.len() - 1;
-            }
-        }
-        self.selected_file = "SKILL.md".into();
-    }
-
-    /// Whether the loaded skills are checked as one catalog.
-    pub fn together(&self) -> bool {
-        self.installed_together.unwrap_or(self.skills.len() > 1)
-    }
-}
-
-/// The versioned wire form of [`PageState`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct ShareStateV1 {
-    v: u32,
-    skills: Vec<SkillV1>,
-    selected: usize,
-    file: String,
-    profile: String,
-    cost: CostState,
-    #[serde(default)]
-    routing: RoutingState,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    together: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    window: Option<usize>,
-    #[serde(default, skip_serializing_if = "is_default_lab")]
-    lab: crate::lab_run::LabState,
-    #[serde(default, skip_serializing_if = "is_default_listing")]
-    listing: ListingPrefs,
-}
-
-fn is_default_listing(listing: &ListingPrefs) -> bool {
-    *listing == ListingPrefs::default()
-}
-
-fn is_default_lab(lab: &crate::lab_run::LabState) -> bool {
-    *lab == crate::lab_run::LabState::default()
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct SkillV1 {
-    dir: String,
-    files: Vec<FileV1>,
-    /// The input's own findings (an archive's layout), so a link keeps the verdict it showed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    findings: Vec<InputFinding>,
-    /// The skill folder it was found inside, so a link keeps its verdicts.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    inside: Option<String>,
-}
-
-/// A file: text when it is UTF-8, else base64.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct FileV1 {
-    p: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    t: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    b: Option<String>,
-}
-
-fn to_wire(state: &PageState) -> ShareStateV1 {
+fn to_wire(state: &PageState) -> ShareStateV1<crate::lab_run::LabState> {
     ShareStateV1 {
         v: 1,
-        skills: state
-            .skills
-            .iter()
-            .map(|s| SkillV1 {
-                dir: s.dir_name.clone(),
-                files: s
-                    .files
-                    .iter()
-                    .map(|(p, bytes)| match String::from_utf8(bytes.clone()) {
-                        Ok(t) => FileV1 {
-                            p: p.clone(),
-                            t: Some(t),
-                            b: None,
-                        },
-                        Err(_) => FileV1 {
-                            p: p.clone(),
-                            t: None,
-                            b: Some(URL_SAFE_NO_PAD.encode(bytes)),
-                        },
-                    })
-                    .collect(),
-                findings: s.findings.clone(),
-                inside: s.inside.clone(),
-            })
-            .collect(),
+        skills: skillpg_share::skills_to_wire(&state.skills),
         selected: state.selected,
         file: state.selected_file.clone(),
         profile: state.profile.clone(),
@@ -529,26 +157,9 @@ fn to_wire(state: &PageState) -> ShareStateV1 {
     }
 }
 
-fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
-    if wire.v != 1 {
-        return Err(format!(
-            "this link was made by a newer version of the playground (format v{})",
-            wire.v
-        ));
-    }
-    if wire.skills.len() > MAX_LINK_SKILLS {
-        return Err(format!(
-            "the link holds {} skills, more than the {MAX_LINK_SKILLS} a link may carry; it was not opened",
-            wire.skills.len()
-        ));
-    }
-    let n_files: usize = wire.skills.iter().map(|s| s.files.len()).sum();
-    if n_files > MAX_LINK_FILES {
-        return Err(format!(
-            "the link holds {n_files} files, more than the {MAX_LINK_FILES} a link may carry; it was not opened"
-        ));
-    }
-    let skills = skills_from_wire(wire.skills)?;
+fn from_wire(wire: ShareStateV1<crate::lab_run::LabState>) -> Result<PageState, String> {
+    // The version and the counts were checked as the link was read (`decode_wire`).
+    let skills = skillpg_share::skills_from_wire(wire.skills)?;
     let selected = wire.selected.min(skills.len().saturating_sub(1));
     // Every number and name is clamped to what the page's own inputs allow.
     let profile = if skillpg_core::Profile::by_key(&wire.profile).is_some() {
@@ -595,56 +206,6 @@ fn from_wire(wire: ShareStateV1) -> Result<PageState, String> {
     })
 }
 
-/// A link's skills, each file's path cleaned as an archive's is, within the link's limits, and
-/// only the input findings (bounded) that a link may carry.
-fn skills_from_wire(wire: Vec<SkillV1>) -> Result<Vec<SkillInput>, String> {
-    let mut skills = Vec::with_capacity(wire.len());
-    let mut n_bytes = 0usize;
-    for s in wire {
-        let mut files = Vec::with_capacity(s.files.len());
-        for f in s.files {
-            // Paths from a link are as untrusted as paths from an archive.
-            let Some(path) = skillpg_core::ingest::clean_path(&f.p).filter(|p| !p.is_empty())
-            else {
-                return Err(format!(
-                    "the link names a file outside its folder: {:?}",
-                    f.p
-                ));
-            };
-            let bytes = match (f.t, f.b) {
-                (Some(t), _) => t.into_bytes(),
-                (None, Some(b)) => URL_SAFE_NO_PAD
-                    .decode(b.as_bytes())
-                    .map_err(|e| format!("a file in the link is damaged ({path}): {e}"))?,
-                (None, None) => Vec::new(),
-            };
-            n_bytes += bytes.len();
-            if n_bytes > MAX_LINK_BYTES {
-                return Err(format!(
-                    "the link's files hold more than {} MB, more than a link may carry; it was not opened",
-                    MAX_LINK_BYTES / (1024 * 1024)
-                ));
-            }
-            files.push((path, bytes));
-        }
-        // Only input rules, and a bounded number of them: a link cannot make up other findings.
-        let findings: Vec<InputFinding> = s
-            .findings
-            .into_iter()
-            .filter(|f| skillpg_core::ingest::is_input_rule(&f.rule))
-            .take(MAX_LINK_FINDINGS)
-            .collect();
-        skills.push(SkillInput {
-            dir_name: s.dir,
-            files,
-            findings,
-            // A folder name, bounded like one: a link cannot carry more.
-            inside: s.inside.filter(|o| o.len() <= 4096),
-        });
-    }
-    Ok(skills)
-}
-
 /// A link's lab, every number clamped to what the page's own inputs allow and its history to
 /// the page's bound.
 fn lab_from_wire(mut lab: crate::lab_run::LabState) -> Result<crate::lab_run::LabState, String> {
@@ -672,11 +233,7 @@ fn lab_from_wire(mut lab: crate::lab_run::LabState) -> Result<crate::lab_run::La
 
 /// Serializes the state for a link fragment or storage: base64url of deflated JSON.
 pub fn encode(state: &PageState) -> String {
-    let json = serde_json::to_vec(&to_wire(state)).unwrap_or_default();
-    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-    let _ = enc.write_all(&json);
-    let deflated = enc.finish().unwrap_or_default();
-    URL_SAFE_NO_PAD.encode(deflated)
+    skillpg_share::encode_wire(&to_wire(state))
 }
 
 /// The fragment of a share link: `v1=...`.
@@ -686,99 +243,7 @@ pub fn share_fragment(state: &PageState) -> String {
 
 /// Reads what [`encode`] wrote; every failure is a message for a person.
 pub fn decode(data: &str) -> Result<PageState, String> {
-    let deflated = URL_SAFE_NO_PAD
-        .decode(data.trim().as_bytes())
-        .map_err(|e| format!("the link is damaged (not base64url: {e}); was it cut short?"))?;
-    let mut json = Vec::new();
-    flate2::read::DeflateDecoder::new(&deflated[..])
-        .take(MAX_EXPANDED + 1)
-        .read_to_end(&mut json)
-        .map_err(|e| format!("the link is damaged (cannot inflate: {e}); was it cut short?"))?;
-    if json.len() as u64 > MAX_EXPANDED {
-        return Err(format!(
-            "the link expands to more than {} MB; it was not opened",
-            MAX_EXPANDED / (1024 * 1024)
-        ));
-    }
-    let wire: ShareStateV1 = serde_json::from_slice(&json)
-        .map_err(|e| format!("the link holds no playground state ({e})"))?;
-    from_wire(wire)
-}
-
-/// The page's views, each reachable by a fragment (`#view=levels`), alone or after a share
-/// link's state (`#v1=...&view=levels`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum View {
-    /// Verdicts and findings.
-    #[default]
-    Check,
-    /// The chapter's levels table and chart.
-    Levels,
-    /// The per-token view.
-    Tokens,
-    /// Cost over a conversation, and the context window at turn k.
-    Cost,
-    /// The routing preview.
-    Routing,
-    /// Share and export.
-    Share,
-    /// The rule reference.
-    Rules,
-    /// Presenter mode: the context window at turn k, full screen, for workshops.
-    Present,
-}
-
-impl View {
-    /// The views of the navigation, in order (presenter mode is entered from Cost).
-    pub const NAV: [View; 7] = [
-        View::Check,
-        View::Levels,
-        View::Tokens,
-        View::Cost,
-        View::Routing,
-        View::Share,
-        View::Rules,
-    ];
-
-    /// The fragment's name of the view.
-    pub fn key(self) -> &'static str {
-        match self {
-            View::Check => "check",
-            View::Levels => "levels",
-            View::Tokens => "tokens",
-            View::Cost => "cost",
-            View::Routing => "routing",
-            View::Share => "share",
-            View::Rules => "rules",
-            View::Present => "present",
-        }
-    }
-
-    /// The navigation's label.
-    pub fn title(self) -> &'static str {
-        match self {
-            View::Check => "Check",
-            View::Levels => "Levels",
-            View::Tokens => "Tokens",
-            View::Cost => "Cost",
-            View::Routing => "Routing",
-            View::Share => "Share",
-            View::Rules => "Rules",
-            View::Present => "Presenter mode",
-        }
-    }
-
-    /// The view a fragment names (`view=cost` among its `&`-separated parts), if any.
-    pub fn from_fragment(hash: &str) -> Option<View> {
-        let hash = hash.strip_prefix('#').unwrap_or(hash);
-        let key = hash
-            .split('&')
-            .find_map(|part| part.strip_prefix("view="))?;
-        View::NAV
-            .into_iter()
-            .chain([View::Present])
-            .find(|v| v.key() == key)
-    }
+    from_wire(skillpg_share::decode_wire(data)?)
 }
 
 /// A fragment without its share state: the view and the turn it names (`view=present&turn=12`),
@@ -847,6 +312,12 @@ pub fn skill_zip(skill: &SkillInput) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use skillpg_share::{FileV1, SkillV1};
+    use std::io::Write;
+
+    type ShareStateV1 = skillpg_share::ShareStateV1<crate::lab_run::LabState>;
 
     #[test]
     fn the_view_and_the_state_are_separate_parts_of_the_fragment() {

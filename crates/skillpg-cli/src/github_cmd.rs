@@ -75,6 +75,7 @@ pub struct GithubArgs {
     pub config: Option<PathBuf>,
     pub comment: Option<PathBuf>,
     pub sarif: Option<PathBuf>,
+    pub playground: Option<String>,
     pub paths: Vec<PathBuf>,
 }
 
@@ -128,7 +129,30 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
         analyses.len()
     );
     if let Some(path) = &args.comment {
-        let body = skillpg_report::github::comment(&summary, &[]);
+        // A playground link per skill, each alone (a skill too large for a link says so).
+        let links: Vec<(String, String)> = match &args.playground {
+            None => Vec::new(),
+            Some(base) => inputs
+                .iter()
+                .flat_map(|(ingested, _)| {
+                    skillpg_share::SkillInput::from_ingested(ingested.clone())
+                })
+                .map(|skill| {
+                    let name = skill.dir_name.clone();
+                    let profile = profiles.first().map_or("spec", |p| p.key);
+                    match skillpg_share::link(
+                        base,
+                        vec![skill],
+                        profile,
+                        skillpg_share::View::Check,
+                    ) {
+                        Ok(link) => (name, link),
+                        Err(_) => (name, String::new()),
+                    }
+                })
+                .collect(),
+        };
+        let body = skillpg_report::github::comment(&summary, &links);
         write(path, &body)?;
         outputs.push_str(&format!("comment-file={}\n", path.display()));
     }

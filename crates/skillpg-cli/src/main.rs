@@ -265,6 +265,24 @@ enum Command {
     ///
     /// Profiles: the editor's `initializationOptions.profiles`, else skillpg.toml's at the
     /// workspace folder, else spec.
+    /// The playground link the page makes for these skills (`#v1=...`), and a Markdown badge
+    /// that opens it.
+    Share {
+        /// The page's address: where it is hosted (`https://OWNER.github.io/REPO/`), or
+        /// `scripts/serve`'s.
+        #[arg(long, default_value = "http://127.0.0.1:8080/")]
+        base: String,
+        /// The view the link opens on: check, levels, tokens, cost, routing, share, rules or
+        /// present.
+        #[arg(long, default_value = "check")]
+        view: String,
+        /// The profile the page shows.
+        #[arg(long, default_value = "spec")]
+        profile: String,
+        /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// The GitHub Action's step: check the skills a pull request or push changes (from
     /// GITHUB_EVENT_PATH and git), annotate their lines, write the job summary and outputs.
     Github {
@@ -280,6 +298,9 @@ enum Command {
         /// Write SARIF here (one run per client when several are chosen).
         #[arg(long, value_name = "FILE")]
         sarif: Option<PathBuf>,
+        /// The hosted page: the comment links each checked skill there.
+        #[arg(long, value_name = "URL")]
+        playground: Option<String>,
         /// Files or folders whose skills to check, instead of the event's changes.
         paths: Vec<PathBuf>,
     },
@@ -1082,14 +1103,44 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             config,
             comment,
             sarif,
+            playground,
             paths,
         } => github_cmd::run(github_cmd::GithubArgs {
             profile,
             config,
             comment,
             sarif,
+            playground,
             paths,
         }),
+        Command::Share {
+            base,
+            view,
+            profile: key,
+            paths,
+        } => {
+            profile(&key)?;
+            let view = skillpg_share::View::from_key(&view).ok_or_else(|| {
+                format!(
+                    "unknown view '{view}' (expected {})",
+                    skillpg_share::View::ALL
+                        .iter()
+                        .map(|v| v.key())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
+            let inputs = load(&paths)?;
+            require_skills(&inputs)?;
+            let skills = inputs
+                .into_iter()
+                .flat_map(|(ingested, _)| skillpg_share::SkillInput::from_ingested(ingested))
+                .collect();
+            let link = skillpg_share::link(&base, skills, &key, view)?;
+            println!("{link}");
+            println!("{}", skillpg_share::badge(&link));
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Lsp { stdio: _ } => {
             skillpg_lsp::serve_stdio()?;
             Ok(ExitCode::SUCCESS)

@@ -79,6 +79,7 @@ fn a_pull_request_is_checked_annotated_and_summarized() {
         .arg(&comment)
         .arg("--sarif")
         .arg(&sarif)
+        .args(["--playground", "https://owner.github.io/skill-playground/"])
         .current_dir(&repo)
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_STEP_SUMMARY", &summary)
@@ -99,6 +100,9 @@ fn a_pull_request_is_checked_annotated_and_summarized() {
     let body = std::fs::read_to_string(&comment).expect("the comment is written");
     expect_test::expect_file!["snapshots/github-comment.md"].assert_eq(&body);
     assert!(body.starts_with(skillpg_comment_marker()));
+    // Each changed skill's link opens it alone in the page, checked.
+    assert!(body.contains("- [`tables`](https://owner.github.io/skill-playground/#v1="));
+    assert!(body.contains("&view=check)"));
     assert!(
         !summary.contains("untouched"),
         "only the changed skills are checked"

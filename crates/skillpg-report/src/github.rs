@@ -182,13 +182,20 @@ pub fn summary(
 }
 
 /// The pull-request comment: the marker, the summary, and a playground link per skill when
-/// the caller has them (`(name, link)`).
+/// the caller has them (`(name, link)`; an empty link is a skill too large for one).
 pub fn comment(summary: &str, links: &[(String, String)]) -> String {
     let mut out = format!("{COMMENT_MARKER}\n{summary}");
     if !links.is_empty() {
         out.push_str("\n### Open in Skill Playground\n\n");
         for (name, link) in links {
-            out.push_str(&format!("- [`{}`]({link})\n", cell(name)));
+            if link.is_empty() {
+                out.push_str(&format!(
+                    "- `{}`: too large for a link (over 60,000 characters)\n",
+                    cell(name)
+                ));
+            } else {
+                out.push_str(&format!("- [`{}`]({link})\n", cell(name)));
+            }
         }
     }
     out.push_str("\n<sub>Checked by skillpg. A verdict models each client's documented checks; token counts are o200k_base's.</sub>\n");

@@ -28,6 +28,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
         "skillpg-routing",
         &["skillpg-core", "skillpg-stats", "skillpg-math"],
     ),
+    ("skillpg-share", &["skillpg-core", "skillpg-routing"]),
     (
         "skillpg-runtime",
         &[
@@ -55,6 +56,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "skillpg-core",
             "skillpg-report",
             "skillpg-routing",
+            "skillpg-share",
             "skillpg-stats",
             "skillpg-tokens",
         ],
@@ -73,6 +75,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "skillpg-core",
             "skillpg-lsp",
+            "skillpg-share",
             "skillpg-decoder",
             "skillpg-fs",
             "skillpg-gpu",

@@ -80,14 +80,11 @@ pub fn SharePanel() -> impl IntoView {
         let view = c.view.get_untracked();
         let fragment = c.state.with(|s| state::share_fragment_with_view(s, view));
         let url = format!("{}#{fragment}", browser::location_base());
-        if url.len() > state::MAX_LINK_CHARS {
+        // The limit and its message are `skillpg share`'s too.
+        if let Some(why) = skillpg_share::too_long(url.len()) {
             too_large.set(true);
             link.set(String::new());
-            c.status.set(format!(
-                "The state is {} characters as a link, over the {} that chat apps and mail keep. Download the zip or copy the Markdown instead.",
-                n(url.len()),
-                n(state::MAX_LINK_CHARS)
-            ));
+            c.status.set(why);
             return;
         }
         too_large.set(false);
