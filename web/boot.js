@@ -1,9 +1,12 @@
 // Starts the wasm app. Kept in a file (not inline) so the page's Content-Security-Policy can
-// forbid inline scripts.
-import init from './skillpg_app.js';
-
+// forbid inline scripts; Trunk is told not to inject its own inline start (Trunk.toml).
+// Every address is relative, so the page works under any path (a GitHub project site is served
+// under /REPO/). scripts/build-web names the module skillpg_app.js; Trunk names it after the
+// crate. The glue finds its `_bg.wasm` beside itself.
 performance.mark('boot-start');
-init({ module_or_path: './skillpg_app_bg.wasm' })
+import('./skillpg_app.js')
+  .catch(() => import('./skillpg-app.js'))
+  .then((m) => m.default())
   .then(() => performance.mark('app-mounted'))
   .catch((err) => {
     const p = document.createElement('p');

@@ -9,10 +9,17 @@ const MODEL_CACHE = 'skill-playground-model-minilm-i8-v2';
 // Decoder models the person brought (the page's Cache API store, written by the page): theirs to
 // keep or forget, never deleted by a new build.
 const KEPT = (k) => k === CACHE || k === MODEL_CACHE || k.startsWith('skillpg-decoder-');
-const ASSETS = ['./', './index.html', './style.css', './boot.js', './skillpg_app.js', './skillpg_app_bg.wasm'];
+// Relative to this script, so under any path the page is served from (its scope is its folder).
+const ASSETS = ['./', './index.html', './style.css', './boot.js', './skillpg_app.js', './skillpg_app_bg.wasm', './manifest.webmanifest', './icon-192.png', './icon-512.png'];
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)).then(() => self.skipWaiting()));
+  // One by one, a missing asset skipped: Trunk names the app's module skillpg-app.js, and what
+  // the page fetches later is cached as it is fetched anyway.
+  event.waitUntil(
+    caches.open(CACHE)
+      .then((cache) => Promise.all([...ASSETS, './skillpg-app.js', './skillpg-app_bg.wasm'].map((a) => cache.add(a).catch(() => {}))))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener('activate', (event) => {

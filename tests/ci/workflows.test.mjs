@@ -48,3 +48,31 @@ test('a planted mistake is refused', () => {
   assert.match(r.stderr, /"path": "\/runs"/);
   fs.rmSync(tmp, { recursive: true });
 });
+
+test('the Pages workflow builds what scripts/test builds, and dist/ holds what it publishes', () => {
+  const wf = fs.readFileSync(path.join(root, '.github/workflows/pages.yml'), 'utf8');
+  // The same two scripts as scripts/test's build of the page, which runs before these tests.
+  assert.match(wf, /run: bash scripts\/fetch-model/);
+  assert.match(wf, /run: bash scripts\/build-web/);
+  assert.match(wf, /upload-pages-artifact@v3\n\s+with:\n\s+path: dist/);
+  const dist = path.join(root, 'dist');
+  for (const f of ['index.html', 'boot.js', 'sw.js', 'worker.js', 'manifest.webmanifest', 'icon-192.png', 'icon-512.png', 'skillpg_app_bg.wasm', 'skillpg_worker_bg.wasm', 'model/minilm-i8.spgm', 'model/vocab.txt']) {
+    assert.ok(fs.existsSync(path.join(dist, f)), `dist/${f}`);
+  }
+  assert.doesNotMatch(fs.readFileSync(path.join(dist, 'sw.js'), 'utf8'), /__BUILD_ID__/);
+  // Every address the page names is relative: it works under any path.
+  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  for (const m of html.matchAll(/(?:href|src|content)="([^"]+)"/g)) {
+    assert.ok(!m[1].startsWith('/'), `an absolute path in dist/index.html: ${m[1]}`);
+  }
+});
+
+test('a planted mistake in a workflow is refused', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillpg-wf-'));
+  const bad = path.join(tmp, 'pages.yml');
+  fs.writeFileSync(bad, fs.readFileSync(path.join(root, '.github/workflows/pages.yml'), 'utf8').replace('runs-on: ubuntu-latest', 'runs_on: ubuntu-latest'));
+  const r = validate(bad);
+  assert.notEqual(r.status, 0, 'refused');
+  assert.match(r.stderr, /runs_on|runs-on/);
+  fs.rmSync(tmp, { recursive: true });
+});

@@ -68,7 +68,7 @@ describe('the playground page', () => {
   test('skillpg share makes the link the page makes for the same folders', async () => {
     const page = await openPage();
     await page.click('[data-testid="clear"]');
-    const dirs = ['vercel-labs__agent-skills/react-best-practices', 'anthropics__skills/skill-creator'].map((d) => path.join(corpus, d));
+    const dirs = ['vercel-labs__next-skills/next-cache-components', 'anthropics__skills/internal-comms'].map((d) => path.join(corpus, d));
     for (const [i, dir] of dirs.entries()) {
       await page.setInputFiles('[data-testid="folder-input"]', dir);
       await page.waitForFunction((n) => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === n, i + 1);

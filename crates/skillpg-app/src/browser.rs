@@ -345,6 +345,39 @@ pub async fn fetch_bytes(url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
     Ok(got.bytes)
 }
 
+/// Fetches `url` past the browser's HTTP cache (`cache: "no-store"`), for bytes checked
+/// against digests: a copy cached a second before the file changed must not pass for it.
+pub async fn fetch_fresh(url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let init = web_sys::RequestInit::new();
+    init.set_cache(web_sys::RequestCache::NoStore);
+    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(|_| format!("the browser could not fetch {url}: the network or the site's CORS policy refused it"))?
+        .unchecked_into();
+    if !resp.ok() {
+        return Err(format!("{url} answered HTTP {}", resp.status()));
+    }
+    if let Some(n) = declared_length(&resp).filter(|&n| n > max_bytes) {
+        return Err(format!(
+            "{url} is {} MB, over the {} MB allowed here",
+            n / MB,
+            max_bytes / MB
+        ));
+    }
+    let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?)
+        .await
+        .map_err(|e| format!("{e:?}"))?;
+    let array = js_sys::Uint8Array::new(&buf);
+    if u64::from(array.length()) > max_bytes {
+        return Err(format!(
+            "{url} is over the {} MB allowed here",
+            max_bytes / MB
+        ));
+    }
+    Ok(array.to_vec())
+}
+
 /// An answer: its status, GitHub's rate-limit headers (when the server exposes them) and body.
 #[derive(Debug, Clone)]
 pub struct Fetched {

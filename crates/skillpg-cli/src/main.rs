@@ -279,6 +279,15 @@ enum Command {
         /// The profile the page shows.
         #[arg(long, default_value = "spec")]
         profile: String,
+        /// Print Zed's share link instead (`zed://skill?data=`: one skill's SKILL.md, which
+        /// opens Zed's Create Skill form).
+        #[arg(long, conflicts_with = "well_known")]
+        zed: bool,
+        /// Write the Agent Skills discovery folder here instead: `.well-known/agent-skills/
+        /// index.json` (v0.2.0, with each file's SHA-256) and each skill's files beside it, for
+        /// a static site's root.
+        #[arg(long, value_name = "DIR")]
+        well_known: Option<PathBuf>,
         /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -1117,6 +1126,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             base,
             view,
             profile: key,
+            zed,
+            well_known,
             paths,
         } => {
             profile(&key)?;
@@ -1136,6 +1147,36 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 .into_iter()
                 .flat_map(|(ingested, _)| skillpg_share::SkillInput::from_ingested(ingested))
                 .collect();
+            let skills: Vec<skillpg_share::SkillInput> = skills;
+            if zed {
+                let [skill] = skills.as_slice() else {
+                    return Err(format!(
+                        "a Zed link holds one skill; {} were given",
+                        skills.len()
+                    ));
+                };
+                let (text, _) = skill
+                    .skill_md_shown()
+                    .ok_or_else(|| format!("{}: no SKILL.md", skill.dir_name))?;
+                println!("{}", skillpg_share::interchange::zed_link(&text));
+                return Ok(ExitCode::SUCCESS);
+            }
+            if let Some(dir) = well_known {
+                for (path, bytes) in skillpg_share::interchange::well_known_files(&skills)? {
+                    let target = dir.join(&path);
+                    if let Some(parent) = target.parent() {
+                        std::fs::create_dir_all(parent)
+                            .map_err(|e| format!("{}: {e}", parent.display()))?;
+                    }
+                    std::fs::write(&target, bytes)
+                        .map_err(|e| format!("{}: {e}", target.display()))?;
+                }
+                println!(
+                    "wrote {}",
+                    dir.join(".well-known/agent-skills/index.json").display()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
             let link = skillpg_share::link(&base, skills, &key, view)?;
             println!("{link}");
             println!("{}", skillpg_share::badge(&link));

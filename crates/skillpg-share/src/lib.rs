@@ -6,6 +6,8 @@
 //! lab's; `skillpg share` builds the state the page holds once it has loaded the same skills,
 //! so its link is the page's, byte for byte. Pure: it builds for wasm32 and is tested natively.
 
+pub mod interchange;
+
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 

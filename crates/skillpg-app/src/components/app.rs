@@ -249,6 +249,7 @@ fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>) {
         }
         let handle = leptos::prelude::set_timeout_with_handle(
             move || {
+                pending_save.set_value(None);
                 let encoded = state.with_untracked(state::encode);
                 if !browser::save_state(&encoded) {
                     status.set("This browser refused to save the state (storage full or disabled); use a share link or the zip.".to_owned());
@@ -258,5 +259,15 @@ fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>) {
         )
         .ok();
         pending_save.set_value(handle);
+    });
+    // A reload or a closed tab within the pause must not lose the last change: the save still
+    // waiting runs as the page goes.
+    let _ = window_event_listener(leptos::ev::pagehide, move |_| {
+        if let Some(handle) = pending_save.get_value() {
+            handle.clear();
+            pending_save.set_value(None);
+            let encoded = state.with_untracked(state::encode);
+            let _ = browser::save_state(&encoded);
+        }
     });
 }

@@ -165,12 +165,39 @@ fn UrlLoader(busy: RwSignal<bool>) -> impl IntoView {
     let url = RwSignal::new(String::new());
     let load_url = move || {
         let address = url.get_untracked().trim().to_owned();
+        // A Zed share link holds the skill itself: nothing to fetch.
+        if let Some(read) = skillpg_share::interchange::from_zed_link(&address) {
+            match read {
+                Ok(skill) => {
+                    let name = skill.dir_name.clone();
+                    c.state.update(|s| s.put_skill(skill));
+                    c.status
+                        .set(format!("Loaded {name} from a Zed share link."));
+                }
+                Err(message) => c
+                    .status
+                    .set(format!("The Zed link could not be read: {message}.")),
+            }
+            return;
+        }
         // An empty or relative address would fetch the page itself.
         if !(address.starts_with("https://") || address.starts_with("http://")) {
             c.status.set("Type or paste an http(s) address of a skill folder on GitHub, a SKILL.md, a raw file or a zip first.".to_owned());
             return;
         }
         busy.set(true);
+        if address
+            .split(['?', '#'])
+            .next()
+            .unwrap_or("")
+            .ends_with("/index.json")
+        {
+            spawn_local(async move {
+                load_index(c, &address).await;
+                busy.set(false);
+            });
+            return;
+        }
         spawn_local(async move {
             match load_address(c, &address).await {
                 Ok(files) => add_files(c, files),
@@ -184,7 +211,7 @@ fn UrlLoader(busy: RwSignal<bool>) -> impl IntoView {
 
     view! {
         <div class="url-load">
-            <label for="url-input">"Load from a URL (GitHub file or raw address, a gist's raw file, a zip)"</label>
+            <label for="url-input">"Load from a URL (GitHub file or raw address, a gist's raw file, a zip, a /.well-known/agent-skills/index.json, a zed://skill link)"</label>
             <input id="url-input" type="url" placeholder="https://github.com/owner/repo/blob/main/skills/x/SKILL.md"
                 prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))
                 on:keydown=move |ev| if ev.key() == "Enter" { load_url() }/>
@@ -210,6 +237,90 @@ fn Gallery() -> impl IntoView {
             <button data-testid="clear" on:click=move |_| c.state.update(|st| { st.skills.clear(); st.selected = 0; })>"Clear all"</button>
         </div>
     }
+}
+
+/// Loads the skills an Agent Skills discovery index names (`.../.well-known/agent-skills/
+/// index.json`): each file fetched beside the index and checked against its digest and the
+/// skill's (`skillpg_share::interchange::verify`). A skill whose bytes do not match is refused
+/// and named; the others load.
+async fn load_index(c: super::Ctx, address: &str) {
+    use skillpg_share::interchange;
+    c.status.set(format!("Fetching {address}…"));
+    let index = match browser::fetch_fresh(address, github::MAX_BYTES)
+        .await
+        .and_then(|b| interchange::read_index(&String::from_utf8_lossy(&b)))
+    {
+        Ok(index) => index,
+        Err(message) => {
+            c.status
+                .set(format!("The index could not be read: {message}."));
+            return;
+        }
+    };
+    let folder = &address[..address.rfind('/').map_or(0, |i| i + 1)];
+    let mut loaded = Vec::new();
+    let mut refused = Vec::new();
+    let mut warnings = Vec::new();
+    let n_files: usize = index.skills.iter().map(|s| s.files.len().max(1)).sum();
+    if index.skills.len() > crate::state::MAX_LINK_SKILLS || n_files > crate::state::MAX_LINK_FILES
+    {
+        c.status.set(format!(
+            "The index names {} skills and {n_files} files, more than the page loads at once ({} skills, {} files).",
+            index.skills.len(),
+            crate::state::MAX_LINK_SKILLS,
+            crate::state::MAX_LINK_FILES
+        ));
+        return;
+    }
+    for entry in &index.skills {
+        let mut fetched = Vec::new();
+        let mut failed = None;
+        for (path, rel) in interchange::files_to_fetch(entry) {
+            let url = if rel.starts_with("https://") || rel.starts_with("http://") {
+                rel
+            } else {
+                format!("{folder}{rel}")
+            };
+            c.status.set(format!("Fetching {url}…"));
+            match browser::fetch_fresh(&url, github::MAX_BYTES).await {
+                Ok(bytes) => fetched.push((path, bytes)),
+                Err(e) => {
+                    failed = Some(format!("{}: {e}", entry.name));
+                    break;
+                }
+            }
+        }
+        if let Some(f) = failed {
+            refused.push(f);
+            continue;
+        }
+        match interchange::verify(entry, fetched) {
+            Ok((skill, warning)) => {
+                warnings.extend(warning);
+                loaded.push(skill);
+            }
+            Err(e) => refused.push(e),
+        }
+    }
+    let n = loaded.len();
+    c.state.update(|s| {
+        for k in loaded {
+            s.put_skill(k);
+        }
+    });
+    let mut message = format!(
+        "Loaded {n} skill(s) from the index, each file checked against its SHA-256 digest."
+    );
+    if !refused.is_empty() {
+        message = format!(
+            "Loaded {n} skill(s) from the index. Refused: {}.",
+            refused.join("; ")
+        );
+    }
+    if !warnings.is_empty() {
+        message.push_str(&format!(" {}.", warnings.join("; ")));
+    }
+    c.status.set(message);
 }
 
 /// The files at `address`: a GitHub folder (listed through the API, read from the raw host),

@@ -111,6 +111,23 @@ pub fn SharePanel() -> impl IntoView {
                     browser::download(&format!("{}.zip", skill.dir_name), "application/zip", &state::skill_zip(&skill));
                 }
             }>"Download the skill (.zip for claude.ai)"</button>
+            <button data-testid="export-well-known" title="index.json with each file's SHA-256 digest, and the skills' files, laid out for a static site's root" on:click=move |_| {
+                let files = c.state.with(|s| skillpg_share::interchange::well_known_files(&s.skills));
+                match files {
+                    Ok(files) => {
+                        browser::download("agent-skills-well-known.zip", "application/zip", &skillpg_core::ingest::write_archive(&files));
+                        c.status.set("Unpack the zip at your site's root: agents find the skills at /.well-known/agent-skills/index.json (Agent Skills discovery v0.2.0).".to_owned());
+                    }
+                    Err(why) => c.status.set(format!("No discovery index: {why}.")),
+                }
+            }>"Download a /.well-known/agent-skills/ folder (zip)"</button>
+            {move || {
+                let md = c.state.with(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown()).map(|(t, _)| t));
+                md.filter(|t| t.len() <= skillpg_share::interchange::MAX_ZED_BYTES).map(|t| view! {
+                    <a class="button" data-testid="open-in-zed" href=skillpg_share::interchange::zed_link(&t)
+                        title="Opens Zed's Create Skill form with this SKILL.md (a zed://skill link; SKILL.md only, no other file)">"Open in Zed"</a>
+                })
+            }}
             <button data-testid="copy-markdown" on:click=move |_| {
                 let md = c.state.with(|s| report_markdown(&c.computed.get_untracked(), &s.profile));
                 leptos::task::spawn_local(async move {

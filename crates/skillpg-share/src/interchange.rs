@@ -1,0 +1,489 @@
+//! Links and files other tools read, both ways:
+//!
+//! - Zed's share link, `zed://skill?data=<base64url of SKILL.md>` (UTF-8, unpadded; Zed's
+//!   Settings → AI → Skills → Copy Share Link), which opens Zed's Create Skill form. It holds
+//!   one SKILL.md and nothing else.
+//! - The Agent Skills discovery index, `/.well-known/agent-skills/index.json`, as Cloudflare's
+//!   draft v0.2.0 defines it in the revision of 2026-02-13 (cloudflare/agent-skills-discovery-rfc
+//!   at 366ad374): a `files` array of `{path, digest}` objects and a skill-level `digest` over
+//!   the sorted `{path}\0{hex}\n` manifest. An earlier v0.2 text and some publishers give one
+//!   `url` and `digest` per skill (its SKILL.md) instead; those entries are read as a SKILL.md
+//!   alone, verified against that digest.
+//!
+//! Pure: the page fetches, this reads and checks. A digest that does not match is an error
+//! naming the file, never a silent load.
+
+use base64::Engine;
+use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::SkillInput;
+
+/// The most bytes of SKILL.md a Zed link is made from or read into (Zed embeds the file whole;
+/// a link past this is not one chat apps keep).
+pub const MAX_ZED_BYTES: usize = 1024 * 1024;
+
+/// Zed's share link for a SKILL.md's text.
+pub fn zed_link(skill_md: &str) -> String {
+    format!(
+        "zed://skill?data={}",
+        URL_SAFE_NO_PAD.encode(skill_md.as_bytes())
+    )
+}
+
+/// The skill a Zed share link holds: its SKILL.md, in a folder named after its `name` (else
+/// `my-skill`). `None` when the text is not a Zed skill link; an error says what is wrong
+/// with one that is.
+pub fn from_zed_link(link: &str) -> Option<Result<SkillInput, String>> {
+    let query = link.trim().strip_prefix("zed://skill?")?;
+    let data = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("data="))
+        .unwrap_or_default();
+    Some(read_zed_data(data))
+}
+
+fn read_zed_data(data: &str) -> Result<SkillInput, String> {
+    if data.is_empty() {
+        return Err("the Zed link has no `data=`: it holds no skill".to_owned());
+    }
+    if data.len() > MAX_ZED_BYTES * 4 / 3 + 4 {
+        return Err("the Zed link holds more than 1 MB; it was not opened".to_owned());
+    }
+    // Percent-escapes a chat app may have added to `=` padding, then either alphabet's padding.
+    let data = data.replace("%3D", "=").replace("%3d", "=");
+    let bytes = URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .or_else(|_| URL_SAFE.decode(&data))
+        .map_err(|e| format!("the Zed link is damaged (not base64url: {e})"))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| "the Zed link's SKILL.md is not UTF-8 text".to_owned())?;
+    let name = skillpg_core::frontmatter::SkillDoc::parse(&text)
+        .field_str("name")
+        .filter(|n| is_folder_name(n))
+        .map(str::to_owned)
+        .unwrap_or_else(|| "my-skill".to_owned());
+    Ok(SkillInput::new(
+        name,
+        vec![("SKILL.md".to_owned(), text.into_bytes())],
+    ))
+}
+
+/// A name the index and a folder can both carry: the specification's charset, 1 to 64.
+fn is_folder_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+}
+
+/// The index's version this module writes.
+pub const INDEX_VERSION: &str = "0.2.0";
+
+/// `/.well-known/agent-skills/index.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Index {
+    /// `M.m.p`; absent is v0.1.0.
+    #[serde(default)]
+    pub version: Option<String>,
+    pub skills: Vec<IndexSkill>,
+}
+
+/// One skill of the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IndexSkill {
+    pub name: String,
+    pub description: String,
+    /// `sha256:{hex}` of the skill's manifest (or of its one artifact, in the other form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<IndexFile>,
+    /// The other v0.2 form: the SKILL.md's address, relative to the index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// One file of a skill in the index (v0.1.0 wrote a bare path: no digest).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum IndexFile {
+    WithDigest { path: String, digest: String },
+    Bare(String),
+}
+
+impl IndexFile {
+    /// The file's path in the skill folder.
+    pub fn path(&self) -> &str {
+        match self {
+            IndexFile::WithDigest { path, .. } | IndexFile::Bare(path) => path,
+        }
+    }
+}
+
+/// `sha256:{hex}` of `bytes`.
+pub fn digest(bytes: &[u8]) -> String {
+    format!("sha256:{}", hex(&Sha256::digest(bytes)))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The skill-level digest of files `(path, sha256 hex)`: SHA-256 of the lines
+/// `{path}\0{hex}\n` sorted by path's bytes.
+pub fn skill_digest(files: &[(String, String)]) -> String {
+    let mut sorted: Vec<&(String, String)> = files.iter().collect();
+    sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let mut manifest = Vec::new();
+    for (path, hex) in sorted {
+        manifest.extend_from_slice(path.as_bytes());
+        manifest.push(0);
+        manifest.extend_from_slice(hex.as_bytes());
+        manifest.push(b'\n');
+    }
+    digest(&manifest)
+}
+
+/// A path the index may carry: relative, `/`-separated, printable ASCII without `\ ? # [ ]`,
+/// no `..` segment.
+fn is_index_path(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('/')
+        && path
+            .bytes()
+            .all(|b| (0x20..=0x7e).contains(&b) && !b"\\?#[]".contains(&b))
+        && !path.split('/').any(|seg| seg == ".." || seg.is_empty())
+}
+
+/// The index of `skills` (its JSON, pretty), each skill's SKILL.md first and its files'
+/// digests. A skill whose name or file paths the index cannot carry is an error naming it.
+pub fn export_index(skills: &[SkillInput]) -> Result<String, String> {
+    let mut entries = Vec::new();
+    for s in skills {
+        let doc = s
+            .files
+            .iter()
+            .find(|(p, _)| p == "SKILL.md")
+            .map(|(_, b)| skillpg_core::frontmatter::SkillDoc::parse(&String::from_utf8_lossy(b)))
+            .ok_or_else(|| format!("{}: no SKILL.md, so it cannot be indexed", s.dir_name))?;
+        let name = doc.field_str("name").unwrap_or(&s.dir_name).to_owned();
+        if !is_folder_name(&name) {
+            return Err(format!(
+                "{}: the index needs a name of lowercase letters, digits and single hyphens (1 to 64), not {name:?}",
+                s.dir_name
+            ));
+        }
+        if entries.iter().any(|e: &IndexSkill| e.name == name) {
+            return Err(format!(
+                "two skills are named {name}: an index names each skill once (its folder under /.well-known/agent-skills/)"
+            ));
+        }
+        let mut files: Vec<&(String, Vec<u8>)> = s.files.iter().collect();
+        files.sort_by(|a, b| (a.0 != "SKILL.md", &a.0).cmp(&(b.0 != "SKILL.md", &b.0)));
+        let mut listed = Vec::new();
+        let mut hexes = Vec::new();
+        for (path, bytes) in files {
+            if !is_index_path(path) {
+                return Err(format!(
+                    "{name}: the index cannot carry the path {path:?} (printable ASCII without \\ ? # [ ])"
+                ));
+            }
+            let d = digest(bytes);
+            hexes.push((path.clone(), d["sha256:".len()..].to_owned()));
+            listed.push(IndexFile::WithDigest {
+                path: path.clone(),
+                digest: d,
+            });
+        }
+        entries.push(IndexSkill {
+            name,
+            description: doc.field_str("description").unwrap_or_default().to_owned(),
+            digest: Some(skill_digest(&hexes)),
+            files: listed,
+            url: None,
+        });
+    }
+    let index = Index {
+        version: Some(INDEX_VERSION.to_owned()),
+        skills: entries,
+    };
+    serde_json::to_string_pretty(&index).map_err(|e| e.to_string())
+}
+
+/// What a static host serves for `skills` under its root: `.well-known/agent-skills/index.json`
+/// and each skill's files at `.well-known/agent-skills/{name}/{path}` (for a zip to unpack at
+/// the site's root).
+pub fn well_known_files(skills: &[SkillInput]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let json = export_index(skills)?;
+    let index = read_index(&json)?;
+    let mut out = vec![(
+        ".well-known/agent-skills/index.json".to_owned(),
+        json.into_bytes(),
+    )];
+    for (s, entry) in skills.iter().zip(&index.skills) {
+        for (path, bytes) in &s.files {
+            out.push((
+                format!(".well-known/agent-skills/{}/{path}", entry.name),
+                bytes.clone(),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads an index's JSON: its version must be 0.x (a later major is refused, as the draft
+/// asks), and every name and path one the draft allows (a path that climbs out is refused).
+pub fn read_index(json: &str) -> Result<Index, String> {
+    let index: Index =
+        serde_json::from_str(json).map_err(|e| format!("not an Agent Skills index: {e}"))?;
+    let version = index.version.as_deref().unwrap_or("0.1.0");
+    if !version.starts_with("0.") {
+        return Err(format!(
+            "the index is version {version}; this playground reads 0.1.0 and 0.2.0"
+        ));
+    }
+    for s in &index.skills {
+        if !is_folder_name(&s.name) {
+            return Err(format!(
+                "the index names a skill {:?}, not a valid skill name",
+                s.name
+            ));
+        }
+        for f in &s.files {
+            if !is_index_path(f.path()) {
+                return Err(format!(
+                    "{}: the index lists the path {:?}, which it may not",
+                    s.name,
+                    f.path()
+                ));
+            }
+        }
+    }
+    Ok(index)
+}
+
+/// What to fetch for `skill`, relative to the index's folder: each file at `{name}/{path}`
+/// (SKILL.md alone when it lists none), or the one `url` of the other form.
+pub fn files_to_fetch(skill: &IndexSkill) -> Vec<(String, String)> {
+    if skill.files.is_empty() {
+        let url = skill
+            .url
+            .clone()
+            .unwrap_or_else(|| format!("{}/SKILL.md", skill.name));
+        return vec![("SKILL.md".to_owned(), url)];
+    }
+    skill
+        .files
+        .iter()
+        .map(|f| (f.path().to_owned(), format!("{}/{}", skill.name, f.path())))
+        .collect()
+}
+
+/// The skill `entry` names, from the files fetched for it (`(path, bytes)`), each checked
+/// against its digest and the whole against the skill's: a mismatch is an error naming the
+/// file. An index without digests (v0.1.0) loads with a warning for the caller to show.
+pub fn verify(
+    entry: &IndexSkill,
+    fetched: Vec<(String, Vec<u8>)>,
+) -> Result<(SkillInput, Option<String>), String> {
+    let mut warning = None;
+    if entry.files.is_empty() {
+        // The other form: one SKILL.md whose digest is the skill's.
+        let (_, bytes) = fetched
+            .iter()
+            .find(|(p, _)| p == "SKILL.md")
+            .ok_or_else(|| format!("{}: SKILL.md was not fetched", entry.name))?;
+        match &entry.digest {
+            Some(want) if *want != digest(bytes) => {
+                return Err(format!(
+                    "{}/SKILL.md does not match the index's digest ({want}, fetched {}): tampered or out of date, so it was not loaded",
+                    entry.name,
+                    digest(bytes)
+                ));
+            }
+            Some(_) => {}
+            None => {
+                warning = Some(format!(
+                    "{}: the index gives no digest, so nothing was verified",
+                    entry.name
+                ))
+            }
+        }
+        return Ok((SkillInput::new(entry.name.clone(), fetched), warning));
+    }
+    let mut hexes = Vec::new();
+    for f in &entry.files {
+        let (_, bytes) = fetched
+            .iter()
+            .find(|(p, _)| p == f.path())
+            .ok_or_else(|| format!("{}/{} was not fetched", entry.name, f.path()))?;
+        let got = digest(bytes);
+        match f {
+            IndexFile::WithDigest { digest: want, .. } if *want != got => {
+                return Err(format!(
+                    "{}/{} does not match the index's digest ({want}, fetched {got}): tampered or out of date, so the skill was not loaded",
+                    entry.name,
+                    f.path()
+                ));
+            }
+            IndexFile::WithDigest { .. } => {}
+            IndexFile::Bare(_) => {
+                warning = Some(format!(
+                    "{}: a v0.1.0 index gives no digests, so nothing was verified",
+                    entry.name
+                ));
+            }
+        }
+        hexes.push((f.path().to_owned(), got["sha256:".len()..].to_owned()));
+    }
+    if warning.is_none()
+        && let Some(want) = &entry.digest
+        && *want != skill_digest(&hexes)
+    {
+        return Err(format!(
+            "{}: the files match their digests but not the skill's ({want}): the index is out of step with its files, so the skill was not loaded",
+            entry.name
+        ));
+    }
+    Ok((SkillInput::new(entry.name.clone(), fetched), warning))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_drafts_worked_example_digest() {
+        let files = vec![
+            (
+                "scripts/run.sh".to_owned(),
+                "a8076d3d28d21e02012b20eaf7dbf75409a6277134439025f282e368e3305abf".to_owned(),
+            ),
+            (
+                "SKILL.md".to_owned(),
+                "90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be".to_owned(),
+            ),
+        ];
+        assert_eq!(digest(b"# Hello\n"), format!("sha256:{}", files[1].1));
+        assert_eq!(
+            skill_digest(&files),
+            "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e"
+        );
+    }
+
+    fn skill() -> SkillInput {
+        SkillInput::new(
+            "pdf-tools",
+            vec![
+                ("references/forms.md".to_owned(), b"# Forms\n".to_vec()),
+                (
+                    "SKILL.md".to_owned(),
+                    b"---\nname: pdf-tools\ndescription: Fill PDF forms. Use when a PDF is given.\n---\n# PDF\n".to_vec(),
+                ),
+                ("assets/logo.bin".to_owned(), vec![0, 159, 146, 150]),
+            ],
+        )
+    }
+
+    #[test]
+    fn an_index_round_trips_and_a_tampered_digest_is_refused() {
+        let json = export_index(&[skill()]).expect("exports");
+        let index = read_index(&json).expect("reads");
+        assert_eq!(index.version.as_deref(), Some("0.2.0"));
+        let entry = &index.skills[0];
+        assert_eq!(
+            entry.description,
+            "Fill PDF forms. Use when a PDF is given."
+        );
+        assert_eq!(entry.files[0].path(), "SKILL.md", "SKILL.md first");
+        let fetch = |e: &IndexSkill| -> Vec<(String, Vec<u8>)> {
+            files_to_fetch(e)
+                .into_iter()
+                .map(|(path, url)| {
+                    assert_eq!(url, format!("pdf-tools/{path}"));
+                    let bytes = skill()
+                        .files
+                        .into_iter()
+                        .find(|(p, _)| *p == path)
+                        .expect("a file")
+                        .1;
+                    (path, bytes)
+                })
+                .collect()
+        };
+        let (loaded, warning) = verify(entry, fetch(entry)).expect("verifies");
+        assert_eq!(warning, None);
+        assert_eq!(loaded.dir_name, "pdf-tools");
+        assert_eq!(loaded.files.len(), 3);
+        // One byte changed in a file: refused, naming it.
+        let mut files = fetch(entry);
+        files[1].1.push(b'!');
+        let err = verify(entry, files).expect_err("refused");
+        assert!(err.contains("does not match the index's digest"), "{err}");
+        // A tampered skill-level digest: refused too.
+        let mut tampered = entry.clone();
+        tampered.digest = Some(digest(b"other"));
+        let err = verify(&tampered, fetch(entry)).expect_err("refused");
+        assert!(err.contains("out of step"), "{err}");
+    }
+
+    #[test]
+    fn an_index_refuses_paths_that_climb_out_and_later_majors() {
+        let climbing = r#"{"version":"0.2.0","skills":[{"name":"a","description":"d","digest":"sha256:00","files":[{"path":"../etc/passwd","digest":"sha256:00"}]}]}"#;
+        assert!(read_index(climbing).is_err());
+        assert!(read_index(r#"{"version":"1.0.0","skills":[]}"#).is_err());
+        // v0.1.0: bare paths, loaded with a warning.
+        let old = read_index(r#"{"skills":[{"name":"a","description":"d","files":["SKILL.md"]}]}"#)
+            .expect("reads");
+        let (_, warning) =
+            verify(&old.skills[0], vec![("SKILL.md".to_owned(), b"x".to_vec())]).expect("loads");
+        assert!(warning.is_some());
+        // The one-artifact form: its digest is SKILL.md's.
+        let one = read_index(&format!(
+            r#"{{"version":"0.2.0","skills":[{{"name":"a","description":"d","url":"a/SKILL.md","digest":"{}"}}]}}"#,
+            digest(b"x")
+        ))
+        .expect("reads");
+        assert_eq!(
+            files_to_fetch(&one.skills[0]),
+            vec![("SKILL.md".to_owned(), "a/SKILL.md".to_owned())]
+        );
+        assert!(verify(&one.skills[0], vec![("SKILL.md".to_owned(), b"x".to_vec())]).is_ok());
+        assert!(verify(&one.skills[0], vec![("SKILL.md".to_owned(), b"y".to_vec())]).is_err());
+    }
+
+    #[test]
+    fn a_zed_link_round_trips_with_or_without_padding() {
+        let md = "---\nname: tables\ndescription: Formats tables. Use when asked. ✓\n---\n# T\n";
+        let link = zed_link(md);
+        assert!(!link.ends_with('='));
+        let s = from_zed_link(&link).expect("a Zed link").expect("valid");
+        assert_eq!(s.dir_name, "tables");
+        assert_eq!(
+            s.files,
+            vec![("SKILL.md".to_owned(), md.as_bytes().to_vec())]
+        );
+        // Zed's documented example, and a padded one.
+        let hello = from_zed_link("zed://skill?data=IyBIZWxsbw")
+            .expect("link")
+            .expect("valid");
+        assert_eq!(hello.files[0].1, b"# Hello");
+        assert_eq!(hello.dir_name, "my-skill");
+        assert!(
+            from_zed_link("zed://skill?data=IyBIZWxsbw%3D%3D")
+                .expect("link")
+                .is_ok()
+        );
+        assert!(from_zed_link("https://example.com").is_none());
+        assert!(
+            from_zed_link("zed://skill?data=!!!")
+                .expect("link")
+                .is_err()
+        );
+    }
+}
