@@ -20,7 +20,7 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu',
 ];
 
-async function freePort() {
+export async function freePort() {
   return new Promise((resolve) => {
     const srv = net.createServer();
     srv.listen(0, '127.0.0.1', () => {

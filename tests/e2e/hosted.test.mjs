@@ -6,11 +6,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { browser, dist as builtDist, openPage, root } from './harness.mjs';
+import { browser, dist as builtDist, freePort, openPage, root } from './harness.mjs';
 
 // scripts/test-trunk points this at Trunk's output.
 const dist = process.env.SKILLPG_DIST || builtDist;
@@ -19,16 +18,6 @@ const skillpg = path.join(root, 'target/debug/skillpg');
 let server;
 let ctx;
 let top;
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 before(async () => {
   assert.ok(fs.existsSync(path.join(dist, 'model/minilm-i8.spgm')), 'dist/model is missing: run scripts/fetch-model, then scripts/build-web');

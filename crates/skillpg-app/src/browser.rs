@@ -348,34 +348,13 @@ pub async fn fetch_bytes(url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
 /// Fetches `url` past the browser's HTTP cache (`cache: "no-store"`), for bytes checked
 /// against digests: a copy cached a second before the file changed must not pass for it.
 pub async fn fetch_fresh(url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
-    let window = web_sys::window().ok_or("no window")?;
     let init = web_sys::RequestInit::new();
     init.set_cache(web_sys::RequestCache::NoStore);
-    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
-        .await
-        .map_err(|_| format!("the browser could not fetch {url}: the network or the site's CORS policy refused it"))?
-        .unchecked_into();
+    let resp = start_fetch_with(url, max_bytes, Some(&init)).await?;
     if !resp.ok() {
         return Err(format!("{url} answered HTTP {}", resp.status()));
     }
-    if let Some(n) = declared_length(&resp).filter(|&n| n > max_bytes) {
-        return Err(format!(
-            "{url} is {} MB, over the {} MB allowed here",
-            n / MB,
-            max_bytes / MB
-        ));
-    }
-    let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
-    let array = js_sys::Uint8Array::new(&buf);
-    if u64::from(array.length()) > max_bytes {
-        return Err(format!(
-            "{url} is over the {} MB allowed here",
-            max_bytes / MB
-        ));
-    }
-    Ok(array.to_vec())
+    read_body(&resp, url, max_bytes).await
 }
 
 /// An answer: its status, GitHub's rate-limit headers (when the server exposes them) and body.
@@ -392,8 +371,21 @@ const MB: u64 = 1_048_576;
 /// Starts fetching `url`: the response once its headers are in, refused when the length it
 /// declares is over `max_bytes`.
 async fn start_fetch(url: &str, max_bytes: u64) -> Result<web_sys::Response, String> {
+    start_fetch_with(url, max_bytes, None).await
+}
+
+/// [`start_fetch`] with the request's options.
+async fn start_fetch_with(
+    url: &str,
+    max_bytes: u64,
+    init: Option<&web_sys::RequestInit>,
+) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+    let promise = match init {
+        Some(init) => window.fetch_with_str_and_init(url, init),
+        None => window.fetch_with_str(url),
+    };
+    let resp: web_sys::Response = JsFuture::from(promise)
         .await
         .map_err(|_| format!("the browser could not fetch {url}: the network or the site's CORS policy refused it"))?
         .unchecked_into();
@@ -405,6 +397,21 @@ async fn start_fetch(url: &str, max_bytes: u64) -> Result<web_sys::Response, Str
         ));
     }
     Ok(resp)
+}
+
+/// A response's body, refused past `max_bytes` by its real length.
+async fn read_body(resp: &web_sys::Response, url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
+    let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?)
+        .await
+        .map_err(|e| format!("{e:?}"))?;
+    let array = js_sys::Uint8Array::new(&buf);
+    if u64::from(array.length()) > max_bytes {
+        return Err(format!(
+            "{url} is over the {} MB allowed here",
+            max_bytes / MB
+        ));
+    }
+    Ok(array.to_vec())
 }
 
 /// The body's length as the Content-Length header states it.
@@ -423,21 +430,11 @@ pub async fn fetch_full(url: &str, max_bytes: u64) -> Result<Fetched, String> {
     let header = |name: &str| resp.headers().get(name).ok().flatten();
     let (ratelimit_remaining, ratelimit_reset) =
         (header("x-ratelimit-remaining"), header("x-ratelimit-reset"));
-    let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
-    let array = js_sys::Uint8Array::new(&buf);
-    if u64::from(array.length()) > max_bytes {
-        return Err(format!(
-            "{url} is over the {} MB allowed here",
-            max_bytes / MB
-        ));
-    }
     Ok(Fetched {
         status: resp.status(),
         ratelimit_remaining,
         ratelimit_reset,
-        bytes: array.to_vec(),
+        bytes: read_body(&resp, url, max_bytes).await?,
     })
 }
 

@@ -70,12 +70,24 @@ fn append_to(var: &str, text: &str) -> Result<(), String> {
 }
 
 /// What `skillpg github` is given.
+#[derive(Debug, clap::Args)]
 pub struct GithubArgs {
+    /// A profile's key, or all; skillpg.toml's `profiles` when not given, else spec.
+    #[arg(long)]
     pub profile: Option<String>,
+    /// The project's settings; `skillpg.toml` in the working folder when it exists.
+    #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Write the pull-request comment's body (Markdown) here.
+    #[arg(long, value_name = "FILE")]
     pub comment: Option<PathBuf>,
+    /// Write SARIF here (one run per client when several are chosen).
+    #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
+    /// The hosted page: the comment links each checked skill there.
+    #[arg(long, value_name = "URL")]
     pub playground: Option<String>,
+    /// Files or folders whose skills to check, instead of the event's changes.
     pub paths: Vec<PathBuf>,
 }
 
@@ -99,15 +111,7 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
     let mut checks = Vec::new();
     for p in &profiles {
         let (per_skill, _) = check_in_project(&inputs, &checked, p, project.as_ref());
-        reports.push(skillpg_report::CheckJson {
-            profile: p.key.to_owned(),
-            skills: analyses
-                .iter()
-                .zip(&per_skill)
-                .map(|(a, d)| skillpg_report::skill_check_json(a, d, false))
-                .collect(),
-            catalog: Vec::new(),
-        });
+        reports.push(skillpg_report::check_json(p, analyses, &per_skill, &[]));
         checks.push((*p, per_skill));
     }
     print!("{}", skillpg_report::github::annotations(&reports));

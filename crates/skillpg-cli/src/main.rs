@@ -261,10 +261,6 @@ enum Command {
         #[arg(long, default_value = route_cmd::DEFAULT_MODEL_DIR)]
         out: PathBuf,
     },
-    /// Serve the checks, counts and fixes to an editor (Language Server Protocol over stdio).
-    ///
-    /// Profiles: the editor's `initializationOptions.profiles`, else skillpg.toml's at the
-    /// workspace folder, else spec.
     /// The playground link the page makes for these skills (`#v1=...`), and a Markdown badge
     /// that opens it.
     Share {
@@ -294,25 +290,11 @@ enum Command {
     },
     /// The GitHub Action's step: check the skills a pull request or push changes (from
     /// GITHUB_EVENT_PATH and git), annotate their lines, write the job summary and outputs.
-    Github {
-        /// A profile's key, or all; skillpg.toml's `profiles` when not given, else spec.
-        #[arg(long)]
-        profile: Option<String>,
-        /// The project's settings; `skillpg.toml` in the working folder when it exists.
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-        /// Write the pull-request comment's body (Markdown) here.
-        #[arg(long, value_name = "FILE")]
-        comment: Option<PathBuf>,
-        /// Write SARIF here (one run per client when several are chosen).
-        #[arg(long, value_name = "FILE")]
-        sarif: Option<PathBuf>,
-        /// The hosted page: the comment links each checked skill there.
-        #[arg(long, value_name = "URL")]
-        playground: Option<String>,
-        /// Files or folders whose skills to check, instead of the event's changes.
-        paths: Vec<PathBuf>,
-    },
+    Github(github_cmd::GithubArgs),
+    /// Serve the checks, counts and fixes to an editor (Language Server Protocol over stdio).
+    ///
+    /// Profiles: the editor's `initializationOptions.profiles`, else skillpg.toml's at the
+    /// workspace folder, else spec.
     Lsp {
         /// Accepted for editors that pass it (VS Code's language client does); stdio is the
         /// only transport.
@@ -655,18 +637,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 if let Some((c, _)) = &project {
                     c.apply_catalog(&mut catalog_diags);
                 }
-                reports.push(skillpg_report::CheckJson {
-                    profile: p.key.to_owned(),
-                    skills: analyses
-                        .iter()
-                        .zip(&per_skill)
-                        .map(|(a, d)| skillpg_report::skill_check_json(a, d, false))
-                        .collect(),
-                    catalog: catalog_diags
-                        .iter()
-                        .map(skillpg_report::diagnostic_json)
-                        .collect(),
-                });
+                reports.push(skillpg_report::check_json(
+                    p,
+                    analyses,
+                    &per_skill,
+                    &catalog_diags,
+                ));
                 checks.push((*p, per_skill));
                 catalogs.push(catalog_diags);
             }
@@ -739,15 +715,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let checked = analyze_inputs(&inputs);
             let reports: Vec<skillpg_report::CheckJson> = profiles
                 .iter()
-                .map(|p| skillpg_report::CheckJson {
-                    profile: p.key.to_owned(),
-                    skills: checked
-                        .analyses
-                        .iter()
-                        .zip(&check_in_project(&inputs, &checked, p, project.as_ref()).0)
-                        .map(|(a, d)| skillpg_report::skill_check_json(a, d, false))
-                        .collect(),
-                    catalog: Vec::new(),
+                .map(|p| {
+                    let per_skill = check_in_project(&inputs, &checked, p, project.as_ref()).0;
+                    skillpg_report::check_json(p, &checked.analyses, &per_skill, &[])
                 })
                 .collect();
             println!("{}", to_json(&skillpg_report::baseline::record(&reports))?);
@@ -1107,21 +1077,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             print!("{}", route_cmd::pack(&safetensors, &vocab, &out)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Github {
-            profile,
-            config,
-            comment,
-            sarif,
-            playground,
-            paths,
-        } => github_cmd::run(github_cmd::GithubArgs {
-            profile,
-            config,
-            comment,
-            sarif,
-            playground,
-            paths,
-        }),
+        Command::Github(args) => github_cmd::run(args),
         Command::Share {
             base,
             view,

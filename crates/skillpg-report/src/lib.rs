@@ -242,6 +242,25 @@ pub fn skill_check_json(
     }
 }
 
+/// One profile's report: each skill's findings (`per_skill`, in the order of `analyses`) and
+/// the catalog's own.
+pub fn check_json(
+    profile: &skillpg_core::Profile,
+    analyses: &[Analysis],
+    per_skill: &[Vec<Diagnostic>],
+    catalog: &[Diagnostic],
+) -> CheckJson {
+    CheckJson {
+        profile: profile.key.to_owned(),
+        skills: analyses
+            .iter()
+            .zip(per_skill)
+            .map(|(a, d)| skill_check_json(a, d, false))
+            .collect(),
+        catalog: catalog.iter().map(diagnostic_json).collect(),
+    }
+}
+
 /// Converts one skill's levels.
 pub fn levels_json(a: &Analysis) -> LevelsJson {
     let skill_md = a.skill_md_path.as_deref();
