@@ -242,8 +242,12 @@ fn build_rest_after_first_paint(
 /// keystroke would slow the editor, and a state that panics is never saved.
 fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>) {
     let pending_save: StoredValue<Option<leptos::prelude::TimeoutHandle>> = StoredValue::new(None);
-    Effect::new(move |_| {
+    // Whether the waiting save holds a person's change (not the state the page opened with,
+    // which storage or the link already holds).
+    let pending_change = StoredValue::new(false);
+    Effect::new(move |prev: Option<()>| {
         state.track();
+        pending_change.set_value(prev.is_some());
         if let Some(handle) = pending_save.get_value() {
             handle.clear();
         }
@@ -261,9 +265,13 @@ fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>) {
         pending_save.set_value(handle);
     });
     // A reload or a closed tab within the pause must not lose the last change: the save still
-    // waiting runs as the page goes.
+    // waiting runs as the page goes. Only a change's: the opening state is not written back
+    // over storage someone cleared meanwhile.
     let _ = window_event_listener(leptos::ev::pagehide, move |_| {
-        if let Some(handle) = pending_save.get_value() {
+        if let Some(handle) = pending_save
+            .get_value()
+            .filter(|_| pending_change.get_value())
+        {
             handle.clear();
             pending_save.set_value(None);
             let encoded = state.with_untracked(state::encode);
