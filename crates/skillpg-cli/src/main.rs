@@ -524,10 +524,9 @@ fn check_in_project(
 
 /// The profiles `key` names: one, or every client for `all`.
 fn profiles(key: &str) -> Result<Vec<&'static Profile>, String> {
-    if key == "all" {
-        Ok(skillpg_core::profile::ALL.to_vec())
-    } else {
-        profile(key).map(|p| vec![p])
+    match Profile::named(key) {
+        Some(ps) => Ok(ps),
+        None => profile(key).map(|p| vec![p]),
     }
 }
 

@@ -3,19 +3,11 @@
 //! and `GITHUB_OUTPUT`. Its annotations, summary and comment body are held to reviewed
 //! snapshots (`UPDATE_EXPECT=1` rewrites them). Needs git, as any clone of this repository has.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::git;
 
-fn git(repo: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-        .args(args)
-        .current_dir(repo)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
+use std::path::PathBuf;
+use std::process::Command;
 
 fn write(path: PathBuf, text: &str) {
     std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");

@@ -8,21 +8,14 @@
 //! profile's settings come from the environment, which pre-commit passes through), offline
 //! from the registry cache the workspace's build filled: tests do not fetch.
 
+mod common;
+use common::git;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-fn git(repo: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-        .args(args)
-        .current_dir(repo)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
 }
 
 fn try_repo(repo: &Path, scratch: &Path, hook: &str) -> Output {

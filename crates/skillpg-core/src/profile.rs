@@ -402,6 +402,16 @@ impl Profile {
     pub fn by_key(key: &str) -> Option<&'static Profile> {
         ALL.iter().copied().find(|p| p.key == key)
     }
+
+    /// The profiles `key` names: one, or every client for `all` (the CLI's `--profile`, the
+    /// language server's and `skillpg.toml`'s `profiles`); `None` when no profile has it.
+    pub fn named(key: &str) -> Option<Vec<&'static Profile>> {
+        if key == "all" {
+            Some(ALL.to_vec())
+        } else {
+            Profile::by_key(key).map(|p| vec![p])
+        }
+    }
 }
 
 const W: Option<Severity> = Some(Severity::Warning);

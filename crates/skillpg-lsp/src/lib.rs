@@ -268,7 +268,8 @@ impl Server<'_> {
                 if let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params)
                     && let Ok(path) = p.text_document.uri.to_file_path()
                 {
-                    let mut text = self.workspace.open.get(&path).cloned().unwrap_or_default();
+                    // Taken out, edited, and put back by `edited`: no copy of the text.
+                    let mut text = self.workspace.open.remove(&path).unwrap_or_default();
                     for change in p.content_changes {
                         match change.range {
                             Some(r) => {

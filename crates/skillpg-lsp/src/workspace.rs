@@ -28,13 +28,9 @@ impl Settings {
         let mut profiles = Vec::new();
         let mut unknown = Vec::new();
         for k in keys {
-            if k == "all" {
-                profiles.extend(skillpg_core::profile::ALL.iter().copied());
-            } else {
-                match Profile::by_key(k) {
-                    Some(p) => profiles.push(p),
-                    None => unknown.push(k.clone()),
-                }
+            match Profile::named(k) {
+                Some(ps) => profiles.extend(ps),
+                None => unknown.push(k.clone()),
             }
         }
         let mut seen = Vec::new();

@@ -163,6 +163,11 @@ fn is_index_path(path: &str) -> bool {
 /// The index of `skills` (its JSON, pretty), each skill's SKILL.md first and its files'
 /// digests. A skill whose name or file paths the index cannot carry is an error naming it.
 pub fn export_index(skills: &[SkillInput]) -> Result<String, String> {
+    serde_json::to_string_pretty(&index_of(skills)?).map_err(|e| e.to_string())
+}
+
+/// The index of `skills`, one entry each, in order (see [`export_index`]).
+fn index_of(skills: &[SkillInput]) -> Result<Index, String> {
     let mut entries = Vec::new();
     for s in skills {
         let doc = s
@@ -208,19 +213,18 @@ pub fn export_index(skills: &[SkillInput]) -> Result<String, String> {
             url: None,
         });
     }
-    let index = Index {
+    Ok(Index {
         version: Some(INDEX_VERSION.to_owned()),
         skills: entries,
-    };
-    serde_json::to_string_pretty(&index).map_err(|e| e.to_string())
+    })
 }
 
 /// What a static host serves for `skills` under its root: `.well-known/agent-skills/index.json`
 /// and each skill's files at `.well-known/agent-skills/{name}/{path}` (for a zip to unpack at
 /// the site's root).
 pub fn well_known_files(skills: &[SkillInput]) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let json = export_index(skills)?;
-    let index = read_index(&json)?;
+    let index = index_of(skills)?;
+    let json = serde_json::to_string_pretty(&index).map_err(|e| e.to_string())?;
     let mut out = vec![(
         ".well-known/agent-skills/index.json".to_owned(),
         json.into_bytes(),
