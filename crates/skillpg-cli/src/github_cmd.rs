@@ -26,19 +26,22 @@ fn changed_files() -> Result<Option<Vec<PathBuf>>, String> {
         serde_json::from_str(&text).map_err(|e| format!("{event_path}: {e}"))?;
     let range = if let Some(pr) = event.get("pull_request") {
         match (pr["base"]["sha"].as_str(), pr["head"]["sha"].as_str()) {
-            (Some(base), Some(head)) => format!("{base}...{head}"),
+            (Some(base), Some(head)) => {
+                format!("{}...{}", object_name(base)?, object_name(head)?)
+            }
             _ => return Ok(None),
         }
     } else {
         match (event["before"].as_str(), event["after"].as_str()) {
             (Some(before), Some(after)) if !before.trim_matches('0').is_empty() => {
-                format!("{before}..{after}")
+                format!("{}..{}", object_name(before)?, object_name(after)?)
             }
             _ => return Ok(None),
         }
     };
+    // `--end-of-options`: whatever the range holds, git reads it as a revision, never an option.
     let out = std::process::Command::new("git")
-        .args(["diff", "--name-only", "-z", &range])
+        .args(["diff", "--name-only", "-z", "--end-of-options", &range])
         .output()
         .map_err(|e| format!("git: {e}"))?;
     if !out.status.success() {
@@ -53,6 +56,60 @@ fn changed_files() -> Result<Option<Vec<PathBuf>>, String> {
             .filter(|p| !p.is_empty())
             .map(|p| PathBuf::from(String::from_utf8_lossy(p).into_owned()))
             .collect(),
+    ))
+}
+
+/// A commit from the event payload, which anyone who can open a pull request shapes: only a
+/// full SHA-1 or SHA-256 object name in hex is handed to git (`--output=PATH` would make git
+/// write a file).
+fn object_name(sha: &str) -> Result<&str, String> {
+    let hex = sha.bytes().all(|b| b.is_ascii_hexdigit());
+    if hex && (sha.len() == 40 || sha.len() == 64) {
+        Ok(sha)
+    } else {
+        Err(format!(
+            "the event's commit {sha:?} is not an object name (40 or 64 hex digits); nothing was checked"
+        ))
+    }
+}
+
+/// The inputs the paths given name: a path inside a skill is that skill's folder; a folder in
+/// no skill is read as `check` reads it (every skill under it). A path that does not exist is a
+/// usage error, and so is a set of paths that holds no skill at all (`require_some_skill`): an
+/// explicit request that checks nothing must not pass.
+fn skills_of_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in paths {
+        if !p.exists() {
+            return Err(format!("{}: no such file or folder", p.display()));
+        }
+        let found = match skillpg_fs::skill_folders_holding(std::slice::from_ref(p)).pop() {
+            Some(skill) => Some(skill),
+            None if p.is_dir() => Some(p.clone()),
+            None => None,
+        };
+        if let Some(found) = found.filter(|f| !out.contains(f)) {
+            out.push(found);
+        }
+    }
+    Ok(out)
+}
+
+/// Zero skills from paths a person named is an error that names them, not a green check.
+fn require_some_skill(
+    paths: &[PathBuf],
+    inputs: &[(skillpg_core::ingest::Ingested, PathBuf)],
+) -> Result<(), String> {
+    if inputs.iter().any(|(i, _)| !i.skills.is_empty()) {
+        return Ok(());
+    }
+    Err(format!(
+        "no skill (a folder with a SKILL.md) in or under {}: nothing was checked",
+        paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     ))
 }
 
@@ -97,7 +154,7 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
     // The skills: those holding the paths given, else those the event changed, else the
     // project's roots.
     let skills = if !args.paths.is_empty() {
-        skillpg_fs::skill_folders_holding(&args.paths)
+        skills_of_paths(&args.paths)?
     } else {
         match changed_files()? {
             Some(files) => skillpg_fs::skill_folders_holding(&files),
@@ -105,6 +162,9 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
         }
     };
     let inputs = load(&skills)?;
+    if !args.paths.is_empty() {
+        require_some_skill(&args.paths, &inputs)?;
+    }
     let checked = analyze_inputs(&inputs);
     let analyses = &checked.analyses;
     let mut reports = Vec::new();
@@ -118,7 +178,10 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
     let clients = skillpg_report::client_verdicts(analyses, &checks);
     let levels: Vec<_> = analyses.iter().map(skillpg_report::levels_json).collect();
     let context_window = project.as_ref().and_then(|(c, _)| c.context_window);
-    let listings = skillpg_report::listings(analyses, context_window.or(Some(200_000)));
+    let listings = skillpg_report::listings(
+        analyses,
+        context_window.or(Some(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW)),
+    );
     let summary = skillpg_report::github::summary(&clients, &levels, &listings);
     append_to("GITHUB_STEP_SUMMARY", &summary)?;
     let valid = reports.iter().all(|r| r.skills.iter().all(|s| s.valid));

@@ -56,7 +56,7 @@ enum Command {
         format: CheckFormat,
         /// Context window (tokens) for the clients' listing budgets (skillpg.toml's, else
         /// 200,000).
-        #[arg(long)]
+        #[arg(long, value_parser = context_window_arg)]
         context_window: Option<usize>,
         /// The skills given are installed together: also check the catalog as a whole (each
         /// client's listing budget), reported once.
@@ -88,8 +88,9 @@ enum Command {
     /// How each client lists the skills installed together: its budget at a context window,
     /// which descriptions it shortens and which skills it leaves out.
     Listing {
-        /// Context window (tokens); leave it out for a client's "unknown window" budget.
-        #[arg(long)]
+        /// Context window (tokens) for the clients' listing budgets (skillpg.toml's, else
+        /// 200,000, as every edge assumes).
+        #[arg(long, value_parser = context_window_arg)]
         context_window: Option<usize>,
         #[command(flatten)]
         listing_settings: ListingArgs,
@@ -121,8 +122,9 @@ enum Command {
         /// One client's key, or `all`.
         #[arg(long, default_value = "all")]
         client: String,
-        /// Context window (tokens) for the listing budgets; the client's default without it.
-        #[arg(long)]
+        /// Context window (tokens) for the listing budgets (200,000 when not given, as every
+        /// edge assumes).
+        #[arg(long, value_parser = context_window_arg)]
         context_window: Option<usize>,
         #[command(flatten)]
         listing_settings: ListingArgs,
@@ -342,6 +344,17 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `--context-window`: a number of tokens in the range the page allows
+/// (`catalog::CONTEXT_WINDOW_RANGE`); anything else is a usage error, never a wrapped product.
+fn context_window_arg(text: &str) -> Result<usize, String> {
+    let window: usize = text
+        .trim()
+        .replace(['_', ','], "")
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of tokens"))?;
+    skillpg_core::catalog::checked_context_window(window)
 }
 
 /// Reads every path; a path that cannot be read is a usage error.
@@ -614,7 +627,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let profiles = chosen_profiles(key.as_deref(), project.as_ref())?;
             let context_window = context_window
                 .or(project.as_ref().and_then(|(c, _)| c.context_window))
-                .unwrap_or(200_000);
+                .unwrap_or(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW);
             let paths = project_paths(paths, project.as_ref())?;
             let inputs = load(&paths)?;
             let checked = analyze_inputs(&inputs);
@@ -740,8 +753,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 .iter()
                 .map(|g| skillpg_report::budget_gate::BudgetGate::parse(g))
                 .collect::<Result<Vec<_>, String>>()?;
-            let context_window =
-                context_window.or(project.as_ref().and_then(|(c, _)| c.context_window));
+            // One default window on every edge (the page, the Action, the hooks).
+            let context_window = context_window
+                .or(project.as_ref().and_then(|(c, _)| c.context_window))
+                .or(Some(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW));
             let paths = project_paths(paths, project.as_ref())?;
             let inputs = load(&paths)?;
             let analyses = analyze_all(&inputs)?;
@@ -788,6 +803,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             dir,
         } => {
             let settings = listing_settings.settings()?;
+            let context_window =
+                context_window.or(Some(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW));
             let scans = doctor::scan(&dir, &profiles(&client)?, context_window, &settings)?;
             match format {
                 Format::Json => println!("{}", to_json(&scans)?),
@@ -1138,8 +1155,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Lsp { stdio: _ } => {
-            skillpg_lsp::serve_stdio()?;
-            Ok(ExitCode::SUCCESS)
+            // The protocol's exit status: 0 after shutdown and exit, 1 otherwise.
+            Ok(match skillpg_lsp::serve_stdio()? {
+                skillpg_lsp::Ending::Clean => ExitCode::SUCCESS,
+                skillpg_lsp::Ending::Abrupt => ExitCode::from(1),
+            })
         }
     }
 }

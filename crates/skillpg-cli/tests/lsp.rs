@@ -415,3 +415,165 @@ fn skillpg_toml_chooses_the_profiles_and_ignores() {
     assert!(client.child.wait().unwrap().success());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Runs `skillpg lsp` on `input` and returns its exit status and what it wrote.
+fn lsp_raw(input: &[u8]) -> (std::process::ExitStatus, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillpg"))
+        .args(["lsp", "--stdio"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("skillpg lsp starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn framed(body: &str) -> Vec<u8> {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+#[test]
+fn hostile_headers_neither_abort_nor_flood_nor_end_the_session() {
+    let mut init = framed(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"capabilities":{}}}"#,
+    );
+    init.extend(framed(
+        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+    ));
+    let shutdown = framed(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#);
+    let exit = framed(r#"{"jsonrpc":"2.0","method":"exit"}"#);
+    // The issue's three headers, alone: no abort, no panic, no 1.44 GB held; a parse error.
+    for header in ["99999999999999", "18446744073709551615", "1500000000"] {
+        let (status, out) = lsp_raw(format!("Content-Length: {header}\r\n\r\n{{}}").as_bytes());
+        assert_eq!(status.code(), Some(1), "{header}: {status:?} {out}");
+        assert!(out.contains("-32700"), "{header}: {out}");
+    }
+    // Each broken message is answered, and the session goes on to a clean exit.
+    for bad in [
+        b"Content-Lenght: 2\r\n\r\n".to_vec(),
+        b"Content-Length: many\r\n\r\n".to_vec(),
+        framed("{not json"),
+        b"Content-Length: 2\r\n\r\n\xff\xfe".to_vec(),
+    ] {
+        let mut input = init.clone();
+        input.extend_from_slice(&bad);
+        input.extend_from_slice(&shutdown);
+        input.extend_from_slice(&exit);
+        let (status, out) = lsp_raw(&input);
+        assert!(out.contains("-32700"), "{out}");
+        assert!(out.contains(r#""id":2"#), "shutdown is answered: {out}");
+        assert_eq!(status.code(), Some(0), "{out}");
+    }
+}
+
+#[test]
+fn shutdown_and_exit_follow_the_protocol() {
+    let mut init = framed(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"capabilities":{}}}"#,
+    );
+    init.extend(framed(
+        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+    ));
+    // A request after shutdown is refused with an error, and the session still exits cleanly.
+    let mut input = init.clone();
+    input.extend(framed(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
+    input.extend(framed(
+        r#"{"jsonrpc":"2.0","id":3,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///x/SKILL.md"},"position":{"line":0,"character":0}}}"#,
+    ));
+    input.extend(framed(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+    let (status, out) = lsp_raw(&input);
+    assert!(out.contains(r#""id":3"#) && out.contains("-32600"), "{out}");
+    assert_eq!(status.code(), Some(0));
+    // `exit` without `shutdown` exits 1, as the protocol asks.
+    let mut input = init;
+    input.extend(framed(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+    let (status, _) = lsp_raw(&input);
+    assert_eq!(status.code(), Some(1));
+}
+
+#[test]
+fn a_skill_md_not_on_disk_is_checked_from_its_buffer() {
+    let root = scratch("unsaved");
+    let mut client = Client::start(&root);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    client.notify("initialized", json!({}));
+    // Neither the file nor its folder exists.
+    let md = root.join("new-skill").join("SKILL.md");
+    let md_uri = uri(&md);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": md_uri, "languageId": "markdown", "version": 1, "text": "---\nname: Not_Valid\n---\n"}}),
+    );
+    let diags = client.diagnostics_for(&md_uri);
+    let codes: Vec<&str> = diags.iter().filter_map(|d| d["code"].as_str()).collect();
+    assert!(
+        !codes.contains(&"SPG001"),
+        "the buffer is the SKILL.md: {diags:?}"
+    );
+    assert!(
+        diags
+            .iter()
+            .any(|d| d["message"].as_str().unwrap_or("").contains("description")),
+        "the missing description is found: {diags:?}"
+    );
+    assert!(!md.exists(), "nothing is written");
+    assert!(client.request("shutdown", Value::Null).is_null());
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_burst_of_edits_to_a_large_file_is_checked_once_and_a_hover_waits_for_none_of_the_rest() {
+    let root = scratch("burst");
+    let body = "Some prose about tables and CSV files.\n".repeat(60_000); // about 2.3 MB
+    let skill_md = format!(
+        "---\nname: bad-skill\ndescription: Formats tables. Use when a user pastes a CSV.\n---\n\n{body}"
+    );
+    let dir = plant(&root, &skill_md);
+    let mut client = Client::start(&root);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    client.notify("initialized", json!({}));
+    let md_uri = uri(&dir.join("SKILL.md"));
+    client.diagnostics_for(&md_uri);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": md_uri, "languageId": "markdown", "version": 1, "text": skill_md}}),
+    );
+    // 200 one-character edits sent at once, then a hover: one check of the latest text.
+    for v in 0..200 {
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": md_uri, "version": v + 2}, "contentChanges": [{"range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 0}}, "text": "x"}]}),
+        );
+    }
+    let started = std::time::Instant::now();
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": md_uri}, "position": {"line": 1, "character": 2}}),
+    );
+    let waited = started.elapsed();
+    assert!(!hover.is_null());
+    // Two hundred checks of 2.3 MB take minutes in a debug build; one takes seconds.
+    assert!(waited < Duration::from_secs(45), "{waited:?}");
+    assert!(client.request("shutdown", Value::Null).is_null());
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -188,13 +188,16 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         .iter()
         .map(|f| {
             let too_large = f.bytes.len() > MAX_FILE_BYTES;
+            // SKILL.md is counted by level (1 and 2), not as a whole file.
+            let is_skill_md = Some(&f.path) == skill_md_path.as_ref();
             let text = if too_large {
                 FileText::Binary
+            } else if is_skill_md {
+                // Loaders read it as text whatever bytes it holds; so do its rules.
+                FileText::decode_text(&f.bytes)
             } else {
                 FileText::decode(&f.bytes)
             };
-            // SKILL.md is counted by level (1 and 2), not as a whole file.
-            let is_skill_md = Some(&f.path) == skill_md_path.as_ref();
             FileFacts::new(f.path.clone(), f.bytes.len(), text, too_large, !is_skill_md)
         })
         .collect();

@@ -74,6 +74,19 @@ impl FileText {
         if looks_binary(bytes) {
             return FileText::Binary;
         }
+        FileText::decode_text(bytes)
+    }
+
+    /// `bytes` as text whatever they hold: the way a loader reads SKILL.md. Every client reads
+    /// SKILL.md as UTF-8 (skills-ref's `read_text(encoding='utf-8')`, Node's `readFile(…,
+    /// 'utf-8')`, Rust's and Go's strings), where a NUL is a valid character and a PNG header
+    /// is only bytes that do not decode; none of them sniffs for binary content. So a SKILL.md
+    /// is never [`FileText::Binary`]: its rules always run (a NUL in the frontmatter is a YAML
+    /// error in every YAML reader, `yaml::parse` says so; in the body it is text).
+    pub fn decode_text(bytes: &[u8]) -> FileText {
+        if let Some(decoded) = decode_utf16(bytes) {
+            return decoded;
+        }
         match std::str::from_utf8(bytes) {
             Ok(text) => FileText::Utf8 {
                 text: text.to_owned(),
@@ -264,6 +277,18 @@ mod tests {
         ));
         assert_eq!(FileText::decode(b"\x89PNG\r\n"), FileText::Binary);
         assert_eq!(FileText::decode(b"a\0b"), FileText::Binary);
+        // SKILL.md is read as text whatever it holds, as loaders read it.
+        assert_eq!(
+            FileText::decode_text(b"a\0b"),
+            FileText::Utf8 {
+                text: "a\0b".into(),
+                has_bom: false
+            }
+        );
+        assert!(matches!(
+            FileText::decode_text(b"\x89PNG\r\n"),
+            FileText::Lossy { bad_offset: 0, .. }
+        ));
         assert_eq!(
             FileText::decode(b"\xff\xfe-\0-\0"),
             FileText::Utf16 {

@@ -222,6 +222,29 @@ impl ListingReport {
     }
 }
 
+/// The context window the listing budgets assume until a person sets one: Claude's 200k. One
+/// default for every edge (the page, the CLI, the Action, the language server).
+pub const DEFAULT_CONTEXT_WINDOW: usize = 200_000;
+
+/// The context windows a person may set, in tokens: the page's field clamps to it, and the CLI
+/// and `skillpg.toml` refuse a window outside it.
+pub const CONTEXT_WINDOW_RANGE: std::ops::RangeInclusive<usize> = 1_000..=10_000_000;
+
+/// A context window a person gave, checked against [`CONTEXT_WINDOW_RANGE`]: the message names
+/// the range.
+pub fn checked_context_window(window: usize) -> Result<usize, String> {
+    if CONTEXT_WINDOW_RANGE.contains(&window) {
+        Ok(window)
+    } else {
+        Err(format!(
+            "a context window of {} tokens: give {} to {} tokens",
+            crate::diagnostic::thousands(window as u64),
+            crate::diagnostic::thousands(*CONTEXT_WINDOW_RANGE.start() as u64),
+            crate::diagnostic::thousands(*CONTEXT_WINDOW_RANGE.end() as u64)
+        ))
+    }
+}
+
 /// The budget of `listing` for a `context_window` (tokens; `None` when unknown).
 pub fn budget(listing: &Listing, context_window: Option<usize>) -> Option<Budget> {
     match (context_window.filter(|w| *w > 0), listing.cost) {
@@ -234,11 +257,14 @@ pub fn budget(listing: &Listing, context_window: Option<usize>) -> Option<Budget
             unit: BudgetUnit::Characters,
         }),
         (Some(window), ListingCost::CharsAtFourPerToken) => Some(Budget {
-            limit: window / 100 * listing.percent_of_window * 4,
+            // Saturating: a window past the range a person may set never wraps into a verdict.
+            limit: (window / 100)
+                .saturating_mul(listing.percent_of_window)
+                .saturating_mul(4),
             unit: BudgetUnit::Characters,
         }),
         (Some(window), ListingCost::BytesOverFour) => Some(Budget {
-            limit: (window * listing.percent_of_window / 100).max(1),
+            limit: (window.saturating_mul(listing.percent_of_window) / 100).max(1),
             unit: BudgetUnit::ApproxTokens,
         }),
         (None, _) => listing.unknown_window_chars.map(|limit| Budget {

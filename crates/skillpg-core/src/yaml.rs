@@ -191,14 +191,35 @@ pub struct ParsedYaml {
     pub error: Option<YamlSyntaxError>,
 }
 
+/// Whether YAML allows `c` in a stream: YAML 1.1's and 1.2's printable set (`c-printable`:
+/// tab, line feed, carriage return, U+0020–U+007E, U+0085, U+00A0–U+D7FF, U+E000–U+FFFD and
+/// the planes above). Every reader a client parses frontmatter with checks it before anything
+/// else and stops at the first other character: PyYAML's `Reader.check_printable`
+/// ("unacceptable character #x0000: special characters are not allowed"), ruamel (strictyaml,
+/// skills-ref), js-yaml ("the stream contains non-printable characters"), libyaml (serde_yaml)
+/// and go-yaml ("control characters are not allowed"). saphyr-parser reads a NUL as text.
+fn yaml_printable(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{7E}' | '\u{85}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
 /// Parses one YAML document. Never panics; a syntax error is data.
 pub fn parse(text: &str) -> ParsedYaml {
-    let char_to_byte = CharToByte::new(text);
     let mut res = ParsedYaml {
         root: None,
         issues: tab_issues(text),
         error: None,
     };
+    if let Some((offset, c)) = text.char_indices().find(|(_, c)| !yaml_printable(*c)) {
+        res.error = Some(YamlSyntaxError {
+            message: format!(
+                "unacceptable character #x{:04x}: special characters are not allowed",
+                c as u32
+            ),
+            offset,
+        });
+        return res;
+    }
+    let char_to_byte = CharToByte::new(text);
     let mut stack: Vec<Frame> = Vec::new();
     let mut parser = Parser::new_from_str(text);
     let mut n_docs = 0;
@@ -470,6 +491,27 @@ mod tests {
 
     fn issues(text: &str) -> Vec<YamlIssueKind> {
         parse(text).issues.iter().map(|i| i.kind).collect()
+    }
+
+    #[test]
+    fn a_control_character_is_the_error_every_yaml_reader_gives() {
+        let parsed = parse("name: a\u{0}b\ndescription: x\n");
+        let error = parsed.error.expect("refused");
+        assert_eq!(error.offset, 7);
+        assert!(error.message.contains("#x0000"), "{}", error.message);
+        assert!(parsed.root.is_none());
+        for c in [
+            '\u{1}', '\u{7}', '\u{b}', '\u{c}', '\u{1b}', '\u{7f}', '\u{9f}', '\u{fffe}',
+        ] {
+            assert!(parse(&format!("a: {c}\n")).error.is_some(), "{c:?}");
+        }
+        // What YAML allows stays allowed: tab, CR, NEL, NBSP, a BOM, astral characters.
+        for c in ['\t', '\r', '\u{85}', '\u{a0}', '\u{feff}', '\u{1f600}'] {
+            assert!(yaml_printable(c), "{c:?}");
+        }
+        for c in ['\t', '\u{a0}', '\u{feff}', '\u{1f600}'] {
+            assert!(parse(&format!("a: 'x{c}y'\n")).error.is_none(), "{c:?}");
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 pub mod features;
 pub mod position;
+pub mod transport;
 pub mod workspace;
 
 use std::collections::{HashMap, HashSet};
@@ -45,12 +46,28 @@ struct Options {
     profiles: Vec<String>,
 }
 
-/// Serves one client over standard input and output until it exits.
-pub fn serve_stdio() -> Result<(), String> {
-    let (connection, io) = Connection::stdio();
-    serve(&connection)?;
+/// How a session ended, for the process's exit status: the protocol asks 0 after `shutdown`
+/// then `exit`, and 1 for an `exit` without `shutdown` (or an input that ended without either).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// `shutdown`, then `exit`.
+    Clean,
+    /// `exit` without `shutdown`, or the input ended.
+    Abrupt,
+}
+
+/// Serves one client over standard input and output until it exits; the reader is
+/// [`transport`]'s, bounded and never fatal.
+pub fn serve_stdio() -> Result<Ending, String> {
+    let (connection, reader, writer) = transport::stdio();
+    let ending = serve(&connection);
     drop(connection);
-    io.join().map_err(|e| e.to_string())
+    // The reader may be blocked on standard input after `exit`; the process ends anyway.
+    drop(reader);
+    writer
+        .join()
+        .map_err(|_| "the writer thread panicked".to_owned())?;
+    ending
 }
 
 /// The server's state between messages.
@@ -63,11 +80,16 @@ struct Server<'c> {
     options: Options,
     /// Files each skill's last publication named, so a file whose findings are gone is cleared.
     published: HashMap<PathBuf, HashSet<PathBuf>>,
+    /// Skills whose bytes changed since they were last checked (edits not yet checked).
+    pending: std::collections::BTreeSet<usize>,
 }
 
-/// Serves one client on `connection` until it asks to shut down.
-pub fn serve(connection: &Connection) -> Result<(), String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+/// Serves one client on `connection` until it exits (or its input ends).
+pub fn serve(connection: &Connection) -> Result<Ending, String> {
+    // An input that ends (or exits) before initializing ends the session as `exit` would.
+    let Ok((id, params)) = connection.initialize_start() else {
+        return Ok(Ending::Abrupt);
+    };
     let params: InitializeParams =
         serde_json::from_value(params).map_err(|e| format!("initialize: {e}"))?;
     let enc = Encoding::negotiate(
@@ -109,24 +131,47 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
         root: folders.first().cloned(),
         options,
         published: HashMap::new(),
+        pending: std::collections::BTreeSet::new(),
     };
     server.load(&folders);
-    for msg in &connection.receiver {
-        match msg {
-            Message::Request(req) => {
-                if connection
-                    .handle_shutdown(&req)
-                    .map_err(|e| e.to_string())?
-                {
-                    return Ok(());
+    let mut shut_down = false;
+    // Messages are taken as they come; whatever is already waiting is taken too before any
+    // skill is checked again, so a burst of edits costs one check of the latest text, and a
+    // request answers from the latest text (its skill checked first if an edit is pending).
+    while let Ok(first) = connection.receiver.recv() {
+        let mut next = Some(first);
+        while let Some(msg) = next.take() {
+            match msg {
+                Message::Request(req) => {
+                    if req.method == lsp_types::request::Shutdown::METHOD {
+                        shut_down = true;
+                        server.reply(Response::new_ok(req.id, serde_json::Value::Null));
+                    } else if shut_down {
+                        server.reply(Response::new_err(
+                            req.id,
+                            ErrorCode::InvalidRequest as i32,
+                            "the server is shutting down".to_owned(),
+                        ));
+                    } else {
+                        server.flush();
+                        server.request(req);
+                    }
                 }
-                server.request(req);
+                Message::Notification(n) if n.method == lsp_types::notification::Exit::METHOD => {
+                    return Ok(if shut_down {
+                        Ending::Clean
+                    } else {
+                        Ending::Abrupt
+                    });
+                }
+                Message::Notification(n) if !shut_down => server.notification(n),
+                Message::Notification(_) | Message::Response(_) => {}
             }
-            Message::Notification(n) => server.notification(n),
-            Message::Response(_) => {}
+            next = connection.receiver.try_recv().ok();
         }
+        server.flush();
     }
-    Ok(())
+    Ok(Ending::Abrupt)
 }
 
 fn capabilities(enc: Encoding) -> ServerCapabilities {
@@ -202,6 +247,8 @@ impl Server<'_> {
             );
         }
         let open = std::mem::take(&mut self.workspace.open);
+        // Every skill is read and checked again below, open buffers laid over.
+        self.pending.clear();
         self.workspace = Workspace::new(settings);
         self.workspace.open = open;
         for problem in self.workspace.index(&roots) {
@@ -311,10 +358,26 @@ impl Server<'_> {
         }
     }
 
+    /// An open buffer's text changed: its skill takes the bytes now and is checked once the
+    /// messages waiting have been read ([`Server::flush`]).
     fn edited(&mut self, path: &Path, text: Option<String>) {
-        if let Some(i) = self.workspace.set_text(path, text) {
-            self.publish(i);
+        if let Some(i) = self.workspace.stage_text(path, text) {
+            self.pending.insert(i);
         }
+    }
+
+    /// Checks every skill with edits pending, once, from its latest bytes, and publishes.
+    fn flush(&mut self) {
+        for i in std::mem::take(&mut self.pending) {
+            if i < self.workspace.skills.len() {
+                self.workspace.recheck(i);
+                self.publish(i);
+            }
+        }
+    }
+
+    fn reply(&self, response: Response) {
+        let _ = self.connection.sender.send(Message::Response(response));
     }
 
     /// A file changed on disk: `skillpg.toml` reloads everything; a file of a skill re-reads

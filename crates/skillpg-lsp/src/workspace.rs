@@ -183,6 +183,17 @@ impl Workspace {
     /// re-checks the skill it belongs to; a SKILL.md outside every known skill makes its
     /// folder a skill. Returns the skill re-checked.
     pub fn set_text(&mut self, path: &Path, text: Option<String>) -> Option<usize> {
+        let i = self.stage_text(path, text)?;
+        self.recheck(i);
+        Some(i)
+    }
+
+    /// [`Workspace::set_text`] without the check: the skill's bundle holds the new bytes, and
+    /// the caller checks it once whatever edits are waiting have been staged (a burst of edits
+    /// to a large file costs one check). A skill newly read from disk is checked already.
+    /// A SKILL.md buffer whose folder holds no skill on disk (a file not saved yet, in a folder
+    /// that may not exist) is a skill of its own, made of the open buffers under its folder.
+    pub fn stage_text(&mut self, path: &Path, text: Option<String>) -> Option<usize> {
         match text {
             Some(t) => {
                 self.open.insert(path.to_path_buf(), t);
@@ -196,7 +207,10 @@ impl Workspace {
                 .file_name()
                 .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"));
             let dir = path.parent().filter(|_| is_skill_md)?;
-            return self.reread(dir).into_iter().next();
+            if let Some(i) = self.reread(dir).into_iter().next() {
+                return Some(i);
+            }
+            return self.unsaved(dir);
         };
         let skill = &mut self.skills[i];
         let rel = skill.relative(path)?;
@@ -204,10 +218,9 @@ impl Workspace {
             Some(t) => t.as_bytes().to_vec(),
             None => match std::fs::read(path) {
                 Ok(b) => b,
-                // Deleted: the file leaves the bundle.
+                // Deleted, or never saved: the file leaves the bundle.
                 Err(_) => {
                     skill.bundle.files.retain(|f| f.path != rel);
-                    self.recheck(i);
                     return Some(i);
                 }
             },
@@ -219,8 +232,51 @@ impl Workspace {
                 skill.bundle.files.sort_by(|a, b| a.path.cmp(&b.path));
             }
         }
-        self.recheck(i);
         Some(i)
+    }
+
+    /// A skill made of the open buffers under `dir` alone, for a SKILL.md that is not on disk:
+    /// an editor checks a new file before its first save.
+    fn unsaved(&mut self, dir: &Path) -> Option<usize> {
+        let files: Vec<BundleFile> = self
+            .open
+            .iter()
+            .filter_map(|(p, text)| {
+                let rel = p.strip_prefix(dir).ok()?;
+                Some(BundleFile {
+                    path: rel.to_string_lossy().replace('\\', "/"),
+                    bytes: text.as_bytes().to_vec(),
+                })
+            })
+            .collect();
+        if !files
+            .iter()
+            .any(|f| f.path.eq_ignore_ascii_case("skill.md"))
+        {
+            return None;
+        }
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut bundle = SkillBundle::new(&name, files);
+        bundle.display_path = dir.display().to_string();
+        Some(self.add_checked(dir.to_path_buf(), bundle))
+    }
+
+    /// Keeps one checked skill (replacing any of the same folder); its index.
+    fn add_checked(&mut self, dir: PathBuf, bundle: SkillBundle) -> usize {
+        let skill = Skill::new(dir, bundle, &self.settings);
+        match self.skills.iter().position(|s| s.dir == skill.dir) {
+            Some(i) => {
+                self.skills[i] = skill;
+                i
+            }
+            None => {
+                self.skills.push(skill);
+                self.skills.len() - 1
+            }
+        }
     }
 
     /// Reads the skill folder(s) at `dir` from disk again (a file was created, saved or
@@ -262,9 +318,12 @@ fn overlay(dir: &Path, bundle: &mut SkillBundle, open: &HashMap<PathBuf, String>
 fn read_skills(root: &Path) -> Result<Vec<(PathBuf, SkillBundle)>, String> {
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let ingested = skillpg_fs::read_path(&root)?;
+    // A folder with no SKILL.md under it is read as one skill that lacks it; an editor's
+    // workspace folder is not a skill, and a SKILL.md opened below it must find its own folder.
     Ok(ingested
         .skills
         .into_iter()
+        .filter(|b| b.skill_md().is_some())
         .map(|b| (PathBuf::from(&b.display_path), b))
         .collect())
 }

@@ -70,7 +70,45 @@ impl Config {
     /// unknown key, an ignore without a reason, a severity that is not one, a rule that does
     /// not exist).
     pub fn parse(text: &str) -> Result<Config, String> {
-        let config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        if let Some(window) = config.context_window {
+            skillpg_core::catalog::checked_context_window(window)
+                .map_err(|e| format!("context_window = {window}: {e}"))?;
+        }
+        // A root is a folder of this project: relative, and never above the file's folder (a
+        // shared settings file must not send a check to `../../../../etc`). Each is read once.
+        let mut roots: Vec<String> = Vec::new();
+        for root in &config.roots {
+            let path = std::path::Path::new(root);
+            let leaves = path.is_absolute()
+                || root.starts_with('/')
+                || root.starts_with('\\')
+                || path.components().any(|c| {
+                    matches!(
+                        c,
+                        std::path::Component::ParentDir | std::path::Component::Prefix(_)
+                    )
+                });
+            if leaves {
+                return Err(format!(
+                    "roots: \"{root}\" leaves the project: give a folder below skillpg.toml's, without `..`"
+                ));
+            }
+            let normal: std::path::PathBuf = path
+                .components()
+                .filter(|c| !matches!(c, std::path::Component::CurDir))
+                .collect();
+            let normal = normal.to_string_lossy().replace('\\', "/");
+            let normal = if normal.is_empty() {
+                ".".to_owned()
+            } else {
+                normal
+            };
+            if !roots.contains(&normal) {
+                roots.push(normal);
+            }
+        }
+        config.roots = roots;
         let known = |rule: &str| {
             skillpg_core::rules::all_rules()
                 .iter()
@@ -222,6 +260,31 @@ mod tests {
         assert_eq!(
             (diags[0].rule, diags[0].severity),
             ("unknown-field", Severity::Info)
+        );
+    }
+
+    #[test]
+    fn roots_stay_in_the_project_once_each_and_the_window_in_its_range() {
+        let c = Config::parse("roots = [\"skills\", \"./skills\", \"skills/\", \".\", \"a/./b\"]")
+            .expect("parses");
+        assert_eq!(c.roots, ["skills", ".", "a/b"]);
+        for leaving in ["../x", "skills/../../etc", "/etc", "../../../../etc"] {
+            let e = Config::parse(&format!("roots = [\"{leaving}\"]")).expect_err(leaving);
+            assert!(e.contains("leaves the project"), "{e}");
+        }
+        let many = format!("roots = [{}]", vec!["\"skills\""; 50_000].join(", "));
+        assert_eq!(Config::parse(&many).expect("parses").roots, ["skills"]);
+        // TOML's integers are i64: this one is refused by the reader itself.
+        assert!(Config::parse("context_window = 18446744073709551615").is_err());
+        for bad in ["0", "999", "9223372036854775807", "10000001"] {
+            let e = Config::parse(&format!("context_window = {bad}")).expect_err(bad);
+            assert!(e.contains("1,000 to 10,000,000"), "{e}");
+        }
+        assert_eq!(
+            Config::parse("context_window = 1000000")
+                .expect("parses")
+                .context_window,
+            Some(1_000_000)
         );
     }
 

@@ -133,7 +133,7 @@ impl SkillInput {
     /// writes UTF-8 and would silently re-encode a file that loaders refuse as it is.
     pub fn skill_md_shown(&self) -> Option<(String, Option<&'static str>)> {
         let (_, bytes) = self.files.iter().find(|(p, _)| p == "SKILL.md")?;
-        Some(match skillpg_core::FileText::decode(bytes) {
+        Some(match skillpg_core::FileText::decode_text(bytes) {
             skillpg_core::FileText::Utf8 { text, .. } => (text, None),
             skillpg_core::FileText::Utf16 {
                 text,
@@ -299,11 +299,7 @@ impl ListingPrefs {
     }
 }
 
-/// The context window the listing budgets assume until a person sets one: Claude's 200k.
-pub const DEFAULT_CONTEXT_WINDOW: usize = 200_000;
-
-/// The context windows a person may set, in tokens.
-pub const CONTEXT_WINDOW_RANGE: std::ops::RangeInclusive<usize> = 1_000..=10_000_000;
+pub use skillpg_core::catalog::{CONTEXT_WINDOW_RANGE, DEFAULT_CONTEXT_WINDOW};
 
 /// The page's views, each reachable by a fragment (`#view=levels`), alone or after a share
 /// link's state (`#v1=...&view=levels`).

@@ -65,7 +65,13 @@ pub fn TokenView() -> impl IntoView {
         c.state.with(|s| {
             let skill = s.skills.get(s.selected)?;
             let (_, bytes) = skill.files.iter().find(|(p, _)| *p == s.selected_file)?;
-            match skillpg_core::FileText::decode(bytes) {
+            // SKILL.md is text whatever it holds, as the engine and every loader read it.
+            let decoded = if s.selected_file.eq_ignore_ascii_case("SKILL.md") {
+                skillpg_core::FileText::decode_text(bytes)
+            } else {
+                skillpg_core::FileText::decode(bytes)
+            };
+            match decoded {
                 skillpg_core::FileText::Binary => None,
                 other => other.text().map(str::to_owned),
             }
