@@ -100,7 +100,11 @@ fn require_some_skill(
     paths: &[PathBuf],
     inputs: &[(skillpg_core::ingest::Ingested, PathBuf)],
 ) -> Result<(), String> {
-    if inputs.iter().any(|(i, _)| !i.skills.is_empty()) {
+    // A folder with no SKILL.md under it reads as one skill that lacks it: that is not a skill.
+    if inputs
+        .iter()
+        .any(|(i, _)| i.skills.iter().any(|s| s.skill_md().is_some()))
+    {
         return Ok(());
     }
     Err(format!(

@@ -198,6 +198,9 @@ pub struct ParsedYaml {
 /// ("unacceptable character #x0000: special characters are not allowed"), ruamel (strictyaml,
 /// skills-ref), js-yaml ("the stream contains non-printable characters"), libyaml (serde_yaml)
 /// and go-yaml ("control characters are not allowed"). saphyr-parser reads a NUL as text.
+/// skills-ref 0.1.1 refuses such a skill by crashing: strictyaml re-raises ruamel's
+/// `ReaderError` through an attribute it lacks (`AttributeError: 'ReaderError' object has no
+/// attribute 'context_mark'`, seen 2026-12-06); a NUL in the body it validates as text.
 fn yaml_printable(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{7E}' | '\u{85}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }

@@ -24,6 +24,17 @@ pub static META: RuleMeta = RuleMeta {
 
 pub fn check(cx: &mut Cx) {
     let skill_md = cx.a.skill_md_path.clone();
+    // What a loader does with a UTF-16 SKILL.md, in the words of this client's verdict: one
+    // that needs frontmatter refuses it; one that falls back to the folder (Claude Code) loads
+    // it under the folder's name.
+    let consequence = if cx.profile.is_gate("frontmatter-missing") {
+        "skills are read as UTF-8, so loaders see no frontmatter".to_owned()
+    } else {
+        format!(
+            "{} reads it as UTF-8, sees no frontmatter, and still loads it (see frontmatter-missing for what it lists)",
+            cx.profile.title
+        )
+    };
     let bad: Vec<(String, Option<std::ops::Range<usize>>, String)> =
         cx.a.files
             .iter()
@@ -38,7 +49,7 @@ pub fn check(cx: &mut Cx) {
                     f.path.clone(),
                     None,
                     format!(
-                        "encoded as UTF-16 ({}, byte order mark {}); skills are read as UTF-8, so loaders see no frontmatter. Save it as UTF-8",
+                        "encoded as UTF-16 ({}, byte order mark {}); {consequence}. Save it as UTF-8",
                         if big_endian { "big-endian" } else { "little-endian" },
                         if big_endian { "FE FF" } else { "FF FE" }
                     ),

@@ -1,0 +1,228 @@
+//! Issue 36's hostile inputs to the command line, each exactly as reported: a SKILL.md with a
+//! NUL byte, `skillpg github` on paths that hold no skill and on a crafted event, a context
+//! window past any real one, `skillpg.toml` roots that leave the project, unreadable files.
+
+mod common;
+use common::git;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn skillpg_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skillpg"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_EVENT_PATH")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_OUTPUT")
+        .output()
+        .expect("run skillpg")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skillpg-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("mkdir");
+    d
+}
+
+fn write(path: PathBuf, bytes: &[u8]) {
+    std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+    std::fs::write(path, bytes).expect("write");
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_nul_byte_never_makes_a_skill_md_valid() {
+    let root = scratch("nul");
+    write(
+        root.join("nofm/SKILL.md"),
+        b"just text, no frontmatter, no name, no description\n\x00",
+    );
+    // In the frontmatter, a NUL is the YAML error every client's reader gives.
+    write(
+        root.join("nul-in-yaml/SKILL.md"),
+        b"---\nname: nul-in-yaml\ndescription: Formats\x00 tables. Use when asked.\n---\n# Body\n",
+    );
+    // In the body it is text: the skill loads as it would without it.
+    write(
+        root.join("nul-in-body/SKILL.md"),
+        b"---\nname: nul-in-body\ndescription: Formats tables. Use when a user pastes CSV.\n---\n# Body\n\x00\n",
+    );
+    for (skill, code) in [("nofm", "SPG010"), ("nul-in-yaml", "SPG015")] {
+        let out = skillpg_in(&root, &["check", "--format", "json", skill]);
+        assert_eq!(out.status.code(), Some(1), "{skill}: {}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let codes = json["skills"][0]["diagnostics"].to_string();
+        assert!(codes.contains(code), "{skill}: {codes}");
+        // Every client judges it as it judges the same text without the NUL.
+        let loads = |skill: &str| -> Vec<String> {
+            let all = skillpg_in(
+                &root,
+                &["check", "--profile", "all", "--format", "json", skill],
+            );
+            let json: serde_json::Value = serde_json::from_slice(&all.stdout).expect("json");
+            json["clients"]
+                .as_array()
+                .expect("clients")
+                .iter()
+                .filter(|c| c["skills"][0]["loads"] == true)
+                .filter_map(|c| c["client"].as_str().map(str::to_owned))
+                .collect()
+        };
+        let with_nul = loads(skill);
+        assert!(
+            !with_nul.contains(&"spec".to_owned()),
+            "{skill}: {with_nul:?}"
+        );
+        assert!(with_nul.len() < 20, "{skill}: {with_nul:?}");
+        if skill == "nofm" {
+            write(
+                root.join("nofm-plain/SKILL.md"),
+                b"just text, no frontmatter, no name, no description
+",
+            );
+            assert_eq!(with_nul, loads("nofm-plain"));
+        }
+        // github and baseline see it too; levels count the text.
+        let gh = skillpg_in(&root, &["github", skill]);
+        assert_eq!(gh.status.code(), Some(1), "github {skill}: {}", stderr(&gh));
+        let base = skillpg_in(&root, &["baseline", skill]);
+        assert!(
+            String::from_utf8_lossy(&base.stdout).contains(code),
+            "baseline {skill}"
+        );
+    }
+    let levels = skillpg_in(&root, &["levels", "--format", "json", "nofm"]);
+    let json: serde_json::Value = serde_json::from_slice(&levels.stdout).expect("json");
+    assert!(json.to_string().contains("\"level2\":1"), "{json}");
+    let out = skillpg_in(&root, &["check", "nul-in-body"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn github_refuses_paths_that_check_nothing() {
+    let root = scratch("github-paths");
+    write(
+        root.join("skills/bad/SKILL.md"),
+        b"---\nname: Bad_Skill\ndescription: x\n---\n",
+    );
+    // A folder of skills is every skill under it; so is `.`.
+    for path in ["skills", "."] {
+        let out = skillpg_in(&root, &["github", path]);
+        assert_eq!(out.status.code(), Some(1), "{path}: {}", stderr(&out));
+    }
+    // A path that does not exist, and a folder with no skill, are usage errors.
+    let out = skillpg_in(&root, &["github", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("nope: no such file or folder"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::create_dir_all(root.join("empty")).expect("mkdir");
+    let out = skillpg_in(&root, &["github", "empty"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("nothing was checked"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn github_hands_git_only_object_names() {
+    let root = scratch("github-sha");
+    let repo = root.join("repo");
+    std::fs::create_dir_all(&repo).expect("mkdir");
+    git(&repo, &["init", "-q"]);
+    write(
+        repo.join("skills/a/SKILL.md"),
+        b"---\nname: a\ndescription: x\n---\n",
+    );
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "one"]);
+    let head = git(&repo, &["rev-parse", "HEAD"]);
+    let planted = root.join("planted.txt");
+    for base in [
+        format!("--output={}", planted.display()),
+        "HEAD~1".to_owned(),
+        format!("{head} "),
+    ] {
+        let event = root.join("event.json");
+        std::fs::write(
+            &event,
+            serde_json::json!({"pull_request": {"base": {"sha": base}, "head": {"sha": head}}})
+                .to_string(),
+        )
+        .expect("write");
+        let out = Command::new(env!("CARGO_BIN_EXE_skillpg"))
+            .arg("github")
+            .current_dir(&repo)
+            .env("GITHUB_EVENT_PATH", &event)
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .env_remove("GITHUB_OUTPUT")
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{base}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("not an object name"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!planted.exists(), "git wrote {}", planted.display());
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_context_window_outside_the_range_is_a_usage_error_not_a_panic() {
+    let root = scratch("window");
+    write(
+        root.join("skills/a/SKILL.md"),
+        b"---\nname: a\ndescription: Formats tables.\n---\n",
+    );
+    for window in ["18446744073709551615", "0", "999", "10000001", "lots"] {
+        for args in [
+            vec!["listing", "skills", "--context-window", window],
+            vec!["check", "--catalog", "skills", "--context-window", window],
+            vec!["doctor", ".", "--context-window", window],
+        ] {
+            let out = skillpg_in(&root, &args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+            assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+        }
+    }
+    // The same in skillpg.toml, under check --catalog and github.
+    write(
+        root.join("skillpg.toml"),
+        b"context_window = 9223372036854775807\nroots = [\"skills\"]\n",
+    );
+    for args in [
+        vec!["check", "--catalog"],
+        vec!["github", "skills"],
+        vec!["listing"],
+    ] {
+        let out = skillpg_in(&root, &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("10,000,000"), "{}", stderr(&out));
+    }
+    // Roots that leave the project are refused.
+    write(
+        root.join("skillpg.toml"),
+        b"roots = [\"../../../../etc\"]\n",
+    );
+    let out = skillpg_in(&root, &["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("leaves the project"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
