@@ -15,3 +15,27 @@ import('./skillpg_app.js')
     p.textContent = 'The playground could not start in this browser: ' + err;
     document.body.append(p);
   });
+
+// A trap in the wasm (an allocation that fails, an `unreachable`) is not a Rust panic: the
+// panic hook never runs, and every later call into the module may trap again. Say so once, keep
+// the saved work as it was before the action (the app saves nothing once `skillpgTrapped` is
+// set), and drop a share link's fragment so that a reload does not open the same state again.
+function onTrap(error) {
+  if (!(error instanceof WebAssembly.RuntimeError)) return;
+  globalThis.skillpgTrapped = true;
+  if (location.hash.startsWith('#v1=')) {
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  if (document.querySelector('[data-testid=fatal]')) return;
+  const div = document.createElement('div');
+  div.className = 'fatal';
+  div.setAttribute('role', 'alert');
+  div.setAttribute('data-testid', 'fatal');
+  div.textContent =
+    'The playground stopped: it ran out of memory or hit an internal error (' +
+    error.message +
+    '). Reload the page to continue: your saved work is as it was before this action.';
+  document.body.append(div);
+}
+window.addEventListener('error', (e) => onTrap(e.error));
+window.addEventListener('unhandledrejection', (e) => onTrap(e.reason));

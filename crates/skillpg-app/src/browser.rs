@@ -25,6 +25,16 @@ pub fn now_ms() -> f64 {
 /// last one that rendered, and a reload starts from it.
 static PANICKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Whether the module has trapped (`web/boot.js` sets `skillpgTrapped` on a
+/// `WebAssembly.RuntimeError`): a state read after a trap is not to be trusted, so nothing
+/// is saved.
+fn trapped() -> bool {
+    cfg!(target_arch = "wasm32")
+        && js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("skillpgTrapped"))
+            .map(|v| v.is_truthy())
+            .unwrap_or(false)
+}
+
 /// Records that the app panicked: stops saving, and drops a share link's fragment from the
 /// address so that a reload does not open the same state again.
 pub fn mark_panicked() {
@@ -35,7 +45,7 @@ pub fn mark_panicked() {
 /// Saves the encoded state; returns false when storage refuses (full, or disabled). After a
 /// panic it saves nothing (and says it did not need to).
 pub fn save_state(encoded: &str) -> bool {
-    if PANICKED.load(std::sync::atomic::Ordering::SeqCst) {
+    if PANICKED.load(std::sync::atomic::Ordering::SeqCst) || trapped() {
         return true;
     }
     let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else {
@@ -270,6 +280,14 @@ pub async fn read_file_list(
     files: web_sys::FileList,
     progress: impl Fn(usize),
 ) -> Result<Vec<PickedFile>, String> {
+    // The sizes are known before anything is read: a pick past the load budget reads nothing.
+    let total: f64 = (0..files.length())
+        .filter_map(|i| files.get(i))
+        .map(|f| f.size())
+        .sum();
+    if let Some(message) = skillpg_share::over_load_budget("The files picked", total as u64) {
+        return Err(message);
+    }
     let mut res = Vec::new();
     for idx in 0..files.length() {
         let Some(file) = files.get(idx) else { continue };
@@ -288,6 +306,7 @@ pub async fn read_entries(
     progress: impl Fn(usize),
 ) -> Result<Vec<PickedFile>, String> {
     let mut res = Vec::new();
+    let mut loaded: u64 = 0;
     let mut stack: Vec<web_sys::FileSystemEntry> = roots;
     while let Some(entry) = stack.pop() {
         if entry.is_directory() {
@@ -320,6 +339,11 @@ pub async fn read_entries(
                 .await
                 .map_err(|e| format!("{path} could not be read: {e:?}"))?
                 .unchecked_into();
+            // Counted before the file is read: a drop past the load budget stops here.
+            loaded += file.size() as u64;
+            if let Some(message) = skillpg_share::over_load_budget("The drop", loaded) {
+                return Err(message);
+            }
             res.push((path, file_bytes(&file).await?));
             progress(res.len());
         }
@@ -355,6 +379,27 @@ pub async fn fetch_fresh(url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
         return Err(format!("{url} answered HTTP {}", resp.status()));
     }
     read_body(&resp, url, max_bytes).await
+}
+
+/// [`fetch_fresh`] that gives up after `timeout_ms` (the browser aborts the request), so one
+/// slow file of an index cannot hold the load for ever.
+pub async fn fetch_fresh_within(
+    url: &str,
+    max_bytes: u64,
+    timeout_ms: u32,
+) -> Result<Vec<u8>, String> {
+    let init = web_sys::RequestInit::new();
+    init.set_cache(web_sys::RequestCache::NoStore);
+    init.set_signal(Some(&web_sys::AbortSignal::timeout_with_u32(timeout_ms)));
+    let resp = start_fetch_with(url, max_bytes, Some(&init))
+        .await
+        .map_err(|e| format!("{e} (or it took over {} s)", timeout_ms / 1000))?;
+    if !resp.ok() {
+        return Err(format!("{url} answered HTTP {}", resp.status()));
+    }
+    read_body(&resp, url, max_bytes)
+        .await
+        .map_err(|e| format!("{e} (or it took over {} s)", timeout_ms / 1000))
 }
 
 /// An answer: its status, GitHub's rate-limit headers (when the server exposes them) and body.

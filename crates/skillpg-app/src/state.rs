@@ -63,11 +63,13 @@ impl PageState {
         self.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW)
     }
 
-    /// Puts a loaded skill in place of the one with its folder name, or after the others, and
-    /// selects its SKILL.md.
-    pub fn put_skill(&mut self, input: SkillInput) {
-        self.selected = skillpg_share::put_skill(&mut self.skills, input);
+    /// Puts a loaded skill after the others, never over one (`skillpg_share::place_skill`),
+    /// and selects its SKILL.md; where it went.
+    pub fn put_skill(&mut self, input: SkillInput) -> skillpg_share::Placed {
+        let placed = skillpg_share::place_skill(&mut self.skills, input);
+        self.selected = placed.index();
         self.selected_file = "SKILL.md".into();
+        placed
     }
 
     /// Whether the loaded skills are checked as one catalog.
@@ -301,10 +303,20 @@ pub fn decode_fragment(hash: &str) -> Option<Result<PageState, String>> {
 
 /// A `.zip` of one skill, laid out as claude.ai expects: one top-level folder.
 pub fn skill_zip(skill: &SkillInput) -> Vec<u8> {
+    // Whatever state the page holds, the archive never names a path outside its one folder:
+    // a folder that is not a folder name is written as `skill`, and every path is cleaned.
+    let dir = if skillpg_core::ingest::is_folder_name(&skill.dir_name) {
+        skill.dir_name.as_str()
+    } else {
+        "skill"
+    };
     let entries: Vec<(String, &[u8])> = skill
         .files
         .iter()
-        .map(|(path, bytes)| (format!("{}/{}", skill.dir_name, path), bytes.as_slice()))
+        .filter_map(|(path, bytes)| {
+            let path = skillpg_core::ingest::clean_path(path).filter(|p| !p.is_empty())?;
+            Some((format!("{dir}/{path}"), bytes.as_slice()))
+        })
         .collect();
     skillpg_core::ingest::write_archive(&entries)
 }
@@ -683,7 +695,7 @@ mod tests {
     }
 
     #[test]
-    fn a_skill_of_the_same_folder_replaces_the_loaded_one() {
+    fn a_skill_of_the_same_folder_never_replaces_the_loaded_one() {
         let skill = |dir: &str, body: &str| {
             SkillInput::new(dir, vec![("SKILL.md".into(), body.as_bytes().to_vec())])
         };
@@ -691,7 +703,11 @@ mod tests {
         state.put_skill(skill("a", "1"));
         state.put_skill(skill("b", "1"));
         state.selected_file = "scripts/x.py".into();
-        state.put_skill(skill("a", "2"));
+        // The same bytes again: nothing changes, the skill is selected.
+        assert_eq!(
+            state.put_skill(skill("a", "1")),
+            skillpg_share::Placed::Unchanged(0)
+        );
         assert_eq!(
             (
                 state.skills.len(),
@@ -700,9 +716,20 @@ mod tests {
             ),
             (2, 0, "SKILL.md")
         );
-        assert_eq!(state.skills[0].files[0].1, b"2");
+        // Other bytes (an edit, or another skill of that folder): loaded beside, both kept.
+        assert_eq!(
+            state.put_skill(skill("a", "2")),
+            skillpg_share::Placed::Beside {
+                index: 2,
+                dir: "a-2".into()
+            }
+        );
+        assert_eq!(state.skills[0].files[0].1, b"1");
+        assert_eq!(state.skills[2].files[0].1, b"2");
+        assert_eq!(state.put_skill(skill("a", "3")).index(), 3);
+        assert_eq!(state.skills[3].dir_name, "a-3");
         state.put_skill(skill("c", "1"));
-        assert_eq!((state.skills.len(), state.selected), (3, 2));
+        assert_eq!((state.skills.len(), state.selected), (5, 4));
     }
 
     #[test]

@@ -1127,10 +1127,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         skills.len()
                     ));
                 };
-                let (text, _) = skill
-                    .skill_md_shown()
-                    .ok_or_else(|| format!("{}: no SKILL.md", skill.dir_name))?;
-                println!("{}", skillpg_share::interchange::zed_link(&text));
+                // The page's bound, and a word on the files a Zed link cannot carry.
+                let (link, note) = skillpg_share::interchange::zed_link_of(skill)?;
+                println!("{link}");
+                if let Some(note) = note {
+                    eprintln!("note: {note}");
+                }
                 return Ok(ExitCode::SUCCESS);
             }
             if let Some(dir) = well_known {

@@ -203,6 +203,24 @@ pub fn clean_path(raw: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// The longest folder name taken from an untrusted source (a link, an index): the name limit
+/// of common file systems (255 bytes), so no folder name costs more than a path part does.
+pub const MAX_FOLDER_NAME_BYTES: usize = 255;
+
+/// Whether `name` can be a skill folder's name where it comes from outside (a link's `dir`, an
+/// index's skill): one path part, neither `.` nor `..`, no `/` or `\\`, no control character, a
+/// drive letter or a colon, at most [`MAX_FOLDER_NAME_BYTES`]; otherwise a folder written from it
+/// (a zip's top-level folder) would land outside where it is unpacked.
+pub fn is_folder_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_FOLDER_NAME_BYTES
+        && name != "."
+        && name != ".."
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c == ':' || c.is_control())
+}
+
 /// Finds every skill in a tree of files: each folder holding a `SKILL.md` (or `skill.md`) is a
 /// skill with every file below it; `.git` and `node_modules` are skipped. `root_name` is the
 /// name of the folder the paths are relative to (a dropped folder's name).

@@ -24,12 +24,59 @@ use crate::SkillInput;
 /// a link past this is not one chat apps keep).
 pub const MAX_ZED_BYTES: usize = 1024 * 1024;
 
+/// The longest text the page's address field takes: a Zed link of [`MAX_ZED_BYTES`] with room
+/// for its prefix; an address is far shorter.
+pub const MAX_ADDRESS_CHARS: usize = MAX_ZED_BYTES * 4 / 3 + 64;
+
 /// Zed's share link for a SKILL.md's text.
 pub fn zed_link(skill_md: &str) -> String {
     format!(
         "zed://skill?data={}",
         URL_SAFE_NO_PAD.encode(skill_md.as_bytes())
     )
+}
+
+/// Zed's share link for `skill`, as the page reads one: its SKILL.md of at most
+/// [`MAX_ZED_BYTES`] (a larger one makes a link the page refuses), with a note naming the
+/// other files a Zed link cannot carry.
+pub fn zed_link_of(skill: &SkillInput) -> Result<(String, Option<String>), String> {
+    let (_, bytes) = skill
+        .files
+        .iter()
+        .find(|(p, _)| p == "SKILL.md")
+        .ok_or_else(|| format!("{}: no SKILL.md", skill.dir_name))?;
+    if bytes.len() > MAX_ZED_BYTES {
+        return Err(format!(
+            "{}: SKILL.md is {} bytes; a Zed link carries at most {} (1 MB), which is also what the playground opens",
+            skill.dir_name,
+            crate::thousands(bytes.len()),
+            crate::thousands(MAX_ZED_BYTES)
+        ));
+    }
+    let (text, _) = skill
+        .skill_md_shown()
+        .ok_or_else(|| format!("{}: no SKILL.md", skill.dir_name))?;
+    let others: Vec<&str> = skill
+        .files
+        .iter()
+        .filter(|(p, _)| p != "SKILL.md")
+        .map(|(p, _)| p.as_str())
+        .collect();
+    let note = (!others.is_empty()).then(|| {
+        format!(
+            "a Zed link holds SKILL.md alone: {} other file(s) of {} are not in it ({})",
+            others.len(),
+            skill.dir_name,
+            others
+                .iter()
+                .take(5)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+                + if others.len() > 5 { ", …" } else { "" }
+        )
+    });
+    Ok((zed_link(&text), note))
 }
 
 /// The skill a Zed share link holds: its SKILL.md, in a folder named after its `name` (else
@@ -150,14 +197,58 @@ pub fn skill_digest(files: &[(String, String)]) -> String {
 }
 
 /// A path the index may carry: relative, `/`-separated, printable ASCII without `\ ? # [ ]`,
-/// no `..` segment.
+/// no `.` or `..` segment and no empty one, read both as written and percent-decoded (a
+/// browser resolves `%2e%2e` to `..` when it fetches the address).
 fn is_index_path(path: &str) -> bool {
-    !path.is_empty()
-        && !path.starts_with('/')
-        && path
-            .bytes()
-            .all(|b| (0x20..=0x7e).contains(&b) && !b"\\?#[]".contains(&b))
-        && !path.split('/').any(|seg| seg == ".." || seg.is_empty())
+    let plain = |p: &str| {
+        !p.is_empty()
+            && !p.starts_with('/')
+            && p.bytes()
+                .all(|b| (0x20..=0x7e).contains(&b) && !b"\\?#[]".contains(&b))
+            && !p
+                .split('/')
+                .any(|seg| seg == ".." || seg == "." || seg.is_empty())
+    };
+    plain(path) && percent_decoded(path).is_some_and(|d| plain(&d))
+}
+
+/// `path` with its `%XX` escapes decoded; `None` when an escape is malformed or decodes to
+/// something that is not text.
+fn percent_decoded(path: &str) -> Option<String> {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = path.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The folder an index's relative addresses resolve against: its address without the query
+/// or fragment, up to its last `/` (a `/` in the query string is not a folder).
+pub fn index_folder(index_address: &str) -> &str {
+    let path = index_address
+        .split(['?', '#'])
+        .next()
+        .unwrap_or(index_address);
+    &path[..path.rfind('/').map_or(0, |i| i + 1)]
+}
+
+/// Where to fetch `rel` (from [`files_to_fetch`]) for the index at `index_address`.
+pub fn fetch_address(index_address: &str, rel: &str) -> String {
+    format!("{}{rel}", index_folder(index_address))
+}
+
+/// `sha256:{hex}` compared as the same digest whatever the case of its hex.
+fn same_digest(want: &str, got: &str) -> bool {
+    want.trim().eq_ignore_ascii_case(got)
 }
 
 /// The index of `skills` (its JSON, pretty), each skill's SKILL.md first and its files'
@@ -258,6 +349,16 @@ pub fn read_index(json: &str) -> Result<Index, String> {
                 s.name
             ));
         }
+        // The other form's one address is a path in the skill's folder too: never another
+        // origin, never outside `{name}/`.
+        if let Some(url) = &s.url
+            && !(is_index_path(url) && url.starts_with(&format!("{}/", s.name)))
+        {
+            return Err(format!(
+                "{}: the index gives its SKILL.md at {url:?}, outside the skill's folder {}/ beside the index; it was not loaded",
+                s.name, s.name
+            ));
+        }
         for f in &s.files {
             if !is_index_path(f.path()) {
                 return Err(format!(
@@ -303,7 +404,7 @@ pub fn verify(
             .find(|(p, _)| p == "SKILL.md")
             .ok_or_else(|| format!("{}: SKILL.md was not fetched", entry.name))?;
         match &entry.digest {
-            Some(want) if *want != digest(bytes) => {
+            Some(want) if !same_digest(want, &digest(bytes)) => {
                 return Err(format!(
                     "{}/SKILL.md does not match the index's digest ({want}, fetched {}): tampered or out of date, so it was not loaded",
                     entry.name,
@@ -328,7 +429,7 @@ pub fn verify(
             .ok_or_else(|| format!("{}/{} was not fetched", entry.name, f.path()))?;
         let got = digest(bytes);
         match f {
-            IndexFile::WithDigest { digest: want, .. } if *want != got => {
+            IndexFile::WithDigest { digest: want, .. } if !same_digest(want, &got) => {
                 return Err(format!(
                     "{}/{} does not match the index's digest ({want}, fetched {got}): tampered or out of date, so the skill was not loaded",
                     entry.name,
@@ -347,7 +448,7 @@ pub fn verify(
     }
     if warning.is_none()
         && let Some(want) = &entry.digest
-        && *want != skill_digest(&hexes)
+        && !same_digest(want, &skill_digest(&hexes))
     {
         return Err(format!(
             "{}: the files match their digests but not the skill's ({want}): the index is out of step with its files, so the skill was not loaded",
@@ -357,9 +458,135 @@ pub fn verify(
     Ok((SkillInput::new(entry.name.clone(), fetched), warning))
 }
 
+/// What a load from an index says: how many skills were loaded and whether their bytes were
+/// checked (only when every loaded one was), which were refused and why, and what was not
+/// verified. `loaded` counts the skills that took a place in the page.
+pub fn index_summary(
+    loaded: usize,
+    unverified: &[String],
+    refused: &[String],
+    beside: Option<String>,
+) -> String {
+    let mut message = if loaded == 0 {
+        "Loaded no skill from the index.".to_owned()
+    } else if unverified.is_empty() {
+        format!(
+            "Loaded {loaded} skill(s) from the index, each file checked against its SHA-256 digest."
+        )
+    } else {
+        format!(
+            "Loaded {loaded} skill(s) from the index; not verified: {}.",
+            unverified.join("; ")
+        )
+    };
+    if !refused.is_empty() {
+        message.push_str(&format!(" Refused: {}.", refused.join("; ")));
+    }
+    if let Some(b) = beside {
+        message.push(' ');
+        message.push_str(&b);
+    }
+    message
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_outside_the_skill_folder_are_refused_as_written_and_decoded() {
+        let one = |url: &str| {
+            format!(
+                r#"{{"version":"0.2.0","skills":[{{"name":"a","description":"x","url":"{url}","digest":"sha256:00"}}]}}"#
+            )
+        };
+        for url in [
+            "../../../outside/SKILL.md",
+            "https://elsewhere.example/SKILL.md",
+            "//elsewhere.example/SKILL.md",
+            "a/%2e%2e/%2e%2e/secret.md",
+            "b/SKILL.md",
+            "/a/SKILL.md",
+        ] {
+            let e = read_index(&one(url)).expect_err(url);
+            assert!(e.contains("outside the skill's folder"), "{url}: {e}");
+        }
+        assert!(read_index(&one("a/SKILL.md")).is_ok());
+        let listed = |path: &str| {
+            format!(
+                r#"{{"version":"0.2.0","skills":[{{"name":"a","description":"x","files":[{{"path":"{path}","digest":"sha256:00"}}]}}]}}"#
+            )
+        };
+        for path in [
+            "x/%2e%2e/%2e%2e/secret.md",
+            "%2E%2E/x",
+            "x/%2F/y",
+            "./SKILL.md",
+            "x/%zz",
+        ] {
+            assert!(read_index(&listed(path)).is_err(), "{path}");
+        }
+        assert!(read_index(&listed("references/a%20b.md")).is_ok());
+    }
+
+    #[test]
+    fn relative_addresses_resolve_against_the_index_folder_not_its_query() {
+        assert_eq!(
+            fetch_address(
+                "https://h.example/.well-known/agent-skills/index.json?ref=a/b",
+                "x/SKILL.md"
+            ),
+            "https://h.example/.well-known/agent-skills/x/SKILL.md"
+        );
+        assert_eq!(
+            fetch_address("https://h.example/s/index.json#frag/x", "x/SKILL.md"),
+            "https://h.example/s/x/SKILL.md"
+        );
+    }
+
+    #[test]
+    fn a_digest_in_upper_case_hex_is_the_same_digest() {
+        let skill_md = b"---\nname: a\ndescription: x\n---\n".to_vec();
+        let want = digest(&skill_md)
+            .to_ascii_uppercase()
+            .replace("SHA256:", "sha256:");
+        let entry = IndexSkill {
+            name: "a".into(),
+            description: "x".into(),
+            digest: Some(want.clone()),
+            files: Vec::new(),
+            url: None,
+        };
+        assert!(verify(&entry, vec![("SKILL.md".into(), skill_md.clone())]).is_ok());
+        let entry = IndexSkill {
+            digest: None,
+            files: vec![IndexFile::WithDigest {
+                path: "SKILL.md".into(),
+                digest: want,
+            }],
+            ..entry
+        };
+        assert!(verify(&entry, vec![("SKILL.md".into(), skill_md)]).is_ok());
+    }
+
+    #[test]
+    fn the_summary_says_verified_only_when_everything_was() {
+        let all = index_summary(2, &[], &[], None);
+        assert!(all.contains("each file checked"), "{all}");
+        let some = index_summary(
+            2,
+            &["b: the index gives no digest, so nothing was verified".into()],
+            &[],
+            None,
+        );
+        assert!(!some.contains("each file checked"), "{some}");
+        assert!(some.contains("not verified"), "{some}");
+        let none = index_summary(0, &[], &["a: tampered".into()], None);
+        assert!(
+            none.starts_with("Loaded no skill") && none.contains("Refused: a: tampered"),
+            "{none}"
+        );
+    }
 
     #[test]
     fn the_drafts_worked_example_digest() {

@@ -484,6 +484,15 @@ pub fn skills_from_wire(wire: Vec<SkillV1>) -> Result<Vec<SkillInput>, String> {
     let mut skills = Vec::with_capacity(wire.len());
     let mut n_bytes = 0usize;
     for s in wire {
+        // The folder is a path too: `..`, `` or `a/b/../../c` would put a download's files
+        // outside the folder it is unpacked in.
+        if !skillpg_core::ingest::is_folder_name(&s.dir) {
+            let shown: String = s.dir.chars().take(80).collect();
+            return Err(format!(
+                "the link names a skill folder that is not a folder name: {shown:?}{}; it was not opened",
+                if shown.len() < s.dir.len() { "…" } else { "" }
+            ));
+        }
         let mut files = Vec::with_capacity(s.files.len());
         for f in s.files {
             // Paths from a link are as untrusted as paths from an archive.
@@ -521,8 +530,10 @@ pub fn skills_from_wire(wire: Vec<SkillV1>) -> Result<Vec<SkillInput>, String> {
             dir_name: s.dir,
             files,
             findings,
-            // A folder name, bounded like one: a link cannot carry more.
-            inside: s.inside.filter(|o| o.len() <= 4096),
+            // A relative folder path, bounded: a link cannot carry more.
+            inside: s
+                .inside
+                .filter(|o| o.len() <= 4096 && skillpg_core::ingest::clean_path(o).is_some()),
         });
     }
     Ok(skills)
@@ -577,19 +588,91 @@ pub fn decode_wire<L: DeserializeOwned + Default>(data: &str) -> Result<ShareSta
     Ok(wire)
 }
 
-/// Puts a loaded skill in place of the one with its folder name, or after the others; the
-/// index it now has (which the page selects).
-pub fn put_skill(skills: &mut Vec<SkillInput>, input: SkillInput) -> usize {
+/// The most bytes one load may bring into the page, whatever it comes from (a drop, a picker,
+/// an address, an archive as unpacked, a discovery index, a Zed link, a share link): each
+/// per-file and per-count cap can hold while their product does not (an index of 60 files of
+/// 15 MB took the page's memory to 3.7 GB), so one total bounds them all.
+pub const MAX_LOAD_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The message when `what` would bring `bytes` (so far) into the page, past
+/// [`MAX_LOAD_BYTES`]; `None` within it.
+pub fn over_load_budget(what: &str, bytes: u64) -> Option<String> {
+    (bytes > MAX_LOAD_BYTES).then(|| {
+        format!(
+            "{what} holds more than {} MB ({} MB so far), more than one load may bring into the page; nothing was loaded, and what was loaded before stays",
+            MAX_LOAD_BYTES / (1024 * 1024),
+            bytes.div_ceil(1024 * 1024)
+        )
+    })
+}
+
+/// Where a loaded skill went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Placed {
+    /// After the others: no skill had its folder name.
+    Added(usize),
+    /// The same files as the skill already there: nothing changed.
+    Unchanged(usize),
+    /// Beside the skill of its folder name, which holds other bytes (a person's edits, or
+    /// another skill of that name), under a new folder name: nothing is dropped.
+    Beside { index: usize, dir: String },
+}
+
+impl Placed {
+    /// The index it has now (which the page selects).
+    pub fn index(&self) -> usize {
+        match self {
+            Placed::Added(i) | Placed::Unchanged(i) | Placed::Beside { index: i, .. } => *i,
+        }
+    }
+}
+
+/// Puts a loaded skill after the others, never over one: a skill of the same folder name
+/// with the same files is left as it is, and one with other bytes (the person's edits, or
+/// another skill of that name) stays, the new one loaded beside it as `{dir}-2` (`-3`, …).
+pub fn place_skill(skills: &mut Vec<SkillInput>, input: SkillInput) -> Placed {
     match skills.iter().position(|k| k.dir_name == input.dir_name) {
-        Some(idx) => {
-            skills[idx] = input;
-            idx
+        Some(idx) if skills[idx].files == input.files => Placed::Unchanged(idx),
+        Some(_) => {
+            let dir = (2..)
+                .map(|n| format!("{}-{n}", input.dir_name))
+                .find(|d| !skills.iter().any(|k| &k.dir_name == d))
+                .unwrap_or_default();
+            let mut input = input;
+            input.dir_name = dir.clone();
+            skills.push(input);
+            Placed::Beside {
+                index: skills.len() - 1,
+                dir,
+            }
         }
         None => {
             skills.push(input);
-            skills.len() - 1
+            Placed::Added(skills.len() - 1)
         }
     }
+}
+
+/// [`place_skill`], for a caller that needs only the index.
+pub fn put_skill(skills: &mut Vec<SkillInput>, input: SkillInput) -> usize {
+    place_skill(skills, input).index()
+}
+
+/// What a load says of the skills it placed beside others, or nothing.
+pub fn beside_note(placed: &[Placed]) -> Option<String> {
+    let beside: Vec<&str> = placed
+        .iter()
+        .filter_map(|p| match p {
+            Placed::Beside { dir, .. } => Some(dir.as_str()),
+            Placed::Added(_) | Placed::Unchanged(_) => None,
+        })
+        .collect();
+    (!beside.is_empty()).then(|| {
+        format!(
+            "A skill of the same folder was loaded already, with other contents; nothing was replaced: the new one is beside it as {}.",
+            beside.join(", ")
+        )
+    })
 }
 
 /// Why a link of `len` characters is not made (over [`MAX_LINK_CHARS`]), in the page's words.
@@ -603,7 +686,7 @@ pub fn too_long(len: usize) -> Option<String> {
     })
 }
 
-fn thousands(n: usize) -> String {
+pub(crate) fn thousands(n: usize) -> String {
     skillpg_core::diagnostic::thousands(n as u64)
 }
 
@@ -653,4 +736,49 @@ pub fn badge(link: &str) -> String {
     format!(
         "[![Open in Skill Playground](https://img.shields.io/badge/Skill_Playground-open-2b6cb0)]({link})"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wire_skill(dir: &str) -> SkillV1 {
+        SkillV1 {
+            dir: dir.to_owned(),
+            files: vec![FileV1 {
+                p: "SKILL.md".to_owned(),
+                t: Some("---\nname: x\n---\n".to_owned()),
+                b: None,
+            }],
+            findings: Vec::new(),
+            inside: None,
+        }
+    }
+
+    #[test]
+    fn a_link_whose_folder_is_not_a_folder_name_is_refused() {
+        // Issue 36: each of these made "Download the skill (.zip)" write outside its folder.
+        let long = "a".repeat(100_000);
+        for dir in [
+            "..",
+            "",
+            ".",
+            "a/b/../../c",
+            "/abs",
+            "a\\..\\b",
+            "c:evil",
+            "x\u{0}y",
+            &long,
+        ] {
+            let e = skills_from_wire(vec![wire_skill(dir)]).expect_err(dir);
+            assert!(e.contains("not a folder name"), "{e}");
+            assert!(e.len() < 300, "the message stays short: {}", e.len());
+        }
+        for dir in ["pdf", "my skill", "données", "a.b"] {
+            assert_eq!(
+                skills_from_wire(vec![wire_skill(dir)]).expect(dir)[0].dir_name,
+                dir
+            );
+        }
+    }
 }

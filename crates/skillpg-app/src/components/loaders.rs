@@ -13,8 +13,9 @@ use crate::state::SkillInput;
 use skillpg_core::ingest::is_archive_name;
 
 /// Turns picked or dropped files into skills (`c` is passed in: this runs in a task, outside
-/// the component tree that provides the context) and adds them to the catalog (a skill with the
-/// same folder name is replaced). Archives among the files are opened.
+/// the component tree that provides the context) and adds them to the catalog (never over a
+/// loaded skill: one of the same folder with other bytes is loaded beside it). Archives among
+/// the files are opened; the whole load is held to the load budget.
 fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
     let mut inputs = Vec::new();
     let (archives, plain): (Vec<PickedFile>, Vec<PickedFile>) =
@@ -44,12 +45,27 @@ fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
         skills.extend(SkillInput::from_ingested(ingested));
     }
     let n_found = skills.len();
+    // Archives are counted as unpacked: several of them can pass each one's own bound.
+    let total: u64 = skills
+        .iter()
+        .flat_map(|k| &k.files)
+        .map(|(_, b)| b.len() as u64)
+        .sum();
+    if let Some(message) = skillpg_share::over_load_budget("This load", total) {
+        c.status.set(message);
+        return;
+    }
+    let mut placed = Vec::new();
     c.state.update(|s| {
         for k in skills {
-            s.put_skill(k);
+            placed.push(s.put_skill(k));
         }
     });
     let mut message = format!("Loaded {n_found} skill(s).");
+    if let Some(note) = skillpg_share::beside_note(&placed) {
+        message.push(' ');
+        message.push_str(&note);
+    }
     if !problems.is_empty() {
         message.push_str(&format!(
             " Problems with the input (shown with its first skill's findings): {}",
@@ -170,9 +186,13 @@ fn UrlLoader(busy: RwSignal<bool>) -> impl IntoView {
             match read {
                 Ok(skill) => {
                     let name = skill.dir_name.clone();
-                    c.state.update(|s| s.put_skill(skill));
+                    let placed = c.state.try_update(|s| s.put_skill(skill));
+                    let note = placed
+                        .and_then(|p| skillpg_share::beside_note(std::slice::from_ref(&p)))
+                        .map(|n| format!(" {n}"))
+                        .unwrap_or_default();
                     c.status
-                        .set(format!("Loaded {name} from a Zed share link."));
+                        .set(format!("Loaded {name} from a Zed share link.{note}"));
                 }
                 Err(message) => c
                     .status
@@ -213,7 +233,26 @@ fn UrlLoader(busy: RwSignal<bool>) -> impl IntoView {
         <div class="url-load">
             <label for="url-input">"Load from a URL (GitHub file or raw address, a gist's raw file, a zip, a /.well-known/agent-skills/index.json, a zed://skill link)"</label>
             <input id="url-input" type="url" placeholder="https://github.com/owner/repo/blob/main/skills/x/SKILL.md"
-                prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))
+                prop:value=move || url.get() on:input=move |ev| {
+                    // An address is short: a pasted 20 MB link is refused by its length before
+                    // it is copied anywhere (a Zed link past 1 MB would be refused anyway).
+                    let len = ev.target()
+                        .and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok())
+                        .map(|v| v.unchecked_into::<js_sys::JsString>().length() as usize)
+                        .unwrap_or(0);
+                    if len > skillpg_share::interchange::MAX_ADDRESS_CHARS {
+                        url.set(String::new());
+                        if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                            i.set_value("");
+                        }
+                        c.status.set(format!(
+                            "That paste is {} characters; an address or a Zed link is at most {} (a Zed link holds a SKILL.md of up to 1 MB). Drop or pick the file instead.",
+                            n(len), n(skillpg_share::interchange::MAX_ADDRESS_CHARS)
+                        ));
+                    } else {
+                        url.set(event_target_value(&ev));
+                    }
+                }
                 on:keydown=move |ev| if ev.key() == "Enter" { load_url() }/>
             <button data-testid="url-load" on:click=move |_| load_url()>"Load"</button>
         </div>
@@ -228,7 +267,7 @@ fn Gallery() -> impl IntoView {
         <div class="gallery" aria-label="Samples">
             <span>"Samples: "</span>
             {SAMPLES.iter().map(|&sample| view! {
-                <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| c.state.update(|st| st.put_skill(sample.input()))>{sample.title}</button>
+                <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| c.state.update(|st| { st.put_skill(sample.input()); })>{sample.title}</button>
             }).collect_view()}
             <button data-testid="new-skill" on:click=move |_| c.state.update(|st| {
                 st.skills.push(SkillInput::new("new-skill", vec![("SKILL.md".into(), b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec())]));
@@ -246,7 +285,7 @@ fn Gallery() -> impl IntoView {
 async fn load_index(c: super::Ctx, address: &str) {
     use skillpg_share::interchange;
     c.status.set(format!("Fetching {address}…"));
-    let index = match browser::fetch_fresh(address, github::MAX_BYTES)
+    let index = match browser::fetch_fresh_within(address, github::MAX_BYTES, INDEX_FETCH_MS)
         .await
         .and_then(|b| interchange::read_index(&String::from_utf8_lossy(&b)))
     {
@@ -257,7 +296,6 @@ async fn load_index(c: super::Ctx, address: &str) {
             return;
         }
     };
-    let folder = &address[..address.rfind('/').map_or(0, |i| i + 1)];
     let mut loaded = Vec::new();
     let mut refused = Vec::new();
     let mut warnings = Vec::new();
@@ -272,19 +310,35 @@ async fn load_index(c: super::Ctx, address: &str) {
         ));
         return;
     }
+    // One budget for the whole index: each file is fetched with at most what is left of it.
+    let mut fetched_bytes: u64 = 0;
     for entry in &index.skills {
         let mut fetched = Vec::new();
         let mut failed = None;
         for (path, rel) in interchange::files_to_fetch(entry) {
-            let url = if rel.starts_with("https://") || rel.starts_with("http://") {
-                rel
-            } else {
-                format!("{folder}{rel}")
-            };
+            let url = interchange::fetch_address(address, &rel);
+            let left = skillpg_share::MAX_LOAD_BYTES.saturating_sub(fetched_bytes);
             c.status.set(format!("Fetching {url}…"));
-            match browser::fetch_fresh(&url, github::MAX_BYTES).await {
-                Ok(bytes) => fetched.push((path, bytes)),
+            match browser::fetch_fresh_within(&url, github::MAX_BYTES.min(left), INDEX_FETCH_MS)
+                .await
+            {
+                Ok(bytes) => {
+                    fetched_bytes += bytes.len() as u64;
+                    fetched.push((path, bytes));
+                }
                 Err(e) => {
+                    // Refused for its size with less than a file's cap of the budget left: the
+                    // index as a whole is over the load budget, and nothing of it is loaded.
+                    if left < github::MAX_BYTES
+                        && e.contains("allowed here")
+                        && let Some(m) = skillpg_share::over_load_budget(
+                            "The index",
+                            fetched_bytes.max(skillpg_share::MAX_LOAD_BYTES + 1),
+                        )
+                    {
+                        c.status.set(m);
+                        return;
+                    }
                     failed = Some(format!("{}: {e}", entry.name));
                     break;
                 }
@@ -302,26 +356,22 @@ async fn load_index(c: super::Ctx, address: &str) {
             Err(e) => refused.push(e),
         }
     }
-    let n = loaded.len();
+    let mut placed = Vec::new();
     c.state.update(|s| {
         for k in loaded {
-            s.put_skill(k);
+            placed.push(s.put_skill(k));
         }
     });
-    let mut message = format!(
-        "Loaded {n} skill(s) from the index, each file checked against its SHA-256 digest."
-    );
-    if !refused.is_empty() {
-        message = format!(
-            "Loaded {n} skill(s) from the index. Refused: {}.",
-            refused.join("; ")
-        );
-    }
-    if !warnings.is_empty() {
-        message.push_str(&format!(" {}.", warnings.join("; ")));
-    }
-    c.status.set(message);
+    c.status.set(interchange::index_summary(
+        placed.len(),
+        &warnings,
+        &refused,
+        skillpg_share::beside_note(&placed),
+    ));
 }
+
+/// How long one file of an index may take to arrive before the load gives up on it.
+const INDEX_FETCH_MS: u32 = 30_000;
 
 /// The files at `address`: a GitHub folder (listed through the API, read from the raw host),
 /// a GitHub file, or any other address of a SKILL.md or an archive. Paths keep the folder's
