@@ -28,6 +28,9 @@ pub enum Status {
     NotFound,
     #[serde(rename = "not listed")]
     NotListed,
+    /// A folder doctor could not look into (unreadable, or a link it does not follow).
+    #[serde(rename = "not checked")]
+    NotChecked,
 }
 
 impl Status {
@@ -36,6 +39,7 @@ impl Status {
             Status::Loads => "loads",
             Status::NotFound => "not found",
             Status::NotListed => "not listed",
+            Status::NotChecked => "not checked",
         }
     }
 }
@@ -68,36 +72,63 @@ pub struct ClientScan {
     pub listing: Option<String>,
 }
 
+/// What a scan of a skills folder met: every folder holding `SKILL.md`, and every folder it
+/// could not look into, with why.
+#[derive(Debug, Default)]
+struct Found {
+    /// Folders holding `SKILL.md`, relative to the root (`""` for the root itself).
+    skills: Vec<String>,
+    /// Folders not looked into: `(relative path, why)`. A symbolic link is not followed (the
+    /// client may follow it; doctor cannot say what it finds there), and a folder the system
+    /// would not list is named, never passed over in silence.
+    skipped: Vec<(String, String)>,
+}
+
 /// Every folder under `root` holding `SKILL.md`, relative to `root` (`""` for `root` itself),
-/// to [`MAX_SCAN_DEPTH`], skipping `.git` and `node_modules` and not following symbolic links.
-fn skill_dirs(root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
+/// to [`MAX_SCAN_DEPTH`], skipping `.git` and `node_modules` and not following symbolic links;
+/// and the folders it could not look into.
+fn skill_dirs(root: &Path) -> Found {
+    let mut found = Found::default();
     let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
     while let Some((dir, rel, depth)) = stack.pop() {
         if dir.join("SKILL.md").is_file() {
-            out.push(rel.clone());
+            found.skills.push(rel.clone());
         }
         if depth == MAX_SCAN_DEPTH {
             continue;
         }
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                found
+                    .skipped
+                    .push((rel.clone(), format!("the folder could not be read ({e})")));
+                continue;
+            }
         };
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            if is_dir && name != ".git" && name != "node_modules" {
-                let rel = if rel.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{rel}/{name}")
-                };
-                stack.push((entry.path(), rel, depth + 1));
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let child = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if kind.is_symlink() && entry.path().is_dir() {
+                found.skipped.push((
+                    child,
+                    "a symbolic link to a folder: doctor does not follow links, so it cannot say what the client finds there (check the folder it points to)".to_owned(),
+                ));
+            } else if kind.is_dir() && name != ".git" && name != "node_modules" {
+                stack.push((entry.path(), child, depth + 1));
             }
         }
     }
-    out.sort();
-    out
+    found.skills.sort();
+    found.skipped.sort();
+    found
 }
 
 /// How `install` reads a `SKILL.md` that it does not find, in words.
@@ -164,7 +195,20 @@ pub fn scan(
                 continue;
             }
             scan.folders.push(folder.to_owned());
-            for rel in skill_dirs(&root) {
+            let found = skill_dirs(&root);
+            for (rel, why) in found.skipped {
+                scan.skills.push(SeenSkill {
+                    path: if rel.is_empty() {
+                        folder.to_owned()
+                    } else {
+                        format!("{folder}/{rel}")
+                    },
+                    name: None,
+                    status: Status::NotChecked,
+                    why: vec![why],
+                });
+            }
+            for rel in found.skills {
                 let path = if rel.is_empty() {
                     folder.to_owned()
                 } else {

@@ -627,8 +627,9 @@ fn listing_says_which_descriptions_each_client_shortens() {
         String::from_utf8_lossy(&skillpg(&["listing", dirs[0].to_str().expect("utf-8")]).stdout)
             .into_owned();
     assert!(
+        // No window given: the one default of every edge, 200,000 tokens (issue 37).
         text.contains("OpenAI Codex: ")
-            && text.contains("of 8,000 characters at an unknown window (fits)"),
+            && text.contains("of 4,000 approximate tokens at a 200,000-token window (fits)"),
         "{text}"
     );
 }
@@ -1039,7 +1040,7 @@ fn doctor_explains_each_skill_a_client_would_not_list_in_its_own_words() {
         "--format",
         "json",
         "--context-window",
-        "500",
+        "1000",
         home_arg,
     ]);
     assert_eq!(
@@ -1083,7 +1084,8 @@ fn doctor_explains_each_skill_a_client_would_not_list_in_its_own_words() {
         why(&twice).contains("the same name in .agents/skills/pdf and .claude/skills/pdf"),
         "{twice}"
     );
-    // Codex at a 500-token window: 10 tokens of listing, so skills are left out.
+    // Codex at a 1,000-token window (the least a window may be): 20 tokens of listing, so
+    // skills are left out.
     let codex: Vec<serde_json::Value> = client_entry(&scans, "codex")["skills"]
         .as_array()
         .expect("codex")

@@ -226,3 +226,98 @@ fn a_context_window_outside_the_range_is_a_usage_error_not_a_panic() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `skillpg` run where a file with no read permission is really unreadable: as this user when
+/// it is not root, else as `nobody` through util-linux's `setpriv` (root reads any file), from
+/// a copy of the binary that `nobody` may run.
+fn skillpg_unprivileged(dir: &Path, args: &[&str]) -> Output {
+    let is_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false);
+    if !is_root {
+        return skillpg_in(dir, args);
+    }
+    let bin_dir = scratch("bin");
+    let bin = bin_dir.join("skillpg");
+    std::fs::copy(env!("CARGO_BIN_EXE_skillpg"), &bin).expect("copy the binary");
+    chmod(&bin_dir, 0o755);
+    chmod(&bin, 0o755);
+    Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&bin)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_EVENT_PATH")
+        .output()
+        .expect("setpriv runs (util-linux)")
+}
+
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+#[test]
+fn an_unreadable_file_is_a_finding_and_every_other_skill_is_still_checked() {
+    let root = scratch("unreadable");
+    chmod(&root, 0o755);
+    let good = b"---\nname: NAME\ndescription: Formats tables. Use when a user pastes CSV.\n---\n# Body\n\nSee [the guide](references/guide.md).\n";
+    for name in ["a-skill", "b-skill"] {
+        write(
+            root.join(format!("skills/{name}/SKILL.md")),
+            &String::from_utf8_lossy(good)
+                .replace("NAME", name)
+                .into_bytes(),
+        );
+        write(
+            root.join(format!("skills/{name}/references/guide.md")),
+            b"# Guide\n",
+        );
+    }
+    for d in [
+        "skills",
+        "skills/a-skill",
+        "skills/b-skill",
+        "skills/a-skill/references",
+        "skills/b-skill/references",
+    ] {
+        chmod(&root.join(d), 0o755);
+    }
+    let locked = root.join("skills/a-skill/references/guide.md");
+    chmod(&locked, 0o000);
+    let out = skillpg_unprivileged(&root, &["check", "--format", "json", "skills"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let skills = json["skills"].as_array().expect("skills");
+    assert_eq!(skills.len(), 2, "both skills are checked: {json}");
+    assert!(
+        json.to_string().contains("file-unreadable"),
+        "the unreadable file is named: {json}"
+    );
+    // doctor: the skill is listed (a reference it cannot read does not unlist it), and the
+    // warning is there.
+    let home = root.join("home");
+    write(home.join(".claude/skills/.keep"), b"");
+    std::os::unix::fs::symlink(
+        root.join("skills/b-skill"),
+        home.join(".claude/skills/linked"),
+    )
+    .expect("symlink");
+    for d in ["home", "home/.claude", "home/.claude/skills"] {
+        chmod(&root.join(d), 0o755);
+    }
+    let out = skillpg_unprivileged(
+        &home,
+        &["doctor", "--client", "claude-code", "--format", "json", "."],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("symbolic link"),
+        "a linked skill folder is named: {text}"
+    );
+    chmod(&locked, 0o644);
+    let _ = std::fs::remove_dir_all(&root);
+}

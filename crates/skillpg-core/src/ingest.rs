@@ -54,13 +54,36 @@ pub static ARCHIVE_UNREADABLE: RuleMeta = RuleMeta {
     source: CLAUDE_AI_UPLOAD,
 };
 
+/// A file of a folder that the file system would not give (permissions, a broken disk): the
+/// skill is checked without it, and says so.
+pub static FILE_UNREADABLE: RuleMeta = RuleMeta {
+    code: "SPG090",
+    name: "file-unreadable",
+    summary: "A file in the folder that could not be read; the skill is checked without it.",
+    default_severity: Severity::Warning,
+    source: SourceRef {
+        title: "the operating system's answer when the file was opened",
+        url: "https://doc.rust-lang.org/std/fs/fn.read.html",
+    },
+};
+
 /// The ingest rules, for the rule list.
-pub static RULES: [&RuleMeta; 4] = [
+pub static RULES: [&RuleMeta; 5] = [
     &PATH_OUTSIDE,
     &ARCHIVE_TOO_LARGE,
     &ARCHIVE_LAYOUT,
     &ARCHIVE_UNREADABLE,
+    &FILE_UNREADABLE,
 ];
+
+/// The finding for a file at `path` (relative to the input) that could not be read.
+pub fn unreadable_file(path: &str, why: &str) -> Diagnostic {
+    diag(
+        &FILE_UNREADABLE,
+        path,
+        format!("could not be read ({why}); the skill was checked without it"),
+    )
+}
 
 /// What ingesting produced: the skills, and what went wrong on the way (paths relative to the
 /// input's root).

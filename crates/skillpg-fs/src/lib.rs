@@ -46,9 +46,16 @@ pub fn read_path(path: &Path) -> Result<Ingested, String> {
             path.display()
         ));
     }
+    // The folder itself must be readable; below it, a file or folder that is not is a finding
+    // on the skill (`file-unreadable`), and every other skill is still read and checked.
+    std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut files = Vec::new();
-    walk(path, Path::new(""), &mut files)?;
+    let mut unreadable = Vec::new();
+    walk(path, Path::new(""), &mut files, &mut unreadable);
     let mut res = ingest::discover(&name, files);
+    for (rel, why) in unreadable {
+        res.diagnostics.push(ingest::unreadable_file(&rel, &why));
+    }
     located(&mut res, path);
     Ok(res)
 }
@@ -75,12 +82,23 @@ fn located(res: &mut Ingested, path: &Path) {
     }
 }
 
-fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
+/// Reads every file under `root/rel` into `out`; what cannot be read goes to `unreadable` as
+/// `(path relative to root, the system's reason)`.
+fn walk(
+    root: &Path,
+    rel: &Path,
+    out: &mut Vec<(String, Vec<u8>)>,
+    unreadable: &mut Vec<(String, String)>,
+) {
     let dir = root.join(rel);
-    let mut entries: Vec<_> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(Result::ok)
-        .collect();
+    let shown = |p: &Path| p.to_string_lossy().replace('\\', "/");
+    let mut entries: Vec<_> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries.filter_map(Result::ok).collect(),
+        Err(e) => {
+            unreadable.push((shown(rel), e.to_string()));
+            return;
+        }
+    };
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -92,17 +110,17 @@ fn walk(root: &Path, rel: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(),
         };
         let rel_path = rel.join(&name);
         if kind.is_dir() {
-            walk(root, &rel_path, out)?;
+            walk(root, &rel_path, out, unreadable);
         } else if kind.is_file() {
             if out.len() > MAX_ENTRIES {
-                return Ok(());
+                return;
             }
-            let bytes = std::fs::read(entry.path())
-                .map_err(|e| format!("{}: {e}", entry.path().display()))?;
-            out.push((rel_path.to_string_lossy().replace('\\', "/"), bytes));
+            match std::fs::read(entry.path()) {
+                Ok(bytes) => out.push((shown(&rel_path), bytes)),
+                Err(e) => unreadable.push((shown(&rel_path), e.to_string())),
+            }
         }
     }
-    Ok(())
 }
 
 /// The skill folders holding `paths` (files as a commit or a pull request names them, which
