@@ -336,6 +336,22 @@ enum RouteFormat {
 }
 
 fn main() -> ExitCode {
+    // `skillpg check | head` closes the pipe early: that ends the output, not in a panic's
+    // backtrace (Rust ignores SIGPIPE, so printing fails instead; unsafe code that would restore
+    // the signal is forbidden here).
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default_hook(info);
+    }));
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

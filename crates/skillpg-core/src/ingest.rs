@@ -263,9 +263,11 @@ pub fn discover(root_name: &str, files: Vec<(String, Vec<u8>)>) -> Ingested {
                 }
                 clean.push((p, bytes));
             }
+            // No file of the skill: the path was never read, so the finding is the input's
+            // (a location joined onto the path would repeat its folder: `trav/trav/../..`).
             _ => res.diagnostics.push(diag(
                 &PATH_OUTSIDE,
-                &path,
+                "",
                 format!(
                     "`{path}` climbs out of the folder (path traversal): it was not read, and the input is refused"
                 ),
@@ -447,7 +449,7 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
         let Some(path) = clean_path(&raw_name).filter(|p| !p.is_empty()) else {
             res.diagnostics.push(diag(
                 &PATH_OUTSIDE,
-                &raw_name,
+                "",
                 format!(
                     "archive entry `{raw_name}` climbs out of the folder (zip-slip): it was not extracted, and the archive is refused"
                 ),

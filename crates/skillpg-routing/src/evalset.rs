@@ -61,8 +61,9 @@ pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, String> {
         let first = chars.next().unwrap_or(' ');
         let Some(&(_, should_trigger)) = MARKS.iter().find(|(mark, _)| *mark == first) else {
             return Err(format!(
-                "line {}: start it with + (should trigger) or - (should not), not “{first}”",
-                i + 1
+                "line {}: start it with + (should trigger) or - (should not), not {}",
+                i + 1,
+                shown_char(first)
             ));
         };
         let query = chars.as_str().trim();
@@ -81,6 +82,19 @@ pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, String> {
         });
     }
     Ok(out)
+}
+
+/// A character as a message can show it: in quotes when it can be seen, else by its code
+/// point (a line that starts with a zero-width space must not be told it starts with “”).
+fn shown_char(c: char) -> String {
+    let invisible = c.is_control()
+        || c.is_whitespace()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{00AD}' | '\u{180E}' | '\u{FEFF}' | '\u{E0000}'..='\u{E007F}');
+    if invisible {
+        format!("U+{:04X}, an invisible character", c as u32)
+    } else {
+        format!("“{c}”")
+    }
 }
 
 /// An eval set as the lab's lines (what [`parse_lines`] reads). A query's own line breaks
@@ -200,6 +214,11 @@ mod tests {
                     "{e}"
                 );
             }
+        }
+        // Issue 36: an invisible first character is named by its code point, not shown as “”.
+        for (first, named) in [("\u{200B}", "U+200B"), ("\u{feff}", "U+FEFF"), ("\u{7}", "U+0007")] {
+            let e = parse_lines(&format!("+ fine\n{first}+ query\n")).expect_err(named);
+            assert!(e.contains(&format!("not {named}, an invisible character")), "{e}");
         }
         assert_eq!(
             parse_lines("− minus sign\n＋ full width\n—em dash").expect("typed marks"),
