@@ -13,11 +13,30 @@ use crate::{
     analyze_inputs, check_in_project, chosen_profiles, load, project_config, project_paths, to_json,
 };
 
+/// What an event changed: the files (their paths now), and the skills it deleted or renamed.
+#[derive(Debug, Default)]
+struct Changes {
+    files: Vec<PathBuf>,
+    removed: Vec<skillpg_report::github::RemovedSkill>,
+}
+
+/// The folder of a `SKILL.md` path (`skills/pdf/SKILL.md` → `skills/pdf`), if it is one.
+fn skill_folder_of(path: &str) -> Option<String> {
+    let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
+    file.eq_ignore_ascii_case("skill.md").then(|| {
+        if folder.is_empty() {
+            ".".to_owned()
+        } else {
+            folder.to_owned()
+        }
+    })
+}
+
 /// The changed files of the event in `GITHUB_EVENT_PATH`: a pull request's against its base
 /// (three dots: since they parted, as GitHub's "Files changed" counts), a push's from `before`
-/// to `after`. `None` when there is no event, or it names no commits to compare (a new
-/// branch, a manual run).
-fn changed_files() -> Result<Option<Vec<PathBuf>>, String> {
+/// to `after`; with renames found, so a renamed or deleted skill is said. `None` when there is
+/// no event, or it names no commits to compare (a new branch, a manual run).
+fn changed_files() -> Result<Option<Changes>, String> {
     let Ok(event_path) = std::env::var("GITHUB_EVENT_PATH") else {
         return Ok(None);
     };
@@ -41,7 +60,14 @@ fn changed_files() -> Result<Option<Vec<PathBuf>>, String> {
     };
     // `--end-of-options`: whatever the range holds, git reads it as a revision, never an option.
     let out = std::process::Command::new("git")
-        .args(["diff", "--name-only", "-z", "--end-of-options", &range])
+        .args([
+            "diff",
+            "--name-status",
+            "-M",
+            "-z",
+            "--end-of-options",
+            &range,
+        ])
         .output()
         .map_err(|e| format!("git: {e}"))?;
     if !out.status.success() {
@@ -50,13 +76,47 @@ fn changed_files() -> Result<Option<Vec<PathBuf>>, String> {
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    Ok(Some(
-        out.stdout
-            .split(|&b| b == 0)
-            .filter(|p| !p.is_empty())
-            .map(|p| PathBuf::from(String::from_utf8_lossy(p).into_owned()))
-            .collect(),
-    ))
+    Ok(Some(parse_name_status(&out.stdout)))
+}
+
+/// `git diff --name-status -M -z`'s output: `STATUS\0path\0`, or `Rnnn\0old\0new\0` for a
+/// rename (`C` for a copy).
+fn parse_name_status(out: &[u8]) -> Changes {
+    let mut parts = out
+        .split(|&b| b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| String::from_utf8_lossy(p).into_owned());
+    let mut changes = Changes::default();
+    while let Some(status) = parts.next() {
+        let Some(path) = parts.next() else { break };
+        match status.chars().next() {
+            Some('R' | 'C') => {
+                let Some(new) = parts.next() else { break };
+                if status.starts_with('R')
+                    && let (Some(before), Some(after)) =
+                        (skill_folder_of(&path), skill_folder_of(&new))
+                    && before != after
+                {
+                    changes.removed.push(skillpg_report::github::RemovedSkill {
+                        before,
+                        after: Some(after),
+                    });
+                }
+                changes.files.push(PathBuf::from(new));
+            }
+            Some('D') => {
+                if let Some(before) = skill_folder_of(&path) {
+                    changes.removed.push(skillpg_report::github::RemovedSkill {
+                        before,
+                        after: None,
+                    });
+                }
+                changes.files.push(PathBuf::from(path));
+            }
+            _ => changes.files.push(PathBuf::from(path)),
+        }
+    }
+    changes
 }
 
 /// A commit from the event payload, which anyone who can open a pull request shapes: only a
@@ -157,11 +217,15 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
     let profiles = chosen_profiles(args.profile.as_deref(), project.as_ref())?;
     // The skills: those holding the paths given, else those the event changed, else the
     // project's roots.
+    let mut removed = Vec::new();
     let skills = if !args.paths.is_empty() {
         skills_of_paths(&args.paths)?
     } else {
         match changed_files()? {
-            Some(files) => skillpg_fs::skill_folders_holding(&files),
+            Some(changes) => {
+                removed = changes.removed;
+                skillpg_fs::skill_folders_holding(&changes.files)
+            }
             None => project_paths(Vec::new(), project.as_ref())?,
         }
     };
@@ -181,12 +245,24 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
     print!("{}", skillpg_report::github::annotations(&reports));
     let clients = skillpg_report::client_verdicts(analyses, &checks);
     let levels: Vec<_> = analyses.iter().map(skillpg_report::levels_json).collect();
-    let context_window = project.as_ref().and_then(|(c, _)| c.context_window);
-    let listings = skillpg_report::listings(
-        analyses,
-        context_window.or(Some(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW)),
-    );
-    let summary = skillpg_report::github::summary(&clients, &levels, &listings);
+    let context_window = project
+        .as_ref()
+        .and_then(|(c, _)| c.context_window)
+        .or(Some(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW));
+    // Each client lists the whole installed catalog, not the skills a change touched: with
+    // `roots` in skillpg.toml the budget table prices every skill under them (as `listing`
+    // does), else the skills checked.
+    let installed = match project.as_ref() {
+        Some((c, _)) if !c.roots.is_empty() => {
+            let roots = project_paths(Vec::new(), project.as_ref())?;
+            Some(analyze_inputs(&load(&roots)?).analyses)
+        }
+        _ => None,
+    };
+    let listings =
+        skillpg_report::listings(installed.as_deref().unwrap_or(analyses), context_window);
+    let mut summary = skillpg_report::github::summary(&clients, &levels, &listings);
+    summary.push_str(&skillpg_report::github::removed_section(&removed));
     append_to("GITHUB_STEP_SUMMARY", &summary)?;
     let valid = reports.iter().all(|r| r.skills.iter().all(|s| s.valid));
     let errors: usize = reports
@@ -196,12 +272,13 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
         .filter(|d| d.severity == "error")
         .count();
     let mut outputs = format!(
-        "valid={valid}\nskills={}\nerrors={errors}\n",
-        analyses.len()
+        "valid={valid}\nskills={}\nerrors={errors}\nremoved={}\n",
+        analyses.len(),
+        removed.len()
     );
     if let Some(path) = &args.comment {
         // A playground link per skill, each alone (a skill too large for a link says so).
-        let links: Vec<(String, String)> = match &args.playground {
+        let links: Vec<(String, skillpg_report::github::PlaygroundLink)> = match &args.playground {
             None => Vec::new(),
             Some(base) => inputs
                 .iter()
@@ -217,8 +294,13 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
                         profile,
                         skillpg_share::View::Check,
                     ) {
-                        Ok(link) => (name, link),
-                        Err(_) => (name, String::new()),
+                        Ok(link) => (name, skillpg_report::github::PlaygroundLink::Made(link)),
+                        Err(too_long) => (
+                            name,
+                            skillpg_report::github::PlaygroundLink::TooLong {
+                                chars: too_long.chars,
+                            },
+                        ),
                     }
                 })
                 .collect(),

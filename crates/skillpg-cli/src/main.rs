@@ -1167,7 +1167,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 );
                 return Ok(ExitCode::SUCCESS);
             }
-            let link = skillpg_share::link(&base, skills, &key, view)?;
+            let link = skillpg_share::link(&base, skills, &key, view).map_err(|e| e.to_string())?;
             println!("{link}");
             println!("{}", skillpg_share::badge(&link));
             Ok(ExitCode::SUCCESS)

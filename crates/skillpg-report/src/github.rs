@@ -181,30 +181,161 @@ pub fn summary(
     out
 }
 
-/// The pull-request comment: the marker, the summary, and a playground link per skill when
-/// the caller has them (`(name, link)`; an empty link is a skill too large for one).
-pub fn comment(summary: &str, links: &[(String, String)]) -> String {
-    let mut out = format!("{COMMENT_MARKER}\n{summary}");
-    if !links.is_empty() {
-        out.push_str("\n### Open in Skill Playground\n\n");
-        for (name, link) in links {
-            if link.is_empty() {
-                out.push_str(&format!(
-                    "- `{}`: too large for a link (over 60,000 characters)\n",
-                    cell(name)
-                ));
-            } else {
-                out.push_str(&format!("- [`{}`]({link})\n", cell(name)));
-            }
+/// GitHub's limit on an issue or pull-request comment's body, in characters: a longer body
+/// is refused (HTTP 422), and the step that posts it fails.
+pub const MAX_COMMENT_CHARS: usize = 65_536;
+
+/// The most of [`MAX_COMMENT_CHARS`] the comment uses: the rest is headroom for the counting
+/// (GitHub counts characters; this counts bytes, which is never fewer) and the footer.
+const COMMENT_BUDGET: usize = MAX_COMMENT_CHARS - 1_536;
+
+/// A skill's playground link for the comment, as `skillpg github` could make it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlaygroundLink {
+    /// The link.
+    Made(String),
+    /// The skill's state is longer than a link may be (`chars` characters as a link).
+    TooLong { chars: usize },
+}
+
+/// A skill a pull request deleted or renamed: its folder before, and after when renamed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemovedSkill {
+    pub before: String,
+    pub after: Option<String>,
+}
+
+/// The summary's section for skills a change deleted or renamed (empty when none).
+pub fn removed_section(removed: &[RemovedSkill]) -> String {
+    if removed.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n### Deleted or renamed\n\n");
+    for r in removed {
+        match &r.after {
+            Some(after) => out.push_str(&format!(
+                "- `{}` → `{}`: renamed (checked under its new folder)\n",
+                cell(&r.before),
+                cell(after)
+            )),
+            None => out.push_str(&format!(
+                "- `{}`: deleted (no longer installed; a client that listed it will not)\n",
+                cell(&r.before)
+            )),
         }
     }
-    out.push_str("\n<sub>Checked by skillpg. A verdict models each client's documented checks; token counts are o200k_base's.</sub>\n");
+    out
+}
+
+/// The pull-request comment: the marker, the summary, and a playground link per skill when the
+/// caller has them, within GitHub's limit for a comment ([`MAX_COMMENT_CHARS`]) whatever the
+/// skills: the summary's tables are cut at a row with "and N more", and a link that does not
+/// fit is left out with a note saying how to make it.
+pub fn comment(summary: &str, links: &[(String, PlaygroundLink)]) -> String {
+    const FOOTER: &str = "\n<sub>Checked by skillpg. A verdict models each client's documented checks; token counts are o200k_base's.</sub>\n";
+    let mut out = format!("{COMMENT_MARKER}\n");
+    let lines: Vec<&str> = summary.split_inclusive('\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        if out.len() + line.len() > COMMENT_BUDGET / 2 && !links.is_empty()
+            || out.len() + line.len() > COMMENT_BUDGET
+        {
+            let rows = lines[i..].iter().filter(|l| l.starts_with('|')).count();
+            out.push_str(&format!(
+                "\n_… and {rows} more table row(s), cut to keep this comment within GitHub's {} characters; the job summary holds them all._\n",
+                thousands(MAX_COMMENT_CHARS)
+            ));
+            break;
+        }
+        out.push_str(line);
+    }
+    if !links.is_empty() {
+        out.push_str("\n### Open in Skill Playground\n\n");
+        let mut left_out = 0;
+        for (name, link) in links {
+            let line = match link {
+                PlaygroundLink::Made(url) => format!("- [`{}`]({url})\n", cell(name)),
+                PlaygroundLink::TooLong { chars } => format!(
+                    "- `{}`: too large for a link ({} characters; a link holds at most 60,000)\n",
+                    cell(name),
+                    thousands(*chars)
+                ),
+            };
+            if out.len() + line.len() > COMMENT_BUDGET {
+                left_out += 1;
+                continue;
+            }
+            out.push_str(&line);
+        }
+        if left_out > 0 {
+            out.push_str(&format!(
+                "- … and {left_out} more link(s) left out to keep this comment within GitHub's {} characters (`skillpg share --base URL PATH` prints any of them)\n",
+                thousands(MAX_COMMENT_CHARS)
+            ));
+        }
+    }
+    out.push_str(FOOTER);
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_comment_stays_within_githubs_limit_and_says_what_it_cut() {
+        let rows: String = (0..5_000)
+            .map(|i| format!("| `skill-{i}` | ✅ loads | ✅ loads |\n"))
+            .collect();
+        let summary = format!("## Skill check\n\n| skill | a | b |\n|---|---|---|\n{rows}");
+        let links: Vec<(String, PlaygroundLink)> = (0..40)
+            .map(|i| {
+                (
+                    format!("skill-{i}"),
+                    PlaygroundLink::Made(format!("https://x.example/#v1={}", "A".repeat(40_000))),
+                )
+            })
+            .chain([("huge".to_owned(), PlaygroundLink::TooLong { chars: 90_000 })])
+            .collect();
+        let body = comment(&summary, &links);
+        assert!(body.chars().count() < MAX_COMMENT_CHARS, "{}", body.len());
+        assert!(body.starts_with(COMMENT_MARKER));
+        assert!(body.contains("more table row(s), cut"), "the cut is said");
+        assert!(
+            body.contains("more link(s) left out"),
+            "the dropped links are said"
+        );
+        assert!(body.contains("Checked by skillpg"), "the footer stays");
+        // Small enough: nothing is cut.
+        let small = comment(
+            "## Skill check\n\n| a |\n",
+            &[(
+                "a".into(),
+                PlaygroundLink::Made("https://x.example/#v1=A".into()),
+            )],
+        );
+        assert!(
+            !small.contains("cut") && !small.contains("left out"),
+            "{small}"
+        );
+        assert!(small.contains("[`a`](https://x.example/#v1=A)"));
+    }
+
+    #[test]
+    fn deleted_and_renamed_skills_are_listed() {
+        let s = removed_section(&[
+            RemovedSkill {
+                before: "skills/old".into(),
+                after: None,
+            },
+            RemovedSkill {
+                before: "skills/a".into(),
+                after: Some("skills/b".into()),
+            },
+        ]);
+        assert!(s.contains("`skills/old`: deleted"), "{s}");
+        assert!(s.contains("`skills/a` → `skills/b`: renamed"), "{s}");
+        assert!(removed_section(&[]).is_empty());
+    }
 
     #[test]
     fn workflow_commands_escape_what_would_end_them() {

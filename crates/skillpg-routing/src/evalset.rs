@@ -216,9 +216,16 @@ mod tests {
             }
         }
         // Issue 36: an invisible first character is named by its code point, not shown as “”.
-        for (first, named) in [("\u{200B}", "U+200B"), ("\u{feff}", "U+FEFF"), ("\u{7}", "U+0007")] {
+        for (first, named) in [
+            ("\u{200B}", "U+200B"),
+            ("\u{feff}", "U+FEFF"),
+            ("\u{7}", "U+0007"),
+        ] {
             let e = parse_lines(&format!("+ fine\n{first}+ query\n")).expect_err(named);
-            assert!(e.contains(&format!("not {named}, an invisible character")), "{e}");
+            assert!(
+                e.contains(&format!("not {named}, an invisible character")),
+                "{e}"
+            );
         }
         assert_eq!(
             parse_lines("− minus sign\n＋ full width\n—em dash").expect("typed marks"),

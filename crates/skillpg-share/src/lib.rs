@@ -675,6 +675,22 @@ pub fn beside_note(placed: &[Placed]) -> Option<String> {
     })
 }
 
+/// A link that would be longer than [`MAX_LINK_CHARS`]: a case a caller branches on (the
+/// Action's comment says so beside the skill), with the page's words as its message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkTooLong {
+    /// How long the link would have been.
+    pub chars: usize,
+}
+
+impl std::fmt::Display for LinkTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&too_long(self.chars).unwrap_or_default())
+    }
+}
+
+impl std::error::Error for LinkTooLong {}
+
 /// Why a link of `len` characters is not made (over [`MAX_LINK_CHARS`]), in the page's words.
 pub fn too_long(len: usize) -> Option<String> {
     (len > MAX_LINK_CHARS).then(|| {
@@ -699,7 +715,7 @@ pub fn link(
     skills: Vec<SkillInput>,
     profile: &str,
     view: View,
-) -> Result<String, String> {
+) -> Result<String, LinkTooLong> {
     let mut held = Vec::new();
     let mut selected = 0;
     for s in skills {
@@ -724,10 +740,10 @@ pub fn link(
         encode_wire(&wire),
         view.key()
     );
-    match too_long(url.len()) {
-        Some(why) => Err(why),
-        None => Ok(url),
+    if url.len() > MAX_LINK_CHARS {
+        return Err(LinkTooLong { chars: url.len() });
     }
+    Ok(url)
 }
 
 /// A Markdown badge that opens `link` ("Open in Skill Playground"), for a README or a
