@@ -1,6 +1,7 @@
-// Skill Playground for VS Code: starts `skillpg lsp` (the engine's language server) for
-// SKILL.md and the files of each skill folder. Everything it shows comes from the server:
-// diagnostics, quick fixes, hovers, completion, document links and inlay hints.
+// Skill Playground for VS Code: starts `skillpg lsp` (the engine's language server) in a
+// workspace that holds a SKILL.md (or skillpg.toml), for SKILL.md files. Everything it shows
+// comes from the server: diagnostics, quick fixes, hovers, completion, document links and
+// inlay hints. `npm run bundle` (esbuild) makes dist/extension.js, the one file the .vsix holds.
 'use strict';
 
 const vscode = require('vscode');
@@ -16,16 +17,17 @@ function start() {
     debug: { command, args: ['lsp'], transport: TransportKind.stdio },
   };
   const clientOptions = {
-    // SKILL.md and everything else in a folder beside one: references, scripts' docs.
+    // SKILL.md (and skills-ref's skill.md) only, saved or not: every other Markdown file in the
+    // workspace is not a skill. Diagnostics on a skill's other files come from the server all
+    // the same.
     documentSelector: [
       { scheme: 'file', pattern: '**/{SKILL,skill}.md' },
-      { scheme: 'file', language: 'markdown' },
+      { scheme: 'untitled', language: 'markdown' },
     ],
     initializationOptions: { profiles: config.get('profiles') || [] },
-    synchronize: {
-      // Files added, changed or removed outside the editor (and skillpg.toml) re-read the skill.
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*'),
-    },
+    // No watcher here: the server registers its own (each skill folder, SKILL.md anywhere,
+    // skillpg.toml), so node_modules and target are never watched, and editors that do not
+    // watch unasked (Neovim, Helix) get the same events.
   };
   client = new LanguageClient('skillpg', 'Skill Playground', serverOptions, clientOptions);
   return client.start().catch((err) => {

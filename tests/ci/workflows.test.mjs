@@ -25,7 +25,7 @@ test('action.yml is a valid composite action', () => {
     assert.match(text, new RegExp(`^  ${m[1]}:$`, 'm'), `input ${m[1]} is declared`);
   }
   // The scripts it runs exist in the repository.
-  for (const m of text.matchAll(/\$GITHUB_ACTION_PATH\/(scripts\/[a-z-]+)/g)) {
+  for (const m of text.matchAll(/\$GITHUB_ACTION_PATH\/(scripts\/[a-z.-]+)/g)) {
     assert.ok(fs.existsSync(path.join(root, m[1])), m[1]);
   }
 });

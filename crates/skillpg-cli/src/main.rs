@@ -701,6 +701,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     "{}",
                     render::clients_text(
                         &skillpg_report::client_verdicts(analyses, &checks),
+                        &reports,
                         &catalogs.concat()
                     )
                 ),
@@ -773,7 +774,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let context_window = context_window
                 .or(project.as_ref().and_then(|(c, _)| c.context_window))
                 .or(Some(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW));
-            let paths = project_paths(paths, project.as_ref())?;
+            // The budget hook runs with no paths: without skillpg.toml's roots, the catalog is
+            // every skill under the working folder (the repository, as pre-commit runs it).
+            let paths = match project_paths(paths, project.as_ref()) {
+                Ok(paths) => paths,
+                Err(_) => {
+                    eprintln!("no paths and no skillpg.toml roots: listing every skill under .");
+                    vec![PathBuf::from(".")]
+                }
+            };
             let inputs = load(&paths)?;
             let analyses = analyze_all(&inputs)?;
             let listings = skillpg_report::listings_with(&analyses, context_window, &settings);

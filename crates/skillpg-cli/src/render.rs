@@ -236,9 +236,15 @@ pub fn rules_text() -> String {
     out
 }
 
-/// `skillpg check --profile all`: one line per client (how many skills it loads and why the
-/// others fail), then each client's source and date, then the catalog findings.
-pub fn clients_text(rows: &[skillpg_report::ClientVerdictsJson], catalog: &[Diagnostic]) -> String {
+/// `skillpg check --profile all` (or several profiles): one line per client (how many skills it
+/// loads, and which fail, by path), then every error that stops a client, per skill and once
+/// each with the clients that raise it, with the command that shows the rest; then each
+/// client's source and date, then the catalog findings.
+pub fn clients_text(
+    rows: &[skillpg_report::ClientVerdictsJson],
+    reports: &[skillpg_report::CheckJson],
+    catalog: &[Diagnostic],
+) -> String {
     let mut out = String::new();
     let width = rows.iter().map(|r| r.client.len()).max().unwrap_or(6);
     for r in rows {
@@ -249,8 +255,8 @@ pub fn clients_text(rows: &[skillpg_report::ClientVerdictsJson], catalog: &[Diag
             .iter()
             .filter(|s| !s.loads)
             .map(|s| match &s.reason {
-                Some(d) => format!("{} ({} {}: {})", s.name, d.code, d.rule, d.message),
-                None => s.name.clone(),
+                Some(d) => format!("{} ({} {})", s.path, d.code, d.rule),
+                None => s.path.clone(),
             })
             .collect();
         if !failing.is_empty() {
@@ -258,6 +264,7 @@ pub fn clients_text(rows: &[skillpg_report::ClientVerdictsJson], catalog: &[Diag
         }
         let _ = writeln!(out, "{line}");
     }
+    out.push_str(&errors_by_skill(reports));
     let _ = writeln!(out);
     for r in rows {
         let _ = writeln!(
@@ -268,6 +275,61 @@ pub fn clients_text(rows: &[skillpg_report::ClientVerdictsJson], catalog: &[Diag
     }
     for d in catalog {
         let _ = writeln!(out, "\n{}[{}]: {}", d.severity.as_str(), d.code, d.message);
+    }
+    out
+}
+
+/// Every error of every failing skill, by its path, each once with the clients that raise it
+/// (`file:line:col`), and the command that shows one client's findings in full.
+fn errors_by_skill(reports: &[skillpg_report::CheckJson]) -> String {
+    // (path) → (code, place, message) → clients, in the order first met.
+    let mut skills: Vec<(String, Vec<((String, String, String), Vec<String>)>)> = Vec::new();
+    for report in reports {
+        for skill in report.skills.iter().filter(|s| !s.valid) {
+            let at = match skills.iter().position(|(p, _)| *p == skill.path) {
+                Some(i) => i,
+                None => {
+                    skills.push((skill.path.clone(), Vec::new()));
+                    skills.len() - 1
+                }
+            };
+            for d in skill.diagnostics.iter().filter(|d| d.severity == "error") {
+                let place = match (d.file.as_str(), d.line, d.column) {
+                    ("", _, _) => skill.path.clone(),
+                    (f, Some(l), Some(c)) => format!("{}/{f}:{l}:{c}", skill.path),
+                    (f, _, _) => format!("{}/{f}", skill.path),
+                };
+                let key = (format!("{} {}", d.code, d.rule), place, d.message.clone());
+                let errors = &mut skills[at].1;
+                match errors.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, clients)) => clients.push(report.profile.clone()),
+                    None => errors.push((key, vec![report.profile.clone()])),
+                }
+            }
+        }
+    }
+    if skills.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nErrors that stop a client:\n");
+    let n_clients = reports.len();
+    for (path, errors) in &skills {
+        let _ = writeln!(out, "{path}");
+        for ((code, place, message), clients) in errors {
+            let who = if clients.len() == n_clients {
+                "every client".to_owned()
+            } else {
+                clients.join(", ")
+            };
+            let _ = writeln!(out, "  error[{code}] {place}: {message} ({who})");
+        }
+    }
+    if let Some((path, _)) = skills.first() {
+        let client = reports.first().map_or("spec", |r| r.profile.as_str());
+        let _ = writeln!(
+            out,
+            "`skillpg check --profile {client} {path}` shows one client's findings in full: the lines, the warnings and the fixes."
+        );
     }
     out
 }

@@ -67,6 +67,45 @@ fn pre_commit_runs_the_hooks_from_this_repository() {
         "---\nname: Bad_Skill\ndescription: Formats tables. Use when a user pastes CSV.\n---\n\n# Bad\n",
     );
     std::fs::write(repo.join("README.md"), "not a skill\n").expect("write");
+    // The README's snippet as written, in a repository of valid skills with no skillpg.toml:
+    // both hooks it names pass (the budget hook once exited 2 here, wanting roots).
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let snippet = readme
+        .split("```yaml\n- repo: https://github.com/OWNER/skill-playground")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README's pre-commit snippet");
+    let ids: Vec<&str> = snippet
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- id: "))
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["skillpg-check", "skillpg-budget"], "{snippet}");
+    let bad = std::fs::read_to_string(repo.join("skills/bad-skill/SKILL.md")).expect("read");
+    std::fs::remove_dir_all(repo.join("skills/bad-skill")).expect("rm");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "good skills only"]);
+    for hook in &ids {
+        let out = try_repo(&repo, &scratch, hook);
+        assert!(
+            out.status.success(),
+            "{hook} without skillpg.toml: {}",
+            text(&out)
+        );
+    }
+    // Without skillpg.toml the check stops a bad skill, names it by its path and prints every
+    // error with the command that shows the rest.
+    skill(&repo, "skills/bad-skill", &bad);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "a bad skill"]);
+    let out = try_repo(&repo, &scratch, "skillpg-check");
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("skills/bad-skill"), "{said}");
+    assert!(
+        said.contains("SPG034") && said.contains("SPG038"),
+        "every error: {said}"
+    );
     std::fs::write(
         repo.join("skillpg.toml"),
         "profiles = [\"spec\"]\nroots = [\"skills\"]\nfail_over = [\"codex=100\"]\n",

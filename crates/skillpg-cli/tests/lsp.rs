@@ -577,3 +577,46 @@ fn a_burst_of_edits_to_a_large_file_is_checked_once_and_a_hover_waits_for_none_o
     assert!(client.child.wait().unwrap().success());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn the_server_registers_its_own_watchers_for_skill_folders_where_the_client_takes_them() {
+    let root = scratch("watch");
+    let dir = plant(&root.join("skills"), SKILL_MD);
+    std::fs::create_dir_all(root.join("node_modules/x")).unwrap();
+    let mut client = Client::start(&root);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true, "relativePatternSupport": true}}}}),
+    );
+    client.notify("initialized", json!({}));
+    let registration = loop {
+        let msg = client.next();
+        if msg["method"] == "client/registerCapability" {
+            break msg;
+        }
+    };
+    let reg = &registration["params"]["registrations"][0];
+    assert_eq!(reg["method"], "workspace/didChangeWatchedFiles");
+    let watchers = reg["registerOptions"]["watchers"].as_array().unwrap();
+    let text = serde_json::to_string(watchers).unwrap();
+    assert!(
+        text.contains("**/skillpg.toml") && text.contains("**/SKILL.md"),
+        "{text}"
+    );
+    // The skill's folder, relative to its own base; nothing watches the whole tree.
+    assert!(
+        watchers.iter().any(|w| w["globPattern"]["baseUri"]
+            .as_str()
+            .is_some_and(|b| b.trim_end_matches('/') == uri(&dir))),
+        "{text}"
+    );
+    assert!(
+        !watchers.iter().any(|w| w["globPattern"] == "**/*"),
+        "{text}"
+    );
+    assert!(!text.contains("node_modules"), "{text}");
+    assert!(client.request("shutdown", Value::Null).is_null());
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -40,23 +40,34 @@ fn the_extension_packs_and_starts_skillpg_lsp() {
     assert!(manifest.contains("Id=\"skillpg\""), "{manifest}");
     let package: serde_json::Value =
         serde_json::from_str(&entry(&mut vsix, "extension/package.json")).expect("JSON");
-    assert_eq!(package["main"], "./extension.js");
+    assert_eq!(package["main"], "./dist/extension.js");
     assert_eq!(
         package["contributes"]["configuration"]["properties"]["skillpg.server.path"]["default"],
         "skillpg"
     );
-    let main = entry(&mut vsix, "extension/extension.js");
+    // It starts in a workspace holding a skill (or skillpg.toml), never on any Markdown file.
+    let events = package["activationEvents"].to_string();
+    assert!(events.contains("workspaceContains:**/SKILL.md"), "{events}");
+    assert!(!events.contains("onLanguage:markdown"), "{events}");
+    // It names no made-up repository.
+    assert!(!package.to_string().contains("example.invalid"));
+    let main = entry(&mut vsix, "extension/dist/extension.js");
     assert!(
-        main.contains("args: ['lsp']"),
+        main.contains(r#"args:["lsp"]"#),
         "the extension starts `skillpg lsp`"
     );
-    // The language client is bundled; vsce itself (a dev dependency) is not.
-    entry(
-        &mut vsix,
-        "extension/node_modules/vscode-languageclient/package.json",
-    );
+    // One bundled file (the language client inside it): no node_modules, no sources, and no
+    // watcher of every file (the server registers its own).
+    assert!(main.contains("vscode-languageclient") || main.contains("LanguageClient"));
+    assert!(!main.contains("createFileSystemWatcher(\"**/*\")"));
+    let names: Vec<String> = vsix.file_names().map(str::to_owned).collect();
     assert!(
-        vsix.by_name("extension/node_modules/@vscode/vsce/package.json")
-            .is_err()
+        names.iter().all(|n| !n.contains("node_modules")),
+        "{names:?}"
+    );
+    assert_eq!(
+        names.iter().filter(|n| n.ends_with(".js")).count(),
+        1,
+        "{names:?}"
     );
 }

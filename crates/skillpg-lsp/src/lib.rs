@@ -82,6 +82,18 @@ struct Server<'c> {
     published: HashMap<PathBuf, HashSet<PathBuf>>,
     /// Skills whose bytes changed since they were last checked (edits not yet checked).
     pending: std::collections::BTreeSet<usize>,
+    /// How the client takes watchers: `None` when it does not take them dynamically.
+    watching: Option<Watching>,
+}
+
+/// The client's file watching, as the server registers it.
+#[derive(Debug)]
+struct Watching {
+    /// Whether watchers may be relative patterns (a base folder and a glob).
+    relative: bool,
+    /// The folders watched now (each skill's), and how many registrations were made.
+    folders: Vec<PathBuf>,
+    registrations: u64,
 }
 
 /// Serves one client on `connection` until it exits (or its input ends).
@@ -132,8 +144,10 @@ pub fn serve(connection: &Connection) -> Result<Ending, String> {
         options,
         published: HashMap::new(),
         pending: std::collections::BTreeSet::new(),
+        watching: Watching::offered(&params.capabilities),
     };
     server.load(&folders);
+    server.watch();
     let mut shut_down = false;
     // Messages are taken as they come; whatever is already waiting is taken too before any
     // skill is checked again, so a burst of edits costs one check of the latest text, and a
@@ -170,8 +184,57 @@ pub fn serve(connection: &Connection) -> Result<Ending, String> {
             next = connection.receiver.try_recv().ok();
         }
         server.flush();
+        server.watch();
     }
     Ok(Ending::Abrupt)
+}
+
+impl Watching {
+    /// Watching as the client offers it: only a client that takes watchers dynamically gets
+    /// them (Neovim and Helix send no watched-file event unasked; VS Code's extension no longer
+    /// watches every file itself).
+    fn offered(capabilities: &lsp_types::ClientCapabilities) -> Option<Watching> {
+        let watched = capabilities
+            .workspace
+            .as_ref()?
+            .did_change_watched_files
+            .as_ref()?;
+        watched
+            .dynamic_registration
+            .unwrap_or(false)
+            .then(|| Watching {
+                relative: watched.relative_pattern_support.unwrap_or(false),
+                folders: Vec::new(),
+                registrations: 0,
+            })
+    }
+
+    /// The watchers for `folders`: a SKILL.md and a skillpg.toml anywhere, and every file of
+    /// each skill folder (never node_modules or target as a whole).
+    fn watchers(&self, folders: &[PathBuf]) -> Vec<lsp_types::FileSystemWatcher> {
+        use lsp_types::{FileSystemWatcher, GlobPattern, RelativePattern};
+        let mut out: Vec<FileSystemWatcher> = ["**/SKILL.md", "**/skill.md", "**/skillpg.toml"]
+            .iter()
+            .map(|g| FileSystemWatcher {
+                glob_pattern: GlobPattern::String((*g).to_owned()),
+                kind: None,
+            })
+            .collect();
+        for dir in folders {
+            let glob_pattern = match Url::from_directory_path(dir) {
+                Ok(base) if self.relative => GlobPattern::Relative(RelativePattern {
+                    base_uri: OneOf::Right(base),
+                    pattern: "**/*".to_owned(),
+                }),
+                _ => GlobPattern::String(format!("{}/**/*", dir.display())),
+            };
+            out.push(FileSystemWatcher {
+                glob_pattern,
+                kind: None,
+            });
+        }
+        out
+    }
 }
 
 fn capabilities(enc: Encoding) -> ServerCapabilities {
@@ -374,6 +437,54 @@ impl Server<'_> {
                 self.publish(i);
             }
         }
+    }
+
+    /// Registers the file watchers with the client when the skill folders changed (the first
+    /// time, after a reload, when a skill appears), replacing the previous registration.
+    fn watch(&mut self) {
+        let folders: Vec<PathBuf> = self
+            .workspace
+            .skills
+            .iter()
+            .map(|s| s.dir.clone())
+            .collect();
+        let Some(watching) = self.watching.as_mut() else {
+            return;
+        };
+        if watching.registrations > 0 && watching.folders == folders {
+            return;
+        }
+        let method = "workspace/didChangeWatchedFiles".to_owned();
+        if watching.registrations > 0 {
+            let id = format!("skillpg-watch-{}", watching.registrations);
+            let _ = self.connection.sender.send(Message::Request(Request::new(
+                RequestId::from(format!("unregister-{id}")),
+                "client/unregisterCapability".to_owned(),
+                lsp_types::UnregistrationParams {
+                    unregisterations: vec![lsp_types::Unregistration {
+                        id,
+                        method: method.clone(),
+                    }],
+                },
+            )));
+        }
+        watching.registrations += 1;
+        let id = format!("skillpg-watch-{}", watching.registrations);
+        let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
+            watchers: watching.watchers(&folders),
+        };
+        watching.folders = folders;
+        let _ = self.connection.sender.send(Message::Request(Request::new(
+            RequestId::from(format!("register-{id}")),
+            "client/registerCapability".to_owned(),
+            lsp_types::RegistrationParams {
+                registrations: vec![lsp_types::Registration {
+                    id,
+                    method,
+                    register_options: serde_json::to_value(options).ok(),
+                }],
+            },
+        )));
     }
 
     fn reply(&self, response: Response) {
