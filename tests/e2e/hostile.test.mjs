@@ -120,4 +120,97 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     assert.deepEqual(errors, []);
     await page.close();
   });
+
+  // Issue 36's page cases, each exactly as reported.
+  test('a NUL byte does not make a SKILL.md valid, and a folder that is not a folder name is refused', async () => {
+    const nul = link({ skills: [{ dir: 'nofm', files: [{ p: 'SKILL.md', t: 'just text, no frontmatter, no name, no description\n\u0000' }] }] });
+    let { page, errors } = await open(nul);
+    await page.waitForSelector('[data-testid="diagnostic"][data-code="SPG010"]');
+    assert.equal(await verdict(page, 'spec'), 'fails');
+    assert.deepEqual(errors, []);
+    await page.close();
+    for (const dir of ['..', '', 'a/b/../../c']) {
+      ({ page, errors } = await open(link({ skills: [{ dir, files: [{ p: 'SKILL.md', t: GOOD }] }] })));
+      assert.match(await page.textContent('[data-testid="status"]'), /not a folder name/, JSON.stringify(dir));
+      const names = await page.locator('[data-testid="catalog"] .catalog-item .skill-name').allTextContents();
+      assert.ok(!names.includes(dir) && !names.includes('c'), `nothing of the link is loaded: ${names}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+
+  test('loading a skill of the same folder keeps the edited one beside it', async () => {
+    const { page, errors } = await open(server.url);
+    await page.click('[data-testid="clear"]');
+    await page.click('[data-testid="sample-release-notes"]');
+    await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+    const edited = (await page.inputValue('[data-testid="editor"]')) + '\nMy own line.\n';
+    await page.fill('[data-testid="editor"]', edited);
+    await page.click('[data-testid="sample-release-notes"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === 2);
+    assert.match(await page.textContent('[data-testid="status"]'), /nothing was replaced.*release-notes-2/);
+    await page.locator('[data-testid="catalog"] .catalog-item').first().locator('button').first().click();
+    assert.equal(await page.inputValue('[data-testid="editor"]'), edited, 'the edit is kept');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('an index whose files together pass the load budget loads nothing and says why', { timeout: 120_000 }, async () => {
+    const { page, errors } = await open(server.url);
+    await page.click('[data-testid="clear"]');
+    const big = Buffer.alloc(10 * 1024 * 1024, 'a');
+    const crypto = await import('node:crypto');
+    const hex = crypto.createHash('sha256').update(big).digest('hex');
+    const skillMd = (n) => `---\nname: s${n}\ndescription: Does s${n}.\n---\n# s${n}\n`;
+    const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
+    const skills = Array.from({ length: 8 }, (_, n) => {
+      const files = [['SKILL.md', sha(Buffer.from(skillMd(n)))], ['references/big.md', hex]];
+      const manifest = files.slice().sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([p, h]) => `${p}\0${h}\n`).join('');
+      return { name: `s${n}`, description: `Does s${n}.`, digest: `sha256:${sha(Buffer.from(manifest))}`, files: files.map(([p, h]) => ({ path: p, digest: `sha256:${h}` })) };
+    });
+    const index = JSON.stringify({ version: '0.2.0', skills });
+    await page.route('https://skills.example/**', (route) => {
+      const u = new URL(route.request().url());
+      const headers = { 'access-control-allow-origin': '*' };
+      if (u.pathname.endsWith('/index.json')) return route.fulfill({ status: 200, headers, body: index });
+      const m = u.pathname.match(/\/s(\d+)\/(.*)$/);
+      if (!m) return route.fulfill({ status: 404, headers, body: '' });
+      return route.fulfill({ status: 200, headers, body: m[2] === 'SKILL.md' ? skillMd(Number(m[1])) : big });
+    });
+    await page.fill('#url-input', 'https://skills.example/.well-known/agent-skills/index.json?ref=a/b');
+    await page.click('[data-testid="url-load"]');
+    await page.waitForFunction(() => /more than one load may bring into the page/.test(document.querySelector('[data-testid="status"]').textContent), null, { timeout: 90_000 });
+    assert.equal(await page.locator('[data-testid="catalog"] .catalog-item').count(), 0, 'nothing of it is loaded');
+    // The page still works.
+    await page.click('[data-testid="sample-release-notes"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === 1);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('an over-long paste in the address field is refused by its length; a trap shows the banner and saves nothing after it', async () => {
+    const { page, errors } = await open(server.url);
+    await page.click('[data-testid="clear"]');
+    await page.click('[data-testid="sample-release-notes"]');
+    await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+    await page.locator('#url-input').evaluate((el) => {
+      el.value = 'zed://skill?data=' + 'A'.repeat(3_000_000);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction(() => /That paste is 3,000,017 characters/.test(document.querySelector('[data-testid="status"]').textContent));
+    assert.equal(await page.inputValue('#url-input'), '');
+    // Wait for the sample to be saved, then trap: nothing after the trap is saved.
+    await page.waitForTimeout(1500);
+    const before = await page.inputValue('[data-testid="editor"]');
+    await page.evaluate(() => window.dispatchEvent(new ErrorEvent('error', { error: new WebAssembly.RuntimeError('unreachable') })));
+    await page.waitForSelector('[data-testid="fatal"]');
+    assert.match(await page.textContent('[data-testid="fatal"]'), /saved work is as it was before this action/);
+    await page.fill('[data-testid="editor"]', before + '\nafter the trap\n');
+    await page.waitForTimeout(1500);
+    await page.reload();
+    await page.waitForSelector('[data-built]');
+    assert.equal(await page.inputValue('[data-testid="editor"]'), before, 'the state before the trap is what comes back');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 });

@@ -267,7 +267,12 @@ fn Gallery() -> impl IntoView {
         <div class="gallery" aria-label="Samples">
             <span>"Samples: "</span>
             {SAMPLES.iter().map(|&sample| view! {
-                <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| c.state.update(|st| { st.put_skill(sample.input()); })>{sample.title}</button>
+                <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| {
+                    let placed = c.state.try_update(|st| st.put_skill(sample.input()));
+                    if let Some(note) = placed.and_then(|p| skillpg_share::beside_note(std::slice::from_ref(&p))) {
+                        c.status.set(note);
+                    }
+                }>{sample.title}</button>
             }).collect_view()}
             <button data-testid="new-skill" on:click=move |_| c.state.update(|st| {
                 st.skills.push(SkillInput::new("new-skill", vec![("SKILL.md".into(), b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec())]));
