@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { browser, openPage, screenshotPath, serve } from './harness.mjs';
@@ -210,6 +211,35 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     await page.reload();
     await page.waitForSelector('[data-built]');
     assert.equal(await page.inputValue('[data-testid="editor"]'), before, 'the state before the trap is what comes back');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a 7 MB folder and a change made just before the tab closes both come back', { timeout: 180_000 }, async () => {
+    let { page, errors } = await open(server.url);
+    await page.click('[data-testid="clear"]');
+    const top = fs.mkdtempSync(path.join(os.tmpdir(), 'big-folder-'));
+    const folder = path.join(top, 'skills');
+    for (const n of [1, 2]) {
+      const dir = path.join(folder, `big-${n}`);
+      fs.mkdirSync(path.join(dir, 'references'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: big-${n}\ndescription: Does big ${n} things. Use when asked.\n---\n# Big\n`);
+      // Text that does not compress (3.5 MB each): as saved whole, it passed local storage's quota.
+      fs.writeFileSync(path.join(dir, 'references/a.md'), `# ${n}\n` + crypto.randomBytes(2_650_000).toString('base64'));
+    }
+    await page.setInputFiles('[data-testid="folder-input"]', folder);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === 2, null, { timeout: 60_000 });
+    // Let the save of the folder finish, then change something and close the tab at once.
+    await page.waitForTimeout(4000);
+    const edited = (await page.inputValue('[data-testid="editor"]')) + '\nA line typed just before closing.\n';
+    await page.fill('[data-testid="editor"]', edited);
+    await page.close();
+    ({ page, errors } = await open(server.url));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === 2, null, { timeout: 60_000 });
+    assert.equal(await page.inputValue('[data-testid="editor"]'), edited, 'the last change is kept');
+    // The folder's bytes are in the Cache API store, not in local storage.
+    const stored = await page.evaluate(() => Object.keys(localStorage).reduce((n, k) => n + localStorage.getItem(k).length, 0));
+    assert.ok(stored < 1_000_000, `local storage holds ${stored} characters`);
     assert.deepEqual(errors, []);
     await page.close();
   });

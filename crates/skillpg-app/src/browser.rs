@@ -54,6 +54,54 @@ pub fn save_state(encoded: &str) -> bool {
     storage.set_item(STORAGE_KEY, encoded).is_ok()
 }
 
+/// Local-storage key of a saved index that could not be restored, kept aside so that the next
+/// save does not write over it.
+const UNRESTORED_KEY: &str = "skill-playground.v1.unrestored";
+/// Local-storage key of the note that a save did not happen (the page closed with a change it
+/// could not write), read and cleared on the next visit.
+const UNSAVED_KEY: &str = "skill-playground.unsaved";
+
+/// The Cache API store that keeps each skill's files of the saved work.
+pub const SAVED_CACHE: &str = "skillpg-saved-work";
+
+/// The address a saved skill's files are kept under in [`SAVED_CACHE`].
+pub fn saved_key_url(key: &str) -> String {
+    format!("./saved-work/{key}")
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// Keeps an index that could not be restored aside (the work it names is not written over).
+pub fn keep_unrestored(index: &str) {
+    if let Some(s) = local_storage() {
+        let _ = s.set_item(UNRESTORED_KEY, index);
+    }
+}
+
+/// Notes that a change could not be saved, for the next visit to say so.
+pub fn note_unsaved(why: &str) {
+    if let Some(s) = local_storage() {
+        let _ = s.set_item(UNSAVED_KEY, why);
+    }
+}
+
+/// The note [`note_unsaved`] left, once (it is cleared).
+pub fn take_unsaved_note() -> Option<String> {
+    let s = local_storage()?;
+    let note = s.get_item(UNSAVED_KEY).ok()??;
+    let _ = s.remove_item(UNSAVED_KEY);
+    Some(note)
+}
+
+/// Forgets `key` in the store `cache`.
+pub async fn cache_delete(cache: &str, key: &str) {
+    if let Some(c) = open_cache(cache).await {
+        let _ = JsFuture::from(c.delete_with_str(key)).await;
+    }
+}
+
 /// The saved encoded state, if any.
 pub fn load_state() -> Option<String> {
     web_sys::window()?

@@ -42,6 +42,22 @@ pub struct PageState {
 }
 
 impl PageState {
+    /// Every input but the skills (which stay out: a large folder is not copied for this).
+    pub fn clone_without_skills(&self) -> PageState {
+        PageState {
+            skills: Vec::new(),
+            selected: self.selected,
+            selected_file: self.selected_file.clone(),
+            profile: self.profile.clone(),
+            cost: self.cost.clone(),
+            routing: self.routing.clone(),
+            installed_together: self.installed_together,
+            context_window: self.context_window,
+            lab: self.lab.clone(),
+            listing: self.listing.clone(),
+        }
+    }
+
     /// The selected skill's eval set (its `+`/`-` lines), empty when it has none.
     pub fn lab_evals(&self) -> String {
         self.skills
@@ -160,8 +176,17 @@ fn to_wire(state: &PageState) -> ShareStateV1<crate::lab_run::LabState> {
 }
 
 fn from_wire(wire: ShareStateV1<crate::lab_run::LabState>) -> Result<PageState, String> {
+    from_wire_within(wire, MAX_LINK_BYTES)
+}
+
+/// [`from_wire`] with at most `max_bytes` of files (a link's bound, or the load budget for
+/// what this browser saved itself).
+fn from_wire_within(
+    wire: ShareStateV1<crate::lab_run::LabState>,
+    max_bytes: usize,
+) -> Result<PageState, String> {
     // The version and the counts were checked as the link was read (`decode_wire`).
-    let skills = skillpg_share::skills_from_wire(wire.skills)?;
+    let skills = skillpg_share::skills_from_wire_within(wire.skills, max_bytes)?;
     let selected = wire.selected.min(skills.len().saturating_sub(1));
     // Every number and name is clamped to what the page's own inputs allow.
     let profile = if skillpg_core::Profile::by_key(&wire.profile).is_some() {
@@ -236,6 +261,176 @@ fn lab_from_wire(mut lab: crate::lab_run::LabState) -> Result<crate::lab_run::La
 /// Serializes the state for a link fragment or storage: base64url of deflated JSON.
 pub fn encode(state: &PageState) -> String {
     skillpg_share::encode_wire(&to_wire(state))
+}
+
+/// What this browser keeps of a person's work, in two parts, so that no save serializes every
+/// file at once and no part sits in a store with a few-megabyte quota:
+///
+/// - the index ([`SavedIndex`], written to local storage, synchronously): the whole state with
+///   every file left out, and for each file either the key it is kept under or, when it was
+///   not kept yet (a change made just before the page closed), its bytes;
+/// - each file's bytes ([`saved_bytes`]), written to the Cache API store under a key of its
+///   path and contents ([`file_key`]): a file is written again only when it changed, so an edit
+///   to SKILL.md beside a 7 MB reference writes SKILL.md alone.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SavedIndex {
+    /// [`SAVED_VERSION`].
+    pub v: u32,
+    /// The state with every file left out ([`encode`]'s form).
+    pub state: String,
+    /// Per skill, in order, its files in order.
+    pub skills: Vec<Vec<SavedFile>>,
+}
+
+/// One saved file: its path, and where its bytes are.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SavedFile {
+    pub p: String,
+    #[serde(flatten)]
+    pub at: SavedAt,
+}
+
+/// Where a saved file's bytes are.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SavedAt {
+    /// In the Cache API store, under this key.
+    Kept(String),
+    /// Here, as [`saved_bytes`] writes them, in base64url.
+    Inline(String),
+}
+
+/// The saved index's version (the first, `encode`'s whole state in local storage, is read too).
+pub const SAVED_VERSION: u32 = 2;
+
+/// The key a file is kept under: FNV-1a (64 bits) over its path and bytes with their lengths,
+/// so equal files give one key and a change gives another.
+pub fn file_key(path: &str, bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |part: &[u8]| {
+        for &b in part {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(&(path.len() as u64).to_le_bytes());
+    eat(path.as_bytes());
+    eat(&(bytes.len() as u64).to_le_bytes());
+    eat(bytes);
+    format!("{h:016x}-{}", bytes.len())
+}
+
+/// A file's bytes as kept: deflated.
+pub fn saved_bytes(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    let _ = enc.write_all(bytes);
+    enc.finish().unwrap_or_default()
+}
+
+fn bytes_from_saved(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::DeflateDecoder::new(bytes)
+        .take(skillpg_share::MAX_LOAD_BYTES + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("a saved file is damaged ({e})"))?;
+    Ok(out)
+}
+
+/// The inline form of a file, for an index written when it is not kept yet.
+pub fn inline_file(bytes: &[u8]) -> SavedAt {
+    use base64::Engine;
+    SavedAt::Inline(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(saved_bytes(bytes)))
+}
+
+/// The index for `state`, each file at `at(skill, file)`.
+pub fn saved_index(state: &PageState, mut at: impl FnMut(usize, usize) -> SavedAt) -> String {
+    let bare = PageState {
+        skills: state
+            .skills
+            .iter()
+            .map(|k| SkillInput {
+                dir_name: k.dir_name.clone(),
+                files: Vec::new(),
+                findings: k.findings.clone(),
+                inside: k.inside.clone(),
+            })
+            .collect(),
+        ..state.clone_without_skills()
+    };
+    let skills = state
+        .skills
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            k.files
+                .iter()
+                .enumerate()
+                .map(|(j, (p, _))| SavedFile {
+                    p: p.clone(),
+                    at: at(i, j),
+                })
+                .collect()
+        })
+        .collect();
+    serde_json::to_string(&SavedIndex {
+        v: SAVED_VERSION,
+        state: encode(&bare),
+        skills,
+    })
+    .unwrap_or_default()
+}
+
+/// Reads a saved index: the keys whose bytes must be fetched from the store first.
+pub fn saved_keys(index: &str) -> Option<Vec<String>> {
+    let index: SavedIndex = serde_json::from_str(index).ok()?;
+    (index.v == SAVED_VERSION).then(|| {
+        index
+            .skills
+            .into_iter()
+            .flatten()
+            .filter_map(|f| match f.at {
+                SavedAt::Kept(k) => Some(k),
+                SavedAt::Inline(_) => None,
+            })
+            .collect()
+    })
+}
+
+/// The state a saved index and its kept files make (`kept(key)` gives the bytes under a key),
+/// checked as a link's state is, within the load budget.
+pub fn restore(index: &str, kept: impl Fn(&str) -> Option<Vec<u8>>) -> Result<PageState, String> {
+    use base64::Engine;
+    let index: SavedIndex =
+        serde_json::from_str(index).map_err(|e| format!("the saved work is damaged ({e})"))?;
+    let mut wire: ShareStateV1<crate::lab_run::LabState> =
+        skillpg_share::decode_wire_within(&index.state, &skillpg_share::WireLimits::SAVED)?;
+    if wire.skills.len() != index.skills.len() {
+        return Err("the saved work is damaged (its skills do not match its index)".to_owned());
+    }
+    for (skill, files) in wire.skills.iter_mut().zip(index.skills) {
+        let mut input = SkillInput::new(skill.dir.clone(), Vec::new());
+        for f in files {
+            let deflated = match f.at {
+                SavedAt::Kept(key) => kept(&key).ok_or_else(|| {
+                    format!(
+                        "{}/{} was not found in this browser's storage",
+                        skill.dir, f.p
+                    )
+                })?,
+                SavedAt::Inline(b64) => base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .decode(b64.as_bytes())
+                    .map_err(|e| format!("the saved work is damaged ({e})"))?,
+            };
+            input.files.push((f.p, bytes_from_saved(&deflated)?));
+        }
+        skill.files = skillpg_share::skills_to_wire(&[input])
+            .pop()
+            .map(|s| s.files)
+            .unwrap_or_default();
+    }
+    from_wire_within(wire, skillpg_share::MAX_LOAD_BYTES as usize)
 }
 
 /// The fragment of a share link: `v1=...`.
@@ -692,6 +887,62 @@ mod tests {
             ("abc".to_owned(), 10),
             "past the end clamps the text, not the caret"
         );
+    }
+
+    #[test]
+    fn saved_work_round_trips_in_parts_past_a_links_bounds() {
+        // 1,100 skills and 20 MB of files: more skills and bytes than a link may carry.
+        let mut state = PageState {
+            profile: "codex".into(),
+            ..PageState::default()
+        };
+        state.skills.clear();
+        for i in 0..1_100 {
+            let md = format!("---\nname: s{i}\ndescription: Does s{i}.\n---\n# s{i}\n");
+            let mut files = vec![("SKILL.md".to_owned(), md.into_bytes())];
+            if i < 2 {
+                files.push((
+                    "references/big.md".into(),
+                    vec![b'a' + i as u8; 10 * 1024 * 1024],
+                ));
+            }
+            state.skills.push(SkillInput::new(format!("s{i}"), files));
+        }
+        state.selected = 1_050;
+        state.set_lab_evals("+ a query typed just before closing\n".into());
+        let key = |s: &PageState, i: usize, j: usize| {
+            let (p, b) = &s.skills[i].files[j];
+            file_key(p, b)
+        };
+        let mut store = std::collections::HashMap::new();
+        for (i, k) in state.skills.iter().enumerate() {
+            for (j, (_, b)) in k.files.iter().enumerate() {
+                store.insert(key(&state, i, j), saved_bytes(b));
+            }
+        }
+        assert_eq!(store.len(), 1_102, "distinct files, distinct keys");
+        // The last skill's SKILL.md was changed just before the page closed: it travels inline,
+        // and only it.
+        let last = state.skills.len() - 1;
+        state.skills[last].set_skill_md("---\nname: s1099\ndescription: Edited.\n---\n");
+        let index = saved_index(&state, |i, j| {
+            if i == last {
+                inline_file(&state.skills[i].files[j].1)
+            } else {
+                SavedAt::Kept(key(&state, i, j))
+            }
+        });
+        assert!(
+            index.len() < 300_000,
+            "the index is small: {} bytes",
+            index.len()
+        );
+        assert_eq!(saved_keys(&index).map(|k| k.len()), Some(1_101));
+        let back = restore(&index, |k| store.get(k).cloned()).expect("restores");
+        assert_eq!(back, state);
+        // A kept part that is gone is a message, not a panic or a silent loss.
+        let e = restore(&index, |_| None).expect_err("a missing part");
+        assert!(e.contains("was not found in this browser's storage"), "{e}");
     }
 
     #[test]

@@ -481,6 +481,14 @@ pub fn skills_to_wire(skills: &[SkillInput]) -> Vec<SkillV1> {
 /// A link's skills, each file's path cleaned as an archive's is, within the link's limits, and
 /// only the input findings (bounded) that a link may carry.
 pub fn skills_from_wire(wire: Vec<SkillV1>) -> Result<Vec<SkillInput>, String> {
+    skills_from_wire_within(wire, MAX_LINK_BYTES)
+}
+
+/// [`skills_from_wire`] with at most `max_bytes` of files in all.
+pub fn skills_from_wire_within(
+    wire: Vec<SkillV1>,
+    max_bytes: usize,
+) -> Result<Vec<SkillInput>, String> {
     let mut skills = Vec::with_capacity(wire.len());
     let mut n_bytes = 0usize;
     for s in wire {
@@ -511,10 +519,10 @@ pub fn skills_from_wire(wire: Vec<SkillV1>) -> Result<Vec<SkillInput>, String> {
                 (None, None) => Vec::new(),
             };
             n_bytes += bytes.len();
-            if n_bytes > MAX_LINK_BYTES {
+            if n_bytes > max_bytes {
                 return Err(format!(
                     "the link's files hold more than {} MB, more than a link may carry; it was not opened",
-                    MAX_LINK_BYTES / (1024 * 1024)
+                    max_bytes / (1024 * 1024)
                 ));
             }
             files.push((path, bytes));
@@ -551,18 +559,55 @@ pub fn encode_wire<L: Serialize + Default + PartialEq>(wire: &ShareStateV1<L>) -
 /// Reads what [`encode_wire`] wrote, within the bounds a link may expand to and carry; every
 /// failure is a message for a person. The values are not clamped yet: the page does that.
 pub fn decode_wire<L: DeserializeOwned + Default>(data: &str) -> Result<ShareStateV1<L>, String> {
+    decode_wire_within(data, &WireLimits::LINK)
+}
+
+/// How much a wire may hold: a link's bounds, or what this browser saved itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WireLimits {
+    /// What the deflated JSON may expand to.
+    pub expanded: u64,
+    /// How many skills, and files in all.
+    pub skills: usize,
+    pub files: usize,
+    /// The files' bytes in all.
+    pub bytes: usize,
+}
+
+impl WireLimits {
+    /// A link's: what chat apps and mail carry.
+    pub const LINK: WireLimits = WireLimits {
+        expanded: MAX_EXPANDED,
+        skills: MAX_LINK_SKILLS,
+        files: MAX_LINK_FILES,
+        bytes: MAX_LINK_BYTES,
+    };
+    /// What the page saved of its own work: anything one load may bring in.
+    pub const SAVED: WireLimits = WireLimits {
+        expanded: 2 * MAX_LOAD_BYTES,
+        skills: skillpg_core::ingest::MAX_ENTRIES,
+        files: skillpg_core::ingest::MAX_ENTRIES,
+        bytes: MAX_LOAD_BYTES as usize,
+    };
+}
+
+/// [`decode_wire`] within `limits`.
+pub fn decode_wire_within<L: DeserializeOwned + Default>(
+    data: &str,
+    limits: &WireLimits,
+) -> Result<ShareStateV1<L>, String> {
     let deflated = URL_SAFE_NO_PAD
         .decode(data.trim().as_bytes())
         .map_err(|e| format!("the link is damaged (not base64url: {e}); was it cut short?"))?;
     let mut json = Vec::new();
     flate2::read::DeflateDecoder::new(&deflated[..])
-        .take(MAX_EXPANDED + 1)
+        .take(limits.expanded + 1)
         .read_to_end(&mut json)
         .map_err(|e| format!("the link is damaged (cannot inflate: {e}); was it cut short?"))?;
-    if json.len() as u64 > MAX_EXPANDED {
+    if json.len() as u64 > limits.expanded {
         return Err(format!(
             "the link expands to more than {} MB; it was not opened",
-            MAX_EXPANDED / (1024 * 1024)
+            limits.expanded / (1024 * 1024)
         ));
     }
     let wire: ShareStateV1<L> = serde_json::from_slice(&json)
@@ -573,16 +618,18 @@ pub fn decode_wire<L: DeserializeOwned + Default>(data: &str) -> Result<ShareSta
             wire.v
         ));
     }
-    if wire.skills.len() > MAX_LINK_SKILLS {
+    if wire.skills.len() > limits.skills {
         return Err(format!(
-            "the link holds {} skills, more than the {MAX_LINK_SKILLS} a link may carry; it was not opened",
-            wire.skills.len()
+            "the link holds {} skills, more than the {} a link may carry; it was not opened",
+            wire.skills.len(),
+            limits.skills
         ));
     }
     let n_files: usize = wire.skills.iter().map(|s| s.files.len()).sum();
-    if n_files > MAX_LINK_FILES {
+    if n_files > limits.files {
         return Err(format!(
-            "the link holds {n_files} files, more than the {MAX_LINK_FILES} a link may carry; it was not opened"
+            "the link holds {n_files} files, more than the {} a link may carry; it was not opened",
+            limits.files
         ));
     }
     Ok(wire)

@@ -17,8 +17,23 @@ use super::tokens::TokenView;
 use crate::state::{self, PageState, View};
 use crate::{browser, compute, samples};
 
-/// The initial state: a share link, else what this browser saved, else the good sample.
-fn initial_state(status: &mut String) -> PageState {
+/// The initial state: a share link, else what this browser saved, else the good sample. A
+/// saved index whose skills' files are kept in the Cache API store is returned too: its
+/// skills come once they are read (`restore_saved`), and nothing is saved until then.
+fn initial_state(status: &mut String) -> (PageState, Option<String>) {
+    if let Some(note) = browser::take_unsaved_note() {
+        *status = format!("Your last change before the page closed could not be saved: {note}.");
+    }
+    let state = initial_state_inner(status);
+    // The placeholder `initial_state_inner` returns for saved work in parts.
+    if state.skills.is_empty() && state.selected_file.is_empty() {
+        let index = browser::load_state().filter(|s| state::saved_keys(s).is_some());
+        return (PageState::default(), index);
+    }
+    (state, None)
+}
+
+fn initial_state_inner(status: &mut String) -> PageState {
     let hash = browser::location_hash();
     if let Some(res) = state::decode_fragment(&hash) {
         // The link has been read: drop its state from the address, so that a reload shows the
@@ -36,10 +51,18 @@ fn initial_state(status: &mut String) -> PageState {
             }
         }
     }
-    if let Some(saved) = browser::load_state()
-        && let Ok(s) = state::decode(&saved)
-    {
-        return s;
+    if let Some(saved) = browser::load_state() {
+        // The index of saved work in parts: its skills are read from the store next.
+        if state::saved_keys(&saved).is_some() {
+            return PageState {
+                skills: Vec::new(),
+                selected_file: String::new(),
+                ..PageState::default()
+            };
+        }
+        if let Ok(s) = state::decode(&saved) {
+            return s;
+        }
     }
     PageState {
         skills: vec![samples::SAMPLES[0].input()],
@@ -53,7 +76,8 @@ fn initial_state(status: &mut String) -> PageState {
 #[component]
 pub fn App() -> impl IntoView {
     let mut first_status = String::new();
-    let state = RwSignal::new(initial_state(&mut first_status));
+    let (first_state, saved_index) = initial_state(&mut first_status);
+    let state = RwSignal::new(first_state);
     let status = RwSignal::new(first_status);
     // The report depends on the skills alone: editing cost inputs, the profile or the routing
     // requests must not re-analyze and re-tokenize every file. This memo notifies only when the
@@ -89,14 +113,21 @@ pub fn App() -> impl IntoView {
     let rest_built = build_rest_after_first_paint(follow_hash, follow_link);
     let later = move |build: fn() -> AnyView| move || rest_built.get().then(build);
 
-    save_while_editing(state, status);
+    let saver = Saver::new();
+    // The page counts as built (`data-built`) once saved work is back in place.
+    let restored = RwSignal::new(saved_index.is_none());
+    match saved_index {
+        Some(index) => restore_saved(index, state, status, saver, restored),
+        None => saver.ready.set_value(true),
+    }
+    save_while_editing(state, status, saver);
     browser::register_service_worker();
 
     // The system's preference until a person chooses; then their choice, remembered.
     let dark = RwSignal::new(browser::prefers_dark());
     let section = move |v: View| format!("view-{}", v.key());
     view! {
-        <div class="page" class:dark=move || dark.get() data-built=move || rest_built.get().then_some("all")>
+        <div class="page" class:dark=move || dark.get() data-built=move || (rest_built.get() && restored.get()).then_some("all")>
             <a class="skip-link" href="#view-check">"Skip to the checks"</a>
             <header class="top">
                 <h1>"Skill Playground"</h1>
@@ -237,10 +268,191 @@ fn build_rest_after_first_paint(
     rest_built
 }
 
-/// Effects sync with the outside world only: local storage, so a reload keeps the work. Saving
-/// waits until the state has rendered and typing pauses: encoding a large skill on every
-/// keystroke would slow the editor, and a state that panics is never saved.
-fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>) {
+/// What the saves share: whether the state may be saved yet (not while saved work is being
+/// restored, when the page shows a placeholder), which skills' files the store holds (by
+/// key), and which save is the newest.
+#[derive(Clone, Copy)]
+struct Saver {
+    ready: StoredValue<bool>,
+    kept: StoredValue<std::collections::HashSet<String>>,
+    generation: StoredValue<u64>,
+    /// The newest save whose index is written (or given up).
+    completed: StoredValue<u64>,
+}
+
+impl Saver {
+    fn new() -> Saver {
+        Saver {
+            ready: StoredValue::new(false),
+            kept: StoredValue::new(Default::default()),
+            generation: StoredValue::new(0),
+            completed: StoredValue::new(0),
+        }
+    }
+
+    /// Saves the state in parts (`state::SavedIndex`): the skills whose files the store does
+    /// not hold yet are encoded and written there, then the small index to local storage. With
+    /// `now` (the page is going), nothing waits: those skills' files go into the index itself.
+    fn save(self, state: RwSignal<PageState>, status: RwSignal<String>, now: bool) {
+        if !self.ready.get_value() {
+            return;
+        }
+        self.generation.update_value(|g| *g += 1);
+        let generation = self.generation.get_value();
+        let kept = self.kept.get_value();
+        // Every file's key; the files the store does not hold yet are encoded for it (or, when
+        // the page is going, for the index itself).
+        let mut missing: Vec<(String, Vec<u8>)> = Vec::new();
+        let (index, keys) = state.with_untracked(|s| {
+            let keys: Vec<Vec<String>> = s
+                .skills
+                .iter()
+                .map(|k| k.files.iter().map(|(p, b)| state::file_key(p, b)).collect())
+                .collect();
+            let index = state::saved_index(s, |i, j| {
+                let key = &keys[i][j];
+                if kept.contains(key) {
+                    state::SavedAt::Kept(key.clone())
+                } else if now {
+                    state::inline_file(&s.skills[i].files[j].1)
+                } else {
+                    missing.push((key.clone(), state::saved_bytes(&s.skills[i].files[j].1)));
+                    state::SavedAt::Kept(key.clone())
+                }
+            });
+            (index, keys)
+        });
+        if missing.is_empty() {
+            self.completed.set_value(generation);
+            if !browser::save_state(&index) {
+                let why = "this browser refused to write it (storage full or disabled)";
+                if now {
+                    browser::note_unsaved(why);
+                } else {
+                    status.set(format!(
+                        "Your work could not be saved: {why}; use a share link or the zip."
+                    ));
+                }
+            }
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let mut failed = false;
+            for (key, bytes) in missing {
+                if browser::cache_put(browser::SAVED_CACHE, &browser::saved_key_url(&key), &bytes)
+                    .await
+                {
+                    self.kept.update_value(|k| {
+                        k.insert(key);
+                    });
+                } else {
+                    failed = true;
+                }
+            }
+            // A newer save writes its own index.
+            if self.generation.get_value() != generation {
+                return;
+            }
+            // Without the store (refused, or not offered), the files go into the index.
+            let index = if failed {
+                let kept = self.kept.get_value();
+                state.with_untracked(|s| {
+                    state::saved_index(s, |i, j| {
+                        let (p, b) = &s.skills[i].files[j];
+                        let key = state::file_key(p, b);
+                        if kept.contains(&key) {
+                            state::SavedAt::Kept(key)
+                        } else {
+                            state::inline_file(b)
+                        }
+                    })
+                })
+            } else {
+                index
+            };
+            self.completed.set_value(generation);
+            if !browser::save_state(&index) {
+                status.set("Your work could not be saved: this browser refused to write it (storage full or disabled); use a share link or the zip.".to_owned());
+                return;
+            }
+            // What no index names any more is dropped from the store.
+            let keep: std::collections::HashSet<&str> =
+                keys.iter().flatten().map(String::as_str).collect();
+            for (url, _) in browser::cache_entries(browser::SAVED_CACHE).await {
+                let key = url.rsplit("/saved-work/").next().unwrap_or("").to_owned();
+                if !keep.contains(key.as_str()) {
+                    browser::cache_delete(browser::SAVED_CACHE, &url).await;
+                    self.kept.update_value(|k| {
+                        k.remove(&key);
+                    });
+                }
+            }
+        });
+    }
+
+    /// Whether a save has started whose index is not written yet.
+    fn in_flight(self) -> bool {
+        self.generation.get_value() != self.completed.get_value()
+    }
+}
+
+/// Reads the skills of a saved index from the store and puts the saved state in place of the
+/// placeholder; saving starts after. Work that cannot be restored is said, and its index kept
+/// aside so that no save writes over it.
+fn restore_saved(
+    index: String,
+    state: RwSignal<PageState>,
+    status: RwSignal<String>,
+    saver: Saver,
+    restored: RwSignal<bool>,
+) {
+    // A message already there (a link that could not be opened) stays.
+    status.update(|s| {
+        if s.is_empty() {
+            *s = "Restoring your saved work…".to_owned();
+        }
+    });
+    leptos::task::spawn_local(async move {
+        let keys = state::saved_keys(&index).unwrap_or_default();
+        let mut kept = std::collections::HashMap::new();
+        for key in keys {
+            if let Some(bytes) =
+                browser::cache_get(browser::SAVED_CACHE, &browser::saved_key_url(&key)).await
+            {
+                kept.insert(key, bytes);
+            }
+        }
+        match state::restore(&index, |k| kept.get(k).cloned()) {
+            Ok(restored) => {
+                saver.kept.set_value(kept.into_keys().collect());
+                state.set(restored);
+                status.update(|s| {
+                    if s.starts_with("Restoring") {
+                        s.clear();
+                    }
+                });
+            }
+            Err(e) => {
+                browser::keep_unrestored(&index);
+                status.set(format!("Your saved work could not be restored: {e}. It is kept aside in this browser; what you do now is saved anew."));
+                state.set(PageState {
+                    skills: vec![samples::SAMPLES[0].input()],
+                    selected_file: "SKILL.md".into(),
+                    profile: "spec".into(),
+                    ..PageState::default()
+                });
+            }
+        }
+        saver.ready.set_value(true);
+        restored.set(true);
+    });
+}
+
+/// Effects sync with the outside world only: the saved work, so a reload keeps it. Saving
+/// waits until the state has rendered and typing pauses (encoding a large skill on every
+/// keystroke would slow the editor, and a state that panics is never saved), and writes only
+/// the skills that changed.
+fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>, saver: Saver) {
     let pending_save: StoredValue<Option<leptos::prelude::TimeoutHandle>> = StoredValue::new(None);
     // Whether the waiting save holds a person's change (not the state the page opened with,
     // which storage or the link already holds).
@@ -254,10 +466,7 @@ fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>) {
         let handle = leptos::prelude::set_timeout_with_handle(
             move || {
                 pending_save.set_value(None);
-                let encoded = state.with_untracked(state::encode);
-                if !browser::save_state(&encoded) {
-                    status.set("This browser refused to save the state (storage full or disabled); use a share link or the zip.".to_owned());
-                }
+                saver.save(state, status, false);
             },
             std::time::Duration::from_millis(400),
         )
@@ -265,17 +474,20 @@ fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>) {
         pending_save.set_value(handle);
     });
     // A reload or a closed tab within the pause must not lose the last change: the save still
-    // waiting runs as the page goes. Only a change's: the opening state is not written back
-    // over storage someone cleared meanwhile.
+    // waiting runs as the page goes, at once (the changed skills' files in the index itself).
+    // Only a change's: the opening state is not written back over storage someone cleared.
     let _ = window_event_listener(leptos::ev::pagehide, move |_| {
-        if let Some(handle) = pending_save
+        let waiting = pending_save
             .get_value()
-            .filter(|_| pending_change.get_value())
-        {
+            .filter(|_| pending_change.get_value());
+        if let Some(handle) = &waiting {
             handle.clear();
             pending_save.set_value(None);
-            let encoded = state.with_untracked(state::encode);
-            let _ = browser::save_state(&encoded);
+        }
+        // A save still writing the store when the page goes would leave the previous index:
+        // the index is written now, with what the store does not hold yet inside it.
+        if waiting.is_some() || saver.in_flight() {
+            saver.save(state, status, true);
         }
     });
 }
