@@ -243,4 +243,21 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     assert.deepEqual(errors, []);
     await page.close();
   });
+
+  test('a SKILL.md picked alone fails in no client on a folder it was not given, and says which checks need it', async () => {
+    const corpus = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../shared/corpus/anthropics__skills/mcp-builder/SKILL.md');
+    assert.ok(fs.existsSync(corpus), `the shared corpus is not at ${corpus}`);
+    const { page, errors } = await open(server.url);
+    await page.click('[data-testid="clear"]');
+    await page.setInputFiles('[data-testid="file-input"]', corpus);
+    await page.waitForFunction(() => /read without its folder/.test(document.querySelector('[data-testid="status"]').textContent));
+    assert.match(await page.textContent('[data-testid="status"]'), /Pick the folder/);
+    // No client's verdict fails on the folder's name or the files beside SKILL.md.
+    const reasons = await page.locator('[data-testid^="verdict-"] td.selected').evaluateAll((cells) => cells.map((c) => c.textContent + ' ' + (c.getAttribute('title') || '')));
+    assert.ok(reasons.length >= 20, `${reasons.length} clients`);
+    for (const r of reasons) assert.ok(!/SPG038|name-dir-mismatch|my-skill/.test(r), r);
+    assert.equal(await verdict(page, 'spec'), 'loads');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 });

@@ -355,6 +355,7 @@ pub fn saved_index(state: &PageState, mut at: impl FnMut(usize, usize) -> SavedA
                 files: Vec::new(),
                 findings: k.findings.clone(),
                 inside: k.inside.clone(),
+                folder_unknown: k.folder_unknown,
             })
             .collect(),
         ..state.clone_without_skills()
@@ -572,6 +573,7 @@ mod tests {
     fn sample() -> PageState {
         PageState {
             skills: vec![SkillInput {
+                folder_unknown: false,
                 inside: Some("outer".into()),
                 dir_name: "my-skill".into(),
                 files: vec![
@@ -652,6 +654,7 @@ mod tests {
                     t: Some(String::new()),
                     b: None,
                 }],
+                loose: false,
             }],
             selected: 0,
             file: String::new(),
@@ -698,6 +701,7 @@ mod tests {
                 dir: format!("s{i}"),
                 findings: vec![],
                 files: vec![],
+                loose: false,
             })
             .collect();
         assert!(decode(&link_of(&wire_with(many_skills))).is_err_and(|e| e.contains("skills")));
@@ -712,6 +716,7 @@ mod tests {
                     b: None,
                 })
                 .collect(),
+            loose: false,
         }];
         assert!(decode(&link_of(&wire_with(many_files))).is_err_and(|e| e.contains("files")));
         let huge = vec![SkillV1 {
@@ -723,6 +728,7 @@ mod tests {
                 t: Some("a".repeat(MAX_LINK_BYTES + 1)),
                 b: None,
             }],
+            loose: false,
         }];
         let link = link_of(&wire_with(huge));
         assert!(link.len() < 20_000, "a small link: {}", link.len());
@@ -733,6 +739,7 @@ mod tests {
             dir: "x".into(),
             findings: vec![],
             files: vec![],
+            loose: false,
         }]);
         wire.cost.turns = u64::MAX;
         wire.cost.activate_at = 0;
@@ -759,6 +766,7 @@ mod tests {
             dir: "x".into(),
             findings: vec![finding("archive-layout"), finding("name-format")],
             files: vec![],
+            loose: false,
         }]);
         assert_eq!(
             decode(&link_of(&wire)).expect("a link").skills[0].findings,

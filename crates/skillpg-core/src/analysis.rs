@@ -58,6 +58,8 @@ pub struct Analysis {
     pub display_path: String,
     /// The skill folder this one was found inside, if any ([`crate::SkillBundle::inside`]).
     pub inside: Option<String>,
+    /// Read without its folder ([`crate::SkillBundle::folder_unknown`]).
+    pub folder_unknown: bool,
     /// Path of the skill file (`SKILL.md`, or `skill.md`), if any.
     pub skill_md_path: Option<String>,
     /// SKILL.md split and parsed as the specification's text says.
@@ -223,6 +225,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         dir_name: bundle.dir_name.clone(),
         display_path: bundle.display_path.clone(),
         inside: bundle.inside.clone(),
+        folder_unknown: bundle.folder_unknown,
         skill_md_path,
         skills_ref_doc: doc.as_ref().and_then(SkillDoc::skills_ref_view),
         doc,

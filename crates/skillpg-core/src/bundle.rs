@@ -24,6 +24,11 @@ pub struct SkillBundle {
     /// The folder of the skill this one was found inside (`pdf` for `pdf/references/x/SKILL.md`),
     /// when it was found inside one: only a client that scans inside skill folders lists it.
     pub inside: Option<String>,
+    /// The SKILL.md was read without its folder (a file picked alone, a paste): the folder's
+    /// name and the files beside it are not known. `dir_name` is then the skill's own name,
+    /// what a folder named after it would be, and the checks that need the real folder say so
+    /// instead of failing (`name-dir-mismatch`, `broken-link`).
+    pub folder_unknown: bool,
 }
 
 impl SkillBundle {
@@ -36,6 +41,7 @@ impl SkillBundle {
             display_path: dir_name.to_owned(),
             files,
             inside: None,
+            folder_unknown: false,
         }
     }
 

@@ -50,6 +50,9 @@ pub struct SkillInput {
     /// The skill folder it was found inside, if any (`SkillBundle::inside`): only a client that
     /// scans inside skill folders lists it.
     pub inside: Option<String>,
+    /// Read without its folder (`SkillBundle::folder_unknown`): a SKILL.md picked alone or
+    /// pasted, whose `dir_name` is its own name, not a folder's.
+    pub folder_unknown: bool,
 }
 
 /// An input's own finding as the page keeps it (and a link carries it): its rule's name, its
@@ -73,6 +76,24 @@ impl SkillInput {
             files,
             findings: Vec::new(),
             inside: None,
+            folder_unknown: false,
+        }
+    }
+
+    /// A SKILL.md read without its folder (a file picked alone, a paste): it stands in a
+    /// folder named after its `name` (else `skill`), and the checks that need the real folder
+    /// say so instead of failing. No folder name is invented for a finding or a fix.
+    pub fn lone_skill_md(bytes: Vec<u8>) -> SkillInput {
+        let text = String::from_utf8_lossy(&bytes);
+        let name = skillpg_core::frontmatter::SkillDoc::parse(&text)
+            .field_str("name")
+            .map(str::trim)
+            .filter(|n| skillpg_core::ingest::is_folder_name(n))
+            .unwrap_or("skill")
+            .to_owned();
+        SkillInput {
+            folder_unknown: true,
+            ..SkillInput::new(name, vec![("SKILL.md".to_owned(), bytes)])
         }
     }
 
@@ -97,6 +118,7 @@ impl SkillInput {
                 files: b.files.into_iter().map(|f| (f.path, f.bytes)).collect(),
                 findings: std::mem::take(&mut findings),
                 inside: b.inside,
+                folder_unknown: b.folder_unknown,
             })
             .collect()
     }
@@ -125,6 +147,7 @@ impl SkillInput {
                 .collect(),
         );
         bundle.inside = self.inside.clone();
+        bundle.folder_unknown = self.folder_unknown;
         bundle
     }
 
@@ -159,13 +182,17 @@ impl SkillInput {
             .sum()
     }
 
-    /// Replaces SKILL.md's text (adding the file when absent).
+    /// Replaces SKILL.md's text (adding the file when absent). A skill read without its folder
+    /// stands in a folder named after its `name`, so it follows the name as it is edited.
     pub fn set_skill_md(&mut self, text: &str) {
         match self.files.iter_mut().find(|(p, _)| p == "SKILL.md") {
             Some(f) => f.1 = text.as_bytes().to_vec(),
             None => self
                 .files
                 .insert(0, ("SKILL.md".to_owned(), text.as_bytes().to_vec())),
+        }
+        if self.folder_unknown {
+            self.dir_name = SkillInput::lone_skill_md(text.as_bytes().to_vec()).dir_name;
         }
     }
 }
@@ -438,6 +465,14 @@ pub struct SkillV1 {
     /// The skill folder it was found inside, so a link keeps its verdicts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inside: Option<String>,
+    /// Read without its folder (a SKILL.md picked alone or pasted), so a link keeps saying
+    /// which checks need the folder.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub loose: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A file: text when it is UTF-8, else base64.
@@ -474,6 +509,7 @@ pub fn skills_to_wire(skills: &[SkillInput]) -> Vec<SkillV1> {
                 .collect(),
             findings: s.findings.clone(),
             inside: s.inside.clone(),
+            loose: s.folder_unknown,
         })
         .collect()
 }
@@ -542,6 +578,7 @@ pub fn skills_from_wire_within(
             inside: s
                 .inside
                 .filter(|o| o.len() <= 4096 && skillpg_core::ingest::clean_path(o).is_some()),
+            folder_unknown: s.loose,
         });
     }
     Ok(skills)
@@ -815,7 +852,79 @@ mod tests {
             }],
             findings: Vec::new(),
             inside: None,
+            loose: false,
         }
+    }
+
+    /// Every profile's verdict on a SKILL.md read without its folder, and its folder findings.
+    fn lone_verdicts(text: &[u8]) -> Vec<(&'static str, bool, Vec<skillpg_core::Diagnostic>)> {
+        let skill = SkillInput::lone_skill_md(text.to_vec());
+        let a = skillpg_core::analyze(&skill.bundle());
+        skillpg_core::profile::ALL
+            .iter()
+            .map(|p| {
+                let d = skillpg_core::check(&a, p);
+                let loads = !d
+                    .iter()
+                    .any(|d| d.severity == skillpg_core::Severity::Error);
+                (p.key, loads, d)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_skill_md_read_alone_needs_its_folder_instead_of_failing_on_one_made_up() {
+        let text = b"---\nname: pdf-tools\ndescription: Fills PDF forms. Use when a PDF is given.\n---\n# PDF\n\nRead [forms](references/forms.md).\n";
+        let skill = SkillInput::lone_skill_md(text.to_vec());
+        assert_eq!(
+            (skill.dir_name.as_str(), skill.folder_unknown),
+            ("pdf-tools", true)
+        );
+        for (key, loads, d) in lone_verdicts(text) {
+            assert!(loads, "{key}: {d:?}");
+            assert!(!d.iter().any(|d| d.message.contains("my-skill")), "{key}");
+            let folder: Vec<&skillpg_core::Diagnostic> = d
+                .iter()
+                .filter(|d| d.message.starts_with("needs the folder"))
+                .collect();
+            assert!(
+                folder
+                    .iter()
+                    .all(|d| d.severity == skillpg_core::Severity::Info && d.fix.is_none()),
+                "{key}: {folder:?}"
+            );
+        }
+        // It follows its name as it is edited, and a link keeps that its folder is unknown.
+        let mut skill = skill;
+        skill.set_skill_md("---\nname: renamed\ndescription: x\n---\n");
+        assert_eq!(skill.dir_name, "renamed");
+        let back = skills_from_wire(skills_to_wire(&[skill])).expect("round trip");
+        assert!(back[0].folder_unknown);
+    }
+
+    #[test]
+    #[ignore = "slow tier, needs the shared corpus beside the repository: scripts/test runs it"]
+    fn a_corpus_skill_md_read_alone_fails_in_no_client_on_its_folder() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/corpus/anthropics__skills/mcp-builder/SKILL.md");
+        let text = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("the shared corpus is not at {}: {e}", path.display()));
+        for (key, _, d) in lone_verdicts(&text) {
+            let on_folder: Vec<&skillpg_core::Diagnostic> = d
+                .iter()
+                .filter(|d| {
+                    (d.rule == "name-dir-mismatch" || d.rule == "broken-link")
+                        && d.severity == skillpg_core::Severity::Error
+                })
+                .collect();
+            assert!(on_folder.is_empty(), "{key}: {on_folder:?}");
+        }
+        // The page names the checks that need the folder.
+        let (_, _, d) = &lone_verdicts(&text)[0];
+        assert!(
+            d.iter().any(|d| d.message.starts_with("needs the folder")),
+            "{d:?}"
+        );
     }
 
     #[test]

@@ -26,13 +26,26 @@ fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
             skillpg_core::ingest::read_archive(&name, &bytes),
         ));
     }
-    if !plain.is_empty() {
-        // A lone SKILL.md picked as a file becomes a skill folder of its own.
-        let lone = plain.len() == 1 && plain[0].0.eq_ignore_ascii_case("skill.md");
-        let name = if lone { "my-skill" } else { "dropped" };
-        inputs.push((name.to_owned(), skillpg_core::ingest::discover(name, plain)));
-    }
     let mut skills = Vec::new();
+    // A SKILL.md picked alone: its folder is not known, and none is made up for it (the checks
+    // that need it say so, and the page offers to pick the folder).
+    let lone = plain.len() == 1 && plain[0].0.eq_ignore_ascii_case("skill.md");
+    let mut lone_note = None;
+    if lone {
+        if let Some((_, bytes)) = plain.into_iter().next() {
+            let skill = SkillInput::lone_skill_md(bytes);
+            lone_note = Some(format!(
+                "{} was read without its folder: the checks that need the folder (its name, the files SKILL.md links to) say so. Pick the folder (\"Pick a folder\") to check them too.",
+                skill.dir_name
+            ));
+            skills.push(skill);
+        }
+    } else if !plain.is_empty() {
+        inputs.push((
+            "dropped".to_owned(),
+            skillpg_core::ingest::discover("dropped", plain),
+        ));
+    }
     let mut problems = Vec::new();
     for (name, ingested) in inputs {
         problems.extend(
@@ -62,6 +75,10 @@ fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
         }
     });
     let mut message = format!("Loaded {n_found} skill(s).");
+    if let Some(note) = lone_note {
+        message.push(' ');
+        message.push_str(&note);
+    }
     if let Some(note) = skillpg_share::beside_note(&placed) {
         message.push(' ');
         message.push_str(&note);
@@ -275,8 +292,8 @@ fn Gallery() -> impl IntoView {
                 }>{sample.title}</button>
             }).collect_view()}
             <button data-testid="new-skill" on:click=move |_| c.state.update(|st| {
-                st.skills.push(SkillInput::new("new-skill", vec![("SKILL.md".into(), b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec())]));
-                st.selected = st.skills.len() - 1;
+                // A new skill has no folder yet: it stands in one named after its `name`.
+                st.put_skill(SkillInput::lone_skill_md(b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec()));
             })>"New empty skill"</button>
             <button data-testid="clear" on:click=move |_| c.state.update(|st| { st.skills.clear(); st.selected = 0; })>"Clear all"</button>
         </div>

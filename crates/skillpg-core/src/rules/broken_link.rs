@@ -36,6 +36,14 @@ pub fn check(cx: &mut Cx) {
                 ),
                 Severity::Info,
             ),
+            // Read without its folder: the files beside SKILL.md are not known, not missing.
+            Target::Missing if cx.a.folder_unknown => (
+                format!(
+                    "needs the folder: `{}` cannot be checked, because this SKILL.md was read without the files beside it; pick the folder to check its bundled files",
+                    link.path
+                ),
+                Severity::Info,
+            ),
             Target::Missing if link.sent => (
                 format!(
                     "`{}` is referenced from SKILL.md but is not in the skill folder",
