@@ -62,7 +62,7 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   // and the line says what was measured. (Without any adapter the line says that instead.)
   assert.match(
     backend,
-    /^CPU path \(wasm SIMD, int8 kernel, in a worker\)(: [\d.]+ ms a request, the GPU \([^)]*BrowserWebGpu[^)]*\) (over )?[\d.]+ ms \(measured on (this|an earlier) load|: there is no WebGPU adapter here)/,
+    /^CPU path \(wasm SIMD, int8 kernel, in a worker\)(: [\d.]+ ms a request, the GPU \([^)]*BrowserWebGpu[^)]*\) (over )?[\d.]+ ms \(measured on (this|an earlier) load| \(this browser offers no WebGPU\))/,
     `the backend line says what ran and what was measured: ${backend}`,
   );
   assert.ok(modelRequests.some((u) => u.endsWith('minilm-i8.spgm')), `the int8 weights are fetched: ${modelRequests}`);

@@ -241,6 +241,18 @@ pub fn plan(
     }
 }
 
+/// Where a backend line's details (a device's raw error) start: what comes before is for a
+/// person, what comes after for a bug report.
+pub const DETAILS: &str = " — details: ";
+
+/// A backend line split into its words for a person and its details, if any.
+pub fn split_details(line: &str) -> (&str, Option<&str>) {
+    match line.split_once(DETAILS) {
+        Some((words, details)) => (words, Some(details)),
+        None => (line, None),
+    }
+}
+
 /// Where a model runs and why, with what the line names each path.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Placement {
@@ -289,7 +301,9 @@ impl Placement {
         match (&self.why, self.path) {
             (Why::Chosen { by }, Path::Gpu) => format!("{gpu}: chosen {by}"),
             (Why::Chosen { by }, Path::Cpu) => format!("{cpu}: chosen {by}"),
-            (Why::NoAdapter(e), _) => format!("{cpu}: there is no WebGPU adapter here ({e})"),
+            // Plain words first; the adapter's own error after `DETAILS`, which the page shows
+            // behind a toggle and a terminal prints as it is.
+            (Why::NoAdapter(e), _) => format!("{cpu} (this browser offers no WebGPU){DETAILS}{e}"),
             (Why::GpuRefused(e), _) => format!("{cpu}: the GPU could not take the model ({e})"),
             (Why::GpuFailed(e), _) => format!(
                 "{cpu}: the GPU failed ({e}), so this and later requests run on the CPU path"

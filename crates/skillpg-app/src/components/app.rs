@@ -17,33 +17,59 @@ use super::tokens::TokenView;
 use crate::state::{self, PageState, View};
 use crate::{browser, compute, samples};
 
-/// The initial state: a share link, else what this browser saved, else the good sample. A
-/// saved index whose skills' files are kept in the Cache API store is returned too: its
-/// skills come once they are read (`restore_saved`), and nothing is saved until then.
-fn initial_state(status: &mut String) -> (PageState, Option<String>) {
+/// Where the page starts.
+struct Start {
+    state: PageState,
+    /// A saved index whose skills' files are kept in the Cache API store: they come once they
+    /// are read (`restore_saved`), and nothing is saved until then.
+    restore: Option<String>,
+    /// A link opened over saved work: the saved work (as stored), untouched until the visitor
+    /// chooses to keep the link's skills or go back to it.
+    shared_over: Option<String>,
+}
+
+/// The initial state: a share link, else what this browser saved, else the good sample.
+fn initial_state(status: &mut String) -> Start {
     if let Some(note) = browser::take_unsaved_note() {
         *status = format!("Your last change before the page closed could not be saved: {note}.");
     }
-    let state = initial_state_inner(status);
+    let saved = browser::load_state();
+    let (state, from_link) = initial_state_inner(status, saved.is_some());
+    if from_link {
+        return Start {
+            state,
+            restore: None,
+            shared_over: saved,
+        };
+    }
     // The placeholder `initial_state_inner` returns for saved work in parts.
     if state.skills.is_empty() && state.selected_file.is_empty() {
-        let index = browser::load_state().filter(|s| state::saved_keys(s).is_some());
-        return (PageState::default(), index);
+        let index = saved.filter(|s| state::saved_keys(s).is_some());
+        return Start {
+            state: PageState::default(),
+            restore: index,
+            shared_over: None,
+        };
     }
-    (state, None)
+    Start {
+        state,
+        restore: None,
+        shared_over: None,
+    }
 }
 
-fn initial_state_inner(status: &mut String) -> PageState {
+/// The state a link, the saved work or the sample gives, and whether it is a link's.
+fn initial_state_inner(status: &mut String, saved_work: bool) -> (PageState, bool) {
     let hash = browser::location_hash();
     if let Some(res) = state::decode_fragment(&hash) {
         // The link has been read: drop its state from the address, so that a reload shows the
         // edits made since (saved in this browser), not the link's state again; keep its view.
-        match state::fragment_without_state(&hash) {
-            rest if rest.is_empty() => browser::clear_hash(),
-            rest => browser::replace_hash(&rest),
+        // Over saved work the address keeps it until the visitor chooses (a reload asks again).
+        if !(saved_work && res.is_ok()) {
+            drop_link_state();
         }
         match res {
-            Ok(s) => return s,
+            Ok(s) => return (s, true),
             Err(message) => {
                 *status = format!(
                     "The share link could not be opened: {message}. Your saved work is shown instead."
@@ -54,16 +80,22 @@ fn initial_state_inner(status: &mut String) -> PageState {
     if let Some(saved) = browser::load_state() {
         // The index of saved work in parts: its skills are read from the store next.
         if state::saved_keys(&saved).is_some() {
-            return PageState {
+            let placeholder = PageState {
                 skills: Vec::new(),
                 selected_file: String::new(),
                 ..PageState::default()
             };
+            return (placeholder, false);
         }
         if let Ok(s) = state::decode(&saved) {
-            return s;
+            return (s, false);
         }
     }
+    (sample_state(), false)
+}
+
+/// The page's first state on a first visit: the good sample.
+fn sample_state() -> PageState {
     PageState {
         skills: vec![samples::SAMPLES[0].input()],
         selected_file: "SKILL.md".into(),
@@ -72,13 +104,23 @@ fn initial_state_inner(status: &mut String) -> PageState {
     }
 }
 
+/// Drops a link's state from the address, keeping its view.
+fn drop_link_state() {
+    match state::fragment_without_state(&browser::location_hash()) {
+        rest if rest.is_empty() => browser::clear_hash(),
+        rest => browser::replace_hash(&rest),
+    }
+}
+
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
     let mut first_status = String::new();
-    let (first_state, saved_index) = initial_state(&mut first_status);
-    let state = RwSignal::new(first_state);
+    let start = initial_state(&mut first_status);
+    let saved_index = start.restore;
+    let state = RwSignal::new(start.state);
     let status = RwSignal::new(first_status);
+    let shared_over = RwSignal::new(start.shared_over);
     // The report depends on the skills alone: editing cost inputs, the profile or the routing
     // requests must not re-analyze and re-tokenize every file. This memo notifies only when the
     // skills really change.
@@ -118,8 +160,30 @@ pub fn App() -> impl IntoView {
     let restored = RwSignal::new(saved_index.is_none());
     match saved_index {
         Some(index) => restore_saved(index, state, status, saver, restored),
-        None => saver.ready.set_value(true),
+        // A link over saved work: nothing is saved until the visitor chooses.
+        None => saver.ready.set_value(shared_over.get_untracked().is_none()),
     }
+    let keep_shared = move |_| {
+        drop_link_state();
+        shared_over.set(None);
+        saver.ready.set_value(true);
+        saver.save(state, status, false);
+        status.set("The shared skills are now your work in this browser.".to_owned());
+    };
+    let back_to_mine = move |_| {
+        drop_link_state();
+        let Some(saved) = shared_over.get_untracked() else {
+            return;
+        };
+        shared_over.set(None);
+        if state::saved_keys(&saved).is_some() {
+            restore_saved(saved, state, status, saver, restored);
+        } else {
+            state.set(state::decode(&saved).unwrap_or_else(|_| sample_state()));
+            saver.ready.set_value(true);
+            status.set("Back to your work, as you left it.".to_owned());
+        }
+    };
     save_while_editing(state, status, saver);
     browser::register_service_worker();
 
@@ -129,6 +193,13 @@ pub fn App() -> impl IntoView {
     view! {
         <div class="page" class:dark=move || dark.get() data-built=move || (rest_built.get() && restored.get()).then_some("all")>
             <a class="skip-link" href="#view-check">"Skip to the checks"</a>
+            <Show when=move || shared_over.with(Option::is_some)>
+                <div class="shared-banner" role="region" aria-label="Shared workspace" data-testid="shared-banner">
+                    <p>"You opened a shared link: its skills are shown here as a shared workspace. Your own work is saved in this browser and untouched; changes made here are not saved until you keep them."</p>
+                    <button data-testid="shared-keep" on:click=keep_shared>"Keep this as my work"</button>
+                    <button data-testid="shared-back" on:click=back_to_mine>"Back to my work"</button>
+                </div>
+            </Show>
             <header class="top">
                 <h1>"Skill Playground"</h1>
                 <p class="tagline">"Drop an Agent Skill: see it checked against the spec and the products, counted level by level, and priced. Nothing leaves your browser."</p>

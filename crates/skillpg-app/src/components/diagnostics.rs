@@ -446,7 +446,7 @@ fn DiagnosticItem(d: Diagnostic, excerpt: Option<Excerpt>) -> impl IntoView {
                                     }
                             });
                             c.status.set(format!("Applied: {}", fix_for_apply.title));
-                        }>{format!("{} fix: {title}", if safe { "Apply safe" } else { "Apply unsafe" })}</button>
+                        }>{if safe { format!("Apply the fix: {title}") } else { format!("Apply the fix: {title} (review: changes what the skill says)") }}</button>
                         <button class="link" aria-expanded=move || preview.get().to_string() on:click=move |_| preview.update(|p| *p = !*p)>"Preview the change"</button>
                         <Show when=move || preview.get()>
                             <pre class="diff" data-testid="fix-preview">{

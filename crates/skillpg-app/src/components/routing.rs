@@ -166,7 +166,12 @@ pub fn RoutingPanel() -> impl IntoView {
                 <Show when=move || p.ui.loading.get()>
                     <super::progress::DownloadProgress download=p.ui.download test_id="model-progress" idle_label="Loading the model"/>
                 </Show>
-                <span data-testid="routing-backend">{move || p.ui.backend.get()}</span>
+                <span data-testid="routing-backend">{move || {
+                    let line = p.ui.backend.get();
+                    let (words, details) = skillpg_routing::backend::split_details(&line);
+                    let details = details.map(|d| view! { <details class="backend-details"><summary>"Details"</summary><code>{d.to_owned()}</code></details> });
+                    view! { {words.to_owned()} {details} }
+                }}</span>
             </div>
             {move || p.ui.not_kept.get().map(|why| view! { <p class="note" data-testid="model-not-kept">{why}</p> })}
             <Requests/>

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::{ctx, n};
+use crate::state::View;
 use crate::{browser, state};
 
 /// The report of the selected profile as `skillpg check --format json` prints it, with levels.
@@ -77,7 +78,12 @@ pub fn SharePanel() -> impl IntoView {
     let link = RwSignal::new(String::new());
     let too_large = RwSignal::new(false);
     let make_link = move |_| {
-        let view = c.view.get_untracked();
+        // A link opens on the view its maker was reading, never on the export buttons: one made
+        // here, in the Share view, opens on the verdicts.
+        let view = match c.view.get_untracked() {
+            View::Share => View::Check,
+            v => v,
+        };
         let fragment = c.state.with(|s| state::share_fragment_with_view(s, view));
         let url = format!("{}#{fragment}", browser::location_base());
         // The limit and its message are `skillpg share`'s too.
