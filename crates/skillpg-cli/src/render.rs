@@ -282,8 +282,11 @@ pub fn clients_text(
 /// Every error of every failing skill, by its path, each once with the clients that raise it
 /// (`file:line:col`), and the command that shows one client's findings in full.
 fn errors_by_skill(reports: &[skillpg_report::CheckJson]) -> String {
-    // (path) → (code, place, message) → clients, in the order first met.
-    let mut skills: Vec<(String, Vec<((String, String, String), Vec<String>)>)> = Vec::new();
+    /// An error once: its code and rule, its place and its message.
+    type Error = (String, String, String);
+    /// A failing skill's path, and each of its errors with the clients that raise it.
+    type Failing = (String, Vec<(Error, Vec<String>)>);
+    let mut skills: Vec<Failing> = Vec::new();
     for report in reports {
         for skill in report.skills.iter().filter(|s| !s.valid) {
             let at = match skills.iter().position(|(p, _)| *p == skill.path) {
