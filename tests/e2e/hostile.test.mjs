@@ -260,4 +260,41 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     assert.deepEqual(errors, []);
     await page.close();
   });
+
+  test('a link opened over saved work never replaces it: a banner, and back to my work byte for byte', { timeout: 120_000 }, async () => {
+    let { page, errors } = await open(server.url);
+    await page.click('[data-testid="clear"]');
+    await page.click('[data-testid="sample-release-notes"]');
+    await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+    const mine = (await page.inputValue('[data-testid="editor"]')) + '\nMy own words, not yet shared.\n';
+    await page.fill('[data-testid="editor"]', mine);
+    await page.waitForTimeout(1500);
+    await page.close();
+    const shared = link({ skills: [{ dir: 'good', files: [{ p: 'SKILL.md', t: GOOD }] }] });
+    ({ page, errors } = await open(shared));
+    await page.waitForSelector('[data-testid="shared-banner"]');
+    assert.equal(await page.inputValue('[data-testid="editor"]'), GOOD, "the link's skill is shown");
+    // A reload asks again: the link stays in the address until the visitor chooses.
+    await page.reload();
+    await page.waitForSelector('[data-testid="shared-banner"]');
+    await page.click('[data-testid="shared-back"]');
+    await page.waitForFunction((text) => document.querySelector('[data-testid="editor"]').value === text, mine);
+    assert.equal(await page.$('[data-testid="shared-banner"]'), null);
+    await page.reload();
+    await page.waitForSelector('[data-built]');
+    assert.equal(await page.inputValue('[data-testid="editor"]'), mine, 'the saved work is untouched');
+    // Keeping the shared skills makes them the saved work.
+    // (Only the fragment differs from the address open now: a reload opens it.)
+    await page.goto(shared);
+    await page.reload();
+    await page.waitForSelector('[data-testid="shared-banner"]');
+    await page.click('[data-testid="shared-keep"]');
+    await page.waitForTimeout(1500);
+    await page.reload();
+    await page.waitForSelector('[data-built]');
+    assert.equal(await page.inputValue('[data-testid="editor"]'), GOOD);
+    assert.equal(await page.$('[data-testid="shared-banner"]'), null);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 });
