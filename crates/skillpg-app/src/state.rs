@@ -88,6 +88,18 @@ impl PageState {
         placed
     }
 
+    /// Makes way for a person's own skills: every sample still as the gallery loads it is
+    /// removed (an edited sample stays: it is the person's work now).
+    pub fn remove_untouched_samples(&mut self) {
+        let samples: Vec<SkillInput> = crate::samples::SAMPLES.iter().map(|s| s.input()).collect();
+        let before = self.skills.len();
+        self.skills.retain(|k| !samples.contains(k));
+        if self.skills.len() != before {
+            self.selected = 0;
+            self.selected_file = "SKILL.md".into();
+        }
+    }
+
     /// Whether the loaded skills are checked as one catalog.
     pub fn together(&self) -> bool {
         self.installed_together.unwrap_or(self.skills.len() > 1)
@@ -951,6 +963,20 @@ mod tests {
         // A kept part that is gone is a message, not a panic or a silent loss.
         let e = restore(&index, |_| None).expect_err("a missing part");
         assert!(e.contains("was not found in this browser's storage"), "{e}");
+    }
+
+    #[test]
+    fn an_untouched_sample_makes_way_for_own_skills_and_an_edited_one_stays() {
+        let mut state = PageState::default();
+        state.skills = crate::samples::SAMPLES
+            .iter()
+            .take(2)
+            .map(|s| s.input())
+            .collect();
+        state.skills[1].set_skill_md("---\nname: edited\ndescription: Mine now.\n---\n");
+        state.remove_untouched_samples();
+        assert_eq!(state.skills.len(), 1);
+        assert!(String::from_utf8_lossy(&state.skills[0].files[0].1).contains("Mine now"));
     }
 
     #[test]

@@ -70,6 +70,10 @@ fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
     }
     let mut placed = Vec::new();
     c.state.update(|s| {
+        // The person's own skills: an untouched sample makes way.
+        if !skills.is_empty() {
+            s.remove_untouched_samples();
+        }
         for k in skills {
             placed.push(s.put_skill(k));
         }
@@ -203,7 +207,10 @@ fn UrlLoader(busy: RwSignal<bool>) -> impl IntoView {
             match read {
                 Ok(skill) => {
                     let name = skill.dir_name.clone();
-                    let placed = c.state.try_update(|s| s.put_skill(skill));
+                    let placed = c.state.try_update(|s| {
+                        s.remove_untouched_samples();
+                        s.put_skill(skill)
+                    });
                     let note = placed
                         .and_then(|p| skillpg_share::beside_note(std::slice::from_ref(&p)))
                         .map(|n| format!(" {n}"))
@@ -380,6 +387,9 @@ async fn load_index(c: super::Ctx, address: &str) {
     }
     let mut placed = Vec::new();
     c.state.update(|s| {
+        if !loaded.is_empty() {
+            s.remove_untouched_samples();
+        }
         for k in loaded {
             placed.push(s.put_skill(k));
         }
