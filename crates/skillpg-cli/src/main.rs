@@ -497,22 +497,16 @@ fn project_config(
 }
 
 /// The profiles a command checks against: `--profile`, else skillpg.toml's `profiles`, else
-/// spec.
+/// spec, resolved as every edge resolves them (`Profile::resolve`: each once, an unknown key
+/// an error).
 fn chosen_profiles(
     key: Option<&str>,
     project: Option<&(skillpg_report::config::Config, PathBuf)>,
 ) -> Result<Vec<&'static Profile>, String> {
     match (key, project) {
-        (Some(k), _) => profiles(k),
-        (None, Some((c, _))) if !c.profiles.is_empty() => {
-            let mut all = Vec::new();
-            for k in &c.profiles {
-                all.extend(profiles(k)?);
-            }
-            all.dedup_by_key(|p| p.key);
-            Ok(all)
-        }
-        (None, _) => profiles("spec"),
+        (Some(k), _) => Profile::resolve(&[k]),
+        (None, Some((c, _))) => Profile::resolve(&c.profiles),
+        (None, None) => Profile::resolve::<&str>(&[]),
     }
 }
 
@@ -553,10 +547,7 @@ fn check_in_project(
 
 /// The profiles `key` names: one, or every client for `all`.
 fn profiles(key: &str) -> Result<Vec<&'static Profile>, String> {
-    match Profile::named(key) {
-        Some(ps) => Ok(ps),
-        None => profile(key).map(|p| vec![p]),
-    }
+    Profile::resolve(&[key])
 }
 
 /// Claude Code's listing settings (`settings.json`), for the listing budgets.

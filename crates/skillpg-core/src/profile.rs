@@ -403,6 +403,44 @@ impl Profile {
         ALL.iter().copied().find(|p| p.key == key)
     }
 
+    /// The profiles `keys` name, each once, in the order first named (`all` is every client;
+    /// no key is `spec`): the one resolution of the CLI's `--profile`, `skillpg.toml`'s
+    /// `profiles` and the language server's. An unknown key is an error that names it and the
+    /// keys there are, on every edge.
+    pub fn resolve<K: AsRef<str>>(keys: &[K]) -> Result<Vec<&'static Profile>, String> {
+        let mut out: Vec<&'static Profile> = Vec::new();
+        let mut unknown = Vec::new();
+        for k in keys {
+            match Profile::named(k.as_ref()) {
+                Some(ps) => {
+                    for p in ps {
+                        if !out.iter().any(|q| q.key == p.key) {
+                            out.push(p);
+                        }
+                    }
+                }
+                None => unknown.push(k.as_ref().to_owned()),
+            }
+        }
+        if !unknown.is_empty() {
+            let known: Vec<&str> = ALL.iter().map(|p| p.key).collect();
+            return Err(format!(
+                "unknown profile{} {} (expected {}, or all)",
+                if unknown.len() > 1 { "s" } else { "" },
+                unknown
+                    .iter()
+                    .map(|k| format!("'{k}'"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                known.join(", ")
+            ));
+        }
+        if out.is_empty() {
+            out.extend(Profile::by_key("spec"));
+        }
+        Ok(out)
+    }
+
     /// The profiles `key` names: one, or every client for `all` (the CLI's `--profile`, the
     /// language server's and `skillpg.toml`'s `profiles`); `None` when no profile has it.
     pub fn named(key: &str) -> Option<Vec<&'static Profile>> {

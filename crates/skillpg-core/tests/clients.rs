@@ -577,3 +577,26 @@ fn claude_codes_listing_names_a_skill_by_its_folder_and_falls_back_to_the_first_
     assert_eq!(codex.name, "Release Notes Writer");
     assert_eq!(codex.description, "");
 }
+
+#[test]
+fn profile_keys_resolve_once_each_and_an_unknown_key_is_an_error_everywhere() {
+    use skillpg_core::Profile;
+    let keys = |ps: Vec<&'static Profile>| ps.iter().map(|p| p.key).collect::<Vec<_>>();
+    // Issue 37: `["claude-code", "all"]` checked Claude Code twice in the CLI.
+    let all = Profile::resolve(&["claude-code", "all"]).expect("resolves");
+    assert_eq!(all.len(), profile::ALL.len());
+    assert_eq!(all[0].key, "claude-code");
+    assert_eq!(
+        keys(Profile::resolve(&["codex", "spec", "codex"]).expect("resolves")),
+        ["codex", "spec"]
+    );
+    assert_eq!(
+        keys(Profile::resolve::<&str>(&[]).expect("resolves")),
+        ["spec"]
+    );
+    let e = Profile::resolve(&["codex", "no-such", "nor-this"]).expect_err("unknown");
+    assert!(
+        e.contains("'no-such', 'nor-this'") && e.contains("expected spec"),
+        "{e}"
+    );
+}

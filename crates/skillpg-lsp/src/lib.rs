@@ -300,13 +300,10 @@ impl Server<'_> {
             self.options.profiles.clone()
         };
         let (settings, unknown) = Settings::from_keys(&keys, config);
-        if !unknown.is_empty() {
+        if let Some(e) = unknown {
             self.say(
-                MessageType::WARNING,
-                format!(
-                    "skillpg: unknown profile(s) {}; `skillpg check --help` lists them",
-                    unknown.join(", ")
-                ),
+                MessageType::ERROR,
+                format!("skillpg: {e}; checking under spec until it is mended"),
             );
         }
         let open = std::mem::take(&mut self.workspace.open);

@@ -22,27 +22,20 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The profiles that `keys` name (`all` is every client); unknown keys are returned apart,
-    /// so the server can say so and go on with the others. No key gives `spec`.
-    pub fn from_keys(keys: &[String], config: Option<Config>) -> (Settings, Vec<String>) {
-        let mut profiles = Vec::new();
-        let mut unknown = Vec::new();
-        for k in keys {
-            match Profile::named(k) {
-                Some(ps) => profiles.extend(ps),
-                None => unknown.push(k.clone()),
-            }
+    /// The profiles that `keys` name, resolved as every edge resolves them
+    /// (`Profile::resolve`); an unknown key is the same error as the CLI's, returned for the
+    /// server to show, and the workspace is then checked under `spec` until it is mended.
+    pub fn from_keys(keys: &[String], config: Option<Config>) -> (Settings, Option<String>) {
+        match Profile::resolve(keys) {
+            Ok(profiles) => (Settings { profiles, config }, None),
+            Err(e) => (
+                Settings {
+                    profiles: Profile::resolve::<&str>(&[]).unwrap_or_default(),
+                    config,
+                },
+                Some(e),
+            ),
         }
-        let mut seen = Vec::new();
-        profiles.retain(|p| {
-            let new = !seen.contains(&p.key);
-            seen.push(p.key);
-            new
-        });
-        if profiles.is_empty() {
-            profiles.push(Profile::by_key("spec").expect("the spec profile exists"));
-        }
-        (Settings { profiles, config }, unknown)
     }
 }
 
