@@ -321,3 +321,67 @@ fn an_unreadable_file_is_a_finding_and_every_other_skill_is_still_checked() {
     chmod(&locked, 0o644);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn share_zed_refuses_what_the_page_would_refuse_and_names_what_it_leaves_out() {
+    let root = scratch("zed");
+    let big = format!(
+        "---\nname: big\ndescription: Formats tables. Use when asked.\n---\n{}",
+        "lorem ipsum ".repeat(200_000)
+    );
+    write(root.join("big/SKILL.md"), big.as_bytes());
+    let out = skillpg_in(&root, &["share", "--zed", "big"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("at most 1,048,576"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty(), "no link is printed");
+    write(
+        root.join("withref/SKILL.md"),
+        b"---\nname: withref\ndescription: Formats tables. Use when asked.\n---\nSee references/a.md.\n",
+    );
+    write(root.join("withref/references/a.md"), b"# A\n");
+    let out = skillpg_in(&root, &["share", "--zed", "withref"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("zed://skill?data="));
+    assert!(
+        stderr(&out).contains("1 other file(s) of withref are not in it (references/a.md)"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_traversal_only_archive_is_located_at_the_archive_not_a_repeated_folder() {
+    let root = scratch("trav");
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    zip.start_file(
+        "trav/../../evil.md",
+        zip::write::SimpleFileOptions::default(),
+    )
+    .expect("entry");
+    std::io::Write::write_all(&mut zip, b"x").expect("write");
+    let bytes = zip.finish().expect("zip").into_inner();
+    write(root.join("trav.zip"), &bytes);
+    let out = skillpg_in(&root, &["check", "--format", "json", "trav.zip"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let finding = json["skills"][0]["diagnostics"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["code"] == "SPG006"))
+        .cloned()
+        .expect("the traversal is reported");
+    assert_eq!(finding["file"], "", "{finding}");
+    assert!(
+        finding["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("`trav/../../evil.md`")
+    );
+    let text = skillpg_in(&root, &["check", "trav.zip"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(!text.contains("trav/trav/"), "{text}");
+    let _ = std::fs::remove_dir_all(&root);
+}
