@@ -416,6 +416,26 @@ fn skillpg_toml_chooses_the_profiles_and_ignores() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+impl Client {
+    /// Starts the server in `root` and initializes it with `capabilities`.
+    fn initialized(root: &Path, capabilities: Value) -> Client {
+        let mut client = Client::start(root);
+        client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": uri(root), "capabilities": capabilities}),
+        );
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    /// Shuts the server down as an editor does, and checks it exits cleanly.
+    fn shut_down(mut self) {
+        assert!(self.request("shutdown", Value::Null).is_null());
+        self.notify("exit", Value::Null);
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
 /// Runs `skillpg lsp` on `input` and returns its exit status and what it wrote.
 fn lsp_raw(input: &[u8]) -> (std::process::ExitStatus, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_skillpg"))
@@ -504,12 +524,7 @@ fn shutdown_and_exit_follow_the_protocol() {
 #[test]
 fn a_skill_md_not_on_disk_is_checked_from_its_buffer() {
     let root = scratch("unsaved");
-    let mut client = Client::start(&root);
-    client.request(
-        "initialize",
-        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
-    );
-    client.notify("initialized", json!({}));
+    let mut client = Client::initialized(&root, json!({}));
     // Neither the file nor its folder exists.
     let md = root.join("new-skill").join("SKILL.md");
     let md_uri = uri(&md);
@@ -530,9 +545,7 @@ fn a_skill_md_not_on_disk_is_checked_from_its_buffer() {
         "the missing description is found: {diags:?}"
     );
     assert!(!md.exists(), "nothing is written");
-    assert!(client.request("shutdown", Value::Null).is_null());
-    client.notify("exit", Value::Null);
-    assert!(client.child.wait().unwrap().success());
+    client.shut_down();
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -544,12 +557,7 @@ fn a_burst_of_edits_to_a_large_file_is_checked_once_and_a_hover_waits_for_none_o
         "---\nname: bad-skill\ndescription: Formats tables. Use when a user pastes a CSV.\n---\n\n{body}"
     );
     let dir = plant(&root, &skill_md);
-    let mut client = Client::start(&root);
-    client.request(
-        "initialize",
-        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
-    );
-    client.notify("initialized", json!({}));
+    let mut client = Client::initialized(&root, json!({}));
     let md_uri = uri(&dir.join("SKILL.md"));
     client.diagnostics_for(&md_uri);
     client.notify(
@@ -572,9 +580,7 @@ fn a_burst_of_edits_to_a_large_file_is_checked_once_and_a_hover_waits_for_none_o
     assert!(!hover.is_null());
     // Two hundred checks of 2.3 MB take minutes in a debug build; one takes seconds.
     assert!(waited < Duration::from_secs(45), "{waited:?}");
-    assert!(client.request("shutdown", Value::Null).is_null());
-    client.notify("exit", Value::Null);
-    assert!(client.child.wait().unwrap().success());
+    client.shut_down();
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -583,12 +589,10 @@ fn the_server_registers_its_own_watchers_for_skill_folders_where_the_client_take
     let root = scratch("watch");
     let dir = plant(&root.join("skills"), SKILL_MD);
     std::fs::create_dir_all(root.join("node_modules/x")).unwrap();
-    let mut client = Client::start(&root);
-    client.request(
-        "initialize",
-        json!({"processId": null, "rootUri": uri(&root), "capabilities": {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true, "relativePatternSupport": true}}}}),
+    let mut client = Client::initialized(
+        &root,
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true, "relativePatternSupport": true}}}),
     );
-    client.notify("initialized", json!({}));
     let registration = loop {
         let msg = client.next();
         if msg["method"] == "client/registerCapability" {
@@ -615,8 +619,6 @@ fn the_server_registers_its_own_watchers_for_skill_folders_where_the_client_take
         "{text}"
     );
     assert!(!text.contains("node_modules"), "{text}");
-    assert!(client.request("shutdown", Value::Null).is_null());
-    client.notify("exit", Value::Null);
-    assert!(client.child.wait().unwrap().success());
+    client.shut_down();
     let _ = std::fs::remove_dir_all(&root);
 }

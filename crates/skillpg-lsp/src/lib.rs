@@ -452,28 +452,29 @@ impl Server<'_> {
             return;
         }
         let method = "workspace/didChangeWatchedFiles".to_owned();
-        if watching.registrations > 0 {
-            let id = format!("skillpg-watch-{}", watching.registrations);
-            let _ = self.connection.sender.send(Message::Request(Request::new(
-                RequestId::from(format!("unregister-{id}")),
-                "client/unregisterCapability".to_owned(),
-                lsp_types::UnregistrationParams {
-                    unregisterations: vec![lsp_types::Unregistration {
-                        id,
-                        method: method.clone(),
-                    }],
-                },
-            )));
-        }
+        let previous = watching.registrations;
         watching.registrations += 1;
         let id = format!("skillpg-watch-{}", watching.registrations);
         let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
             watchers: watching.watchers(&folders),
         };
         watching.folders = folders;
-        let _ = self.connection.sender.send(Message::Request(Request::new(
-            RequestId::from(format!("register-{id}")),
-            "client/registerCapability".to_owned(),
+        if previous > 0 {
+            let old = format!("skillpg-watch-{previous}");
+            self.ask(
+                "client/unregisterCapability",
+                format!("unregister-{old}"),
+                lsp_types::UnregistrationParams {
+                    unregisterations: vec![lsp_types::Unregistration {
+                        id: old,
+                        method: method.clone(),
+                    }],
+                },
+            );
+        }
+        self.ask(
+            "client/registerCapability",
+            format!("register-{id}"),
             lsp_types::RegistrationParams {
                 registrations: vec![lsp_types::Registration {
                     id,
@@ -481,6 +482,15 @@ impl Server<'_> {
                     register_options: serde_json::to_value(options).ok(),
                 }],
             },
+        );
+    }
+
+    /// Sends the client a request of the server's own (its answer is not waited for).
+    fn ask(&self, method: &str, id: String, params: impl serde::Serialize) {
+        let _ = self.connection.sender.send(Message::Request(Request::new(
+            RequestId::from(id),
+            method.to_owned(),
+            params,
         )));
     }
 
