@@ -798,11 +798,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             paths,
         } => {
             let profiles = profiles(&client)?;
+            // skillpg.toml's ignores and severities, as `check` applies them: `where` never
+            // says "loads" for a skill `check` fails.
+            let project = project_config(None)?;
             let inputs = load(&paths)?;
             let checked = analyze_inputs(&inputs);
             let checks: Vec<_> = profiles
                 .iter()
-                .map(|p| (*p, check_under(&inputs, &checked, p)))
+                .map(|p| {
+                    (
+                        *p,
+                        check_in_project(&inputs, &checked, p, project.as_ref()).0,
+                    )
+                })
                 .collect();
             let places = skillpg_report::where_to_put(&checked.analyses, &checks);
             match format {

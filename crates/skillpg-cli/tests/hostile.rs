@@ -385,3 +385,37 @@ fn a_traversal_only_archive_is_located_at_the_archive_not_a_repeated_folder() {
     assert!(!text.contains("trav/trav/"), "{text}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn where_judges_with_skillpg_toml_as_check_does() {
+    let root = scratch("where");
+    write(
+        root.join("skills/a/SKILL.md"),
+        b"---\nname: a\ndescription: Formats tables. Use when asked.\nlicense: 2024\n---\n",
+    );
+    // A severity that makes a warning an error: check fails the skill, and so must where.
+    write(
+        root.join("skillpg.toml"),
+        b"profiles = [\"claude-code\"]\n\n[severity]\nnon-string-scalar = \"error\"\n",
+    );
+    let check = skillpg_in(&root, &["check", "--profile", "claude-code", "skills/a"]);
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    let place = skillpg_in(
+        &root,
+        &[
+            "where",
+            "--client",
+            "claude-code",
+            "--format",
+            "json",
+            "skills/a",
+        ],
+    );
+    assert_eq!(place.status.code(), Some(0), "{}", stderr(&place));
+    let json: serde_json::Value = serde_json::from_slice(&place.stdout).expect("json");
+    assert_eq!(
+        json[0]["skills"][0]["not_listed"]["code"], "SPG022",
+        "where says why it is not listed, as check fails it: {json}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
