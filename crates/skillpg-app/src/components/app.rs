@@ -152,12 +152,12 @@ pub fn App() -> impl IntoView {
     let (reading, follow_hash) = navigation(view, turn);
     let follow_link =
         view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-");
-    let rest_built = build_rest_after_first_paint(follow_hash, follow_link);
+    // The page counts as built (`data-built`) once saved work is back in place.
+    let restored = RwSignal::new(saved_index.is_none());
+    let rest_built = build_rest_after_first_paint(follow_hash, follow_link, restored);
     let later = move |build: fn() -> AnyView| move || rest_built.get().then(build);
 
     let saver = Saver::new();
-    // The page counts as built (`data-built`) once saved work is back in place.
-    let restored = RwSignal::new(saved_index.is_none());
     match saved_index {
         Some(index) => restore_saved(index, state, status, saver, restored),
         // A link over saved work: nothing is saved until the visitor chooses.
@@ -323,19 +323,26 @@ fn navigation(view: RwSignal<View>, turn: RwSignal<u64>) -> (RwSignal<View>, imp
 fn build_rest_after_first_paint(
     follow_hash: impl Fn() + Copy + 'static,
     follow_link: bool,
+    restored: RwSignal<bool>,
 ) -> RwSignal<bool> {
     let rest_built = RwSignal::new(false);
     request_animation_frame(move || {
         leptos::prelude::set_timeout(
-            move || {
-                rest_built.set(true);
-                if follow_link {
-                    leptos::prelude::set_timeout(follow_hash, std::time::Duration::from_millis(0));
-                }
-            },
+            move || rest_built.set(true),
             std::time::Duration::from_millis(0),
         );
     });
+    // The link's view is followed once the views exist and saved work is back in place (its
+    // skills move the sections), once.
+    if follow_link {
+        let followed = StoredValue::new(false);
+        Effect::new(move |_| {
+            if rest_built.get() && restored.get() && !followed.get_value() {
+                followed.set_value(true);
+                leptos::prelude::set_timeout(follow_hash, std::time::Duration::from_millis(0));
+            }
+        });
+    }
     rest_built
 }
 
@@ -349,6 +356,9 @@ struct Saver {
     generation: StoredValue<u64>,
     /// The newest save whose index is written (or given up).
     completed: StoredValue<u64>,
+    /// The next change of the state is the page's own (saved work put back in place), not a
+    /// person's: a page going away does not write it back over storage cleared meanwhile.
+    quiet: StoredValue<bool>,
 }
 
 impl Saver {
@@ -358,6 +368,7 @@ impl Saver {
             kept: StoredValue::new(Default::default()),
             generation: StoredValue::new(0),
             completed: StoredValue::new(0),
+            quiet: StoredValue::new(false),
         }
     }
 
@@ -496,6 +507,7 @@ fn restore_saved(
         match state::restore(&index, |k| kept.get(k).cloned()) {
             Ok(restored) => {
                 saver.kept.set_value(kept.into_keys().collect());
+                saver.quiet.set_value(true);
                 state.set(restored);
                 status.update(|s| {
                     if s.starts_with("Restoring") {
@@ -530,7 +542,9 @@ fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>, save
     let pending_change = StoredValue::new(false);
     Effect::new(move |prev: Option<()>| {
         state.track();
-        pending_change.set_value(prev.is_some());
+        let quiet = saver.quiet.get_value();
+        saver.quiet.set_value(false);
+        pending_change.set_value(prev.is_some() && !quiet);
         if let Some(handle) = pending_save.get_value() {
             handle.clear();
         }
@@ -557,7 +571,7 @@ fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>, save
         }
         // A save still writing the store when the page goes would leave the previous index:
         // the index is written now, with what the store does not hold yet inside it.
-        if waiting.is_some() || saver.in_flight() {
+        if waiting.is_some() || (saver.in_flight() && pending_change.get_value()) {
             saver.save(state, status, true);
         }
     });
