@@ -78,6 +78,12 @@ fn initial_state_inner(status: &mut String, saved_work: bool) -> (PageState, boo
         }
     }
     if let Some(saved) = browser::load_state() {
+        // Saved work held whole in its index: back at once.
+        if state::saved_keys(&saved).is_some_and(|k| k.is_empty())
+            && let Ok(s) = state::restore(&saved, |_| None)
+        {
+            return (s, false);
+        }
         // The index of saved work in parts: its skills are read from the store next.
         if state::saved_keys(&saved).is_some() {
             let placeholder = PageState {
@@ -346,6 +352,12 @@ fn build_rest_after_first_paint(
     rest_built
 }
 
+/// The bytes of files kept whole in the saved index (local storage) before the rest goes to
+/// the Cache API store: small work needs no store and comes back at once.
+const INLINE_BUDGET: usize = 1024 * 1024;
+/// The largest file kept whole in the index.
+const INLINE_FILE: usize = 256 * 1024;
+
 /// What the saves share: whether the state may be saved yet (not while saved work is being
 /// restored, when the page shows a placeholder), which skills' files the store holds (by
 /// key), and which save is the newest.
@@ -391,12 +403,20 @@ impl Saver {
                 .iter()
                 .map(|k| k.files.iter().map(|(p, b)| state::file_key(p, b)).collect())
                 .collect();
+            // Small work stays whole in the index (read back at once on the next visit); only
+            // what passes the inline budget goes to the store.
+            let mut inline_left = INLINE_BUDGET;
             let index = state::saved_index(s, |i, j| {
                 let key = &keys[i][j];
-                if kept.contains(key) {
+                let bytes = &s.skills[i].files[j].1;
+                let small = bytes.len() <= INLINE_FILE && bytes.len() <= inline_left;
+                if small {
+                    inline_left -= bytes.len();
+                    state::inline_file(bytes)
+                } else if kept.contains(key) {
                     state::SavedAt::Kept(key.clone())
                 } else if now {
-                    state::inline_file(&s.skills[i].files[j].1)
+                    state::inline_file(bytes)
                 } else {
                     missing.push((key.clone(), state::saved_bytes(&s.skills[i].files[j].1)));
                     state::SavedAt::Kept(key.clone())
