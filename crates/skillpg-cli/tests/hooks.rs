@@ -108,7 +108,7 @@ fn pre_commit_runs_the_hooks_from_this_repository() {
     );
     std::fs::write(
         repo.join("skillpg.toml"),
-        "profiles = [\"spec\"]\nroots = [\"skills\"]\nfail_over = [\"codex=100\"]\n",
+        "profiles = [\"spec\"]\nroots = [\"skills\"]\nfail_over = [\"codex=50\"]\n",
     )
     .expect("write");
     git(&repo, &["add", "-A"]);
@@ -122,8 +122,8 @@ fn pre_commit_runs_the_hooks_from_this_repository() {
     assert!(said.contains("INVALID  skills/bad-skill"), "{said}");
     assert!(said.contains("valid  skills/good-skill"), "{said}");
 
-    // The budget: Codex's listing of both skills is over the 100 characters skillpg.toml
-    // allows, so the hook fails and says which client.
+    // The budget: Codex's listing of both skills (62 approximate tokens at the one default
+    // window) is over the 50 skillpg.toml allows, so the hook fails and says which client.
     let out = try_repo(&repo, &scratch, "skillpg-budget");
     let said = text(&out);
     assert_eq!(out.status.code(), Some(1), "{said}");
