@@ -967,12 +967,14 @@ mod tests {
 
     #[test]
     fn an_untouched_sample_makes_way_for_own_skills_and_an_edited_one_stays() {
-        let mut state = PageState::default();
-        state.skills = crate::samples::SAMPLES
-            .iter()
-            .take(2)
-            .map(|s| s.input())
-            .collect();
+        let mut state = PageState {
+            skills: crate::samples::SAMPLES
+                .iter()
+                .take(2)
+                .map(|s| s.input())
+                .collect(),
+            ..PageState::default()
+        };
         state.skills[1].set_skill_md("---\nname: edited\ndescription: Mine now.\n---\n");
         state.remove_untouched_samples();
         assert_eq!(state.skills.len(), 1);

@@ -17,6 +17,65 @@ use super::tokens::TokenView;
 use crate::state::{self, PageState, View};
 use crate::{browser, compute, samples};
 
+/// Starts saving the work: once saved work is back (`restore_saved`), at once otherwise, and
+/// not at all while a link's skills wait for the visitor's choice.
+fn start_saving(
+    saved_index: Option<String>,
+    shared_over: RwSignal<Option<String>>,
+    restored: RwSignal<bool>,
+) -> Saver {
+    let c = super::ctx();
+    let saver = Saver::new();
+    match saved_index {
+        Some(index) => restore_saved(index, c.state, c.status, saver, restored),
+        // A link over saved work: nothing is saved until the visitor chooses.
+        None => saver.ready.set_value(shared_over.get_untracked().is_none()),
+    }
+    save_while_editing(c.state, c.status, saver);
+    saver
+}
+
+/// The banner over a link's skills opened on top of saved work: keep them as one's work, or go
+/// back to the saved work, which nothing touched meanwhile.
+fn shared_banner(
+    shared_over: RwSignal<Option<String>>,
+    saver: Saver,
+    restored: RwSignal<bool>,
+) -> impl IntoView {
+    let c = super::ctx();
+    let (state, status) = (c.state, c.status);
+    let keep_shared = move |_| {
+        drop_link_state();
+        shared_over.set(None);
+        saver.ready.set_value(true);
+        saver.save(state, status, false);
+        status.set("The shared skills are now your work in this browser.".to_owned());
+    };
+    let back_to_mine = move |_| {
+        drop_link_state();
+        let Some(saved) = shared_over.get_untracked() else {
+            return;
+        };
+        shared_over.set(None);
+        if state::saved_keys(&saved).is_some() {
+            restore_saved(saved, state, status, saver, restored);
+        } else {
+            state.set(state::decode(&saved).unwrap_or_else(|_| sample_state()));
+            saver.ready.set_value(true);
+            status.set("Back to your work, as you left it.".to_owned());
+        }
+    };
+    view! {
+        <Show when=move || shared_over.with(Option::is_some)>
+            <div class="shared-banner" role="region" aria-label="Shared workspace" data-testid="shared-banner">
+                <p>"You opened a shared link: its skills are shown here as a shared workspace. Your own work is saved in this browser and untouched; changes made here are not saved until you keep them."</p>
+                <button data-testid="shared-keep" on:click=keep_shared>"Keep this as my work"</button>
+                <button data-testid="shared-back" on:click=back_to_mine>"Back to my work"</button>
+            </div>
+        </Show>
+    }
+}
+
 /// Where the page starts.
 struct Start {
     state: PageState,
@@ -163,34 +222,7 @@ pub fn App() -> impl IntoView {
     let rest_built = build_rest_after_first_paint(follow_hash, follow_link, restored);
     let later = move |build: fn() -> AnyView| move || rest_built.get().then(build);
 
-    let saver = Saver::new();
-    match saved_index {
-        Some(index) => restore_saved(index, state, status, saver, restored),
-        // A link over saved work: nothing is saved until the visitor chooses.
-        None => saver.ready.set_value(shared_over.get_untracked().is_none()),
-    }
-    let keep_shared = move |_| {
-        drop_link_state();
-        shared_over.set(None);
-        saver.ready.set_value(true);
-        saver.save(state, status, false);
-        status.set("The shared skills are now your work in this browser.".to_owned());
-    };
-    let back_to_mine = move |_| {
-        drop_link_state();
-        let Some(saved) = shared_over.get_untracked() else {
-            return;
-        };
-        shared_over.set(None);
-        if state::saved_keys(&saved).is_some() {
-            restore_saved(saved, state, status, saver, restored);
-        } else {
-            state.set(state::decode(&saved).unwrap_or_else(|_| sample_state()));
-            saver.ready.set_value(true);
-            status.set("Back to your work, as you left it.".to_owned());
-        }
-    };
-    save_while_editing(state, status, saver);
+    let saver = start_saving(saved_index, shared_over, restored);
     browser::register_service_worker();
 
     // The system's preference until a person chooses; then their choice, remembered.
@@ -199,13 +231,7 @@ pub fn App() -> impl IntoView {
     view! {
         <div class="page" class:dark=move || dark.get() data-built=move || (rest_built.get() && restored.get()).then_some("all")>
             <a class="skip-link" href="#view-check">"Skip to the checks"</a>
-            <Show when=move || shared_over.with(Option::is_some)>
-                <div class="shared-banner" role="region" aria-label="Shared workspace" data-testid="shared-banner">
-                    <p>"You opened a shared link: its skills are shown here as a shared workspace. Your own work is saved in this browser and untouched; changes made here are not saved until you keep them."</p>
-                    <button data-testid="shared-keep" on:click=keep_shared>"Keep this as my work"</button>
-                    <button data-testid="shared-back" on:click=back_to_mine>"Back to my work"</button>
-                </div>
-            </Show>
+            {shared_banner(shared_over, saver, restored)}
             <header class="top">
                 <h1>"Skill Playground"</h1>
                 <p class="tagline">"Drop an Agent Skill: see it checked against the spec and the products, counted level by level, and priced. Nothing leaves your browser."</p>
