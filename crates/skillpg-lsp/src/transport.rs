@@ -21,6 +21,9 @@ pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 /// The longest header line read (`Content-Length: …` is under 40 bytes).
 pub const MAX_HEADER_LINE: usize = 8 * 1024;
 
+/// How many messages the reader may parse ahead of the server.
+pub const QUEUED_MESSAGES: usize = 256;
+
 /// JSON-RPC's code for a body that is not JSON.
 pub const PARSE_ERROR: i32 = -32700;
 /// JSON-RPC's code for JSON that is not a request, a response or a notification.
@@ -207,7 +210,10 @@ pub fn stdio() -> (
     std::thread::JoinHandle<()>,
     std::thread::JoinHandle<()>,
 ) {
-    let (to_server, receiver) = crossbeam_channel::bounded::<Message>(0);
+    // The reader parses ahead of the server: while a check runs, the edits that arrive queue
+    // up, and the server takes them all before it checks again (a burst of 200 edits costs a
+    // few checks, not 200). Bounded, so a flood waits on the pipe instead of in memory.
+    let (to_server, receiver) = crossbeam_channel::bounded::<Message>(QUEUED_MESSAGES);
     let (sender, from_server) = crossbeam_channel::unbounded::<Message>();
     let writer = std::thread::spawn(move || {
         for message in from_server {
