@@ -622,3 +622,25 @@ fn the_server_registers_its_own_watchers_for_skill_folders_where_the_client_take
     client.shut_down();
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_skill_md_of_many_broken_links_is_checked_in_linear_time() {
+    // 80,000 links to a missing file: 80,000 findings, each merged across the chosen profiles.
+    // Merging them by searching the list for each was quadratic (30 s a check in a release
+    // build for 100,000 such links).
+    let root = scratch("links");
+    let body = "See [the guide](references/missing.md) first.\n".repeat(80_000);
+    let skill_md = format!(
+        "---\nname: bad-skill\ndescription: Formats tables. Use when a user pastes a CSV.\n---\n\n{body}"
+    );
+    let dir = plant(&root, &skill_md);
+    let started = std::time::Instant::now();
+    let mut client = Client::initialized(&root, json!({}));
+    let diags = client.diagnostics_for(&uri(&dir.join("SKILL.md")));
+    let took = started.elapsed();
+    assert!(diags.len() >= 80_000, "{}", diags.len());
+    // Quadratic, this took about 50 s here (debug build); linear, about 6 s.
+    assert!(took < Duration::from_secs(25), "{took:?}");
+    client.shut_down();
+    let _ = std::fs::remove_dir_all(&root);
+}

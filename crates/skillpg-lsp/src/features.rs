@@ -42,25 +42,35 @@ fn merged(skill: &Skill) -> BTreeMap<String, Vec<Merged<'_>>> {
         .skill_md_path
         .clone()
         .unwrap_or_else(|| "SKILL.md".to_owned());
+    // Each finding's place in its file's list, by what makes two findings one: a hashed
+    // look-up, since a file can hold 100,000 findings (a SKILL.md of broken links), and a
+    // search of the list for each was quadratic (30 s for one check of such a file).
+    type Key<'a> = (&'a str, &'static str, Option<(usize, usize)>, u8, &'a str);
+    let mut at: std::collections::HashMap<Key<'_>, usize> = std::collections::HashMap::new();
     for (p, diags) in &skill.findings {
         for d in diags {
             let file = if d.file.is_empty() {
-                skill_md.clone()
+                skill_md.as_str()
             } else {
-                d.file.clone()
+                d.file.as_str()
             };
-            let list = by_file.entry(file).or_default();
-            match list.iter_mut().find(|m| {
-                m.d.code == d.code
-                    && m.d.span == d.span
-                    && m.d.severity == d.severity
-                    && m.d.message == d.message
-            }) {
-                Some(m) => m.profiles.push(p.key),
-                None => list.push(Merged {
-                    d,
-                    profiles: vec![p.key],
-                }),
+            let key: Key<'_> = (
+                file,
+                d.code,
+                d.span.as_ref().map(|r| (r.start, r.end)),
+                d.severity as u8,
+                d.message.as_str(),
+            );
+            let list = by_file.entry(file.to_owned()).or_default();
+            match at.get(&key) {
+                Some(&i) => list[i].profiles.push(p.key),
+                None => {
+                    at.insert(key, list.len());
+                    list.push(Merged {
+                        d,
+                        profiles: vec![p.key],
+                    });
+                }
             }
         }
     }
