@@ -462,14 +462,20 @@ fn framed(body: &str) -> Vec<u8> {
     format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
 }
 
-#[test]
-fn hostile_headers_neither_abort_nor_flood_nor_end_the_session() {
+/// `initialize` and `initialized`, framed: the start of every raw session.
+fn initialize_frames() -> Vec<u8> {
     let mut init = framed(
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"capabilities":{}}}"#,
     );
     init.extend(framed(
         r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
     ));
+    init
+}
+
+#[test]
+fn hostile_headers_neither_abort_nor_flood_nor_end_the_session() {
+    let init = initialize_frames();
     let shutdown = framed(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#);
     let exit = framed(r#"{"jsonrpc":"2.0","method":"exit"}"#);
     // The issue's three headers, alone: no abort, no panic, no 1.44 GB held; a parse error.
@@ -498,12 +504,7 @@ fn hostile_headers_neither_abort_nor_flood_nor_end_the_session() {
 
 #[test]
 fn shutdown_and_exit_follow_the_protocol() {
-    let mut init = framed(
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"capabilities":{}}}"#,
-    );
-    init.extend(framed(
-        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
-    ));
+    let init = initialize_frames();
     // A request after shutdown is refused with an error, and the session still exits cleanly.
     let mut input = init.clone();
     input.extend(framed(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
