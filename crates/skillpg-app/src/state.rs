@@ -188,7 +188,7 @@ fn to_wire(state: &PageState) -> ShareStateV1<crate::lab_run::LabState> {
 }
 
 fn from_wire(wire: ShareStateV1<crate::lab_run::LabState>) -> Result<PageState, String> {
-    from_wire_within(wire, MAX_LINK_BYTES)
+    from_wire_within(wire, skillpg_share::WireLimits::LINK.bytes)
 }
 
 /// [`from_wire`] with at most `max_bytes` of files (a link's bound, or the load budget for
@@ -443,7 +443,7 @@ pub fn restore(index: &str, kept: impl Fn(&str) -> Option<Vec<u8>>) -> Result<Pa
             .map(|s| s.files)
             .unwrap_or_default();
     }
-    from_wire_within(wire, skillpg_share::MAX_LOAD_BYTES as usize)
+    from_wire_within(wire, skillpg_share::WireLimits::SAVED.bytes)
 }
 
 /// The fragment of a share link: `v1=...`.

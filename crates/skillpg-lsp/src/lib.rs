@@ -439,18 +439,15 @@ impl Server<'_> {
     /// Registers the file watchers with the client when the skill folders changed (the first
     /// time, after a reload, when a skill appears), replacing the previous registration.
     fn watch(&mut self) {
-        let folders: Vec<PathBuf> = self
-            .workspace
-            .skills
-            .iter()
-            .map(|s| s.dir.clone())
-            .collect();
         let Some(watching) = self.watching.as_mut() else {
             return;
         };
-        if watching.registrations > 0 && watching.folders == folders {
+        // Runs after every batch of messages: compared in place, copied only when they changed.
+        let skills = &self.workspace.skills;
+        if watching.registrations > 0 && watching.folders.iter().eq(skills.iter().map(|s| &s.dir)) {
             return;
         }
+        let folders: Vec<PathBuf> = skills.iter().map(|s| s.dir.clone()).collect();
         let method = "workspace/didChangeWatchedFiles".to_owned();
         let previous = watching.registrations;
         watching.registrations += 1;

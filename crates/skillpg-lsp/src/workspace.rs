@@ -146,20 +146,21 @@ impl Workspace {
                 Skill::new(dir, bundle, settings)
             })
             .collect();
-        let mut changed = Vec::new();
-        for skill in new {
-            match self.skills.iter().position(|s| s.dir == skill.dir) {
-                Some(i) => {
-                    self.skills[i] = skill;
-                    changed.push(i);
-                }
-                None => {
-                    self.skills.push(skill);
-                    changed.push(self.skills.len() - 1);
-                }
+        new.into_iter().map(|skill| self.keep(skill)).collect()
+    }
+
+    /// Keeps a checked skill in place of the one of its folder, or after the others; its index.
+    fn keep(&mut self, skill: Skill) -> usize {
+        match self.skills.iter().position(|s| s.dir == skill.dir) {
+            Some(i) => {
+                self.skills[i] = skill;
+                i
+            }
+            None => {
+                self.skills.push(skill);
+                self.skills.len() - 1
             }
         }
-        changed
     }
 
     /// The skill `path` belongs to: the deepest skill folder holding it.
@@ -254,22 +255,8 @@ impl Workspace {
             .unwrap_or_default();
         let mut bundle = SkillBundle::new(&name, files);
         bundle.display_path = dir.display().to_string();
-        Some(self.add_checked(dir.to_path_buf(), bundle))
-    }
-
-    /// Keeps one checked skill (replacing any of the same folder); its index.
-    fn add_checked(&mut self, dir: PathBuf, bundle: SkillBundle) -> usize {
-        let skill = Skill::new(dir, bundle, &self.settings);
-        match self.skills.iter().position(|s| s.dir == skill.dir) {
-            Some(i) => {
-                self.skills[i] = skill;
-                i
-            }
-            None => {
-                self.skills.push(skill);
-                self.skills.len() - 1
-            }
-        }
+        let skill = Skill::new(dir.to_path_buf(), bundle, &self.settings);
+        Some(self.keep(skill))
     }
 
     /// Reads the skill folder(s) at `dir` from disk again (a file was created, saved or

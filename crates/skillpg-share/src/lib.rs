@@ -55,6 +55,17 @@ pub struct SkillInput {
     pub folder_unknown: bool,
 }
 
+/// The folder a SKILL.md read without its own stands in: its `name` when that can be a folder's
+/// name, else `skill`.
+fn lone_folder_name(skill_md: &str) -> String {
+    skillpg_core::frontmatter::SkillDoc::parse(skill_md)
+        .field_str("name")
+        .map(str::trim)
+        .filter(|n| skillpg_core::ingest::is_folder_name(n))
+        .unwrap_or("skill")
+        .to_owned()
+}
+
 /// An input's own finding as the page keeps it (and a link carries it): its rule's name, its
 /// file and its message; [`SkillInput::input_diagnostics`] makes the engine's finding of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,13 +95,7 @@ impl SkillInput {
     /// folder named after its `name` (else `skill`), and the checks that need the real folder
     /// say so instead of failing. No folder name is invented for a finding or a fix.
     pub fn lone_skill_md(bytes: Vec<u8>) -> SkillInput {
-        let text = String::from_utf8_lossy(&bytes);
-        let name = skillpg_core::frontmatter::SkillDoc::parse(&text)
-            .field_str("name")
-            .map(str::trim)
-            .filter(|n| skillpg_core::ingest::is_folder_name(n))
-            .unwrap_or("skill")
-            .to_owned();
+        let name = lone_folder_name(&String::from_utf8_lossy(&bytes));
         SkillInput {
             folder_unknown: true,
             ..SkillInput::new(name, vec![("SKILL.md".to_owned(), bytes)])
@@ -192,7 +197,7 @@ impl SkillInput {
                 .insert(0, ("SKILL.md".to_owned(), text.as_bytes().to_vec())),
         }
         if self.folder_unknown {
-            self.dir_name = SkillInput::lone_skill_md(text.as_bytes().to_vec()).dir_name;
+            self.dir_name = lone_folder_name(text);
         }
     }
 }

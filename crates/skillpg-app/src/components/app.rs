@@ -93,70 +93,55 @@ fn initial_state(status: &mut String) -> Start {
         *status = format!("Your last change before the page closed could not be saved: {note}.");
     }
     let saved = browser::load_state();
-    let (state, from_link) = initial_state_inner(status, saved.is_some());
-    if from_link {
-        return Start {
-            state,
-            restore: None,
-            shared_over: saved,
-        };
-    }
-    // The placeholder `initial_state_inner` returns for saved work in parts.
-    if state.skills.is_empty() && state.selected_file.is_empty() {
-        let index = saved.filter(|s| state::saved_keys(s).is_some());
-        return Start {
-            state: PageState::default(),
-            restore: index,
-            shared_over: None,
-        };
-    }
-    Start {
+    let start = |state, restore, shared_over| Start {
         state,
-        restore: None,
-        shared_over: None,
+        restore,
+        shared_over,
+    };
+    if let Some(link) = link_state(status, saved.is_some()) {
+        return start(link, None, saved);
+    }
+    let Some(saved) = saved else {
+        return start(sample_state(), None, None);
+    };
+    match state::saved_keys(&saved) {
+        // Saved work held whole in its index: back at once.
+        Some(keys) if keys.is_empty() => match state::restore(&saved, |_| None) {
+            Ok(s) => start(s, None, None),
+            // `restore_saved` says why, and keeps the saved work aside.
+            Err(_) => start(PageState::default(), Some(saved), None),
+        },
+        // Saved work in parts: its skills are read from the store next.
+        Some(_) => start(PageState::default(), Some(saved), None),
+        // The first form: the whole state, encoded.
+        None => start(
+            state::decode(&saved).unwrap_or_else(|_| sample_state()),
+            None,
+            None,
+        ),
     }
 }
 
-/// The state a link, the saved work or the sample gives, and whether it is a link's.
-fn initial_state_inner(status: &mut String, saved_work: bool) -> (PageState, bool) {
+/// The state a share link in the address gives, if it holds one that opens; a link that does
+/// not open says why in `status`.
+fn link_state(status: &mut String, saved_work: bool) -> Option<PageState> {
     let hash = browser::location_hash();
-    if let Some(res) = state::decode_fragment(&hash) {
-        // The link has been read: drop its state from the address, so that a reload shows the
-        // edits made since (saved in this browser), not the link's state again; keep its view.
-        // Over saved work the address keeps it until the visitor chooses (a reload asks again).
-        if !(saved_work && res.is_ok()) {
-            drop_link_state();
-        }
-        match res {
-            Ok(s) => return (s, true),
-            Err(message) => {
-                *status = format!(
-                    "The share link could not be opened: {message}. Your saved work is shown instead."
-                )
-            }
+    let res = state::decode_fragment(&hash)?;
+    // The link has been read: drop its state from the address, so that a reload shows the
+    // edits made since (saved in this browser), not the link's state again; keep its view.
+    // Over saved work the address keeps it until the visitor chooses (a reload asks again).
+    if !(saved_work && res.is_ok()) {
+        drop_link_state();
+    }
+    match res {
+        Ok(s) => Some(s),
+        Err(message) => {
+            *status = format!(
+                "The share link could not be opened: {message}. Your saved work is shown instead."
+            );
+            None
         }
     }
-    if let Some(saved) = browser::load_state() {
-        // Saved work held whole in its index: back at once.
-        if state::saved_keys(&saved).is_some_and(|k| k.is_empty())
-            && let Ok(s) = state::restore(&saved, |_| None)
-        {
-            return (s, false);
-        }
-        // The index of saved work in parts: its skills are read from the store next.
-        if state::saved_keys(&saved).is_some() {
-            let placeholder = PageState {
-                skills: Vec::new(),
-                selected_file: String::new(),
-                ..PageState::default()
-            };
-            return (placeholder, false);
-        }
-        if let Ok(s) = state::decode(&saved) {
-            return (s, false);
-        }
-    }
-    (sample_state(), false)
 }
 
 /// The page's first state on a first visit: the good sample.
@@ -444,7 +429,7 @@ impl Saver {
                 } else if now {
                     state::inline_file(bytes)
                 } else {
-                    missing.push((key.clone(), state::saved_bytes(&s.skills[i].files[j].1)));
+                    missing.push((key.clone(), state::saved_bytes(bytes)));
                     state::SavedAt::Kept(key.clone())
                 }
             });
@@ -564,12 +549,7 @@ fn restore_saved(
             Err(e) => {
                 browser::keep_unrestored(&index);
                 status.set(format!("Your saved work could not be restored: {e}. It is kept aside in this browser; what you do now is saved anew."));
-                state.set(PageState {
-                    skills: vec![samples::SAMPLES[0].input()],
-                    selected_file: "SKILL.md".into(),
-                    profile: "spec".into(),
-                    ..PageState::default()
-                });
+                state.set(sample_state());
             }
         }
         saver.ready.set_value(true);
