@@ -11,7 +11,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { browser, corpus, keystrokesDuringRouting, root, serve } from '../tests/e2e/harness.mjs';
+import { browser, corpus, keystrokesDuringRouting, root, serve, showView } from '../tests/e2e/harness.mjs';
 
 const runs = Number(process.argv[2] || 7);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -209,6 +209,7 @@ if (fs.existsSync(path.join(root, 'dist/model/minilm-i8.spgm'))) {
   const page = await ctx.newPage();
   await page.goto(server.url + 'dist/index.html');
   await page.waitForSelector('[data-built]');
+  await showView(page, 'routing');
   await page.click('[data-testid="routing-sample"]');
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
   const routeOnce = async (suffix) => {

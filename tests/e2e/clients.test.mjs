@@ -39,7 +39,25 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
   // pi, Goose, OpenCode, Letta Code, Augment and the Copilot CLI.
   assert.equal(cli.clients.length, 20, 'twenty clients');
   const rows = await page.$$eval('[data-testid^="verdict-"]', (trs) => trs.map((tr) => tr.dataset.testid.slice('verdict-'.length)));
-  assert.deepEqual(rows, cli.clients.map((c) => c.client), 'the page lists the same clients, in the same order');
+  assert.deepEqual([...rows].sort(), cli.clients.map((c) => c.client).sort(), 'the page lists the same clients');
+  // Grouped as a person looks for them: the spec, each vendor, editors, terminal agents; each
+  // client under its group's heading.
+  const groups = await page.$$eval('[data-testid="verdicts"] tr.group', (trs) => trs.map((tr) => tr.textContent));
+  assert.deepEqual(groups, ['The spec', 'Anthropic', 'OpenAI', 'GitHub', 'Editors', 'Terminal agents']);
+  const under = await page.$$eval('[data-testid="verdicts"] tbody tr', (trs) => {
+    let group = null;
+    const out = {};
+    for (const tr of trs) {
+      if (tr.classList.contains('group')) group = tr.textContent;
+      else out[tr.dataset.testid.slice('verdict-'.length)] = group;
+    }
+    return out;
+  });
+  assert.equal(under['claude-code'], 'Anthropic');
+  assert.equal(under.codex, 'OpenAI');
+  assert.equal(under['copilot-cli'], 'GitHub');
+  assert.equal(under.zed, 'Editors');
+  assert.equal(under['gemini-cli'], 'Terminal agents');
   let failing = null;
   for (const client of cli.clients) {
     for (const [i, cell] of client.skills.entries()) {

@@ -42,7 +42,7 @@ async function runBothArms(page) {
 
 test('the page answers like the native CLI, keeps the model, and names a truncated file', { timeout: 600_000 }, async () => {
   const { dir, model } = tinyModel();
-  const { page, errors } = await openPage(env.ctx, env.server.url);
+  const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'routing' });
   await page.click('[data-testid="routing-sample"]');
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
   const picked = [all[0], all[5], all[12], all[27]];
@@ -97,7 +97,7 @@ test('the page answers like the native CLI, keeps the model, and names a truncat
   assert.ok(cells.every((t) => /\(\d+%\)$/.test(t)), `each choice with its probability: ${cells}`);
 
   // The model is kept for the next visit: a new page offers it and loads it without a file.
-  const again = await openPage(env.ctx, env.server.url);
+  const again = await openPage(env.ctx, env.server.url, { view: 'routing' });
   await again.page.waitForSelector('[data-testid="decoder-stored"]', { timeout: 20_000 });
   assert.match(await again.page.textContent('[data-testid="decoder-stored"]'), /tiny-chat-qwen2\.gguf/);
   await again.page.click('[data-testid="decoder-stored"]');
@@ -115,7 +115,7 @@ test('quantized models (Q4_1, Q8_0): the page\'s integer products (wasm SIMD) an
   fs.writeFileSync(tmp, JSON.stringify(picked));
   for (const name of ['tiny-chat-qwen2-q4_1', 'tiny-chat-qwen2-q8_0']) {
     const model = path.join(dir, `${name}.gguf`);
-    const { page, errors } = await openPage(env.ctx, env.server.url);
+    const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'routing' });
     await page.click('[data-testid="routing-sample"]');
     await page.fill('[data-testid="routing-requests"]', picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
     await page.setInputFiles('[data-testid="decoder-file"]', model);
@@ -133,7 +133,7 @@ test('quantized models (Q4_1, Q8_0): the page\'s integer products (wasm SIMD) an
 test('a Hugging Face checkpoint (three files picked together) answers like the native CLI, and is kept', { timeout: 300_000 }, async () => {
   const { dir } = tinyModel();
   const folder = path.join(dir, 'tiny-hf-qwen2');
-  const { page, errors } = await openPage(env.ctx, env.server.url);
+  const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'routing' });
   await page.click('[data-testid="routing-sample"]');
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
   const picked = [all[1], all[27]];
@@ -149,7 +149,7 @@ test('a Hugging Face checkpoint (three files picked together) answers like the n
   const native = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--model', folder, '--format', 'json', '--requests', tmp, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root }));
   native.requests.forEach((want, i) => assert.equal(rows[i].a, want.verbatim, `request ${i}: the page's answer is the native one`));
   // Kept as its three files, and loaded back from them.
-  const again = await openPage(env.ctx, env.server.url);
+  const again = await openPage(env.ctx, env.server.url, { view: 'routing' });
   await again.page.waitForSelector('[data-testid="decoder-stored"]', { timeout: 20_000 });
   await again.page.click('[data-testid="decoder-stored"]');
   await again.page.waitForFunction(() => document.querySelector('[data-testid="decoder-model"]').textContent.includes('Qwen2 family'), null, { timeout: 60_000 });
@@ -160,7 +160,7 @@ test('a model by address: its size first, then a download with progress', { time
   const { model } = tinyModel();
   const host = await fileHost(model);
   try {
-    const { page, errors } = await openPage(env.ctx, env.server.url);
+    const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'routing' });
     await page.fill('[data-testid="decoder-url"]', host.url);
     await page.click('[data-testid="decoder-size"]');
     await page.waitForFunction(() => /MB/.test(document.querySelector('[data-testid="decoder-size-text"]').textContent));
@@ -180,7 +180,7 @@ test('a model by address: its size first, then a download with progress', { time
 
 test('run on WebGPU (SwiftShader here), the worker runs the WGSL decoder and agrees with the native CLI', { timeout: 600_000 }, async () => {
   const { dir, model } = tinyModel();
-  const { page, errors } = await openPage(env.ctx, env.server.url);
+  const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'routing' });
   {
     await page.click('[data-testid="routing-sample"]');
     const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));

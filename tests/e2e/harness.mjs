@@ -68,14 +68,15 @@ export function screenshotPath(name) {
 /// the views below the levels come a frame after the first paint); returns the page and the
 /// list its uncaught errors are collected into. The page's questions (a sample that would
 /// replace loaded skills asks first) are answered yes unless `acceptDialogs` is false, where the
-/// test answers them itself.
-export async function openPage(context, url, { acceptDialogs = true } = {}) {
+/// test answers them itself. With `view`, that view's tab is chosen once the page is built.
+export async function openPage(context, url, { acceptDialogs = true, view = null } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   if (acceptDialogs) page.on('dialog', (d) => d.accept());
   await page.goto(url);
   await page.waitForSelector('[data-built]');
+  if (view) await showView(page, view);
   return { page, errors };
 }
 
@@ -103,6 +104,7 @@ export function serveAndBrowse() {
 /// long tasks to a bound (the main thread is never blocked while the model runs);
 /// `scripts/bench-page.mjs` reports the keystrokes' median against the 100 ms target.
 export async function keystrokesDuringRouting(page) {
+  await showView(page, 'routing');
   await page.click('[data-testid="routing-sample"]');
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));
   const many = [1, 2, 3, 4, 5, 6, 7, 8].flatMap((take) => all.map((r) => `${r.query} (take ${take}, ${Date.now()}) => ${r.expected}`));
@@ -144,4 +146,11 @@ export async function keystrokesDuringRouting(page) {
   const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.length);
   const longTasks = await page.evaluate(() => window.__longTasks);
   return { times, longTasks, allDuringRun, requests: many.length, rows };
+}
+
+/// Shows the view `key` (`check`, `levels`, `tokens`, `cost`, `routing`, `lab`, `share`,
+/// `rules`) by its tab, as a person does: the views are tabs, one shown at a time.
+export async function showView(page, key) {
+  await page.click(`[data-testid="view-nav"] a[data-view="${key}"]`);
+  await page.waitForSelector(`#view-${key}:not([hidden])`);
 }

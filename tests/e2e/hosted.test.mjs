@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { browser, dist as builtDist, freePort, openPage, root } from './harness.mjs';
+import { browser, dist as builtDist, freePort, openPage, root, showView } from './harness.mjs';
 
 // scripts/test-trunk points this at Trunk's output.
 const dist = process.env.SKILLPG_DIST || builtDist;
@@ -57,9 +57,10 @@ test('under /skill-playground/: the main flows, a CLI link, and offline', { time
   // A sample.
   await page.click('[data-testid="clear"]');
   await page.click('[data-testid="sample-release-notes"]');
-  await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+  await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
 
   // Routing: the model is fetched from under the path.
+  await showView(page, 'routing');
   await page.click('[data-testid="routing-sample"]');
   await page.fill('[data-testid="routing-requests"]', 'Write the release notes for v2.1 => release-notes\nWhat is the capital of France? => NONE');
   await page.click('[data-testid="routing-run"]');
@@ -69,6 +70,7 @@ test('under /skill-playground/: the main flows, a CLI link, and offline', { time
   // Share: the link is the page's own address under the path.
   await page.click('[data-testid="clear"]');
   await page.click('[data-testid="sample-release-notes"]');
+  await showView(page, 'share');
   await page.click('[data-testid="share"]');
   const link = await page.inputValue('[data-testid="share-link"]');
   assert.ok(link.startsWith(`${server.url}#v1=`), link);
@@ -77,7 +79,7 @@ test('under /skill-playground/: the main flows, a CLI link, and offline', { time
   const sample = path.join(root, 'web/samples/pdf-helper');
   const cliLink = execFileSync(skillpg, ['share', '--base', server.url, '--view', 'levels', sample], { encoding: 'utf8' }).split('\n')[0];
   const opened = await openPage(ctx, cliLink);
-  await opened.page.waitForSelector('[data-testid="levels-table"] tbody tr');
+  await opened.page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
   assert.equal(await opened.page.locator('[data-testid="catalog"] .catalog-item').count(), 1);
   assert.equal(
     await opened.page.inputValue('[data-testid="editor"]'),
@@ -125,7 +127,7 @@ test('under /skill-playground/: the main flows, a CLI link, and offline', { time
     // Right after the last change: the save still pending runs as the page goes.
     await page.reload();
     await page.waitForSelector('[data-built]');
-    await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+    await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
     assert.equal(await catalogCount(), 1, 'the skill loaded last is kept across the reload');
     assert.match(await page.textContent('[data-testid="token-count"]'), /tokens/);
   } finally {

@@ -144,7 +144,7 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     const { page, errors } = await open(server.url);
     await page.click('[data-testid="clear"]');
     await page.click('[data-testid="sample-release-notes"]');
-    await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+    await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
     const edited = (await page.inputValue('[data-testid="editor"]')) + '\nMy own line.\n';
     await page.fill('[data-testid="editor"]', edited);
     await page.click('[data-testid="sample-release-notes"]');
@@ -193,7 +193,7 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     const { page, errors } = await open(server.url);
     await page.click('[data-testid="clear"]');
     await page.click('[data-testid="sample-release-notes"]');
-    await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+    await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
     await page.locator('#url-input').evaluate((el) => {
       el.value = 'zed://skill?data=' + 'A'.repeat(3_000_000);
       el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -265,7 +265,7 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     let { page, errors } = await open(server.url);
     await page.click('[data-testid="clear"]');
     await page.click('[data-testid="sample-release-notes"]');
-    await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+    await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
     const mine = (await page.inputValue('[data-testid="editor"]')) + '\nMy own words, not yet shared.\n';
     await page.fill('[data-testid="editor"]', mine);
     await page.waitForTimeout(1500);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { browser, corpus, openPage, root, screenshotPath, serveAndBrowse } from './harness.mjs';
+import { browser, corpus, openPage, root, screenshotPath, serveAndBrowse, showView } from './harness.mjs';
 
 const env = serveAndBrowse();
 const skillpg = path.join(root, 'target/debug/skillpg');
@@ -46,7 +46,7 @@ async function runAndCompare(page, skill, evals, folder) {
 }
 
 test('the lab on the six-skill sample: figures, a near miss explained, a draft paired on validation, kept in the link', { timeout: 600_000 }, async () => {
-  const { page, errors } = await openPage(env.ctx, env.server.url);
+  const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'lab' });
   await page.click('[data-testid="lab-sample"]');
   const evals = path.join(root, 'web/samples/routing/evals-sql-review.json');
   const report = await runAndCompare(page, 'sql-review', evals, path.join(root, 'web/samples/routing'));
@@ -121,7 +121,7 @@ test('the lab on the six-skill sample: figures, a near miss explained, a draft p
 test('the lab on two real skills among their neighbours equals skillpg eval', { timeout: 600_000 }, async () => {
   const folder = path.join(corpus, 'anthropics__skills');
   assert.ok(fs.existsSync(folder), `the shared corpus is absent: ${folder} not found (this test needs ../shared/corpus beside the repository)`);
-  const { page, errors } = await openPage(env.ctx, env.server.url);
+  const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'lab' });
   await page.click('[data-testid="clear"]');
   await page.setInputFiles('[data-testid="folder-input"]', folder);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length >= 10, null, { timeout: 60_000 });
@@ -164,7 +164,7 @@ test('a decoder\'s repeated runs: the same seed gives the same answers in the pa
   const evals = path.join(dir, 'evals.json');
   fs.writeFileSync(evals, JSON.stringify(picked));
 
-  const { page, errors } = await openPage(env.ctx, env.server.url);
+  const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'lab' });
   await page.click('[data-testid="lab-sample"]');
   await page.setInputFiles('[data-testid="lab-import"]', evals);
   await page.waitForFunction(() => document.querySelector('[data-testid="lab-evals"]').value.split('\n').filter(Boolean).length === 4);
@@ -195,7 +195,7 @@ test('a decoder\'s repeated runs: the same seed gives the same answers in the pa
 });
 
 test('eval lines that start with a wide character get a message naming the line, never a panic, across a reload', { timeout: 120_000 }, async () => {
-  const { page, errors } = await openPage(env.ctx, env.server.url);
+  const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'lab' });
   await page.click('[data-testid="lab-sample"]');
   // Each of these first characters once panicked Run, Collisions and Export (the mark was cut at
   // byte 1), and the text is autosaved, so the reload panicked again.
@@ -253,14 +253,16 @@ test('the routing preview and the lab asking for the model at once start one wor
     page.on('request', (r) => { if (r.url().endsWith('.spgm')) downloads.push(r.url()); });
     await page.goto(env.server.url);
     await page.waitForSelector('[data-built]');
+    await showView(page, 'lab');
     await page.click('[data-testid="lab-sample"]');
+    await showView(page, 'routing');
     await page.fill('[data-testid="routing-requests"]', 'review my migration => sql-review\nwrite release notes');
     // Both views ask in the same task, before either load has begun to download.
     await page.evaluate(() => {
       document.querySelector('[data-testid="routing-run"]').click();
       document.querySelector('[data-testid="lab-run"]').click();
     });
-    await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 540_000 });
+    await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 540_000, state: 'attached' });
     await page.waitForSelector('[data-testid="route-row"]', { timeout: 60_000 });
     const workers = await page.evaluate(() => window.__workers.filter((n) => n === 'skillpg-routing-model').length);
     assert.equal(workers, 1, 'one routing-model worker');
@@ -275,9 +277,11 @@ test('the routing preview and the lab asking for the model at once start one wor
 
 /// Runs the sample's eval set in a fresh page and returns the page and the CLI's report.
 async function sampleRun() {
-  const { page, errors } = await openPage(env.ctx, env.server.url);
+  const { page, errors } = await openPage(env.ctx, env.server.url, { view: 'lab' });
   await page.evaluate(() => localStorage.clear());
-  await page.reload();
+  // A fresh load (the address holds the last state: a reload would open it as a link).
+  await page.goto('about:blank');
+  await page.goto(env.server.url + '#view=lab');
   await page.waitForSelector('[data-built]');
   await page.click('[data-testid="lab-sample"]');
   await page.click('[data-testid="lab-run"]');
@@ -367,7 +371,7 @@ test('adopting a draft with ": " in it writes valid YAML, runs again with it, an
 });
 
 test('a sample that would replace skills the person brought asks first', { timeout: 120_000 }, async () => {
-  const { page, errors } = await openPage(env.ctx, env.server.url, { acceptDialogs: false });
+  const { page, errors } = await openPage(env.ctx, env.server.url, { acceptDialogs: false, view: 'lab' });
   await page.click('[data-testid="clear"]');
   await page.click('[data-testid="new-skill"]');
   await page.waitForSelector('[data-testid="catalog"] .catalog-item');

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { browser, corpus, root, screenshotPath, serve } from './harness.mjs';
+import { browser, corpus, root, screenshotPath, serve, showView } from './harness.mjs';
 
 const skillpg = path.join(root, 'target/debug/skillpg');
 let server;
@@ -73,6 +73,7 @@ describe('the playground page', () => {
       await page.setInputFiles('[data-testid="folder-input"]', dir);
       await page.waitForFunction((n) => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === n, i + 1);
     }
+    await showView(page, 'share');
     await page.click('[data-testid="share"]');
     await page.waitForSelector('[data-testid="share-link"]');
     const link = await page.inputValue('[data-testid="share-link"]');
@@ -122,17 +123,20 @@ describe('the playground page', () => {
     await page.click('[data-testid="sample-release-notes"]');
     await setEditor(page, '---\nname: shared-skill\ndescription: Shared. Use when testing links.\n---\n# Shared body ✓\n');
     await page.fill('[data-testid="dir-name"]', 'shared-skill');
+    // The link opens on the view the sender was looking at (not on Share, where it is made).
+    await showView(page, 'cost');
     await page.fill('[data-testid="cost-turns"]', '17');
-    // The link opens on the view the sender was looking at.
-    await page.click('[data-testid="view-nav"] a[data-view="cost"]');
     // A browser that refuses the clipboard: the page must not claim "copied".
     await page.evaluate(() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); });
+    await showView(page, 'share');
     await page.click('[data-testid="share"]');
     await page.waitForFunction(() => /did not let the page copy/.test(document.querySelector('[data-testid="status"]').textContent));
     const link = await page.inputValue('[data-testid="share-link"]');
     assert.match(link, /#v1=[A-Za-z0-9_-]+&view=cost$/, 'the state, then the view, as separate parts of the fragment');
     assert.ok(await page.evaluate(() => { const el = document.activeElement; return el.dataset.testid === 'share-link' && el.selectionStart === 0 && el.selectionEnd === el.value.length; }), 'the link is selected for copying by hand');
-    assert.doesNotMatch(page.url(), /#v1=/, 'making a link does not put it in the address');
+    // The address holds the same state (written after a pause in editing): copying it shares
+    // the work as the link does.
+    await page.waitForFunction((l) => location.href === l, link, { timeout: 2000 });
     const other = await browser();
     try {
       const fresh = await openPage(other, link);
@@ -140,16 +144,19 @@ describe('the playground page', () => {
       assert.equal(await fresh.inputValue('[data-testid="dir-name"]'), 'shared-skill');
       assert.equal(await fresh.inputValue('[data-testid="cost-turns"]'), '17');
       await fresh.screenshot({ path: screenshotPath('04-shared'), fullPage: true });
-      // The link's state is dropped from the address once read (a reload keeps the edits made
-      // since); its view stays, and the page opened on it.
-      assert.equal(await fresh.evaluate(() => location.hash), '#view=cost');
-      await fresh.waitForFunction(() => { const r = document.getElementById('view-cost').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; });
+      // The address keeps holding the work (the edits made since, after a pause), and its
+      // view: the page opened on it.
+      assert.match(await fresh.evaluate(() => location.hash), /^#v1=[A-Za-z0-9_-]+&view=cost$/);
+      await fresh.waitForSelector('#view-cost:not([hidden])');
       assert.equal(await fresh.getAttribute('[data-testid="view-nav"] a[data-view="cost"]', 'aria-current'), 'true');
       await fresh.fill('[data-testid="cost-turns"]', '23');
       await fresh.waitForTimeout(700);
+      const address = await fresh.evaluate(() => location.href);
+      assert.notEqual(address, link, 'the address followed the edit');
       await fresh.reload();
       await fresh.waitForSelector('[data-built]');
       assert.equal(await fresh.inputValue('[data-testid="cost-turns"]'), '23', 'the edit survived the reload');
+      assert.equal(await fresh.locator('[data-testid="shared-banner"]').count(), 0, 'its own address reloaded: no question');
     } finally {
       await other.close();
     }
@@ -170,6 +177,7 @@ describe('the playground page', () => {
     assert.equal(await page.locator('main img, .catalog img, script:not([src])').count(), 0);
     assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
     // The same payloads through a share link.
+    await showView(page, 'share');
     await page.click('[data-testid="share"]');
     const link = await page.inputValue('[data-testid="share-link"]');
     const again = await openPage(ctx, link);
@@ -183,6 +191,7 @@ describe('the playground page', () => {
   test('the JSON export has the CLI schema plus levels', async () => {
     const page = await openPage();
     await page.click('[data-testid="sample-release-notes"]');
+    await showView(page, 'share');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-json"]')]);
     const report = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
     assert.ok(Array.isArray(report.skills));
@@ -197,6 +206,7 @@ describe('the playground page', () => {
   test('the token view, the cost view and a narrow screen', async () => {
     const page = await openPage();
     await page.click('[data-testid="sample-release-notes"]');
+    await showView(page, 'tokens');
     const count = await page.textContent('[data-testid="token-count"]');
     const n = Number(count.match(/^([\d,]+) tokens/)[1].replace(/,/g, ''));
     assert.equal(await page.locator('[data-testid="tokens"] .tok').count() > 0, true);
@@ -217,6 +227,7 @@ describe('the playground page', () => {
     // here the engine's numbers for the release-notes sample are compared with the CLI's.
     const page = await openPage();
     await page.click('[data-testid="sample-release-notes"]');
+    await showView(page, 'cost');
     await page.fill('[data-testid="cost-turns"]', '40');
     const row = await page.$$eval('[data-testid="cost-system"] td', (tds) => tds.map((t) => t.textContent));
     const dir = path.join(root, 'web/samples/release-notes');
@@ -242,7 +253,7 @@ describe('the playground page', () => {
       }, null, { timeout: 20000 });
       await other.setOffline(true);
       await page.reload();
-      await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+      await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
       assert.match(await page.textContent('[data-testid="token-count"]'), /tokens/);
     } finally {
       await other.close();

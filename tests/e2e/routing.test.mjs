@@ -24,7 +24,7 @@ after(async () => {
 });
 
 test('the page routes the sample set like the native CPU reference (SwiftShader is software: the CPU path runs)', { timeout: 600_000 }, async () => {
-  const { page, errors } = await openPage(ctx, server.url);
+  const { page, errors } = await openPage(ctx, server.url, { view: 'routing' });
   // Chromium sizes an origin's quota by the disk's free space: a test machine with a nearly full
   // disk must not decide whether the model is kept (the test below refuses the storage on purpose).
   const cdp = await ctx.newCDPSession(page);
@@ -113,7 +113,7 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   // runs the page's kernel (integer dot products on the int8 weights) natively.
   const lines = path.join(path.dirname(tmp), 'requests.txt');
   fs.writeFileSync(lines, picked.map((r) => `${r.query} => ${r.expected}`).join('\n'));
-  for (const [format, button] of [['json', 'export-json'], ['csv', 'export-csv']]) {
+  for (const [format, button] of [['json', 'routing-export-json'], ['csv', 'routing-export-csv']]) {
     const [file] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid="${button}"]`)]);
     const fromPage = fs.readFileSync(await file.path(), 'utf8');
     const fromCli = execFileSync(path.join(root, 'target/debug/skillpg'), ['route', '--weights', 'i8', '--kernel', 'integer', '--format', format, '--requests', lines, path.join(root, 'web/samples/routing')], { encoding: 'utf8', cwd: root });
@@ -153,7 +153,7 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
 test('when the browser refuses to store the model, the page routes anyway and says the next visit downloads it again', { timeout: 300_000 }, async () => {
   const own = await browser();
   try {
-    const { page, errors } = await openPage(own, server.url);
+    const { page, errors } = await openPage(own, server.url, { view: 'routing' });
     const cdp = await own.newCDPSession(page);
     await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(server.url).origin, quotaSize: 1024 * 1024 });
     await page.click('[data-testid="routing-sample"]');
@@ -173,7 +173,7 @@ test('when the browser refuses to store the model, the page routes anyway and sa
 });
 
 test('the main thread is never blocked while the routing model runs: keystrokes reach the findings during a run', { timeout: 300_000 }, async () => {
-  const { page, errors } = await openPage(ctx, server.url);
+  const { page, errors } = await openPage(ctx, server.url, { view: 'routing' });
   const { times, longTasks, allDuringRun, requests, rows } = await keystrokesDuringRouting(page);
   console.log(`during a routing run: keystroke to findings ${times.map((t) => t.toFixed(0)).join(', ')} ms; longest main-thread task ${Math.max(0, ...longTasks).toFixed(0)} ms (${longTasks.length} over 50 ms)`);
   assert.ok(allDuringRun, 'the keystrokes were typed while the routing run was still going (make the run longer if this fails)');
@@ -188,7 +188,7 @@ test('the main thread is never blocked while the routing model runs: keystrokes 
 });
 
 test('forced onto WebGPU (SwiftShader), the WGSL kernels route in the worker like the native CPU reference', { timeout: 300_000 }, async () => {
-  const { page, errors } = await openPage(ctx, server.url);
+  const { page, errors } = await openPage(ctx, server.url, { view: 'routing' });
   await page.evaluate(() => localStorage.setItem('skillpg-routing-backend', 'webgpu'));
   await page.click('[data-testid="routing-sample"]');
   const all = JSON.parse(fs.readFileSync(path.join(root, 'web/samples/routing/requests.json'), 'utf8'));

@@ -12,7 +12,7 @@ try {
   page.on('console', (m) => { if (m.type() === 'error') console_.push(m.text()); });
   await page.click('[data-testid="clear"]');
   await page.click('[data-testid="sample-release-notes"]');
-  await page.waitForSelector('[data-testid="levels-table"] tbody tr');
+  await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
   await page.reload();
   await page.waitForSelector('[data-built]');
   assert.deepEqual(errors, [], 'no uncaught error');

@@ -2,7 +2,7 @@
 // with its search and the findings' links into it, the log chart's ticks, and a 390 px phone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { browser, openPage, screenshotPath, serveAndBrowse } from './harness.mjs';
+import { browser, openPage, screenshotPath, serveAndBrowse, showView } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -19,32 +19,57 @@ const inViewport = (page, selector) => page.evaluate((sel) => {
   return r.top >= 0 && r.bottom <= innerHeight && r.height > 0;
 }, selector);
 
-test('at 1280×800 the drop area, the verdicts and every view are reachable without scrolling; each view has a fragment', async () => {
+const VIEWS = ['check', 'levels', 'tokens', 'cost', 'routing', 'lab', 'share', 'rules'];
+
+/// The box of `selector` lies inside the viewport, with some size.
+const boxInside = (page, selector) => page.evaluate((sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return `${sel}: absent`;
+  const r = el.getBoundingClientRect();
+  const inside = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5 && r.height > 0 && r.width > 0;
+  return inside || `${sel}: ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}×${innerHeight}`;
+}, selector);
+
+test('one screen at 1280×800 and 1440×900: no page scroll; the editor, all twenty verdicts and the chosen client\'s findings in sight; each view a tab with a fragment', async () => {
   const { page, errors } = await samplePage();
+  for (const [width, height] of [[1280, 800], [1440, 900]]) {
+    await page.setViewportSize({ width, height });
+    await page.click('[data-testid="view-nav"] a[data-view="check"]');
+    await page.click('[data-testid="verdict-claude-code"] button.client');
+    await page.waitForTimeout(100);
+    const doc = await page.evaluate(() => [document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]);
+    assert.ok(doc[0] <= doc[1] && doc[2] <= doc[3], `the document does not scroll at ${width}×${height}: ${doc}`);
+    for (const sel of ['[data-testid="editor"]', '[data-testid="dropzone"]', '[data-testid="view-nav"]', '[data-testid="profile-line"]', '[data-testid="diagnostics"]']) {
+      assert.equal(await boxInside(page, sel), true, `at ${width}×${height}`);
+    }
+    const cells = await page.$$eval('[data-testid^="cell-"][data-testid$="-0"]', (tds) => tds.map((td) => td.dataset.testid));
+    assert.equal(cells.length, 20, 'twenty verdicts for the selected skill');
+    for (const cell of cells) assert.equal(await boxInside(page, `[data-testid="${cell}"]`), true, `at ${width}×${height}`);
+    assert.match(await page.textContent('[data-testid="profile-line"]'), /Claude Code/, 'the chosen client\'s findings');
+    await page.screenshot({ path: screenshotPath(`10-first-screen-${width}`) });
+  }
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.evaluate(() => window.scrollTo(0, 0));
-  assert.ok(await inViewport(page, '[data-testid="dropzone"]'), 'where to drop a skill');
-  assert.ok(await inViewport(page, '[data-testid="verdicts"]'), 'the verdicts');
   const views = await page.$$eval('[data-testid="view-nav"] a', (as) => as.map((a) => a.dataset.view));
-  assert.deepEqual(views, ['check', 'levels', 'tokens', 'cost', 'routing', 'share', 'rules']);
-  assert.ok(await inViewport(page, '[data-testid="view-nav"]'), 'the navigation');
-  await page.screenshot({ path: screenshotPath('10-first-screen-1280') });
+  assert.deepEqual(views, VIEWS);
   for (const v of views) {
     await page.click(`[data-testid="view-nav"] a[data-view="${v}"]`);
-    await page.waitForFunction((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.top >= 0 && r.top < 120; }, `view-${v}`);
-    assert.equal(await page.evaluate(() => location.hash), `#view=${v}`);
+    await page.waitForSelector(`#view-${v}:not([hidden])`);
+    // One view shown at a time, in the right pane, the editor still beside it.
+    assert.deepEqual(await page.$$eval('section.view:not([hidden])', (ss) => ss.map((s) => s.id)), [`view-${v}`]);
+    assert.equal(await boxInside(page, '[data-testid="editor"]'), true, `the editor beside ${v}`);
+    // The address holds the work and the view; on Share, the view before it (an address
+    // copied there opens on what its sender showed, not on export buttons).
+    const opensOn = v === 'share' ? 'lab' : v;
+    assert.match(await page.evaluate(() => location.hash), opensOn === 'check' ? /^#v1=[^&]+$/ : new RegExp(`^#v1=[^&]+&view=${opensOn}$`), 'the address holds the work and the view');
     assert.equal(await page.getAttribute(`[data-testid="view-nav"] a[data-view="${v}"]`, 'aria-current'), 'true');
-    // The navigation stays at hand (sticky).
-    assert.ok(await inViewport(page, '[data-testid="view-nav"]'), `the navigation while on ${v}`);
+    const doc = await page.evaluate(() => document.documentElement.scrollHeight <= innerHeight);
+    assert.ok(doc, `no page scroll on ${v}`);
   }
-  // Scrolling by hand moves the mark to the view being read.
-  await page.evaluate(() => window.scrollTo(0, document.getElementById('view-tokens').getBoundingClientRect().top + window.scrollY - 60));
-  await page.waitForFunction(() => document.querySelector('[data-testid="view-nav"] a[data-view="tokens"]').getAttribute('aria-current') === 'true', null, { timeout: 5000 });
   // A link to a view opens on it.
   const other = await env.ctx.newPage();
   await other.goto(env.server.url + '#view=routing');
   await other.waitForSelector('[data-built]');
-  await other.waitForFunction(() => { const r = document.getElementById('view-routing').getBoundingClientRect(); return r.top >= 0 && r.top < 120; });
+  await other.waitForSelector('#view-routing:not([hidden])');
   await other.close();
   // The skip link is the first stop of the keyboard, and leads to the checks.
   const keys = await env.ctx.newPage();
@@ -52,10 +77,47 @@ test('at 1280×800 the drop area, the verdicts and every view are reachable with
   await keys.waitForSelector('[data-built]');
   await keys.keyboard.press('Tab');
   assert.equal(await keys.evaluate(() => document.activeElement.className), 'skip-link');
-  assert.equal(await keys.evaluate(() => document.activeElement.getAttribute('href')), '#view-check');
+  assert.equal(await keys.evaluate(() => document.activeElement.getAttribute('href')), '#view=check');
   await keys.close();
+  // The split moves with the keyboard, stays within the window, and is remembered.
+  const before = await page.$eval('.left-pane', (el) => el.getBoundingClientRect().width);
+  await page.focus('[data-testid="splitter"]');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const after = await page.$eval('.left-pane', (el) => el.getBoundingClientRect().width);
+  assert.ok(Math.abs(after - before - 48) <= 1, `the split moved 48 px: ${before} → ${after}`);
+  await page.keyboard.press('End');
+  assert.ok(await page.$eval('.right-pane', (el) => el.getBoundingClientRect().width) >= 290, 'the right pane keeps its minimum');
+  await page.keyboard.press('Home');
+  assert.ok(Math.abs(await page.$eval('.left-pane', (el) => el.getBoundingClientRect().width) - 300) <= 1);
+  await page.reload();
+  await page.waitForSelector('[data-built]');
+  assert.ok(Math.abs(await page.$eval('.left-pane', (el) => el.getBoundingClientRect().width) - 300) <= 1, 'remembered');
+  await page.dblclick('[data-testid="splitter"]');
+  await page.click('[data-testid="view-nav"] a[data-view="check"]');
+  await page.click('[data-testid="verdict-spec"] button.client');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('at 390×844 every view is reachable from the first screen', async () => {
+  const phone = await browser();
+  try {
+    const { page, errors } = await openPage(phone, env.server.url);
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const v of VIEWS) {
+      const tab = `[data-testid="view-nav"] a[data-view="${v}"]`;
+      assert.equal(await boxInside(page, tab), true, `the ${v} tab on the first screen`);
+    }
+    for (const v of VIEWS) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.click(`[data-testid="view-nav"] a[data-view="${v}"]`);
+      await page.waitForSelector(`#view-${v}:not([hidden])`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await phone.close();
+  }
 });
 
 test('the rule reference is searchable and every finding links to its rule', async () => {
@@ -128,6 +190,7 @@ test('at 390 px nothing is wider than the screen outside a scrolling box, and no
 
 test('the token view is one tab stop, with the arrow keys, Home and End inside it; findings show once', async () => {
   const { page, errors } = await samplePage();
+  await showView(page, 'tokens');
   assert.equal(await page.locator('[data-testid="tokens"] [tabindex="0"]').count(), 1, 'one tab stop');
   const spans = page.locator('[data-testid="tokens"] .tok');
   const n = await spans.count();
@@ -157,6 +220,7 @@ test('the token view is one tab stop, with the arrow keys, Home and End inside i
 
 test('the context window to scale, played along the turns, and presenter mode from a link', async () => {
   const { page, errors } = await samplePage();
+  await showView(page, 'cost');
   await page.fill('[data-testid="cost-turns"]', '40');
   await page.fill('[data-testid="cost-activate"]', '12');
   for (const box of await page.locator('.reads input[type="checkbox"]').all()) await box.check();
@@ -187,6 +251,7 @@ test('the context window to scale, played along the turns, and presenter mode fr
   // Presenter mode from a share link that opens on it: a slide.
   await page.click('[data-testid="view-nav"] a[data-view="cost"]');
   await page.evaluate(() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); });
+  await showView(page, 'share');
   await page.click('[data-testid="share"]');
   const link = (await page.inputValue('[data-testid="share-link"]')).replace('&view=cost', '&view=present&turn=11');
   const other = await browser();
@@ -207,7 +272,7 @@ test('the context window to scale, played along the turns, and presenter mode fr
     assert.equal(await slide.textContent('[data-testid="present-turn"]'), 'Turn 39 of 40');
     await slide.keyboard.press('Escape');
     await slide.waitForSelector('[data-testid="presenter"]', { state: 'detached' });
-    assert.equal(await slide.evaluate(() => location.hash), '#view=cost');
+    assert.match(await slide.evaluate(() => location.hash), /(^#|&)view=cost$/);
   } finally {
     await other.close();
   }
@@ -215,7 +280,7 @@ test('the context window to scale, played along the turns, and presenter mode fr
   await page.close();
 });
 
-test('every view at desktop and phone width, light and dark, opens on its section (screenshots for review)', async () => {
+test('every view at desktop and phone width, light and dark, opens as its tab (screenshots for review)', async () => {
   for (const [width, height, name] of [[1280, 800, 'desktop'], [390, 844, 'phone']]) {
     for (const scheme of ['light', 'dark']) {
       const context = await browser();
@@ -228,9 +293,9 @@ test('every view at desktop and phone width, light and dark, opens on its sectio
         await page.goto(env.server.url);
         await page.waitForSelector('[data-built]');
         assert.equal(await page.evaluate(() => document.querySelector('.page').classList.contains('dark')), scheme === 'dark', `the ${scheme} theme follows the system`);
-        for (const v of ['check', 'levels', 'tokens', 'cost', 'routing', 'share', 'rules']) {
+        for (const v of VIEWS) {
           await page.click(`[data-testid="view-nav"] a[data-view="${v}"]`);
-          await page.waitForFunction((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.top >= 0 && r.top < 140; }, `view-${v}`);
+          await page.waitForSelector(`#view-${v}:not([hidden])`);
           await page.waitForTimeout(250);
           await page.screenshot({ path: screenshotPath(`views/${name}-${scheme}-${v}`) });
         }

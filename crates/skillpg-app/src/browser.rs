@@ -177,6 +177,10 @@ pub fn select_input(id: &str) {
     }
 }
 
+/// Local-storage key of the fingerprint of the address the page wrote last.
+const OWN_ADDRESS_KEY: &str = "skill-playground.own-address";
+/// Local-storage key of where the split between the panes was left.
+const SPLIT_KEY: &str = "skill-playground.split";
 /// Local-storage key of the chosen theme.
 const THEME_KEY: &str = "skill-playground.theme";
 
@@ -204,6 +208,36 @@ pub fn prefers_dark() -> bool {
 pub fn save_theme(dark: bool) {
     if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = s.set_item(THEME_KEY, if dark { "dark" } else { "light" });
+    }
+}
+
+/// The fingerprint of the address the page wrote last (`state::address_fingerprint`).
+pub fn own_address() -> Option<String> {
+    local_storage()?.get_item(OWN_ADDRESS_KEY).ok().flatten()
+}
+
+/// Remembers the fingerprint of the address the page wrote.
+pub fn set_own_address(fingerprint: &str) {
+    if let Some(s) = local_storage() {
+        let _ = s.set_item(OWN_ADDRESS_KEY, fingerprint);
+    }
+}
+
+/// Where the page's split was left (the left pane's width in CSS pixels), if a person moved it.
+pub fn saved_split() -> Option<f64> {
+    local_storage()?
+        .get_item(SPLIT_KEY)
+        .ok()
+        .flatten()?
+        .parse()
+        .ok()
+        .filter(|w: &f64| w.is_finite())
+}
+
+/// Remembers where a person left the split.
+pub fn save_split(width: f64) {
+    if let Some(s) = local_storage() {
+        let _ = s.set_item(SPLIT_KEY, &format!("{width:.0}"));
     }
 }
 
@@ -238,12 +272,6 @@ pub fn scroll_to(id: &str) {
     if let Some(html) = el.dyn_ref::<web_sys::HtmlElement>() {
         let _ = html.focus();
     }
-}
-
-/// The top of the element `id` relative to the viewport, in CSS pixels.
-pub fn element_top(id: &str) -> Option<f64> {
-    let el = web_sys::window()?.document()?.get_element_by_id(id)?;
-    Some(el.get_bounding_client_rect().top())
 }
 
 /// Opens the `<details>` with `id` and scrolls to it.

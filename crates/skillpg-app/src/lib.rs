@@ -20,14 +20,18 @@ pub mod state;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check, check_catalog_with, profile};
+use skillpg_core::{
+    Analysis, Diagnostic, Profile, analyze, check, check_catalog_with, check_gates, profile,
+};
 
 pub use components::app::App;
 
 /// One profile's check: its diagnostics, one list per skill.
 pub type ProfileChecks = (&'static Profile, Vec<Vec<Diagnostic>>);
 
-/// Everything the views show, computed from the state in one pass.
+/// Everything the views show, computed from the state in one pass. Under every profile but
+/// the chosen one, `checks` holds the errors alone (the verdicts); under the chosen one, every
+/// finding.
 #[derive(Debug, Clone)]
 pub struct Computed {
     /// Distinguishes computations, so that a `Memo` of it notifies on every change.
@@ -51,36 +55,78 @@ impl PartialEq for Computed {
     }
 }
 
-/// Runs the engine over every skill, under every profile; the catalog rules and each client's
-/// listing too when the skills are installed together, at a `context_window` of tokens and the
-/// person's listing `settings`.
-pub fn compute(
-    skills: &[state::SkillInput],
-    together: bool,
-    context_window: usize,
-    settings: skillpg_core::catalog::ListingSettings,
-) -> Computed {
-    static GENERATION: AtomicU64 = AtomicU64::new(0);
+/// The skills read by the engine: what every check starts from, made again only when the
+/// skills change (not when a client is chosen or a setting moves).
+#[derive(Debug, Clone)]
+pub struct Analyzed {
+    /// Distinguishes analyses, so that a `Memo` of it notifies on every change.
+    generation: u64,
+    /// One analysis per skill.
+    pub analyses: Arc<Vec<Analysis>>,
+    /// Each skill's input findings (an archive's layout), before any profile weighs them.
+    pub own: Arc<Vec<Vec<Diagnostic>>>,
+    /// How long reading them took, in milliseconds.
+    pub elapsed_ms: f64,
+}
+
+impl PartialEq for Analyzed {
+    fn eq(&self, other: &Analyzed) -> bool {
+        self.generation == other.generation
+    }
+}
+
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// Reads every skill: frontmatter, tokens, levels, links.
+pub fn analyze_skills(skills: &[state::SkillInput]) -> Analyzed {
     let start = browser::now_ms();
     let analyses: Vec<Analysis> = skills.iter().map(|s| analyze(&s.bundle())).collect();
     // The page shows every level: count them first, so the rules report exact totals.
     for a in &analyses {
         let _ = a.levels();
     }
-    // Each skill's input findings (an archive's layout) come first, weighed by each profile as
-    // the CLI weighs them.
-    let own: Vec<Vec<Diagnostic>> = skills
+    let own = skills
         .iter()
         .map(state::SkillInput::input_diagnostics)
         .collect();
+    Analyzed {
+        generation: GENERATION.fetch_add(1, Ordering::Relaxed),
+        analyses: Arc::new(analyses),
+        own: Arc::new(own),
+        elapsed_ms: browser::now_ms() - start,
+    }
+}
+
+/// Checks the analyzed skills under every profile: the `chosen` one (whose findings the page
+/// lists and marks) with every rule, every other client with its gates alone, which is all its
+/// verdict in the matrix needs (`skillpg_core::check_gates`: the same errors); the catalog
+/// rules and each client's listing too when the skills are installed together, at a
+/// `context_window` of tokens and the person's listing `settings`.
+pub fn compute(
+    analyzed: &Analyzed,
+    together: bool,
+    context_window: usize,
+    settings: skillpg_core::catalog::ListingSettings,
+    chosen: &str,
+) -> Computed {
+    let start = browser::now_ms();
+    let analyses = &analyzed.analyses;
+    // Each skill's input findings come first, weighed by each profile as the CLI weighs them.
     let checks = profile::ALL
         .iter()
         .map(|p| {
+            let whole = p.key == chosen;
             let per_skill = analyses
                 .iter()
-                .zip(&own)
+                .zip(analyzed.own.iter())
                 .map(|(a, own)| {
-                    [skillpg_core::ingest::findings_under(own, p), check(a, p)].concat()
+                    let mut input = skillpg_core::ingest::findings_under(own, p);
+                    if whole {
+                        [input, check(a, p)].concat()
+                    } else {
+                        input.retain(|d| d.severity == skillpg_core::Severity::Error);
+                        [input, check_gates(a, p)].concat()
+                    }
                 })
                 .collect();
             (*p, per_skill)
@@ -92,7 +138,7 @@ pub fn compute(
             (
                 *p,
                 if together {
-                    check_catalog_with(&analyses, p, context_window, &settings)
+                    check_catalog_with(analyses, p, context_window, &settings)
                 } else {
                     Vec::new()
                 },
@@ -100,17 +146,17 @@ pub fn compute(
         })
         .collect();
     let listings = if together {
-        skillpg_report::listings_with(&analyses, Some(context_window), &settings)
+        skillpg_report::listings_with(analyses, Some(context_window), &settings)
     } else {
         Vec::new()
     };
     Computed {
         generation: GENERATION.fetch_add(1, Ordering::Relaxed),
-        analyses: Arc::new(analyses),
+        analyses: analyses.clone(),
         checks: Arc::new(checks),
         catalog: Arc::new(catalog),
         listings: Arc::new(listings),
-        elapsed_ms: browser::now_ms() - start,
+        elapsed_ms: browser::now_ms() - start + analyzed.elapsed_ms,
     }
 }
 

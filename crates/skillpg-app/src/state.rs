@@ -476,14 +476,76 @@ pub fn turn_from_fragment(hash: &str) -> Option<u64> {
         .filter(|&t| t >= 1)
 }
 
-/// The view being read, from each section's top relative to the viewport (in page order): the
-/// last whose top has passed `line` (the bottom of the sticky navigation), else the first.
-pub fn view_in_reading(tops: &[(View, f64)], line: f64) -> Option<View> {
-    tops.iter()
-        .rev()
-        .find(|(_, top)| *top <= line)
-        .or_else(|| tops.first())
-        .map(|(v, _)| *v)
+/// The most bytes of skills the address is asked to hold: past this, no compression brings a
+/// skill's text under [`skillpg_share::MAX_LINK_CHARS`], and encoding it after every pause in
+/// typing would slow the editor for nothing.
+pub const ADDRESS_MAX_RAW_BYTES: usize = 1_000_000;
+
+/// The address's fragment for `state` opened on `view` (`v1=...&view=...`, the view left out
+/// for Check, where a link opens anyway), as a share link holds it: the page keeps its address
+/// so, after a pause in editing, so that copying the address shares the work. `Err` says why
+/// the state does not fit in an address (`base_len`: the characters before the `#`), and the
+/// fragment to use instead (the view alone).
+pub fn address_fragment(
+    state: &PageState,
+    view: View,
+    base_len: usize,
+) -> Result<String, (String, String)> {
+    let view_part = match view {
+        View::Check => String::new(),
+        v => format!("view={}", v.key()),
+    };
+    let raw: usize = state
+        .skills
+        .iter()
+        .flat_map(|k| k.files.iter())
+        .map(|(p, b)| p.len() + b.len())
+        .sum();
+    if raw > ADDRESS_MAX_RAW_BYTES {
+        return Err((
+            format!(
+                "The skills are {} bytes: too large for the address or a link (at most {} characters). Share the zip or a discovery index instead.",
+                skillpg_core::diagnostic::thousands(raw as u64),
+                skillpg_core::diagnostic::thousands(skillpg_share::MAX_LINK_CHARS as u64)
+            ),
+            view_part,
+        ));
+    }
+    let mut fragment = share_fragment(state);
+    if !view_part.is_empty() {
+        fragment.push('&');
+        fragment.push_str(&view_part);
+    }
+    match skillpg_share::too_long(base_len + 1 + fragment.len()) {
+        Some(why) => Err((why, view_part)),
+        None => Ok(fragment),
+    }
+}
+
+/// A short fingerprint of an address's state (FNV-1a over the `v1=` part): the page remembers
+/// the one it wrote last, so that a reload of its own address restores the saved work (the
+/// same, or newer) instead of asking as it does for someone else's link.
+pub fn address_fingerprint(hash: &str) -> Option<String> {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    let state = hash.split('&').next().filter(|s| s.starts_with("v1="))?;
+    Some(file_key("#", state.as_bytes()))
+}
+
+/// The most skill columns the client matrix shows at once: a thousand skills would make a
+/// table of twenty thousand cells, so beyond this it shows a window around the selected skill
+/// (the catalog lists them all).
+pub const MATRIX_COLUMNS: usize = 8;
+
+/// The skills (by index) whose columns the matrix shows: every one of a few, else
+/// [`MATRIX_COLUMNS`] around `selected`, within `0..total`.
+pub fn matrix_columns(selected: usize, total: usize) -> std::ops::Range<usize> {
+    if total <= MATRIX_COLUMNS {
+        return 0..total;
+    }
+    let start = selected
+        .saturating_sub(MATRIX_COLUMNS / 2)
+        .min(total - MATRIX_COLUMNS);
+    start..start + MATRIX_COLUMNS
 }
 
 /// The fragment of a share link that opens on `view`: the state, then the view.
@@ -561,17 +623,6 @@ mod tests {
             assert_eq!(View::from_fragment(&format!("view={}", v.key())), Some(v));
         }
         assert_eq!(turn_from_fragment("#v1=abc&view=present&turn=12"), Some(12));
-        let tops = [
-            (View::Check, -900.0),
-            (View::Levels, -300.0),
-            (View::Tokens, 100.0),
-            (View::Cost, 700.0),
-        ];
-        assert_eq!(view_in_reading(&tops, 140.0), Some(View::Tokens));
-        assert_eq!(
-            view_in_reading(&[(View::Check, 300.0), (View::Levels, 900.0)], 140.0),
-            Some(View::Check)
-        );
         assert_eq!(
             fragment_without_state("#v1=abc&view=present&turn=12"),
             "view=present&turn=12"
@@ -580,6 +631,66 @@ mod tests {
         assert_eq!(fragment_without_state("#v2=abc&view=cost"), "view=cost");
         assert_eq!(turn_from_fragment("#view=present&turn=0"), None);
         assert_eq!(turn_from_fragment("#view=present&turn=x"), None);
+    }
+
+    #[test]
+    fn the_address_holds_the_state_and_its_view_or_says_why_not() {
+        let state = sample();
+        let check = address_fragment(&state, View::Check, 30).expect("fits");
+        assert!(
+            check.starts_with("v1=") && !check.contains("view="),
+            "{check}"
+        );
+        let back = decode_fragment(&format!("#{check}")).unwrap().unwrap();
+        assert_eq!(back.skills[0].files, state.skills[0].files);
+        let cost = address_fragment(&state, View::Cost, 30).expect("fits");
+        assert!(cost.ends_with("&view=cost"), "{cost}");
+        assert_eq!(View::from_fragment(&cost), Some(View::Cost));
+        // Too large: the view alone, and why.
+        let mut big = sample();
+        big.skills[0].files.push((
+            "references/big.md".into(),
+            vec![b'x'; ADDRESS_MAX_RAW_BYTES + 1],
+        ));
+        let (why, rest) = address_fragment(&big, View::Tokens, 30).unwrap_err();
+        assert!(why.contains("too large"), "{why}");
+        assert_eq!(rest, "view=tokens");
+        // Incompressible bytes under the raw bound, over the link's.
+        let mut noisy = sample();
+        let mut x: u64 = 1;
+        let bytes: Vec<u8> = (0..200_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        noisy.skills[0]
+            .files
+            .push(("assets/noise.bin".into(), bytes));
+        let (why, rest) = address_fragment(&noisy, View::Check, 30).unwrap_err();
+        assert!(why.contains("characters as a link"), "{why}");
+        assert_eq!(rest, "");
+        // The fingerprint is the state's, whatever the view.
+        assert_eq!(
+            address_fingerprint(&format!("#{check}")),
+            address_fingerprint(&cost)
+        );
+        assert_ne!(address_fingerprint(&check), None);
+        assert_eq!(address_fingerprint("#view=cost"), None);
+    }
+
+    #[test]
+    fn the_matrix_shows_every_skill_of_a_few_and_a_window_around_the_selected_one_of_many() {
+        assert_eq!(matrix_columns(0, 0), 0..0);
+        assert_eq!(matrix_columns(3, 5), 0..5);
+        assert_eq!(matrix_columns(0, 1051), 0..MATRIX_COLUMNS);
+        assert_eq!(matrix_columns(500, 1051), 496..504);
+        assert_eq!(matrix_columns(1050, 1051), 1043..1051);
+        for selected in [0, 7, 8, 9, 500, 1050] {
+            assert!(matrix_columns(selected, 1051).contains(&selected));
+        }
     }
 
     fn sample() -> PageState {
@@ -798,7 +909,13 @@ mod tests {
             vec![1, 0],
             "on the first skill only"
         );
-        let computed = crate::compute(&skills, false, DEFAULT_CONTEXT_WINDOW, Default::default());
+        let computed = crate::compute(
+            &crate::analyze_skills(&skills),
+            false,
+            DEFAULT_CONTEXT_WINDOW,
+            Default::default(),
+            "spec",
+        );
         let errors_of = |key: &str| {
             let (_, per_skill) = computed
                 .checks

@@ -48,6 +48,27 @@ pub fn check(analysis: &Analysis, profile: &Profile) -> Vec<Diagnostic> {
     res
 }
 
+/// The errors [`check`] gives, and nothing else: only `profile`'s gates run (each rule reports
+/// under its own name, and no rule reads another's findings, so the rules left out cannot add
+/// or change an error). A verdict needs no more: the page's client matrix runs this for every
+/// client but the chosen one, which [`check`] runs whole.
+pub fn check_gates(analysis: &Analysis, profile: &Profile) -> Vec<Diagnostic> {
+    let mut cx = Cx {
+        a: analysis,
+        profile,
+        out: Vec::new(),
+    };
+    for (meta, rule) in rules::ALL {
+        if profile.is_gate(meta.name) {
+            rule(&mut cx);
+        }
+    }
+    let mut res = cx.out;
+    res.retain(|d| d.severity == Severity::Error);
+    locate(analysis, &mut res);
+    res
+}
+
 /// Whether `diagnostics` hold no error.
 pub fn is_valid(diagnostics: &[Diagnostic]) -> bool {
     !diagnostics.iter().any(|d| d.severity == Severity::Error)

@@ -1346,6 +1346,40 @@ pub static ALL: [&Profile; 20] = [
     &COPILOT_CLI,
 ];
 
+/// The clients grouped as a person looks for them (the spec and the readers that hold to it;
+/// each vendor's products; editors; terminal agents), every profile of [`ALL`] in exactly one
+/// group, in [`ALL`]'s order within each: the page's "Where it loads" shows them so.
+pub static GROUPS: [(&str, &[&str]); 6] = [
+    ("The spec", &["spec", "strict-yaml"]),
+    ("Anthropic", &["claude-ai", "claude-code"]),
+    ("OpenAI", &["codex"]),
+    ("GitHub", &["copilot", "copilot-code", "copilot-cli"]),
+    (
+        "Editors",
+        &["cursor", "roo-code", "kilo-code", "cline", "zed"],
+    ),
+    (
+        "Terminal agents",
+        &[
+            "gemini-cli",
+            "crush",
+            "pi",
+            "goose",
+            "opencode",
+            "letta-code",
+            "augment",
+        ],
+    ),
+];
+
+/// The title of the group of [`GROUPS`] that holds the profile `key`.
+pub fn group_of(key: &str) -> Option<&'static str> {
+    GROUPS
+        .iter()
+        .find(|(_, keys)| keys.contains(&key))
+        .map(|(title, _)| *title)
+}
+
 impl Profile {
     /// The profile's length of `text` (see [`LengthUnit`]).
     pub fn length(&self, text: &str) -> usize {

@@ -600,3 +600,32 @@ fn profile_keys_resolve_once_each_and_an_unknown_key_is_an_error_everywhere() {
         "{e}"
     );
 }
+
+/// Every client is in exactly one group of the page's "Where it loads", and the groups keep
+/// the clients' order: no client can be added without a place on the page.
+#[test]
+fn every_client_is_in_exactly_one_group_in_order() {
+    use skillpg_core::profile::{ALL, GROUPS, group_of};
+    let grouped: Vec<&str> = GROUPS
+        .iter()
+        .flat_map(|(_, keys)| keys.iter().copied())
+        .collect();
+    assert_eq!(grouped.len(), ALL.len(), "{grouped:?}");
+    for p in ALL.iter() {
+        assert_eq!(
+            grouped.iter().filter(|k| **k == p.key).count(),
+            1,
+            "{}",
+            p.key
+        );
+        assert!(group_of(p.key).is_some());
+    }
+    for (title, keys) in GROUPS.iter() {
+        let at: Vec<usize> = keys
+            .iter()
+            .map(|k| ALL.iter().position(|p| p.key == *k).unwrap())
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{title}: {keys:?}");
+    }
+    assert_eq!(group_of("no-such-client"), None);
+}

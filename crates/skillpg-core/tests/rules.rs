@@ -452,6 +452,34 @@ fn every_rule_has_a_fixture_and_the_output_is_reviewed() {
     expect_test::expect_file!["fixtures/rules.snap"].assert_eq(&out);
 }
 
+/// The page's matrix runs only each client's gates (`check_gates`): on every fixture, under
+/// every client, they give exactly the errors the whole check gives, in the same order.
+#[test]
+fn the_gates_alone_give_the_whole_checks_errors() {
+    let mut errors_seen = 0;
+    for case in cases() {
+        let a = analyze(&bundle(&case));
+        for p in profile::ALL.iter() {
+            let errors: Vec<Diagnostic> = check(&a, p)
+                .into_iter()
+                .filter(|d| d.severity == skillpg_core::Severity::Error)
+                .collect();
+            errors_seen += errors.len();
+            assert_eq!(
+                skillpg_core::check_gates(&a, p),
+                errors,
+                "{} under {}",
+                case.name,
+                p.key
+            );
+        }
+    }
+    assert!(
+        errors_seen > 100,
+        "the fixtures hold errors to compare: {errors_seen}"
+    );
+}
+
 #[test]
 fn every_rule_of_a_skill_is_documented_in_its_file() {
     for r in skillpg_core::rules::all_rules() {

@@ -346,8 +346,10 @@ pub enum View {
     Tokens,
     /// Cost over a conversation, and the context window at turn k.
     Cost,
-    /// The routing preview.
+    /// The routing preview, and the chapter's experiment with an instruction model.
     Routing,
+    /// The description lab: why a skill does or does not trigger, two descriptions compared.
+    Lab,
     /// Share and export.
     Share,
     /// The rule reference.
@@ -358,12 +360,13 @@ pub enum View {
 
 impl View {
     /// The views of the navigation, in order (presenter mode is entered from Cost).
-    pub const NAV: [View; 7] = [
+    pub const NAV: [View; 8] = [
         View::Check,
         View::Levels,
         View::Tokens,
         View::Cost,
         View::Routing,
+        View::Lab,
         View::Share,
         View::Rules,
     ];
@@ -376,6 +379,7 @@ impl View {
             View::Tokens => "tokens",
             View::Cost => "cost",
             View::Routing => "routing",
+            View::Lab => "lab",
             View::Share => "share",
             View::Rules => "rules",
             View::Present => "present",
@@ -390,6 +394,7 @@ impl View {
             View::Tokens => "Tokens",
             View::Cost => "Cost",
             View::Routing => "Routing",
+            View::Lab => "Lab",
             View::Share => "Share",
             View::Rules => "Rules",
             View::Present => "Presenter mode",
@@ -397,12 +402,13 @@ impl View {
     }
 
     /// Every view, presenter mode last.
-    pub const ALL: [View; 8] = [
+    pub const ALL: [View; 9] = [
         View::Check,
         View::Levels,
         View::Tokens,
         View::Cost,
         View::Routing,
+        View::Lab,
         View::Share,
         View::Rules,
         View::Present,

@@ -5,15 +5,18 @@ use leptos::prelude::*;
 use super::Ctx;
 use super::cost::CostPanel;
 use super::decoder::DecoderPanel;
-use super::diagnostics::{DiagnosticsPanel, RulesReference, VerdictTable};
+use super::diagnostics::{
+    CatalogFindings, DiagnosticsPanel, RulesReference, VerdictTable, WhereToPut,
+};
 use super::editor::Editor;
 use super::lab::LabPanel;
 use super::levels::LevelsPanel;
-use super::loaders::Loaders;
+use super::loaders::{Catalog, Loaders};
 use super::presenter::Presenter;
 use super::routing::RoutingPanel;
 use super::share::SharePanel;
 use super::tokens::TokenView;
+use super::workbench::{DEFAULT_SPLIT_PX, FileTree, Splitter, ViewTabs};
 use crate::state::{self, PageState, View};
 use crate::{browser, compute, samples};
 
@@ -31,7 +34,7 @@ fn start_saving(
         // A link over saved work: nothing is saved until the visitor chooses.
         None => saver.ready.set_value(shared_over.get_untracked().is_none()),
     }
-    save_while_editing(c.state, c.status, saver);
+    save_while_editing(c.state, c.status, saver, restored);
     saver
 }
 
@@ -126,6 +129,13 @@ fn initial_state(status: &mut String) -> Start {
 /// not open says why in `status`.
 fn link_state(status: &mut String, saved_work: bool) -> Option<PageState> {
     let hash = browser::location_hash();
+    // The page's own address (written after the last pause in editing), reloaded: the saved
+    // work is the same or newer, and opens without asking.
+    if saved_work
+        && state::address_fingerprint(&hash).is_some_and(|f| browser::own_address() == Some(f))
+    {
+        return None;
+    }
     let res = state::decode_fragment(&hash)?;
     // The link has been read: drop its state from the address, so that a reload shows the
     // edits made since (saved in this browser), not the link's state again; keep its view.
@@ -171,25 +181,34 @@ pub fn App() -> impl IntoView {
     let state = RwSignal::new(start.state);
     let status = RwSignal::new(first_status);
     let shared_over = RwSignal::new(start.shared_over);
-    // The report depends on the skills alone: editing cost inputs, the profile or the routing
-    // requests must not re-analyze and re-tokenize every file. This memo notifies only when the
-    // skills really change.
-    let skills = Memo::new(move |_| {
+    // The analysis depends on the skills alone: editing cost inputs, the profile or the routing
+    // requests must not re-analyze and re-tokenize every file. These memos notify only when
+    // what they hold really changes; the checks follow the analysis, the settings that weigh
+    // the catalog, and the chosen client (the only one whose every rule runs).
+    let skills = Memo::new(move |_| state.with(|s| s.skills.clone()));
+    let analyzed = Memo::new(move |_| skills.with(|s| crate::analyze_skills(s)));
+    let weighing = Memo::new(move |_| {
         state.with(|s| {
             (
-                s.skills.clone(),
                 s.together(),
                 s.window(),
                 s.listing.clone(),
+                s.profile.clone(),
             )
         })
     });
     let computed = Memo::new(move |_| {
-        skills.with(|(s, together, window, listing)| {
-            compute(s, *together, *window, listing.settings())
+        analyzed.with(|a| {
+            weighing.with(|(together, window, listing, chosen)| {
+                compute(a, *together, *window, listing.settings(), chosen)
+            })
         })
     });
     let view = RwSignal::new(View::from_fragment(&browser::location_hash()).unwrap_or_default());
+    let link_view = RwSignal::new(match view.get_untracked() {
+        View::Share | View::Present => View::Check,
+        v => v,
+    });
     let turn = RwSignal::new(state::turn_from_fragment(&browser::location_hash()).unwrap_or(1));
     provide_context(Ctx {
         state,
@@ -198,138 +217,158 @@ pub fn App() -> impl IntoView {
         view,
         turn,
         models: super::models::Models::default(),
+        address_note: RwSignal::new(None),
+        link_view,
     });
-    let (reading, follow_hash) = navigation(view, turn);
+    Effect::new(move |_| {
+        let v = view.get();
+        if !matches!(v, View::Share | View::Present) {
+            link_view.set(v);
+        }
+    });
+    let follow_hash = navigation(view, turn);
+    let split = RwSignal::new(browser::saved_split().unwrap_or(DEFAULT_SPLIT_PX));
+    // The split is a custom property, set through the CSSOM (the CSP refuses `style` attributes).
+    let workbench = NodeRef::<leptos::html::Main>::new();
+    Effect::new(move |_| {
+        let width = split.get();
+        if let Some(el) = workbench.get() {
+            let _ = el.style().set_property("--left", &format!("{width:.0}px"));
+        }
+    });
     let follow_link =
         view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-");
     // The page counts as built (`data-built`) once saved work is back in place.
     let restored = RwSignal::new(saved_index.is_none());
     let rest_built = build_rest_after_first_paint(follow_hash, follow_link, restored);
-    let later = move |build: fn() -> AnyView| move || rest_built.get().then(build);
+    let later = move |build: fn() -> AnyView| -> Box<dyn Fn() -> Option<AnyView> + Send + Sync> {
+        Box::new(move || rest_built.get().then(build))
+    };
 
     let saver = start_saving(saved_index, shared_over, restored);
     browser::register_service_worker();
 
     // The system's preference until a person chooses; then their choice, remembered.
     let dark = RwSignal::new(browser::prefers_dark());
-    let section = move |v: View| format!("view-{}", v.key());
     view! {
         <div class="page" class:dark=move || dark.get() data-built=move || (rest_built.get() && restored.get()).then_some("all")>
-            <a class="skip-link" href="#view-check">"Skip to the checks"</a>
-            {shared_banner(shared_over, saver, restored)}
+            <a class="skip-link" href="#view=check">"Skip to the checks"</a>
             <header class="top">
                 <h1>"Skill Playground"</h1>
-                <p class="tagline">"Drop an Agent Skill: see it checked against the spec and the products, counted level by level, and priced. Nothing leaves your browser."</p>
+                <Loaders/>
                 <button class="theme" aria-pressed=move || dark.get().to_string() on:click=move |_| { dark.update(|d| *d = !*d); browser::save_theme(dark.get_untracked()); }>
                     {move || if dark.get() { "Light theme" } else { "Dark theme" }}
                 </button>
             </header>
-            <nav class="views" aria-label="Views" data-testid="view-nav">
-                {View::NAV.into_iter().map(|v| view! {
-                    <a href=format!("#view={}", v.key()) data-view=v.key() aria-current=move || (reading.get() == v).then_some("true")>{v.title()}</a>
-                }).collect_view()}
-            </nav>
-            <p class="note" data-testid="tokenizer-note">
-                "Token counts are o200k_base (OpenAI's encoding); Claude, Gemini and other models tokenize differently, so every count is an approximation for them."
-            </p>
-            <div class="status" role="status" aria-live="polite" data-testid="status">{move || status.get()}</div>
-            <Loaders/>
-            <main class="grid" id="main">
-                <section class="panel editor-panel" aria-labelledby="h-editor">
-                    <h2 id="h-editor">"SKILL.md"</h2>
-                    <Editor/>
-                </section>
-                <section class="panel" aria-labelledby="h-verdicts" id=section(View::Check) tabindex="-1">
-                    <h2 id="h-verdicts">"Where it loads"</h2>
-                    <VerdictTable/>
-                    <DiagnosticsPanel/>
-                </section>
-                <section class="panel wide" aria-labelledby="h-levels" id=section(View::Levels) tabindex="-1">
-                    <h2 id="h-levels">"Levels"</h2>
-                    <LevelsPanel/>
-                </section>
-                <section class="panel wide" aria-labelledby="h-tokens" id=section(View::Tokens) tabindex="-1">
-                    <h2 id="h-tokens">"Tokens"</h2>
-                    {later(|| view! { <TokenView/> }.into_any())}
-                </section>
-                <section class="panel wide" aria-labelledby="h-cost" id=section(View::Cost) tabindex="-1">
-                    <h2 id="h-cost">"Cost over a conversation"</h2>
-                    {later(|| view! { <CostPanel/> }.into_any())}
-                </section>
-                <section class="panel wide" aria-labelledby="h-routing" id=section(View::Routing) tabindex="-1">
-                    <h2 id="h-routing">"Routing preview"</h2>
-                    {later(|| view! {
-                        <RoutingPanel/>
-                        <h3 id="h-lab">"Why doesn't my skill trigger? The description lab"</h3>
-                        <LabPanel/>
-                        <h3 id="h-decoder">"The chapter's experiment: an instruction model answers"</h3>
-                        <DecoderPanel/>
-                    }.into_any())}
-                </section>
-                <section class="panel wide" aria-labelledby="h-share" id=section(View::Share) tabindex="-1">
-                    <h2 id="h-share">"Share and export"</h2>
-                    {later(|| view! { <SharePanel/> }.into_any())}
-                </section>
-                <section class="panel wide" aria-labelledby="h-rules" id=section(View::Rules) tabindex="-1">
-                    <h2 id="h-rules">"Rules"</h2>
-                    {later(|| view! { <RulesReference/> }.into_any())}
-                </section>
+            {shared_banner(shared_over, saver, restored)}
+            <main class="workbench" id="main" node_ref=workbench>
+                <aside class="pane left-pane" aria-label="Loaded skills and the editor">
+                    <Catalog/>
+                    <FileTree/>
+                    <section class="editor-panel" aria-labelledby="h-editor">
+                        <h2 id="h-editor" class="visually-hidden">"SKILL.md"</h2>
+                        <Editor/>
+                    </section>
+                </aside>
+                <Splitter width=split/>
+                <div class="pane right-pane">
+                    <ViewTabs view=view/>
+                    {views(view, later)}
+                </div>
             </main>
             {later(|| view! { <Presenter/> }.into_any())}
-            <footer>
-                <p>{move || format!("Report computed in {:.1} ms in this browser.", computed.get().elapsed_ms)}</p>
-                <p>"The spec profile follows skills-ref 0.1.1; product profiles are dated in each message's source. Counts: o200k_base."</p>
+            <footer class="statusbar">
+                <div class="status" role="status" aria-live="polite" data-testid="status">{move || status.get()}</div>
+                <p class="note" data-testid="tokenizer-note" title="The spec profile follows skills-ref 0.1.1; product profiles are dated in each message's source.">
+                    "Counts are o200k_base (OpenAI's encoding): for Claude, Gemini and other models an approximation."
+                </p>
+                <p class="elapsed">{move || format!("Report in {:.1} ms.", computed.get().elapsed_ms)}</p>
             </footer>
         </div>
     }
 }
 
-/// The navigation: each view has a fragment (`#view=cost`), and following one scrolls to its
-/// section (a link's fragment does so on load); `#rule-<name>` opens that rule in the reference.
-/// The view being read, for the navigation's mark, is followed on scroll; `view` changes only
-/// when a person chooses one (a share link carries that one, not the Share section's). Returns
-/// the view being read and the fragment's follower.
-fn navigation(view: RwSignal<View>, turn: RwSignal<u64>) -> (RwSignal<View>, impl Fn() + Copy) {
-    let reading = RwSignal::new(view.get_untracked());
+/// The views, one shown at a time in the right pane, each scrolling inside it (the ones below
+/// the levels built after the first paint, `later`). Presenter mode shows over the cost view.
+fn views(
+    view: RwSignal<View>,
+    later: impl Fn(fn() -> AnyView) -> Box<dyn Fn() -> Option<AnyView> + Send + Sync> + Copy,
+) -> impl IntoView {
+    let hidden = move |v: View| {
+        move || {
+            let current = view.get();
+            current != v && !(current == View::Present && v == View::Cost)
+        }
+    };
+    let section = move |v: View| format!("view-{}", v.key());
+    view! {
+        <section class="view check-view" aria-labelledby="h-verdicts" id=section(View::Check) hidden=hidden(View::Check) tabindex="-1">
+            <div class="check-matrix">
+                <h2 id="h-verdicts">"Where it loads"</h2>
+                <VerdictTable/>
+            </div>
+            <div class="check-detail">
+                <DiagnosticsPanel/>
+                <CatalogFindings/>
+                <WhereToPut/>
+            </div>
+        </section>
+        <section class="view" aria-labelledby="h-levels" id=section(View::Levels) hidden=hidden(View::Levels) tabindex="-1">
+            <h2 id="h-levels">"Levels"</h2>
+            <LevelsPanel/>
+        </section>
+        <section class="view" aria-labelledby="h-tokens" id=section(View::Tokens) hidden=hidden(View::Tokens) tabindex="-1">
+            <h2 id="h-tokens">"Tokens"</h2>
+            {later(|| view! { <TokenView/> }.into_any())}
+        </section>
+        <section class="view" aria-labelledby="h-cost" id=section(View::Cost) hidden=hidden(View::Cost) tabindex="-1">
+            <h2 id="h-cost">"Cost over a conversation"</h2>
+            {later(|| view! { <CostPanel/> }.into_any())}
+        </section>
+        <section class="view" aria-labelledby="h-routing" id=section(View::Routing) hidden=hidden(View::Routing) tabindex="-1">
+            <h2 id="h-routing">"Routing preview"</h2>
+            {later(|| view! {
+                <RoutingPanel/>
+                <h3 id="h-decoder">"The chapter's experiment: an instruction model answers"</h3>
+                <DecoderPanel/>
+            }.into_any())}
+        </section>
+        <section class="view" aria-labelledby="h-lab" id=section(View::Lab) hidden=hidden(View::Lab) tabindex="-1">
+            <h2 id="h-lab">"Why doesn't my skill trigger? The description lab"</h2>
+            {later(|| view! { <LabPanel/> }.into_any())}
+        </section>
+        <section class="view" aria-labelledby="h-share" id=section(View::Share) hidden=hidden(View::Share) tabindex="-1">
+            <h2 id="h-share">"Share and export"</h2>
+            {later(|| view! { <SharePanel/> }.into_any())}
+        </section>
+        <section class="view" aria-labelledby="h-rules" id=section(View::Rules) hidden=hidden(View::Rules) tabindex="-1">
+            <h2 id="h-rules">"Rules"</h2>
+            {later(|| view! { <RulesReference/> }.into_any())}
+        </section>
+    }
+}
+
+/// The navigation: each view has a fragment (`#view=cost`), and following one shows that view
+/// (a link's fragment does so on load); `#rule-<name>` opens that rule in the reference. `view`
+/// changes only when a person (or a link) chooses one; a share link carries it. Returns the
+/// fragment's follower.
+fn navigation(view: RwSignal<View>, turn: RwSignal<u64>) -> impl Fn() + Copy {
     let follow_hash = move || {
         let hash = browser::location_hash();
         if let Some(v) = View::from_fragment(&hash) {
             view.set(v);
-            reading.set(v);
             if let Some(t) = state::turn_from_fragment(&hash) {
                 turn.set(t);
             }
-            if v != View::Present {
-                browser::scroll_to(&format!("view-{}", v.key()));
-            }
         } else if let Some(rule) = hash.strip_prefix("#rule-") {
             view.set(View::Rules);
-            browser::open_details(&format!("rule-{rule}"));
+            // Opened and scrolled to once the Rules view is shown (a hidden one cannot scroll).
+            let id = format!("rule-{rule}");
+            request_animation_frame(move || browser::open_details(&id));
         }
     };
     let _ = window_event_listener(leptos::ev::hashchange, move |_| follow_hash());
-    // The navigation marks the view being read: the last section whose top has passed under
-    // the navigation bar (checked once a frame at most while scrolling).
-    let spy_pending = StoredValue::new(false);
-    let _ = window_event_listener(leptos::ev::scroll, move |_| {
-        if spy_pending.get_value() || view.get_untracked() == View::Present {
-            return;
-        }
-        spy_pending.set_value(true);
-        request_animation_frame(move || {
-            spy_pending.set_value(false);
-            let tops: Vec<(View, f64)> = View::NAV
-                .into_iter()
-                .filter_map(|v| browser::element_top(&format!("view-{}", v.key())).map(|t| (v, t)))
-                .collect();
-            if let Some(current) = crate::state::view_in_reading(&tops, 140.0)
-                && reading.get_untracked() != current
-            {
-                reading.set(current);
-            }
-        });
-    });
-    (reading, follow_hash)
+    follow_hash
 }
 
 /// The views below the levels, built after the first frame is painted: on one busy core
@@ -557,11 +596,69 @@ fn restore_saved(
     });
 }
 
+/// Keeps the address holding the work and its view (`#v1=...&view=...`), as a share link
+/// would, so that copying the address shares it; where the work is too large for a link, the
+/// address holds the view alone and the Share view says why. Only once saved work is back (the
+/// state before is a placeholder). The page remembers the address it wrote when it is the
+/// visitor's own work (not a shared workspace still waiting for their choice), so that a
+/// reload of it opens the saved work without asking.
+fn write_address(c: super::Ctx, saver: Saver, restored: RwSignal<bool>) {
+    if !restored.get_untracked() {
+        return;
+    }
+    if c.view.get_untracked() == View::Present {
+        return;
+    }
+    let view = c.link_view.get_untracked();
+    let base = browser::location_base();
+    let turn = browser::location_hash();
+    let turn = state::turn_from_fragment(&turn);
+    let res = c
+        .state
+        .with_untracked(|s| state::address_fragment(s, view, base.len()));
+    let fragment = match res {
+        Ok(fragment) => {
+            c.address_note.set(None);
+            if saver.ready.get_value() {
+                if let Some(f) = state::address_fingerprint(&fragment) {
+                    browser::set_own_address(&f);
+                }
+            }
+            fragment
+        }
+        Err((why, view_only)) => {
+            c.address_note.set(Some(why));
+            view_only
+        }
+    };
+    let fragment = match turn {
+        Some(t) if view == View::Cost => format!("{fragment}&turn={t}"),
+        _ => fragment,
+    };
+    if fragment.is_empty() {
+        browser::clear_hash();
+    } else if browser::location_hash().trim_start_matches('#') != fragment {
+        browser::replace_hash(&fragment);
+    }
+}
+
 /// Effects sync with the outside world only: the saved work, so a reload keeps it. Saving
 /// waits until the state has rendered and typing pauses (encoding a large skill on every
 /// keystroke would slow the editor, and a state that panics is never saved), and writes only
 /// the skills that changed.
-fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>, saver: Saver) {
+fn save_while_editing(
+    state: RwSignal<PageState>,
+    status: RwSignal<String>,
+    saver: Saver,
+    restored: RwSignal<bool>,
+) {
+    let c = super::ctx();
+    // A view chosen is in the address at once.
+    Effect::new(move |_| {
+        c.view.track();
+        c.link_view.track();
+        write_address(c, saver, restored);
+    });
     let pending_save: StoredValue<Option<leptos::prelude::TimeoutHandle>> = StoredValue::new(None);
     // Whether the waiting save holds a person's change (not the state the page opened with,
     // which storage or the link already holds).
@@ -578,6 +675,7 @@ fn save_while_editing(state: RwSignal<PageState>, status: RwSignal<String>, save
             move || {
                 pending_save.set_value(None);
                 saver.save(state, status, false);
+                write_address(c, saver, restored);
             },
             std::time::Duration::from_millis(400),
         )

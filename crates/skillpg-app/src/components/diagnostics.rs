@@ -13,35 +13,57 @@ use super::ctx;
 #[component]
 pub fn VerdictTable() -> impl IntoView {
     let c = ctx();
+    // The skills whose columns are shown: all of a few, else a window around the selected one.
+    let columns = move || {
+        let total = c.computed.with(|k| k.analyses.len());
+        crate::state::matrix_columns(c.state.with(|s| s.selected), total)
+    };
     let names = move || {
+        let shown = columns();
         c.computed.with(|k| {
-            k.analyses
+            k.analyses[shown.clone()]
                 .iter()
-                .map(|a| a.display_name().to_owned())
+                .zip(shown.clone())
+                .map(|(a, i)| (i, a.display_name().to_owned()))
                 .collect::<Vec<_>>()
         })
+    };
+    let caption = move || {
+        let total = c.computed.with(|k| k.analyses.len());
+        let shown = columns();
+        let mut text = format!(
+            "Each skill under {} clients' own rules; choose a cell for its findings",
+            skillpg_core::profile::ALL.len()
+        );
+        if shown.len() < total {
+            text.push_str(&format!(
+                " (skills {}–{} of {}: choose another in the list)",
+                shown.start + 1,
+                shown.end,
+                super::n(total)
+            ));
+        }
+        text
     };
     view! {
         <div class="matrix-scroll" data-testid="verdicts">
             <table class="verdicts">
-                <caption>{format!("Each loaded skill under each of {} clients' own rules (the table scrolls; choose a cell for its findings)", skillpg_core::profile::ALL.len())}</caption>
+                <caption>{caption}</caption>
                 <thead>
                     <tr>
                         <th scope="col">"Client"</th>
                         {move || {
                             let selected = c.state.with(|s| s.selected);
-                            names().into_iter().enumerate().map(|(i, name)| view! {
+                            names().into_iter().map(|(i, name)| view! {
                                 <th scope="col" class="skill-col" class:selected={i == selected}>{name}</th>
                             }).collect_view()
                         }}
                         <th scope="col" data-testid="listing-col">"Listing"</th>
                     </tr>
                 </thead>
-                <tbody>{move || rows(c)}</tbody>
+                <tbody>{move || rows(c, columns())}</tbody>
             </table>
         </div>
-        <CatalogFindings/>
-        <WhereToPut/>
     }
 }
 
@@ -49,7 +71,7 @@ pub fn VerdictTable() -> impl IntoView {
 /// searches, how deep, which copy wins a name installed twice, and each skill's place or the
 /// first reason it would not be listed. `skillpg where --client KEY` prints the same.
 #[component]
-fn WhereToPut() -> impl IntoView {
+pub fn WhereToPut() -> impl IntoView {
     let c = ctx();
     let place = move || {
         let key = c.state.with(|s| s.profile.clone());
@@ -87,32 +109,48 @@ fn WhereToPut() -> impl IntoView {
     }
 }
 
-/// One row per client: its title (choosing it shows its findings) and a link to its source
-/// (dated in its title), a cell per skill, and what its listing of the skills installed
+/// One row per client, under its group's heading (the spec; each vendor; editors; terminal
+/// agents): its title (choosing it shows its findings) and a link to its source (dated in its
+/// title), a cell per shown skill (`columns`), and what its listing of the skills installed
 /// together costs.
-fn rows(c: super::Ctx) -> impl IntoView {
+fn rows(c: super::Ctx, columns: std::ops::Range<usize>) -> impl IntoView {
+    use skillpg_core::profile::{ALL, GROUPS};
     let computed = c.computed.get();
     let (selected, current) = c.state.with(|s| (s.selected, s.profile.clone()));
-    let rows = skillpg_report::client_verdicts(&computed.analyses, &computed.checks);
+    let mut rows: Vec<_> = skillpg_report::client_verdicts(&computed.analyses, &computed.checks)
+        .into_iter()
+        .zip(ALL.iter())
+        .map(Some)
+        .collect();
     let listings = computed.listings.clone();
-    rows.into_iter()
-        .zip(skillpg_core::profile::ALL.iter())
-        .map(|(row, p)| {
-            let key = p.key;
-            let listing = listings.iter().find(|l| l.client == key).map(listing_cell).unwrap_or_else(|| "–".to_owned());
-            // Nothing loaded, nothing to judge: no verdict rather than "loads".
-            let empty = row.skills.is_empty().then(|| view! { <td class="cell selected"><span class="verdict">"no skill loaded"</span></td> });
-            let cells = row.skills.into_iter().enumerate().map(|(i, cell)| view! { <Cell key=key index=i cell=cell selected={i == selected}/> }).collect_view();
+    let span = (columns.len().max(1) + 2).to_string();
+    GROUPS
+        .iter()
+        .map(|(group, keys)| {
+            let members = keys.iter().filter_map(|key| {
+                let at = ALL.iter().position(|p| p.key == *key)?;
+                let (row, p) = rows.get_mut(at)?.take()?;
+                let key = p.key;
+                let listing = listings.iter().find(|l| l.client == key).map(listing_cell).unwrap_or_else(|| "–".to_owned());
+                // Nothing loaded, nothing to judge: no verdict rather than "loads".
+                let empty = row.skills.is_empty().then(|| view! { <td class="cell selected"><span class="verdict">"no skill loaded"</span></td> });
+                let cells = row.skills.into_iter().enumerate().skip(columns.start).take(columns.len())
+                    .map(|(i, cell)| view! { <Cell key=key index=i cell=cell selected={i == selected}/> }).collect_view();
+                Some(view! {
+                    <tr class:current={current == key} data-testid=format!("verdict-{key}")>
+                        <th scope="row">
+                            <button class="client" title=p.title on:click=move |_| c.state.update(|s| s.profile = key.to_owned())>{p.short}</button>
+                            <a class="source" href=p.source_url target="_blank" rel="noopener noreferrer" title=format!("{}: its source ({})", p.title, p.as_of)
+                                aria-label=format!("{}'s source", p.title)>"↗"</a>
+                        </th>
+                        {empty}{cells}
+                        <td class="listing" data-testid=format!("listing-{key}")>{listing}</td>
+                    </tr>
+                })
+            }).collect_view();
             view! {
-                <tr class:current={current == key} data-testid=format!("verdict-{key}")>
-                    <th scope="row">
-                        <button class="client" title=p.title on:click=move |_| c.state.update(|s| s.profile = key.to_owned())>{p.short}</button>
-                        <a class="source" href=p.source_url target="_blank" rel="noopener noreferrer" title=format!("{}: its source ({})", p.title, p.as_of)
-                            aria-label=format!("{}'s source", p.title)>"↗"</a>
-                    </th>
-                    {empty}{cells}
-                    <td class="listing" data-testid=format!("listing-{key}")>{listing}</td>
-                </tr>
+                <tr class="group"><th scope="colgroup" colspan=span.clone()>{*group}</th></tr>
+                {members}
             }
         })
         .collect_view()
@@ -179,7 +217,7 @@ fn Cell(
 /// The "installed together" switch, the context window the listing budgets assume, and what
 /// the catalog rules say about the loaded skills as one catalog, once for the catalog.
 #[component]
-fn CatalogFindings() -> impl IntoView {
+pub fn CatalogFindings() -> impl IntoView {
     let c = ctx();
     view! {
         <div class="catalog-findings" data-testid="catalog-findings">

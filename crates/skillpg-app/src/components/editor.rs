@@ -85,7 +85,14 @@ pub fn Editor() -> impl IntoView {
     };
 
     view! {
-        <Show when=has_skill fallback=|| view! { <p>"No skill loaded: drop a folder, pick one, or choose a sample."</p> }>
+        <Show when=has_skill fallback=|| view! {
+            <div class="empty-state" data-testid="empty-state">
+                <p><strong>"No skill loaded."</strong></p>
+                <p>"Drop a skill's folder (or a folder of skills, or a .zip) anywhere on this page, or use the buttons above: pick a folder, pick files, paste an address, or try a sample."</p>
+                <p>"A SKILL.md alone is checked too, but the checks that need its folder (its name, the files it links to) wait for the folder."</p>
+                <p>"Everything stays in this browser: nothing is uploaded."</p>
+            </div>
+        }>
             <FolderName/>
             {move || not_utf8().map(|why| view! {
                 <p class="note" role="note" data-testid="editor-encoding">

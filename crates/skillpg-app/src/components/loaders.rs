@@ -96,7 +96,8 @@ fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
     c.status.set(message);
 }
 
-/// The loading controls and the catalog.
+/// The loading toolbar (a folder, files, an address, the samples); the whole window takes a
+/// drop.
 #[component]
 pub fn Loaders() -> impl IntoView {
     let c = ctx();
@@ -139,9 +140,13 @@ pub fn Loaders() -> impl IntoView {
     };
 
     let on_drop = move |ev: leptos::ev::DragEvent| {
-        ev.prevent_default();
         dragging.set(false);
         let Some(dt) = ev.data_transfer() else { return };
+        // Text dragged within the page (into the editor) is the browser's to drop.
+        if !carries_files(&dt) {
+            return;
+        }
+        ev.prevent_default();
         let items = dt.items();
         // Entries must be taken during the event; the items list empties afterwards.
         let roots: Vec<web_sys::FileSystemEntry> = (0..items.length())
@@ -164,35 +169,50 @@ pub fn Loaders() -> impl IntoView {
             busy.set(false);
         });
     };
+    // The whole window takes a drop: a folder let go anywhere on the page loads.
+    let _ = window_event_listener(leptos::ev::dragover, move |ev| {
+        if ev.data_transfer().is_some_and(|dt| carries_files(&dt)) {
+            ev.prevent_default();
+            dragging.set(true);
+        }
+    });
+    let _ = window_event_listener(leptos::ev::dragleave, move |ev| {
+        // Left the window (not one element for another).
+        if ev.related_target().is_none() {
+            dragging.set(false);
+        }
+    });
+    let _ = window_event_listener(leptos::ev::drop, on_drop);
 
     view! {
-        <section class="loaders" aria-label="Load skills">
-            <div
-                class="dropzone"
-                class:dragging=move || dragging.get()
-                data-testid="dropzone"
-                on:dragover=move |ev: leptos::ev::DragEvent| { ev.prevent_default(); dragging.set(true); }
-                on:dragleave=move |_| dragging.set(false)
-                on:drop=on_drop
-            >
-                <p>"Drop skill folders, a folder of skills, or a .zip / .skill archive here."</p>
-                <label class="button">
-                    "Pick a folder"
-                    <input type="file" class="visually-hidden" data-testid="folder-input" node_ref=folder_input multiple=true on:change=on_pick/>
-                </label>
-                <label class="button">
-                    "Pick a zip, .skill or SKILL.md"
-                    <input type="file" class="visually-hidden" data-testid="file-input" accept=".zip,.skill,.md" multiple=true on:change=on_pick/>
-                </label>
-                <Show when=move || busy.get()>
-                    <progress aria-label="Loading"></progress>
-                </Show>
-            </div>
+        <div class="toolbar" role="toolbar" aria-label="Load skills" data-testid="dropzone"
+            title="Drop skill folders, a folder of skills, or a .zip / .skill archive anywhere on the page">
+            <label class="button" title="A skill's folder, or a folder of skills">
+                "Pick a folder"
+                <input type="file" class="visually-hidden" data-testid="folder-input" node_ref=folder_input multiple=true on:change=on_pick/>
+            </label>
+            <label class="button" title="A .zip or .skill archive, or SKILL.md files (a SKILL.md alone is checked as far as it can be without its folder)">
+                "Pick files"
+                <input type="file" class="visually-hidden" data-testid="file-input" accept=".zip,.skill,.md" multiple=true on:change=on_pick/>
+            </label>
             <UrlLoader busy=busy/>
             <Gallery/>
-            <Catalog/>
-        </section>
+            <Show when=move || busy.get()>
+                <progress aria-label="Loading"></progress>
+            </Show>
+        </div>
+        <Show when=move || dragging.get()>
+            <div class="drop-overlay" aria-hidden="true" data-testid="drop-overlay">
+                <p>"Drop skill folders, a folder of skills, or a .zip / .skill archive to load them"</p>
+            </div>
+        </Show>
     }
+}
+
+/// Whether a drag carries files (a folder or an archive from the desktop), not text.
+fn carries_files(dt: &web_sys::DataTransfer) -> bool {
+    let types = dt.types();
+    (0..types.length()).any(|i| types.get(i).as_string().as_deref() == Some("Files"))
 }
 
 /// An address to load from (a GitHub folder or file, a raw file, a gist's raw file, a zip).
@@ -255,8 +275,9 @@ fn UrlLoader(busy: RwSignal<bool>) -> impl IntoView {
 
     view! {
         <div class="url-load">
-            <label for="url-input">"Load from a URL (GitHub file or raw address, a gist's raw file, a zip, a /.well-known/agent-skills/index.json, a zed://skill link)"</label>
-            <input id="url-input" type="url" placeholder="https://github.com/owner/repo/blob/main/skills/x/SKILL.md"
+            <label for="url-input" class="visually-hidden">"Load from a URL (GitHub file or raw address, a gist's raw file, a zip, a /.well-known/agent-skills/index.json, a zed://skill link)"</label>
+            <input id="url-input" type="url" placeholder="Load from a URL: GitHub, raw, zip, index.json, zed://"
+                title="A GitHub folder or file, a raw file, a gist's raw file, a zip, a /.well-known/agent-skills/index.json, a zed://skill link"
                 prop:value=move || url.get() on:input=move |ev| {
                     // An address is short: a pasted 20 MB link is refused by its length before
                     // it is copied anywhere (a Zed link past 1 MB would be refused anyway).
@@ -289,7 +310,7 @@ fn Gallery() -> impl IntoView {
     let c = ctx();
     view! {
         <div class="gallery" aria-label="Samples">
-            <span>"Samples: "</span>
+            <span class="muted">"Samples:"</span>
             {SAMPLES.iter().map(|&sample| view! {
                 <button title=sample.blurb data-testid=format!("sample-{}", sample.dir) on:click=move |_| {
                     let placed = c.state.try_update(|st| st.put_skill(sample.input()));
@@ -301,7 +322,7 @@ fn Gallery() -> impl IntoView {
             <button data-testid="new-skill" on:click=move |_| c.state.update(|st| {
                 // A new skill has no folder yet: it stands in one named after its `name`.
                 st.put_skill(SkillInput::lone_skill_md(b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec()));
-            })>"New empty skill"</button>
+            })>"New skill"</button>
             <button data-testid="clear" on:click=move |_| c.state.update(|st| { st.skills.clear(); st.selected = 0; })>"Clear all"</button>
         </div>
     }
@@ -539,35 +560,98 @@ async fn load_github_folder(
     Ok(files)
 }
 
-/// The loaded skills side by side, as an agent sees them: one level-1 line each.
+/// The height of a catalog row, in CSS pixels (set through the CSSOM, which the page's CSP
+/// allows where it refuses `style` attributes): fixed, so that a catalog of a thousand skills
+/// renders only the rows in sight (and a margin) and still scrolls as the whole list.
+const CATALOG_ROW_PX: f64 = 48.0;
+/// Rows rendered above and below the ones in sight: a short catalog is rendered whole.
+const CATALOG_OVERSCAN: usize = 30;
+
+/// The loaded skills side by side, as an agent sees them: one level-1 line each, with where
+/// it loads (of every client) and the selected one marked. Virtualized: only the rows in sight
+/// are in the page.
 #[component]
-fn Catalog() -> impl IntoView {
+pub fn Catalog() -> impl IntoView {
     let c = ctx();
+    let list = NodeRef::<leptos::html::Div>::new();
+    let scroll_top = RwSignal::new(0.0_f64);
+    let height = RwSignal::new(600.0_f64);
+    // Per skill: its name, its level-1 line, and in how many clients it loads.
+    let rows = Memo::new(move |_| {
+        let computed = c.computed.get();
+        let verdicts = skillpg_report::client_verdicts(&computed.analyses, &computed.checks);
+        computed
+            .analyses
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let loads = verdicts
+                    .iter()
+                    .filter(|row| row.skills.get(i).is_some_and(|cell| cell.loads))
+                    .count();
+                (
+                    a.display_name().to_owned(),
+                    a.level1_line.trim_end().to_owned(),
+                    loads,
+                    verdicts.len(),
+                )
+            })
+            .collect::<Vec<_>>()
+    });
+    let measure = move || {
+        if let Some(el) = list.get_untracked() {
+            scroll_top.set(el.scroll_top() as f64);
+            height.set(el.client_height().max(1) as f64);
+        }
+    };
+    // The selected skill (chosen in the matrix, or placed by a load) scrolls into sight.
+    Effect::new(move |_| {
+        let selected = c.state.with(|s| s.selected) as f64;
+        let Some(el) = list.get() else { return };
+        let (top, h) = (el.scroll_top() as f64, el.client_height() as f64);
+        let row_top = selected * CATALOG_ROW_PX;
+        if row_top < top || row_top + CATALOG_ROW_PX > top + h {
+            el.set_scroll_top((row_top - h / 2.0).max(0.0) as i32);
+        }
+    });
+    let shown = move || {
+        let first = ((scroll_top.get() / CATALOG_ROW_PX) as usize).saturating_sub(CATALOG_OVERSCAN);
+        let count = (height.get() / CATALOG_ROW_PX).ceil() as usize + 2 * CATALOG_OVERSCAN;
+        (first, count)
+    };
     view! {
-        <div class="catalog" role="tablist" aria-label="Loaded skills" data-testid="catalog">
-            {move || {
-                let computed = c.computed.get();
-                let selected = c.state.with(|s| s.selected);
-                computed.analyses.iter().enumerate().map(|(idx, a)| {
-                    let errors = computed.checks[0].1[idx].iter().filter(|d| d.severity == skillpg_core::Severity::Error).count();
-                    let line = a.level1_line.trim_end().to_owned();
-                    let name = a.display_name().to_owned();
-                    view! {
-                        <div class="catalog-item" class:selected=move || selected == idx>
-                            <button role="tab" aria-selected=(selected == idx).to_string()
-                                on:click=move |_| c.state.update(|s| { s.selected = idx; s.selected_file = "SKILL.md".into(); })>
-                                <span class="skill-name">{name.clone()}</span>
-                                <span class="badge" class:bad={errors > 0}>{if errors > 0 { format!("{errors} spec error(s)") } else { "spec ok".to_owned() }}</span>
-                            </button>
-                            <code class="level1">{line}</code>
-                            <button class="remove" aria-label=format!("Remove {name}") on:click=move |_| c.state.update(|s| {
-                                if idx < s.skills.len() { s.skills.remove(idx); }
-                                s.selected = s.selected.min(s.skills.len().saturating_sub(1));
-                            })>"×"</button>
-                        </div>
-                    }
-                }).collect_view()
-            }}
+        <div class="catalog" role="tablist" aria-label="Loaded skills" data-testid="catalog"
+            data-count=move || rows.with(Vec::len) node_ref=list on:scroll=move |_| measure()>
+            <div class="catalog-rows" style:height=move || format!("{}px", rows.with(Vec::len) as f64 * CATALOG_ROW_PX)>
+                {move || {
+                    let (first, count) = shown();
+                    let selected = c.state.with(|s| s.selected);
+                    let total = rows.with(Vec::len);
+                    rows.with(|rows| rows.iter().enumerate().skip(first).take(count).map(|(idx, (name, line, loads, of))| {
+                        let (name, line, loads, of) = (name.clone(), line.clone(), *loads, *of);
+                        let title = line.clone();
+                        let bad = loads < of;
+                        let summary = if bad { format!("✗ fails in {} of {of}", of - loads) } else { format!("✓ loads in all {of}") };
+                        view! {
+                            <div class="catalog-item" class:selected=move || selected == idx
+                                style:top=format!("{}px", idx as f64 * CATALOG_ROW_PX)>
+                                <button role="tab" aria-selected=(selected == idx).to_string()
+                                    aria-setsize=total.to_string() aria-posinset=(idx + 1).to_string()
+                                    title=title
+                                    on:click=move |_| c.state.update(|s| { s.selected = idx; s.selected_file = "SKILL.md".into(); })>
+                                    <span class="skill-name">{name.clone()}</span>
+                                    <span class="badge" class:bad=bad data-testid="catalog-verdict">{summary}</span>
+                                    <code class="level1">{line}</code>
+                                </button>
+                                <button class="remove" aria-label=format!("Remove {name}") on:click=move |_| c.state.update(|s| {
+                                    if idx < s.skills.len() { s.skills.remove(idx); }
+                                    s.selected = s.selected.min(s.skills.len().saturating_sub(1));
+                                })>"×"</button>
+                            </div>
+                        }
+                    }).collect_view())
+                }}
+            </div>
         </div>
     }
 }

@@ -18,6 +18,7 @@ pub mod routing;
 pub mod share;
 pub mod tokens;
 pub mod work;
+pub mod workbench;
 
 use leptos::prelude::*;
 
@@ -39,6 +40,12 @@ pub struct Ctx {
     pub turn: RwSignal<u64>,
     /// The models the page loads, each once, and what the views show of them.
     pub models: models::Models,
+    /// The view a link made now opens on (the address's too): the last one chosen other than
+    /// Share (a recipient lands on the verdicts or what the sender showed, never on export
+    /// buttons) and presenter mode (entered from its own link).
+    pub link_view: RwSignal<crate::state::View>,
+    /// Why the address does not hold the work (too large for a link), when it does not.
+    pub address_note: RwSignal<Option<String>>,
 }
 
 impl Ctx {

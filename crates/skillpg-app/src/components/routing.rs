@@ -248,8 +248,8 @@ fn Routes(run: RouteRun, t: Thresholds, thinned: bool) -> impl IntoView {
         </table>
         <div class="controls">
             // The export files are written when asked for, not on every render.
-            <button data-testid="export-json" on:click={let r = r.clone(); move |_| browser::download("routing.json", "application/json", r.json(thinned, t).as_bytes())}>"Export results (JSON)"</button>
-            <button data-testid="export-csv" on:click={let r = r.clone(); move |_| browser::download("routing.csv", "text/csv", r.csv(thinned, t).as_bytes())}>"Export results (CSV)"</button>
+            <button data-testid="routing-export-json" on:click={let r = r.clone(); move |_| browser::download("routing.json", "application/json", r.json(thinned, t).as_bytes())}>"Export results (JSON)"</button>
+            <button data-testid="routing-export-csv" on:click={let r = r.clone(); move |_| browser::download("routing.csv", "text/csv", r.csv(thinned, t).as_bytes())}>"Export results (CSV)"</button>
             <button on:click={let reqs = r.requests.clone(); move |_| browser::download("requests.json", "application/json", to_labelled_json(&reqs).as_bytes())}>"Export the labelled set"</button>
             <button data-testid="export-skill-creator" on:click={let reqs = r.requests.clone(); move |_| {
                 // skill-creator evaluates one skill at a time: the selected one.

@@ -5,7 +5,6 @@
 use leptos::prelude::*;
 
 use super::{ctx, n};
-use crate::state::View;
 use crate::{browser, state};
 
 /// The report of the selected profile as `skillpg check --format json` prints it, with levels.
@@ -80,10 +79,7 @@ pub fn SharePanel() -> impl IntoView {
     let make_link = move |_| {
         // A link opens on the view its maker was reading, never on the export buttons: one made
         // here, in the Share view, opens on the verdicts.
-        let view = match c.view.get_untracked() {
-            View::Share => View::Check,
-            v => v,
-        };
+        let view = c.link_view.get_untracked();
         let fragment = c.state.with(|s| state::share_fragment_with_view(s, view));
         let url = format!("{}#{fragment}", browser::location_base());
         // The limit and its message are `skillpg share`'s too.
@@ -106,6 +102,10 @@ pub fn SharePanel() -> impl IntoView {
         });
     };
     view! {
+        <p class="address-note" data-testid="address-note">{move || match c.address_note.get() {
+            Some(why) => format!("The address bar does not hold this work: {why}"),
+            None => "The address bar holds this work as you edit it (a moment after each pause): copy it to share, or make a link here.".to_owned(),
+        }}</p>
         <div class="share">
             <button data-testid="share" on:click=make_link>"Make a share link"</button>
             <button data-testid="export-json" on:click=move |_| {
