@@ -257,6 +257,15 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     assert.ok(reasons.length >= 20, `${reasons.length} clients`);
     for (const r of reasons) assert.ok(!/SPG038|name-dir-mismatch|my-skill/.test(r), r);
     assert.equal(await verdict(page, 'spec'), 'loads');
+    // Pasted alone into a new skill: the same, and the findings name the checks that need the
+    // folder. (Anthropic's skill-creator: its SKILL.md links to files beside it.)
+    const pdf = fs.readFileSync(path.join(path.dirname(corpus), '../skill-creator/SKILL.md'), 'utf8');
+    await page.click('[data-testid="clear"]');
+    await page.click('[data-testid="new-skill"]');
+    await page.fill('[data-testid="editor"]', pdf);
+    await page.waitForFunction(() => /needs the folder/.test(document.querySelector('[data-testid="diagnostics"]').textContent));
+    const pasted = await page.locator('[data-testid^="verdict-"] td.selected').evaluateAll((cells) => cells.map((c) => c.textContent + ' ' + (c.getAttribute('title') || '')));
+    for (const r of pasted) assert.ok(!/fails|SPG038|new-skill/.test(r), `pasted alone: ${r}`);
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -1,6 +1,9 @@
 // The page as a place to find things: the views' navigation and fragments, the rule reference
 // with its search and the findings' links into it, the log chart's ticks, and a 390 px phone.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { browser, openPage, screenshotPath, serveAndBrowse, showView } from './harness.mjs';
 
@@ -118,6 +121,45 @@ test('at 390×844 every view is reachable from the first screen', async () => {
   } finally {
     await phone.close();
   }
+});
+
+test('a folder of 1,000 generated skills: the first verdict in under 10 s, the editor usable at the top', { timeout: 180_000 }, async () => {
+  const top = fs.mkdtempSync(path.join(os.tmpdir(), 'skillpg-many-'));
+  for (let i = 0; i < 1000; i++) {
+    const name = `generated-skill-${String(i).padStart(4, '0')}`;
+    fs.mkdirSync(path.join(top, name));
+    const bad = i % 7 === 0 ? 'version: 1\n' : '';
+    fs.writeFileSync(path.join(top, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Does task number ${i}. Use when the user asks for task ${i}.\n${bad}---\n# Task ${i}\n\nSteps for task ${i}.\n`);
+  }
+  const { page, errors } = await openPage(env.ctx, env.server.url);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.click('[data-testid="clear"]');
+  const t0 = Date.now();
+  await page.setInputFiles('[data-testid="folder-input"]', top);
+  await page.waitForFunction(() => document.querySelector('[data-testid="catalog"]').dataset.count === '1000', null, { timeout: 120_000 });
+  await page.waitForSelector('[data-testid="cell-spec-0"] .verdict');
+  const seconds = (Date.now() - t0) / 1000;
+  console.log(`1,000 skills: first verdict after ${seconds.toFixed(1)} s`);
+  assert.ok(seconds < 10, `the first verdict after ${seconds.toFixed(1)} s`);
+  // Virtualized: a few dozen rows in the page, not a thousand; the matrix a window of columns.
+  const rows = await page.locator('[data-testid="catalog"] .catalog-item').count();
+  assert.ok(rows > 5 && rows < 120, `${rows} catalog rows rendered`);
+  assert.ok(await page.locator('[data-testid="verdicts"] th.skill-col').count() <= 8);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollHeight <= innerHeight), true, 'still one screen');
+  assert.equal(await boxInside(page, '[data-testid="editor"]'), true, 'the editor at the top');
+  // The catalog scrolls as the whole list: the last skill can be reached and chosen.
+  await page.$eval('[data-testid="catalog"]', (el) => { el.scrollTop = el.scrollHeight; });
+  await page.locator('[data-testid="catalog"] .catalog-item button[role="tab"]', { hasText: 'generated-skill-0999' }).click();
+  assert.match(await page.inputValue('[data-testid="editor"]'), /name: generated-skill-0999/);
+  // Typing still reaches the findings.
+  const t1 = Date.now();
+  await page.fill('[data-testid="editor"]', '---\nname: Generated_Skill\ndescription: x\n---\nbody\n');
+  await page.waitForSelector('[data-testid="diagnostic"][data-code="SPG038"]', { state: 'attached' });
+  console.log(`an edit among 1,000 skills to its findings: ${Date.now() - t1} ms`);
+  assert.deepEqual(errors, []);
+  await page.click('[data-testid="clear"]');
+  await page.close();
+  fs.rmSync(top, { recursive: true, force: true });
 });
 
 test('the rule reference is searchable and every finding links to its rule', async () => {

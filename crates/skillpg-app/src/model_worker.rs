@@ -181,8 +181,25 @@ impl ModelWorker {
                     vocab: vocab.to_owned(),
                     backend,
                     kept: browser::kept_measurements(),
+                    // The first result never waits for the GPU to be found and measured.
+                    measure_later: true,
                 },
                 Some(model),
+            )
+            .await?
+            .1)
+    }
+
+    /// Measures both paths for an embedding model that ran on the CPU path at once (loaded with
+    /// `measure_later`), the faster running from then on; answers the backend line. The
+    /// measurement is kept, so later loads decide at once.
+    pub async fn measure_embedder(&self) -> Result<String, String> {
+        Ok(self
+            .ready(
+                &ToWorker::MeasureEmbedder {
+                    kept: browser::kept_measurements(),
+                },
+                None,
             )
             .await?
             .1)

@@ -202,6 +202,10 @@ pub enum Why {
     GpuRefused(String),
     /// The GPU failed while running (the device's words): the CPU path took over.
     GpuFailed(String),
+    /// Left automatic with no kept measurement: the CPU path runs at once, so that the first
+    /// result never waits for the GPU to be found and measured; both paths are measured after
+    /// it, and the faster one runs from then on (and on later loads, kept).
+    MeasureLater,
 }
 
 /// The first step of a placement: run on a path now, or measure both first.
@@ -307,6 +311,9 @@ impl Placement {
             (Why::GpuRefused(e), _) => format!("{cpu}: the GPU could not take the model ({e})"),
             (Why::GpuFailed(e), _) => format!(
                 "{cpu}: the GPU failed ({e}), so this and later requests run on the CPU path"
+            ),
+            (Why::MeasureLater, _) => format!(
+                "{cpu}: runs at once; WebGPU, if this browser offers it, is measured after the first result and the faster path runs from then on"
             ),
             (Why::Measured { measured: m, now }, path) => {
                 let when = if *now {
@@ -445,6 +452,18 @@ mod tests {
             failed
                 .line("WebGPU", "CPU path")
                 .contains("the GPU failed (device lost)")
+        );
+        // Run at once, measured after the first result: the line says so, in plain words.
+        let later = Placement {
+            path: Path::Cpu,
+            why: Why::MeasureLater,
+            adapter: None,
+        }
+        .line("WebGPU", "CPU path");
+        assert!(
+            later.starts_with("CPU path: runs at once;")
+                && later.contains("measured after the first result"),
+            "{later}"
         );
     }
 

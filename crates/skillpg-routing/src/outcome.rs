@@ -228,6 +228,28 @@ pub struct AbComparison {
     pub per_skill: Vec<SkillRecall>,
 }
 
+impl AbComparison {
+    /// What an A/B of descriptions as written (A) against thinned (B) by the embedding preview
+    /// shows, and what it does not: which router answered, what it measures, and, when the
+    /// thinned descriptions did as well or better, why that need not contradict the chapter
+    /// (whose decoder reads the whole listing and acts on "when to use" cues a cosine to the
+    /// subject barely weighs). The routing view says it beside its A/B.
+    pub fn thinning_reading(&self) -> String {
+        let (a, b) = (self.stats.paired.only_a, self.stats.paired.only_b);
+        let router = "Router: the embedding preview (all-MiniLM-L6-v2; the cosine between each request and each skill's `name: description`), a preview, not any product's router. It measures how close a request is in topic to each description.";
+        let verdict = if b >= a {
+            format!(
+                " Here the thinned descriptions did as well or better ({b} request(s) right only thinned, {a} only as written): a bare subject keeps the words that carry most of that topical closeness, and the \"Use when\" clauses it drops add words about other things. That is not the chapter's finding, which measured an instruction model reading every skill's line and choosing: there the dropped clauses are what tells it when a skill applies. Run \"The chapter's experiment\" below on the same requests to see that mechanism, or write requests that only a \"when\" clause can place."
+            )
+        } else {
+            format!(
+                " Here the descriptions as written did better ({a} request(s) right only as written, {b} only thinned): what the thinned ones lost is words these requests needed. The chapter measured the same direction with an instruction model choosing from the listing."
+            )
+        };
+        format!("{router}{verdict}")
+    }
+}
+
 /// Compares two arms on `requests`, or says why it cannot: a request without a label, or arms
 /// that do not answer every request.
 pub fn compare(requests: &[Labelled], a: &Arm, b: &Arm) -> Result<AbComparison, String> {
@@ -328,6 +350,24 @@ mod tests {
                 b_precision: None
             }
         );
+        // As written won: the reading names the router and agrees with the chapter's direction.
+        let reading = cmp.thinning_reading();
+        assert!(
+            reading.starts_with("Router: the embedding preview"),
+            "{reading}"
+        );
+        assert!(
+            reading.contains("as written did better (2 request(s)"),
+            "{reading}"
+        );
+        // Thinned as good or better: said plainly, with why the preview may disagree.
+        let swapped = compare(&requests(&["a", "b", NONE]), &b, &a).expect("labelled");
+        let reading = swapped.thinning_reading();
+        assert!(
+            reading.contains("thinned descriptions did as well or better"),
+            "{reading}"
+        );
+        assert!(reading.contains("not the chapter's finding"), "{reading}");
         assert!(
             compare(&requests(&["a", "", NONE]), &a, &b)
                 .expect_err("unlabelled")

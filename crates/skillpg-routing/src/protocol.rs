@@ -75,6 +75,18 @@ pub enum ToWorker {
         /// Measurements of both paths kept from earlier loads (the page's storage).
         #[serde(default)]
         kept: Vec<Measured>,
+        /// Left automatic with no kept measurement of this model: run on the CPU path at once
+        /// and measure both paths when [`ToWorker::MeasureEmbedder`] asks (after the first
+        /// result), instead of before it.
+        #[serde(default)]
+        measure_later: bool,
+    },
+    /// Measure both paths for the embedding model loaded with `measure_later`, and run on the
+    /// faster from now on; answered by [`FromWorker::Ready`] with the measurement to keep (none,
+    /// and the line as it was, when there is nothing left to measure).
+    MeasureEmbedder {
+        #[serde(default)]
+        kept: Vec<Measured>,
     },
     /// Embed these texts; answered by [`FromWorker::Embedded`], the vectors as bytes.
     Embed { texts: Vec<String> },
@@ -179,7 +191,9 @@ mod tests {
                 vocab: "[PAD]\n".into(),
                 backend: BackendChoice::Auto,
                 kept: Vec::new(),
+                measure_later: true,
             },
+            ToWorker::MeasureEmbedder { kept: Vec::new() },
             ToWorker::Embed {
                 texts: vec!["a".into(), "b".into()],
             },

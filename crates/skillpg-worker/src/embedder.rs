@@ -22,9 +22,18 @@ struct Engine {
     cache: HashMap<String, Vec<f32>>,
 }
 
+/// What a measurement made after the first result needs: the model's bytes and vocabulary,
+/// kept from a load that ran on the CPU path at once (the fast path packs the model's layers,
+/// so the GPU's copy is made from the bytes again).
+struct Deferred {
+    model: Vec<u8>,
+    vocab: String,
+}
+
 thread_local! {
     // GPU handles are not Send: the engine lives in the worker's one thread.
     static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
+    static DEFERRED: RefCell<Option<Deferred>> = const { RefCell::new(None) };
 }
 
 /// The model, in words.
@@ -45,13 +54,51 @@ pub fn words() -> Words {
 }
 
 /// Loads the model from the bytes of a `.spgm` file and the WordPiece vocabulary, where the
-/// ladder puts it; returns the backend line and a measurement to keep, when one was made.
+/// ladder puts it; returns the backend line and a measurement to keep, when one was made. With
+/// `measure_later`, left automatic and no measurement of this model kept, it runs on the CPU
+/// path at once (no adapter asked for, nothing measured) and [`measure`] places it later.
 pub async fn load(
     model: Vec<u8>,
     vocab: &str,
     choice: BackendChoice,
     kept: &[Measured],
+    measure_later: bool,
 ) -> Result<(String, Option<Measured>), String> {
+    let defer = measure_later
+        && choice == BackendChoice::Auto
+        && !kept.iter().any(|m| m.model == MODEL_KEY);
+    let deferred = defer.then(|| Deferred {
+        model: model.clone(),
+        vocab: vocab.to_owned(),
+    });
+    let (mut backend, measured) = place(
+        model,
+        vocab,
+        if defer { BackendChoice::Cpu } else { choice },
+        kept,
+    )
+    .await?;
+    if defer {
+        backend.placement.why = skillpg_routing::backend::Why::MeasureLater;
+    }
+    let line = backend.line();
+    DEFERRED.with(|d| *d.borrow_mut() = deferred);
+    ENGINE.with(|e| {
+        *e.borrow_mut() = Some(Engine {
+            backend,
+            cache: HashMap::new(),
+        })
+    });
+    Ok((line, measured))
+}
+
+/// The model from its bytes, where the ladder puts it for `choice`.
+async fn place(
+    model: Vec<u8>,
+    vocab: &str,
+    choice: BackendChoice,
+    kept: &[Measured],
+) -> Result<(skillpg_runtime::embedder::EmbedderBackend, Option<Measured>), String> {
     let weights = Weights::from_spgm(&model)?;
     drop(model);
     let model = Model::from_weights(&weights)?;
@@ -65,14 +112,30 @@ pub async fn load(
         chosen_by: "in the page",
         clock: &clock,
     };
+    Ok(skillpg_runtime::embedder::place(tokenizer, model, Kernel::Auto, ask, words()).await)
+}
+
+/// Measures both paths for a model loaded with `measure_later` (after its first result) and
+/// runs on the faster from now on, its embeddings cache kept; returns the backend line and the
+/// measurement to keep. Nothing left to measure: the line as it is, no measurement.
+pub async fn measure(kept: &[Measured]) -> Result<(String, Option<Measured>), String> {
+    let Some(deferred) = DEFERRED.with(|d| d.borrow_mut().take()) else {
+        let line = ENGINE
+            .with(|e| e.borrow().as_ref().map(|e| e.backend.line()))
+            .ok_or("the routing model is not loaded")?;
+        return Ok((line, None));
+    };
     let (backend, measured) =
-        skillpg_runtime::embedder::place(tokenizer, model, Kernel::Auto, ask, words()).await;
+        place(deferred.model, &deferred.vocab, BackendChoice::Auto, kept).await?;
     let line = backend.line();
     ENGINE.with(|e| {
-        *e.borrow_mut() = Some(Engine {
-            backend,
-            cache: HashMap::new(),
-        })
+        if let Some(engine) = e.borrow_mut().as_mut() {
+            // A run's embeddings all come from one path (the GPU's f16 weights round a little).
+            if engine.backend.on_gpu() != backend.on_gpu() {
+                engine.cache.clear();
+            }
+            engine.backend = backend;
+        }
     });
     Ok((line, measured))
 }

@@ -84,14 +84,27 @@ pub async fn answer(message: &str, bytes: Option<Vec<u8>>) -> (FromWorker, Optio
                 vocab,
                 backend,
                 kept,
+                measure_later,
             } => {
                 let (line, measured) = embedder::load(
                     needed(bytes, "the model's weights")?,
                     &vocab,
                     backend,
                     &kept,
+                    measure_later,
                 )
                 .await?;
+                Ok((
+                    FromWorker::Ready {
+                        model: embedder::MODEL.to_owned(),
+                        backend: line,
+                        measured,
+                    },
+                    None,
+                ))
+            }
+            ToWorker::MeasureEmbedder { kept } => {
+                let (line, measured) = embedder::measure(&kept).await?;
                 Ok((
                     FromWorker::Ready {
                         model: embedder::MODEL.to_owned(),

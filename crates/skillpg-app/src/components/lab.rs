@@ -201,6 +201,7 @@ impl Lab {
                 });
                 self.clear();
                 self.run.set(Some(run));
+                c.models.measure_after_result(worker);
             }
             Err(e) => {
                 c.models.drop_embedder();

@@ -88,6 +88,17 @@ impl Models {
         Some((slot.worker.clone()?, slot.loaded.clone()?))
     }
 
+    /// After a result: when the routing model ran on the CPU path at once (no measurement kept),
+    /// both paths are measured now, in the worker, and the faster runs from then on (kept for
+    /// later loads); the backend line says which. Nothing happens once measured.
+    pub fn measure_after_result(self, worker: Rc<ModelWorker>) {
+        leptos::task::spawn_local(async move {
+            if let Ok(line) = worker.measure_embedder().await {
+                self.ui.backend.set(line);
+            }
+        });
+    }
+
     /// Forgets the routing model's worker (after it failed): the next run starts a fresh one.
     pub fn drop_embedder(self) {
         self.embedder.with_value(|once| once.forget());

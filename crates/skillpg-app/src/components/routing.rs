@@ -107,6 +107,7 @@ impl Panel {
                         .set(Some(RouteRun::new(&skills, requests, vectors, ms)));
                     c.status.set(format!("Routed the requests over {} skills in {ms:.0} ms ({total} texts embedded or cached).", skills.len()));
                     self.work.finish();
+                    c.models.measure_after_result(worker);
                 }
                 Err(e) => {
                     c.models.drop_embedder();
@@ -287,8 +288,10 @@ fn Comparison(run: RouteRun, t: Thresholds) -> impl IntoView {
         return view! { <p>"Label every request (`request => skill` or NONE) to compare descriptions."</p> }.into_any();
     };
     let f = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |x| format!("{x:.2}"));
+    let reading = cmp.thinning_reading();
     view! {
         <h3>"A/B: descriptions as written (A) against thinned (B)"</h3>
+        <p class="note" data-testid="ab-reading">{reading}</p>
         <div data-testid="comparison">
             <super::paired::PairedOutcomes cmp=cmp.stats sign_test_id="sign-test" note=" Overlapping intervals cannot rank two arms; the paired test can."/>
             <table class="per-skill"><caption>"Per skill: recall / precision, A | B"</caption>
