@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::{
+use crate::project::{
     analyze_inputs, check_in_project, chosen_profiles, load, project_config, project_paths, to_json,
 };
 

@@ -1,0 +1,182 @@
+//! The command line's shape: every subcommand and its help, the output formats, and the
+//! arguments several subcommands share.
+
+use crate::cmd;
+use crate::github_cmd;
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "skillpg",
+    version,
+    about = "Check, count, price and fix Agent Skills (o200k_base token counts)"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Validate skills against a product profile.
+    Check(cmd::check::CheckArgs),
+    /// Record today's errors as a baseline (JSON on stdout), so that `check --baseline FILE`
+    /// fails only on new ones.
+    Baseline(cmd::baseline::BaselineArgs),
+    /// How each client lists the skills installed together: its budget at a context window,
+    /// which descriptions it shortens and which skills it leaves out.
+    Listing(cmd::listing::ListingArgs),
+    /// Where to put each skill for each client: the folders it searches, how deep, which copy
+    /// wins a name installed twice, and for a skill a client would not list, the first reason.
+    Where(cmd::where_cmd::WhereArgs),
+    /// Scan a home or project folder as each client scans it (`.claude/skills`, `.agents/skills`,
+    /// `.codex/skills`, ...): every skill each client would list, and why each other one would
+    /// not (its depth, a gate, a name installed twice, the listing's budget).
+    Doctor(cmd::doctor::DoctorArgs),
+    /// Count the three levels in o200k_base tokens.
+    Levels(cmd::levels::LevelsArgs),
+    /// Price a skill against a system prompt over n turns.
+    Cost(cmd::cost::CostArgs),
+    /// Apply the safe fixes and print the diff.
+    Fix(cmd::fix::FixArgs),
+    /// List every rule with its code and source, or explain one (`skillpg rules SPG038`).
+    Rules(cmd::rules::RulesArgs),
+    /// Route requests to skills with a small model (a preview, not a product's router).
+    Route(cmd::route::RouteArgs),
+    /// The decoder router's system prompt for these skills, as the model sees it (the page shows
+    /// it under "The system prompt the model sees").
+    Prompt(cmd::prompt::PromptArgs),
+    /// The description lab: skill-creator's trigger evals for one skill, split into train and
+    /// validation by a seed, with precision, recall and accuracy per part and the near misses;
+    /// `--draft` compares a new description on validation (a preview by a small model).
+    Eval(cmd::eval::EvalCommandArgs),
+    /// Compare two description sets on labelled requests: accuracy, Wilson intervals, sign test.
+    Compare(cmd::compare::CompareArgs),
+    /// The statistics of the comparison.
+    Stats(cmd::stats::StatsArgs),
+    /// Pack the model's weights for the page and the CLI.
+    ModelPack(cmd::model_pack::ModelPackArgs),
+    /// The playground link the page makes for these skills (`#v1=...`), and a Markdown badge
+    /// that opens it.
+    Share(cmd::share::ShareArgs),
+    /// The GitHub Action's step: check the skills a pull request or push changes (from
+    /// GITHUB_EVENT_PATH and git), annotate their lines, write the job summary and outputs.
+    Github(github_cmd::GithubArgs),
+    /// Serve the checks, counts and fixes to an editor (Language Server Protocol over stdio).
+    ///
+    /// Profiles: the editor's `initializationOptions.profiles`, else skillpg.toml's at the
+    /// workspace folder, else spec.
+    Lsp(cmd::lsp::LspArgs),
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum StatsCommand {
+    /// Wilson 95% interval of K successes in N trials, in percent.
+    Wilson { k: u64, n: u64 },
+    /// Exact two-sided sign test on B and C discordant pairs.
+    SignTest { b: u64, c: u64 },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+pub(crate) enum CheckFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+pub(crate) enum Format {
+    Text,
+    Json,
+}
+
+/// How `route` and `compare` write their results: JSON and CSV are `skillpg-routing`'s export
+/// files, the page's byte for byte.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+pub(crate) enum RouteFormat {
+    Text,
+    Json,
+    Csv,
+}
+
+/// `--context-window`: a number of tokens in the range the page allows
+/// (`catalog::CONTEXT_WINDOW_RANGE`); anything else is a usage error, never a wrapped product.
+pub(crate) fn context_window_arg(text: &str) -> Result<usize, String> {
+    let window: usize = text
+        .trim()
+        .replace(['_', ','], "")
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of tokens"))?;
+    skillpg_core::catalog::checked_context_window(window)
+}
+
+/// Claude Code's listing settings (`settings.json`), for the listing budgets.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct ClaudeListingArgs {
+    /// Claude Code's `skillListingMaxDescChars`: the most of one description its listing shows
+    /// (1,536 by default).
+    #[arg(long)]
+    pub(crate) max_desc_chars: Option<usize>,
+    /// Claude Code's `skillListingBudgetFraction`: the listing's share of the context window
+    /// (0.01, 1%, by default).
+    #[arg(long)]
+    pub(crate) budget_fraction: Option<f64>,
+    /// Claude Code's `skillOverrides` for one skill, by its name: `NAME=on`, `name-only`,
+    /// `user-invocable-only` or `off` (repeat for each skill).
+    #[arg(long = "skill-override", value_name = "NAME=STATE")]
+    pub(crate) skill_override: Vec<String>,
+}
+
+impl ClaudeListingArgs {
+    pub(crate) fn settings(self) -> Result<skillpg_core::catalog::ListingSettings, String> {
+        if let Some(f) = self.budget_fraction
+            && !(f.is_finite() && f > 0.0 && f <= 1.0)
+        {
+            return Err(format!(
+                "--budget-fraction {f}: a share of the window, above 0 and at most 1"
+            ));
+        }
+        use skillpg_core::catalog::{ListingSettings, SkillOverride};
+        if let Some(n) = self
+            .max_desc_chars
+            .filter(|n| !(1..=ListingSettings::MAX_DESCRIPTION_CAP).contains(n))
+        {
+            return Err(format!(
+                "--max-desc-chars {n}: give 1 to {} characters",
+                ListingSettings::MAX_DESCRIPTION_CAP
+            ));
+        }
+        let states = || SkillOverride::ALL.map(SkillOverride::as_str).join(", ");
+        let overrides = self
+            .skill_override
+            .iter()
+            .map(|o| {
+                let (name, state) = o.split_once('=').ok_or_else(|| {
+                    format!("--skill-override {o}: write NAME=STATE ({})", states())
+                })?;
+                let state = SkillOverride::parse(state.trim()).ok_or_else(|| {
+                    format!("--skill-override {o}: the state is one of {}", states())
+                })?;
+                Ok((name.trim().to_owned(), state))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(ListingSettings {
+            max_description_chars: self.max_desc_chars,
+            budget_fraction: self.budget_fraction,
+            overrides,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// clap's own checks of every subcommand (a repeated argument or group name, a default a
+    /// parser refuses): a malformed one panics only when its help is first asked for.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

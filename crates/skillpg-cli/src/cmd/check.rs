@@ -1,0 +1,158 @@
+//! `skillpg check`: its arguments and what it does.
+
+use skillpg_core::check_catalog_with;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::args::*;
+use crate::project::*;
+use crate::render;
+
+/// What `skillpg check` takes (its help is the variant's, in `args.rs`).
+#[derive(clap::Args, Debug)]
+pub(crate) struct CheckArgs {
+    /// A profile's key (an unknown one gets the list of keys), or all (one verdict per
+    /// client); skillpg.toml's `profiles` when not given, else spec.
+    #[arg(long)]
+    pub(crate) profile: Option<String>,
+    /// Fail only on errors this baseline (`skillpg baseline`) does not hold; the others are
+    /// still printed.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
+    /// The project's settings (profiles, ignored rules, severities, roots); `skillpg.toml`
+    /// in the working folder when it exists.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub(crate) format: CheckFormat,
+    /// Context window (tokens) for the clients' listing budgets (skillpg.toml's, else
+    /// 200,000).
+    #[arg(long, value_parser = context_window_arg)]
+    pub(crate) context_window: Option<usize>,
+    /// The skills given are installed together: also check the catalog as a whole (each
+    /// client's listing budget), reported once.
+    #[arg(long)]
+    pub(crate) catalog: bool,
+    #[command(flatten)]
+    pub(crate) listing_settings: ClaudeListingArgs,
+    /// The paths are files of skills, as pre-commit passes them: check each skill folder
+    /// holding one (the nearest with a SKILL.md), once; a file in no skill is passed over.
+    #[arg(long)]
+    pub(crate) skills_of: bool,
+    /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives;
+    /// skillpg.toml's `roots` when none are given.
+    pub(crate) paths: Vec<PathBuf>,
+}
+
+/// Runs `skillpg check`.
+pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
+    let CheckArgs {
+        profile: key,
+        baseline,
+        config,
+        format,
+        context_window,
+        catalog,
+        listing_settings,
+        skills_of,
+        mut paths,
+    } = args;
+    let settings = listing_settings.settings()?;
+    let project = project_config(config.as_deref())?;
+    if skills_of {
+        let skills = skillpg_fs::skill_folders_holding(&paths);
+        if skills.is_empty() {
+            eprintln!("no skill holds the {} file(s) given", paths.len());
+            return Ok(ExitCode::SUCCESS);
+        }
+        paths = skills;
+    }
+    let profiles = chosen_profiles(key.as_deref(), project.as_ref())?;
+    let context_window = context_window
+        .or(project.as_ref().and_then(|(c, _)| c.context_window))
+        .unwrap_or(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW);
+    let paths = project_paths(paths, project.as_ref())?;
+    let inputs = load(&paths)?;
+    let checked = analyze_inputs(&inputs);
+    let analyses = &checked.analyses;
+    // Each profile's findings per skill (the clients' matrix), and its catalog findings.
+    let mut checks = Vec::new();
+    let mut catalogs = Vec::new();
+    let mut reports = Vec::new();
+    let mut ignored = 0;
+    for p in &profiles {
+        let (per_skill, p_ignored) = check_in_project(&inputs, &checked, p, project.as_ref());
+        ignored += p_ignored;
+        let mut catalog_diags = if catalog {
+            check_catalog_with(analyses, p, context_window, &settings)
+        } else {
+            Vec::new()
+        };
+        if let Some((c, _)) = &project {
+            c.apply_catalog(&mut catalog_diags);
+        }
+        reports.push(skillpg_report::check_json(
+            p,
+            analyses,
+            &per_skill,
+            &catalog_diags,
+        ));
+        checks.push((*p, per_skill));
+        catalogs.push(catalog_diags);
+    }
+    if ignored > 0 {
+        eprintln!("skillpg.toml: {ignored} finding(s) ignored, each with its reason");
+    }
+    let all = profiles.len() > 1;
+    match (format, all) {
+        (CheckFormat::Json, false) => println!("{}", to_json(&reports[0])?),
+        (CheckFormat::Sarif, false) => {
+            println!("{}", to_json(&skillpg_report::sarif(&reports[0]))?)
+        }
+        (CheckFormat::Text, false) => print!(
+            "{}",
+            render::check_text(checks[0].0, analyses, &checks[0].1, &catalogs[0])
+        ),
+        (CheckFormat::Json, true) => {
+            let clients = skillpg_report::client_verdicts(analyses, &checks);
+            println!(
+                "{}",
+                to_json(&serde_json::json!({"clients": clients, "checks": reports}))?
+            )
+        }
+        (CheckFormat::Sarif, true) => {
+            println!("{}", to_json(&skillpg_report::sarif_per_client(&reports))?)
+        }
+        (CheckFormat::Text, true) => print!(
+            "{}",
+            render::clients_text(
+                &skillpg_report::client_verdicts(analyses, &checks),
+                &reports,
+                &catalogs.concat()
+            )
+        ),
+    }
+    let ok = match &baseline {
+        None => reports.iter().all(|r| r.skills.iter().all(|s| s.valid)),
+        Some(file) => {
+            let text =
+                std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let known = skillpg_report::baseline::read(&text)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let new = skillpg_report::baseline::new_errors(&reports, &known);
+            let all_errors = skillpg_report::baseline::record(&reports).findings.len();
+            eprintln!(
+                "baseline {}: {} error(s) recorded there not counted, {} new",
+                file.display(),
+                all_errors - new.len(),
+                new.len()
+            );
+            new.is_empty()
+        }
+    };
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

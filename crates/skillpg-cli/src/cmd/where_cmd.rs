@@ -1,0 +1,50 @@
+//! `skillpg where`: its arguments and what it does.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::args::*;
+use crate::project::*;
+use crate::render;
+
+/// What `skillpg where` takes (its help is the variant's, in `args.rs`).
+#[derive(clap::Args, Debug)]
+pub(crate) struct WhereArgs {
+    /// One client's key (`gemini-cli`), or `all`.
+    #[arg(long, default_value = "all")]
+    pub(crate) client: String,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    #[arg(required = true)]
+    pub(crate) paths: Vec<PathBuf>,
+}
+
+/// Runs `skillpg where`.
+pub(crate) fn run(args: WhereArgs) -> Result<ExitCode, String> {
+    let WhereArgs {
+        client,
+        format,
+        paths,
+    } = args;
+    let profiles = profiles(&client)?;
+    // skillpg.toml's ignores and severities, as `check` applies them: `where` never
+    // says "loads" for a skill `check` fails.
+    let project = project_config(None)?;
+    let inputs = load(&paths)?;
+    let checked = analyze_inputs(&inputs);
+    let checks: Vec<_> = profiles
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                check_in_project(&inputs, &checked, p, project.as_ref()).0,
+            )
+        })
+        .collect();
+    let places = skillpg_report::where_to_put(&checked.analyses, &checks);
+    match format {
+        Format::Json => println!("{}", to_json(&places)?),
+        Format::Text => print!("{}", render::where_text(&places)),
+    }
+    Ok(ExitCode::SUCCESS)
+}

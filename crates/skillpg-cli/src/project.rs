@@ -1,0 +1,214 @@
+//! What several subcommands do alike: read the paths given, analyze and check the skills
+//! found, and read the project's settings.
+
+use skillpg_core::ingest::Ingested;
+use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check};
+use std::path::PathBuf;
+
+/// Reads every path; a path that cannot be read is a usage error.
+pub(crate) fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
+    // Build the tokenizer while the files are read: most runs will count something.
+    rayon::spawn(skillpg_tokens::warm_up);
+    parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone())))
+        .into_iter()
+        .collect()
+}
+
+/// An input that holds no skill (an unreadable archive, a zip bomb), as an error that names it
+/// and its findings: counting, fixing or routing it would do nothing, silently.
+pub(crate) fn require_skills(inputs: &[(Ingested, PathBuf)]) -> Result<(), String> {
+    match inputs
+        .iter()
+        .find_map(|(ingested, path)| ingested.why_no_skill().map(|why| (path, why)))
+    {
+        Some((path, why)) => Err(format!("{}: {why}", path.display())),
+        None => Ok(()),
+    }
+}
+
+/// Analyzes every skill found; an input that holds none is an error (`require_skills`).
+pub(crate) fn analyze_all(inputs: &[(Ingested, PathBuf)]) -> Result<Vec<Analysis>, String> {
+    require_skills(inputs)?;
+    let bundles: Vec<&skillpg_core::SkillBundle> =
+        inputs.iter().flat_map(|(i, _)| &i.skills).collect();
+    Ok(parallel_map(&bundles, |b| analyze(b)))
+}
+
+/// The skills of every input, analyzed once for every profile. Each input's own findings (an
+/// archive's layout, a bomb, a path that leaves the folder) go through the profile as a skill's
+/// do and come first on the input's first skill; an input that held no skill is checked as one
+/// empty skill at the input's path (`Ingested::checked_skills`), so its findings are never
+/// dropped and its verdict is never "valid".
+pub(crate) struct Checked {
+    pub(crate) analyses: Vec<Analysis>,
+    /// For each skill, the input whose own findings come first on it (its first skill).
+    pub(crate) owner: Vec<Option<usize>>,
+}
+
+pub(crate) fn analyze_inputs(inputs: &[(Ingested, PathBuf)]) -> Checked {
+    let checked: Vec<_> = inputs
+        .iter()
+        .map(|(ingested, path)| ingested.checked_skills(&path.display().to_string()))
+        .collect();
+    let mut bundles = Vec::new();
+    let mut owner = Vec::new();
+    for (input, skills) in checked.iter().enumerate() {
+        for (idx, skill) in skills.iter().enumerate() {
+            owner.push((idx == 0).then_some(input));
+            bundles.push(skill);
+        }
+    }
+    Checked {
+        analyses: parallel_map(&bundles, |b| analyze(b)),
+        owner,
+    }
+}
+
+/// Every skill's findings under `profile`.
+pub(crate) fn check_under(
+    inputs: &[(Ingested, PathBuf)],
+    checked: &Checked,
+    profile: &Profile,
+) -> Vec<Vec<Diagnostic>> {
+    let own = parallel_map(&checked.analyses, |a| check(a, profile));
+    checked
+        .owner
+        .iter()
+        .zip(own)
+        .map(|(owner, own)| {
+            let mut all = owner
+                .map(|i| inputs[i].0.findings(profile))
+                .unwrap_or_default();
+            all.extend(own);
+            all
+        })
+        .collect()
+}
+
+/// `f` over `items` on every core (rayon's pool, which each thread takes the next item from, so
+/// one large skill does not hold up a fixed share of the others), results in order: skills are
+/// independent, and tokenizing a large folder is the slow part of a check.
+pub(crate) fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync + Send,
+) -> Vec<R> {
+    use rayon::prelude::*;
+    items.par_iter().map(f).collect()
+}
+
+pub(crate) fn profile(key: &str) -> Result<&'static Profile, String> {
+    Profile::by_key(key).ok_or_else(|| {
+        let keys: Vec<&str> = skillpg_core::profile::ALL.iter().map(|p| p.key).collect();
+        format!(
+            "unknown profile '{key}' (expected {}, or all)",
+            keys.join(", ")
+        )
+    })
+}
+
+/// The project's settings: `--config FILE`, else `skillpg.toml` in the working folder when it
+/// exists; with the folder its relative roots are read from.
+pub(crate) fn project_config(
+    given: Option<&std::path::Path>,
+) -> Result<Option<(skillpg_report::config::Config, PathBuf)>, String> {
+    let path = match given {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let here = PathBuf::from(skillpg_report::config::FILE_NAME);
+            if !here.exists() {
+                return Ok(None);
+            }
+            here
+        }
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let config = skillpg_report::config::Config::parse(&text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let dir = path
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    Ok(Some((config, dir)))
+}
+
+/// The profiles a command checks against: `--profile`, else skillpg.toml's `profiles`, else
+/// spec, resolved as every edge resolves them (`Profile::resolve`: each once, an unknown key
+/// an error).
+pub(crate) fn chosen_profiles(
+    key: Option<&str>,
+    project: Option<&(skillpg_report::config::Config, PathBuf)>,
+) -> Result<Vec<&'static Profile>, String> {
+    match (key, project) {
+        (Some(k), _) => Profile::resolve(&[k]),
+        (None, Some((c, _))) => Profile::resolve(&c.profiles),
+        (None, None) => Profile::resolve::<&str>(&[]),
+    }
+}
+
+/// The paths given, else skillpg.toml's `roots` (relative to the file).
+pub(crate) fn project_paths(
+    paths: Vec<PathBuf>,
+    project: Option<&(skillpg_report::config::Config, PathBuf)>,
+) -> Result<Vec<PathBuf>, String> {
+    match (paths.is_empty(), project) {
+        (false, _) => Ok(paths),
+        (true, Some((c, dir))) if !c.roots.is_empty() => {
+            Ok(c.roots.iter().map(|r| dir.join(r)).collect())
+        }
+        _ => Err(
+            "give the skills to check (folders, SKILL.md files, archives), or list `roots` in skillpg.toml"
+                .to_owned(),
+        ),
+    }
+}
+
+/// Each skill's findings under `p`, with the project's ignores and severities applied before
+/// anything is printed or judged; and how many were ignored.
+pub(crate) fn check_in_project(
+    inputs: &[(Ingested, PathBuf)],
+    checked: &Checked,
+    p: &Profile,
+    project: Option<&(skillpg_report::config::Config, PathBuf)>,
+) -> (Vec<Vec<Diagnostic>>, usize) {
+    let mut per_skill = check_under(inputs, checked, p);
+    let mut ignored = 0;
+    if let Some((c, _)) = project {
+        for (a, d) in checked.analyses.iter().zip(per_skill.iter_mut()) {
+            ignored += c.apply(d, a.display_name(), &a.dir_name);
+        }
+    }
+    (per_skill, ignored)
+}
+
+/// The profiles `key` names: one, or every client for `all`.
+pub(crate) fn profiles(key: &str) -> Result<Vec<&'static Profile>, String> {
+    Profile::resolve(&[key])
+}
+
+/// The SKILL.md file on disk for a skill found under `root`; archives cannot be written.
+pub(crate) fn skill_md_on_disk(
+    root: &std::path::Path,
+    display_path: &str,
+    md_path: &str,
+) -> Result<PathBuf, String> {
+    let dir = PathBuf::from(display_path);
+    let candidate = dir.join(md_path);
+    if root.is_dir() && candidate.is_file() {
+        Ok(candidate)
+    } else if root.is_file()
+        && root
+            .file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"))
+    {
+        Ok(root.to_path_buf())
+    } else {
+        Err(format!(
+            "{}: cannot write fixes into an archive; extract it first",
+            root.display()
+        ))
+    }
+}
+
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map_err(|e| e.to_string())
+}
