@@ -641,7 +641,9 @@ mod tests {
             check.starts_with("v1=") && !check.contains("view="),
             "{check}"
         );
-        let back = decode_fragment(&format!("#{check}")).unwrap().unwrap();
+        let back = decode_fragment(&format!("#{check}"))
+            .expect("a share state")
+            .expect("it decodes");
         assert_eq!(back.skills[0].files, state.skills[0].files);
         let cost = address_fragment(&state, View::Cost, 30).expect("fits");
         assert!(cost.ends_with("&view=cost"), "{cost}");
@@ -652,7 +654,7 @@ mod tests {
             "references/big.md".into(),
             vec![b'x'; ADDRESS_MAX_RAW_BYTES + 1],
         ));
-        let (why, rest) = address_fragment(&big, View::Tokens, 30).unwrap_err();
+        let (why, rest) = address_fragment(&big, View::Tokens, 30).expect_err("too large");
         assert!(why.contains("too large"), "{why}");
         assert_eq!(rest, "view=tokens");
         // Incompressible bytes under the raw bound, over the link's.
@@ -669,7 +671,7 @@ mod tests {
         noisy.skills[0]
             .files
             .push(("assets/noise.bin".into(), bytes));
-        let (why, rest) = address_fragment(&noisy, View::Check, 30).unwrap_err();
+        let (why, rest) = address_fragment(&noisy, View::Check, 30).expect_err("too long");
         assert!(why.contains("characters as a link"), "{why}");
         assert_eq!(rest, "");
         // The fingerprint is the state's, whatever the view.

@@ -623,7 +623,7 @@ fn every_client_is_in_exactly_one_group_in_order() {
     for (title, keys) in GROUPS.iter() {
         let at: Vec<usize> = keys
             .iter()
-            .map(|k| ALL.iter().position(|p| p.key == *k).unwrap())
+            .map(|k| ALL.iter().position(|p| p.key == *k).expect("a client"))
             .collect();
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{title}: {keys:?}");
     }

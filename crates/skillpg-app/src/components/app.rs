@@ -619,10 +619,10 @@ fn write_address(c: super::Ctx, saver: Saver, restored: RwSignal<bool>) {
     let fragment = match res {
         Ok(fragment) => {
             c.address_note.set(None);
-            if saver.ready.get_value() {
-                if let Some(f) = state::address_fingerprint(&fragment) {
-                    browser::set_own_address(&f);
-                }
+            if saver.ready.get_value()
+                && let Some(f) = state::address_fingerprint(&fragment)
+            {
+                browser::set_own_address(&f);
             }
             fragment
         }

@@ -67,26 +67,33 @@ pub fn check(analyses: &[Analysis], profile: &Profile) -> Vec<Diagnostic> {
         .map(|a| InstalledSkill::from_analysis(a, profile))
         .collect();
     let folds = profile.listing.is_some_and(|l| l.folds_synced_names);
-    let mut out = Vec::new();
-    let mut seen: Vec<usize> = Vec::new();
-    for (i, skill) in installed.iter().enumerate() {
-        if seen.contains(&i) {
-            continue;
-        }
-        let key = |s: &InstalledSkill| {
+    // Each name's key once, and the skills of each key in order of first appearance: a catalog
+    // of a thousand skills is grouped in one pass (comparing every pair, folding each name
+    // anew, took about 1 s in the page for the twenty clients).
+    let keys: Vec<String> = installed
+        .iter()
+        .map(|s| {
             if folds {
                 folded_name(&s.name)
             } else {
                 s.name.clone()
             }
-        };
-        let group: Vec<usize> = (i..installed.len())
-            .filter(|&j| key(&installed[j]) == key(skill))
-            .collect();
-        if group.len() < 2 {
-            continue;
+        })
+        .collect();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (j, key) in keys.iter().enumerate() {
+        match group_of.get(key.as_str()) {
+            Some(&g) => groups[g].push(j),
+            None => {
+                group_of.insert(key, groups.len());
+                groups.push(vec![j]);
+            }
         }
-        seen.extend(&group);
+    }
+    let mut out = Vec::new();
+    for group in groups.into_iter().filter(|g| g.len() >= 2) {
+        let skill = &installed[group[0]];
         let named: Vec<String> = group
             .iter()
             .map(|&j| format!("`{}` (folder `{}`)", installed[j].name, installed[j].dir))
