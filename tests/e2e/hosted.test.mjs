@@ -110,6 +110,7 @@ test('under /skill-playground/: the main flows, a CLI link, and offline', { time
   const zed = execFileSync(skillpg, ['share', '--zed', releaseNotes], { encoding: 'utf8' }).trim();
   await loadUrl(zed);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === 1);
+  await showView(page, 'share');
   assert.equal(await page.getAttribute('[data-testid="open-in-zed"]', 'href'), zed);
 
   // Offline: the page and its wasm come from the cache, under the path.
@@ -129,6 +130,7 @@ test('under /skill-playground/: the main flows, a CLI link, and offline', { time
     await page.waitForSelector('[data-built]');
     await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
     assert.equal(await catalogCount(), 1, 'the skill loaded last is kept across the reload');
+    await showView(page, 'tokens');
     assert.match(await page.textContent('[data-testid="token-count"]'), /tokens/);
   } finally {
     await ctx.setOffline(false);

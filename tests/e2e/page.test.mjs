@@ -254,6 +254,7 @@ describe('the playground page', () => {
       await other.setOffline(true);
       await page.reload();
       await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
+      await showView(page, 'tokens');
       assert.match(await page.textContent('[data-testid="token-count"]'), /tokens/);
     } finally {
       await other.close();

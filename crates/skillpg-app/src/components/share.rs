@@ -128,6 +128,11 @@ pub fn SharePanel() -> impl IntoView {
                 }
             }>"Download a /.well-known/agent-skills/ folder (zip)"</button>
             {move || {
+                // Made while the Share view is shown: percent-encoding SKILL.md on every keystroke
+                // elsewhere would slow the editor for a button no one sees.
+                if c.view.get() != crate::state::View::Share {
+                    return None;
+                }
                 let md = c.state.with(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown()).map(|(t, _)| t));
                 md.filter(|t| t.len() <= skillpg_share::interchange::MAX_ZED_BYTES).map(|t| view! {
                     <a class="button" data-testid="open-in-zed" href=skillpg_share::interchange::zed_link(&t)

@@ -80,7 +80,12 @@ pub fn TokenView() -> impl IntoView {
     // What the view draws, recomputed only when it changes: the total comes from the cached
     // count, and only a prefix cut at a piece boundary is split into segments, so typing in a
     // long file does not re-tokenize it all or rebuild the spans.
-    let shown = Memo::new(move |_| {
+    // Only while the Tokens view is shown: hidden, it keeps what it last drew and reads nothing,
+    // so a keystroke elsewhere does not decode, count and draw the file's tokens again.
+    let shown = Memo::new(move |last: Option<&Option<(String, usize, usize)>>| {
+        if c.view.get() != crate::state::View::Tokens {
+            return last.cloned().flatten();
+        }
         text().map(|t| {
             let total = skillpg_tokens::count_cached(&t);
             let n_chars = t.chars().count();
