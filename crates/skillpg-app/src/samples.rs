@@ -1,6 +1,6 @@
 //! The gallery: sample skills written for this project (not taken from the corpus).
 
-use crate::state::SkillInput;
+use skillpg_share::SkillInput;
 
 /// A gallery entry.
 #[derive(Debug, Clone, Copy)]

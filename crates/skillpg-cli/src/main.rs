@@ -13,6 +13,7 @@ mod cmd;
 mod doctor;
 mod eval_cmd;
 mod github_cmd;
+mod options;
 mod project;
 mod render;
 mod route_cmd;

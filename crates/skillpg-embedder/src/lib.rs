@@ -9,6 +9,7 @@
 //! product's router.
 
 pub mod cpu;
+pub mod epilogue;
 pub mod error;
 pub mod fast;
 pub mod q8;

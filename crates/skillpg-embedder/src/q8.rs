@@ -13,7 +13,7 @@
 //! Only weights that are exactly int8 blocks take this path ([`Q8Linear::exact`]); f32 and f16
 //! weights keep the f32 kernel, so `--weights f32` stays f32.
 
-use crate::fast::{Epilogue, NR, write_block};
+use crate::epilogue::{Epilogue, NR, write_block};
 use crate::weights::Q8_BLOCK;
 use skillpg_math::to_i16;
 

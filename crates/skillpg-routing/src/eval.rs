@@ -36,17 +36,7 @@ pub const DEFAULT_SEED: u64 = 42;
 /// (skill-creator's `run_eval`).
 pub const TRIGGER_THRESHOLD: f64 = 0.5;
 
-/// The most queries an eval set may hold (skill-creator's sets hold about 20).
-pub const MAX_QUERIES: usize = 500;
-
-/// One eval query, in skill-creator's format.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EvalQuery {
-    /// What a person asks.
-    pub query: String,
-    /// Whether the skill should be used for it.
-    pub should_trigger: bool,
-}
+pub use crate::skill_creator::{EvalQuery, MAX_QUERIES};
 
 /// Which part of the eval set a query is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

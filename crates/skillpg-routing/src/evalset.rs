@@ -10,7 +10,8 @@
 //! Every reader is bounded ([`MAX_QUERIES`]), refuses an empty query, and names the entry or
 //! line that is wrong; none panics on any text (`fuzz/fuzz_targets/eval_set.rs`).
 
-use crate::eval::{EvalQuery, EvalReport, MAX_QUERIES, QueryRow};
+use crate::eval::{EvalReport, QueryRow};
+use crate::skill_creator::{EvalQuery, MAX_QUERIES};
 
 /// The marks a line may start with, and what each means. Word processors and chat apps turn a
 /// typed `-` into a dash or a minus sign and `+` into its full-width form, so those read as
@@ -25,27 +26,7 @@ const MARKS: [(char, bool); 7] = [
     ('\u{FF0D}', false),
 ];
 
-/// Reads skill-creator's eval set, `[{"query": ..., "should_trigger": true}, ...]`, naming
-/// the entry that is wrong.
-pub fn parse_evals(text: &str) -> Result<Vec<EvalQuery>, String> {
-    let items: Vec<EvalQuery> =
-        serde_json::from_str(text).map_err(|e| format!("not an eval set: expected skill-creator's [{{\"query\", \"should_trigger\"}}] list ({e})"))?;
-    if items.len() > MAX_QUERIES {
-        return Err(format!(
-            "the eval set holds {} queries, more than the {MAX_QUERIES} the lab takes",
-            items.len()
-        ));
-    }
-    if let Some(i) = items.iter().position(|q| q.query.trim().is_empty()) {
-        return Err(format!("query {} is empty", i + 1));
-    }
-    Ok(items)
-}
-
-/// The eval set in skill-creator's format (what [`parse_evals`] reads), pretty-printed.
-pub fn evals_json(items: &[EvalQuery]) -> String {
-    serde_json::to_string_pretty(items).unwrap_or_else(|_| "[]".to_owned())
-}
+pub use crate::skill_creator::{evals_json, parse_evals};
 
 /// Reads the lab's lines: `+ query` (should trigger) or `- query` (should not). A line with
 /// neither mark, or with nothing after it, names its number and what it starts with.

@@ -36,6 +36,7 @@ pub mod prompt;
 pub mod protocol;
 pub mod requests;
 pub mod sampling;
+pub mod skill_creator;
 pub mod skills;
 
 /// The answer when no skill fits: a label in request files, a decoder's answer, a choice.

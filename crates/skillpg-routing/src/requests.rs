@@ -31,7 +31,7 @@ struct MultiSkillIn {
 }
 
 /// Reads either JSON format, each through its one reader: skill-creator's per-skill format is
-/// `evalset::parse_evals` (typed, bounded, no empty query), and needs the skill's name
+/// `skill_creator::parse_evals` (typed, bounded, no empty query), and needs the skill's name
 /// (`should_trigger: true` expects that skill, `false` expects NONE, as far as that skill goes);
 /// the multi-skill format `[{"query", "expected"}]` is read here, typed too.
 pub fn parse_labelled(
@@ -53,7 +53,7 @@ pub fn parse_labelled(
                     .to_owned(),
             );
         };
-        let items = crate::evalset::parse_evals(json)?;
+        let items = crate::skill_creator::parse_evals(json)?;
         return Ok(items
             .into_iter()
             .map(|q| Labelled {

@@ -4,7 +4,7 @@ use skillpg_core::check_catalog_with;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::args::*;
+use crate::options::*;
 use crate::project::*;
 use crate::render;
 

@@ -6,7 +6,7 @@ use skillpg_routing::skills::RouteSkill;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::args::*;
+use crate::options::*;
 use crate::route_cmd;
 
 /// What `skillpg compare` takes (its help is the variant's, in `args.rs`).

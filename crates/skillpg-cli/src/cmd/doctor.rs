@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::args::*;
 use crate::doctor;
+use crate::options::*;
 use crate::project::*;
 
 /// What `skillpg doctor` takes (its help is the variant's, in `args.rs`).

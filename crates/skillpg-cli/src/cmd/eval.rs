@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use crate::args::*;
 use crate::eval_cmd;
+use crate::options::*;
 
 /// What `skillpg eval` takes (its help is the variant's, in `args.rs`).
 #[derive(clap::Args, Debug)]

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::args::*;
+use crate::options::*;
 use crate::project::*;
 use crate::render;
 

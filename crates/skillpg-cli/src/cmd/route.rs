@@ -5,7 +5,7 @@ use skillpg_routing::outcome::Descriptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::args::*;
+use crate::options::*;
 use crate::route_cmd;
 
 /// What `skillpg route` takes (its help is the variant's, in `args.rs`).

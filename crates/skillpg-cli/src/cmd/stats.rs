@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::args::*;
+use crate::options::*;
 
 /// What `skillpg stats` takes (its help is the variant's, in `args.rs`).
 #[derive(clap::Args, Debug)]
