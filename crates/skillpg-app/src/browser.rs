@@ -454,28 +454,63 @@ pub async fn fetch_fresh(url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
     if !resp.ok() {
         return Err(format!("{url} answered HTTP {}", resp.status()));
     }
-    read_body(&resp, url, max_bytes).await
+    Ok(read_body(&resp, url, max_bytes).await?)
 }
 
 /// [`fetch_fresh`] that gives up after `timeout_ms` (the browser aborts the request), so one
-/// slow file of an index cannot hold the load for ever.
+/// slow file of an index cannot hold the load for ever. A body over `max_bytes` is
+/// [`FetchError::TooLarge`], which the index loader tells apart from the other failures.
 pub async fn fetch_fresh_within(
     url: &str,
     max_bytes: u64,
     timeout_ms: u32,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, FetchError> {
     let init = web_sys::RequestInit::new();
     init.set_cache(web_sys::RequestCache::NoStore);
     init.set_signal(Some(&web_sys::AbortSignal::timeout_with_u32(timeout_ms)));
+    let or_slow = |e: FetchError| match e {
+        FetchError::Failed(m) => {
+            FetchError::Failed(format!("{m} (or it took over {} s)", timeout_ms / 1000))
+        }
+        too_large => too_large,
+    };
     let resp = start_fetch_with(url, max_bytes, Some(&init))
         .await
-        .map_err(|e| format!("{e} (or it took over {} s)", timeout_ms / 1000))?;
+        .map_err(or_slow)?;
     if !resp.ok() {
-        return Err(format!("{url} answered HTTP {}", resp.status()));
+        return Err(FetchError::Failed(format!(
+            "{url} answered HTTP {}",
+            resp.status()
+        )));
     }
-    read_body(&resp, url, max_bytes)
-        .await
-        .map_err(|e| format!("{e} (or it took over {} s)", timeout_ms / 1000))
+    read_body(&resp, url, max_bytes).await.map_err(or_slow)
+}
+
+/// Why a fetch gave nothing, with the message a person reads: a body over the bytes allowed
+/// apart (callers act on it: an index over the load budget loads nothing), every other
+/// failure (the network, CORS, a status, a timeout) as one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FetchError {
+    /// The body is over the bytes allowed here (by its declared length, or its real one).
+    TooLarge(String),
+    /// Any other failure.
+    Failed(String),
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FetchError::TooLarge(m) | FetchError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for FetchError {}
+
+impl From<FetchError> for String {
+    fn from(e: FetchError) -> String {
+        e.to_string()
+    }
 }
 
 /// An answer: its status, GitHub's rate-limit headers (when the server exposes them) and body.
@@ -491,7 +526,7 @@ const MB: u64 = 1_048_576;
 
 /// Starts fetching `url`: the response once its headers are in, refused when the length it
 /// declares is over `max_bytes`.
-async fn start_fetch(url: &str, max_bytes: u64) -> Result<web_sys::Response, String> {
+async fn start_fetch(url: &str, max_bytes: u64) -> Result<web_sys::Response, FetchError> {
     start_fetch_with(url, max_bytes, None).await
 }
 
@@ -500,37 +535,42 @@ async fn start_fetch_with(
     url: &str,
     max_bytes: u64,
     init: Option<&web_sys::RequestInit>,
-) -> Result<web_sys::Response, String> {
-    let window = web_sys::window().ok_or("no window")?;
+) -> Result<web_sys::Response, FetchError> {
+    let window = web_sys::window().ok_or_else(|| FetchError::Failed("no window".to_owned()))?;
     let promise = match init {
         Some(init) => window.fetch_with_str_and_init(url, init),
         None => window.fetch_with_str(url),
     };
     let resp: web_sys::Response = JsFuture::from(promise)
         .await
-        .map_err(|_| format!("the browser could not fetch {url}: the network or the site's CORS policy refused it"))?
+        .map_err(|_| FetchError::Failed(format!("the browser could not fetch {url}: the network or the site's CORS policy refused it")))?
         .unchecked_into();
     if let Some(n) = declared_length(&resp).filter(|&n| n > max_bytes) {
-        return Err(format!(
+        return Err(FetchError::TooLarge(format!(
             "{url} is {} MB, over the {} MB allowed here",
             n / MB,
             max_bytes / MB
-        ));
+        )));
     }
     Ok(resp)
 }
 
 /// A response's body, refused past `max_bytes` by its real length.
-async fn read_body(resp: &web_sys::Response, url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
-    let buf = JsFuture::from(resp.array_buffer().map_err(|e| format!("{e:?}"))?)
+async fn read_body(
+    resp: &web_sys::Response,
+    url: &str,
+    max_bytes: u64,
+) -> Result<Vec<u8>, FetchError> {
+    let failed = |e: JsValue| FetchError::Failed(format!("{e:?}"));
+    let buf = JsFuture::from(resp.array_buffer().map_err(failed)?)
         .await
-        .map_err(|e| format!("{e:?}"))?;
+        .map_err(failed)?;
     let array = js_sys::Uint8Array::new(&buf);
     if u64::from(array.length()) > max_bytes {
-        return Err(format!(
+        return Err(FetchError::TooLarge(format!(
             "{url} is over the {} MB allowed here",
             max_bytes / MB
-        ));
+        )));
     }
     Ok(array.to_vec())
 }
@@ -625,6 +665,12 @@ impl std::fmt::Display for DownloadError {
 }
 
 impl std::error::Error for DownloadError {}
+
+impl From<FetchError> for DownloadError {
+    fn from(e: FetchError) -> DownloadError {
+        DownloadError::Failed(e.to_string())
+    }
+}
 
 impl From<String> for DownloadError {
     fn from(why: String) -> DownloadError {

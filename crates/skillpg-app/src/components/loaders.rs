@@ -337,6 +337,7 @@ async fn load_index(c: super::Ctx, address: &str) {
     c.status.set(format!("Fetching {address}…"));
     let index = match browser::fetch_fresh_within(address, github::MAX_BYTES, INDEX_FETCH_MS)
         .await
+        .map_err(String::from)
         .and_then(|b| interchange::read_index(&String::from_utf8_lossy(&b)))
     {
         Ok(index) => index,
@@ -380,7 +381,7 @@ async fn load_index(c: super::Ctx, address: &str) {
                     // Refused for its size with less than a file's cap of the budget left: the
                     // index as a whole is over the load budget, and nothing of it is loaded.
                     if left < github::MAX_BYTES
-                        && e.contains("allowed here")
+                        && matches!(e, browser::FetchError::TooLarge(_))
                         && let Some(m) = skillpg_share::over_load_budget(
                             "The index",
                             fetched_bytes.max(skillpg_share::MAX_LOAD_BYTES + 1),
