@@ -911,13 +911,18 @@ mod tests {
             vec![1, 0],
             "on the first skill only"
         );
-        let computed = crate::compute(
-            &crate::analyze_skills(&skills),
-            false,
-            DEFAULT_CONTEXT_WINDOW,
-            Default::default(),
-            "spec",
-        );
+        // Claude Code chosen: its every finding; every other client its gates (errors) alone.
+        let analyzed = crate::analyze_skills(&skills);
+        let under = |chosen: &str| {
+            crate::compute(
+                &analyzed,
+                false,
+                DEFAULT_CONTEXT_WINDOW,
+                Default::default(),
+                chosen,
+            )
+        };
+        let computed = under("claude-code");
         let errors_of = |key: &str| {
             let (_, per_skill) = computed
                 .checks
@@ -935,6 +940,18 @@ mod tests {
         assert_eq!(
             errors_of("claude-code"),
             vec![skillpg_core::Severity::Warning]
+        );
+        // Not chosen, Claude Code's verdict needs only its errors: the warning is not computed.
+        let (_, per_skill) = under("spec")
+            .checks
+            .iter()
+            .find(|(p, _)| p.key == "claude-code")
+            .cloned()
+            .expect("a profile");
+        assert!(
+            per_skill[0]
+                .iter()
+                .all(|d| d.severity == skillpg_core::Severity::Error)
         );
     }
 
