@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use skillpg_core::{
-    Analysis, Diagnostic, Profile, analyze, check, check_catalog_with, check_gates, profile,
+    Analysis, Diagnostic, Profile, analyze, check_catalog_with, check_gates, check_with, profile,
 };
 
 pub use components::app::App;
@@ -88,7 +88,8 @@ struct Read {
 }
 
 /// Checks by analysis identity, profile and whether whole.
-type CheckCache = std::collections::HashMap<(u64, &'static str, bool), Vec<Diagnostic>>;
+type CheckCache =
+    std::collections::HashMap<(u64, &'static str, bool, Option<usize>), Vec<Diagnostic>>;
 
 thread_local! {
     /// The skills as last read: an edit to one skill among a thousand reads that one again and
@@ -132,7 +133,7 @@ pub fn analyze_skills(skills: &[state::SkillInput]) -> Analyzed {
         .collect();
     let analyses = read.iter().map(|r| r.analysis.clone()).collect();
     let ids: Vec<u64> = read.iter().map(|r| r.id).collect();
-    CHECKED.with(|c| c.borrow_mut().retain(|(id, _, _), _| ids.contains(id)));
+    CHECKED.with(|c| c.borrow_mut().retain(|(id, _, _, _), _| ids.contains(id)));
     READ.with(|r| *r.borrow_mut() = read);
     let own = skills
         .iter()
@@ -147,25 +148,26 @@ pub fn analyze_skills(skills: &[state::SkillInput]) -> Analyzed {
     }
 }
 
-/// `analysis`' findings under `profile`, whole or its gates alone, made once per analysis.
+/// `analysis`' findings under `profile` and the person's listing `settings` (the description
+/// cap Claude Code's listing and its `listing-cap` rule share), whole or its gates alone, made
+/// once per analysis and cap.
 fn checked(
     id: u64,
     analysis: &Analysis,
     profile: &'static Profile,
     whole: bool,
+    settings: &skillpg_core::catalog::ListingSettings,
 ) -> Vec<Diagnostic> {
-    if let Some(found) = CHECKED.with(|c| c.borrow().get(&(id, profile.key, whole)).cloned()) {
+    let key = (id, profile.key, whole, settings.description_cap(profile));
+    if let Some(found) = CHECKED.with(|c| c.borrow().get(&key).cloned()) {
         return found;
     }
     let made = if whole {
-        check(analysis, profile)
+        check_with(analysis, profile, settings)
     } else {
         check_gates(analysis, profile)
     };
-    CHECKED.with(|c| {
-        c.borrow_mut()
-            .insert((id, profile.key, whole), made.clone())
-    });
+    CHECKED.with(|c| c.borrow_mut().insert(key, made.clone()));
     made
 }
 
@@ -197,7 +199,7 @@ pub fn compute(
                     if !whole {
                         input.retain(|d| d.severity == skillpg_core::Severity::Error);
                     }
-                    [input, checked(id, a, p, whole)].concat()
+                    [input, checked(id, a, p, whole, &settings)].concat()
                 })
                 .collect();
             (*p, per_skill)
@@ -308,6 +310,41 @@ mod tests {
                 .any(|d| d.rule == "broken-link"),
             "the changed skill's own finding: {:?}",
             computed.checks[0].1[1]
+        );
+    }
+
+    /// The Check view follows the person's Claude Code listing settings: with
+    /// `skillListingMaxDescChars` at 3,000, a 2,000-character description is not over the cap
+    /// there either (the Listing column and the findings give one number).
+    #[test]
+    fn the_checks_follow_the_persons_listing_cap() {
+        let long = "x".repeat(2_000);
+        let skills = vec![state::SkillInput {
+            dir_name: "s".into(),
+            files: vec![(
+                "SKILL.md".into(),
+                format!("---\nname: s\ndescription: {long}\n---\nbody\n").into_bytes(),
+            )],
+            findings: Vec::new(),
+            inside: None,
+            folder_unknown: false,
+        }];
+        let analyzed = analyze_skills(&skills);
+        let over = |settings: skillpg_core::catalog::ListingSettings| {
+            compute(&analyzed, false, 200_000, settings, "claude-code")
+                .checks
+                .iter()
+                .find(|(p, _)| p.key == "claude-code")
+                .map(|(_, d)| d[0].iter().filter(|d| d.rule == "listing-cap").count())
+                .unwrap_or(0)
+        };
+        assert_eq!(over(Default::default()), 1);
+        assert_eq!(
+            over(skillpg_core::catalog::ListingSettings {
+                max_description_chars: Some(3_000),
+                ..Default::default()
+            }),
+            0
         );
     }
 }

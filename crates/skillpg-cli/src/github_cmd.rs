@@ -238,7 +238,8 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
     let mut reports = Vec::new();
     let mut checks = Vec::new();
     for p in &profiles {
-        let (per_skill, _) = check_in_project(&inputs, &checked, p, project.as_ref());
+        let (per_skill, _) =
+            check_in_project(&inputs, &checked, p, project.as_ref(), &Default::default());
         reports.push(skillpg_report::check_json(p, analyses, &per_skill, &[]));
         checks.push((*p, per_skill));
     }

@@ -2,7 +2,7 @@
 //! found, and read the project's settings.
 
 use skillpg_core::ingest::Ingested;
-use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check};
+use skillpg_core::{Analysis, Diagnostic, Profile, analyze};
 use std::path::PathBuf;
 
 /// Reads every path; a path that cannot be read is a usage error.
@@ -69,8 +69,11 @@ pub(crate) fn check_under(
     inputs: &[(Ingested, PathBuf)],
     checked: &Checked,
     profile: &Profile,
+    settings: &skillpg_core::catalog::ListingSettings,
 ) -> Vec<Vec<Diagnostic>> {
-    let own = parallel_map(&checked.analyses, |a| check(a, profile));
+    let own = parallel_map(&checked.analyses, |a| {
+        skillpg_core::check_with(a, profile, settings)
+    });
     checked
         .owner
         .iter()
@@ -169,8 +172,9 @@ pub(crate) fn check_in_project(
     checked: &Checked,
     p: &Profile,
     project: Option<&(skillpg_report::config::Config, PathBuf)>,
+    settings: &skillpg_core::catalog::ListingSettings,
 ) -> (Vec<Vec<Diagnostic>>, usize) {
-    let mut per_skill = check_under(inputs, checked, p);
+    let mut per_skill = check_under(inputs, checked, p, settings);
     let mut ignored = 0;
     if let Some((c, _)) = project {
         for (a, d) in checked.analyses.iter().zip(per_skill.iter_mut()) {

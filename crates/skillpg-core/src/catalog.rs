@@ -294,6 +294,17 @@ impl ListingSettings {
     /// page's field both hold to it).
     pub const MAX_DESCRIPTION_CAP: usize = 100_000;
 
+    /// The most characters of one description `profile`'s listing shows under these settings:
+    /// the person's where the listing is settable, else the client's own cap. The one answer of
+    /// the listing and of the `listing-cap` rule.
+    pub fn description_cap(&self, profile: &Profile) -> Option<usize> {
+        let listing = profile.listing?;
+        match self.max_description_chars {
+            Some(cap) if listing.settable => Some(cap),
+            _ => listing.description_cap,
+        }
+    }
+
     /// The state of `skill` (by its listed name, else its folder): `on` unless set.
     pub fn override_of(&self, skill: &InstalledSkill) -> SkillOverride {
         self.overrides
@@ -324,9 +335,7 @@ pub fn listing_with(
     let mut listing = profile.listing?;
     let mut budget = budget(&listing, context_window)?;
     if listing.settable {
-        if let Some(cap) = settings.max_description_chars {
-            listing.description_cap = Some(cap);
-        }
+        listing.description_cap = settings.description_cap(profile);
         // The share is of the window's tokens, at the listing's four characters a token.
         if let (Some(f), Some(window), ListingCost::CharsAtFourPerToken) = (
             settings
@@ -792,5 +801,41 @@ mod tests {
         assert_eq!(BudgetUnit::ApproxTokens.cost("abcde"), 2);
         assert_eq!(BudgetUnit::ApproxTokens.cost("日本"), 2, "6 bytes");
         assert_eq!(BudgetUnit::Characters.cost("日本"), 2);
+    }
+
+    /// One cap: the listing and the `listing-cap` rule follow the person's setting alike.
+    #[test]
+    fn the_rule_and_the_listing_share_the_persons_description_cap() {
+        use crate::profile::{CLAUDE_CODE, CODEX};
+        let long = "x".repeat(2_000);
+        let text = format!("---\nname: s\ndescription: {long}\n---\nbody\n");
+        let bundle = crate::SkillBundle::new(
+            "s",
+            vec![crate::BundleFile {
+                path: "SKILL.md".into(),
+                bytes: text.into_bytes(),
+            }],
+        );
+        let a = crate::analyze(&bundle);
+        let capped = |settings: &ListingSettings| {
+            crate::check_with(&a, &CLAUDE_CODE, settings)
+                .into_iter()
+                .filter(|d| d.rule == "listing-cap")
+                .count()
+        };
+        let default = ListingSettings::default();
+        assert_eq!(default.description_cap(&CLAUDE_CODE), Some(1536));
+        assert_eq!(capped(&default), 1);
+        let wide = ListingSettings {
+            max_description_chars: Some(3_000),
+            ..Default::default()
+        };
+        assert_eq!(wide.description_cap(&CLAUDE_CODE), Some(3_000));
+        assert_eq!(capped(&wide), 0, "3,000 characters hold the 2,000");
+        // A client whose listing is not settable keeps its own cap.
+        assert_eq!(
+            wide.description_cap(&CODEX),
+            default.description_cap(&CODEX)
+        );
     }
 }

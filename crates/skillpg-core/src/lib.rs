@@ -34,9 +34,21 @@ use rules::{Cx, listing_budget};
 /// their line and column filled in. Only the profile's gates are errors: whatever a rule set,
 /// any other finding is capped at a warning here, so no advisory rule can change a verdict.
 pub fn check(analysis: &Analysis, profile: &Profile) -> Vec<Diagnostic> {
+    check_with(analysis, profile, &catalog::ListingSettings::default())
+}
+
+/// [`check`] under a person's listing `settings` where the client's listing has them (Claude
+/// Code's `skillListingMaxDescChars` is the cap its `listing-cap` rule holds a description to,
+/// as its listing does: one number, `ListingSettings::description_cap`).
+pub fn check_with(
+    analysis: &Analysis,
+    profile: &Profile,
+    settings: &catalog::ListingSettings,
+) -> Vec<Diagnostic> {
     let mut cx = Cx {
         a: analysis,
         profile,
+        settings,
         out: Vec::new(),
     };
     for (_, rule) in rules::ALL {
@@ -53,9 +65,11 @@ pub fn check(analysis: &Analysis, profile: &Profile) -> Vec<Diagnostic> {
 /// or change an error). A verdict needs no more: the page's client matrix runs this for every
 /// client but the chosen one, which [`check`] runs whole.
 pub fn check_gates(analysis: &Analysis, profile: &Profile) -> Vec<Diagnostic> {
+    let settings = catalog::ListingSettings::default();
     let mut cx = Cx {
         a: analysis,
         profile,
+        settings: &settings,
         out: Vec::new(),
     };
     for (meta, rule) in rules::ALL {

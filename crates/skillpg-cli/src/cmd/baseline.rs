@@ -36,7 +36,8 @@ pub(crate) fn run(args: BaselineArgs) -> Result<ExitCode, String> {
     let reports: Vec<skillpg_report::CheckJson> = profiles
         .iter()
         .map(|p| {
-            let per_skill = check_in_project(&inputs, &checked, p, project.as_ref()).0;
+            let per_skill =
+                check_in_project(&inputs, &checked, p, project.as_ref(), &Default::default()).0;
             skillpg_report::check_json(p, &checked.analyses, &per_skill, &[])
         })
         .collect();

@@ -81,7 +81,8 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
     let mut reports = Vec::new();
     let mut ignored = 0;
     for p in &profiles {
-        let (per_skill, p_ignored) = check_in_project(&inputs, &checked, p, project.as_ref());
+        let (per_skill, p_ignored) =
+            check_in_project(&inputs, &checked, p, project.as_ref(), &settings);
         ignored += p_ignored;
         let mut catalog_diags = if catalog {
             check_catalog_with(analyses, p, context_window, &settings)

@@ -37,7 +37,7 @@ pub(crate) fn run(args: WhereArgs) -> Result<ExitCode, String> {
         .map(|p| {
             (
                 *p,
-                check_in_project(&inputs, &checked, p, project.as_ref()).0,
+                check_in_project(&inputs, &checked, p, project.as_ref(), &Default::default()).0,
             )
         })
         .collect();

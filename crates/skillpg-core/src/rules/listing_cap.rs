@@ -1,5 +1,6 @@
 //! ## What it checks
-//! `description` plus `when_to_use` fits Claude Code's listing cap (1,536 characters).
+//! `description` plus `when_to_use` fits Claude Code's listing cap (1,536 characters, or the
+//! person's `skillListingMaxDescChars`: the cap its listing uses, `ListingSettings::description_cap`).
 //! ## Why it matters
 //! Claude Code truncates the entry in the skill listing, so the end of the description, often
 //! the "use when" part, never reaches the model.
@@ -25,6 +26,7 @@ pub fn check(cx: &mut Cx) {
     let Some(cap) = cx.profile.listing_cap_chars else {
         return;
     };
+    let cap = cx.settings.description_cap(cx.profile).unwrap_or(cap);
     let description = cx
         .field("description")
         .and_then(|n| n.as_scalar())

@@ -84,6 +84,8 @@ mod yaml_tab;
 pub(crate) struct Cx<'a> {
     pub a: &'a Analysis,
     pub profile: &'a Profile,
+    /// The person's listing settings, where the client's listing has them.
+    pub settings: &'a crate::catalog::ListingSettings,
     pub out: Vec<Diagnostic>,
 }
 
