@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use skillpg_tidy::{
-    crate_edges, fn_length, module_cycles, module_docs, rust_files, test_counts, unknown_fields,
-    workspace_root,
+    crate_edges, fn_length, live_html, module_cycles, module_docs, rust_files, test_counts,
+    unknown_fields, workspace_root,
 };
 
 fn crates_dir() -> std::path::PathBuf {
@@ -56,6 +56,10 @@ fn crates_depend_only_along_the_allowed_edges() {
     let edges = crate_edges::workspace_edges(&String::from_utf8_lossy(&out.stdout)).expect("edges");
     let crates: BTreeSet<String> = crate_names().into_iter().collect();
     assert_none("crate edges", &crate_edges::violations(&crates, &edges));
+    assert_none(
+        "stale crate-edge permissions",
+        &crate_edges::stale_permissions(&crates, &edges),
+    );
 }
 
 #[test]
@@ -137,4 +141,29 @@ fn the_readme_states_the_trees_test_counts() {
         stated, tree,
         "README.md's tier table states {stated:?}; the tree has {tree:?}: write the tree's counts"
     );
+}
+
+#[test]
+fn no_code_puts_markup_into_the_page() {
+    let mut found = Vec::new();
+    for name in crate_names() {
+        for (path, text) in src_of(&name) {
+            found.extend(
+                live_html::in_rust(&format!("crates/{name}/src/{path}"), &text).expect("parses"),
+            );
+        }
+    }
+    let web = skillpg_tidy::workspace_root().join("web");
+    let mut scripts: Vec<_> = std::fs::read_dir(&web)
+        .expect("web/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "js"))
+        .collect();
+    scripts.sort();
+    assert!(!scripts.is_empty(), "web/ serves JavaScript");
+    for path in scripts {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        found.extend(live_html::in_js(&path.display().to_string(), &text));
+    }
+    assert_none("live HTML", &found);
 }
