@@ -133,7 +133,10 @@ pub fn analyze_skills(skills: &[state::SkillInput]) -> Analyzed {
         .collect();
     let analyses = read.iter().map(|r| r.analysis.clone()).collect();
     let ids: Vec<u64> = read.iter().map(|r| r.id).collect();
-    CHECKED.with(|c| c.borrow_mut().retain(|(id, _, _, _), _| ids.contains(id)));
+    // Checks of analyses no longer read are dropped; a set, not the list: the cache holds about
+    // twenty checks a skill, so a thousand skills would be twenty million comparisons an edit.
+    let live: std::collections::HashSet<u64> = ids.iter().copied().collect();
+    CHECKED.with(|c| c.borrow_mut().retain(|(id, _, _, _), _| live.contains(id)));
     READ.with(|r| *r.borrow_mut() = read);
     let own = skills
         .iter()
