@@ -62,13 +62,25 @@ pub fn Splitter(width: RwSignal<f64>) -> impl IntoView {
 }
 
 /// The views' tab bar: each tab is a link to its fragment (`#view=cost`), so a view can be
-/// bookmarked, opened in a new tab and shared; the current one is marked.
+/// bookmarked, opened in a new tab and shared; the current one is marked. A plain click shows
+/// the view at once rather than through the address's `hashchange`: that event comes a task
+/// later, and the address written after a pause in editing (`write_address`) could replace the
+/// fragment first, so the click was lost (seen in CI: the Lab tab clicked on a fresh page
+/// never opened).
 #[component]
 pub fn ViewTabs(view: RwSignal<View>) -> impl IntoView {
+    let choose = move |ev: leptos::ev::MouseEvent, v: View| {
+        let plain =
+            ev.button() == 0 && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key());
+        if plain {
+            ev.prevent_default();
+            view.set(v);
+        }
+    };
     view! {
         <nav class="views" aria-label="Views" data-testid="view-nav">
             {View::NAV.into_iter().map(|v| view! {
-                <a href=format!("#view={}", v.key()) data-view=v.key()
+                <a href=format!("#view={}", v.key()) data-view=v.key() on:click=move |ev| choose(ev, v)
                     aria-current=move || (view.get() == v || (view.get() == View::Present && v == View::Cost)).then_some("true")>{v.title()}</a>
             }).collect_view()}
         </nav>
