@@ -11,7 +11,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { browser, corpus, keystrokesDuringRouting, root, serve, showView } from '../tests/e2e/harness.mjs';
+import { browser, corpus, fillEditor, keystrokesDuringRouting, root, serve, showView } from '../tests/e2e/harness.mjs';
 
 const runs = Number(process.argv[2] || 7);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -131,13 +131,12 @@ console.error('== a keystroke to its findings in an 8 KB and a 100 KB SKILL.md')
     const paragraph = 'Write release notes from the merged pull requests; group them by area and link each one.\n\n';
     const head = '---\nname: release-notes\ndescription: Writes release notes. Use when a release is cut.\n---\n';
     const text = head + paragraph.repeat(Math.ceil((kb * 1024 - head.length) / paragraph.length));
-    await page.fill('[data-testid="editor"]', text);
+    await fillEditor(page, text);
     await page.waitForTimeout(500);
     await page.evaluate(() => {
-      const ed = document.querySelector('[data-testid="editor"]');
-      const at = ed.value.indexOf('\n', 4);
-      ed.focus();
-      ed.setSelectionRange(at, at);
+      const ed = globalThis.skillpgEditor.current;
+      const at = ed.text().indexOf('\n', 4);
+      ed.select(at, at);
       document.addEventListener('keydown', () => { window.__keydown = performance.now(); }, true);
     });
     const times = [];
@@ -196,10 +195,9 @@ console.error('== typing after a 5 MB paste');
   results.paste5MbMs = median(pastes);
   // Real keystrokes at the end of the name line: `X` breaks the name, Backspace mends it.
   await page.evaluate(() => {
-    const ed = document.querySelector('[data-testid="editor"]');
-    const at = ed.value.indexOf('\n', 4);
-    ed.focus();
-    ed.setSelectionRange(at, at);
+    const ed = globalThis.skillpgEditor.current;
+    const at = ed.text().indexOf('\n', 4);
+    ed.select(at, at);
   });
   const times = [];
   for (let i = 0; i < runs; i++) {
@@ -306,7 +304,7 @@ console.error('== tokenizers');
 server.stop();
 
 const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(root, 'dist', f)), { level: 9 }).length;
-results.gzipBytes = Object.fromEntries(['skillpg_app_bg.wasm', 'skillpg_app.js', 'style.css', 'boot.js', 'index.html', 'sw.js'].map((f) => [f, gz(f)]));
+results.gzipBytes = Object.fromEntries(['skillpg_app_bg.wasm', 'skillpg_app.js', 'editor.js', 'style.css', 'boot.js', 'index.html', 'sw.js'].map((f) => [f, gz(f)]));
 results.gzipTotal = Object.values(results.gzipBytes).reduce((a, b) => a + b, 0);
 // The routing model's worker, fetched only when a person routes (the weights come on top).
 results.gzipWorker = ['worker.js', 'skillpg_worker.js', 'skillpg_worker_bg.wasm'].map(gz).reduce((a, b) => a + b, 0);

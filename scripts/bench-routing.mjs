@@ -142,7 +142,7 @@ if (remote.length) throw new Error(`the benchmark fetched from outside this orig
 const gz = (f) => zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length;
 const sum = (files) => files.reduce((a, f) => a + gz(f), 0);
 const d = (f) => path.join(root, 'dist', f);
-const ourPage = sum(['index.html', 'boot.js', 'style.css', 'skillpg_app.js', 'skillpg_app_bg.wasm'].map(d));
+const ourPage = sum(['index.html', 'boot.js', 'editor.js', 'style.css', 'skillpg_app.js', 'skillpg_app_bg.wasm'].map(d));
 const ourModel = sum(['worker.js', 'skillpg_worker.js', 'skillpg_worker_bg.wasm', 'model/minilm-i8.spgm', 'model/vocab.txt'].map(d));
 const ort = path.join(dir, 'node_modules/onnxruntime-web/dist');
 const theirRuntime = sum([path.join(dir, 'node_modules/@huggingface/transformers/dist/transformers.min.js'), path.join(ort, 'ort-wasm-simd-threaded.asyncify.mjs'), path.join(ort, 'ort-wasm-simd-threaded.asyncify.wasm')]);

@@ -4,9 +4,13 @@
 // under /REPO/). scripts/build-web names the module skillpg_app.js; Trunk names it after the
 // crate. The glue finds its `_bg.wasm` beside itself.
 performance.mark('boot-start');
-import('./skillpg_app.js')
-  .catch(() => import('./skillpg-app.js'))
-  .then((m) => m.default())
+// The editor's bundle (CodeMirror; it sets `globalThis.skillpgEditor`) loads beside the app's
+// module, and the app starts once both are in: the editor is mounted by the app.
+Promise.all([
+  import('./editor.js'),
+  import('./skillpg_app.js').catch(() => import('./skillpg-app.js')),
+])
+  .then(([, m]) => m.default())
   .then(() => performance.mark('app-mounted'))
   .catch((err) => {
     const p = document.createElement('p');

@@ -10,7 +10,7 @@ const MODEL_CACHE = 'skill-playground-model-minilm-i8-v2';
 // keep or forget, never deleted by a new build.
 const KEPT = (k) => k === CACHE || k === MODEL_CACHE || k.startsWith('skillpg-decoder-');
 // Relative to this script, so under any path the page is served from (its scope is its folder).
-const ASSETS = ['./', './index.html', './style.css', './boot.js', './skillpg_app.js', './skillpg_app_bg.wasm', './manifest.webmanifest', './icon-192.png', './icon-512.png'];
+const ASSETS = ['./', './index.html', './style.css', './boot.js', './editor.js', './skillpg_app.js', './skillpg_app_bg.wasm', './manifest.webmanifest', './icon-192.png', './icon-512.png'];
 
 self.addEventListener('install', (event) => {
   // One by one, a missing asset skipped: Trunk names the app's module skillpg-app.js, and what

@@ -110,10 +110,9 @@ export async function keystrokesDuringRouting(page) {
   const many = [1, 2, 3, 4, 5, 6, 7, 8].flatMap((take) => all.map((r) => `${r.query} (take ${take}, ${Date.now()}) => ${r.expected}`));
   await page.fill('[data-testid="routing-requests"]', many.join('\n'));
   await page.evaluate(() => {
-    const ed = document.querySelector('[data-testid="editor"]');
-    const at = ed.value.indexOf('\n', 4);
-    ed.focus();
-    ed.setSelectionRange(at, at);
+    const ed = globalThis.skillpgEditor.current;
+    const at = ed.text().indexOf('\n', 4);
+    ed.select(at, at);
     window.__longTasks = [];
     new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask' });
   });
@@ -153,4 +152,19 @@ export async function keystrokesDuringRouting(page) {
 export async function showView(page, key) {
   await page.click(`[data-testid="view-nav"] a[data-view="${key}"]`);
   await page.waitForSelector(`#view-${key}:not([hidden])`);
+}
+
+/// The text of the page's SKILL.md editor (CodeMirror renders only the lines in sight, so the
+/// DOM does not hold it all: the editor's own document does).
+export async function editorText(page) {
+  return page.evaluate(() => globalThis.skillpgEditor.current?.text() ?? null);
+}
+
+/// Replaces the editor's text as a person does: the editor focused, everything selected with
+/// the keyboard, the new text typed in one input (as an input method or a paste inserts it).
+export async function fillEditor(page, text) {
+  await page.focus('[data-testid="editor"]');
+  await page.keyboard.press('ControlOrMeta+A');
+  if (text === '') await page.keyboard.press('Backspace');
+  else await page.keyboard.insertText(text);
 }

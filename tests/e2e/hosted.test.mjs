@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { browser, dist as builtDist, freePort, openPage, root, showView } from './harness.mjs';
+import { browser, dist as builtDist, editorText, freePort, openPage, root, showView } from './harness.mjs';
 
 // scripts/test-trunk points this at Trunk's output.
 const dist = process.env.SKILLPG_DIST || builtDist;
@@ -82,7 +82,7 @@ test('under /skill-playground/: the main flows, a CLI link, and offline', { time
   await opened.page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
   assert.equal(await opened.page.locator('[data-testid="catalog"] .catalog-item').count(), 1);
   assert.equal(
-    await opened.page.inputValue('[data-testid="editor"]'),
+    await editorText(opened.page),
     fs.readFileSync(path.join(sample, 'SKILL.md'), 'utf8'),
   );
 
@@ -100,7 +100,7 @@ test('under /skill-playground/: the main flows, a CLI link, and offline', { time
   await loadUrl(`${origin}/.well-known/agent-skills/index.json`);
   await page.waitForFunction(() => /Loaded 1 skill\(s\) from the index, each file checked/.test(document.querySelector('[data-testid="status"]').textContent));
   assert.equal(await catalogCount(), 1);
-  assert.equal(await page.inputValue('[data-testid="editor"]'), fs.readFileSync(path.join(releaseNotes, 'SKILL.md'), 'utf8'));
+  assert.equal(await editorText(page), fs.readFileSync(path.join(releaseNotes, 'SKILL.md'), 'utf8'));
   fs.appendFileSync(path.join(top, '.well-known/agent-skills/release-notes/references/style.md'), 'tampered\n');
   await page.click('[data-testid="clear"]');
   await loadUrl(`${origin}/.well-known/agent-skills/index.json`);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { browser, openPage, screenshotPath, serve } from './harness.mjs';
+import { browser, editorText, fillEditor, openPage, screenshotPath, serve } from './harness.mjs';
 
 let server;
 let ctx;
@@ -108,14 +108,14 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     const level1 = Number((await page.locator('[data-testid="levels-table"] tbody tr td').first().textContent()).replace(/,/g, ''));
     assert.ok(level1 > 0, 'levels are counted from the decoded text');
     // The editor shows the text decoded, read-only (an edit would re-encode it), and says why.
-    const shown = await page.inputValue('[data-testid="editor"]');
+    const shown = await editorText(page);
     assert.ok(!shown.includes('\0') && shown.includes('name: utf16-skill'), JSON.stringify(shown.slice(0, 40)));
-    assert.equal(await page.locator('[data-testid="editor"]').evaluate((e) => e.readOnly), true);
+    assert.equal(await page.locator('[data-testid="editor"]').evaluate((e) => e.getAttribute('aria-readonly') === 'true'), true);
     assert.match(await page.textContent('[data-testid="editor-encoding"]'), /UTF-16 \(little-endian\).*read-only/);
     await page.click('[data-testid="editor-to-utf8"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="editor-encoding"]') === null);
-    assert.equal(await page.inputValue('[data-testid="editor"]'), text, 'saved as UTF-8, without the byte order mark');
-    assert.equal(await page.locator('[data-testid="editor"]').evaluate((e) => e.readOnly), false);
+    assert.equal(await editorText(page), text, 'saved as UTF-8, without the byte order mark');
+    assert.equal(await page.locator('[data-testid="editor"]').evaluate((e) => e.getAttribute('aria-readonly') === 'true'), false);
     assert.equal(await verdict(page, 'spec'), 'loads');
     await page.screenshot({ path: screenshotPath('09-hostile'), fullPage: true });
     assert.deepEqual(errors, []);
@@ -145,13 +145,13 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     await page.click('[data-testid="clear"]');
     await page.click('[data-testid="sample-release-notes"]');
     await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
-    const edited = (await page.inputValue('[data-testid="editor"]')) + '\nMy own line.\n';
-    await page.fill('[data-testid="editor"]', edited);
+    const edited = (await editorText(page)) + '\nMy own line.\n';
+    await fillEditor(page, edited);
     await page.click('[data-testid="sample-release-notes"]');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === 2);
     assert.match(await page.textContent('[data-testid="status"]'), /nothing was replaced.*release-notes-2/);
     await page.locator('[data-testid="catalog"] .catalog-item').first().locator('button').first().click();
-    assert.equal(await page.inputValue('[data-testid="editor"]'), edited, 'the edit is kept');
+    assert.equal(await editorText(page), edited, 'the edit is kept');
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -202,15 +202,15 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     assert.equal(await page.inputValue('#url-input'), '');
     // Wait for the sample to be saved, then trap: nothing after the trap is saved.
     await page.waitForTimeout(1500);
-    const before = await page.inputValue('[data-testid="editor"]');
+    const before = await editorText(page);
     await page.evaluate(() => window.dispatchEvent(new ErrorEvent('error', { error: new WebAssembly.RuntimeError('unreachable') })));
     await page.waitForSelector('[data-testid="fatal"]');
     assert.match(await page.textContent('[data-testid="fatal"]'), /saved work is as it was before this action/);
-    await page.fill('[data-testid="editor"]', before + '\nafter the trap\n');
+    await fillEditor(page, before + '\nafter the trap\n');
     await page.waitForTimeout(1500);
     await page.reload();
     await page.waitForSelector('[data-built]');
-    assert.equal(await page.inputValue('[data-testid="editor"]'), before, 'the state before the trap is what comes back');
+    assert.equal(await editorText(page), before, 'the state before the trap is what comes back');
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -231,12 +231,12 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === 2, null, { timeout: 60_000 });
     // Let the save of the folder finish, then change something and close the tab at once.
     await page.waitForTimeout(4000);
-    const edited = (await page.inputValue('[data-testid="editor"]')) + '\nA line typed just before closing.\n';
-    await page.fill('[data-testid="editor"]', edited);
+    const edited = (await editorText(page)) + '\nA line typed just before closing.\n';
+    await fillEditor(page, edited);
     await page.close();
     ({ page, errors } = await open(server.url));
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="catalog"] .catalog-item').length === 2, null, { timeout: 60_000 });
-    assert.equal(await page.inputValue('[data-testid="editor"]'), edited, 'the last change is kept');
+    assert.equal(await editorText(page), edited, 'the last change is kept');
     // The folder's bytes are in the Cache API store, not in local storage.
     const stored = await page.evaluate(() => Object.keys(localStorage).reduce((n, k) => n + localStorage.getItem(k).length, 0));
     assert.ok(stored < 1_000_000, `local storage holds ${stored} characters`);
@@ -262,7 +262,7 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     const pdf = fs.readFileSync(path.join(path.dirname(corpus), '../skill-creator/SKILL.md'), 'utf8');
     await page.click('[data-testid="clear"]');
     await page.click('[data-testid="new-skill"]');
-    await page.fill('[data-testid="editor"]', pdf);
+    await fillEditor(page, pdf);
     await page.waitForFunction(() => /needs the folder/.test(document.querySelector('[data-testid="diagnostics"]').textContent));
     const pasted = await page.locator('[data-testid^="verdict-"] td.selected').evaluateAll((cells) => cells.map((c) => c.textContent + ' ' + (c.getAttribute('title') || '')));
     for (const r of pasted) assert.ok(!/fails|SPG038|new-skill/.test(r), `pasted alone: ${r}`);
@@ -275,23 +275,23 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     await page.click('[data-testid="clear"]');
     await page.click('[data-testid="sample-release-notes"]');
     await page.waitForSelector('[data-testid="levels-table"] tbody tr', { state: 'attached' });
-    const mine = (await page.inputValue('[data-testid="editor"]')) + '\nMy own words, not yet shared.\n';
-    await page.fill('[data-testid="editor"]', mine);
+    const mine = (await editorText(page)) + '\nMy own words, not yet shared.\n';
+    await fillEditor(page, mine);
     await page.waitForTimeout(1500);
     await page.close();
     const shared = link({ skills: [{ dir: 'good', files: [{ p: 'SKILL.md', t: GOOD }] }] });
     ({ page, errors } = await open(shared));
     await page.waitForSelector('[data-testid="shared-banner"]');
-    assert.equal(await page.inputValue('[data-testid="editor"]'), GOOD, "the link's skill is shown");
+    assert.equal(await editorText(page), GOOD, "the link's skill is shown");
     // A reload asks again: the link stays in the address until the visitor chooses.
     await page.reload();
     await page.waitForSelector('[data-testid="shared-banner"]');
     await page.click('[data-testid="shared-back"]');
-    await page.waitForFunction((text) => document.querySelector('[data-testid="editor"]').value === text, mine);
+    await page.waitForFunction((text) => globalThis.skillpgEditor.current?.text() === text, mine);
     assert.equal(await page.$('[data-testid="shared-banner"]'), null);
     await page.reload();
     await page.waitForSelector('[data-built]');
-    assert.equal(await page.inputValue('[data-testid="editor"]'), mine, 'the saved work is untouched');
+    assert.equal(await editorText(page), mine, 'the saved work is untouched');
     // Keeping the shared skills makes them the saved work.
     // (Only the fragment differs from the address open now: a reload opens it.)
     await page.goto(shared);
@@ -301,7 +301,7 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
     await page.waitForTimeout(1500);
     await page.reload();
     await page.waitForSelector('[data-built]');
-    assert.equal(await page.inputValue('[data-testid="editor"]'), GOOD);
+    assert.equal(await editorText(page), GOOD);
     assert.equal(await page.$('[data-testid="shared-banner"]'), null);
     assert.deepEqual(errors, []);
     await page.close();

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { browser, corpus, openPage, root, screenshotPath, serveAndBrowse, showView } from './harness.mjs';
+import { browser, corpus, editorText, openPage, root, screenshotPath, serveAndBrowse, showView } from './harness.mjs';
 
 const env = serveAndBrowse();
 const skillpg = path.join(root, 'target/debug/skillpg');
@@ -352,10 +352,10 @@ test('adopting a draft with ": " in it writes valid YAML, runs again with it, an
   await page.click('[data-testid="lab-adopt"]');
   const diff = await page.textContent('[data-testid="lab-adopt-diff"]');
   assert.match(diff, /^\+description: ".*"$/m, `the diff shows the quoted line first: ${diff}`);
-  const before = await page.inputValue('[data-testid="editor"]');
+  const before = await editorText(page);
   await page.click('[data-testid="lab-adopt-apply"]');
   await page.waitForFunction((d) => document.querySelector('.lab-description')?.textContent === d, draft);
-  const after = await page.inputValue('[data-testid="editor"]');
+  const after = await editorText(page);
   assert.notEqual(after, before);
   // The frontmatter parses (no invalid-yaml, no unquoted colon), and the engine reads the
   // description back as written (shown above as the description as written).
@@ -365,7 +365,7 @@ test('adopting a draft with ": " in it writes valid YAML, runs again with it, an
   await page.waitForFunction(() => /^Ran \d+ queries for sql-review/.test(document.querySelector('[data-testid="status"]').textContent), null, { timeout: 120_000 });
   // One undo puts it back.
   await page.click('[data-testid="lab-adopt-undo"]');
-  await page.waitForFunction((b) => document.querySelector('[data-testid="editor"]').value === b, before);
+  await page.waitForFunction((b) => globalThis.skillpgEditor.current?.text() === b, before);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { browser, corpus, root, screenshotPath, serve, showView } from './harness.mjs';
+import { browser, corpus, editorText, fillEditor, root, screenshotPath, serve, showView } from './harness.mjs';
 
 const skillpg = path.join(root, 'target/debug/skillpg');
 let server;
@@ -25,7 +25,7 @@ async function openPage(context = ctx, url = server.url, { fresh = true } = {}) 
 }
 
 async function setEditor(page, text) {
-  await page.fill('[data-testid="editor"]', text);
+  await fillEditor(page, text);
 }
 
 before(async () => {
@@ -102,7 +102,7 @@ describe('the playground page', () => {
     assert.match(await diag.locator('[data-testid="fix-preview"]').textContent(), /^\+description: "Use when: the user asks for notes"$/m);
     await diag.locator('[data-testid="apply-fix"]').click();
     await page.waitForSelector('[data-testid="diagnostic"][data-code="SPG015"]', { state: 'detached' });
-    assert.match(await page.inputValue('[data-testid="editor"]'), /description: "Use when: the user asks for notes"/);
+    assert.match(await editorText(page), /description: "Use when: the user asks for notes"/);
     await page.close();
   });
 
@@ -140,7 +140,7 @@ describe('the playground page', () => {
     const other = await browser();
     try {
       const fresh = await openPage(other, link);
-      assert.equal(await fresh.inputValue('[data-testid="editor"]'), '---\nname: shared-skill\ndescription: Shared. Use when testing links.\n---\n# Shared body ✓\n');
+      assert.equal(await editorText(fresh), '---\nname: shared-skill\ndescription: Shared. Use when testing links.\n---\n# Shared body ✓\n');
       assert.equal(await fresh.inputValue('[data-testid="dir-name"]'), 'shared-skill');
       assert.equal(await fresh.inputValue('[data-testid="cost-turns"]'), '17');
       await fresh.screenshot({ path: screenshotPath('04-shared'), fullPage: true });
@@ -213,7 +213,7 @@ describe('the playground page', () => {
     const ids = await page.$$eval('[data-testid="tokens"] .tok', (els) => els.reduce((s, e) => s + e.dataset.ids.split(' ').length, 0));
     assert.equal(ids, n);
     const joined = await page.$$eval('[data-testid="tokens"] .tok', (els) => els.map((e) => e.textContent).join(''));
-    assert.equal(joined, await page.inputValue('[data-testid="editor"]'));
+    assert.equal(joined, await editorText(page));
     await page.screenshot({ path: screenshotPath('05-tokens'), fullPage: true });
     await page.setViewportSize({ width: 360, height: 800 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -1,11 +1,11 @@
 // Pasting large text into the SKILL.md editor, as a person does: through the clipboard
 // (Ctrl+V) and through the browser's text input (the devtools protocol's insertText, which an
-// input method also takes), never by setting the textarea's value. Chromium's own editing
-// inserts a many-line text in time that grows with the square of its lines (a 5 MB paste never
-// finished); the editor splices large inserts itself, so the findings show within seconds.
+// input method also takes), never by setting the editor's text. With a textarea, Chromium's own
+// editing inserted a many-line text in time that grew with the square of its lines (a 5 MB paste
+// never finished); CodeMirror takes a paste as one change, so the findings show within seconds.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openPage, serveAndBrowse } from './harness.mjs';
+import { editorText, openPage, serveAndBrowse } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -42,18 +42,18 @@ describe('pasting into the editor', () => {
       await page.waitForFunction(() => Number(document.querySelector('[data-testid="levels-table"] tbody tr td:nth-child(3)')?.textContent.replace(/,/g, '')) > 1_000_000, null, { timeout: BOUND_MS });
       const ms = Date.now() - t0;
       assert.ok(ms < BOUND_MS, `${how}: ${ms} ms`);
-      assert.equal((await page.inputValue('[data-testid="editor"]')).length, text.length, 'the whole text is in the editor');
+      assert.equal((await editorText(page)).length, text.length, 'the whole text is in the editor');
       // The findings are those of the pasted text: a valid skill named as its folder.
       assert.equal(await page.locator('[data-testid="diagnostic"][data-code="SPG038"]').count(), 0);
       const counted = await level2(page);
       // Typing still works after the paste: the selection sits at the end of the pasted text.
       await page.keyboard.type('!');
-      assert.ok((await page.inputValue('[data-testid="editor"]')).endsWith('!'), 'the caret is after the paste');
+      assert.ok((await editorText(page)).endsWith('!'), 'the caret is after the paste');
       // The saved state reopens the text (saving waits for a pause in typing).
       await page.waitForTimeout(1000);
       await page.reload();
       await page.waitForFunction((n) => Number(document.querySelector('[data-testid="levels-table"] tbody tr td:nth-child(3)')?.textContent.replace(/,/g, '')) >= n, counted, { timeout: BOUND_MS });
-      assert.equal((await page.inputValue('[data-testid="editor"]')).length, text.length + 1);
+      assert.equal((await editorText(page)).length, text.length + 1);
       console.log(`# ${how}: 5 MB pasted to findings in ${ms} ms`);
       assert.deepEqual(errors, []);
       await page.close();
@@ -64,18 +64,18 @@ describe('pasting into the editor', () => {
     const { page, errors } = await openPage(env.ctx, env.server.url);
     await page.click('[data-testid="clear"]');
     await page.click('[data-testid="sample-release-notes"]');
-    const before = await page.inputValue('[data-testid="editor"]');
+    const before = await editorText(page);
     const l2 = await level2(page);
     await replaceAll(page, 'insertText', HEAD + body(9));
     await page.waitForFunction(() => /up to 8 MB/.test(document.querySelector('[data-testid="status"]').textContent), null, { timeout: BOUND_MS });
     assert.match(await page.textContent('[data-testid="status"]'), /SKILL\.md 9\.0 MB.*earlier text is kept/);
-    assert.equal(await page.inputValue('[data-testid="editor"]'), before, 'nothing is lost');
+    assert.equal(await editorText(page), before, 'nothing is lost');
     assert.equal(await level2(page), l2);
     // Small edits still go through.
     await page.focus('[data-testid="editor"]');
     await page.keyboard.press('Control+End');
     await page.keyboard.type('more');
-    assert.equal(await page.inputValue('[data-testid="editor"]'), before + 'more');
+    assert.equal(await editorText(page), before + 'more');
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { browser, openPage, screenshotPath, serveAndBrowse, showView } from './harness.mjs';
+import { browser, editorText, fillEditor, openPage, screenshotPath, serveAndBrowse, showView } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -42,7 +42,7 @@ test('one screen at 1280×800 and 1440×900: no page scroll; the editor, all twe
     await page.waitForTimeout(100);
     const doc = await page.evaluate(() => [document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]);
     assert.ok(doc[0] <= doc[1] && doc[2] <= doc[3], `the document does not scroll at ${width}×${height}: ${doc}`);
-    for (const sel of ['[data-testid="editor"]', '[data-testid="dropzone"]', '[data-testid="view-nav"]', '[data-testid="profile-line"]', '[data-testid="diagnostics"]']) {
+    for (const sel of ['[data-testid="editor-host"]', '[data-testid="dropzone"]', '[data-testid="view-nav"]', '[data-testid="profile-line"]', '[data-testid="diagnostics"]']) {
       assert.equal(await boxInside(page, sel), true, `at ${width}×${height}`);
     }
     const cells = await page.$$eval('[data-testid^="cell-"][data-testid$="-0"]', (tds) => tds.map((td) => td.dataset.testid));
@@ -59,7 +59,7 @@ test('one screen at 1280×800 and 1440×900: no page scroll; the editor, all twe
     await page.waitForSelector(`#view-${v}:not([hidden])`);
     // One view shown at a time, in the right pane, the editor still beside it.
     assert.deepEqual(await page.$$eval('section.view:not([hidden])', (ss) => ss.map((s) => s.id)), [`view-${v}`]);
-    assert.equal(await boxInside(page, '[data-testid="editor"]'), true, `the editor beside ${v}`);
+    assert.equal(await boxInside(page, '[data-testid="editor-host"]'), true, `the editor beside ${v}`);
     // The address holds the work and the view; on Share, the view before it (an address
     // copied there opens on what its sender showed, not on export buttons).
     const opensOn = v === 'share' ? 'lab' : v;
@@ -156,14 +156,14 @@ test('a folder of 1,000 generated skills: the first verdict in under 10 s, the e
   assert.ok(rows > 5 && rows < 120, `${rows} catalog rows rendered`);
   assert.ok(await page.locator('[data-testid="verdicts"] th.skill-col').count() <= 8);
   assert.equal(await page.evaluate(() => document.documentElement.scrollHeight <= innerHeight), true, 'still one screen');
-  assert.equal(await boxInside(page, '[data-testid="editor"]'), true, 'the editor at the top');
+  assert.equal(await boxInside(page, '[data-testid="editor-host"]'), true, 'the editor at the top');
   // The catalog scrolls as the whole list: the last skill can be reached and chosen.
   await page.$eval('[data-testid="catalog"]', (el) => { el.scrollTop = el.scrollHeight; });
   await page.locator('[data-testid="catalog"] .catalog-item button[role="tab"]', { hasText: 'generated-skill-0999' }).click();
-  assert.match(await page.inputValue('[data-testid="editor"]'), /name: generated-skill-0999/);
+  assert.match(await editorText(page), /name: generated-skill-0999/);
   // Typing still reaches the findings.
   const t1 = Date.now();
-  await page.fill('[data-testid="editor"]', '---\nname: Generated_Skill\ndescription: x\n---\nbody\n');
+  await fillEditor(page, '---\nname: Generated_Skill\ndescription: x\n---\nbody\n');
   await page.waitForSelector('[data-testid="diagnostic"][data-code="SPG038"]', { state: 'attached' });
   console.log(`an edit among 1,000 skills to its findings: ${Date.now() - t1} ms`);
   assert.deepEqual(errors, []);
@@ -174,7 +174,7 @@ test('a folder of 1,000 generated skills: the first verdict in under 10 s, the e
 
 test('the rule reference is searchable and every finding links to its rule', async () => {
   const { page, errors } = await samplePage();
-  await page.fill('[data-testid="editor"]', '---\nname: Bad_Name\ndescription: x\n---\nbody\n');
+  await fillEditor(page, '---\nname: Bad_Name\ndescription: x\n---\nbody\n');
   const first = page.locator('[data-testid="diagnostic"] a.code').first();
   const href = await first.getAttribute('href');
   assert.match(href, /^#rule-[a-z0-9_-]+$/);
@@ -261,7 +261,7 @@ test('the token view is one tab stop, with the arrow keys, Home and End inside i
   assert.equal(await page.locator('[data-testid="tokens"] [tabindex="0"]').count(), 1, 'still one tab stop');
   // A finding's message is written once (the list under Check); by the editor, a button that
   // selects the place. The profile is named by its title.
-  await page.fill('[data-testid="editor"]', '---\nname: Bad_Name\ndescription: x\n---\nbody\n');
+  await fillEditor(page, '---\nname: Bad_Name\ndescription: x\n---\nbody\n');
   const message = await page.locator('[data-testid="diagnostic"] .msg').first().textContent();
   assert.equal(await page.getByText(message, { exact: true }).count(), 1, `"${message}" appears once`);
   assert.match(await page.textContent('[data-testid="inline-findings"]'), /\d+:\d+ SPG\d{3}/);
@@ -357,4 +357,73 @@ test('every view at desktop and phone width, light and dark, opens as its tab (s
       }
     }
   }
+});
+
+test('the editor marks each located finding where it is; hover shows its message, rule and source; a quick fix applies and its mark goes away', async () => {
+  const page = await env.ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('dialog', (d) => d.accept());
+  // Every refusal of the page's Content-Security-Policy, from the first byte on.
+  await page.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+  });
+  await page.goto(env.server.url);
+  await page.waitForSelector('[data-built]');
+  await page.click('[data-testid="clear"]');
+  await page.click('[data-testid="sample-pdf-helper"]');
+  await page.click('[data-testid="verdict-claude-code"] button.client');
+  // One mark per located finding on SKILL.md: the chips under the editor list each of them.
+  const located = async () => (await page.$$eval('[data-testid="inline-findings"] .goto', (bs) => bs.map((b) => b.textContent.split(' ')[1]))).sort();
+  await page.waitForFunction(() => globalThis.skillpgEditor.current?.marks().length > 0);
+  const marks = async () => (await page.evaluate(() => globalThis.skillpgEditor.current.marks().map((m) => m.code))).sort();
+  const chips = await located();
+  assert.ok(chips.length >= 8, `the sample's located findings: ${chips}`);
+  assert.deepEqual(await marks(), chips, 'one mark per located finding');
+  // Each mark lies on its finding's text: the name's marks on `PDF_Helper`.
+  const text = await editorText(page);
+  const spans = await page.evaluate(() => globalThis.skillpgEditor.current.marks());
+  const on = (code) => spans.filter((m) => m.code === code).map((m) => text.slice(m.from, m.to));
+  assert.deepEqual(on('SPG038'), ['PDF_Helper']);
+  assert.ok(on('SPG067').every((t) => t.includes('Bash(*)')), `${on('SPG067')}`);
+  assert.ok((await page.locator('.cm-lintRange').count()) >= 1, 'marked in the text');
+  assert.ok((await page.locator('.cm-lint-marker').count()) >= 1, 'marked in the gutter');
+  // The token hints: level 1 after the description, level 2 after the frontmatter.
+  const hints = await page.$$eval('[data-testid="token-hint"]', (hs) => hs.map((h) => h.textContent));
+  assert.ok(hints.some((h) => /^L1 \d+ tok$/.test(h)) && hints.some((h) => /^L2 body \d+ tok$/.test(h)), `${hints}`);
+  // Hovering the name's mark shows the message, the rule's link and its source.
+  const box = await page.evaluate(() => {
+    const ed = globalThis.skillpgEditor.current;
+    const at = ed.text().indexOf('PDF_Helper') + 3;
+    const r = ed.view.coordsAtPos(at);
+    return { x: r.left + 1, y: (r.top + r.bottom) / 2 };
+  });
+  await page.mouse.move(box.x, box.y);
+  const tooltip = page.locator('.cm-tooltip-lint');
+  await tooltip.waitFor();
+  assert.match(await tooltip.textContent(), /Directory name 'pdf-helper' must match skill name 'PDF_Helper'/);
+  assert.equal(await tooltip.locator('[data-testid="mark-rule"]').first().getAttribute('href') !== null, true);
+  await page.screenshot({ path: screenshotPath('20-editor-marks-hover') });
+  // Its quick fix, labelled for review, applies through the engine and the mark goes away.
+  const fix = tooltip.locator('li', { hasText: 'SPG038' }).locator('.cm-diagnosticAction');
+  assert.match(await fix.textContent(), /review: changes what the skill says/);
+  await fix.click();
+  await page.waitForFunction(() => !globalThis.skillpgEditor.current.marks().some((m) => m.code === 'SPG038'));
+  assert.match(await editorText(page), /^---\nname: pdf-helper\n/);
+  assert.deepEqual(await marks(), await located(), 'the marks follow the findings');
+  // Completion: a new field at a line's start offers the fields the client reads.
+  await page.evaluate(() => {
+    const ed = globalThis.skillpgEditor.current;
+    const at = ed.text().indexOf('version: 2');
+    ed.select(at, at);
+  });
+  await page.keyboard.type('lic');
+  await page.keyboard.press('Control+Space');
+  await page.locator('.cm-tooltip-autocomplete').waitFor();
+  assert.match(await page.textContent('.cm-tooltip-autocomplete'), /license/);
+  await page.keyboard.press('Escape');
+  assert.deepEqual(await page.evaluate(() => window.__csp), [], 'the editor keeps the page\'s Content-Security-Policy');
+  assert.deepEqual(errors, []);
+  await page.close();
 });

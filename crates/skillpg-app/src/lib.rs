@@ -5,6 +5,7 @@
 //! engine's pure functions and hold no logic of their own that could live in the engine.
 
 pub mod browser;
+pub mod code_editor;
 pub mod components;
 pub mod decoder_run;
 pub mod github;

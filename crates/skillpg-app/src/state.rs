@@ -132,45 +132,6 @@ pub fn editor_refusal(new_bytes: usize, other_bytes: usize) -> Option<String> {
     None
 }
 
-/// Whether the editor inserts `text` itself rather than leaving it to the browser. Chromium's
-/// editing inserts a multi-line text one paragraph at a time, in time that grows with the square
-/// of its line count (in a bare textarea: 128 KB of 2,900 lines 9.8 s, 256 KB 38 s; one line of
-/// 1 MB 0.16 s); the page's splice is linear. Short inserts stay with the browser, and its undo.
-pub fn editor_splices(text: &str) -> bool {
-    text.len() > 64 * 1024 || text.bytes().filter(|&b| b == b'\n').nth(100).is_some()
-}
-
-/// The byte offset in `text` of the UTF-16 offset `units` (the DOM counts UTF-16 units), clamped
-/// to the text; one pass.
-pub fn utf16_to_byte(text: &str, units: usize) -> usize {
-    let mut seen = 0;
-    for (at, ch) in text.char_indices() {
-        if seen >= units {
-            return at;
-        }
-        seen += ch.len_utf16();
-    }
-    text.len()
-}
-
-/// `value` with the UTF-16 range `start..end` (a textarea's selection, either way round)
-/// replaced by `inserted`, built in one pass, and the caret after the insert (in UTF-16 units).
-pub fn splice_selection(value: &str, start: u32, end: u32, inserted: &str) -> (String, u32) {
-    let (from, to) = (
-        utf16_to_byte(value, start as usize),
-        utf16_to_byte(value, end as usize),
-    );
-    let (from, to) = (from.min(to), to.max(from));
-    let mut next = String::with_capacity(value.len() - (to - from) + inserted.len());
-    next.push_str(&value[..from]);
-    next.push_str(inserted);
-    next.push_str(&value[to..]);
-    (
-        next,
-        start.min(end) + inserted.encode_utf16().count() as u32,
-    )
-}
-
 fn to_wire(state: &PageState) -> ShareStateV1<crate::lab_run::LabState> {
     ShareStateV1 {
         v: 1,
@@ -978,27 +939,6 @@ mod tests {
         assert!(
             why.contains("13.0 MB in all") && why.contains("up to 12 MB"),
             "{why}"
-        );
-    }
-
-    #[test]
-    fn only_large_or_many_line_inserts_are_spliced() {
-        assert!(!editor_splices("a"));
-        assert!(
-            !editor_splices(&"line\n".repeat(100)),
-            "100 lines stay with the browser (and its undo)"
-        );
-        assert!(editor_splices(&"line\n".repeat(101)));
-        assert!(editor_splices(&"x".repeat(64 * 1024 + 1)));
-    }
-
-    #[test]
-    fn utf16_offsets_become_byte_offsets() {
-        let text = "aé😀b";
-        // a: 1 unit, é: 1 unit (2 bytes), 😀: 2 units (4 bytes), b.
-        assert_eq!(
-            [0, 1, 2, 4, 5, 99].map(|u| utf16_to_byte(text, u)),
-            [0, 1, 3, 7, 8, 8]
         );
     }
 

@@ -3,7 +3,8 @@
 //! experiment (`skillpg-routing`), which binds them only in `skillpg-runtime`; the page
 //! (`skillpg-app`) reaches no model, GPU or runtime crate (its worker does); the file edge
 //! (`skillpg-fs`) reads bytes into the engine's bundles and knows nothing of routing; the
-//! language server (`skillpg-lsp`) is an edge like the CLI, beside it, with no model. Normal and
+//! language server (`skillpg-lsp`) is an edge like the CLI, beside it, with no model; what an
+//! editor shows (`skillpg-ide`) sits under both editors, the language server and the page. Normal and
 //! build dependencies are held; dev-dependencies (tests and benchmarks binding the layers) are
 //! not.
 
@@ -18,6 +19,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ("skillpg-core", &["skillpg-tokens"]),
     ("skillpg-report", &["skillpg-core"]),
     ("skillpg-fs", &["skillpg-core"]),
+    ("skillpg-ide", &["skillpg-core", "skillpg-tokens"]),
     ("skillpg-embedder", &["skillpg-math"]),
     ("skillpg-decoder", &["skillpg-math"]),
     ("skillpg-gpu", &["skillpg-embedder", "skillpg-decoder"]),
@@ -49,6 +51,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
         "skillpg-app",
         &[
             "skillpg-core",
+            "skillpg-ide",
             "skillpg-report",
             "skillpg-routing",
             "skillpg-share",
@@ -61,8 +64,8 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "skillpg-core",
             "skillpg-fs",
+            "skillpg-ide",
             "skillpg-report",
-            "skillpg-tokens",
         ],
     ),
     (

@@ -1,89 +1,19 @@
-//! The SKILL.md editor and the folder name beside it, with the findings of the chosen profile
-//! shown under it as you type.
+//! The SKILL.md editor (CodeMirror, through `code_editor`) and the folder name beside it: the
+//! chosen client's findings marked where they are, as you type.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::ctx;
+use crate::code_editor::{self, CodeEditor};
 use crate::state;
 
-/// The editor of the selected skill.
+/// The editor of the selected skill: CodeMirror (`code_editor`), with the chosen client's
+/// findings marked where they are, their quick fixes, the engine's hovers, token hints and
+/// field completion (`skillpg-ide`, as the language server gives them).
 #[component]
 pub fn Editor() -> impl IntoView {
     let c = ctx();
-    // SKILL.md decoded as the engine reads it, and why it is read-only (not UTF-8), if it is.
-    let shown = Memo::new(move |_| {
-        c.state
-            .with(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown()))
-    });
-    let text = move || shown.with(|s| s.as_ref().map(|(t, _)| t.clone()).unwrap_or_default());
-    let not_utf8 = move || shown.with(|s| s.as_ref().and_then(|(_, why)| *why));
     let has_skill = move || c.state.with(|s| !s.skills.is_empty());
-    let area = NodeRef::<leptos::html::Textarea>::new();
-    // What the textarea holds as typed (see `write_back_when_changed`).
-    let typed = StoredValue::new(String::new());
-    write_back_when_changed(area, text, typed);
-    // The one way an edit reaches the state: refused past the editor's limit (the earlier text
-    // stays, in the state and in the textarea, and the status says why), else stored as SKILL.md.
-    let refused = move |new_bytes: usize| -> bool {
-        let others = c.state.with_untracked(|s| {
-            s.skills
-                .get(s.selected)
-                .map(|k| k.other_files_bytes())
-                .unwrap_or(0)
-        });
-        let why = state::editor_refusal(new_bytes, others);
-        let refused = why.is_some();
-        if let Some(why) = why {
-            c.status.set(why);
-        }
-        refused
-    };
-    let store = move |value: String| {
-        typed.set_value(value.clone());
-        c.state.update(|s| {
-            if let Some(k) = s.skills.get_mut(s.selected) {
-                k.set_skill_md(&value);
-            }
-        });
-    };
-    let accept = move |value: String| -> bool {
-        if refused(value.len()) {
-            return false;
-        }
-        store(value);
-        true
-    };
-    // A large or many-line insert (a paste, a drop, an input method's text) is spliced in here,
-    // in one linear step, instead of by the browser's editing (see `state::editor_splices`).
-    let splice = move |ev: &web_sys::Event, inserted: String| {
-        let Some(el) = area.get() else { return };
-        if !state::editor_splices(&inserted) || el.read_only() {
-            return;
-        }
-        ev.prevent_default();
-        let (start, end) = (
-            el.selection_start().ok().flatten().unwrap_or(0),
-            el.selection_end().ok().flatten().unwrap_or(0),
-        );
-        let (next, caret) = state::splice_selection(&el.value(), start, end, &inserted);
-        // Checked before the textarea changes: a refused paste leaves it as it was.
-        if refused(next.len()) {
-            return;
-        }
-        // The value is assigned, not spliced with `setRangeText`: after `setRangeText` of 5 MB,
-        // Chromium took minutes to select all (Ctrl+A); after an assignment, 2 s.
-        el.set_value(&next);
-        let _ = el.set_selection_range(caret, caret);
-        store(next);
-    };
-    let convert = move |_| {
-        if let Some((decoded, _)) = shown.get_untracked() {
-            // The byte order mark goes with the encoding it marked.
-            accept(decoded.trim_start_matches('\u{feff}').to_owned());
-        }
-    };
-
     view! {
         <Show when=has_skill fallback=|| view! {
             <div class="empty-state" data-testid="empty-state">
@@ -93,45 +23,296 @@ pub fn Editor() -> impl IntoView {
                 <p>"Everything stays in this browser: nothing is uploaded."</p>
             </div>
         }>
-            <FolderName/>
-            {move || not_utf8().map(|why| view! {
-                <p class="note" role="note" data-testid="editor-encoding">
-                    {format!("This SKILL.md is {why}: loaders read SKILL.md as UTF-8 and refuse it as it is, so it is shown decoded and read-only. ")}
-                    <button data-testid="editor-to-utf8" on:click=convert>"Save it as UTF-8"</button>
-                </p>
-            })}
-            <label for="skill-md" class="visually-hidden">"SKILL.md text"</label>
-            <textarea id="skill-md" data-testid="editor" node_ref=area spellcheck="false" rows="22"
-                prop:readOnly=move || not_utf8().is_some()
-                on:paste=move |ev: web_sys::ClipboardEvent| {
-                    if let Some(inserted) = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()) {
-                        splice(&ev, inserted);
-                    }
-                }
-                on:beforeinput=move |ev: web_sys::InputEvent| {
-                    let inserted = ev.data().or_else(|| ev.data_transfer().and_then(|d| d.get_data("text/plain").ok()));
-                    if let Some(inserted) = inserted.filter(|_| ev.cancelable()) {
-                        splice(&ev, inserted);
-                    }
-                }
-                on:input=move |ev| {
-                    let value = event_target_value(&ev);
-                    if !accept(value) {
-                        // Typed past the limit: the browser already changed the textarea.
-                        if let Some(el) = area.get() {
-                            typed.with_value(|t| el.set_value(t));
-                        }
-                    }
-                }></textarea>
-            <InlineFindings area=area/>
+            <SkillMdEditor/>
         </Show>
     }
 }
 
-/// Where the findings are in SKILL.md, as buttons that select them in `area`; their messages
-/// are in the findings list (Check), once.
+/// The mounted editor, its findings' fixes and what it last reported.
+#[derive(Clone, Copy)]
+struct Mounted {
+    editor: StoredValue<Option<CodeEditor>, LocalStorage>,
+    /// What the editor holds as typed (see `write_back_when_changed`).
+    typed: StoredValue<String>,
+    /// The quick fixes of the marks now shown, by id, with the text they were made for.
+    fixes: StoredValue<(String, Vec<skillpg_ide::Edit>)>,
+}
+
 #[component]
-fn InlineFindings(area: NodeRef<leptos::html::Textarea>) -> impl IntoView {
+fn SkillMdEditor() -> impl IntoView {
+    let c = ctx();
+    // SKILL.md decoded as the engine reads it, and why it is read-only (not UTF-8), if it is.
+    let shown = Memo::new(move |_| {
+        c.state
+            .with(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown()))
+    });
+    let text = move || shown.with(|s| s.as_ref().map(|(t, _)| t.clone()).unwrap_or_default());
+    let not_utf8 = move || shown.with(|s| s.as_ref().and_then(|(_, why)| *why));
+    let m = Mounted {
+        editor: StoredValue::new_local(None),
+        typed: StoredValue::new(String::new()),
+        fixes: StoredValue::new((String::new(), Vec::new())),
+    };
+    let host = NodeRef::<leptos::html::Div>::new();
+    // The one way an edit reaches the state: refused past the editor's limit (the earlier text
+    // comes back, in the state and in the editor, and the status says why), else stored as
+    // SKILL.md.
+    let accept = move |value: String| {
+        let others = c.state.with_untracked(|s| {
+            s.skills
+                .get(s.selected)
+                .map(|k| k.other_files_bytes())
+                .unwrap_or(0)
+        });
+        if let Some(why) = state::editor_refusal(value.len(), others) {
+            c.status.set(why);
+            m.typed
+                .with_value(|t| m.editor.with_value(|e| e.as_ref().map(|e| e.set_text(t))));
+            return;
+        }
+        m.typed.set_value(value.clone());
+        c.state.update(|s| {
+            if let Some(k) = s.skills.get_mut(s.selected) {
+                k.set_skill_md(&value);
+            }
+        });
+    };
+    let apply_fix = move |id: u32| {
+        let current = m.typed.get_value();
+        let next = m.fixes.with_value(|(made_for, edits)| {
+            let e = edits.get(id as usize).filter(|_| *made_for == current)?;
+            let mut next = String::with_capacity(current.len() + e.new_text.len());
+            next.push_str(&current[..e.range.start]);
+            next.push_str(&e.new_text);
+            next.push_str(&current[e.range.end..]);
+            Some(next)
+        });
+        if let Some(next) = next {
+            m.editor
+                .with_value(|e| e.as_ref().map(|e| e.set_text(&next)));
+            accept(next);
+        }
+    };
+    Effect::new(move |_| {
+        let Some(el) = host.get() else { return };
+        if m.editor.with_value(Option::is_some) {
+            return;
+        }
+        let initial = untrack(text);
+        m.typed.set_value(initial.clone());
+        let editor = code_editor::create(
+            &el,
+            &initial,
+            untrack(not_utf8).is_some(),
+            code_editor::Callbacks {
+                on_change: Box::new(accept),
+                on_fix: Box::new(apply_fix),
+                on_hover: Box::new(move |pos| hover_at(c, m, pos)),
+                on_complete: Box::new(move |pos| complete_at(c, m, pos)),
+            },
+        );
+        m.editor.set_value(Some(editor));
+    });
+    on_cleanup(move || {
+        m.editor.update_value(|e| {
+            if let Some(e) = e.take() {
+                e.destroy();
+            }
+        });
+    });
+    write_back_when_changed(m, text);
+    Effect::new(move |_| {
+        let read_only = not_utf8().is_some();
+        m.editor
+            .with_value(|e| e.as_ref().map(|e| e.set_read_only(read_only)));
+    });
+    show_marks_and_hints(c, m);
+    let convert = move |_| {
+        if let Some((decoded, _)) = shown.get_untracked() {
+            // The byte order mark goes with the encoding it marked.
+            accept(decoded.trim_start_matches('\u{feff}').to_owned());
+        }
+    };
+
+    view! {
+        <FolderName/>
+        {move || not_utf8().map(|why| view! {
+            <p class="note" role="note" data-testid="editor-encoding">
+                {format!("This SKILL.md is {why}: loaders read SKILL.md as UTF-8 and refuse it as it is, so it is shown decoded and read-only. ")}
+                <button data-testid="editor-to-utf8" on:click=convert>"Save it as UTF-8"</button>
+            </p>
+        })}
+        <div class="code-editor" node_ref=host data-testid="editor-host"></div>
+        <InlineFindings m=m/>
+    }
+}
+
+/// The selected skill's analysis and the chosen client's findings on it.
+struct Current {
+    analyses: std::sync::Arc<Vec<skillpg_core::Analysis>>,
+    selected: usize,
+    findings: Vec<(
+        &'static skillpg_core::Profile,
+        Vec<skillpg_core::Diagnostic>,
+    )>,
+}
+
+impl Current {
+    fn analysis(&self) -> &skillpg_core::Analysis {
+        &self.analyses[self.selected]
+    }
+}
+
+/// The selected skill's analysis and the chosen client's findings on it, when the analysis is
+/// of the text the editor holds (not one a keystroke has already overtaken).
+fn current_findings(c: super::Ctx, m: Mounted) -> Option<Current> {
+    let computed = c.computed.get();
+    let (selected, profile) = c.state.with(|s| (s.selected, s.profile.clone()));
+    let analysis = computed.analyses.get(selected)?;
+    let text = analysis
+        .doc
+        .as_ref()
+        .map(|d| d.text.as_str())
+        .unwrap_or_default();
+    if !m.typed.with_value(|t| t == text) {
+        return None;
+    }
+    let findings = computed
+        .checks
+        .iter()
+        .find(|(p, _)| p.key == profile)
+        .and_then(|(p, per_skill)| Some((*p, per_skill.get(selected)?.clone())))
+        .into_iter()
+        .collect();
+    Some(Current {
+        analyses: computed.analyses.clone(),
+        selected,
+        findings,
+    })
+}
+
+/// Pushes the chosen client's located findings on SKILL.md (marks, with their quick fixes) and
+/// the token hints into the editor, each time the checks change.
+fn show_marks_and_hints(c: super::Ctx, m: Mounted) {
+    Effect::new(move |_| {
+        let Some(cur) = current_findings(c, m) else {
+            return;
+        };
+        let (analysis, findings) = (cur.analysis(), &cur.findings);
+        let text = m.typed.get_value();
+        let file = analysis
+            .skill_md_path
+            .clone()
+            .unwrap_or_else(|| "SKILL.md".to_owned());
+        let map = skillpg_ide::Utf16::new(&text);
+        let at = |b: usize| map.to_utf16(&text, b) as u32;
+        let mut edits = Vec::new();
+        let marks: Vec<code_editor::Mark> = skillpg_ide::marks(analysis, findings)
+            .remove(&file)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|mark| {
+                let d = mark.diagnostic;
+                let span = d.span.clone()?;
+                // The mark's own fix (several findings can share a span).
+                let fixes = skillpg_ide::quick_fix(d, &text)
+                    .into_iter()
+                    .map(|f| {
+                        edits.push(f.edit);
+                        code_editor::MarkFix {
+                            id: edits.len() as u32 - 1,
+                            title: f.title,
+                        }
+                    })
+                    .collect();
+                Some(code_editor::Mark {
+                    from: at(span.start),
+                    to: at(span.end),
+                    severity: match d.severity {
+                        skillpg_core::Severity::Error => "error",
+                        skillpg_core::Severity::Warning => "warning",
+                        skillpg_core::Severity::Info => "info",
+                    },
+                    message: d.message.clone(),
+                    code: d.code,
+                    rule: d.rule,
+                    rule_href: format!("#rule-{}", d.rule),
+                    source: d.source.title,
+                    source_href: d.source.url,
+                    fixes,
+                })
+            })
+            .collect();
+        let hints: Vec<code_editor::Hint> = skillpg_ide::hints(analysis)
+            .into_iter()
+            .map(|h| code_editor::Hint {
+                at: at(h.at),
+                label: h.label,
+            })
+            .collect();
+        m.fixes.set_value((text, edits));
+        m.editor.with_value(|e| {
+            if let Some(e) = e {
+                e.set_marks(&marks);
+                e.set_hints(&hints);
+            }
+        });
+    });
+}
+
+/// The engine's hover at the editor's position `pos` (UTF-16), for the chosen client.
+fn hover_at(c: super::Ctx, m: Mounted, pos: u32) -> Option<code_editor::HoverText> {
+    let cur = untrack(|| current_findings(c, m))?;
+    let text = m.typed.get_value();
+    let map = skillpg_ide::Utf16::new(&text);
+    let profiles: Vec<_> = cur.findings.iter().map(|(p, _)| *p).collect();
+    let h = skillpg_ide::hover(cur.analysis(), &profiles, map.to_byte(&text, pos as usize))?;
+    Some(code_editor::HoverText {
+        text: h.markdown,
+        from: map.to_utf16(&text, h.span.start) as u32,
+        to: map.to_utf16(&text, h.span.end) as u32,
+    })
+}
+
+/// The engine's completions at the editor's position `pos` (UTF-16), for the chosen client:
+/// they replace the word before the cursor.
+fn complete_at(c: super::Ctx, m: Mounted, pos: u32) -> Option<code_editor::Completions> {
+    let cur = untrack(|| current_findings(c, m))?;
+    let text = m.typed.get_value();
+    let map = skillpg_ide::Utf16::new(&text);
+    let offset = map.to_byte(&text, pos as usize);
+    let profiles: Vec<_> = cur.findings.iter().map(|(p, _)| *p).collect();
+    let options = skillpg_ide::completion(cur.analysis(), &profiles, &text, offset);
+    if options.is_empty() {
+        return None;
+    }
+    let word = text[..offset]
+        .bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
+        .count();
+    Some(code_editor::Completions {
+        from: map.to_utf16(&text, offset - word) as u32,
+        options: options
+            .into_iter()
+            .map(|o| code_editor::CompletionOption {
+                label: o.label,
+                detail: o.detail,
+                apply: o.insert,
+                kind: match o.kind {
+                    skillpg_ide::CompletionKind::Field => "property",
+                    skillpg_ide::CompletionKind::Value => "constant",
+                },
+            })
+            .collect(),
+    })
+}
+
+/// Where the findings are in SKILL.md, as buttons that select them in the editor (for the
+/// keyboard: the marks are where the mouse finds them); their messages are in the findings
+/// list (Check), once.
+#[component]
+fn InlineFindings(m: Mounted) -> impl IntoView {
     let c = ctx();
     let findings = move || {
         let computed = c.computed.get();
@@ -158,14 +339,10 @@ fn InlineFindings(area: NodeRef<leptos::html::Textarea>) -> impl IntoView {
                 view! {
                     <li class=format!("finding {sev}")>
                         <button class="goto" title=format!("{sev}: {}", d.message) on:click=move |_| {
-                            if let Some(el) = area.get() {
-                                let el: web_sys::HtmlTextAreaElement = el.unchecked_into();
-                                let text = el.value();
-                                // The textarea counts UTF-16 units; spans are bytes.
-                                let to_utf16 = |b: usize| text.get(..b.min(text.len())).map(|t| t.encode_utf16().count() as u32).unwrap_or(0);
-                                let _ = el.focus();
-                                let _ = el.set_selection_range(to_utf16(span.start), to_utf16(span.end.max(span.start)));
-                            }
+                            let text = m.typed.get_value();
+                            let map = skillpg_ide::Utf16::new(&text);
+                            let (from, to) = (map.to_utf16(&text, span.start), map.to_utf16(&text, span.end.max(span.start)));
+                            m.editor.with_value(|e| e.as_ref().map(|e| e.select(from as u32, to as u32)));
                         }>{format!("{}:{} {}", loc.line, loc.column, d.code)}</button>
                     </li>
                 }
@@ -174,24 +351,15 @@ fn InlineFindings(area: NodeRef<leptos::html::Textarea>) -> impl IntoView {
     }
 }
 
-/// Writes the state's text into the textarea only when it differs from what was typed
-/// (`typed`): a fix, a sample, a load. Writing 5 MB back on every keystroke made the browser lay
-/// the whole text out again, seconds per key.
-fn write_back_when_changed(
-    area: NodeRef<leptos::html::Textarea>,
-    text: impl Fn() -> String + 'static,
-    typed: StoredValue<String>,
-) {
+/// Writes the state's text into the editor only when it differs from what was typed
+/// (`typed`): a fix, a sample, a load. The editor takes it as the one stretch that differs.
+fn write_back_when_changed(m: Mounted, text: impl Fn() -> String + 'static) {
     Effect::new(move |_| {
         let value = text();
-        let Some(el) = area.get() else { return };
-        // A textarea mounted anew (after "Clear all") is empty while `typed` remembers the old
-        // text: its length tells (UTF-16 units, as the DOM counts).
-        let stale = typed.with_value(|t| *t != value)
-            || el.text_length() as usize != value.encode_utf16().count();
-        if stale {
-            el.set_value(&value);
-            typed.set_value(value);
+        if m.typed.with_value(|t| *t != value) {
+            m.editor
+                .with_value(|e| e.as_ref().map(|e| e.set_text(&value)));
+            m.typed.set_value(value);
         }
     });
 }
