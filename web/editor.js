@@ -134,6 +134,18 @@ function findingMessage(mark) {
   };
 }
 
+/// Whether an insert is large enough to be taken as one change here rather than by the
+/// browser's editing: Chromium inserts a many-line text into an editable element one paragraph
+/// at a time, in time that grows with the square of its lines (a 5 MB input method's insert
+/// never finished), while CodeMirror's change is linear. Short inserts stay with the browser
+/// (and an input method's composition with them).
+function insertsWhole(text) {
+  if (text.length > 64 * 1024) return true;
+  let lines = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) if (++lines > 100) return true;
+  return false;
+}
+
 /// The one editor on the page (the tests and the benchmarks read it).
 let current = null;
 
@@ -187,6 +199,15 @@ export function create(parent, options) {
         }),
         EditorView.contentAttributes.of({ 'data-testid': 'editor', id: 'skill-md', 'aria-label': 'SKILL.md text', spellcheck: 'false' }),
         readOnly.of(readOnlyExt(Boolean(options.readOnly))),
+        EditorView.domEventHandlers({
+          beforeinput(event, view) {
+            const text = event.data ?? event.dataTransfer?.getData('text/plain');
+            if (!text || !event.cancelable || view.state.readOnly || !insertsWhole(text)) return false;
+            event.preventDefault();
+            view.dispatch(view.state.replaceSelection(text), { userEvent: 'input.paste', scrollIntoView: true });
+            return true;
+          },
+        }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged && !u.transactions.some((t) => t.annotation(fromPage))) {
             options.onChange(u.state.doc.toString());
