@@ -5,12 +5,12 @@
 // crate. The glue finds its `_bg.wasm` beside itself.
 performance.mark('boot-start');
 // The editor's bundle (CodeMirror; it sets `globalThis.skillpgEditor`) loads beside the app's
-// module, and the app starts once both are in: the editor is mounted by the app.
-Promise.all([
-  import('./editor.js'),
-  import('./skillpg_app.js').catch(() => import('./skillpg-app.js')),
-])
-  .then(([, m]) => m.default())
+// module; the app mounts the editor once it is in (crates/skillpg-app's code_editor::loading),
+// so the first frame of the checks does not wait for it.
+globalThis.skillpgEditorLoad = import('./editor.js');
+import('./skillpg_app.js')
+  .catch(() => import('./skillpg-app.js'))
+  .then((m) => m.default())
   .then(() => performance.mark('app-mounted'))
   .catch((err) => {
     const p = document.createElement('p');

@@ -1,5 +1,6 @@
 //! The SKILL.md editor's bindings: CodeMirror 6, bundled from web/editor.js into the page's
-//! `editor.js` (boot.js loads it before the app starts; it sets `globalThis.skillpgEditor`).
+//! `editor.js` (boot.js starts loading it beside the app's module, as
+//! `globalThis.skillpgEditorLoad`; once in, it sets `globalThis.skillpgEditor`).
 //! What crosses is data: the text, the marks, the hints (JSON), and the page's callbacks for
 //! an edit, a quick fix, a hover and a completion. Positions are UTF-16 offsets, as JavaScript
 //! counts; the page converts the engine's byte offsets (`skillpg_ide::Utf16`).
@@ -104,6 +105,41 @@ pub struct Callbacks {
     pub on_hover: Box<dyn Fn(u32) -> Option<HoverText>>,
     /// The completions at a position, if any.
     pub on_complete: Box<dyn Fn(u32) -> Option<Completions>>,
+}
+
+/// Whether the editor's module is in, as a signal: `Some(Ok(()))` at once when it is, else
+/// `None` until boot.js's import settles (`Some(Err(why))` if it failed). The app's first frame
+/// does not wait for the editor's 140 KB.
+pub fn loading() -> leptos::prelude::RwSignal<Option<Result<(), String>>> {
+    use leptos::prelude::*;
+    let has = |key: &str| {
+        js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(key))
+            .is_ok_and(|v| !v.is_undefined())
+    };
+    if has("skillpgEditor") {
+        return RwSignal::new(Some(Ok(())));
+    }
+    let loaded = RwSignal::new(None);
+    let promise = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("skillpgEditorLoad"))
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    match promise {
+        Some(promise) => leptos::task::spawn_local(async move {
+            let done = wasm_bindgen_futures::JsFuture::from(promise).await;
+            loaded.set(Some(match done {
+                Ok(_) if has("skillpgEditor") => Ok(()),
+                Ok(_) => Err("its module set no editor".to_owned()),
+                Err(e) => Err(e
+                    .as_string()
+                    .or_else(|| js_sys::Error::from(e).message().as_string())
+                    .unwrap_or_else(|| "its module did not load".to_owned())),
+            }));
+        }),
+        None => loaded.set(Some(Err(
+            "the page's boot script did not load it".to_owned()
+        ))),
+    }
+    loaded
 }
 
 fn json<T: Serialize>(value: &T) -> JsValue {

@@ -205,6 +205,7 @@ pub fn App() -> impl IntoView {
         })
     });
     let view = RwSignal::new(View::from_fragment(&browser::location_hash()).unwrap_or_default());
+    let editor_loaded = crate::code_editor::loading();
     let link_view = RwSignal::new(match view.get_untracked() {
         View::Share | View::Present => View::Check,
         v => v,
@@ -219,6 +220,7 @@ pub fn App() -> impl IntoView {
         models: super::models::Models::default(),
         address_note: RwSignal::new(None),
         link_view,
+        editor_loaded,
     });
     Effect::new(move |_| {
         let v = view.get();
@@ -238,7 +240,8 @@ pub fn App() -> impl IntoView {
     });
     let follow_link =
         view.get_untracked() != View::Check || browser::location_hash().starts_with("#rule-");
-    // The page counts as built (`data-built`) once saved work is back in place.
+    // The page counts as built (`data-built`) once saved work is back in place and the editor's
+    // module is in.
     let restored = RwSignal::new(saved_index.is_none());
     let rest_built = build_rest_after_first_paint(follow_hash, follow_link, restored);
     let later = move |build: fn() -> AnyView| -> Box<dyn Fn() -> Option<AnyView> + Send + Sync> {
@@ -251,7 +254,7 @@ pub fn App() -> impl IntoView {
     // The system's preference until a person chooses; then their choice, remembered.
     let dark = RwSignal::new(browser::prefers_dark());
     view! {
-        <div class="page" class:dark=move || dark.get() data-built=move || (rest_built.get() && restored.get()).then_some("all")>
+        <div class="page" class:dark=move || dark.get() data-built=move || (rest_built.get() && restored.get() && editor_loaded.with(Option::is_some)).then_some("all")>
             <a class="skip-link" href="#view=check">"Skip to the checks"</a>
             <header class="top">
                 <h1>"Skill Playground"</h1>

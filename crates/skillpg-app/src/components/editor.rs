@@ -95,7 +95,7 @@ fn SkillMdEditor() -> impl IntoView {
     };
     Effect::new(move |_| {
         let Some(el) = host.get() else { return };
-        if m.editor.with_value(Option::is_some) {
+        if m.editor.with_value(Option::is_some) || c.editor_loaded.with(|l| l != &Some(Ok(()))) {
             return;
         }
         let initial = untrack(text);
@@ -141,6 +141,9 @@ fn SkillMdEditor() -> impl IntoView {
                 {format!("This SKILL.md is {why}: loaders read SKILL.md as UTF-8 and refuse it as it is, so it is shown decoded and read-only. ")}
                 <button data-testid="editor-to-utf8" on:click=convert>"Save it as UTF-8"</button>
             </p>
+        })}
+        {move || c.editor_loaded.get().and_then(Result::err).map(|why| view! {
+            <p class="note" role="alert" data-testid="editor-failed">{format!("The editor could not load ({why}). Reload the page to try again: your work is kept.")}</p>
         })}
         <div class="code-editor" node_ref=host data-testid="editor-host"></div>
         <InlineFindings m=m/>

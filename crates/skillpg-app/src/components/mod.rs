@@ -46,6 +46,9 @@ pub struct Ctx {
     pub link_view: RwSignal<crate::state::View>,
     /// Why the address does not hold the work (too large for a link), when it does not.
     pub address_note: RwSignal<Option<String>>,
+    /// Whether the editor's module (`editor.js`, loading beside the app's) is in: `None` while
+    /// it loads, else why it could not load, if it could not.
+    pub editor_loaded: RwSignal<Option<Result<(), String>>>,
 }
 
 impl Ctx {
