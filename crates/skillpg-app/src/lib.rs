@@ -190,7 +190,7 @@ pub fn compute(
     let start = browser::now_ms();
     let analyses = &analyzed.analyses;
     // Each skill's input findings come first, weighed by each profile as the CLI weighs them.
-    let checks = profile::ALL
+    let checks: Vec<ProfileChecks> = profile::ALL
         .iter()
         .map(|p| {
             let whole = p.key == chosen;
@@ -222,8 +222,16 @@ pub fn compute(
             )
         })
         .collect();
+    // A client lists the skills that load under it (its gates), as every edge decides.
     let listings = if together {
-        skillpg_report::listings_with(analyses, Some(context_window), &settings)
+        let loads = |p: &Profile, i: usize| {
+            checks
+                .iter()
+                .find(|(c, _)| c.key == p.key)
+                .and_then(|(_, per_skill)| per_skill.get(i))
+                .is_none_or(|d| skillpg_report::project::loads(d))
+        };
+        skillpg_report::listings_of_loaded(analyses, Some(context_window), &settings, &loads)
     } else {
         Vec::new()
     };

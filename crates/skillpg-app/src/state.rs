@@ -966,26 +966,6 @@ mod tests {
     }
 
     #[test]
-    fn a_selection_is_replaced_in_utf16_units() {
-        // "é" is one UTF-16 unit and two bytes; "😀" two units and four bytes.
-        assert_eq!(
-            splice_selection("aé😀b", 1, 4, "XY"),
-            ("aXYb".to_owned(), 3)
-        );
-        assert_eq!(
-            splice_selection("aé😀b", 4, 1, "😀"),
-            ("a😀b".to_owned(), 3),
-            "a backward selection"
-        );
-        assert_eq!(splice_selection("ab", 2, 2, "c"), ("abc".to_owned(), 3));
-        assert_eq!(
-            splice_selection("ab", 9, 9, "c"),
-            ("abc".to_owned(), 10),
-            "past the end clamps the text, not the caret"
-        );
-    }
-
-    #[test]
     fn saved_work_round_trips_in_parts_past_a_links_bounds() {
         // 1,100 skills and 20 MB of files: more skills and bytes than a link may carry.
         let mut state = PageState {

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use skillpg_core::install::{Install, depth_of, install_for};
-use skillpg_core::{Analysis, Profile, Severity, analyze, check};
+use skillpg_core::{Analysis, Profile, Severity, analyze};
 
 /// The deepest a scan goes below a skills folder (Codex's walk goes to 6).
 const MAX_SCAN_DEPTH: usize = 8;
@@ -140,10 +140,14 @@ fn not_found(install: &Install, title: &str, rel: &str) -> String {
     )
 }
 
-/// The skill in `dir` as the engine reads it, with the input's own findings under `profile`.
+/// The skill in `dir` as the engine reads it, with the input's own findings under `profile`,
+/// checked as `check` checks it (the person's listing settings, the project's ignores and
+/// severities).
 fn read_skill(
     dir: &Path,
     profile: &Profile,
+    settings: &skillpg_core::catalog::ListingSettings,
+    project: Option<&skillpg_report::config::Config>,
 ) -> Result<(Analysis, Vec<skillpg_core::Diagnostic>), String> {
     let ingested = skillpg_fs::read_path(dir)?;
     let bundle = ingested
@@ -152,18 +156,22 @@ fn read_skill(
         .find(|b| b.inside.is_none())
         .ok_or_else(|| format!("{}: no skill", dir.display()))?;
     let analysis = analyze(bundle);
-    let mut diags = ingested.findings(profile);
-    diags.extend(check(&analysis, profile));
+    let (diags, _) = skillpg_report::project::Project {
+        config: project,
+        listing: settings,
+    }
+    .findings(profile, &analysis, &ingested.diagnostics);
     Ok((analysis, diags))
 }
 
 /// `dir` scanned as each of `profiles` scans it, with listings at `context_window` under the
-/// person's listing `settings`.
+/// person's listing `settings`, and the `project`'s ignores and severities applied.
 pub fn scan(
     dir: &Path,
     profiles: &[&'static Profile],
     context_window: Option<usize>,
     settings: &skillpg_core::catalog::ListingSettings,
+    project: Option<&skillpg_report::config::Config>,
 ) -> Result<Vec<ClientScan>, String> {
     if !dir.is_dir() {
         return Err(format!("{}: not a folder", dir.display()));
@@ -224,7 +232,7 @@ pub fn scan(
                     });
                     continue;
                 }
-                match read_skill(&root.join(&rel), profile) {
+                match read_skill(&root.join(&rel), profile, settings, project) {
                     Ok((analysis, diags)) => {
                         let first_error = diags.iter().find(|d| d.severity == Severity::Error);
                         let (status, why) = match first_error {

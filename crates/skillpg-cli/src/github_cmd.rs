@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::project::{
-    analyze_inputs, check_in_project, chosen_profiles, load, project_config, project_paths, to_json,
+    analyze_inputs, check_in_project, chosen_profiles, load, loads_in_project, loads_of,
+    project_config, project_paths, to_json,
 };
 
 /// What an event changed: the files (their paths now), and the skills it deleted or renamed.
@@ -253,15 +254,31 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
     // Each client lists the whole installed catalog, not the skills a change touched: with
     // `roots` in skillpg.toml the budget table prices every skill under them (as `listing`
     // does), else the skills checked.
-    let installed = match project.as_ref() {
+    // A client lists the skills that load under it in the project, as `listing` prices them.
+    let settings = skillpg_core::catalog::ListingSettings::default();
+    let listings = match project.as_ref() {
         Some((c, _)) if !c.roots.is_empty() => {
             let roots = project_paths(Vec::new(), project.as_ref())?;
-            Some(analyze_inputs(&load(&roots)?).analyses)
+            let inputs = load(&roots)?;
+            let installed = analyze_inputs(&inputs);
+            let loads = loads_in_project(&inputs, &installed, project.as_ref(), &settings);
+            skillpg_report::listings_of_loaded(
+                &installed.analyses,
+                context_window,
+                &settings,
+                &loads_of(&loads),
+            )
         }
-        _ => None,
+        _ => {
+            let loads = loads_in_project(&inputs, &checked, project.as_ref(), &settings);
+            skillpg_report::listings_of_loaded(
+                analyses,
+                context_window,
+                &settings,
+                &loads_of(&loads),
+            )
+        }
     };
-    let listings =
-        skillpg_report::listings(installed.as_deref().unwrap_or(analyses), context_window);
     let mut summary = skillpg_report::github::summary(&clients, &levels, &listings);
     summary.push_str(&skillpg_report::github::removed_section(&removed));
     append_to("GITHUB_STEP_SUMMARY", &summary)?;

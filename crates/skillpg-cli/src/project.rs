@@ -3,6 +3,18 @@
 
 use skillpg_core::ingest::Ingested;
 use skillpg_core::{Analysis, Diagnostic, Profile, analyze};
+
+/// Looks up whether skill `i` loads under `p` in what [`loads_in_project`] made.
+pub(crate) fn loads_of<'a>(
+    loads: &'a [(&'static str, Vec<bool>)],
+) -> impl Fn(&Profile, usize) -> bool + 'a {
+    move |p, i| {
+        loads
+            .iter()
+            .find(|(k, _)| *k == p.key)
+            .is_none_or(|(_, v)| v.get(i).copied().unwrap_or(true))
+    }
+}
 use std::path::PathBuf;
 
 /// Reads every path; a path that cannot be read is a usage error.
@@ -62,30 +74,6 @@ pub(crate) fn analyze_inputs(inputs: &[(Ingested, PathBuf)]) -> Checked {
         analyses: parallel_map(&bundles, |b| analyze(b)),
         owner,
     }
-}
-
-/// Every skill's findings under `profile`.
-pub(crate) fn check_under(
-    inputs: &[(Ingested, PathBuf)],
-    checked: &Checked,
-    profile: &Profile,
-    settings: &skillpg_core::catalog::ListingSettings,
-) -> Vec<Vec<Diagnostic>> {
-    let own = parallel_map(&checked.analyses, |a| {
-        skillpg_core::check_with(a, profile, settings)
-    });
-    checked
-        .owner
-        .iter()
-        .zip(own)
-        .map(|(owner, own)| {
-            let mut all = owner
-                .map(|i| inputs[i].0.findings(profile))
-                .unwrap_or_default();
-            all.extend(own);
-            all
-        })
-        .collect()
 }
 
 /// `f` over `items` on every core (rayon's pool, which each thread takes the next item from, so
@@ -165,8 +153,9 @@ pub(crate) fn project_paths(
     }
 }
 
-/// Each skill's findings under `p`, with the project's ignores and severities applied before
-/// anything is printed or judged; and how many were ignored.
+/// Each skill's findings under `p` in the project (`skillpg_report::project`: the input's own
+/// findings first, the project's ignores and severities applied before anything is printed or
+/// judged); and how many were ignored.
 pub(crate) fn check_in_project(
     inputs: &[(Ingested, PathBuf)],
     checked: &Checked,
@@ -174,14 +163,42 @@ pub(crate) fn check_in_project(
     project: Option<&(skillpg_report::config::Config, PathBuf)>,
     settings: &skillpg_core::catalog::ListingSettings,
 ) -> (Vec<Vec<Diagnostic>>, usize) {
-    let mut per_skill = check_under(inputs, checked, p, settings);
-    let mut ignored = 0;
-    if let Some((c, _)) = project {
-        for (a, d) in checked.analyses.iter().zip(per_skill.iter_mut()) {
-            ignored += c.apply(d, a.display_name(), &a.dir_name);
-        }
-    }
-    (per_skill, ignored)
+    let project = skillpg_report::project::Project {
+        config: project.map(|(c, _)| c),
+        listing: settings,
+    };
+    let indices: Vec<usize> = (0..checked.analyses.len()).collect();
+    let found = parallel_map(&indices, |&i| {
+        let own = checked.owner[i]
+            .map(|input| inputs[input].0.diagnostics.as_slice())
+            .unwrap_or_default();
+        project.findings(p, &checked.analyses[i], own)
+    });
+    let ignored = found.iter().map(|(_, n)| n).sum();
+    (found.into_iter().map(|(d, _)| d).collect(), ignored)
+}
+
+/// Whether each skill loads under each of every client, in the project: what a client lists
+/// (`skillpg_report::listings_of_loaded`).
+pub(crate) fn loads_in_project(
+    inputs: &[(Ingested, PathBuf)],
+    checked: &Checked,
+    project: Option<&(skillpg_report::config::Config, PathBuf)>,
+    settings: &skillpg_core::catalog::ListingSettings,
+) -> Vec<(&'static str, Vec<bool>)> {
+    skillpg_core::profile::ALL
+        .iter()
+        .map(|p| {
+            let (per_skill, _) = check_in_project(inputs, checked, p, project, settings);
+            (
+                p.key,
+                per_skill
+                    .iter()
+                    .map(|d| skillpg_report::project::loads(d))
+                    .collect(),
+            )
+        })
+        .collect()
 }
 
 /// The profiles `key` names: one, or every client for `all`.

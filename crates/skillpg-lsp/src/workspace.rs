@@ -89,11 +89,11 @@ fn findings(a: &Analysis, settings: &Settings) -> Vec<(&'static Profile, Vec<Dia
         .profiles
         .iter()
         .map(|p| {
-            let mut d = skillpg_core::check(a, p);
-            if let Some(c) = &settings.config {
-                c.apply(&mut d, a.display_name(), &a.dir_name);
-            }
-            (*p, d)
+            let project = skillpg_report::project::Project {
+                config: settings.config.as_ref(),
+                listing: &skillpg_core::catalog::ListingSettings::default(),
+            };
+            (*p, project.findings(p, a, &[]).0)
         })
         .collect()
 }

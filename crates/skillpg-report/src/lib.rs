@@ -8,10 +8,11 @@ pub mod baseline;
 pub mod budget_gate;
 pub mod config;
 pub mod github;
+pub mod project;
 
 use serde::{Deserialize, Serialize};
 use skillpg_core::cost::CostReport;
-use skillpg_core::{Analysis, Diagnostic};
+use skillpg_core::{Analysis, Diagnostic, Profile};
 
 /// `skillpg check --format json`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -722,13 +723,27 @@ pub fn listings_with(
     context_window: Option<usize>,
     settings: &skillpg_core::catalog::ListingSettings,
 ) -> Vec<ListingJson> {
+    listings_of_loaded(analyses, context_window, settings, &|_, _| true)
+}
+
+/// Every client's listing of the skills it loads: `loads(profile, i)` says whether
+/// `analyses[i]` loads under it (`project::loads` of its findings, as every edge decides);
+/// the others are not listed, so not priced.
+pub fn listings_of_loaded(
+    analyses: &[Analysis],
+    context_window: Option<usize>,
+    settings: &skillpg_core::catalog::ListingSettings,
+    loads: &dyn Fn(&Profile, usize) -> bool,
+) -> Vec<ListingJson> {
     use skillpg_core::catalog::{self, InstalledSkill};
     skillpg_core::profile::ALL
         .iter()
         .map(|p| {
             let installed: Vec<InstalledSkill> = analyses
                 .iter()
-                .map(|a| InstalledSkill::from_analysis(a, p))
+                .enumerate()
+                .filter(|(i, _)| loads(p, *i))
+                .map(|(_, a)| InstalledSkill::from_analysis(a, p))
                 .collect();
             match catalog::listing_with(p, &installed, context_window, settings) {
                 Some(r) => ListingJson {

@@ -61,8 +61,17 @@ pub(crate) fn run(args: ListingArgs) -> Result<ExitCode, String> {
         }
     };
     let inputs = load(&paths)?;
-    let analyses = analyze_all(&inputs)?;
-    let listings = skillpg_report::listings_with(&analyses, context_window, &settings);
+    require_skills(&inputs)?;
+    // A client lists the skills that load under it, in the project (its ignores and
+    // severities), as `check`, `where` and `doctor` decide.
+    let checked = analyze_inputs(&inputs);
+    let loads = loads_in_project(&inputs, &checked, project.as_ref(), &settings);
+    let listings = skillpg_report::listings_of_loaded(
+        &checked.analyses,
+        context_window,
+        &settings,
+        &loads_of(&loads),
+    );
     let over = skillpg_report::budget_gate::over(&listings, &gates)?;
     match format {
         Format::Json => println!("{}", to_json(&listings)?),

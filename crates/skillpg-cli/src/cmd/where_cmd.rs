@@ -15,7 +15,12 @@ pub(crate) struct WhereArgs {
     pub(crate) client: String,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
-    #[arg(required = true)]
+    /// The project's settings (ignored rules, severities, roots); `skillpg.toml` in the
+    /// working folder when it exists.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives;
+    /// skillpg.toml's `roots` when none are given.
     pub(crate) paths: Vec<PathBuf>,
 }
 
@@ -24,12 +29,14 @@ pub(crate) fn run(args: WhereArgs) -> Result<ExitCode, String> {
     let WhereArgs {
         client,
         format,
+        config,
         paths,
     } = args;
     let profiles = profiles(&client)?;
     // skillpg.toml's ignores and severities, as `check` applies them: `where` never
-    // says "loads" for a skill `check` fails.
-    let project = project_config(None)?;
+    // says "loads" for a skill `check` fails; its roots when no path is given, as `check`.
+    let project = project_config(config.as_deref())?;
+    let paths = project_paths(paths, project.as_ref())?;
     let inputs = load(&paths)?;
     let checked = analyze_inputs(&inputs);
     let checks: Vec<_> = profiles
