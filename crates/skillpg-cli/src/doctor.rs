@@ -261,58 +261,9 @@ pub fn scan(
                 }
             }
         }
-        // Names installed twice: the client's precedence decides.
-        let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-        for (i, a) in &loaded {
-            by_name
-                .entry(a.display_name().to_lowercase())
-                .or_default()
-                .push(*i);
-        }
-        for copies in by_name.values().filter(|c| c.len() > 1) {
-            let paths: Vec<String> = copies
-                .iter()
-                .map(|i| scan.skills[*i].path.clone())
-                .collect();
-            for i in copies {
-                scan.skills[*i].why.push(format!(
-                    "the same name in {}: {}",
-                    paths.join(" and "),
-                    install.wins
-                ));
-            }
-        }
-        // The listing of what loads, where the client documents a budget.
+        mark_names_installed_twice(&mut scan, &loaded, install.wins);
         let analyses: Vec<Analysis> = loaded.into_iter().map(|(_, a)| a).collect();
-        if profile.listing.is_some() && !analyses.is_empty() {
-            let listing = skillpg_report::listings_with(&analyses, context_window, settings)
-                .into_iter()
-                .find(|l| l.client == profile.key);
-            if let Some(l) = listing {
-                for listed in &l.skills {
-                    let Some(seen) = scan.skills.iter_mut().find(|k| {
-                        k.status == Status::Loads && k.name.as_deref() == Some(listed.name.as_str())
-                    }) else {
-                        continue;
-                    };
-                    match listed.shown_chars {
-                        None => {
-                            seen.status = Status::NotListed;
-                            seen.why.push(format!(
-                                "left out of {}'s listing: the skills loaded here are over its budget",
-                                profile.title
-                            ));
-                        }
-                        Some(n) if n < listed.description_chars => seen.why.push(format!(
-                            "its description is cut to {n} of {} characters in the listing",
-                            listed.description_chars
-                        )),
-                        Some(_) => {}
-                    }
-                }
-                scan.listing = Some(crate::render::listing_summary(&l));
-            }
-        }
+        mark_listing(&mut scan, profile, &analyses, context_window, settings);
         out.push(scan);
     }
     Ok(out)
@@ -345,4 +296,73 @@ pub fn text(scans: &[ClientScan]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Marks each copy of a name installed twice (among the skills that load, at `loaded`'s
+/// places in the scan): the client's precedence (`wins`) decides which it lists.
+fn mark_names_installed_twice(scan: &mut ClientScan, loaded: &[(usize, Analysis)], wins: &str) {
+    let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, a) in loaded {
+        by_name
+            .entry(a.display_name().to_lowercase())
+            .or_default()
+            .push(*i);
+    }
+    for copies in by_name.values().filter(|c| c.len() > 1) {
+        let paths: Vec<String> = copies
+            .iter()
+            .map(|i| scan.skills[*i].path.clone())
+            .collect();
+        for i in copies {
+            scan.skills[*i].why.push(format!(
+                "the same name in {}: {}",
+                paths.join(" and "),
+                wins
+            ));
+        }
+    }
+}
+
+/// The listing of what loads (`analyses`), where the client documents a budget: a skill left
+/// out of it is not listed, a description cut is said, and the scan says the listing's total.
+fn mark_listing(
+    scan: &mut ClientScan,
+    profile: &Profile,
+    analyses: &[Analysis],
+    context_window: Option<usize>,
+    settings: &skillpg_core::catalog::ListingSettings,
+) {
+    if profile.listing.is_none() || analyses.is_empty() {
+        return;
+    }
+    let Some(l) = skillpg_report::listings_with(analyses, context_window, settings)
+        .into_iter()
+        .find(|l| l.client == profile.key)
+    else {
+        return;
+    };
+    for listed in &l.skills {
+        let Some(seen) = scan
+            .skills
+            .iter_mut()
+            .find(|k| k.status == Status::Loads && k.name.as_deref() == Some(listed.name.as_str()))
+        else {
+            continue;
+        };
+        match listed.shown_chars {
+            None => {
+                seen.status = Status::NotListed;
+                seen.why.push(format!(
+                    "left out of {}'s listing: the skills loaded here are over its budget",
+                    profile.title
+                ));
+            }
+            Some(n) if n < listed.description_chars => seen.why.push(format!(
+                "its description is cut to {n} of {} characters in the listing",
+                listed.description_chars
+            )),
+            Some(_) => {}
+        }
+    }
+    scan.listing = Some(crate::render::listing_summary(&l));
 }

@@ -213,6 +213,36 @@ pub struct GithubArgs {
     pub paths: Vec<PathBuf>,
 }
 
+/// Each client's listing for the budget table: of the whole installed catalog, not the skills
+/// a change touched (with `roots` in skillpg.toml, every skill under them, as `listing` prices
+/// them; else the skills checked), each client listing the skills that load under it in the
+/// project.
+fn budget_listings(
+    inputs: &[(skillpg_core::ingest::Ingested, PathBuf)],
+    checked: &crate::project::Checked,
+    project: Option<&(skillpg_report::config::Config, PathBuf)>,
+    context_window: Option<usize>,
+) -> Result<Vec<skillpg_report::ListingJson>, String> {
+    let settings = skillpg_core::catalog::ListingSettings::default();
+    let listing = |inputs: &[(skillpg_core::ingest::Ingested, PathBuf)],
+                   checked: &crate::project::Checked| {
+        let loads = loads_in_project(inputs, checked, project, &settings);
+        skillpg_report::listings_of_loaded(
+            &checked.analyses,
+            context_window,
+            &settings,
+            &loads_of(&loads),
+        )
+    };
+    Ok(match project {
+        Some((c, _)) if !c.roots.is_empty() => {
+            let roots = load(&project_paths(Vec::new(), project)?)?;
+            listing(&roots, &analyze_inputs(&roots))
+        }
+        _ => listing(inputs, checked),
+    })
+}
+
 pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
     let project = project_config(args.config.as_deref())?;
     let profiles = chosen_profiles(args.profile.as_deref(), project.as_ref())?;
@@ -251,34 +281,7 @@ pub fn run(args: GithubArgs) -> Result<ExitCode, String> {
         .as_ref()
         .and_then(|(c, _)| c.context_window)
         .or(Some(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW));
-    // Each client lists the whole installed catalog, not the skills a change touched: with
-    // `roots` in skillpg.toml the budget table prices every skill under them (as `listing`
-    // does), else the skills checked.
-    // A client lists the skills that load under it in the project, as `listing` prices them.
-    let settings = skillpg_core::catalog::ListingSettings::default();
-    let listings = match project.as_ref() {
-        Some((c, _)) if !c.roots.is_empty() => {
-            let roots = project_paths(Vec::new(), project.as_ref())?;
-            let inputs = load(&roots)?;
-            let installed = analyze_inputs(&inputs);
-            let loads = loads_in_project(&inputs, &installed, project.as_ref(), &settings);
-            skillpg_report::listings_of_loaded(
-                &installed.analyses,
-                context_window,
-                &settings,
-                &loads_of(&loads),
-            )
-        }
-        _ => {
-            let loads = loads_in_project(&inputs, &checked, project.as_ref(), &settings);
-            skillpg_report::listings_of_loaded(
-                analyses,
-                context_window,
-                &settings,
-                &loads_of(&loads),
-            )
-        }
-    };
+    let listings = budget_listings(&inputs, &checked, project.as_ref(), context_window)?;
     let mut summary = skillpg_report::github::summary(&clients, &levels, &listings);
     summary.push_str(&skillpg_report::github::removed_section(&removed));
     append_to("GITHUB_STEP_SUMMARY", &summary)?;

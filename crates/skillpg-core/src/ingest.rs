@@ -375,6 +375,84 @@ pub fn write_archive<P: AsRef<str>, B: AsRef<[u8]>>(entries: &[(P, B)]) -> Vec<u
     buf.into_inner()
 }
 
+/// Why an archive is refused before anything is inflated, if it is: too many entries, or the
+/// sizes it declares (in all, and against its own size: many small entries that each pass the
+/// per-entry ratio still make a bomb together).
+fn refused_before_inflating(
+    archive: &mut zip::ZipArchive<std::io::Cursor<&[u8]>>,
+    archive_bytes: usize,
+) -> Option<Diagnostic> {
+    if archive.len() > MAX_ENTRIES {
+        return Some(diag(
+            &ARCHIVE_TOO_LARGE,
+            "",
+            format!(
+                "{} entries, over the limit of {MAX_ENTRIES}; nothing was read",
+                archive.len()
+            ),
+        ));
+    }
+    // Before inflating anything: the sizes the archive declares, in all and against its own
+    // size. Many small entries that each pass the per-entry ratio still make a bomb together.
+    let declared_total: u64 = (0..archive.len())
+        .filter_map(|i| archive.by_index_raw(i).ok().map(|e| e.size()))
+        .fold(0u64, u64::saturating_add);
+    if declared_total > MAX_EXPANDED_BYTES {
+        return Some(diag(
+            &ARCHIVE_TOO_LARGE,
+            "",
+            format!(
+                "the archive declares {} MB of files, over the limit of {} MB; nothing was read",
+                declared_total / 1_048_576,
+                MAX_EXPANDED_BYTES / 1_048_576
+            ),
+        ));
+    }
+    let whole_ratio = declared_total / (archive_bytes as u64).max(1);
+    if declared_total > 1024 * 1024 && whole_ratio > MAX_RATIO {
+        return Some(diag(
+            &ARCHIVE_TOO_LARGE,
+            "",
+            format!(
+                "the archive expands {whole_ratio}× in all ({declared_total} bytes): a zip bomb; nothing was read"
+            ),
+        ));
+    }
+    None
+}
+
+/// The layout claude.ai expects of an upload: one top-level folder holding one SKILL.md.
+fn layout_findings(files: &[(String, Vec<u8>)]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let skill_mds: Vec<&String> = files
+        .iter()
+        .map(|(p, _)| p)
+        .filter(|p| p.rsplit('/').next() == Some("SKILL.md"))
+        .collect();
+    let top_dirs: std::collections::BTreeSet<&str> = files
+        .iter()
+        .map(|(p, _)| p.split('/').next().unwrap_or(""))
+        .collect();
+    match skill_mds.len() {
+        0 => out.push(diag(&ARCHIVE_LAYOUT, "", "the archive holds no SKILL.md".to_owned())),
+        1 => {
+            let depth = skill_mds[0].matches('/').count();
+            if depth != 1 {
+                let where_ = if depth == 0 { "at the archive's root, not inside a folder" } else { "nested below the top-level folder" };
+                out.push(diag(
+                    &ARCHIVE_LAYOUT,
+                    skill_mds[0],
+                    format!("SKILL.md not at the top level: `{}` is {where_}; claude.ai expects one top-level folder holding SKILL.md", skill_mds[0]),
+                ));
+            } else if top_dirs.len() > 1 {
+                out.push(diag(&ARCHIVE_LAYOUT, "", format!("the archive has {} top-level entries; claude.ai expects one folder", top_dirs.len())));
+            }
+        }
+        n => out.push(diag(&ARCHIVE_LAYOUT, "", format!("more than one SKILL.md: the archive holds {n}; claude.ai takes one skill per upload"))),
+    }
+    out
+}
+
 /// Reads a `.zip` or `.skill` archive as claude.ai does: one top-level folder holding
 /// SKILL.md. Bounded against zip bombs and path traversal; never panics.
 pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
@@ -395,37 +473,8 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
             return res;
         }
     };
-    if archive.len() > MAX_ENTRIES {
-        res.diagnostics.push(diag(
-            &ARCHIVE_TOO_LARGE,
-            "",
-            format!(
-                "{} entries, over the limit of {MAX_ENTRIES}; nothing was read",
-                archive.len()
-            ),
-        ));
-        return res;
-    }
-    // Before inflating anything: the sizes the archive declares, in all and against its own
-    // size. Many small entries that each pass the per-entry ratio still make a bomb together.
-    let declared_total: u64 = (0..archive.len())
-        .filter_map(|i| archive.by_index_raw(i).ok().map(|e| e.size()))
-        .fold(0u64, u64::saturating_add);
-    if declared_total > MAX_EXPANDED_BYTES {
-        res.diagnostics.push(diag(
-            &ARCHIVE_TOO_LARGE,
-            "",
-            format!(
-                "the archive declares {} MB of files, over the limit of {} MB; nothing was read",
-                declared_total / 1_048_576,
-                MAX_EXPANDED_BYTES / 1_048_576
-            ),
-        ));
-        return res;
-    }
-    let whole_ratio = declared_total / (bytes.len() as u64).max(1);
-    if declared_total > 1024 * 1024 && whole_ratio > MAX_RATIO {
-        res.diagnostics.push(diag(&ARCHIVE_TOO_LARGE, "", format!("the archive expands {whole_ratio}× in all ({declared_total} bytes): a zip bomb; nothing was read")));
+    if let Some(refused) = refused_before_inflating(&mut archive, bytes.len()) {
+        res.diagnostics.push(refused);
         return res;
     }
     let mut files = Vec::new();
@@ -502,32 +551,7 @@ pub fn read_archive(archive_name: &str, bytes: &[u8]) -> Ingested {
         }
         files.push((path, data));
     }
-    let skill_mds: Vec<&String> = files
-        .iter()
-        .map(|(p, _)| p)
-        .filter(|p| p.rsplit('/').next() == Some("SKILL.md"))
-        .collect();
-    let top_dirs: std::collections::BTreeSet<&str> = files
-        .iter()
-        .map(|(p, _)| p.split('/').next().unwrap_or(""))
-        .collect();
-    match skill_mds.len() {
-        0 => res.diagnostics.push(diag(&ARCHIVE_LAYOUT, "", "the archive holds no SKILL.md".to_owned())),
-        1 => {
-            let depth = skill_mds[0].matches('/').count();
-            if depth != 1 {
-                let where_ = if depth == 0 { "at the archive's root, not inside a folder" } else { "nested below the top-level folder" };
-                res.diagnostics.push(diag(
-                    &ARCHIVE_LAYOUT,
-                    skill_mds[0],
-                    format!("SKILL.md not at the top level: `{}` is {where_}; claude.ai expects one top-level folder holding SKILL.md", skill_mds[0]),
-                ));
-            } else if top_dirs.len() > 1 {
-                res.diagnostics.push(diag(&ARCHIVE_LAYOUT, "", format!("the archive has {} top-level entries; claude.ai expects one folder", top_dirs.len())));
-            }
-        }
-        n => res.diagnostics.push(diag(&ARCHIVE_LAYOUT, "", format!("more than one SKILL.md: the archive holds {n}; claude.ai takes one skill per upload"))),
-    }
+    res.diagnostics.extend(layout_findings(&files));
     let found = discover(stem, files);
     res.skills = found.skills;
     res.diagnostics.extend(found.diagnostics);

@@ -1,12 +1,55 @@
-//! No function in the app (`skillpg-app`) over [`MAX_LINES`] lines, from `fn` to its closing
-//! brace: a view that long mixes its state, its handlers and its markup, and reads as a wall.
-//! Split it into components, or move its logic into a state type with tested transitions.
+//! No function in any crate over [`MAX_LINES`] lines, from `fn` to its closing brace: a view
+//! that long mixes its state, its handlers and its markup, and a command that long composes
+//! what a library should; either reads as a wall. Split it into components or helpers, or move
+//! its logic into a type with tested transitions. [`EXCEPTIONS`] names the few that read better
+//! whole, each with why; an exception no longer needed fails too.
 
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
 /// The most lines a function may span.
 pub const MAX_LINES: usize = 120;
+
+/// Functions allowed past [`MAX_LINES`] (file, name, why splitting would not read better).
+pub const EXCEPTIONS: &[(&str, &str, &str)] = &[
+    (
+        "crates/skillpg-core/src/yaml.rs",
+        "parse",
+        "one loop over the YAML parser's events whose arms share the stack of open nodes and their spans; split, each arm would take the whole state",
+    ),
+    (
+        "crates/skillpg-decoder/src/model.rs",
+        "assemble",
+        "binds each tensor of a checkpoint by name, in the model's order, to its part: one line a part, and the order is the model's",
+    ),
+    (
+        "crates/skillpg-embedder/src/fast.rs",
+        "forward_batch",
+        "one transformer pass over a batch, each step reading the buffers the one before wrote (the numerics the GPU kernels are checked against); split, every step would pass a dozen buffers",
+    ),
+    (
+        "crates/skillpg-gpu/src/batch.rs",
+        "new",
+        "creates every buffer and bind group of a pass, each named once beside the kernel binding that reads it",
+    ),
+    (
+        "crates/skillpg-gpu/src/decoder.rs",
+        "build",
+        "uploads the model's matrices and makes the pass's buffers in the order the kernels bind them",
+    ),
+    (
+        "crates/skillpg-gpu/src/decoder.rs",
+        "plan_specs",
+        "the table of every dispatch of a decoder pass, in order: a table reads whole",
+    ),
+];
+
+/// Whether `finding` (a line of [`long_functions`]) is one of the [`EXCEPTIONS`].
+pub fn excepted(finding: &str) -> bool {
+    EXCEPTIONS.iter().any(|(path, name, _)| {
+        finding.starts_with(&format!("{path}:")) && finding.contains(&format!(": fn {name} is "))
+    })
+}
 
 struct Lengths<'a> {
     path: &'a str,
@@ -68,5 +111,16 @@ mod tests {
             vec!["x.rs:6: fn long is 7 lines (at most 6): split it".to_owned()]
         );
         assert!(long_functions("x.rs", &text, 7).expect("parses").is_empty());
+        // An exception covers its own function alone.
+        assert!(!excepted(&found[0]));
+        assert!(excepted(
+            "crates/skillpg-core/src/yaml.rs:209: fn parse is 191 lines (at most 120): split it"
+        ));
+        assert!(!excepted(
+            "crates/skillpg-core/src/yaml.rs:9: fn parse_more is 191 lines (at most 120): split it"
+        ));
+        assert!(!excepted(
+            "crates/skillpg-core/src/ingest.rs:9: fn parse is 191 lines (at most 120): split it"
+        ));
     }
 }
