@@ -9,6 +9,7 @@ pub mod fn_length;
 pub mod live_html;
 pub mod module_cycles;
 pub mod module_docs;
+pub mod pure_core;
 pub mod test_counts;
 pub mod unknown_fields;
 

@@ -52,7 +52,7 @@ impl<'ast> Visit<'ast> for CrateRefs {
 }
 
 /// Whether the attributes hold `#[cfg(test)]`.
-fn is_test_only(attrs: &[syn::Attribute]) -> bool {
+pub(crate) fn is_test_only(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
     })

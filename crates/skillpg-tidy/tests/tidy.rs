@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use skillpg_tidy::{
-    crate_edges, fn_length, live_html, module_cycles, module_docs, rust_files, test_counts,
-    unknown_fields, workspace_root,
+    crate_edges, fn_length, live_html, module_cycles, module_docs, pure_core, rust_files,
+    test_counts, unknown_fields, workspace_root,
 };
 
 fn crates_dir() -> std::path::PathBuf {
@@ -182,4 +182,41 @@ fn no_code_puts_markup_into_the_page() {
         found.extend(live_html::in_js(&path.display().to_string(), &text));
     }
     assert_none("live HTML", &found);
+}
+
+#[test]
+fn the_pure_crates_read_no_files_and_the_engine_binds_no_browser() {
+    let mut found = Vec::new();
+    for name in pure_core::PURE {
+        for (path, text) in src_of(name) {
+            let path = format!("crates/{name}/src/{path}");
+            found.extend(pure_core::fs_uses(&path, &text).expect("parses"));
+        }
+    }
+    assert_none("std::fs in a pure crate", &found);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--offline",
+            "--locked",
+            "--format-version",
+            "1",
+            "--filter-platform",
+            "wasm32-unknown-unknown",
+        ])
+        .current_dir(workspace_root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata for wasm32 (run `cargo fetch --locked` once: scripts/test does): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metadata = String::from_utf8_lossy(&out.stdout);
+    let mut found = Vec::new();
+    for name in pure_core::NO_BINDINGS {
+        found.extend(pure_core::bindings_in_tree(&metadata, name).expect("reads"));
+    }
+    assert_none("browser bindings in the engine", &found);
 }
