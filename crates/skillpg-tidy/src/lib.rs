@@ -10,6 +10,7 @@ pub mod live_html;
 pub mod module_cycles;
 pub mod module_docs;
 pub mod pure_core;
+pub mod shared_literals;
 pub mod test_counts;
 pub mod unknown_fields;
 

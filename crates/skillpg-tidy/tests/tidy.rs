@@ -6,7 +6,7 @@ use std::path::Path;
 
 use skillpg_tidy::{
     crate_edges, fn_length, live_html, module_cycles, module_docs, pure_core, rust_files,
-    test_counts, unknown_fields, workspace_root,
+    shared_literals, test_counts, unknown_fields, workspace_root,
 };
 
 fn crates_dir() -> std::path::PathBuf {
@@ -219,4 +219,11 @@ fn the_pure_crates_read_no_files_and_the_engine_binds_no_browser() {
         found.extend(pure_core::bindings_in_tree(&metadata, name).expect("reads"));
     }
     assert_none("browser bindings in the engine", &found);
+}
+
+#[test]
+fn literals_two_languages_share_are_equal() {
+    let root = workspace_root();
+    let read = |path: &str| std::fs::read_to_string(root.join(path)).ok();
+    assert_none("shared literals", &shared_literals::disagreements(&read));
 }
