@@ -6,6 +6,7 @@
 
 pub mod crate_edges;
 pub mod fn_length;
+pub mod length_unit;
 pub mod live_html;
 pub mod module_cycles;
 pub mod module_docs;

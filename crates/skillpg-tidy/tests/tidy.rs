@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use skillpg_tidy::{
-    crate_edges, fn_length, live_html, module_cycles, module_docs, pure_core, rust_files,
-    shared_literals, test_counts, unknown_fields, workspace_root,
+    crate_edges, fn_length, length_unit, live_html, module_cycles, module_docs, pure_core,
+    rust_files, shared_literals, test_counts, unknown_fields, workspace_root,
 };
 
 fn crates_dir() -> std::path::PathBuf {
@@ -226,4 +226,16 @@ fn literals_two_languages_share_are_equal() {
     let root = workspace_root();
     let read = |path: &str| std::fs::read_to_string(root.join(path)).ok();
     assert_none("shared literals", &shared_literals::disagreements(&read));
+}
+
+#[test]
+fn the_length_rules_count_in_each_clients_unit() {
+    let rules = crates_dir().join("skillpg-core/src/rules");
+    let mut found = Vec::new();
+    for file in length_unit::CAPPED {
+        let text = std::fs::read_to_string(rules.join(file)).expect("the rule's file");
+        let path = format!("crates/skillpg-core/src/rules/{file}");
+        found.extend(length_unit::own_counts(&path, &text).expect("parses"));
+    }
+    assert_none("a length counted outside Profile::length", &found);
 }

@@ -26,10 +26,14 @@ pub fn check(cx: &mut Cx) {
     let Some((name, scalar)) = checked_name(cx) else {
         return;
     };
-    let n = match cx.profile.length_unit {
-        LengthUnit::CodePoints => name.chars().count(),
-        unit => unit.count(&scalar.value),
+    // skills-ref counts the code points of the NFKC-normalised name; the other units count
+    // the text as written.
+    let counted = if cx.profile.length_unit == LengthUnit::CodePoints {
+        &name
+    } else {
+        &scalar.value
     };
+    let n = cx.profile.length(counted);
     if n <= 64 {
         return;
     }
