@@ -1,7 +1,10 @@
 //! The native edge of the engine: reads a path on disk (a skill folder, a folder of skills, a
 //! `.zip` or `.skill` archive) into [`Ingested`] bundles.
 //!
-//! Only this crate and the CLI touch the file system; the engine itself takes bytes.
+//! The engine takes bytes: the edges read them. This crate reads skill folders and archives for
+//! the CLI, the language server (`skillpg-lsp`, which also reads `skillpg.toml` and the buffers an
+//! editor sends) and the tests; the pure crates never touch the file system (the tidy test's
+//! `pure_core` rule).
 
 use std::path::{Path, PathBuf};
 
