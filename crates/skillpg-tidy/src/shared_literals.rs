@@ -1,7 +1,8 @@
 //! Literals two languages share are checked equal: the routing model's cache the service
 //! worker keeps and the page writes, the decoder models' store it never deletes, and the
 //! marker and length limit of the pull-request comment that `skillpg github` writes and the
-//! Action's script edits. One side changed without the other fails here, not in a visitor's
+//! Action's script edits; and the names `scripts/build-web` gives the wasm modules, which the
+//! page's scripts import. One side changed without the other fails here, not in a visitor's
 //! browser (a service worker that deletes the model on every new build) or on a pull request
 //! (a second comment on every push).
 
@@ -110,6 +111,44 @@ pub fn disagreements(read: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
     out
 }
 
+/// Where each wasm module `scripts/build-web` names (`--out-name`) is imported by its name: the
+/// module (its `.js` glue) and the files that import it.
+pub const MODULE_USERS: &[(&str, &[&str])] = &[
+    ("skillpg_app", &["web/boot.js", "web/sw.js"]),
+    ("skillpg_worker", &["web/worker.js"]),
+];
+
+/// The modules `build_web` (the script's text) names and the scripts that do not import them
+/// by that name, read through `read`.
+pub fn module_name_disagreements(
+    build_web: &str,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Vec<String> {
+    let named: Vec<&str> = build_web
+        .split("--out-name ")
+        .skip(1)
+        .filter_map(|rest| rest.split_whitespace().next())
+        .collect();
+    let mut out = Vec::new();
+    for (module, users) in MODULE_USERS {
+        if !named.contains(module) {
+            out.push(format!(
+                "scripts/build-web names no module {module} (it names {named:?}): change the scripts that import it too"
+            ));
+            continue;
+        }
+        for user in *users {
+            let import = format!("./{module}.js");
+            if !read(user).is_some_and(|t| t.contains(&import)) {
+                out.push(format!(
+                    "{user} does not import {import}, the name scripts/build-web gives it"
+                ));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,5 +166,25 @@ mod tests {
         assert_eq!(found.len(), 2, "{found:?}");
         assert!(found[0].contains("MODEL_CACHE = \"model-v2\" but web/sw.js has \"model-v3\""));
         assert!(found[1].contains("STORE"));
+    }
+
+    #[test]
+    fn a_renamed_module_is_found_in_the_scripts_that_import_it() {
+        let read = |path: &str| {
+            Some(match path {
+                "web/worker.js" => "import('./skillpg_worker.js')".to_owned(),
+                _ => "import('./skillpg_app.js')".to_owned(),
+            })
+        };
+        let build = "wasm-bindgen --out-name skillpg_app a.wasm\nwasm-bindgen --out-name skillpg_worker b.wasm\n";
+        assert!(module_name_disagreements(build, &read).is_empty());
+        let renamed =
+            "wasm-bindgen --out-name page a.wasm\nwasm-bindgen --out-name skillpg_worker b.wasm\n";
+        let found = module_name_disagreements(renamed, &read);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("names no module skillpg_app"),
+            "{found:?}"
+        );
     }
 }

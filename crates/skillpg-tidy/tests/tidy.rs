@@ -226,6 +226,11 @@ fn literals_two_languages_share_are_equal() {
     let root = workspace_root();
     let read = |path: &str| std::fs::read_to_string(root.join(path)).ok();
     assert_none("shared literals", &shared_literals::disagreements(&read));
+    let build_web = read("scripts/build-web").expect("scripts/build-web");
+    assert_none(
+        "wasm module names",
+        &shared_literals::module_name_disagreements(&build_web, &read),
+    );
 }
 
 #[test]
