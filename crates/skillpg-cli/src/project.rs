@@ -21,7 +21,11 @@ use std::path::PathBuf;
 pub(crate) fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String> {
     // Build the tokenizer while the files are read: most runs will count something.
     rayon::spawn(skillpg_tokens::warm_up);
-    parallel_map(paths, |p| skillpg_fs::read_path(p).map(|i| (i, p.clone())))
+    parallel_map(paths, |p| {
+        skillpg_fs::read_path(p)
+            .map(|i| (i, p.clone()))
+            .map_err(String::from)
+    })
         .into_iter()
         .collect()
 }

@@ -15,18 +15,53 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
 }
 
+/// Why a path could not be read as skills: its message names the path.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The path (or the folder itself) could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file that is neither an archive nor a SKILL.md.
+    #[error("{}: not a folder, a SKILL.md, a .zip or a .skill archive", .0.display())]
+    NotSkills(PathBuf),
+}
+
+impl ReadError {
+    /// Whether the path does not exist (an edge may then say so, or look elsewhere).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, ReadError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
+/// The message, for the edges whose errors are text.
+impl From<ReadError> for String {
+    fn from(e: ReadError) -> String {
+        e.to_string()
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReadError + '_ {
+    move |source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// Reads `path`: an archive by its extension, else a folder walked recursively (skipping
-/// `.git` and `node_modules`, not following symbolic links). I/O errors come back as `Err`
-/// with the path in the message.
-pub fn read_path(path: &Path) -> Result<Ingested, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// `.git` and `node_modules`, not following symbolic links). An I/O error names the path.
+pub fn read_path(path: &Path) -> Result<Ingested, ReadError> {
+    let meta = std::fs::metadata(path).map_err(io(path))?;
     let name = path
         .canonicalize()
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| path.display().to_string());
     if meta.is_file() {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(io(path))?;
         if ingest::is_archive_name(&name) {
             let mut res = ingest::read_archive(&name, &bytes);
             located(&mut res, path);
@@ -44,14 +79,11 @@ pub fn read_path(path: &Path) -> Result<Ingested, String> {
             };
             return read_path(parent);
         }
-        return Err(format!(
-            "{}: not a folder, a SKILL.md, a .zip or a .skill archive",
-            path.display()
-        ));
+        return Err(ReadError::NotSkills(path.to_path_buf()));
     }
     // The folder itself must be readable; below it, a file or folder that is not is a finding
     // on the skill (`file-unreadable`), and every other skill is still read and checked.
-    std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::read_dir(path).map_err(io(path))?;
     let mut files = Vec::new();
     let mut unreadable = Vec::new();
     walk(path, Path::new(""), &mut files, &mut unreadable);

@@ -65,15 +65,49 @@ pub struct Ignore {
 
 const SEVERITIES: [&str; 4] = ["error", "warning", "info", "off"];
 
+/// What is wrong with a `skillpg.toml`, worded for the person who wrote it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// The TOML's own message: a syntax error, an unknown key, a value of the wrong type.
+    #[error("{0}")]
+    Toml(String),
+    /// A context window out of bounds.
+    #[error("context_window = {window}: {why}")]
+    ContextWindow { window: usize, why: String },
+    /// A root that leaves the project.
+    #[error("roots: \"{0}\" leaves the project: give a folder below skillpg.toml's, without `..`")]
+    RootLeaves(String),
+    /// A severity for a rule that does not exist.
+    #[error("[severity] {0}: no such rule (`skillpg rules` lists them)")]
+    UnknownSeverityRule(String),
+    /// A severity that is not one.
+    #[error("[severity] {rule} = \"{severity}\": one of {}", SEVERITIES.join(", "))]
+    BadSeverity { rule: String, severity: String },
+    /// An ignore of a rule that does not exist.
+    #[error("[[ignore]] rule = \"{0}\": no such rule")]
+    UnknownIgnoredRule(String),
+    /// An ignore without its reason.
+    #[error("[[ignore]] rule = \"{0}\": give a reason, so the next reader knows why")]
+    NoReason(String),
+}
+
+/// The message, for the edges whose errors are text.
+impl From<ConfigError> for String {
+    fn from(e: ConfigError) -> String {
+        e.to_string()
+    }
+}
+
 impl Config {
     /// Reads `skillpg.toml`'s text, or says what is wrong with it (the TOML's own message, an
     /// unknown key, an ignore without a reason, a severity that is not one, a rule that does
     /// not exist).
-    pub fn parse(text: &str) -> Result<Config, String> {
-        let mut config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Config, ConfigError> {
+        let mut config: Config =
+            toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
         if let Some(window) = config.context_window {
             skillpg_core::catalog::checked_context_window(window)
-                .map_err(|e| format!("context_window = {window}: {e}"))?;
+                .map_err(|why| ConfigError::ContextWindow { window, why })?;
         }
         // A root is a folder of this project: relative, and never above the file's folder (a
         // shared settings file must not send a check to `../../../../etc`). Each is read once.
@@ -90,9 +124,7 @@ impl Config {
                     )
                 });
             if leaves {
-                return Err(format!(
-                    "roots: \"{root}\" leaves the project: give a folder below skillpg.toml's, without `..`"
-                ));
+                return Err(ConfigError::RootLeaves(root.clone()));
             }
             let normal: std::path::PathBuf = path
                 .components()
@@ -116,26 +148,21 @@ impl Config {
         };
         for (rule, severity) in &config.severity {
             if !known(rule) {
-                return Err(format!(
-                    "[severity] {rule}: no such rule (`skillpg rules` lists them)"
-                ));
+                return Err(ConfigError::UnknownSeverityRule(rule.clone()));
             }
             if !SEVERITIES.contains(&severity.as_str()) {
-                return Err(format!(
-                    "[severity] {rule} = \"{severity}\": one of {}",
-                    SEVERITIES.join(", ")
-                ));
+                return Err(ConfigError::BadSeverity {
+                    rule: rule.clone(),
+                    severity: severity.clone(),
+                });
             }
         }
         for i in &config.ignore {
             if !known(&i.rule) {
-                return Err(format!("[[ignore]] rule = \"{}\": no such rule", i.rule));
+                return Err(ConfigError::UnknownIgnoredRule(i.rule.clone()));
             }
             if i.reason.trim().is_empty() {
-                return Err(format!(
-                    "[[ignore]] rule = \"{}\": give a reason, so the next reader knows why",
-                    i.rule
-                ));
+                return Err(ConfigError::NoReason(i.rule.clone()));
             }
         }
         Ok(config)
@@ -234,7 +261,7 @@ mod tests {
                 "missing field `reason`",
             ),
         ] {
-            let e = Config::parse(bad).expect_err(bad);
+            let e = Config::parse(bad).expect_err(bad).to_string();
             assert!(e.contains(says), "{bad}: {e}");
         }
     }
@@ -270,7 +297,8 @@ mod tests {
         assert_eq!(c.roots, ["skills", ".", "a/b"]);
         for leaving in ["../x", "skills/../../etc", "/etc", "../../../../etc"] {
             let e = Config::parse(&format!("roots = [\"{leaving}\"]")).expect_err(leaving);
-            assert!(e.contains("leaves the project"), "{e}");
+            assert_eq!(e, ConfigError::RootLeaves(leaving.to_owned()));
+            assert!(e.to_string().contains("leaves the project"), "{e}");
         }
         let many = format!("roots = [{}]", vec!["\"skills\""; 50_000].join(", "));
         assert_eq!(Config::parse(&many).expect("parses").roots, ["skills"]);
@@ -278,7 +306,8 @@ mod tests {
         assert!(Config::parse("context_window = 18446744073709551615").is_err());
         for bad in ["0", "999", "9223372036854775807", "10000001"] {
             let e = Config::parse(&format!("context_window = {bad}")).expect_err(bad);
-            assert!(e.contains("1,000 to 10,000,000"), "{e}");
+            assert!(matches!(e, ConfigError::ContextWindow { .. }), "{e}");
+            assert!(e.to_string().contains("1,000 to 10,000,000"), "{e}");
         }
         assert_eq!(
             Config::parse("context_window = 1000000")
