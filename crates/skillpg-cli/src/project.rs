@@ -26,8 +26,8 @@ pub(crate) fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String
             .map(|i| (i, p.clone()))
             .map_err(String::from)
     })
-        .into_iter()
-        .collect()
+    .into_iter()
+    .collect()
 }
 
 /// An input that holds no skill (an unreadable archive, a zip bomb), as an error that names it

@@ -26,11 +26,11 @@ const MARKS: [(char, bool); 7] = [
     ('\u{FF0D}', false),
 ];
 
-pub use crate::skill_creator::{evals_json, parse_evals};
+pub use crate::skill_creator::{EvalSetError, evals_json, parse_evals};
 
 /// Reads the lab's lines: `+ query` (should trigger) or `- query` (should not). A line with
 /// neither mark, or with nothing after it, names its number and what it starts with.
-pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, String> {
+pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, EvalSetError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -41,21 +41,17 @@ pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, String> {
         let mut chars = line.chars();
         let first = chars.next().unwrap_or(' ');
         let Some(&(_, should_trigger)) = MARKS.iter().find(|(mark, _)| *mark == first) else {
-            return Err(format!(
-                "line {}: start it with + (should trigger) or - (should not), not {}",
-                i + 1,
-                shown_char(first)
-            ));
+            return Err(EvalSetError::NoMark {
+                line: i + 1,
+                shown: shown_char(first),
+            });
         };
         let query = chars.as_str().trim();
         if query.is_empty() {
-            return Err(format!("line {}: the query is empty", i + 1));
+            return Err(EvalSetError::EmptyLine(i + 1));
         }
         if out.len() == MAX_QUERIES {
-            return Err(format!(
-                "more than the {MAX_QUERIES} queries the lab takes (line {})",
-                i + 1
-            ));
+            return Err(EvalSetError::TooManyLines(i + 1));
         }
         out.push(EvalQuery {
             query: query.to_owned(),
@@ -105,11 +101,11 @@ pub struct EvalInput {
 
 /// An eval set from a file a person brings, in any of the three formats: a lab report (an
 /// object), skill-creator's list (a list), or the lab's `+`/`-` lines (anything else).
-pub fn parse_eval_input(text: &str) -> Result<EvalInput, String> {
+pub fn parse_eval_input(text: &str) -> Result<EvalInput, EvalSetError> {
     let start = text.trim_start();
     if start.starts_with('{') {
         let report: EvalReport =
-            serde_json::from_str(text).map_err(|e| format!("not a lab report: {e}"))?;
+            serde_json::from_str(text).map_err(|e| EvalSetError::NotReport(e.to_string()))?;
         let items: Vec<EvalQuery> = report.queries.iter().map(QueryRow::item).collect();
         let items = parse_evals(&serde_json::to_string(&items).unwrap_or_default())?;
         return Ok(EvalInput {
@@ -148,9 +144,12 @@ mod tests {
         assert_eq!(parse_evals(&evals_json(&items)).expect("round trip"), items);
         assert!(
             parse_evals(r#"[{"query": " ", "should_trigger": true}]"#)
-                .is_err_and(|e| e.contains("query 1 is empty"))
+                .is_err_and(|e| e.to_string().contains("query 1 is empty"))
         );
-        assert!(parse_evals(r#"[{"query": "x"}]"#).is_err_and(|e| e.contains("should_trigger")));
+        assert!(
+            parse_evals(r#"[{"query": "x"}]"#)
+                .is_err_and(|e| e.to_string().contains("should_trigger"))
+        );
     }
 
     #[test]
@@ -162,8 +161,11 @@ mod tests {
             vec![q("check this migration", true), q("write a query", false)]
         );
         assert_eq!(parse_lines(&to_lines(&items)).expect("round trip"), items);
-        assert!(parse_lines("check this").is_err_and(|e| e.contains("line 1")));
-        assert!(parse_lines("+ ok\n-  ").is_err_and(|e| e.contains("line 2: the query is empty")));
+        assert!(parse_lines("check this").is_err_and(|e| e.to_string().contains("line 1")));
+        assert!(
+            parse_lines("+ ok\n-  ")
+                .is_err_and(|e| e.to_string().contains("line 2: the query is empty"))
+        );
     }
 
     #[test]
@@ -178,7 +180,7 @@ mod tests {
                     q("x query", false)
                 );
             } else {
-                let e = res.expect_err(first);
+                let e = res.expect_err(first).to_string();
                 assert!(
                     e.starts_with("line 2: start it with + (should trigger) or - (should not)"),
                     "{e}"
@@ -202,7 +204,9 @@ mod tests {
             ("\u{feff}", "U+FEFF"),
             ("\u{7}", "U+0007"),
         ] {
-            let e = parse_lines(&format!("+ fine\n{first}+ query\n")).expect_err(named);
+            let e = parse_lines(&format!("+ fine\n{first}+ query\n"))
+                .expect_err(named)
+                .to_string();
             assert!(
                 e.contains(&format!("not {named}, an invisible character")),
                 "{e}"
@@ -221,7 +225,9 @@ mod tests {
     #[test]
     fn lines_are_bounded_and_queries_stay_one_line() {
         let many: String = (0..=MAX_QUERIES).map(|i| format!("+ q{i}\n")).collect();
-        assert!(parse_lines(&many).is_err_and(|e| e.contains(&MAX_QUERIES.to_string())));
+        assert!(
+            parse_lines(&many).is_err_and(|e| e.to_string().contains(&MAX_QUERIES.to_string()))
+        );
         let written = to_lines(&[q("two\nlines", true)]);
         assert_eq!(
             parse_lines(&written).expect("one line"),
@@ -239,8 +245,12 @@ mod tests {
         assert_eq!(lines, json);
         assert_eq!(lines.seed, None);
         assert!(
-            parse_eval_input("{\"queries\": 1}").is_err_and(|e| e.starts_with("not a lab report"))
+            parse_eval_input("{\"queries\": 1}")
+                .is_err_and(|e| e.to_string().starts_with("not a lab report"))
         );
-        assert!(parse_eval_input("a query with no mark").is_err_and(|e| e.starts_with("line 1")));
+        assert!(
+            parse_eval_input("a query with no mark")
+                .is_err_and(|e| e.to_string().starts_with("line 1"))
+        );
     }
 }

@@ -389,27 +389,70 @@ pub fn files_to_fetch(skill: &IndexSkill) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Why a skill of an index was not loaded: a file missing from what was fetched, or bytes that
+/// do not match the index's digests (each names the skill and the file).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    /// The other form's one SKILL.md was not fetched.
+    #[error("{0}: SKILL.md was not fetched")]
+    SkillMdNotFetched(String),
+    /// A listed file was not fetched.
+    #[error("{skill}/{path} was not fetched")]
+    FileNotFetched { skill: String, path: String },
+    /// The other form's SKILL.md does not match the skill's digest.
+    #[error(
+        "{skill}/SKILL.md does not match the index's digest ({want}, fetched {got}): tampered or out of date, so it was not loaded"
+    )]
+    SkillMdMismatch {
+        skill: String,
+        want: String,
+        got: String,
+    },
+    /// A listed file does not match its digest.
+    #[error(
+        "{skill}/{path} does not match the index's digest ({want}, fetched {got}): tampered or out of date, so the skill was not loaded"
+    )]
+    FileMismatch {
+        skill: String,
+        path: String,
+        want: String,
+        got: String,
+    },
+    /// Every file matches its digest, but not the skill's.
+    #[error(
+        "{skill}: the files match their digests but not the skill's ({want}): the index is out of step with its files, so the skill was not loaded"
+    )]
+    SkillMismatch { skill: String, want: String },
+}
+
+/// The message, for the edges whose errors are text.
+impl From<VerifyError> for String {
+    fn from(e: VerifyError) -> String {
+        e.to_string()
+    }
+}
+
 /// The skill `entry` names, from the files fetched for it (`(path, bytes)`), each checked
 /// against its digest and the whole against the skill's: a mismatch is an error naming the
 /// file. An index without digests (v0.1.0) loads with a warning for the caller to show.
 pub fn verify(
     entry: &IndexSkill,
     fetched: Vec<(String, Vec<u8>)>,
-) -> Result<(SkillInput, Option<String>), String> {
+) -> Result<(SkillInput, Option<String>), VerifyError> {
     let mut warning = None;
     if entry.files.is_empty() {
         // The other form: one SKILL.md whose digest is the skill's.
         let (_, bytes) = fetched
             .iter()
             .find(|(p, _)| p == "SKILL.md")
-            .ok_or_else(|| format!("{}: SKILL.md was not fetched", entry.name))?;
+            .ok_or_else(|| VerifyError::SkillMdNotFetched(entry.name.clone()))?;
         match &entry.digest {
             Some(want) if !same_digest(want, &digest(bytes)) => {
-                return Err(format!(
-                    "{}/SKILL.md does not match the index's digest ({want}, fetched {}): tampered or out of date, so it was not loaded",
-                    entry.name,
-                    digest(bytes)
-                ));
+                return Err(VerifyError::SkillMdMismatch {
+                    skill: entry.name.clone(),
+                    want: want.clone(),
+                    got: digest(bytes),
+                });
             }
             Some(_) => {}
             None => {
@@ -423,18 +466,21 @@ pub fn verify(
     }
     let mut hexes = Vec::new();
     for f in &entry.files {
-        let (_, bytes) = fetched
-            .iter()
-            .find(|(p, _)| p == f.path())
-            .ok_or_else(|| format!("{}/{} was not fetched", entry.name, f.path()))?;
+        let (_, bytes) = fetched.iter().find(|(p, _)| p == f.path()).ok_or_else(|| {
+            VerifyError::FileNotFetched {
+                skill: entry.name.clone(),
+                path: f.path().to_owned(),
+            }
+        })?;
         let got = digest(bytes);
         match f {
             IndexFile::WithDigest { digest: want, .. } if !same_digest(want, &got) => {
-                return Err(format!(
-                    "{}/{} does not match the index's digest ({want}, fetched {got}): tampered or out of date, so the skill was not loaded",
-                    entry.name,
-                    f.path()
-                ));
+                return Err(VerifyError::FileMismatch {
+                    skill: entry.name.clone(),
+                    path: f.path().to_owned(),
+                    want: want.clone(),
+                    got,
+                });
             }
             IndexFile::WithDigest { .. } => {}
             IndexFile::Bare(_) => {
@@ -450,10 +496,10 @@ pub fn verify(
         && let Some(want) = &entry.digest
         && !same_digest(want, &skill_digest(&hexes))
     {
-        return Err(format!(
-            "{}: the files match their digests but not the skill's ({want}): the index is out of step with its files, so the skill was not loaded",
-            entry.name
-        ));
+        return Err(VerifyError::SkillMismatch {
+            skill: entry.name.clone(),
+            want: want.clone(),
+        });
     }
     Ok((SkillInput::new(entry.name.clone(), fetched), warning))
 }
@@ -655,12 +701,21 @@ mod tests {
         let mut files = fetch(entry);
         files[1].1.push(b'!');
         let err = verify(entry, files).expect_err("refused");
-        assert!(err.contains("does not match the index's digest"), "{err}");
+        assert!(
+            matches!(&err, VerifyError::FileMismatch { path, .. } if *path == fetch(entry)[1].0),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .contains("does not match the index's digest"),
+            "{err}"
+        );
         // A tampered skill-level digest: refused too.
         let mut tampered = entry.clone();
         tampered.digest = Some(digest(b"other"));
         let err = verify(&tampered, fetch(entry)).expect_err("refused");
-        assert!(err.contains("out of step"), "{err}");
+        assert!(matches!(err, VerifyError::SkillMismatch { .. }), "{err:?}");
+        assert!(err.to_string().contains("out of step"), "{err}");
     }
 
     #[test]

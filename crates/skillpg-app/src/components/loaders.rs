@@ -404,7 +404,7 @@ async fn load_index(c: super::Ctx, address: &str) {
                 warnings.extend(warning);
                 loaded.push(skill);
             }
-            Err(e) => refused.push(e),
+            Err(e) => refused.push(e.to_string()),
         }
     }
     let mut placed = Vec::new();
