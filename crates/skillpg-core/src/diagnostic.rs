@@ -153,6 +153,10 @@ pub mod sources {
         title: "Gemini CLI skill loader (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts)",
         url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
     };
+    pub const ZED: SourceRef = SourceRef {
+        title: "Zed agent skills loader (zed-industries/zed crates/agent_skills/agent_skills.rs)",
+        url: "https://github.com/zed-industries/zed/blob/main/crates/agent_skills/agent_skills.rs",
+    };
     pub const LETTA_CODE: SourceRef = SourceRef {
         title: "Letta Code skill loader (letta-ai/letta-code src/utils/frontmatter.ts, src/agent/skills.ts)",
         url: "https://github.com/letta-ai/letta-code/blob/main/src/utils/frontmatter.ts",

@@ -64,6 +64,10 @@ pub enum YamlDialect {
     /// PyYAML / js-yaml as hosts read it: YAML 1.1 types (`yes` is a boolean, `1.0` a float),
     /// the last duplicate key wins.
     Lenient,
+    /// serde_yaml / serde_yaml_ng into a Rust struct (Zed, Goose): YAML's syntax as `Lenient`,
+    /// but a plain scalar read into a `String` field is that string (`name: 123` is the name
+    /// "123", serde-yaml-ng's `test_number_as_string`); only a null is not a string.
+    Serde,
 }
 
 /// Which frontmatter fields a product knows.
@@ -85,7 +89,7 @@ pub enum FieldSet {
     /// Gemini CLI reads `name` and `description` and ignores the rest.
     Gemini,
     /// Clients that read only `name` and `description` and ignore the rest (Roo Code, Kilo
-    /// Code, Cline, Goose).
+    /// Code, Cline).
     NameDescription,
     /// Zed: `name`, `description` and `disable-model-invocation` (its `SkillMetadata`).
     Zed,
@@ -95,6 +99,8 @@ pub enum FieldSet {
     /// pi: the specification's six and `disable-model-invocation`
     /// (`ALLOWED_FRONTMATTER_FIELDS`); any other key is a warning.
     Pi,
+    /// Goose's `SkillFrontmatter`: `name`, `description` and `metadata` (a map).
+    Goose,
 }
 
 impl FieldSet {
@@ -128,6 +134,7 @@ impl FieldSet {
             FieldSet::Codex => &["name", "description", "metadata"],
             FieldSet::Gemini | FieldSet::NameDescription => &["name", "description"],
             FieldSet::Zed => &["name", "description", "disable-model-invocation"],
+            FieldSet::Goose => &["name", "description", "metadata"],
             FieldSet::Crush => &[
                 "name",
                 "description",
@@ -268,6 +275,8 @@ pub enum NameCharset {
     UnicodeAlnum,
     /// ASCII `a-z`, `0-9` and `-`, as Anthropic's packager and upload.
     AsciiKebab,
+    /// Anything but `/` (Goose's loader: `Skill name '…' contains '/', skipping`).
+    NoSlash,
 }
 
 /// How the messages of a product are worded, where two products word the same failure
@@ -364,6 +373,9 @@ pub struct Profile {
     /// below it (`pdf/references/x/SKILL.md`) is a skill of its own (Codex's recursive walk);
     /// elsewhere that file is one of the outer skill's files.
     pub scans_inside_skills: bool,
+    /// The largest SKILL.md the client reads, in bytes, when it refuses larger ones before
+    /// reading them (Zed: 100 KiB); [`skill-md-too-large`](crate::rules) says so.
+    pub skill_md_max_bytes: Option<usize>,
     /// The rules that make a skill fail under this profile, each with the documented check it
     /// models. A rule not listed here is never an error: its findings are capped at a warning.
     pub gates: &'static [Gate],
@@ -481,6 +493,7 @@ pub static SPEC: Profile = Profile {
     source_url: "https://agentskills.io/specification",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -621,6 +634,7 @@ pub static CLAUDE_AI: Profile = Profile {
     source_url: "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -772,6 +786,7 @@ pub static CLAUDE_CODE: Profile = Profile {
     source_url: "https://code.claude.com/docs/en/skills",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -826,6 +841,7 @@ pub static STRICT_YAML: Profile = Profile {
     source_url: "https://agentskills.io/client-implementation/adding-skills-support",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -935,6 +951,7 @@ pub static CODEX: Profile = Profile {
     // loader.rs: a breadth-first walk of every folder under a skills root, to depth 6, that
     // parses every file named SKILL.md it meets, inside a skill's folder too.
     scans_inside_skills: true,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -1055,6 +1072,7 @@ pub static COPILOT: Profile = Profile {
     source_url: "https://code.visualstudio.com/docs/agents/reference/agent-skills-reference",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -1154,6 +1172,7 @@ pub static CURSOR: Profile = Profile {
     source_url: "https://cursor.com/docs/context/skills",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -1249,6 +1268,7 @@ pub static GEMINI_CLI: Profile = Profile {
         "Gemini CLI then reads the frontmatter as `key: value` lines and loads the skill: a value that spans lines, or holds a list, reads differently than YAML would give it",
     ),
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,

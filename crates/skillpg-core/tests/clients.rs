@@ -629,3 +629,70 @@ fn every_client_is_in_exactly_one_group_in_order() {
     }
     assert_eq!(group_of("no-such-client"), None);
 }
+
+#[test]
+fn goose_and_zed_load_as_their_serde_structs_read() {
+    // Written from the clients' code before the run:
+    // - goose: crates/goose/src/skills/mod.rs at 013ab848: `SkillFrontmatter { name:
+    //   Option<String>, description: String, metadata: HashMap<String, Value> }` through
+    //   serde_yaml; `parse_skill_content` skips a missing or empty name and a name with `/`; a
+    //   `metadata` that is not a map fails the parse and the skill is skipped; serde reads a
+    //   plain scalar such as `123` into a `String`.
+    // - zed: agent_skills.rs: `SkillMetadata { name: String, description: String, .. }`
+    //   through serde_yaml_ng (the same plain scalars); a SKILL.md over 100 KiB is refused
+    //   before it is read; lengths in characters since PR #63766, an over-long description
+    //   only warns.
+    let md = |name: &str, extra: &str| {
+        format!("---\nname: {name}\ndescription: Does a thing when asked.\n{extra}---\n# Body\n")
+    };
+    let g = &profile::GOOSE;
+    assert_eq!(
+        loads(g, "ok", &md("team/ok", "")),
+        Err("name-invalid-chars".into())
+    );
+    assert_eq!(
+        loads(g, "ok", &md("ok", "metadata:\n  - a\n")),
+        Err("metadata-not-mapping".into())
+    );
+    assert_eq!(
+        loads(g, "ok", &md("ok", "metadata: v2\n")),
+        Err("metadata-not-mapping".into())
+    );
+    assert_eq!(
+        loads(g, "ok", &md("ok", "metadata:\n  version: 2\n")),
+        Ok(())
+    );
+    assert_eq!(loads(g, "123", &md("123", "")), Ok(()));
+    assert_eq!(
+        loads(g, "ok", &md("My_Skill", "")),
+        Ok(()),
+        "no other name rule"
+    );
+    assert!(
+        loads(g, "ok", &md("", "")).is_err(),
+        "an empty name is skipped"
+    );
+    let z = &profile::ZED;
+    assert_eq!(loads(z, "123", &md("123", "")), Ok(()));
+    assert!(
+        loads(z, "ok", &md("~", "")).is_err(),
+        "a null name is not a string"
+    );
+    // Words, not one long run: a run of 100,000 letters is one pre-token, slow to count.
+    let body = |bytes: usize| {
+        let head = md("ok", "");
+        let fill = bytes - head.len();
+        format!("{head}{}{}", "word ".repeat(fill / 5), "x".repeat(fill % 5))
+    };
+    assert_eq!(loads(z, "ok", &body(100 * 1024)), Ok(()));
+    assert_eq!(
+        loads(z, "ok", &body(100 * 1024 + 1)),
+        Err("skill-md-too-large".into())
+    );
+    let long = format!("---\nname: ok\ndescription: {}\n---\n", "é".repeat(1_000));
+    assert_eq!(
+        loads(z, "ok", &long),
+        Ok(()),
+        "1,000 characters (2,000 bytes) is under 1,024"
+    );
+}

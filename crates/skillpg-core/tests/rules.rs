@@ -27,7 +27,9 @@ const OK: &str =
     "---\nname: ok\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n";
 
 fn cases() -> Vec<Case> {
-    use profile::{CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, SPEC, STRICT_YAML};
+    use profile::{
+        CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, GOOSE, SPEC, STRICT_YAML, ZED,
+    };
     let big = "word ".repeat(12_000);
     let mut v = vec![
         md("ok", "clean skill", OK, &SPEC),
@@ -52,6 +54,10 @@ fn cases() -> Vec<Case> {
         md("ok", "name missing", "---\ndescription: Use when testing.\n---\n", &SPEC),
         md("ok", "name empty", "---\nname:\ndescription: Use when testing.\n---\n", &SPEC),
         md("ok", "name int (claude.ai)", "---\nname: 123\ndescription: Use when testing.\n---\n", &CLAUDE_AI),
+        md("123", "name int (Zed: serde reads the string \"123\")", "---\nname: 123\ndescription: Use when testing.\n---\n", &ZED),
+        md("ok", "name with a slash (Goose skips it)", "---\nname: team/ok\ndescription: Use when testing.\n---\n", &GOOSE),
+        md("ok", "metadata a list (Goose's serde refuses it)", "---\nname: ok\ndescription: Use when testing.\nmetadata:\n  - a\n---\n", &GOOSE),
+        md("ok", "SKILL.md over 100 KiB (Zed refuses it unread)", &format!("---\nname: ok\ndescription: Use when testing.\n---\n{}", "word ".repeat(21_000)), &ZED),
         md("ok", "name too long", &format!("---\nname: {}\ndescription: Use when testing.\n---\n", "a".repeat(65)), &SPEC),
         md("ok", "name uppercase", "---\nname: OK\ndescription: Use when testing.\n---\n", &SPEC),
         md("ok", "name hyphens", "---\nname: -o--k-\ndescription: Use when testing.\n---\n", &SPEC),

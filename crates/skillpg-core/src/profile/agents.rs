@@ -152,6 +152,7 @@ pub static ROO_CODE: Profile = Profile {
     source_url: "https://github.com/RooCodeInc/Roo-Code/blob/main/src/services/skills/SkillsManager.ts",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -197,6 +198,7 @@ pub static CLINE: Profile = Profile {
     source_url: "https://github.com/cline/cline/blob/main/src/core/context/instructions/user-instructions/skills.ts",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -301,8 +303,8 @@ pub static ZED: Profile = Profile {
     key: "zed",
     title: "Zed",
     short: "Zed",
-    as_of: "zed-industries/zed crates/agent_skills/agent_skills.rs at 007ed5ce, and PR #58356 (long descriptions warn), read 2026-12-04",
-    yaml: YamlDialect::Lenient,
+    as_of: "zed-industries/zed crates/agent_skills/agent_skills.rs at 007ed5ce, with PR #58356 (long descriptions warn, 2026-06-02) and PR #63766 (lengths in characters, 2026-09), read 2026-12-04; the 100 KiB read limit and serde_yaml_ng's plain scalars per shared/reference/clients.md (2026-12)",
+    yaml: YamlDialect::Serde,
     split: SplitRule::SpecText,
     fields: FieldSet::Zed,
     name_charset: NameCharset::AsciiKebab,
@@ -310,11 +312,14 @@ pub static ZED: Profile = Profile {
     wording: Wording::Playground,
     name_required: true,
     listing_cap_chars: None,
-    length_unit: LengthUnit::Utf8Bytes,
+    // Characters since PR #63766 (2026-09); names are ASCII, so bytes and characters agree.
+    length_unit: LengthUnit::CodePoints,
     listing: Some(ZED_LISTING),
     source_url: "https://github.com/zed-industries/zed/blob/main/crates/agent_skills/agent_skills.rs",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    // A SKILL.md over 100 KiB is refused before it is read.
+    skill_md_max_bytes: Some(100 * 1024),
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -339,6 +344,10 @@ pub static ZED: Profile = Profile {
             a,
             b,
             c,
+            gate(
+                "skill-md-too-large",
+                "agent_skills.rs: a SKILL.md over 100 KiB is refused before it is read",
+            ),
             gate(
                 "non-utf8-text",
                 "agent_skills.rs reads SKILL.md into a Rust `String`: other encodings fail (`Failed to read file`) or show no `---`",
@@ -377,11 +386,11 @@ pub static ZED: Profile = Profile {
             ),
             gate(
                 "name-not-string",
-                "agent_skills.rs: `name: String`: `invalid type`; an empty one `Skill name cannot be empty`",
+                "agent_skills.rs: `name: String`: a null is `invalid type` (serde_yaml_ng reads a plain scalar such as `123` as the string), an empty one `Skill name cannot be empty`",
             ),
             gate(
                 "name-too-long",
-                "agent_skills.rs `validate_name`: `name.len() > 64` (UTF-8 bytes): `Skill name must be at most 64 characters`",
+                "agent_skills.rs `validate_name`: over 64 (an ASCII name: bytes and characters agree): `Skill name must be at most 64 characters`",
             ),
             gate(
                 "name-not-lowercase",
@@ -407,7 +416,8 @@ pub static ZED: Profile = Profile {
         ("name-consecutive-hyphens", W),
         // The docs say `name` matches its folder; the loader does not compare them.
         ("name-dir-mismatch", W),
-        // PR #58356: over 1,024 bytes loads, with a warning in the thread's footer.
+        // PR #58356: over 1,024 loads, with a warning in the thread's footer (characters since
+        // PR #63766).
         ("description-too-long", W),
         ("unknown-field", I),
         NOT_THEIRS[0],
@@ -440,6 +450,7 @@ pub static CRUSH: Profile = Profile {
     // `DiscoverWithStates`: fastwalk of every folder below a skills path, each `SKILL.md` it
     // meets parsed, inside a skill's folder too.
     scans_inside_skills: true,
+    skill_md_max_bytes: None,
     name_dir_fold_case: true,
     requotes_colon_values: false,
     reads_lines: false,
@@ -566,6 +577,7 @@ pub static PI: Profile = Profile {
     on_bad_yaml: None,
     // `loadSkillsFromDirInternal` recurses into every folder and loads each `SKILL.md`.
     scans_inside_skills: true,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
@@ -633,11 +645,12 @@ pub static GOOSE: Profile = Profile {
     key: "goose",
     title: "Goose",
     short: "Goose",
-    as_of: "block/goose crates/goose/src/skills/mod.rs and src/sources/mod.rs, as read for clients.md (December 2026)",
-    yaml: YamlDialect::Lenient,
+    as_of: "block/goose crates/goose/src/skills/mod.rs at 013ab848 (`SkillFrontmatter`, `parse_skill_content`) and src/sources/mod.rs, read 2026-12-06",
+    yaml: YamlDialect::Serde,
     split: SplitRule::SkillsRef,
-    fields: FieldSet::NameDescription,
-    name_charset: NameCharset::UnicodeAlnum,
+    fields: FieldSet::Goose,
+    // `parse_skill_content`: a name with `/` is skipped; nothing else is checked.
+    name_charset: NameCharset::NoSlash,
     reserved_words: &[],
     wording: Wording::Playground,
     name_required: true,
@@ -648,10 +661,12 @@ pub static GOOSE: Profile = Profile {
     on_bad_yaml: None,
     // A recursive walk: every `SKILL.md` below a skills folder is a skill.
     scans_inside_skills: true,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
-    duplicate_keys: DuplicateKeys::Fields(&["name", "description"]),
+    // serde's derive of `SkillFrontmatter`: a repeated field is `duplicate field`.
+    duplicate_keys: DuplicateKeys::Fields(&["name", "description", "metadata"]),
     gates: &{
         let [a, b, c] = archive_gates!("Goose");
         [
@@ -690,10 +705,21 @@ pub static GOOSE: Profile = Profile {
                 "frontmatter-not-mapping",
                 "skills/mod.rs: the frontmatter deserializes into its metadata struct: skipped",
             ),
-            gate("name-missing", "skills/mod.rs: `name` is required"),
+            gate(
+                "name-missing",
+                "skills/mod.rs `parse_skill_content`: `is missing a required 'name' in frontmatter, skipping`",
+            ),
             gate(
                 "name-not-string",
-                "skills/mod.rs: `name` is a string (serde refuses another type)",
+                "skills/mod.rs: `name: Option<String>`, an empty one skipped as missing (serde_yaml reads a plain scalar such as `123` as the string; a list or a map fails the parse)",
+            ),
+            gate(
+                "name-invalid-chars",
+                "skills/mod.rs `parse_skill_content`: `Skill name '…' contains '/', skipping`",
+            ),
+            gate(
+                "metadata-not-mapping",
+                "skills/mod.rs: `metadata: HashMap<String, Value>`: a list or a scalar fails the parse (`Failed to parse skill frontmatter`), and the skill is skipped",
             ),
         ]
     },
@@ -732,6 +758,7 @@ pub static OPENCODE: Profile = Profile {
     on_bad_yaml: None,
     // `skills/**/SKILL.md`: any depth below a skills folder, inside skills too.
     scans_inside_skills: true,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: true,
     reads_lines: false,
@@ -824,6 +851,7 @@ pub static LETTA_CODE: Profile = Profile {
     ),
     // `findSkillFiles` recurses into every folder; the id is the folder's path.
     scans_inside_skills: true,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: true,
@@ -889,6 +917,7 @@ pub static AUGMENT: Profile = Profile {
     source_url: "https://docs.augmentcode.com/cli/skills",
     on_bad_yaml: None,
     scans_inside_skills: false,
+    skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,

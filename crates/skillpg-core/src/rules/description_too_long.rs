@@ -40,7 +40,10 @@ pub fn check(cx: &mut Cx) {
         (Wording::AnthropicUpload, _) => {
             format!("Description is too long ({n} characters). Maximum is 1024 characters.")
         }
-        (Wording::Playground, unit) if unit != LengthUnit::CodePoints => {
+        // A client's own count, or a client that loads it anyway: say whose rule it is.
+        (Wording::Playground, unit)
+            if unit != LengthUnit::CodePoints || !cx.profile.is_gate(META.name) =>
+        {
             super::over_limit(META.name, "description", n, 1024, cx.profile)
         }
         _ => format!("Description exceeds 1024 character limit ({n} chars)"),

@@ -42,6 +42,7 @@ mod frontmatter_opening_space;
 mod frontmatter_unclosed;
 mod invalid_yaml;
 mod line_read_description;
+mod skill_md_too_large;
 pub use claude_code_field_type::documented_values as claude_code_values;
 pub use invalid_yaml::opencode_requote;
 pub use line_read_description::{LettaReading, letta_description};
@@ -172,6 +173,10 @@ impl<'a> Cx<'a> {
                     LenientType::Int => Err("int"),
                     LenientType::Float => Err("float"),
                     LenientType::Null => Err("NoneType"),
+                },
+                YamlDialect::Serde => match s.lenient_type() {
+                    LenientType::Null => Err("null"),
+                    _ => Ok(&s.value),
                 },
             },
             Node::Map { .. } => Err("dict"),
@@ -364,6 +369,7 @@ pub(crate) static ALL: &[Rule] = &[
     (&claude_code_field_type::META, claude_code_field_type::check),
     (&listing_cap::META, listing_cap::check),
     (&file_too_large::META, file_too_large::check),
+    (&skill_md_too_large::META, skill_md_too_large::check),
     (&binary_file::META, binary_file::check),
     (&non_utf8_text::META, non_utf8_text::check),
     (&body_too_long::META, body_too_long::check),

@@ -31,6 +31,7 @@ pub fn check(cx: &mut Cx) {
         NameCharset::UnicodeAlnum => name.chars().all(|c| python_isalnum(c) || c == '-'),
         // Uppercase ASCII is `name-not-lowercase`'s to report.
         NameCharset::AsciiKebab => name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'),
+        NameCharset::NoSlash => !name.contains('/'),
     };
     if ok {
         return;
@@ -45,6 +46,10 @@ pub fn check(cx: &mut Cx) {
         (_, NameCharset::AsciiKebab) => {
             format!("Skill name '{name}' may hold only lowercase ASCII letters, digits and hyphens")
         }
+        (_, NameCharset::NoSlash) => format!(
+            "Skill name '{name}' contains '/': {} skips the skill",
+            cx.profile.title
+        ),
     };
     let span = cx.yaml_span(&scalar.span);
     cx.report_md(&META, span, message);
