@@ -153,6 +153,10 @@ pub mod sources {
         title: "Gemini CLI skill loader (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts)",
         url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
     };
+    pub const OPENCODE: SourceRef = SourceRef {
+        title: "OpenCode skill loader (anomalyco/opencode packages/opencode/src/skill/index.ts)",
+        url: "https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/skill/index.ts",
+    };
     pub const ZED: SourceRef = SourceRef {
         title: "Zed agent skills loader (zed-industries/zed crates/agent_skills/agent_skills.rs)",
         url: "https://github.com/zed-industries/zed/blob/main/crates/agent_skills/agent_skills.rs",

@@ -696,3 +696,68 @@ fn goose_and_zed_load_as_their_serde_structs_read() {
         "1,000 characters (2,000 bytes) is under 1,024"
     );
 }
+
+#[test]
+fn pi_and_cline_refuse_what_their_frontmatter_readers_refuse() {
+    // Written from the clients' code before the run:
+    // - pi: src/utils/frontmatter.ts at 5c3131cc parses with `yaml`'s `parse`, whose
+    //   `uniqueKeys` default throws on a repeated key; skills.ts `loadSkillFromFile` catches it
+    //   and skips the skill. Without frontmatter there is no description: skipped, though the
+    //   name would fall back to the folder.
+    // - cline: frontmatter.ts at 2aa69905 matches `^---\r?\n`: an opening `--- ` is no
+    //   frontmatter, so no name, and the skill is skipped; a plain `---` loads.
+    let ok = "---\nname: ok\ndescription: Does a thing when asked.\n---\n# Body\n";
+    let twice = "---\nname: ok\ndescription: One.\ndescription: Does a thing when asked.\n---\n";
+    assert_eq!(loads(&profile::PI, "ok", ok), Ok(()));
+    assert_eq!(
+        loads(&profile::PI, "ok", twice),
+        Err("duplicate-key".into())
+    );
+    let bare = skill_md("ok", b"# Just a body\n".to_vec());
+    let d = check(&bare, &profile::PI);
+    let missing = d
+        .iter()
+        .find(|d| d.rule == "frontmatter-missing")
+        .expect("no frontmatter");
+    assert_eq!(missing.severity, skillpg_core::Severity::Error);
+    assert!(
+        missing
+            .message
+            .contains("finds no description and skips it"),
+        "{}",
+        missing.message
+    );
+    let spaced = "--- \nname: ok\ndescription: Does a thing when asked.\n---\n# Body\n";
+    assert_eq!(loads(&profile::CLINE, "ok", ok), Ok(()));
+    assert_eq!(
+        loads(&profile::CLINE, "ok", spaced),
+        Err("frontmatter-opening-space".into())
+    );
+}
+
+#[test]
+fn opencode_takes_an_empty_description_and_refuses_one_that_is_not_a_string() {
+    // Written from OpenCode's index.ts at 048f74f4 before the run: zod's
+    // `description: z.string()` passes `""` and whitespace, and refuses null, a number, a
+    // list and a map; js-yaml reads `description:` as null and `42` as a number.
+    let md = |value: &str| format!("---\nname: ok\ndescription:{value}\n---\n# Body\n");
+    let o = &profile::OPENCODE;
+    assert_eq!(loads(o, "ok", &md(" \"\"")), Ok(()));
+    assert_eq!(loads(o, "ok", &md(" \"   \"")), Ok(()));
+    assert_eq!(
+        loads(o, "ok", &md("")),
+        Err("description-not-string".into())
+    );
+    assert_eq!(
+        loads(o, "ok", &md(" 42")),
+        Err("description-not-string".into())
+    );
+    assert_eq!(
+        loads(o, "ok", &md("\n  - a")),
+        Err("description-not-string".into())
+    );
+    // Elsewhere the empty description stays refused, by description-empty alone.
+    let spec = check(&skill_md("ok", md(" \"\"").into_bytes()), &profile::SPEC);
+    assert!(spec.iter().any(|d| d.rule == "description-empty"));
+    assert!(!spec.iter().any(|d| d.rule == "description-not-string"));
+}

@@ -28,7 +28,8 @@ const OK: &str =
 
 fn cases() -> Vec<Case> {
     use profile::{
-        CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, GOOSE, SPEC, STRICT_YAML, ZED,
+        CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, GOOSE, OPENCODE, SPEC,
+        STRICT_YAML, ZED,
     };
     let big = "word ".repeat(12_000);
     let mut v = vec![
@@ -67,6 +68,8 @@ fn cases() -> Vec<Case> {
         md("claude-helper", "reserved word", "---\nname: claude-helper\ndescription: Use when testing.\n---\n", &CLAUDE_AI),
         md("ok", "description missing", "---\nname: ok\n---\n", &SPEC),
         md("ok", "description empty", "---\nname: ok\ndescription: \"\"\n---\n", &SPEC),
+        md("ok", "description empty (OpenCode's zod takes it)", "---\nname: ok\ndescription: \"\"\n---\n", &OPENCODE),
+        md("ok", "description null (OpenCode's zod refuses it)", "---\nname: ok\ndescription:\n---\n", &OPENCODE),
         md("ok", "description too long", &format!("---\nname: ok\ndescription: Use when {}\n---\n", "x".repeat(1100)), &SPEC),
         md("ok", "xml in description", "---\nname: ok\ndescription: Use when a <table> appears.\n---\n", &CLAUDE_AI),
         md("ok", "compatibility list", "---\nname: ok\ndescription: Use when testing.\ncompatibility:\n  - a\n---\n", &SPEC),

@@ -230,6 +230,10 @@ pub static CLINE: Profile = Profile {
                 "frontmatter.ts: `/^---\\r?\\n/` does not match after a BOM: data `{}`, so `missing required 'name' field`",
             ),
             gate(
+                "frontmatter-opening-space",
+                "frontmatter.ts `parseYamlFrontmatter`: the regex opens `^---\\r?\\n`, so `--- ` is no frontmatter: no name, and the skill is skipped",
+            ),
+            gate(
                 "frontmatter-missing",
                 "frontmatter.ts returns data `{}`: `missing required 'name' field`",
             ),
@@ -561,7 +565,7 @@ pub static PI: Profile = Profile {
     key: "pi",
     title: "pi (coding agent)",
     short: "pi",
-    as_of: "badlogic/pi-mono packages/coding-agent/src/core/skills.ts at 277544fd, read 2026-12-04",
+    as_of: "badlogic/pi-mono packages/coding-agent/src/core/skills.ts at 277544fd and src/utils/frontmatter.ts at 5c3131cc, read 2026-12-06",
     yaml: YamlDialect::Lenient,
     split: SplitRule::SpecText,
     fields: FieldSet::Pi,
@@ -613,6 +617,10 @@ pub static PI: Profile = Profile {
                 "skills.ts `loadSkillFromFile`: the parser's error is caught, reported as a warning, and the skill is skipped",
             ),
             gate(
+                "duplicate-key",
+                "frontmatter.ts: `yaml`'s `parse` refuses a repeated key (`uniqueKeys`, its default); `loadSkillFromFile` catches the error and skips the skill",
+            ),
+            gate(
                 "frontmatter-not-mapping",
                 "skills.ts: a frontmatter that is not a mapping has no description: the skill is skipped",
             ),
@@ -630,7 +638,6 @@ pub static PI: Profile = Profile {
         // Every other finding of its `validateName`, `validateDescription` and
         // `validateFrontmatterFields` is a warning and the skill loads.
         ("unknown-field", W),
-        ("duplicate-key", W),
         NOT_THEIRS[0],
         NOT_THEIRS[1],
         NOT_THEIRS[2],
@@ -812,12 +819,14 @@ pub static OPENCODE: Profile = Profile {
                 "index.ts: zod `description: z.string()`",
             ),
             gate(
-                "description-empty",
-                "index.ts: zod `description: z.string()` refuses null and non-strings (an empty string passes zod; the rule cannot tell them apart, so it is refused here too)",
+                "description-not-string",
+                "index.ts: zod `description: z.string()` refuses null and non-strings (an empty string passes: `description-empty` is a warning here)",
             ),
         ]
     },
     severities: &[
+        // zod's `z.string()` takes `""`: the skill loads, with nothing to route on.
+        ("description-empty", W),
         ("unknown-field", I),
         NOT_THEIRS[0],
         NOT_THEIRS[1],

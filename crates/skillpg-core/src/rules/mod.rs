@@ -29,6 +29,7 @@ mod dashes_in_frontmatter;
 mod description_empty;
 mod description_missing;
 mod description_no_trigger;
+mod description_not_string;
 mod description_too_long;
 mod duplicate_key;
 mod dynamic_context_injection;
@@ -343,6 +344,7 @@ pub(crate) static ALL: &[Rule] = &[
     (&name_rewritten::META, name_rewritten::check),
     (&description_missing::META, description_missing::check),
     (&description_empty::META, description_empty::check),
+    (&description_not_string::META, description_not_string::check),
     (&description_too_long::META, description_too_long::check),
     (
         &short_description_too_long::META,
