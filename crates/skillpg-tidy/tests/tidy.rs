@@ -30,30 +30,31 @@ fn src_of(name: &str) -> Vec<(String, String)> {
     rust_files(&crates_dir().join(name).join("src")).expect("sources")
 }
 
+/// `cargo metadata --offline --format-version 1` with `args`, at the workspace's root.
+fn cargo_metadata(args: &[&str]) -> String {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--offline", "--format-version", "1"])
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata {args:?} (the wasm32 graph needs the lock's crates for every target: `cargo fetch --locked`, which scripts/test runs): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn assert_none(rule: &str, found: &[String]) {
     assert!(found.is_empty(), "{rule}:\n{}", found.join("\n"));
 }
 
 #[test]
 fn crates_depend_only_along_the_allowed_edges() {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let out = std::process::Command::new(cargo)
-        .args([
-            "metadata",
-            "--no-deps",
-            "--offline",
-            "--format-version",
-            "1",
-        ])
-        .current_dir(workspace_root())
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let edges = crate_edges::workspace_edges(&String::from_utf8_lossy(&out.stdout)).expect("edges");
+    let metadata = cargo_metadata(&["--no-deps"]);
+    let edges = crate_edges::workspace_edges(&metadata).expect("edges");
     let crates: BTreeSet<String> = crate_names().into_iter().collect();
     assert_none("crate edges", &crate_edges::violations(&crates, &edges));
     assert_none(
@@ -194,26 +195,7 @@ fn the_pure_crates_read_no_files_and_the_engine_binds_no_browser() {
         }
     }
     assert_none("std::fs in a pure crate", &found);
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let out = std::process::Command::new(cargo)
-        .args([
-            "metadata",
-            "--offline",
-            "--locked",
-            "--format-version",
-            "1",
-            "--filter-platform",
-            "wasm32-unknown-unknown",
-        ])
-        .current_dir(workspace_root())
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        out.status.success(),
-        "cargo metadata for wasm32 (run `cargo fetch --locked` once: scripts/test does): {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let metadata = String::from_utf8_lossy(&out.stdout);
+    let metadata = cargo_metadata(&["--locked", "--filter-platform", "wasm32-unknown-unknown"]);
     let mut found = Vec::new();
     for name in pure_core::NO_BINDINGS {
         found.extend(pure_core::bindings_in_tree(&metadata, name).expect("reads"));
