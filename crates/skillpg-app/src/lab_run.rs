@@ -526,7 +526,9 @@ pub fn captures(
 }
 
 /// A should-not query a skill took: the skill that took it, the query, and where it should
-/// have gone (the skill whose eval set says it should trigger it, or no skill).
+/// have gone: the skill whose eval set says it should trigger it; else the loaded skill the
+/// router ranks next, when it reaches τ (a neighbour whose description covers the query); NONE
+/// only when no other loaded skill does.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WrongCapture {
     pub captor: String,
@@ -547,13 +549,23 @@ pub fn wrong_captures(
         .iter()
         .zip(scores)
         .filter(|((owner, q), row)| !q.should_trigger && decide::decide(row, t) == Some(*owner))
-        .map(|((owner, q), _)| {
+        .map(|((owner, q), row)| {
+            let next = || {
+                row.iter()
+                    .enumerate()
+                    .filter(|(k, score)| k != owner && **score >= t.tau)
+                    .max_by(|a, b| a.1.total_cmp(b.1))
+                    .map(|(k, score)| {
+                        format!("{} (the router's next choice, {score:.2})", skills[k].name)
+                    })
+            };
             let home = owned
                 .iter()
                 .find(|(o, other)| {
                     o != owner && other.should_trigger && norm(&other.query) == norm(&q.query)
                 })
-                .map(|(o, _)| skills[*o].name.clone());
+                .map(|(o, _)| skills[*o].name.clone())
+                .or_else(next);
             WrongCapture {
                 captor: skills[*owner].name.clone(),
                 query: q.query.clone(),
@@ -767,6 +779,19 @@ mod tests {
                 should_go_to: "sql".into()
             }]
         );
+        // No eval set claims it: the neighbour the router ranks next, when it reaches τ; NONE
+        // when no other skill does.
+        let alone = vec![(
+            1,
+            EvalQuery {
+                query: "b".into(),
+                should_trigger: false,
+            },
+        )];
+        let next = wrong_captures(&skills, &alone, &[vec![0.6, 0.9]], Thresholds::DEFAULT);
+        assert_eq!(next[0].should_go_to, "sql (the router's next choice, 0.60)");
+        let none = wrong_captures(&skills, &alone, &[vec![0.1, 0.9]], Thresholds::DEFAULT);
+        assert_eq!(none[0].should_go_to, skillpg_routing::NONE);
         assert_eq!(
             (
                 c[0].owner.as_str(),

@@ -29,9 +29,25 @@ const MARKS: [(char, bool); 7] = [
 pub use crate::skill_creator::{EvalSetError, evals_json, parse_evals};
 
 /// Reads the lab's lines: `+ query` (should trigger) or `- query` (should not). A line with
-/// neither mark, or with nothing after it, names its number and what it starts with.
+/// neither mark, or with nothing after it, names its number and what it starts with; the first
+/// such line is the error ([`line_errors`] names them all).
 pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, EvalSetError> {
+    let (items, mut errors) = read_lines(text);
+    match errors.is_empty() {
+        true => Ok(items),
+        false => Err(errors.swap_remove(0)),
+    }
+}
+
+/// Every line of the lab's lines that does not read, in order (the bound past
+/// [`MAX_QUERIES`] once): what the lab shows beside the eval box.
+pub fn line_errors(text: &str) -> Vec<EvalSetError> {
+    read_lines(text).1
+}
+
+fn read_lines(text: &str) -> (Vec<EvalQuery>, Vec<EvalSetError>) {
     let mut out = Vec::new();
+    let mut errors = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -41,24 +57,27 @@ pub fn parse_lines(text: &str) -> Result<Vec<EvalQuery>, EvalSetError> {
         let mut chars = line.chars();
         let first = chars.next().unwrap_or(' ');
         let Some(&(_, should_trigger)) = MARKS.iter().find(|(mark, _)| *mark == first) else {
-            return Err(EvalSetError::NoMark {
+            errors.push(EvalSetError::NoMark {
                 line: i + 1,
                 shown: shown_char(first),
             });
+            continue;
         };
         let query = chars.as_str().trim();
         if query.is_empty() {
-            return Err(EvalSetError::EmptyLine(i + 1));
+            errors.push(EvalSetError::EmptyLine(i + 1));
+            continue;
         }
         if out.len() == MAX_QUERIES {
-            return Err(EvalSetError::TooManyLines(i + 1));
+            errors.push(EvalSetError::TooManyLines(i + 1));
+            break;
         }
         out.push(EvalQuery {
             query: query.to_owned(),
             should_trigger,
         });
     }
-    Ok(out)
+    (out, errors)
 }
 
 /// A character as a message can show it: in quotes when it can be seen, else by its code
@@ -135,6 +154,21 @@ mod tests {
             query: query.into(),
             should_trigger: should,
         }
+    }
+
+    #[test]
+    fn every_bad_line_is_named_and_the_first_is_the_error() {
+        let text = "+ good\nno mark\n-\n+ fine\n* star\n";
+        let all: Vec<String> = line_errors(text).iter().map(ToString::to_string).collect();
+        assert_eq!(all.len(), 3, "{all:?}");
+        assert!(all[0].starts_with("line 2: start it with"), "{all:?}");
+        assert_eq!(all[1], "line 3: the query is empty");
+        assert!(
+            all[2].starts_with("line 5:") && all[2].contains("“*”"),
+            "{all:?}"
+        );
+        assert_eq!(parse_lines(text).expect_err("bad").to_string(), all[0]);
+        assert!(line_errors("+ a\n- b\n").is_empty());
     }
 
     #[test]

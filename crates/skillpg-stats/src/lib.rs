@@ -201,9 +201,44 @@ pub fn percent(p: f64) -> String {
     format!("{:.1}", p * 100.0)
 }
 
+/// What a paired comparison on `n` cases can detect at `alpha` (two-sided): the fewest
+/// discordant pairs, all one way, that the sign test calls significant (`None` when even `n`
+/// of `n` would not: at 5% a set needs 6). Said before a draft is judged, so that "no
+/// difference" on 8 validation queries reads as "this set could only have seen a draft that
+/// turns 6 of them".
+pub fn fewest_wins_to_show(n: u64, alpha: f64) -> Option<u64> {
+    (1..=n).find(|&w| sign_test(w, 0) < alpha)
+}
+
+/// How many cases a paired comparison needs to show a change that turns `share` of them, all
+/// one way, at `alpha`: the fewest wins that show ([`fewest_wins_to_show`] of a large set)
+/// over the share, rounded up. `None` for a share outside (0, 1].
+pub fn cases_to_show(share: f64, alpha: f64) -> Option<u64> {
+    if !(share > 0.0 && share <= 1.0) {
+        return None;
+    }
+    let wins = fewest_wins_to_show(u64::MAX >> 1, alpha)?;
+    Some((wins as f64 / share).ceil() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_set_can_detect_is_said_in_wins() {
+        // 2 × 2⁻⁶ = 0.031 < 0.05; 2 × 2⁻⁵ = 0.0625 is not.
+        assert_eq!(fewest_wins_to_show(8, 0.05), Some(6));
+        assert_eq!(
+            fewest_wins_to_show(5, 0.05),
+            None,
+            "five cases cannot show anything"
+        );
+        assert_eq!(fewest_wins_to_show(20, 0.01), Some(8), "2 × 2⁻⁸ = 0.0078");
+        // A draft that fixes one query in five needs about 30 to show at 5%.
+        assert_eq!(cases_to_show(0.2, 0.05), Some(30));
+        assert_eq!(cases_to_show(0.0, 0.05), None);
+    }
 
     #[test]
     fn reproduces_the_chapter() {

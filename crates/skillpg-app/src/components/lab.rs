@@ -596,7 +596,7 @@ pub fn LabPanel() -> impl IntoView {
     };
     view! {
         <div class="lab" data-testid="lab">
-            <p class="note">"Write queries that should and should not use the selected skill (skill-creator's trigger evals: about 20, 8–10 each way). They are split once, by the seed, into a train part to look at while you edit and a validation part to judge a change on. A query triggers the skill when the routing model chooses it among the loaded skills at τ and δ. A preview by a small embedding model, not any product's router."</p>
+            <p class="note">"Write queries that should and should not use the selected skill (skill-creator's trigger evals: about 20, 8–10 each way). They are split once, by the seed, into a train part to look at while you edit and a validation part to judge a change on. A query triggers the skill when the routing model chooses it among the loaded skills at τ and δ: τ is the least similarity (cosine) the best skill must reach, δ how far ahead of the second it must be (set both under Routing). A preview by a small embedding model, not any product's router."</p>
             <div class="controls">
                 <button data-testid="lab-sample" on:click=move |_| lab.load_sample()>"Load sql-review and its eval set"</button>
                 <label class="button">"Import an eval set (skill-creator JSON, or a lab report)"
@@ -607,6 +607,7 @@ pub fn LabPanel() -> impl IntoView {
             <label for="lab-evals">{move || format!("Eval set for {}: one query a line, `+ query` should trigger it, `- query` should not", selected_name())}</label>
             <textarea id="lab-evals" data-testid="lab-evals" rows="8" prop:value=move || c.state.with(|s| s.lab_evals())
                 on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.set_lab_evals(v)); }></textarea>
+            <EvalSetErrors lab=lab/>
             <div class="controls">
                 <label>"Seed " <input type="number" min="0" step="1" data-testid="lab-seed" prop:value=move || c.state.with(|s| s.lab.seed.to_string())
                     on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { c.state.update(|s| s.lab.seed = v); lab.clear(); } }/></label>
@@ -629,6 +630,45 @@ pub fn LabPanel() -> impl IntoView {
             <Draft lab=lab/>
             <Collisions lab=lab/>
         </div>
+    }
+}
+
+/// Every line of the eval box that does not read, beside it (not only the first, and not in
+/// the status line far above), and a note when the figures below are of another eval set than
+/// the box holds now.
+#[component]
+fn EvalSetErrors(lab: Lab) -> impl IntoView {
+    let c = lab.c;
+    let text = Memo::new(move |_| c.state.with(|s| s.lab_evals()));
+    let errors = Memo::new(move |_| {
+        text.with(|t| {
+            evalset::line_errors(t)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        })
+    });
+    let stale = move || {
+        let run = lab.run.get()?;
+        let now = text.with(|t| {
+            evalset::parse_lines(t)
+                .ok()
+                .map(|items| eval::version(&items))
+        });
+        (now.as_deref() != Some(run.version.as_str())).then(|| {
+            format!(
+                "The figures below are of eval set {}, not of the set in the box now: run it again to see this one's.",
+                run.version
+            )
+        })
+    };
+    view! {
+        <Show when=move || errors.with(|e| !e.is_empty())>
+            <ul class="eval-errors" data-testid="lab-eval-errors" role="alert">
+                {move || errors.get().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+            </ul>
+        </Show>
+        {move || stale().map(|why| view! { <p class="note" data-testid="lab-stale">{why}</p> })}
     }
 }
 
@@ -866,6 +906,21 @@ fn Explanation(run: LabRun, index: usize, weights: Vec<(Unit, f32)>, ms: f64) ->
     }
 }
 
+/// What the validation part can detect, said before a draft is judged: the fewest queries a
+/// draft must turn (and none the other way) for the sign test to show it at 5%, and the size
+/// of set that would show a draft fixing one query in five.
+fn detectable_words(n: u64) -> String {
+    let wanted = skillpg_stats::cases_to_show(0.2, 0.05).unwrap_or(0);
+    match skillpg_stats::fewest_wins_to_show(n, 0.05) {
+        Some(w) => format!(
+            "With {n} validation queries, a draft must turn at least {w} of them right (and none wrong) to show a difference at 5%; a draft that fixes one query in five needs about {wanted} validation queries to show."
+        ),
+        None => format!(
+            "With {n} validation queries no draft can show a difference at 5% (it takes 6 turned, none the other way): a draft that fixes one query in five needs about {wanted}; add queries."
+        ),
+    }
+}
+
 /// The draft beside the current description, its paired result on validation with the verdict
 /// in words, the overfitting warning, adopting it into SKILL.md, and the history of drafts.
 #[component]
@@ -895,6 +950,10 @@ fn Draft(lab: Lab) -> impl IntoView {
                 <button data-testid="lab-try-draft" on:click=move |_| lab.try_draft()>"Try the draft"</button>
             </div>
         </div>
+        {move || lab.run.get().map(|run| {
+            let [_, (v_should, v_not)] = run.counts();
+            view! { <p class="note" data-testid="lab-detectable">{detectable_words((v_should + v_not) as u64)}</p> }
+        })}
         {move || lab.draft.get().map(|d| {
             let p = d.cmp.paired;
             let paired = format!(
@@ -1025,5 +1084,23 @@ fn Collisions(lab: Lab) -> impl IntoView {
                 }.into_any()
             }}
         })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::detectable_words;
+
+    #[test]
+    fn the_lab_says_what_its_validation_part_can_detect() {
+        assert!(
+            detectable_words(8).starts_with(
+                "With 8 validation queries, a draft must turn at least 6 of them right"
+            ),
+            "{}",
+            detectable_words(8)
+        );
+        assert!(detectable_words(8).ends_with("needs about 30 validation queries to show."));
+        assert!(detectable_words(4).contains("no draft can show a difference"));
     }
 }
