@@ -93,6 +93,9 @@ test('the lab on the six-skill sample: figures, a near miss explained, a draft p
   assert.equal(await page.locator('[data-testid="lab-overfit"]').count(), cmp.overfits ? 1 : 0);
   assert.equal(await page.locator('[data-testid="lab-history"] tbody tr').count(), 2, 'the description as written, then the draft');
   assert.equal(await page.textContent('[data-testid="lab-verdict"]'), cmp.verdict, 'the verdict in the CLI\'s words');
+  // What the validation part can detect is said before the verdict is read.
+  const validation = cmp.both + cmp.only_current + cmp.only_draft + cmp.neither;
+  assert.match(await page.textContent('[data-testid="lab-detectable"]'), new RegExp(`^With ${validation} validation queries, `));
   await page.screenshot({ path: screenshotPath('12-description-lab'), fullPage: true });
   await page.locator('[data-testid="lab-draft-result"]').screenshot({ path: screenshotPath('lab-3-draft') });
   await page.locator('[data-testid="lab-queries"]').screenshot({ path: screenshotPath('lab-4-queries') });
@@ -220,6 +223,11 @@ test('eval lines that start with a wide character get a message naming the line,
   assert.equal(await page.inputValue('[data-testid="lab-evals"]'), `+ review this migration\n${wide.at(-1)} a query\n`);
   await page.click('[data-testid="lab-run"]');
   await page.waitForFunction(() => /line 2: start it with \+/.test(document.querySelector('[data-testid="status"]').textContent));
+  // Every bad line is named beside the eval box, not only the first, and not only in the
+  // status line.
+  await page.fill('[data-testid="lab-evals"]', '+ review this migration\n* one\n+\n• two\n');
+  await page.waitForSelector('[data-testid="lab-eval-errors"] li');
+  assert.deepEqual(await page.$$eval('[data-testid="lab-eval-errors"] li', (ls) => ls.map((l) => l.textContent.slice(0, 7))), ['line 2:', 'line 3:', 'line 4:']);
   // A dash a word processor typed for "-" reads as the mark.
   await page.fill('[data-testid="lab-evals"]', '+ review this migration\n– write a SELECT query\n');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lab-export-evals"]')]);
