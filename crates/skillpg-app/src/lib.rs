@@ -21,11 +21,10 @@ pub mod state;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use skillpg_core::{
-    Analysis, Diagnostic, Profile, analyze, check_catalog_with, check_gates, check_with, profile,
-};
+use skillpg_core::{Analysis, Diagnostic, Profile, analyze, check_catalog_with, profile};
 
 pub use components::app::App;
+use skillpg_report::project::{Project, Scope};
 
 /// One profile's check: its diagnostics, one list per skill.
 pub type ProfileChecks = (&'static Profile, Vec<Vec<Diagnostic>>);
@@ -152,12 +151,14 @@ pub fn analyze_skills(skills: &[state::SkillInput]) -> Analyzed {
     }
 }
 
-/// `analysis`' findings under `profile` and the person's listing `settings` (the description
-/// cap Claude Code's listing and its `listing-cap` rule share), whole or its gates alone, made
-/// once per analysis and cap.
+/// `analysis`' findings under `profile` in the page's project (no `skillpg.toml`, the person's
+/// listing `settings`: the description cap Claude Code's listing and its `listing-cap` rule
+/// share), with the input's own findings `own` first: whole, or the verdict's errors alone;
+/// made once per analysis and cap. Every edge's findings come from `Project`.
 fn checked(
     id: u64,
     analysis: &Analysis,
+    own: &[Diagnostic],
     profile: &'static Profile,
     whole: bool,
     settings: &skillpg_core::catalog::ListingSettings,
@@ -166,11 +167,12 @@ fn checked(
     if let Some(found) = CHECKED.with(|c| c.borrow().get(&key).cloned()) {
         return found;
     }
-    let made = if whole {
-        check_with(analysis, profile, settings)
-    } else {
-        check_gates(analysis, profile)
+    let project = Project {
+        config: None,
+        listing: settings,
     };
+    let scope = if whole { Scope::Whole } else { Scope::Verdict };
+    let (made, _) = project.findings_in(scope, profile, analysis, own);
     CHECKED.with(|c| c.borrow_mut().insert(key, made.clone()));
     made
 }
@@ -189,7 +191,6 @@ pub fn compute(
 ) -> Computed {
     let start = browser::now_ms();
     let analyses = &analyzed.analyses;
-    // Each skill's input findings come first, weighed by each profile as the CLI weighs them.
     let checks: Vec<ProfileChecks> = profile::ALL
         .iter()
         .map(|p| {
@@ -198,13 +199,7 @@ pub fn compute(
                 .iter()
                 .zip(analyzed.ids.iter())
                 .zip(analyzed.own.iter())
-                .map(|((a, &id), own)| {
-                    let mut input = skillpg_core::ingest::findings_under(own, p);
-                    if !whole {
-                        input.retain(|d| d.severity == skillpg_core::Severity::Error);
-                    }
-                    [input, checked(id, a, p, whole, &settings)].concat()
-                })
+                .map(|((a, &id), own)| checked(id, a, own, p, whole, &settings))
                 .collect();
             (*p, per_skill)
         })

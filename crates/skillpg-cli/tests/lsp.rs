@@ -8,120 +8,16 @@
     reason = "a test client: a malformed message from the server is the failure"
 )]
 
-use std::io::{BufRead, BufReader, Read, Write};
+#[path = "common/lsp_client.rs"]
+mod lsp_client;
+use lsp_client::{Client, uri};
+
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    incoming: Receiver<Value>,
-    next_id: i64,
-    /// The latest diagnostics published for each URI.
-    published: std::collections::HashMap<String, Vec<Value>>,
-}
-
-impl Client {
-    fn start(dir: &Path) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_skillpg"))
-            .args(["lsp", "--stdio"])
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("skillpg lsp starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, incoming) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut len = None;
-                loop {
-                    let mut line = String::new();
-                    if r.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        len = v.parse::<usize>().ok();
-                    }
-                }
-                let mut body = vec![0; len.expect("a Content-Length header")];
-                r.read_exact(&mut body).unwrap();
-                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
-                    return;
-                }
-            }
-        });
-        Client {
-            child,
-            stdin,
-            incoming,
-            next_id: 0,
-            published: Default::default(),
-        }
-    }
-
-    fn send(&mut self, msg: Value) {
-        let body = msg.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// The next message, keeping every publication on the way.
-    fn next(&mut self) -> Value {
-        let msg = self
-            .incoming
-            .recv_timeout(Duration::from_secs(60))
-            .expect("the server answers within a minute");
-        if msg["method"] == "textDocument/publishDiagnostics" {
-            let uri = msg["params"]["uri"].as_str().unwrap().to_owned();
-            let diags = msg["params"]["diagnostics"].as_array().unwrap().clone();
-            self.published.insert(uri, diags);
-        }
-        msg
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let msg = self.next();
-            if msg["id"] == id {
-                assert!(msg.get("error").is_none(), "{method}: {msg}");
-                return msg["result"].clone();
-            }
-        }
-    }
-
-    /// Reads until diagnostics for `uri` are published, and returns them.
-    fn diagnostics_for(&mut self, uri: &str) -> Vec<Value> {
-        loop {
-            let msg = self.next();
-            if msg["method"] == "textDocument/publishDiagnostics" && msg["params"]["uri"] == uri {
-                return self.published[uri].clone();
-            }
-        }
-    }
-}
-
-fn uri(path: &Path) -> String {
-    format!("file://{}", path.display())
-}
 
 const SKILL_MD: &str = "---\nname: bad-skill\ndescription: Formats tables. Use when a user pastes a CSV.\nlicense: 2024\n---\n\n# Bad\n\nRead [the guide](references/guide.md) and [x](references/missing.md).\n\n## Steps\n\n1. Do it.\n";
 
@@ -414,26 +310,6 @@ fn skillpg_toml_chooses_the_profiles_and_ignores() {
     client.notify("exit", Value::Null);
     assert!(client.child.wait().unwrap().success());
     let _ = std::fs::remove_dir_all(&root);
-}
-
-impl Client {
-    /// Starts the server in `root` and initializes it with `capabilities`.
-    fn initialized(root: &Path, capabilities: Value) -> Client {
-        let mut client = Client::start(root);
-        client.request(
-            "initialize",
-            json!({"processId": null, "rootUri": uri(root), "capabilities": capabilities}),
-        );
-        client.notify("initialized", json!({}));
-        client
-    }
-
-    /// Shuts the server down as an editor does, and checks it exits cleanly.
-    fn shut_down(mut self) {
-        assert!(self.request("shutdown", Value::Null).is_null());
-        self.notify("exit", Value::Null);
-        assert!(self.child.wait().unwrap().success());
-    }
 }
 
 /// Runs `skillpg lsp` on `input` and returns its exit status and what it wrote.

@@ -1,13 +1,16 @@
 //! One project through every edge of the CLI: a `skillpg.toml` with roots, two profiles, an
 //! ignore, a severity, a budget gate and no context window, and three skills (one the
 //! project's severity makes fail, one too long for Codex, one good). `check`, `baseline`,
-//! `where`, `doctor`, `listing` and `github` must give the same verdicts, the same errors and
-//! the same budget numbers: each takes a skill's findings from `skillpg_report::project`. (The
-//! language server's findings under a skillpg.toml are held to `check`'s in `tests/lsp.rs`; the
-//! page's listing to `listing`'s in `tests/e2e/clients.test.mjs`.) Needs git.
+//! `where`, `doctor`, `listing`, `github` and the language server (started in the project as
+//! an editor starts it) must give the same verdicts, the same errors and the same budget
+//! numbers: each takes a skill's findings from `skillpg_report::project`. (The page reads no
+//! `skillpg.toml`: its matrix is held to `check --profile all`, and its listing to `listing`'s,
+//! in `tests/e2e/clients.test.mjs`.) Needs git.
 
 mod common;
 use common::git;
+#[path = "common/lsp_client.rs"]
+mod lsp_client;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -83,6 +86,7 @@ fn one_project_gets_the_same_verdicts_errors_and_budgets_from_every_edge() {
     // check: the verdicts and errors per (client, skill folder).
     let check = json(&skillpg(&root, &["check", "--format", "json"], &[]));
     let mut verdicts: BTreeMap<(String, String), Option<String>> = BTreeMap::new();
+    let mut errors_of: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     let checks = check["checks"].as_array().expect("one check a client");
     assert_eq!(checks.len(), 2, "claude-code named twice is checked once");
     for c in checks {
@@ -101,6 +105,16 @@ fn one_project_gets_the_same_verdicts_errors_and_budgets_from_every_edge() {
                 .find(|d| d["severity"] == "error")
                 .map(|d| d["code"].as_str().expect("a code").to_owned());
             assert_eq!(s["valid"].as_bool(), Some(first_error.is_none()));
+            errors_of.insert(
+                (client.clone(), dir.to_owned()),
+                s["diagnostics"]
+                    .as_array()
+                    .expect("findings")
+                    .iter()
+                    .filter(|d| d["severity"] == "error")
+                    .map(|d| d["code"].as_str().expect("a code").to_owned())
+                    .collect(),
+            );
             assert!(
                 !s["diagnostics"].to_string().contains("SPG063"),
                 "the project's ignore holds: {s}"
@@ -123,6 +137,40 @@ fn one_project_gets_the_same_verdicts_errors_and_budgets_from_every_edge() {
         verdicts, expected,
         "two clients, each once, as skillpg.toml names them"
     );
+
+    // The language server, in the project with no settings of its own: check's errors, each
+    // under the clients that raise it.
+    let mut server = lsp_client::Client::initialized(&root, serde_json::json!({}));
+    let skills = root.join(".claude/skills");
+    let mut published: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for dir in ["bad", "good", "long"] {
+        for client in ["claude-code", "codex"] {
+            published.insert((client.to_owned(), dir.to_owned()), Vec::new());
+        }
+        let md = lsp_client::uri(&skills.join(dir).join("SKILL.md"));
+        // A skill without findings under either client gets no publication at start.
+        if errors_of.iter().all(|((_, d), e)| d != dir || e.is_empty()) {
+            continue;
+        }
+        for d in server.diagnostics_for(&md) {
+            if d["severity"] != 1 {
+                continue;
+            }
+            let message = d["message"].as_str().expect("a message");
+            let (_, clients) = message.rsplit_once(" [").expect("the clients named");
+            for client in clients.trim_end_matches(']').split(", ") {
+                published
+                    .get_mut(&(client.to_owned(), dir.to_owned()))
+                    .unwrap_or_else(|| panic!("a chosen client: {message}"))
+                    .push(d["code"].as_str().expect("a code").to_owned());
+            }
+        }
+    }
+    server.shut_down();
+    for list in published.values_mut().chain(errors_of.values_mut()) {
+        list.sort();
+    }
+    assert_eq!(published, errors_of, "the language server and check");
 
     // baseline: exactly check's errors.
     let baseline = json(&skillpg(&root, &["baseline"], &[]));

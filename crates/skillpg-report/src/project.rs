@@ -20,6 +20,19 @@ pub struct Project<'a> {
     pub listing: &'a ListingSettings,
 }
 
+/// How much of a client's check a caller needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every finding: what a client's column, an editor or a report lists.
+    Whole,
+    /// The errors alone, which decide whether the skill loads: what the page's matrix needs for
+    /// the clients not chosen. With no `skillpg.toml` they come from the client's gates alone
+    /// (`skillpg_core::check_gates`, held to the whole check's errors in `tests/rules.rs`),
+    /// several times faster; a project's severities can make any rule an error, so there it is
+    /// the whole check's errors.
+    Verdict,
+}
+
 impl Project<'_> {
     /// One skill's findings under `profile`, with `own` (the input's findings, as read) first;
     /// and how many the project ignored.
@@ -29,11 +42,30 @@ impl Project<'_> {
         analysis: &Analysis,
         own: &[Diagnostic],
     ) -> (Vec<Diagnostic>, usize) {
+        self.findings_in(Scope::Whole, profile, analysis, own)
+    }
+
+    /// [`Project::findings`], whole or only the errors that make the verdict.
+    pub fn findings_in(
+        &self,
+        scope: Scope,
+        profile: &Profile,
+        analysis: &Analysis,
+        own: &[Diagnostic],
+    ) -> (Vec<Diagnostic>, usize) {
         let mut all = skillpg_core::ingest::findings_under(own, profile);
+        if scope == Scope::Verdict && self.config.is_none() {
+            all.retain(|d| d.severity == Severity::Error);
+            all.extend(skillpg_core::check_gates(analysis, profile));
+            return (all, 0);
+        }
         all.extend(skillpg_core::check_with(analysis, profile, self.listing));
         let ignored = self.config.map_or(0, |c| {
             c.apply(&mut all, analysis.display_name(), &analysis.dir_name)
         });
+        if scope == Scope::Verdict {
+            all.retain(|d| d.severity == Severity::Error);
+        }
         (all, ignored)
     }
 }
@@ -82,5 +114,56 @@ mod tests {
         };
         let (found, ignored) = project.findings(claude, &a, &[]);
         assert!(loads(&found) && ignored == 1, "{found:?}");
+    }
+
+    /// The verdict scope gives exactly the whole check's errors, with a project's severities
+    /// and without.
+    #[test]
+    fn the_verdict_scope_gives_the_whole_checks_errors() {
+        let bundle = skillpg_core::SkillBundle::new(
+            "Notes",
+            vec![skillpg_core::BundleFile {
+                path: "SKILL.md".to_owned(),
+                bytes: b"---\nname: Notes\ndescription: Writes notes.\n---\n# Notes\n".to_vec(),
+            }],
+        );
+        let a = skillpg_core::analyze(&bundle);
+        let settings = ListingSettings::default();
+        let strict =
+            Config::parse("[severity]\ndescription-no-trigger = \"error\"\n").expect("a config");
+        for config in [None, Some(&strict)] {
+            let project = Project {
+                config,
+                listing: &settings,
+            };
+            for p in skillpg_core::profile::ALL {
+                let errors: Vec<Diagnostic> = project
+                    .findings(p, &a, &[])
+                    .0
+                    .into_iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .collect();
+                let verdict = project.findings_in(Scope::Verdict, p, &a, &[]).0;
+                let codes = |l: &[Diagnostic]| {
+                    let mut c: Vec<&str> = l.iter().map(|d| d.code).collect();
+                    c.sort_unstable();
+                    c
+                };
+                assert_eq!(codes(&verdict), codes(&errors), "{} {config:?}", p.key);
+            }
+        }
+        assert!(!loads(
+            &Project {
+                config: Some(&strict),
+                listing: &settings
+            }
+            .findings_in(
+                Scope::Verdict,
+                Profile::by_key("spec").expect("spec"),
+                &a,
+                &[]
+            )
+            .0
+        ));
     }
 }

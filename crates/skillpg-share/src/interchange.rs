@@ -331,41 +331,58 @@ pub fn well_known_files(skills: &[SkillInput]) -> Result<Vec<(String, Vec<u8>)>,
     Ok(out)
 }
 
+/// Why an index was refused as a whole: not an index, a later major version, or a name or path
+/// the draft does not allow (each names what it refused).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IndexError {
+    /// The JSON is not an index at all.
+    #[error("not an Agent Skills index: {0}")]
+    NotAnIndex(String),
+    /// A major version this playground does not read.
+    #[error("the index is version {0}; this playground reads 0.1.0 and 0.2.0")]
+    Version(String),
+    /// A skill's name is not a valid skill name.
+    #[error("the index names a skill {0:?}, not a valid skill name")]
+    Name(String),
+    /// The other form's address leaves the skill's folder.
+    #[error(
+        "{skill}: the index gives its SKILL.md at {url:?}, outside the skill's folder {skill}/ beside the index; it was not loaded"
+    )]
+    UrlOutside { skill: String, url: String },
+    /// A listed path the draft does not allow (one that climbs out, an absolute path, ...).
+    #[error("{skill}: the index lists the path {path:?}, which it may not")]
+    Path { skill: String, path: String },
+}
+
 /// Reads an index's JSON: its version must be 0.x (a later major is refused, as the draft
 /// asks), and every name and path one the draft allows (a path that climbs out is refused).
-pub fn read_index(json: &str) -> Result<Index, String> {
+pub fn read_index(json: &str) -> Result<Index, IndexError> {
     let index: Index =
-        serde_json::from_str(json).map_err(|e| format!("not an Agent Skills index: {e}"))?;
+        serde_json::from_str(json).map_err(|e| IndexError::NotAnIndex(e.to_string()))?;
     let version = index.version.as_deref().unwrap_or("0.1.0");
     if !version.starts_with("0.") {
-        return Err(format!(
-            "the index is version {version}; this playground reads 0.1.0 and 0.2.0"
-        ));
+        return Err(IndexError::Version(version.to_owned()));
     }
     for s in &index.skills {
         if !is_folder_name(&s.name) {
-            return Err(format!(
-                "the index names a skill {:?}, not a valid skill name",
-                s.name
-            ));
+            return Err(IndexError::Name(s.name.clone()));
         }
         // The other form's one address is a path in the skill's folder too: never another
         // origin, never outside `{name}/`.
         if let Some(url) = &s.url
             && !(is_index_path(url) && url.starts_with(&format!("{}/", s.name)))
         {
-            return Err(format!(
-                "{}: the index gives its SKILL.md at {url:?}, outside the skill's folder {}/ beside the index; it was not loaded",
-                s.name, s.name
-            ));
+            return Err(IndexError::UrlOutside {
+                skill: s.name.clone(),
+                url: url.clone(),
+            });
         }
         for f in &s.files {
             if !is_index_path(f.path()) {
-                return Err(format!(
-                    "{}: the index lists the path {:?}, which it may not",
-                    s.name,
-                    f.path()
-                ));
+                return Err(IndexError::Path {
+                    skill: s.name.clone(),
+                    path: f.path().to_owned(),
+                });
             }
         }
     }
@@ -555,7 +572,11 @@ mod tests {
             "/a/SKILL.md",
         ] {
             let e = read_index(&one(url)).expect_err(url);
-            assert!(e.contains("outside the skill's folder"), "{url}: {e}");
+            assert!(matches!(e, IndexError::UrlOutside { .. }), "{url}: {e}");
+            assert!(
+                e.to_string().contains("outside the skill's folder"),
+                "{url}: {e}"
+            );
         }
         assert!(read_index(&one("a/SKILL.md")).is_ok());
         let listed = |path: &str| {

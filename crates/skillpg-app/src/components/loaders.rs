@@ -338,8 +338,9 @@ async fn load_index(c: super::Ctx, address: &str) {
     let index = match browser::fetch_fresh_within(address, github::MAX_BYTES, INDEX_FETCH_MS)
         .await
         .map_err(String::from)
-        .and_then(|b| interchange::read_index(&String::from_utf8_lossy(&b)))
-    {
+        .and_then(|b| {
+            interchange::read_index(&String::from_utf8_lossy(&b)).map_err(|e| e.to_string())
+        }) {
         Ok(index) => index,
         Err(message) => {
             c.status
