@@ -30,7 +30,12 @@ impl InstalledSkill {
     pub fn from_analysis(analysis: &crate::Analysis, profile: &Profile) -> InstalledSkill {
         let listing = profile.listing;
         let from_body = listing.is_some_and(|l| l.description_from_body);
-        let mut description = match analysis.description().filter(|d| !d.trim().is_empty()) {
+        let (client_name, client_description) = client_reading(analysis, profile);
+        // A client's own reading is listed as it reads, blank or not.
+        let mut description = match client_description
+            .as_deref()
+            .or_else(|| analysis.description().filter(|d| !d.trim().is_empty()))
+        {
             Some(d) => d.to_owned(),
             // Claude Code: "description falls back to the first paragraph" of the body.
             None if from_body => analysis
@@ -54,7 +59,7 @@ impl InstalledSkill {
         let name = if listing.is_some_and(|l| l.names_by_folder) && !analysis.dir_name.is_empty() {
             analysis.dir_name.clone()
         } else {
-            analysis.display_name().to_owned()
+            client_name.unwrap_or_else(|| analysis.display_name().to_owned())
         };
         InstalledSkill {
             name,
@@ -62,6 +67,61 @@ impl InstalledSkill {
             dir: analysis.dir_name.clone(),
         }
     }
+}
+
+/// The name and the description `profile`'s loader reads where they differ from YAML's plain
+/// reading (`None` each where they do not): a line-by-line fallback's raw values when the YAML
+/// fails or gives no string name and description (Gemini CLI's `parseSimpleFrontmatter`), the
+/// characters a client turns into `-` in a name, and the folder's name for an empty one where
+/// the name is optional (`frontmatter.name || parentDirName`: `name: 0`, `name: ~`).
+fn client_reading(
+    analysis: &crate::Analysis,
+    profile: &Profile,
+) -> (Option<String>, Option<String>) {
+    let Some(doc) = analysis.doc.as_ref() else {
+        return (None, None);
+    };
+    let scalar = |key: &str| {
+        doc.root()
+            .and_then(|r| r.get(key))
+            .and_then(|n| n.as_scalar())
+    };
+    let string = |key: &str| {
+        scalar(key)
+            .filter(|s| profile.yaml.reads_string(s))
+            .map(|s| s.value.clone())
+    };
+    let (mut name, mut description) = (None, None);
+    if profile.line_fallback {
+        // js-yaml throws on a duplicate key as on a syntax error: both fall back.
+        let parsed = doc.yaml.as_ref().is_some_and(|y| {
+            y.error.is_none()
+                && !y
+                    .issues
+                    .iter()
+                    .any(|i| i.kind == crate::yaml::YamlIssueKind::DuplicateKey)
+        });
+        match (string("name"), string("description")) {
+            (Some(n), Some(d)) if parsed => (name, description) = (Some(n), Some(d)),
+            _ => {
+                if let Some((n, d)) = doc
+                    .yaml_range()
+                    .and_then(|r| crate::frontmatter::line_fallback_reading(&doc.text[r]))
+                {
+                    (name, description) = (Some(n), Some(d));
+                }
+            }
+        }
+    } else if !profile.name_required && scalar("name").is_some_and(|s| profile.yaml.reads_falsy(s))
+    {
+        name = Some(analysis.dir_name.clone());
+    }
+    if !profile.name_sanitized.is_empty() {
+        name = name
+            .or_else(|| Some(analysis.display_name().to_owned()))
+            .map(|n| n.replace(|c| profile.name_sanitized.contains(c), "-"));
+    }
+    (name, description)
 }
 
 /// The first paragraph of a Markdown body: its first run of non-blank lines that is not a

@@ -170,9 +170,54 @@ impl SkillDoc {
     }
 }
 
+/// What a `parseSimpleFrontmatter` reading of `yaml` lists: the last `name:` line's value and
+/// the last `description:` line's with its indented continuation lines joined by spaces, each
+/// trimmed; `None` unless both lines are there.
+pub fn line_fallback_reading(yaml: &str) -> Option<(String, String)> {
+    let lines: Vec<&str> = yaml
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let (mut name, mut description) = (None, None);
+    let mut i = 0;
+    while i < lines.len() {
+        let key = lines[i].trim_start();
+        if let Some(rest) = key.strip_prefix("name:") {
+            name = Some(rest.trim().to_owned());
+        } else if let Some(rest) = key.strip_prefix("description:") {
+            let mut parts = vec![rest.trim()];
+            // `/^[ \t]+\S/`: an indented line that is not blank continues the value.
+            while let Some(next) = lines.get(i + 1).filter(|l| {
+                l.starts_with([' ', '\t']) && !l.trim_start_matches([' ', '\t']).is_empty()
+            }) {
+                parts.push(next.trim());
+                i += 1;
+            }
+            description = Some(
+                parts
+                    .into_iter()
+                    .filter(|p| !p.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+        }
+        i += 1;
+    }
+    Some((name?, description?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fallback_lists_the_last_lines_and_joins_continuations() {
+        assert_eq!(
+            line_fallback_reading("name: 'a'\ndescription:\n  - x\n  - y\nname: b"),
+            Some(("b".to_owned(), "- x - y".to_owned()))
+        );
+        assert_eq!(line_fallback_reading("name: a"), None);
+    }
 
     #[test]
     fn closed_frontmatter_and_unstripped_body() {

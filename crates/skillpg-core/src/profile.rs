@@ -61,13 +61,58 @@ pub enum YamlDialect {
     /// strictyaml, as skills-ref reads it: every scalar is a string; flow collections, anchors,
     /// tags and duplicate keys are errors.
     StrictYaml,
-    /// PyYAML / js-yaml as hosts read it: YAML 1.1 types (`yes` is a boolean, `1.0` a float),
-    /// the last duplicate key wins.
+    /// PyYAML as hosts read it: YAML 1.1 types (`yes` is a boolean, `1.0` a float), the last
+    /// duplicate key wins.
     Lenient,
+    /// The YAML 1.2 core schema, as the npm `yaml` package (v2) and js-yaml 4 read it: YAML's
+    /// syntax as `Lenient`, but only `true`/`false` are booleans (`yes` is a string), and
+    /// integers are decimal, `0o` or `0x` (`Scalar::core_type`). pi's own loader, called in
+    /// `tests/client_oracles.rs`, reads `description: yes` as the string "yes".
+    Core,
     /// serde_yaml / serde_yaml_ng into a Rust struct (Zed, Goose): YAML's syntax as `Lenient`,
     /// but a plain scalar read into a `String` field is that string (`name: 123` is the name
     /// "123", serde-yaml-ng's `test_number_as_string`); only a null is not a string.
     Serde,
+}
+
+impl YamlDialect {
+    /// Whether a JavaScript loader of this dialect reads `s` as a falsy value (null, `false`,
+    /// `0`, an empty string), which `name || folder` turns into the folder's name.
+    pub fn reads_falsy(self, s: &crate::yaml::Scalar) -> bool {
+        use crate::yaml::LenientType;
+        if self == YamlDialect::StrictYaml {
+            return s.value.is_empty();
+        }
+        match self.type_of(s) {
+            LenientType::Null => true,
+            LenientType::Str => s.value.is_empty(),
+            LenientType::Bool | LenientType::Int | LenientType::Float => {
+                matches!(
+                    s.value.as_str(),
+                    "false" | "False" | "FALSE" | "0" | "0.0" | "-0"
+                )
+            }
+        }
+    }
+
+    /// Whether this dialect reads `s` into a string (strictyaml: always; serde: all but a
+    /// null; the typing loaders: a scalar of no other type).
+    pub fn reads_string(self, s: &crate::yaml::Scalar) -> bool {
+        use crate::yaml::LenientType;
+        match self {
+            YamlDialect::StrictYaml => true,
+            YamlDialect::Serde => s.lenient_type() != LenientType::Null,
+            YamlDialect::Lenient | YamlDialect::Core => self.type_of(s) == LenientType::Str,
+        }
+    }
+
+    /// The type this dialect gives a scalar (strictyaml's and serde's strings aside).
+    pub fn type_of(self, s: &crate::yaml::Scalar) -> crate::yaml::LenientType {
+        match self {
+            YamlDialect::Core => s.core_type(),
+            _ => s.lenient_type(),
+        }
+    }
 }
 
 /// Which frontmatter fields a product knows.
@@ -369,6 +414,13 @@ pub struct Profile {
     /// Whether it reads the frontmatter as `key: value` lines rather than YAML (Letta Code):
     /// [`line-read-description`](crate::rules) says what it lists when that differs.
     pub reads_lines: bool,
+    /// Whether, when the YAML does not parse, it reads `name:` and `description:` lines instead
+    /// and skips the skill unless it finds both (Gemini CLI's `parseSimpleFrontmatter`):
+    /// [`fallback-fields-missing`](crate::rules) is then its gate.
+    pub line_fallback: bool,
+    /// The characters its listing turns into `-` in a name (Gemini CLI: `:\\/<>*?"|`, "for
+    /// use as a filename"); empty where it lists the name as written.
+    pub name_sanitized: &'static str,
     /// Whether its scan goes on inside a folder that holds `SKILL.md`, so that a `SKILL.md`
     /// below it (`pdf/references/x/SKILL.md`) is a skill of its own (Codex's recursive walk);
     /// elsewhere that file is one of the outer skill's files.
@@ -497,6 +549,8 @@ pub static SPEC: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -638,6 +692,8 @@ pub static CLAUDE_AI: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -790,6 +846,8 @@ pub static CLAUDE_CODE: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -845,6 +903,8 @@ pub static STRICT_YAML: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -955,6 +1015,8 @@ pub static CODEX: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     // loader.rs: serde's derive reads `name`, `description` and `metadata` (and
     // `metadata.short-description`); a repeated one is `duplicate field`, any other is ignored.
     duplicate_keys: DuplicateKeys::Fields(&[
@@ -1076,6 +1138,8 @@ pub static COPILOT: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1176,6 +1240,8 @@ pub static CURSOR: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1252,8 +1318,9 @@ pub static GEMINI_CLI: Profile = Profile {
     key: "gemini-cli",
     title: "Gemini CLI",
     short: "Gemini CLI",
-    as_of: "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts at 5411f113 (2026-08-21), read 2026-12-04",
-    yaml: YamlDialect::Lenient,
+    as_of: "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts at 5411f113 (2026-08-21), read 2026-12-04; held to @google/gemini-cli-core 0.61.0's own loader (tests/client_oracles.rs)",
+    // js-yaml 4: the YAML 1.2 core schema.
+    yaml: YamlDialect::Core,
     split: SplitRule::SpecText,
     fields: FieldSet::Gemini,
     name_charset: NameCharset::UnicodeAlnum,
@@ -1265,13 +1332,15 @@ pub static GEMINI_CLI: Profile = Profile {
     listing: None,
     source_url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
     on_bad_yaml: Some(
-        "Gemini CLI then reads the frontmatter as `key: value` lines and loads the skill: a value that spans lines, or holds a list, reads differently than YAML would give it",
+        "Gemini CLI then reads the frontmatter as `key: value` lines, and loads the skill when it finds a `name:` and a `description:` line: a value that spans lines, or holds a list, reads differently than YAML would give it",
     ),
     scans_inside_skills: false,
     skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: true,
+    name_sanitized: ":\\/<>*?\"|",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1314,6 +1383,10 @@ pub static GEMINI_CLI: Profile = Profile {
         gate(
             "frontmatter-unclosed",
             "skillLoader.ts: no `FRONTMATTER_REGEX` match: the skill is skipped",
+        ),
+        gate(
+            "fallback-fields-missing",
+            "skillLoader.ts `parseSimpleFrontmatter`: when js-yaml throws, it returns nothing unless it finds both a `name:` and a `description:` line, and the skill is skipped",
         ),
         gate(
             "name-missing",

@@ -36,7 +36,9 @@ pub struct Scalar {
     pub span: Range<usize>,
 }
 
-/// The YAML 1.1 type a lenient loader (PyYAML, js-yaml) gives a plain scalar.
+/// The type a typing loader gives a plain scalar: YAML 1.1's ([`Scalar::lenient_type`],
+/// PyYAML) or the YAML 1.2 core schema's ([`Scalar::core_type`], the npm `yaml` package and
+/// js-yaml 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LenientType {
     /// A string.
@@ -68,6 +70,59 @@ impl Scalar {
             _ => LenientType::Str,
         }
     }
+}
+
+impl Scalar {
+    /// The type the YAML 1.2 core schema gives this scalar, as the npm `yaml` package (v2, its
+    /// default) and js-yaml 4 read it: only `true` and `false` (three spellings each) are
+    /// booleans, so `yes`, `no`, `on` and `off` are strings; integers are decimal, `0o` octal or
+    /// `0x` hex, without YAML 1.1's underscores.
+    pub fn core_type(&self) -> LenientType {
+        if self.style != Style::Plain {
+            return LenientType::Str;
+        }
+        let v = self.value.as_str();
+        let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
+        let is_core_int = !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+            || v.strip_prefix("0o")
+                .is_some_and(|o| !o.is_empty() && o.chars().all(|c| ('0'..='7').contains(&c)))
+            || v.strip_prefix("0x")
+                .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()));
+        match v {
+            "" | "~" | "null" | "Null" | "NULL" => LenientType::Null,
+            "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => LenientType::Bool,
+            _ if is_core_int => LenientType::Int,
+            _ if is_core_float(v) => LenientType::Float,
+            _ => LenientType::Str,
+        }
+    }
+}
+
+/// The core schema's float: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, or an
+/// infinity or NaN.
+fn is_core_float(v: &str) -> bool {
+    let body = v.strip_prefix(['-', '+']).unwrap_or(v);
+    if matches!(body, ".inf" | ".Inf" | ".INF") || matches!(v, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let exponent_ok = exponent.is_none_or(|e| {
+        let d = e.strip_prefix(['-', '+']).unwrap_or(e);
+        !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())
+    });
+    let (whole, fraction) = match mantissa.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    let mantissa_ok = match fraction {
+        Some(f) => digits(whole) && digits(f) && !(whole.is_empty() && f.is_empty()),
+        None => !whole.is_empty() && digits(whole),
+    };
+    mantissa_ok && exponent_ok
 }
 
 fn is_int(v: &str) -> bool {
@@ -582,5 +637,33 @@ mod tests {
         assert_eq!(t("1.5"), LenientType::Float);
         assert_eq!(t("~"), LenientType::Null);
         assert_eq!(t("1.0.0"), LenientType::Str);
+    }
+
+    #[test]
+    fn core_types_follow_yaml_1_2() {
+        let t = |v: &str| {
+            Scalar {
+                value: v.into(),
+                style: Style::Plain,
+                span: 0..0,
+            }
+            .core_type()
+        };
+        for s in [
+            "yes", "no", "on", "off", "y", "1_000", "1.0.0", "0b1", "my-skill",
+        ] {
+            assert_eq!(t(s), LenientType::Str, "{s}");
+        }
+        for b in ["true", "False", "TRUE"] {
+            assert_eq!(t(b), LenientType::Bool, "{b}");
+        }
+        for i in ["123", "-4", "0o17", "0x1F"] {
+            assert_eq!(t(i), LenientType::Int, "{i}");
+        }
+        for f in ["1.5", "1.", ".5", "1e3", "-2.5E-3", ".inf", "-.Inf", ".nan"] {
+            assert_eq!(t(f), LenientType::Float, "{f}");
+        }
+        assert_eq!(t("~"), LenientType::Null);
+        assert_eq!(t(""), LenientType::Null);
     }
 }

@@ -31,6 +31,7 @@ fn cases() -> Vec<Case> {
         CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, GOOSE, OPENCODE, SPEC,
         STRICT_YAML, ZED,
     };
+    use skillpg_core::profile::PI;
     let big = "word ".repeat(12_000);
     let mut v = vec![
         md("ok", "clean skill", OK, &SPEC),
@@ -70,6 +71,11 @@ fn cases() -> Vec<Case> {
         md("ok", "description empty", "---\nname: ok\ndescription: \"\"\n---\n", &SPEC),
         md("ok", "description empty (OpenCode's zod takes it)", "---\nname: ok\ndescription: \"\"\n---\n", &OPENCODE),
         md("ok", "description null (OpenCode's zod refuses it)", "---\nname: ok\ndescription:\n---\n", &OPENCODE),
+        md("ok", "YAML fails, and Gemini CLI's line fallback finds no description line", "---\nname: ok\n\tbad: tab\n---\n", &GEMINI_CLI),
+        md("ok", "YAML fails, and Gemini CLI's line fallback finds both lines", "---\nname: ok\n\tbad: tab\ndescription: Use when testing.\n---\n", &GEMINI_CLI),
+        md("ok", "name a number (pi throws, and skips it)", "---\nname: 123\ndescription: Use when testing.\n---\n", &PI),
+        md("ok", "name null (pi takes the folder's name)", "---\nname: ~\ndescription: Use when testing.\n---\n", &PI),
+        md("ok", "description yes (a string in YAML 1.2)", "---\nname: ok\ndescription: yes\n---\n", &PI),
         md("ok", "description too long", &format!("---\nname: ok\ndescription: Use when {}\n---\n", "x".repeat(1100)), &SPEC),
         md("ok", "xml in description", "---\nname: ok\ndescription: Use when a <table> appears.\n---\n", &CLAUDE_AI),
         md("ok", "compatibility list", "---\nname: ok\ndescription: Use when testing.\ncompatibility:\n  - a\n---\n", &SPEC),

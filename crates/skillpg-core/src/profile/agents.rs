@@ -156,6 +156,8 @@ pub static ROO_CODE: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &ROO_GATES,
     severities: &[
@@ -202,6 +204,8 @@ pub static CLINE: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Cline");
@@ -327,6 +331,8 @@ pub static ZED: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     // serde's derive of `SkillMetadata`: a repeated field is `duplicate field`; other keys
     // are ignored.
     duplicate_keys: DuplicateKeys::Fields(&["name", "description", "disable-model-invocation"]),
@@ -458,6 +464,8 @@ pub static CRUSH: Profile = Profile {
     name_dir_fold_case: true,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Crush");
@@ -565,8 +573,9 @@ pub static PI: Profile = Profile {
     key: "pi",
     title: "pi (coding agent)",
     short: "pi",
-    as_of: "badlogic/pi-mono packages/coding-agent/src/core/skills.ts at 277544fd and src/utils/frontmatter.ts at 5c3131cc, read 2026-12-06",
-    yaml: YamlDialect::Lenient,
+    as_of: "badlogic/pi-mono packages/coding-agent/src/core/skills.ts at 277544fd and src/utils/frontmatter.ts at 5c3131cc, read 2026-12-06; held to @mariozechner/pi-coding-agent 0.73.1's own loader (tests/client_oracles.rs)",
+    // frontmatter.ts parses with the `yaml` package's default: the YAML 1.2 core schema.
+    yaml: YamlDialect::Core,
     split: SplitRule::SpecText,
     fields: FieldSet::Pi,
     name_charset: NameCharset::AsciiKebab,
@@ -585,6 +594,8 @@ pub static PI: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("pi");
@@ -600,6 +611,14 @@ pub static PI: Profile = Profile {
             a,
             b,
             c,
+            gate(
+                "bom",
+                "frontmatter.ts: `readFileSync(path, \"utf-8\")` keeps the BOM, so `normalized.startsWith(\"---\")` is false: no frontmatter, no description, and the skill is skipped (pi 0.73.1)",
+            ),
+            gate(
+                "name-not-string",
+                "skills.ts `validateName`: a name that is not a string and not empty (a number, `true`, a list, a map) reaches `name.startsWith`, which throws; `loadSkillFromFile` catches it and skips the skill. An empty one (`name:`, `false`, `0`) gives way to the folder's name",
+            ),
             gate(
                 "non-utf8-text",
                 "skills.ts reads SKILL.md as UTF-8: a UTF-16 file has no frontmatter, so no description, and the skill is skipped",
@@ -672,6 +691,8 @@ pub static GOOSE: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     // serde's derive of `SkillFrontmatter`: a repeated field is `duplicate field`.
     duplicate_keys: DuplicateKeys::Fields(&["name", "description", "metadata"]),
     gates: &{
@@ -769,6 +790,8 @@ pub static OPENCODE: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: true,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("OpenCode");
@@ -864,6 +887,8 @@ pub static LETTA_CODE: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: true,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Letta Code");
@@ -930,6 +955,8 @@ pub static AUGMENT: Profile = Profile {
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Augment");

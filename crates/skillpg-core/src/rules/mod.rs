@@ -35,6 +35,7 @@ mod duplicate_key;
 mod dynamic_context_injection;
 mod error_code_table;
 pub mod escape_hatch;
+mod fallback_fields_missing;
 mod file_too_large;
 mod frontmatter_missing;
 mod frontmatter_not_mapping;
@@ -168,7 +169,7 @@ impl<'a> Cx<'a> {
         match node {
             Node::Scalar(s) => match self.profile.yaml {
                 YamlDialect::StrictYaml => Ok(&s.value),
-                YamlDialect::Lenient => match s.lenient_type() {
+                YamlDialect::Lenient | YamlDialect::Core => match self.profile.yaml.type_of(s) {
                     LenientType::Str => Ok(&s.value),
                     LenientType::Bool => Err("bool"),
                     LenientType::Int => Err("int"),
@@ -345,6 +346,10 @@ pub(crate) static ALL: &[Rule] = &[
     (&description_missing::META, description_missing::check),
     (&description_empty::META, description_empty::check),
     (&description_not_string::META, description_not_string::check),
+    (
+        &fallback_fields_missing::META,
+        fallback_fields_missing::check,
+    ),
     (&description_too_long::META, description_too_long::check),
     (
         &short_description_too_long::META,

@@ -13,6 +13,7 @@
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
 use crate::profile::Wording;
+use crate::yaml::{LenientType, Node};
 
 pub static META: RuleMeta = RuleMeta {
     code: "SPG032",
@@ -32,6 +33,53 @@ pub fn check(cx: &mut Cx) {
         (Ok(_), Wording::AnthropicUpload) => "Missing 'name' in frontmatter".to_owned(),
         _ => "Field 'name' must be a non-empty string".to_owned(),
     };
+    // A client whose name is optional takes the folder's name for an empty one (pi's
+    // `frontmatter.name || parentDirName`): only a name that is there and not a string fails.
+    let empty = match node {
+        Node::Scalar(s) if s.value.trim().is_empty() => Some("empty".to_owned()),
+        Node::Scalar(s) if cx.profile.yaml.type_of(s) == LenientType::Null => {
+            Some(format!("`{}`, which reads as null", s.value))
+        }
+        Node::Scalar(s)
+            if cx.profile.yaml.type_of(s) != LenientType::Str
+                && matches!(
+                    s.value.as_str(),
+                    "false" | "False" | "FALSE" | "0" | "0.0" | "-0"
+                ) =>
+        {
+            Some(format!("`{}`, which reads as empty", s.value))
+        }
+        _ => None,
+    };
+    let (message, uses_folder) = match empty {
+        Some(what) if !cx.profile.name_required => (
+            format!(
+                "`name` is {what}: {} uses the folder's name, `{}`",
+                cx.profile.title, cx.a.dir_name
+            ),
+            true,
+        ),
+        // Where a name is optional, a name that is there and not a string is the only failure.
+        _ if !cx.profile.name_required && cx.profile.is_gate(META.name) => {
+            let type_name = match cx.as_string(node) {
+                Err("NoneType") => "null",
+                Err(t) => t,
+                Ok(_) => "empty",
+            };
+            (
+                format!(
+                    "`name` is {type_name}, not a string: {} skips the skill (an empty `name` would give way to the folder's name)",
+                    cx.profile.title
+                ),
+                false,
+            )
+        }
+        _ => (message, false),
+    };
     let span = cx.yaml_span(&node.span());
-    cx.report_md(&META, span, message);
+    if let Some(d) = cx.report_md(&META, span, message)
+        && uses_folder
+    {
+        d.severity = d.severity.min(Severity::Warning);
+    }
 }

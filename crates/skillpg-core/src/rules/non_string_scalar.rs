@@ -28,7 +28,7 @@ pub static META: RuleMeta = RuleMeta {
 const STRING_FIELDS: [&str; 5] = ["license", "when_to_use", "argument-hint", "model", "agent"];
 
 pub fn check(cx: &mut Cx) {
-    if cx.profile.yaml != YamlDialect::Lenient {
+    if !matches!(cx.profile.yaml, YamlDialect::Lenient | YamlDialect::Core) {
         return;
     }
     let mut found: Vec<(String, Scalar)> = Vec::new();
@@ -45,7 +45,7 @@ pub fn check(cx: &mut Cx) {
         }
     }
     for (field, scalar) in found {
-        let kind = match scalar.lenient_type() {
+        let kind = match cx.profile.yaml.type_of(&scalar) {
             LenientType::Str => continue,
             LenientType::Null if scalar.value.is_empty() => continue,
             LenientType::Bool => "a boolean",
@@ -56,10 +56,17 @@ pub fn check(cx: &mut Cx) {
         if scalar.style != Style::Plain {
             continue;
         }
-        let message = format!(
-            "`{field}: {}` is {kind} to YAML 1.1 loaders (PyYAML, js-yaml) and a string to strictyaml; quote it",
-            scalar.value
-        );
+        let message = if cx.profile.yaml == YamlDialect::Core {
+            format!(
+                "`{field}: {}` is {kind} to {}'s YAML reader (YAML 1.2) and a string to strictyaml; quote it",
+                scalar.value, cx.profile.title
+            )
+        } else {
+            format!(
+                "`{field}: {}` is {kind} to YAML 1.1 loaders (PyYAML, js-yaml) and a string to strictyaml; quote it",
+                scalar.value
+            )
+        };
         let Some(span) = cx.yaml_span(&scalar.span) else {
             continue;
         };

@@ -1,0 +1,367 @@
+//! Differential tests against the clients' own loaders, as `skills_ref_differential.rs` holds
+//! the spec profile to skills-ref: each client whose loader ships in a registry package is
+//! installed at a pinned version (`oracles/package.json`, by `scripts/test`'s setup) and called
+//! on skill folders by `oracles/drive.mjs`; `skillpg check --profile <client>` must give the
+//! same verdict ("loads" or not) on every corpus skill and on every generated case of the stress
+//! classes (a BOM, CRLF, an opening `--- `, duplicate keys, `name: 123`, lists where maps go,
+//! empty and over-long values counted in characters, bytes and UTF-16 units, names with `/` or
+//! capitals, a lowercase `skill.md`, an unclosed frontmatter, a tab in the YAML).
+//!
+//! Needs node and `oracles/node_modules` (`scripts/test` installs them; the tests say so when
+//! they are absent).
+
+#![allow(
+    clippy::print_stdout,
+    reason = "the test prints the counts it measured, for the closing notes"
+)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The clients with an oracle: the profile's key, which is `drive.mjs`'s client too.
+const ORACLES: &[&str] = &["pi", "gemini-cli"];
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Where the loaders are installed: `oracles/`, or `SKILLPG_ORACLES` (`scripts/client-drift`'s
+/// scratch install of the newest versions).
+fn oracles() -> PathBuf {
+    std::env::var_os("SKILLPG_ORACLES").map_or_else(|| repo().join("oracles"), PathBuf::from)
+}
+
+/// What the client's own loader says of each folder: `(loads, name, why)` by folder path.
+fn oracle(client: &str, folders: &[PathBuf], scratch: &Path) -> (String, BTreeMap<String, Value>) {
+    let modules = oracles().join("node_modules");
+    assert!(
+        modules.exists(),
+        "the clients' loaders are not installed: {} is absent (run `cd oracles && npm ci --ignore-scripts`, as scripts/test does)",
+        modules.display()
+    );
+    let list = scratch.join(format!("{client}.list"));
+    let text: String = folders
+        .iter()
+        .map(|f| format!("{}\n", f.display()))
+        .collect();
+    std::fs::write(&list, text).expect("the list");
+    let out = Command::new("node")
+        .arg(oracles().join("drive.mjs"))
+        .arg(client)
+        .arg(&list)
+        .output()
+        .expect("node must be installed for the client oracles");
+    assert!(
+        out.status.success(),
+        "the {client} oracle failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("the oracle's JSON");
+    let version = format!(
+        "{}@{}",
+        v["package"].as_str().expect("a package"),
+        v["version"].as_str().expect("a version")
+    );
+    let cases = serde_json::from_value(v["cases"].clone()).expect("cases");
+    (version, cases)
+}
+
+/// `skillpg check --profile <client>`'s verdict on each folder, by path, with its first error.
+fn ours(client: &str, folders: &[PathBuf]) -> BTreeMap<String, (bool, Option<String>)> {
+    let mut all = BTreeMap::new();
+    // A few hundred folders a run keeps the command line short.
+    for chunk in folders.chunks(400) {
+        let out = Command::new(env!("CARGO_BIN_EXE_skillpg"))
+            .args(["check", "--profile", client, "--format", "json"])
+            .args(chunk)
+            .output()
+            .expect("skillpg runs");
+        assert!(
+            out.status.code().is_some_and(|c| c < 2),
+            "skillpg check: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).expect("check's JSON");
+        for s in v["skills"].as_array().expect("skills") {
+            let first = s["diagnostics"]
+                .as_array()
+                .expect("findings")
+                .iter()
+                .find(|d| d["severity"] == "error")
+                .map(|d| format!("{} {}", d["code"], d["message"]));
+            all.insert(
+                s["path"].as_str().expect("a path").to_owned(),
+                (s["valid"].as_bool().expect("a verdict"), first),
+            );
+        }
+    }
+    all
+}
+
+/// What the client's listing shows for the skill at `folder` alone: its name and its line.
+fn listed(client: &str, folder: &Path) -> (String, String) {
+    let ingested = skillpg_fs::read_path(folder).expect("a skill folder");
+    let analysis = skillpg_core::analyze(&ingested.skills[0]);
+    let listings = skillpg_report::listings_of_loaded(
+        &[analysis],
+        Some(200_000),
+        &skillpg_core::catalog::ListingSettings::default(),
+        &|_, _| true,
+    );
+    let listing = listings
+        .into_iter()
+        .find(|l| l.client == client)
+        .expect("the client's listing");
+    let skill = listing.skills.into_iter().next().expect("the skill listed");
+    (skill.name, skill.line)
+}
+
+/// Compares every client's verdicts on `folders`, and where both load, the name and line the
+/// client lists; `show` gives a case's text for a report.
+fn compare(folders: &[PathBuf], scratch: &Path, show: &dyn Fn(&Path) -> String) -> Vec<String> {
+    let mut disagreements = Vec::new();
+    for client in ORACLES {
+        let (version, theirs) = oracle(client, folders, scratch);
+        let mine = ours(client, folders);
+        let (mut same, mut loads, mut listed_differently) = (0, 0, 0);
+        for f in folders {
+            let key = f.display().to_string();
+            let their = &theirs[&key];
+            let (valid, why) = mine
+                .get(&key)
+                .unwrap_or_else(|| panic!("skillpg checked {key}"));
+            let loaded = their["loads"].as_bool().expect("loads");
+            loads += usize::from(loaded);
+            if *valid == loaded {
+                same += 1;
+                if loaded {
+                    let (name, line) = listed(client, f);
+                    let their_name = their["name"].as_str().expect("a name");
+                    let their_line = format!(
+                        "- {their_name}: {}",
+                        their["description"].as_str().expect("a description")
+                    );
+                    if name != their_name || line != their_line {
+                        listed_differently += 1;
+                        disagreements.push(format!(
+                            "{client} ({version}) on {key}: it lists {their_line:?}, ours {line:?}\n{}",
+                            show(f)
+                        ));
+                    }
+                }
+            } else {
+                disagreements.push(format!(
+                    "{client} ({version}) on {key}: theirs {}, ours {} ({})\n{}",
+                    if loaded { "loads" } else { "skips" },
+                    if *valid { "loads" } else { "fails" },
+                    why.clone().unwrap_or_else(|| their["why"].to_string()),
+                    show(f)
+                ));
+            }
+        }
+        println!(
+            "{client} ({version}): {} folders; it loads {loads}; the same verdict on {same}; of those it loads, listed with another name or description {listed_differently}",
+            folders.len()
+        );
+    }
+    disagreements
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skillpg-oracles-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch");
+    d.canonicalize().expect("canonical")
+}
+
+#[test]
+#[ignore = "slow tier, needs node and oracles/node_modules: scripts/test installs and runs them"]
+fn every_oracle_client_agrees_on_the_corpus() {
+    let corpus = skillpg_fs::corpus_dir();
+    assert!(
+        corpus.exists(),
+        "the shared corpus is absent: {} not found (tests need ../shared/corpus beside the repository)",
+        corpus.display()
+    );
+    let mut folders = Vec::new();
+    let mut stack = vec![corpus.canonicalize().expect("canonical")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).expect("a folder").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if p.join("SKILL.md").is_file() {
+                    folders.push(p.clone());
+                }
+                stack.push(p);
+            }
+        }
+    }
+    folders.sort();
+    assert!(folders.len() >= 150, "the corpus has {}", folders.len());
+    let tmp = scratch("corpus");
+    let disagreements = compare(&folders, &tmp, &|_| String::new());
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreement(s):\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
+}
+
+/// A tiny deterministic generator (xorshift), so the cases are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+/// One generated skill folder: its name, its SKILL.md's file name and bytes.
+struct Case {
+    dir: String,
+    file: &'static str,
+    bytes: Vec<u8>,
+}
+
+/// The stress classes, drawn together: `n` cases, the same on every run.
+fn generate(n: usize) -> Vec<Case> {
+    let names: Vec<(String, &str)> = vec![
+        ("name: my-skill".into(), "my-skill"),
+        ("name: my-skill".into(), "other-folder"),
+        ("name: My-Skill".into(), "My-Skill"),
+        ("name: MySkill".into(), "myskill"),
+        ("name: my_skill".into(), "my_skill"),
+        ("name: -my-skill".into(), "-my-skill"),
+        ("name: my--skill".into(), "my--skill"),
+        ("name: a/b".into(), "a-b"),
+        ("name: 123".into(), "123"),
+        ("name: true".into(), "true"),
+        ("name: yes".into(), "yes"),
+        ("name: no".into(), "no"),
+        ("name: false".into(), "false"),
+        ("name: 0".into(), "zero"),
+        ("name: 1.0".into(), "one"),
+        ("name: ~".into(), "tilde"),
+        ("name:".into(), "empty"),
+        ("name: \"\"".into(), "empty"),
+        (String::new(), "no-name"),
+        ("name:\n  - a".into(), "listname"),
+        ("name:\n  k: v".into(), "mapname"),
+        ("name: 技能".into(), "技能"),
+        (format!("name: {}", "a".repeat(65)), "long-name"),
+        ("name: 'my-skill'".into(), "my-skill"),
+    ];
+    let descriptions: Vec<String> = vec![
+        "description: Formats tables. Use when the user pastes CSV.".into(),
+        "description: \"\"".into(),
+        "description:".into(),
+        String::new(),
+        "description: '   '".into(),
+        "description: 42".into(),
+        "description: true".into(),
+        "description: yes".into(),
+        "description: 0".into(),
+        "description: ~".into(),
+        "description:\n  - a".into(),
+        "description:\n  k: v".into(),
+        format!("description: {}", "x".repeat(1025)),
+        format!("description: {}", "x".repeat(1024)),
+        format!("description: {}", "表".repeat(342)),
+        format!("description: {}", "😀".repeat(513)),
+        "description: Use when: the user asks".into(),
+        "description: >\n  Folded text\n  over lines.".into(),
+        "description: \"Quoted: with colon\"".into(),
+    ];
+    let extras: Vec<String> = vec![
+        String::new(),
+        String::new(),
+        "name: again".into(),
+        "description: Again.".into(),
+        "metadata:\n  - a".into(),
+        "metadata:\n  author: me".into(),
+        "metadata: text".into(),
+        "allowed-tools:\n  - Read".into(),
+        "license: 2024".into(),
+        "x: y".into(),
+        "\tbad: tab".into(),
+        "disable-model-invocation: true".into(),
+        "when_to_use: When asked.".into(),
+    ];
+    let mut rng = Rng(0x0bac_1e5e_ed00_0042);
+    let mut cases = Vec::with_capacity(n);
+    for _ in 0..n {
+        let (name, dir) = rng.pick(&names).clone();
+        let mut lines: Vec<String> = [name, rng.pick(&descriptions).clone()]
+            .into_iter()
+            .filter(|l| !l.is_empty())
+            .collect();
+        let extra = rng.pick(&extras).clone();
+        if !extra.is_empty() {
+            lines.push(extra);
+        }
+        if rng.next().is_multiple_of(3) {
+            lines.reverse();
+        }
+        let fm = lines.join("\n");
+        let body = "# Body\n\nText.\n";
+        let text = match rng.next() % 14 {
+            0 => format!("---\n{fm}\n---\n{body}").replace('\n', "\r\n"),
+            1 => format!("\u{feff}---\n{fm}\n---\n{body}"),
+            2 => format!("--- \n{fm}\n---\n{body}"),
+            3 => format!("---\n{fm}\n{body}"),
+            4 => format!("\n---\n{fm}\n---\n{body}"),
+            5 => format!("---\n{fm}\n--- \n{body}"),
+            6 => format!("---\n{fm}\n---"),
+            _ => format!("---\n{fm}\n---\n{body}"),
+        };
+        let file = if rng.next().is_multiple_of(25) {
+            "skill.md"
+        } else {
+            "SKILL.md"
+        };
+        cases.push(Case {
+            dir: dir.to_owned(),
+            file,
+            bytes: text.into_bytes(),
+        });
+    }
+    cases
+}
+
+#[test]
+#[ignore = "slow tier, needs node and oracles/node_modules: scripts/test installs and runs them"]
+fn every_oracle_client_agrees_on_the_stress_classes() {
+    let tmp = scratch("generated");
+    let cases = generate(2500);
+    let mut folders = Vec::with_capacity(cases.len());
+    let mut texts = BTreeMap::new();
+    for (i, c) in cases.iter().enumerate() {
+        let folder = tmp.join(format!("case-{i:04}")).join(&c.dir);
+        std::fs::create_dir_all(&folder).expect("a case folder");
+        std::fs::write(folder.join(c.file), &c.bytes).expect("a case");
+        texts.insert(
+            folder.clone(),
+            format!("{}: {:?}", c.file, String::from_utf8_lossy(&c.bytes)),
+        );
+        folders.push(folder);
+    }
+    let disagreements = compare(&folders, &tmp, &|f| texts[f].clone());
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreement(s):\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
+}

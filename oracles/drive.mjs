@@ -1,0 +1,84 @@
+// The clients' own skill loaders, called on skill folders: the oracles of
+// crates/skillpg-cli/tests/client_oracles.rs, as skills-ref is the spec profile's.
+//
+//   node oracles/drive.mjs <client> <list>
+//
+// <list> is a file of absolute skill-folder paths, one a line. Prints one JSON object:
+// {"client", "package", "version", "cases": {<folder>: {"loads", "name", "description", "why"}}}
+// where "loads" says whether the client's loader gives a skill for the folder's own SKILL.md,
+// "name" and "description" are what it lists, and "why" is its message when it gives none.
+//
+// Each loader is imported from the installed package by its file (the packages' export maps do
+// not name these modules), exactly as the package ships it: nothing here re-implements a rule.
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const modules = join(here, 'node_modules');
+
+function packageVersion(name) {
+  return JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')).version;
+}
+
+async function load(name, file) {
+  return import(pathToFileURL(join(modules, name, file)).href);
+}
+
+// Each client: its package, and how its loader answers for one skill folder.
+const CLIENTS = {
+  // pi: `loadSkillsFromDir` (packages/coding-agent/src/core/skills.ts) on the folder: a folder
+  // holding SKILL.md is one skill root; warnings are reported, and only a missing description or
+  // a throw (the yaml parser's, or a check calling a string method on a number) skips the skill.
+  pi: {
+    package: '@mariozechner/pi-coding-agent',
+    async open() {
+      const skills = await load(this.package, 'dist/core/skills.js');
+      return (folder) => {
+        const { skills: found, diagnostics } = skills.loadSkillsFromDir({ dir: folder, source: 'path' });
+        const own = found.find((s) => s.filePath === join(folder, 'SKILL.md'));
+        return own
+          ? { loads: true, name: own.name, description: own.description, why: null }
+          : { loads: false, name: null, description: null, why: diagnostics.map((d) => d.message).join('; ') || null };
+      };
+    },
+  },
+  // Gemini CLI: `loadSkillsFromDir` (packages/core/src/skills/skillLoader.ts) globs `SKILL.md`
+  // and `*/SKILL.md` under a skills folder; here the skill's own folder, whose SKILL.md is the
+  // one that answers.
+  'gemini-cli': {
+    package: '@google/gemini-cli-core',
+    async open() {
+      const loader = await load(this.package, 'dist/src/skills/skillLoader.js');
+      return async (folder) => {
+        const found = await loader.loadSkillsFromDir(folder);
+        const own = found.find((s) => s.location === join(folder, 'SKILL.md'));
+        return own
+          ? { loads: true, name: own.name, description: own.description, why: null }
+          : { loads: false, name: null, description: null, why: null };
+      };
+    },
+  },
+};
+
+const [client, list] = process.argv.slice(2);
+const spec = CLIENTS[client];
+if (!spec || !list) {
+  console.error(`usage: node oracles/drive.mjs <${Object.keys(CLIENTS).join('|')}> <list of folders>`);
+  process.exit(2);
+}
+// Loaders log their warnings; stdout carries only the answer.
+console.log = console.info = console.debug = console.warn = () => {};
+const answer = await spec.open();
+const cases = {};
+for (const folder of readFileSync(list, 'utf8').split('\n').filter(Boolean)) {
+  try {
+    cases[folder] = await answer(folder);
+  } catch (e) {
+    // A loader that throws out of its own entry point loads nothing for the folder.
+    cases[folder] = { loads: false, name: null, description: null, why: `threw: ${e?.message ?? e}` };
+  }
+}
+process.stdout.write(
+  JSON.stringify({ client, package: spec.package, version: packageVersion(spec.package), cases }) + '\n',
+);
