@@ -2,11 +2,15 @@
 // crates/skillpg-cli/tests/client_oracles.rs, as skills-ref is the spec profile's.
 //
 //   node oracles/drive.mjs <client> <list>
+//   node oracles/drive.mjs <client> --discover <skills folder>
 //
 // <list> is a file of absolute skill-folder paths, one a line. Prints one JSON object:
 // {"client", "package", "version", "cases": {<folder>: {"loads", "name", "description", "why"}}}
 // where "loads" says whether the client's loader gives a skill for the folder's own SKILL.md,
 // "name" and "description" are what it lists, and "why" is its message when it gives none.
+//
+// With --discover it prints {"client", "package", "version", "found": [<folder>...]}: the folders
+// of every SKILL.md the client's loader gives a skill for under one skills folder.
 //
 // Each loader is imported from the installed package by its file (the packages' export maps do
 // not name these modules), exactly as the package ships it: nothing here re-implements a rule.
@@ -37,6 +41,7 @@ const CLIENTS = {
       return (folder) => {
         const { skills: found, diagnostics } = skills.loadSkillsFromDir({ dir: folder, source: 'path' });
         const own = found.find((s) => s.filePath === join(folder, 'SKILL.md'));
+        if (discovering) return found.map((s) => dirname(s.filePath));
         return own
           ? { loads: true, name: own.name, description: own.description, why: null }
           : { loads: false, name: null, description: null, why: diagnostics.map((d) => d.message).join('; ') || null };
@@ -52,6 +57,7 @@ const CLIENTS = {
       const loader = await load(this.package, 'dist/src/skills/skillLoader.js');
       return async (folder) => {
         const found = await loader.loadSkillsFromDir(folder);
+        if (discovering) return found.map((s) => dirname(s.location));
         const own = found.find((s) => s.location === join(folder, 'SKILL.md'));
         return own
           ? { loads: true, name: own.name, description: own.description, why: null }
@@ -61,7 +67,9 @@ const CLIENTS = {
   },
 };
 
-const [client, list] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const discovering = args[1] === '--discover';
+const [client, list] = discovering ? [args[0], args[2]] : args;
 const spec = CLIENTS[client];
 if (!spec || !list) {
   console.error(`usage: node oracles/drive.mjs <${Object.keys(CLIENTS).join('|')}> <list of folders>`);
@@ -70,6 +78,13 @@ if (!spec || !list) {
 // Loaders log their warnings; stdout carries only the answer.
 console.log = console.info = console.debug = console.warn = () => {};
 const answer = await spec.open();
+if (discovering) {
+  const found = (await answer(list)).sort();
+  process.stdout.write(
+    JSON.stringify({ client, package: spec.package, version: packageVersion(spec.package), found }) + '\n',
+  );
+  process.exit(0);
+}
 const cases = {};
 for (const folder of readFileSync(list, 'utf8').split('\n').filter(Boolean)) {
   try {

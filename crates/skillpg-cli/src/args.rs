@@ -41,6 +41,9 @@ pub(crate) enum Command {
     Fix(cmd::fix::FixArgs),
     /// List every rule with its code and source, or explain one (`skillpg rules SPG038`).
     Rules(cmd::rules::RulesArgs),
+    /// Every client profile with what its verdicts rest on: the client's own loader run in the
+    /// test suite, or its source read at a dated commit, and versions that behave otherwise.
+    Clients(cmd::clients::ClientsArgs),
     /// Route requests to skills with a small model (a preview, not a product's router).
     Route(cmd::route::RouteArgs),
     /// The decoder router's system prompt for these skills, as the model sees it (the page shows

@@ -216,12 +216,37 @@ pub fn scan(
                     why: vec![why],
                 });
             }
-            for rel in found.skills {
+            for rel in &found.skills {
+                let rel = rel.clone();
                 let path = if rel.is_empty() {
                     folder.to_owned()
                 } else {
                     format!("{folder}/{rel}")
                 };
+                // A walk that does not go inside a skill's folder never meets a SKILL.md below
+                // another (pi stops at a folder that holds one; `skill-nested`). A glob of fixed
+                // depths (Gemini CLI's `SKILL.md` and `*/SKILL.md`) is decided by depth alone.
+                let walks = matches!(
+                    install.looks,
+                    skillpg_core::install::Looks::Recursive { .. }
+                );
+                let outer = found
+                    .skills
+                    .iter()
+                    .find(|o| *o != &rel && (o.is_empty() || rel.starts_with(&format!("{o}/"))));
+                if let Some(outer) = outer.filter(|_| walks && !profile.scans_inside_skills) {
+                    scan.skills.push(SeenSkill {
+                        path,
+                        name: None,
+                        status: Status::NotFound,
+                        why: vec![format!(
+                            "inside the skill folder `{}`: {} does not look inside a skill's folder",
+                            if outer.is_empty() { folder } else { outer.as_str() },
+                            profile.title
+                        )],
+                    });
+                    continue;
+                }
                 if !install.looks.finds(&rel) {
                     let why = not_found(install, profile.title, &rel);
                     scan.skills.push(SeenSkill {

@@ -63,6 +63,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Cost(args) => cmd::cost::run(args),
         Command::Fix(args) => cmd::fix::run(args),
         Command::Rules(args) => cmd::rules::run(args),
+        Command::Clients(args) => cmd::clients::run(args),
         Command::Route(args) => cmd::route::run(args),
         Command::Prompt(args) => cmd::prompt::run(args),
         Command::Eval(args) => cmd::eval::run(args),

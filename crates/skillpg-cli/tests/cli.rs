@@ -1363,3 +1363,40 @@ fn skillpg_toml_chooses_profiles_and_roots_ignores_with_a_reason_and_sets_severi
     assert!(String::from_utf8_lossy(&bad.stderr).contains("reason"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `skillpg clients` names every profile with what its verdicts rest on: the client's own
+/// loader where the test suite runs it, else a dated source; and the versions that differ.
+#[test]
+fn clients_says_what_each_verdict_rests_on() {
+    let out = skillpg(&["clients", "--format", "json"]);
+    assert!(out.status.success());
+    let all: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let all = all.as_array().expect("a list");
+    assert_eq!(all.len(), skillpg_core::profile::ALL.len());
+    for c in all {
+        assert!(c["as_of"].as_str().is_some_and(|a| a.contains("20")), "{c}");
+        assert!(
+            c["source"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("https://")),
+            "{c}"
+        );
+    }
+    let entry = |key: &str| {
+        all.iter()
+            .find(|c| c["key"] == key)
+            .expect("a client")
+            .clone()
+    };
+    assert_eq!(
+        entry("pi")["oracle"],
+        "@mariozechner/pi-coding-agent 0.73.1"
+    );
+    assert_eq!(entry("spec")["oracle"], "skills-ref 0.1.1");
+    assert!(entry("codex")["oracle"].is_null());
+    for moved in ["zed", "cline", "kilo-code"] {
+        assert!(entry(moved)["other_versions"].is_string(), "{moved}");
+    }
+    let text = String::from_utf8(skillpg(&["clients"]).stdout).expect("UTF-8");
+    assert!(text.contains("Gemini CLI (gemini-cli)\n  verified: @google/gemini-cli-core 0.61.0"));
+}

@@ -22,7 +22,7 @@ use std::process::Command;
 use serde_json::Value;
 
 /// The clients with an oracle: the profile's key, which is `drive.mjs`'s client too.
-const ORACLES: &[&str] = &["pi", "gemini-cli"];
+const ORACLES: &[&str] = &["gemini-cli", "pi"];
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -125,6 +125,16 @@ fn compare(folders: &[PathBuf], scratch: &Path, show: &dyn Fn(&Path) -> String) 
     let mut disagreements = Vec::new();
     for client in ORACLES {
         let (version, theirs) = oracle(client, folders, scratch);
+        // The profile names the package and version it is held to: the one installed, unless
+        // scripts/client-drift is trying the newest.
+        let profile = skillpg_core::Profile::by_key(client).expect("a profile");
+        if std::env::var_os("SKILLPG_ORACLES").is_none() {
+            assert_eq!(
+                profile.oracle.map(|o| o.replacen(' ', "@", 1)),
+                Some(version.clone()),
+                "{client}'s profile names the package its oracle installs"
+            );
+        }
         let mine = ours(client, folders);
         let (mut same, mut loads, mut listed_differently) = (0, 0, 0);
         for f in folders {
@@ -201,6 +211,16 @@ fn every_oracle_client_agrees_on_the_corpus() {
     }
     folders.sort();
     assert!(folders.len() >= 150, "the corpus has {}", folders.len());
+    let named: Vec<&str> = skillpg_core::profile::ALL
+        .iter()
+        // The spec profile's oracle, skills-ref, runs in skillpg-core's skills_ref_differential.rs.
+        .filter(|p| p.oracle.is_some() && p.key != "spec")
+        .map(|p| p.key)
+        .collect();
+    assert_eq!(
+        named, ORACLES,
+        "every profile that names an oracle is run against it"
+    );
     let tmp = scratch("corpus");
     let disagreements = compare(&folders, &tmp, &|_| String::new());
     let _ = std::fs::remove_dir_all(&tmp);
@@ -364,4 +384,111 @@ fn every_oracle_client_agrees_on_the_stress_classes() {
         disagreements.len(),
         disagreements.join("\n")
     );
+}
+
+/// Writes a skill named after its folder at `dir`, or a `skill.md` where `lowercase`.
+fn plant_skill(dir: &Path, lowercase: bool) {
+    std::fs::create_dir_all(dir).expect("a folder");
+    let name = dir.file_name().expect("a name").to_string_lossy();
+    std::fs::write(
+        dir.join(if lowercase { "skill.md" } else { "SKILL.md" }),
+        format!("---\nname: {name}\ndescription: Does {name}. Use when testing.\n---\n# {name}\n"),
+    )
+    .expect("a skill");
+}
+
+/// Where each client looks: in a project's skills folder (the first its `install` names), the
+/// skills its own loader finds are exactly those `skillpg doctor` says it loads, over flat,
+/// grouped, deep, nested, hidden, `node_modules` and lowercase layouts, and a skills folder that
+/// is itself a skill.
+#[test]
+#[ignore = "slow tier, needs node and oracles/node_modules: scripts/test installs and runs them"]
+fn every_oracle_client_finds_the_skills_doctor_says_it_loads() {
+    let layouts: [(&str, &[(&str, bool)]); 2] = [
+        (
+            "tree",
+            &[
+                ("a", false),
+                ("group/b", false),
+                ("group/deep/er/c", false),
+                ("a/refs/inner", false),
+                (".hidden/e", false),
+                ("node_modules/f", false),
+                ("d", true),
+            ],
+        ),
+        ("root-is-a-skill", &[("", false), ("g", false)]),
+    ];
+    let tmp = scratch("discovery");
+    let mut disagreements = Vec::new();
+    for client in ORACLES {
+        let install = skillpg_core::install::install_for(client).expect("where it looks");
+        for (layout, skills) in layouts {
+            let project = tmp.join(client).join(layout);
+            let folder = project.join(install.project[0]);
+            for (rel, lowercase) in skills {
+                let dir = if rel.is_empty() {
+                    folder.join("root")
+                } else {
+                    folder.join(rel)
+                };
+                plant_skill(&dir, *lowercase);
+                if rel.is_empty() {
+                    // The skills folder itself holds the SKILL.md.
+                    for entry in std::fs::read_dir(&dir).expect("the skill").flatten() {
+                        std::fs::rename(entry.path(), folder.join(entry.file_name()))
+                            .expect("moved up");
+                    }
+                    std::fs::remove_dir(&dir).expect("emptied");
+                }
+            }
+            let out = Command::new("node")
+                .arg(oracles().join("drive.mjs"))
+                .args([client, "--discover"])
+                .arg(&folder)
+                .output()
+                .expect("node runs");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            let mut theirs: Vec<String> = v["found"]
+                .as_array()
+                .expect("found")
+                .iter()
+                .map(|f| {
+                    Path::new(f.as_str().expect("a path"))
+                        .strip_prefix(&project)
+                        .expect("inside the project")
+                        .display()
+                        .to_string()
+                })
+                .collect();
+            theirs.sort();
+            let doctor = Command::new(env!("CARGO_BIN_EXE_skillpg"))
+                .args(["doctor", "--client", client, "--format", "json"])
+                .arg(&project)
+                .output()
+                .expect("skillpg runs");
+            let scans: Value = serde_json::from_slice(&doctor.stdout).expect("doctor's JSON");
+            let mut ours: Vec<String> = scans[0]["skills"]
+                .as_array()
+                .expect("skills")
+                .iter()
+                .filter(|s| s["status"] == "loads")
+                .map(|s| s["path"].as_str().expect("a path").to_owned())
+                .collect();
+            ours.sort();
+            println!("{client} on {layout}: it finds {theirs:?}");
+            if theirs != ours {
+                disagreements.push(format!(
+                    "{client} on {layout}: it finds {theirs:?}, doctor says {ours:?}"
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }

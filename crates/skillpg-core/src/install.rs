@@ -217,7 +217,7 @@ pub static INSTALLS: [Install; 20] = [
         client: "pi",
         project: &[".pi/skills"],
         user: &[".pi/agent/skills"],
-        depth: "every `SKILL.md` below a skills folder (and any `.md` at its root), skipping hidden folders and node_modules",
+        depth: "every `SKILL.md` below a skills folder (and any `.md` at its root), skipping hidden folders and node_modules, and not below a folder that holds a `SKILL.md`",
         looks: Looks::Recursive {
             max_depth: usize::MAX,
         },

@@ -421,6 +421,13 @@ pub struct Profile {
     /// The characters its listing turns into `-` in a name (Gemini CLI: `:\\/<>*?"|`, "for
     /// use as a filename"); empty where it lists the name as written.
     pub name_sanitized: &'static str,
+    /// The client's own package whose loader the test suite calls on every case
+    /// (`tests/client_oracles.rs`), as `package version`; `None` where the profile rests on
+    /// reading the source (`as_of`).
+    pub oracle: Option<&'static str>,
+    /// Where versions that people still run behave otherwise: which one this profile models,
+    /// and what the others do (empty where no such change is known).
+    pub other_versions: &'static str,
     /// Whether its scan goes on inside a folder that holds `SKILL.md`, so that a `SKILL.md`
     /// below it (`pdf/references/x/SKILL.md`) is a skill of its own (Codex's recursive walk);
     /// elsewhere that file is one of the outer skill's files.
@@ -551,6 +558,8 @@ pub static SPEC: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: Some("skills-ref 0.1.1"),
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -694,6 +703,8 @@ pub static CLAUDE_AI: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -848,6 +859,8 @@ pub static CLAUDE_CODE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -905,6 +918,8 @@ pub static STRICT_YAML: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1017,6 +1032,8 @@ pub static CODEX: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     // loader.rs: serde's derive reads `name`, `description` and `metadata` (and
     // `metadata.short-description`); a repeated one is `duplicate field`, any other is ignored.
     duplicate_keys: DuplicateKeys::Fields(&[
@@ -1140,6 +1157,8 @@ pub static COPILOT: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1242,6 +1261,8 @@ pub static CURSOR: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(
@@ -1341,6 +1362,8 @@ pub static GEMINI_CLI: Profile = Profile {
     reads_lines: false,
     line_fallback: true,
     name_sanitized: ":\\/<>*?\"|",
+    oracle: Some("@google/gemini-cli-core 0.61.0"),
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &[
         gate(

@@ -313,6 +313,13 @@ fn spec_profile_agrees_with_skills_ref() {
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
+    assert_eq!(
+        profile::SPEC.oracle.map(str::to_owned),
+        parsed["version"]
+            .as_str()
+            .map(|v| format!("skills-ref {v}")),
+        "the spec profile names the skills-ref it is held to"
+    );
     println!(
         "skills-ref {}: {} cases; same verdict {agree}; warned under the spec's text {text_warnings}; cut short at `---` in a value {cut_short}; messages compared {n_msgs_compared} (and {parse_stricter} where only our YAML error differs); disagreements {}",
         parsed["version"],

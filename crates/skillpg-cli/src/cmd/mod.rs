@@ -3,6 +3,7 @@
 
 pub(crate) mod baseline;
 pub(crate) mod check;
+pub(crate) mod clients;
 pub(crate) mod compare;
 pub(crate) mod cost;
 pub(crate) mod doctor;

@@ -158,6 +158,8 @@ pub static ROO_CODE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &ROO_GATES,
     severities: &[
@@ -177,6 +179,7 @@ pub static KILO_CODE: Profile = Profile {
     short: "Kilo Code",
     as_of: "Kilo-Org/kilocode src/services/skills/SkillsManager.ts (Roo Code's checks), as read for clients.md (December 2026); Roo Code's file re-read 2026-12-04",
     source_url: "https://github.com/Kilo-Org/kilocode/blob/main/src/services/skills/SkillsManager.ts",
+    other_versions: "Models the Roo Code fork's `SkillsManager.ts`, which lives on in `kilocode-legacy`. Kilo Code's main line is now an OpenCode fork (`packages/opencode/src/skill/index.ts`), for which the `opencode` profile's verdicts apply (10 of 34 test skills differ)",
     ..ROO_CODE
 };
 
@@ -206,6 +209,8 @@ pub static CLINE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "Models the extension's loader (`src/core/context/instructions/user-instructions/skills.ts`). Cline's app now lists disk skills through its SDK (`sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts`): there the name falls back to the folder's, the description is optional, and an empty body is refused (12 of 34 test skills get another verdict)",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Cline");
@@ -333,6 +338,8 @@ pub static ZED: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "Models Zed after PRs #57466 and #57510 (2026-05-22), #58356 (2026-06-02) and #63766 (2026-09). Earlier releases read SKILL.md in 4 KiB chunks, which broke some files whose multi-byte characters crossed a chunk (zed#57463); before #58356 an over-long description was refused rather than warned about; before #63766 lengths were counted in bytes, not characters. The 100 KiB limit holds in every release",
     // serde's derive of `SkillMetadata`: a repeated field is `duplicate field`; other keys
     // are ignored.
     duplicate_keys: DuplicateKeys::Fields(&["name", "description", "disable-model-invocation"]),
@@ -466,6 +473,8 @@ pub static CRUSH: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Crush");
@@ -588,18 +597,25 @@ pub static PI: Profile = Profile {
     listing: None,
     source_url: "https://github.com/badlogic/pi-mono/blob/main/packages/coding-agent/src/core/skills.ts",
     on_bad_yaml: None,
-    // `loadSkillsFromDirInternal` recurses into every folder and loads each `SKILL.md`.
-    scans_inside_skills: true,
+    // `loadSkillsFromDirInternal`: "if a directory contains SKILL.md, treat it as a skill root
+    // and do not recurse further" (pi 0.73.1, its own loader run in tests/client_oracles.rs).
+    scans_inside_skills: false,
     skill_md_max_bytes: None,
     name_dir_fold_case: false,
     requotes_colon_values: false,
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: Some("@mariozechner/pi-coding-agent 0.73.1"),
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("pi");
         [
+            gate(
+                "skill-nested",
+                "skills.ts `loadSkillsFromDirInternal`: a folder that holds `SKILL.md` is a skill root, and its subfolders are not searched",
+            ),
             gate(
                 "missing-skill-md",
                 "skills.ts: below a skills folder's root, only files named `SKILL.md` are skills",
@@ -693,6 +709,8 @@ pub static GOOSE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     // serde's derive of `SkillFrontmatter`: a repeated field is `duplicate field`.
     duplicate_keys: DuplicateKeys::Fields(&["name", "description", "metadata"]),
     gates: &{
@@ -792,6 +810,8 @@ pub static OPENCODE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("OpenCode");
@@ -889,6 +909,8 @@ pub static LETTA_CODE: Profile = Profile {
     reads_lines: true,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "Newer releases also read `.agents/skills` in the project (clients.md, turn 5); the folders `skillpg where` lists are the ones at the commit read",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Letta Code");
@@ -957,6 +979,8 @@ pub static AUGMENT: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    oracle: None,
+    other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Augment");
