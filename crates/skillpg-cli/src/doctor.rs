@@ -164,6 +164,39 @@ fn read_skill(
     Ok((analysis, diags))
 }
 
+/// Why `install`'s client never meets the SKILL.md in `rel` (relative to the skills `folder`,
+/// among every skill folder `skills` found there), or `None` when it does. A walk that does not
+/// go inside a skill's folder never meets a SKILL.md below another (pi stops at a folder that
+/// holds one; `skill-nested`); a glob of fixed depths (Gemini CLI's `SKILL.md` and
+/// `*/SKILL.md`) is decided by depth alone.
+fn unfound(
+    install: &skillpg_core::install::Install,
+    profile: &Profile,
+    folder: &str,
+    skills: &[String],
+    rel: &str,
+) -> Option<String> {
+    let walks = matches!(
+        install.looks,
+        skillpg_core::install::Looks::Recursive { .. }
+    );
+    let outer = skills
+        .iter()
+        .find(|o| o.as_str() != rel && (o.is_empty() || rel.starts_with(&format!("{o}/"))));
+    if let Some(outer) = outer.filter(|_| walks && !profile.scans_inside_skills) {
+        return Some(format!(
+            "inside the skill folder `{}`: {} does not look inside a skill's folder",
+            if outer.is_empty() {
+                folder
+            } else {
+                outer.as_str()
+            },
+            profile.title
+        ));
+    }
+    (!install.looks.finds(rel)).then(|| not_found(install, profile.title, rel))
+}
+
 /// `dir` scanned as each of `profiles` scans it, with listings at `context_window` under the
 /// person's listing `settings`, and the `project`'s ignores and severities applied.
 pub fn scan(
@@ -223,32 +256,7 @@ pub fn scan(
                 } else {
                     format!("{folder}/{rel}")
                 };
-                // A walk that does not go inside a skill's folder never meets a SKILL.md below
-                // another (pi stops at a folder that holds one; `skill-nested`). A glob of fixed
-                // depths (Gemini CLI's `SKILL.md` and `*/SKILL.md`) is decided by depth alone.
-                let walks = matches!(
-                    install.looks,
-                    skillpg_core::install::Looks::Recursive { .. }
-                );
-                let outer = found
-                    .skills
-                    .iter()
-                    .find(|o| *o != &rel && (o.is_empty() || rel.starts_with(&format!("{o}/"))));
-                if let Some(outer) = outer.filter(|_| walks && !profile.scans_inside_skills) {
-                    scan.skills.push(SeenSkill {
-                        path,
-                        name: None,
-                        status: Status::NotFound,
-                        why: vec![format!(
-                            "inside the skill folder `{}`: {} does not look inside a skill's folder",
-                            if outer.is_empty() { folder } else { outer.as_str() },
-                            profile.title
-                        )],
-                    });
-                    continue;
-                }
-                if !install.looks.finds(&rel) {
-                    let why = not_found(install, profile.title, &rel);
+                if let Some(why) = unfound(install, profile, folder, &found.skills, &rel) {
                     scan.skills.push(SeenSkill {
                         path,
                         name: None,
