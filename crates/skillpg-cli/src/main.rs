@@ -17,6 +17,7 @@ mod options;
 mod project;
 mod render;
 mod route_cmd;
+mod stream;
 
 use std::process::ExitCode;
 

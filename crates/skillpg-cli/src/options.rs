@@ -16,6 +16,8 @@ pub(crate) enum StatsCommand {
 pub(crate) enum CheckFormat {
     Text,
     Json,
+    /// One JSON line a skill, written as it is checked (`skillpg_report::SkillAcrossJson`).
+    Jsonl,
     Sarif,
 }
 

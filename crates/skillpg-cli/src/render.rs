@@ -236,37 +236,100 @@ pub fn rules_text() -> String {
     out
 }
 
-/// `skillpg check --profile all` (or several profiles): one line per client (how many skills it
-/// loads, and which fail, by path), then every error that stops a client, per skill and once
-/// each with the clients that raise it, with the command that shows the rest; then each
-/// client's source and date, then the catalog findings.
+/// One client's line of `check --profile all`'s text: how many skills load, and which fail with
+/// their first error.
+pub struct ClientLine {
+    pub client: String,
+    pub title: String,
+    pub source: String,
+    pub as_of: String,
+    pub loads: usize,
+    pub total: usize,
+    /// Each failing skill as `path (code rule)`.
+    pub failing: Vec<String>,
+}
+
+impl ClientLine {
+    /// A client's line before any skill.
+    pub fn new(p: &skillpg_core::Profile) -> ClientLine {
+        ClientLine {
+            client: p.key.to_owned(),
+            title: p.title.to_owned(),
+            source: p.source_url.to_owned(),
+            as_of: p.as_of.to_owned(),
+            loads: 0,
+            total: 0,
+            failing: Vec::new(),
+        }
+    }
+
+    /// Counts one skill's cell.
+    pub fn add(&mut self, cell: &skillpg_report::ClientCellJson) {
+        self.total += 1;
+        if cell.loads {
+            self.loads += 1;
+        } else {
+            self.failing.push(match &cell.reason {
+                Some(d) => format!("{} ({} {})", cell.path, d.code, d.rule),
+                None => cell.path.clone(),
+            });
+        }
+    }
+}
+
+/// An error once: its code and rule, its place and its message.
+type ErrorOnce = (String, String, String);
+
+/// A failing skill's path, and each of its errors with the clients that raise it.
+pub type FailingSkill = (String, Vec<(ErrorOnce, Vec<String>)>);
+
+/// One skill's errors under every client (`(client, its check)` in the chosen order), each
+/// once with the clients that raise it; `None` when every client loads it.
+pub fn failing_skill<'a>(
+    path: &str,
+    per_client: impl Iterator<Item = (&'a str, &'a skillpg_report::SkillCheckJson)>,
+) -> Option<FailingSkill> {
+    let mut errors: Vec<(ErrorOnce, Vec<String>)> = Vec::new();
+    let mut fails = false;
+    for (client, skill) in per_client.filter(|(_, s)| !s.valid) {
+        fails = true;
+        for d in skill.diagnostics.iter().filter(|d| d.severity == "error") {
+            let place = match (d.file.as_str(), d.line, d.column) {
+                ("", _, _) => path.to_owned(),
+                (f, Some(l), Some(c)) => format!("{path}/{f}:{l}:{c}"),
+                (f, _, _) => format!("{path}/{f}"),
+            };
+            let key = (format!("{} {}", d.code, d.rule), place, d.message.clone());
+            match errors.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, clients)) => clients.push(client.to_owned()),
+                None => errors.push((key, vec![client.to_owned()])),
+            }
+        }
+    }
+    fails.then(|| (path.to_owned(), errors))
+}
+
+/// `skillpg check --profile all`'s text: each client's line (how many load, which fail and
+/// why), every error of every failing skill once with the clients that raise it (`failing`, in
+/// the order the skills were given), and the catalog's findings.
 pub fn clients_text(
-    rows: &[skillpg_report::ClientVerdictsJson],
-    reports: &[skillpg_report::CheckJson],
+    lines: &[ClientLine],
+    failing: &[FailingSkill],
     catalog: &[Diagnostic],
 ) -> String {
     let mut out = String::new();
-    let width = rows.iter().map(|r| r.client.len()).max().unwrap_or(6);
-    for r in rows {
-        let loads = r.skills.iter().filter(|s| s.loads).count();
-        let mut line = format!("{:width$}  {} of {} load", r.client, loads, r.skills.len());
-        let failing: Vec<String> = r
-            .skills
-            .iter()
-            .filter(|s| !s.loads)
-            .map(|s| match &s.reason {
-                Some(d) => format!("{} ({} {})", s.path, d.code, d.rule),
-                None => s.path.clone(),
-            })
-            .collect();
-        if !failing.is_empty() {
-            line.push_str(&format!("; fails: {}", failing.join("; ")));
+    let width = lines.iter().map(|r| r.client.len()).max().unwrap_or(6);
+    for r in lines {
+        let mut line = format!("{:width$}  {} of {} load", r.client, r.loads, r.total);
+        if !r.failing.is_empty() {
+            line.push_str(&format!("; fails: {}", r.failing.join("; ")));
         }
         let _ = writeln!(out, "{line}");
     }
-    out.push_str(&errors_by_skill(reports));
+    let clients: Vec<&str> = lines.iter().map(|l| l.client.as_str()).collect();
+    out.push_str(&errors_by_skill(failing, &clients));
     let _ = writeln!(out);
-    for r in rows {
+    for r in lines {
         let _ = writeln!(
             out,
             "{:width$}  {} <{}>, as of {}",
@@ -281,54 +344,24 @@ pub fn clients_text(
 
 /// Every error of every failing skill, by its path, each once with the clients that raise it
 /// (`file:line:col`), and the command that shows one client's findings in full.
-fn errors_by_skill(reports: &[skillpg_report::CheckJson]) -> String {
-    /// An error once: its code and rule, its place and its message.
-    type Error = (String, String, String);
-    /// A failing skill's path, and each of its errors with the clients that raise it.
-    type Failing = (String, Vec<(Error, Vec<String>)>);
-    let mut skills: Vec<Failing> = Vec::new();
-    for report in reports {
-        for skill in report.skills.iter().filter(|s| !s.valid) {
-            let at = match skills.iter().position(|(p, _)| *p == skill.path) {
-                Some(i) => i,
-                None => {
-                    skills.push((skill.path.clone(), Vec::new()));
-                    skills.len() - 1
-                }
-            };
-            for d in skill.diagnostics.iter().filter(|d| d.severity == "error") {
-                let place = match (d.file.as_str(), d.line, d.column) {
-                    ("", _, _) => skill.path.clone(),
-                    (f, Some(l), Some(c)) => format!("{}/{f}:{l}:{c}", skill.path),
-                    (f, _, _) => format!("{}/{f}", skill.path),
-                };
-                let key = (format!("{} {}", d.code, d.rule), place, d.message.clone());
-                let errors = &mut skills[at].1;
-                match errors.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, clients)) => clients.push(report.profile.clone()),
-                    None => errors.push((key, vec![report.profile.clone()])),
-                }
-            }
-        }
-    }
+fn errors_by_skill(skills: &[FailingSkill], clients: &[&str]) -> String {
     if skills.is_empty() {
         return String::new();
     }
     let mut out = String::from("\nErrors that stop a client:\n");
-    let n_clients = reports.len();
-    for (path, errors) in &skills {
+    for (path, errors) in skills {
         let _ = writeln!(out, "{path}");
-        for ((code, place, message), clients) in errors {
-            let who = if clients.len() == n_clients {
+        for ((code, place, message), who) in errors {
+            let who = if who.len() == clients.len() {
                 "every client".to_owned()
             } else {
-                clients.join(", ")
+                who.join(", ")
             };
             let _ = writeln!(out, "  error[{code}] {place}: {message} ({who})");
         }
     }
     if let Some((path, _)) = skills.first() {
-        let client = reports.first().map_or("spec", |r| r.profile.as_str());
+        let client = clients.first().copied().unwrap_or("spec");
         let _ = writeln!(
             out,
             "`skillpg check --profile {client} {path}` shows one client's findings in full: the lines, the warnings and the fixes."

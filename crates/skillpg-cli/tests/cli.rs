@@ -1400,3 +1400,148 @@ fn clients_says_what_each_verdict_rests_on() {
     let text = String::from_utf8(skillpg(&["clients"]).stdout).expect("UTF-8");
     assert!(text.contains("Gemini CLI (gemini-cli)\n  verified: @google/gemini-cli-core 0.61.0"));
 }
+
+/// `check --profile all` streams: the JSON it writes skill by skill is the document the
+/// in-memory report makes (`skillpg_report::client_verdicts` and `check_json`, as the CLI
+/// printed it before it streamed), byte for byte, over good, failing and archive inputs; and
+/// `--format jsonl` gives one line a skill whose verdicts are each client's and whose findings
+/// are each client's findings, each written once.
+#[test]
+fn check_all_streams_the_same_report_and_jsonl_names_each_finding_once() {
+    use skillpg_core::{Profile, analyze, profile::ALL};
+    let good = temp_skill(
+        "stream-good",
+        "---\nname: stream-good\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n",
+    );
+    let bad = temp_skill(
+        "stream-bad",
+        "---\nname: Stream_Bad\ndescription: Use when: broken\nversion: 2\n---\nSee [x](missing.md).\n",
+    );
+    // An archive that cannot be read: an input whose own findings are its one skill's.
+    let zip = good.parent().expect("a parent").join("broken.zip");
+    std::fs::write(&zip, b"PK\x03\x04 not really a zip").expect("write");
+    let paths = vec![good.clone(), bad.clone(), zip];
+    let args: Vec<&str> = paths.iter().map(|p| p.to_str().expect("UTF-8")).collect();
+
+    // The in-memory report, made here as the CLI made it.
+    let project = skillpg_report::project::Project {
+        config: None,
+        listing: &skillpg_core::catalog::ListingSettings::default(),
+    };
+    let mut analyses = Vec::new();
+    let mut own = Vec::new();
+    for p in &paths {
+        let ingested = skillpg_fs::read_path(p).expect("read");
+        for (i, b) in ingested
+            .checked_skills(&p.display().to_string())
+            .iter()
+            .enumerate()
+        {
+            analyses.push(analyze(b));
+            own.push(if i == 0 {
+                ingested.diagnostics.clone()
+            } else {
+                Vec::new()
+            });
+        }
+    }
+    let checks: Vec<(&Profile, Vec<Vec<skillpg_core::Diagnostic>>)> = ALL
+        .iter()
+        .map(|p| {
+            let per = analyses
+                .iter()
+                .zip(&own)
+                .map(|(a, o)| project.findings(p, a, o).0)
+                .collect();
+            (*p, per)
+        })
+        .collect();
+    let reports: Vec<_> = checks
+        .iter()
+        .map(|(p, per)| skillpg_report::check_json(p, &analyses, per, &[]))
+        .collect();
+    let expected = serde_json::to_string_pretty(&serde_json::json!({
+        "clients": skillpg_report::client_verdicts(&analyses, &checks),
+        "checks": reports,
+    }))
+    .expect("JSON");
+    let mut json_args = vec!["check", "--profile", "all", "--format", "json"];
+    json_args.extend(&args);
+    let out = skillpg(&json_args);
+    assert_eq!(out.status.code(), Some(1), "one skill fails somewhere");
+    assert_eq!(
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        format!("{expected}\n")
+    );
+
+    let mut line_args = vec!["check", "--profile", "all", "--format", "jsonl"];
+    line_args.extend(&args);
+    let out = skillpg(&line_args);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), analyses.len(), "one line a skill");
+    for (line, (a, i)) in lines.iter().zip(analyses.iter().zip(0..)) {
+        assert_eq!(line["path"], a.display_path.as_str());
+        let mut written = 0;
+        for (p, per) in &checks {
+            let client = line["clients"]
+                .as_array()
+                .expect("clients")
+                .iter()
+                .find(|c| c["client"] == p.key)
+                .expect("every client");
+            assert_eq!(
+                client["loads"],
+                skillpg_core::is_valid(&per[i]),
+                "{}",
+                p.key
+            );
+            // Each of the client's findings is there once, naming the client.
+            for d in &per[i] {
+                let hits = line["findings"]
+                    .as_array()
+                    .expect("findings")
+                    .iter()
+                    .filter(|f| {
+                        f["code"] == d.code
+                            && f["message"] == d.message.as_str()
+                            && f["severity"] == d.severity.as_str()
+                            && f["file"] == d.file.as_str()
+                    })
+                    .count();
+                assert_eq!(hits, 1, "{} {}", p.key, d.message);
+                written += 1;
+            }
+        }
+        let named: usize = line["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .map(|f| f["clients"].as_array().expect("clients").len())
+            .sum();
+        assert!(
+            named <= written,
+            "no finding names a client that did not raise it"
+        );
+        if i == 1 {
+            assert!(
+                line["findings"]
+                    .as_array()
+                    .expect("findings")
+                    .iter()
+                    .any(|f| f["clients"].as_array().expect("clients").len() > 1),
+                "a finding shared by several clients is written once: {line}"
+            );
+        }
+    }
+    let out = skillpg(&["check", "--format", "jsonl", "--catalog", args[0]]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "jsonl cannot wait for a catalog"
+    );
+}

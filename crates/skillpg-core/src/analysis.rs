@@ -75,6 +75,22 @@ pub struct Analysis {
     levels: OnceLock<Levels>,
     body_tokens: OnceLock<usize>,
     sections: OnceLock<Vec<Section>>,
+    /// What the costliest scans of the text found, before any profile weighs it: a check under
+    /// twenty clients scans once (`check --profile all` spent most of its time scanning the same
+    /// text twenty times).
+    pub(crate) scans: Scans,
+}
+
+/// The profile-independent results of the rules that scan whole texts, made on first use.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scans {
+    /// `stale-count`: each disagreeing count's file, span and message.
+    pub(crate) stale_counts: OnceLock<Vec<(String, std::ops::Range<usize>, String)>>,
+    /// `invisible-unicode`: per part (`name`, `description`, `body`), the first hit's offset in
+    /// SKILL.md, its character and how many there are.
+    pub(crate) invisible: OnceLock<Vec<(&'static str, usize, char, usize)>>,
+    /// SKILL.md's line starts, which every located finding and `body-too-long` read.
+    pub(crate) md_lines: OnceLock<crate::diagnostic::LineIndex>,
 }
 
 impl Analysis {
@@ -86,6 +102,16 @@ impl Analysis {
     /// The `description` as YAML parsed it, if it is a string.
     pub fn description(&self) -> Option<&str> {
         self.doc.as_ref()?.field_str("description")
+    }
+
+    /// SKILL.md's line index, made once.
+    pub(crate) fn md_line_index(&self) -> Option<&crate::diagnostic::LineIndex> {
+        let doc = self.doc.as_ref()?;
+        Some(
+            self.scans
+                .md_lines
+                .get_or_init(|| crate::diagnostic::LineIndex::new(&doc.text)),
+        )
     }
 
     /// The name to show: the frontmatter's, else the folder's.
@@ -235,6 +261,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         levels: OnceLock::new(),
         body_tokens: OnceLock::new(),
         sections: OnceLock::new(),
+        scans: Scans::default(),
     }
 }
 

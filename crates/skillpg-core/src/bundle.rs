@@ -116,6 +116,36 @@ impl FileText {
     }
 }
 
+/// A token count that stopped past a limit, `(limit, count)`, packed in one atomic (both fit 32
+/// bits: a file is at most `MAX_FILE_BYTES`), raised when a higher limit is counted.
+#[derive(Debug, Default)]
+struct OverCount(std::sync::atomic::AtomicU64);
+
+impl OverCount {
+    fn get(&self) -> Option<(usize, usize)> {
+        let v = self.0.load(std::sync::atomic::Ordering::Relaxed);
+        (v != 0).then_some(((v >> 32) as usize, (v & 0xFFFF_FFFF) as usize))
+    }
+
+    fn raise(&self, limit: usize, count: usize) {
+        let (Ok(limit), Ok(count)) = (u32::try_from(limit), u32::try_from(count)) else {
+            return;
+        };
+        self.0.fetch_max(
+            (u64::from(limit) << 32) | u64::from(count),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+}
+
+impl Clone for OverCount {
+    fn clone(&self) -> OverCount {
+        OverCount(std::sync::atomic::AtomicU64::new(
+            self.0.load(std::sync::atomic::Ordering::Relaxed),
+        ))
+    }
+}
+
 /// One file of the folder, read.
 #[derive(Debug, Clone)]
 pub struct FileFacts {
@@ -132,6 +162,9 @@ pub struct FileFacts {
     /// o200k_base tokens, counted on first use: a check needs only the files that a size bound
     /// cannot rule out.
     tokens: std::sync::OnceLock<usize>,
+    /// The count that stopped past the highest limit asked so far, so that the same question
+    /// under another client is not counted again.
+    over: OverCount,
 }
 
 impl FileFacts {
@@ -150,6 +183,7 @@ impl FileFacts {
             too_large,
             counted,
             tokens: std::sync::OnceLock::new(),
+            over: OverCount::default(),
         }
     }
 
@@ -191,12 +225,19 @@ impl FileFacts {
         if !self.counted {
             return 0;
         }
+        if let Some((stopped_at, n)) = self.over.get()
+            && stopped_at >= limit
+        {
+            return n;
+        }
         let Some(text) = self.text.text() else {
             return 0;
         };
         let n = skillpg_tokens::count_at_most(text, limit);
         if n <= limit {
             let _ = self.tokens.set(n);
+        } else {
+            self.over.raise(limit, n);
         }
         n
     }

@@ -135,6 +135,12 @@ fn locate(analysis: &Analysis, diagnostics: &mut [Diagnostic]) {
     let mut indexes: Vec<(String, LineIndex)> = Vec::new();
     for d in diagnostics.iter_mut() {
         let Some(span) = &d.span else { continue };
+        if Some(&d.file) == analysis.skill_md_path.as_ref()
+            && let (Some(doc), Some(index)) = (analysis.doc.as_ref(), analysis.md_line_index())
+        {
+            d.location = Some(index.line_col(&doc.text, span.start));
+            continue;
+        }
         let text = if Some(&d.file) == analysis.skill_md_path.as_ref() {
             analysis.doc.as_ref().map(|doc| doc.text.as_str())
         } else {

@@ -44,7 +44,7 @@ pub struct SkillCheckJson {
 }
 
 /// One finding.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Hash)]
 pub struct DiagnosticJson {
     /// Stable code.
     pub code: String,
@@ -73,7 +73,7 @@ pub struct DiagnosticJson {
 }
 
 /// A fix, described.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Hash)]
 pub struct FixJson {
     /// What it does.
     pub title: String,
@@ -471,6 +471,98 @@ pub struct ClientCellJson {
     pub reason: Option<DiagnosticJson>,
 }
 
+/// One skill under every chosen client, each finding written once with the clients that raise
+/// it (`skillpg check --format jsonl`: one line a skill, written as soon as it is checked).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SkillAcrossJson {
+    /// Where the skill was found.
+    pub path: String,
+    /// Its name (the frontmatter's, else the folder's).
+    pub name: String,
+    /// Whether each client loads it, in the order the clients were chosen.
+    pub clients: Vec<ClientLoadsJson>,
+    /// Every finding once, in the first client's order, then the next client's new ones.
+    pub findings: Vec<SharedFindingJson>,
+}
+
+/// Whether one client loads a skill.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClientLoadsJson {
+    /// The profile's key.
+    pub client: String,
+    /// No error under it.
+    pub loads: bool,
+}
+
+/// A finding and the clients it is found under, word for word (its severity and message are
+/// part of it: a finding that is an error under one client and a warning under another is two).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SharedFindingJson {
+    #[serde(flatten)]
+    pub finding: DiagnosticJson,
+    /// The profiles' keys.
+    pub clients: Vec<String>,
+}
+
+/// One skill's findings under each client (`per_client`, in the chosen order), each finding once.
+pub fn skill_across(
+    a: &Analysis,
+    per_client: &[(&skillpg_core::Profile, &[Diagnostic])],
+) -> SkillAcrossJson {
+    let mut findings: Vec<SharedFindingJson> = Vec::new();
+    let mut seen: std::collections::HashMap<DiagnosticJson, usize> =
+        std::collections::HashMap::new();
+    for (p, diags) in per_client {
+        for d in diags.iter() {
+            let finding = diagnostic_json(d);
+            match seen.get(&finding) {
+                Some(&i) => {
+                    // The same finding twice under one client stays one entry naming it once.
+                    if findings[i].clients.last().map(String::as_str) != Some(p.key) {
+                        findings[i].clients.push(p.key.to_owned());
+                    }
+                }
+                None => {
+                    seen.insert(finding.clone(), findings.len());
+                    findings.push(SharedFindingJson {
+                        finding,
+                        clients: vec![p.key.to_owned()],
+                    });
+                }
+            }
+        }
+    }
+    SkillAcrossJson {
+        path: a.display_path.clone(),
+        name: a.display_name().to_owned(),
+        clients: per_client
+            .iter()
+            .map(|(p, diags)| ClientLoadsJson {
+                client: p.key.to_owned(),
+                loads: skillpg_core::is_valid(diags),
+            })
+            .collect(),
+        findings,
+    }
+}
+
+/// One client's cell for one skill in the matrix of `client_verdicts`.
+pub fn client_cell(a: &Analysis, diags: &[Diagnostic]) -> ClientCellJson {
+    let count = |s: skillpg_core::Severity| diags.iter().filter(|d| d.severity == s).count();
+    let errors = count(skillpg_core::Severity::Error);
+    ClientCellJson {
+        name: a.display_name().to_owned(),
+        path: a.display_path.clone(),
+        loads: errors == 0,
+        errors,
+        warnings: count(skillpg_core::Severity::Warning),
+        reason: diags
+            .iter()
+            .find(|d| d.severity == skillpg_core::Severity::Error)
+            .map(diagnostic_json),
+    }
+}
+
 /// The matrix of `checks` (each profile with its per-skill findings) over `analyses`.
 pub fn client_verdicts(
     analyses: &[Analysis],
@@ -486,23 +578,7 @@ pub fn client_verdicts(
             skills: analyses
                 .iter()
                 .zip(per_skill)
-                .map(|(a, diags)| {
-                    let count = |s: skillpg_core::Severity| {
-                        diags.iter().filter(|d| d.severity == s).count()
-                    };
-                    let errors = count(skillpg_core::Severity::Error);
-                    ClientCellJson {
-                        name: a.display_name().to_owned(),
-                        path: a.display_path.clone(),
-                        loads: errors == 0,
-                        errors,
-                        warnings: count(skillpg_core::Severity::Warning),
-                        reason: diags
-                            .iter()
-                            .find(|d| d.severity == skillpg_core::Severity::Error)
-                            .map(diagnostic_json),
-                    }
-                })
+                .map(|(a, diags)| client_cell(a, diags))
                 .collect(),
         })
         .collect()

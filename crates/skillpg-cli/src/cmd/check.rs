@@ -39,6 +39,10 @@ pub(crate) struct CheckArgs {
     /// holding one (the nearest with a SKILL.md), once; a file in no skill is passed over.
     #[arg(long)]
     pub(crate) skills_of: bool,
+    /// Also the paths listed in this file, one a line (`-`: standard input): a registry's
+    /// thousands of skill folders, past the command line's length limit.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) paths_from: Option<PathBuf>,
     /// Skill folders, folders of skills, SKILL.md files, .zip or .skill archives;
     /// skillpg.toml's `roots` when none are given.
     pub(crate) paths: Vec<PathBuf>,
@@ -55,8 +59,12 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         catalog,
         listing_settings,
         skills_of,
+        paths_from,
         mut paths,
     } = args;
+    if let Some(list) = paths_from {
+        paths.extend(paths_listed(&list)?);
+    }
     let settings = listing_settings.settings()?;
     let project = project_config(config.as_deref())?;
     if skills_of {
@@ -72,6 +80,21 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         .or(project.as_ref().and_then(|(c, _)| c.context_window))
         .unwrap_or(skillpg_core::catalog::DEFAULT_CONTEXT_WINDOW);
     let paths = project_paths(paths, project.as_ref())?;
+    // Many skills under several clients, or one line a skill: streamed, in bounded memory.
+    if let Some(sink) = stream_sink(format, profiles.len(), catalog || baseline.is_some())? {
+        let in_project = skillpg_report::project::Project {
+            config: project.as_ref().map(|(c, _)| c),
+            listing: &settings,
+        };
+        let done = crate::stream::check_streamed(&paths, &profiles, &in_project, sink)?;
+        if done.ignored > 0 {
+            eprintln!(
+                "skillpg.toml: {} finding(s) ignored, each with its reason",
+                done.ignored
+            );
+        }
+        return Ok(exit(done.ok));
+    }
     let inputs = load(&paths)?;
     let checked = analyze_inputs(&inputs);
     let analyses = &checked.analyses;
@@ -106,7 +129,9 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
     }
     let all = profiles.len() > 1;
     match (format, all) {
-        (CheckFormat::Json, false) => println!("{}", to_json(&reports[0])?),
+        (CheckFormat::Json | CheckFormat::Jsonl, false) => {
+            println!("{}", to_json(&reports[0])?)
+        }
         (CheckFormat::Sarif, false) => {
             println!("{}", to_json(&skillpg_report::sarif(&reports[0]))?)
         }
@@ -114,7 +139,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
             "{}",
             render::check_text(checks[0].0, analyses, &checks[0].1, &catalogs[0])
         ),
-        (CheckFormat::Json, true) => {
+        (CheckFormat::Json | CheckFormat::Jsonl, true) => {
             let clients = skillpg_report::client_verdicts(analyses, &checks);
             println!(
                 "{}",
@@ -126,34 +151,106 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         }
         (CheckFormat::Text, true) => print!(
             "{}",
-            render::clients_text(
-                &skillpg_report::client_verdicts(analyses, &checks),
-                &reports,
-                &catalogs.concat()
-            )
+            clients_text(analyses, &checks, &reports, &catalogs.concat())
         ),
     }
     let ok = match &baseline {
         None => reports.iter().all(|r| r.skills.iter().all(|s| s.valid)),
-        Some(file) => {
-            let text =
-                std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let known = skillpg_report::baseline::read(&text)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
-            let new = skillpg_report::baseline::new_errors(&reports, &known);
-            let all_errors = skillpg_report::baseline::record(&reports).findings.len();
-            eprintln!(
-                "baseline {}: {} error(s) recorded there not counted, {} new",
-                file.display(),
-                all_errors - new.len(),
-                new.len()
-            );
-            new.is_empty()
-        }
+        Some(file) => within_baseline(file, &reports)?,
     };
-    Ok(if ok {
+    Ok(exit(ok))
+}
+
+/// Whether every error of `reports` is one the baseline `file` holds (saying how many are new).
+fn within_baseline(
+    file: &std::path::Path,
+    reports: &[skillpg_report::CheckJson],
+) -> Result<bool, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let known =
+        skillpg_report::baseline::read(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let new = skillpg_report::baseline::new_errors(reports, &known);
+    let all_errors = skillpg_report::baseline::record(reports).findings.len();
+    eprintln!(
+        "baseline {}: {} error(s) recorded there not counted, {} new",
+        file.display(),
+        all_errors - new.len(),
+        new.len()
+    );
+    Ok(new.is_empty())
+}
+
+/// 0 when every skill loads (or every error is in the baseline), else 1.
+fn exit(ok: bool) -> ExitCode {
+    if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// The paths listed in `list`, one a line (`-`: standard input).
+fn paths_listed(list: &std::path::Path) -> Result<Vec<PathBuf>, String> {
+    let text = if list.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| format!("standard input: {e}"))?;
+        text
+    } else {
+        std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?
+    };
+    Ok(text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .map(PathBuf::from)
+        .collect())
+}
+
+/// Whether the check streams, and how: one JSON line a skill always; the report of several
+/// clients when nothing needs every skill first (`--catalog`, `--baseline`).
+fn stream_sink(
+    format: CheckFormat,
+    n_profiles: usize,
+    needs_all: bool,
+) -> Result<Option<crate::stream::Sink>, String> {
+    use crate::stream::Sink;
+    Ok(match format {
+        CheckFormat::Jsonl if needs_all => {
+            return Err(
+                "--format jsonl writes each skill as it is checked: --catalog and --baseline need them all first; use --format json".to_owned(),
+            );
+        }
+        CheckFormat::Jsonl => Some(Sink::Lines),
+        CheckFormat::Json if n_profiles > 1 && !needs_all => Some(Sink::Json),
+        CheckFormat::Text if n_profiles > 1 && !needs_all => Some(Sink::Text),
+        _ => None,
     })
+}
+
+/// `--profile all`'s text from the whole report (the streamed path keeps the same as it goes).
+fn clients_text(
+    analyses: &[skillpg_core::Analysis],
+    checks: &[(&skillpg_core::Profile, Vec<Vec<skillpg_core::Diagnostic>>)],
+    reports: &[skillpg_report::CheckJson],
+    catalog: &[skillpg_core::Diagnostic],
+) -> String {
+    let lines: Vec<render::ClientLine> = skillpg_report::client_verdicts(analyses, checks)
+        .iter()
+        .zip(checks)
+        .map(|(row, (p, _))| {
+            let mut line = render::ClientLine::new(p);
+            row.skills.iter().for_each(|cell| line.add(cell));
+            line
+        })
+        .collect();
+    let failing: Vec<render::FailingSkill> = (0..analyses.len())
+        .filter_map(|i| {
+            render::failing_skill(
+                &reports[0].skills[i].path,
+                reports.iter().map(|r| (r.profile.as_str(), &r.skills[i])),
+            )
+        })
+        .collect();
+    render::clients_text(&lines, &failing, catalog)
 }

@@ -11,7 +11,7 @@
 //! Agent Skills specification, "Progressive disclosure".
 
 use super::{Cx, RuleMeta, sources};
-use crate::diagnostic::{LineIndex, Severity};
+use crate::diagnostic::Severity;
 
 pub static META: RuleMeta = RuleMeta {
     code: "SPG060",
@@ -23,7 +23,7 @@ pub static META: RuleMeta = RuleMeta {
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
-    let n_lines = LineIndex::new(&doc.text).n_lines(&doc.text);
+    let n_lines = cx.a.md_line_index().map_or(0, |i| i.n_lines(&doc.text));
     if n_lines > 500 {
         cx.report_md(
             &META,

@@ -32,7 +32,9 @@ pub fn check(cx: &mut Cx) {
         return;
     };
     let offset = yaml_range.start + err.offset.min(yaml_range.len());
-    let index = LineIndex::new(&doc.text);
+    let Some(index) = cx.a.md_line_index() else {
+        return;
+    };
     let at = index.line_col(&doc.text, offset);
     let message = match cx.profile.wording {
         Wording::SkillsRef | Wording::AnthropicUpload => format!(
@@ -72,7 +74,7 @@ pub fn check(cx: &mut Cx) {
         ),
         None => message,
     };
-    let quote_fix = unquoted_colon_fix(&doc.text, &index, at.line);
+    let quote_fix = unquoted_colon_fix(&doc.text, index, at.line);
     let span = offset
         ..(offset
             + doc.text[offset..]

@@ -43,31 +43,14 @@ fn is_invisible(c: char, in_body: bool) -> bool {
 }
 
 pub fn check(cx: &mut Cx) {
-    let Some(doc) = cx.doc() else { return };
-    let mut ranges = Vec::new();
-    for field in ["name", "description"] {
-        if let Some(span) = cx.field(field).and_then(|n| cx.yaml_span(&n.span())) {
-            ranges.push((field, span, false));
-        }
-    }
-    ranges.push(("body", doc.body_range(), true));
-    for (what, range, in_body) in ranges {
-        let text = &doc.text[range.clone()];
-        let hits: Vec<(usize, char)> = text
-            .char_indices()
-            .filter(|(_, c)| is_invisible(*c, in_body))
-            .collect();
-        let Some(&(first, c)) = hits.first() else {
-            continue;
-        };
-        let start = range.start + first;
+    let hits = cx.a.scans.invisible.get_or_init(|| hits(cx)).clone();
+    for (what, start, c, count) in hits {
         let message = format!(
-            "{} invisible or bidirectional-control character(s) in the {what}, first U+{:04X} at this position; they hide text from reviewers but not from the model",
-            hits.len(),
+            "{count} invisible or bidirectional-control character(s) in the {what}, first U+{:04X} at this position; they hide text from reviewers but not from the model",
             c as u32
         );
         if let Some(d) = cx.report_md(&META, Some(start..start + c.len_utf8()), message)
-            && hits.len() == 1
+            && count == 1
         {
             d.fix = Some(fix(
                 "Delete the character",
@@ -77,4 +60,30 @@ pub fn check(cx: &mut Cx) {
             ));
         }
     }
+}
+
+/// Per part of SKILL.md (`name`, `description`, `body`) with any: the first hit's offset, its
+/// character and how many there are (the same under every profile).
+fn hits(cx: &Cx) -> Vec<(&'static str, usize, char, usize)> {
+    let Some(doc) = cx.doc() else {
+        return Vec::new();
+    };
+    let mut ranges = Vec::new();
+    for field in ["name", "description"] {
+        if let Some(span) = cx.field(field).and_then(|n| cx.yaml_span(&n.span())) {
+            ranges.push((field, span, false));
+        }
+    }
+    ranges.push(("body", doc.body_range(), true));
+    let mut found = Vec::new();
+    for (what, range, in_body) in ranges {
+        let text = &doc.text[range.clone()];
+        let mut hits = text
+            .char_indices()
+            .filter(|(_, c)| is_invisible(*c, in_body));
+        if let Some((first, c)) = hits.next() {
+            found.push((what, range.start + first, c, 1 + hits.count()));
+        }
+    }
+    found
 }

@@ -46,6 +46,19 @@ struct Claim {
 }
 
 pub fn check(cx: &mut Cx) {
+    let reports =
+        cx.a.scans
+            .stale_counts
+            .get_or_init(|| disagreements(cx))
+            .clone();
+    for (file, span, message) in reports {
+        cx.report(&META, &file, Some(span), message);
+    }
+}
+
+/// Every count that disagrees with the files or another count: its file, span and message
+/// (the same under every profile).
+fn disagreements(cx: &Cx) -> Vec<(String, std::ops::Range<usize>, String)> {
     let mut claims: Vec<Claim> = Vec::new();
     if let Some(doc) = cx.doc() {
         let body = doc.body_range();
@@ -136,9 +149,7 @@ pub fn check(cx: &mut Cx) {
             }
         }
     }
-    for (file, span, message) in reports {
-        cx.report(&META, &file, Some(span), message);
-    }
+    reports
 }
 
 /// Finds `<number>[+] <noun>` in `text` (offsets shifted by `base`).

@@ -13,7 +13,7 @@
 //! Claude Code".
 
 use super::{Cx, RuleMeta, sources};
-use crate::diagnostic::{Applicability, Edit, Fix, LineIndex, Severity};
+use crate::diagnostic::{Applicability, Edit, Fix, Severity};
 use crate::profile::{CLAUDE_CODE_FIELDS, FieldSet, Wording};
 use crate::yaml::{Node, Scalar};
 
@@ -93,7 +93,7 @@ pub fn check(cx: &mut Cx) {
 fn move_under_metadata(cx: &Cx, unknown: &[&(Scalar, Node)]) -> Option<Fix> {
     let doc = cx.doc()?;
     let yaml_range = doc.yaml_range()?;
-    let index = LineIndex::new(&doc.text);
+    let index = cx.a.md_line_index()?;
     let mut edits = Vec::new();
     let mut moved = String::new();
     for (key, value) in unknown {

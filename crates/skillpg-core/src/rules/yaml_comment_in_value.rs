@@ -10,7 +10,7 @@
 //! YAML 1.2 §6.6 (comments).
 
 use super::{Cx, RuleMeta, fix, sources, yaml_quote};
-use crate::diagnostic::{Applicability, LineIndex, Severity};
+use crate::diagnostic::{Applicability, Severity};
 use crate::yaml::{Node, Style};
 
 pub static META: RuleMeta = RuleMeta {
@@ -23,7 +23,9 @@ pub static META: RuleMeta = RuleMeta {
 
 pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.doc() else { return };
-    let index = LineIndex::new(&doc.text);
+    let Some(index) = cx.a.md_line_index() else {
+        return;
+    };
     for field in ["name", "description"] {
         let Some(Node::Scalar(scalar)) = cx.field(field) else {
             continue;
