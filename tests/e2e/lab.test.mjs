@@ -32,11 +32,13 @@ async function runAndCompare(page, skill, evals, folder) {
   await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 240_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lab-export-report"]')]);
   const fromPage = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
-  const fromCli = JSON.parse(cli(['--evals', evals, '--skill', skill, folder]));
+  // Before the final check the export holds validation out, as `skillpg eval --held-out` does.
+  const fromCli = JSON.parse(cli(['--evals', evals, '--skill', skill, '--held-out', folder]));
   // The other skills are listed in load order, which a folder picker and the CLI may differ on.
   fromPage.catalog.sort();
   fromCli.catalog.sort();
-  assert.deepEqual(fromPage, fromCli, `${skill}: the page's report is skillpg eval's`);
+  assert.deepEqual(fromPage, fromCli, `${skill}: the page's report is skillpg eval --held-out's`);
+  assert.ok(fromPage.queries.every((q) => q.split === 'train') && fromPage.held_out.length > 0, `${skill}: no validation outcome in the export`);
   for (const part of ['train', 'validation']) {
     for (const key of ['precision', 'recall', 'accuracy']) {
       assert.equal(await page.textContent(`[data-testid="lab-${part}-${key}"]`), figure(fromCli[part], key), `${skill} ${part} ${key}`);
@@ -106,6 +108,9 @@ test('the lab on the six-skill sample: figures, a near miss explained, a draft p
   assert.match(await page.inputValue('[data-testid="lab-evals"]'), /^\+ Check this migration before I run it against production\./);
   assert.equal(await page.inputValue('[data-testid="lab-draft"]'), draft);
   assert.equal(await page.locator('[data-testid="lab-history"] tbody tr').count(), 2);
+  // Before any run, the rows know their split from the state: none reads "another split".
+  assert.equal(await page.locator('[data-testid="lab-history-row"].other').count(), 0, 'the same split after a reload');
+  assert.equal(await page.locator('[data-testid="lab-history-row"][data-current="true"]').count(), 1, 'the description as written is marked');
 
   // A second skill's eval set: the collisions across the loaded skills, pair by pair.
   await page.locator('[data-testid="catalog"] .catalog-item button', { hasText: 'release-notes' }).first().click();
@@ -114,9 +119,20 @@ test('the lab on the six-skill sample: figures, a near miss explained, a draft p
   await page.click('[data-testid="lab-collisions"]');
   await page.waitForSelector('[data-testid="lab-collisions-table"]');
   const rows = await page.$$eval('[data-testid="lab-collision"]', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  // Only train queries are named (the report holds train rows alone before the final check).
   const wrongRow = report.queries.find((q) => q.should_trigger && q.chosen !== 'sql-review' && q.chosen !== 'NONE');
-  assert.ok(rows.some((r) => r[0] === 'sql-review' && r[1] === wrongRow.chosen && r[3].includes(wrongRow.query)), `sql-review's query taken by ${wrongRow.chosen}: ${JSON.stringify(rows)}`);
-  assert.ok(rows.some((r) => r[0] === 'release-notes' && r[1] === 'sql-review' && r[2] === '1 of 2'), `a migration request in release-notes' set goes to sql-review: ${JSON.stringify(rows)}`);
+  if (wrongRow) assert.ok(rows.some((r) => r[0] === 'sql-review' && r[1] === wrongRow.chosen && r[3].includes(wrongRow.query)), `sql-review's query taken by ${wrongRow.chosen}: ${JSON.stringify(rows)}`);
+  for (const q of report.held_out) assert.ok(rows.filter((r) => r[0] === 'sql-review').every((r) => !r[3].includes(q.query)), `a held-out query is not named: ${q.query}`);
+  // release-notes' set: its train part decides whether its migration request is named.
+  const notesSet = path.join(os.tmpdir(), `skillpg-notes-${process.pid}.txt`);
+  fs.writeFileSync(notesSet, await page.inputValue('[data-testid="lab-evals"]'));
+  const notes = JSON.parse(cli(['--evals', notesSet, '--skill', 'release-notes', '--held-out', path.join(root, 'web/samples/routing')]));
+  const migration = notes.queries.find((q) => q.query.startsWith('Check this migration'));
+  assert.equal(
+    rows.some((r) => r[0] === 'release-notes' && r[1] === 'sql-review'),
+    Boolean(migration && migration.chosen === 'sql-review'),
+    `release-notes' migration request is named only when it is a train query: ${JSON.stringify(rows)}`,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -182,12 +198,14 @@ test('a decoder\'s repeated runs: the same seed gives the same answers in the pa
   await page.waitForSelector('[data-testid="lab-figures"]', { timeout: 300_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lab-export-report"]')]);
   const fromPage = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
-  const args = (seed) => [...cliArgs.slice(0, 1), '--model', model, '--runs', '2', '--temperature', '0.9', '--seed', String(seed), '--format', 'json', '--evals', evals, '--skill', 'sql-review', path.join(root, 'web/samples/routing')];
-  const run = (seed) => JSON.parse(execFileSync(skillpg, args(seed), { encoding: 'utf8', cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }));
+  const args = (seed, extra = []) => [...cliArgs.slice(0, 1), '--model', model, '--runs', '2', '--temperature', '0.9', '--seed', String(seed), '--format', 'json', ...extra, '--evals', evals, '--skill', 'sql-review', path.join(root, 'web/samples/routing')];
+  const run = (seed, extra) => JSON.parse(execFileSync(skillpg, args(seed, extra), { encoding: 'utf8', cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }));
   const fromCli = run(42);
+  // Before the final check the page holds validation out, as --held-out does.
+  const heldCli = run(42, ['--held-out']);
   fromPage.catalog.sort();
-  fromCli.catalog.sort();
-  assert.deepEqual(fromPage, fromCli, 'the page\'s runs are the CLI\'s, answer for answer');
+  heldCli.catalog.sort();
+  assert.deepEqual(fromPage, heldCli, 'the page\'s runs are the CLI\'s, answer for answer');
   assert.equal(fromCli.queries[0].answers.length, 2, 'two runs a query, each answer kept');
   assert.deepEqual(run(42), fromCli, 'the same seed, the same answers');
   const other = run(7);
@@ -316,7 +334,7 @@ test('validation is held out: train queries only, each look counted, the final c
   await page.waitForSelector('[data-testid="lab-query"][data-split="validation"]');
   assert.equal(await page.locator('[data-testid="lab-query"][data-split="validation"]').count(), held, 'the final check shows every validation query');
   assert.equal(await looks(), 3);
-  assert.match(await page.textContent('[data-testid="lab-many-looks"]'), /consulted 3 times.*multiple comparisons/, 'many looks are flagged in plain words');
+  assert.match(await page.textContent('[data-testid="lab-many-looks"]'), /consulted 3 times.*most of the validation set.*multiple comparisons/, 'many looks are flagged in plain words');
   // The history ranks by train and shows validation only now; each row names its split.
   const rows = await page.$$eval('[data-testid="lab-history-row"]', (trs) => trs.map((tr) => ({ seed: tr.dataset.seed, version: tr.dataset.version, cells: [...tr.querySelectorAll('td')].map((td) => td.textContent) })));
   assert.ok(rows.length === 2 && rows.every((r) => r.seed === '42' && r.version === report.version), JSON.stringify(rows));
@@ -330,6 +348,56 @@ test('validation is held out: train queries only, each look counted, the final c
   await page.waitForSelector('[data-testid="lab-figures"]');
   const marked = await page.$$eval('[data-testid="lab-history-row"].other td:nth-child(5)', (tds) => tds.map((td) => td.textContent));
   assert.ok(marked.length === 2 && marked.every((t) => t === 'another split: not compared'), JSON.stringify(marked));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('no view, line, table or export shows a validation outcome before the final check; looks are counted per query', { timeout: 600_000 }, async () => {
+  const { page, errors, evals, report } = await sampleRun();
+  const validation = report.queries.filter((q) => q.split === 'validation');
+  const shown = async () => {
+    const parts = [];
+    for (const id of ['lab-queries', 'lab-captured', 'lab-collisions-table', 'lab-wrong-captures', 'lab-history']) {
+      for (const el of await page.$$(`[data-testid="${id}"]`)) parts.push(await el.innerText());
+    }
+    return parts.join('\n');
+  };
+  // Every route that could show one: the run, a draft, the collisions, the repeated splits, the
+  // export.
+  await page.fill('[data-testid="lab-draft"]', 'Reviews SQL migrations for locks and missing indexes. Use when a migration file changes.');
+  await page.click('[data-testid="lab-try-draft"]');
+  await page.waitForSelector('[data-testid="lab-summary"]');
+  assert.match(await page.textContent('[data-testid="lab-summary"]'), /^On train, \d+ of \d+ right as written and \d+ with the draft .* On validation, /, 'train and validation in one sentence');
+  await page.click('[data-testid="lab-repeat-splits"]');
+  await page.waitForSelector('[data-testid="lab-repeated"]');
+  assert.match(await page.textContent('[data-testid="lab-repeated"]'), /^Over 10 splits \(seeds 1–10\)/);
+  await page.click('[data-testid="lab-collisions"]');
+  await page.waitForSelector('[data-testid="lab-collisions-table"], [data-testid="lab-no-collisions"]');
+  const text = await shown();
+  for (const q of validation) assert.ok(!text.includes(q.query), `held out until the final check: ${q.query}`);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lab-export-report"]')]);
+  const exported = fs.readFileSync(await download.path(), 'utf8');
+  const held = JSON.parse(exported);
+  assert.ok(held.queries.every((q) => q.split === 'train'), 'the export lists train outcomes alone');
+  assert.deepEqual(held.held_out.map((q) => q.query).sort(), validation.map((q) => q.query).sort(), 'the held-out queries by text, so the set imports back whole');
+  // A query added makes a new split, but the held-out queries seen stay seen.
+  const before = Number(await page.getAttribute('[data-testid="lab-looks"]', 'data-looks'));
+  await page.fill('[data-testid="lab-evals"]', (await page.inputValue('[data-testid="lab-evals"]')) + '+ Is this ALTER TABLE safe to run during business hours?\n');
+  await page.click('[data-testid="lab-run"]');
+  await page.waitForFunction((v) => document.querySelector('[data-testid="lab-split"]')?.dataset.version !== v, report.version);
+  assert.ok(Number(await page.getAttribute('[data-testid="lab-looks"]', 'data-looks')) > before, 'looks survive an added query');
+  // After the final check, the export is skillpg eval's whole report.
+  await page.click('[data-testid="lab-final-check"]');
+  await page.waitForSelector('[data-testid="lab-query"][data-split="validation"]');
+  const set = path.join(os.tmpdir(), `skillpg-lab-set-${process.pid}.txt`);
+  fs.writeFileSync(set, await page.inputValue('[data-testid="lab-evals"]'));
+  const [whole] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lab-export-report"]')]);
+  const fromPage = JSON.parse(fs.readFileSync(await whole.path(), 'utf8'));
+  const fromCli = JSON.parse(cli(['--evals', set, '--skill', 'sql-review', path.join(root, 'web/samples/routing')]));
+  fromPage.catalog.sort();
+  fromCli.catalog.sort();
+  assert.deepEqual(fromPage, fromCli, 'after the final check, the page\'s report is skillpg eval\'s');
+  assert.ok(evals);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -40,8 +40,9 @@ pub struct LabState {
     /// With the decoder: the sampling temperature (0: greedy).
     #[serde(default = "default_temperature")]
     pub temperature: f32,
-    /// How many times each split's validation part was consulted (a run's totals, a draft's
-    /// paired result, the final check), by [`LabRun::key`].
+    /// How many times each held-out query was consulted (a run's totals, a draft's paired
+    /// result, repeated splits, the final check), by [`query_id`]: a query seen 25 times stays
+    /// seen when another query is added to the set (which makes a new split).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub looks: std::collections::BTreeMap<String, u32>,
     /// The splits whose validation queries the final check revealed.
@@ -49,17 +50,40 @@ pub struct LabState {
     pub revealed: std::collections::BTreeSet<String>,
 }
 
+/// What a held-out query's looks are counted under: its skill, its kind and its normalized
+/// text (as the split draws it), hashed short to keep the link small.
+pub fn query_id(skill: &str, q: &EvalQuery) -> String {
+    let text = format!(
+        "{skill}\u{1f}{}\u{1f}{}",
+        if q.should_trigger { '+' } else { '-' },
+        eval::normalized(&q.query)
+    );
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
 impl LabState {
-    /// Counts a look at `key`'s validation part; the count now.
-    pub fn look(&mut self, key: &str) -> u32 {
-        let n = self.looks.entry(key.to_owned()).or_default();
-        *n += 1;
-        *n
+    /// Counts a look at each of `queries` (the held-out ones consulted) of `skill`.
+    pub fn look<'a>(&mut self, skill: &str, queries: impl IntoIterator<Item = &'a EvalQuery>) {
+        for q in queries {
+            *self.looks.entry(query_id(skill, q)).or_default() += 1;
+        }
     }
 
-    /// How many times `key`'s validation part was consulted.
-    pub fn looks_at(&self, key: &str) -> u32 {
-        self.looks.get(key).copied().unwrap_or(0)
+    /// How many times each of `queries` of `skill` was consulted.
+    pub fn looks_at<'a>(
+        &self,
+        skill: &str,
+        queries: impl IntoIterator<Item = &'a EvalQuery>,
+    ) -> Vec<u32> {
+        queries
+            .into_iter()
+            .map(|q| self.looks.get(&query_id(skill, q)).copied().unwrap_or(0))
+            .collect()
     }
 
     /// Keeps a description tried: a description already tried on the same split is not kept
@@ -335,6 +359,15 @@ impl LabRun {
         split_key(&self.skills[self.target].name, &self.version, self.seed)
     }
 
+    /// The queries held out for validation on this split.
+    pub fn validation_queries(&self) -> impl Iterator<Item = &EvalQuery> {
+        self.items
+            .iter()
+            .zip(&self.splits)
+            .filter(|(_, s)| **s == Split::Validation)
+            .map(|(q, _)| q)
+    }
+
     /// How many queries of each kind each part holds: `[train, validation]` of `(should, should
     /// not)`.
     pub fn counts(&self) -> [(usize, usize); 2] {
@@ -425,18 +458,41 @@ impl LabRun {
     }
 
     /// For each other skill, how many should-trigger queries it captured.
-    pub fn captured_by(&self) -> Vec<(String, usize)> {
-        let owner = vec![self.target; self.items.len()];
-        let should: Vec<bool> = self.items.iter().map(|q| q.should_trigger).collect();
-        eval::collisions(&owner, &should, &self.chosen())
+    pub fn captured_by(&self, with_validation: bool) -> Vec<(String, usize)> {
+        // Held-out queries count only after the final check: where they went is their outcome.
+        let kept: Vec<usize> = (0..self.items.len())
+            .filter(|&i| with_validation || self.splits[i] == Split::Train)
+            .collect();
+        let owner = vec![self.target; kept.len()];
+        let should: Vec<bool> = kept.iter().map(|&i| self.items[i].should_trigger).collect();
+        let chosen = self.chosen();
+        let chosen: Vec<_> = kept.iter().map(|&i| chosen[i]).collect();
+        eval::collisions(&owner, &should, &chosen)
             .into_iter()
             .map(|(_, captor, n)| (self.skills[captor].name.clone(), n))
             .collect()
     }
 
     /// The lab's report, as `skillpg eval --weights i8 --kernel integer --format json` writes
-    /// it for the same skills, eval set, seed and thresholds.
+    /// it for the same skills, eval set, seed and thresholds; before the final check `revealed`
+    /// is false and the validation queries' outcomes are held out of it
+    /// (`eval::held_out_report`, as `skillpg eval --held-out` prints).
+    pub fn report_json_for(&self, revealed: bool) -> String {
+        let report = self.report();
+        if revealed {
+            eval::report_json(&report)
+        } else {
+            eval::report_json(&eval::held_out_report(&report))
+        }
+    }
+
+    /// The whole report as JSON, validation included.
     pub fn report_json(&self) -> String {
+        eval::report_json(&self.report())
+    }
+
+    /// The whole report, validation included.
+    pub fn report(&self) -> eval::EvalReport {
         let model = self
             .decoder
             .as_ref()
@@ -464,7 +520,7 @@ impl LabRun {
             description: &self.skills[self.target].description,
             sampled,
         };
-        eval::report_json(&run.report())
+        run.report()
     }
 
     /// A description tried on this run's split, as the history keeps it.
@@ -627,10 +683,16 @@ mod tests {
             4
         );
         assert_eq!(
-            r.captured_by(),
+            r.captured_by(true),
             vec![("notes".to_owned(), 1)],
             "query b went to notes"
         );
+        if r.splits[1] == Split::Validation {
+            assert!(
+                r.captured_by(false).is_empty(),
+                "held out until the final check"
+            );
+        }
         let json = r.report_json();
         assert!(json.contains("\"skill\": \"sql\"") && json.contains("\"seed\": 1"));
     }
@@ -702,9 +764,26 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec![("B.", true), ("A.", true), ("A.", false)]
         );
-        assert_eq!(lab.look(&r.key()), 1);
-        assert_eq!(lab.look(&r.key()), 2);
-        assert_eq!(lab.looks_at(&other.key()), 0);
+        let skill = &r.skills[r.target].name;
+        lab.look(skill, r.validation_queries());
+        lab.look(skill, r.validation_queries());
+        assert!(
+            lab.looks_at(skill, r.validation_queries())
+                .iter()
+                .all(|&n| n == 2)
+        );
+        // A query added to the set makes a new split; the queries already seen stay seen.
+        let mut more = r.items.clone();
+        more.push(EvalQuery {
+            query: "a query never seen".to_owned(),
+            should_trigger: true,
+        });
+        let seen = lab.looks_at(skill, &more);
+        assert_eq!(seen.last(), Some(&0));
+        assert_eq!(
+            seen.iter().filter(|&&n| n == 2).count(),
+            r.validation_queries().count()
+        );
         assert!(r.key().contains(&r.version) && r.key().contains("seed 1"));
     }
 

@@ -44,6 +44,10 @@ pub struct EvalArgs {
     /// from the seed of its query and run, so the same `--seed` gives the same answers.
     #[arg(long, default_value_t = 0.0)]
     pub temperature: f32,
+    /// Hold the validation queries' outcomes out of the report (their text and kind only, their
+    /// totals kept), as the page's lab exports it before its final check.
+    #[arg(long)]
+    pub held_out: bool,
     /// Near misses: queries right by less than this margin are listed with the wrong ones.
     #[arg(long, default_value_t = 0.05)]
     pub near: f32,
@@ -73,6 +77,12 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
         .unwrap_or(eval::DEFAULT_HOLDOUT);
     let seed = args.seed.or(input.seed).unwrap_or(eval::DEFAULT_SEED);
     let requests = eval::as_requests(&input.items, &skills[target].name);
+    if args.held_out && args.draft.is_some() {
+        return Err(
+            "--held-out is for the report alone: a draft's comparison is judged on the validation queries"
+                .to_owned(),
+        );
+    }
     let router = LoadedRouter::new(&args.router)?;
     let mut sets: Vec<(Vec<RouteSkill>, Descriptions)> =
         vec![(skills.clone(), Descriptions::AsWritten)];
@@ -110,6 +120,11 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
             sampled,
         };
         let report = run.report();
+        let report = if args.held_out {
+            eval::held_out_report(&report)
+        } else {
+            report
+        };
         return Ok(if json {
             eval::report_json(&report)
         } else {
@@ -135,6 +150,11 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
     };
     let current = report(&arms[0], &skills[target].description);
     let Some(draft) = args.draft.as_deref() else {
+        let current = if args.held_out {
+            eval::held_out_report(&current)
+        } else {
+            current
+        };
         return Ok(if json {
             eval::report_json(&current)
         } else {
@@ -142,30 +162,106 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
         });
     };
     let drafted = report(&arms[1], draft);
-    let results = |r: &EvalReport| -> Vec<eval::QueryResult> {
-        r.queries.iter().map(QueryRow::result).collect()
+    let draft_on = DraftOn {
+        args,
+        items: &input.items,
+        holdout,
+        description: &skills[target].description,
+        name: &skills[target].name,
+        near,
     };
-    let splits: Vec<Split> = current.queries.iter().map(|q| q.split).collect();
-    let cmp = eval::compare_variants(
-        &input.items,
-        &splits,
-        &results(&current),
-        &results(&drafted),
-    );
-    if json {
-        let value = serde_json::json!({
-            "current": current,
-            "draft": drafted,
-            "comparison": {
-                "both": cmp.paired.both, "only_current": cmp.paired.only_a, "only_draft": cmp.paired.only_b, "neither": cmp.paired.neither,
-                "p_value": cmp.p_value, "overfits": cmp.overfits(), "overfit": cmp.overfit,
-                "train_gain": cmp.train_gain, "validation_gain": cmp.validation_gain,
-                "verdict": cmp.verdict_words(), "warning": cmp.verdict.is_warning(),
-            },
-        });
-        return Ok(serde_json::to_string_pretty(&value).map_err(|e| e.to_string())? + "\n");
+    draft_on.compare(&current, &drafted, draft, json)
+}
+
+/// What judging a draft needs besides the two reports.
+struct DraftOn<'a> {
+    args: &'a EvalArgs,
+    items: &'a [EvalQuery],
+    holdout: f64,
+    description: &'a str,
+    name: &'a str,
+    near: f32,
+}
+
+impl DraftOn<'_> {
+    /// The draft against the current description: the paired comparison, keyword stuffing and
+    /// repeated splits, as JSON or text.
+    fn compare(
+        &self,
+        current: &EvalReport,
+        drafted: &EvalReport,
+        draft: &str,
+        json: bool,
+    ) -> Result<String, String> {
+        let (args, holdout, near) = (self.args, self.holdout, self.near);
+        let results = |r: &EvalReport| -> Vec<eval::QueryResult> {
+            r.queries.iter().map(QueryRow::result).collect()
+        };
+        let splits: Vec<Split> = current.queries.iter().map(|q| q.split).collect();
+        let cmp = eval::compare_variants(self.items, &splits, &results(current), &results(drafted));
+        let train_queries: Vec<&str> = self
+            .items
+            .iter()
+            .zip(&splits)
+            .filter(|(_, s)| **s == Split::Train)
+            .map(|(q, _)| q.query.as_str())
+            .collect();
+        let stuffing = skillpg_routing::explain::stuffing(
+            self.description,
+            draft,
+            &train_queries,
+            &body_of(&args.paths, self.name),
+        );
+        let repeated = eval::repeated_splits(
+            self.items,
+            holdout,
+            &eval::REPEATED_SEEDS,
+            &results(current),
+            &results(drafted),
+        );
+        if json {
+            let value = serde_json::json!({
+                "current": current,
+                "draft": drafted,
+                "comparison": {
+                    "both": cmp.paired.both, "only_current": cmp.paired.only_a, "only_draft": cmp.paired.only_b, "neither": cmp.paired.neither,
+                    "p_value": cmp.p_value, "overfits": cmp.overfits(), "overfit": cmp.overfit,
+                    "train_gain": cmp.train_gain, "validation_gain": cmp.validation_gain,
+                    "train_won": cmp.train_paired.only_b, "train_lost": cmp.train_paired.only_a, "train_p_value": cmp.train_p_value,
+                    "verdict": cmp.verdict_words(), "warning": cmp.verdict.is_warning(),
+                    "summary": cmp.summary_words(),
+                    "train_loss": cmp.train_loss_words(),
+                    "stuffing": stuffing,
+                    "stuffing_words": stuffing.as_ref().map(skillpg_routing::explain::Stuffing::words),
+                    "repeated": {
+                        "seeds": eval::REPEATED_SEEDS, "nets": repeated.nets(), "words": repeated.words(),
+                    },
+                },
+            });
+            return Ok(serde_json::to_string_pretty(&value).map_err(|e| e.to_string())? + "\n");
+        }
+        let mut out = text_report(current, Some((drafted, &cmp)), near);
+        if let Some(s) = &stuffing {
+            let _ = writeln!(out, "warning: {}", s.words());
+        }
+        let _ = writeln!(out, "{}", repeated.words());
+        Ok(out)
     }
-    Ok(text_report(&current, Some((&drafted, &cmp)), near))
+}
+
+/// The body of the skill named `name` among `paths` (empty when it cannot be read): the
+/// stuffing signal asks which words are the skill's own.
+fn body_of(paths: &[PathBuf], name: &str) -> String {
+    let Ok(inputs) = crate::project::load(paths) else {
+        return String::new();
+    };
+    inputs
+        .iter()
+        .flat_map(|(i, _)| &i.skills)
+        .map(skillpg_core::analyze)
+        .find(|a| a.display_name() == name)
+        .and_then(|a| a.doc.as_ref().map(|d| d.body().to_owned()))
+        .unwrap_or_default()
 }
 
 fn part_line(out: &mut String, label: &str, p: &PartJson) {
@@ -278,8 +374,11 @@ fn text_report(
             } else {
                 ""
             },
-            cmp.verdict_words()
+            cmp.summary_words()
         );
+        if let Some(why) = cmp.train_loss_words() {
+            let _ = writeln!(out, "warning: {why}");
+        }
         if let Some(why) = cmp.overfit_words() {
             let _ = writeln!(out, "warning: {why}");
         }

@@ -1545,3 +1545,85 @@ fn check_all_streams_the_same_report_and_jsonl_names_each_finding_once() {
         "jsonl cannot wait for a catalog"
     );
 }
+
+/// The webhooks case held in the tree (`crates/skillpg-routing/tests/fixtures/webhooks`): a
+/// bare list of the train queries' words and an honest rewrite in the skill's own words, judged
+/// by the routing model among the skill's neighbours, get different words: the list is called
+/// keyword stuffing, the rewrite is not, and each sentence says train and validation together.
+#[test]
+#[ignore = "slow tier, needs the routing model (scripts/fetch-model): scripts/test runs it"]
+#[allow(
+    clippy::print_stdout,
+    reason = "the test prints both verdicts, for the closing notes"
+)]
+fn a_keyword_list_and_an_honest_rewrite_get_different_verdicts_in_words() {
+    let model = model_dir();
+    let fixture = root().join("crates/skillpg-routing/tests/fixtures/webhooks");
+    let read = |f: &str| std::fs::read_to_string(fixture.join(f)).expect("a fixture");
+    let judge = |draft: &str| -> serde_json::Value {
+        let evals = fixture.join("evals.txt");
+        let folders: Vec<PathBuf> = ["webhooks", "cron-jobs", "email-digest"]
+            .iter()
+            .map(|s| fixture.join(s))
+            .collect();
+        let mut args: Vec<&str> = vec![
+            "eval",
+            "--model",
+            model.to_str().expect("UTF-8"),
+            "--weights",
+            "i8",
+            "--kernel",
+            "integer",
+            "--evals",
+            evals.to_str().expect("UTF-8"),
+            "--skill",
+            "webhooks",
+            "--draft",
+            draft,
+            "--format",
+            "json",
+        ];
+        args.extend(folders.iter().map(|f| f.to_str().expect("UTF-8")));
+        let out = skillpg(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("JSON")["comparison"]
+            .clone()
+    };
+    let keywords = judge(read("keywords.txt").trim());
+    let honest = judge(read("honest.txt").trim());
+    println!(
+        "keyword list: {}\n  {}\nhonest rewrite: {}",
+        keywords["summary"], keywords["stuffing_words"], honest["summary"]
+    );
+    assert!(
+        keywords["stuffing_words"]
+            .as_str()
+            .is_some_and(|w| w.contains("keyword stuffing")),
+        "{keywords}"
+    );
+    assert!(honest["stuffing"].is_null(), "{honest}");
+    for c in [&keywords, &honest] {
+        let summary = c["summary"].as_str().expect("a sentence");
+        assert!(summary.starts_with("On train, ") && summary.contains(" On validation, "));
+        assert!(
+            c["repeated"]["words"]
+                .as_str()
+                .is_some_and(|w| w.starts_with("Over 10 splits"))
+        );
+    }
+    let warnings = |c: &serde_json::Value| {
+        [&c["stuffing_words"], &c["overfit"], &c["train_loss"]]
+            .iter()
+            .map(|v| !v.is_null())
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(
+        warnings(&keywords),
+        warnings(&honest),
+        "different verdicts in words"
+    );
+}

@@ -279,19 +279,19 @@ pub fn near_misses(items: &[EvalQuery], results: &[QueryResult], near: f32) -> V
     out
 }
 
-/// How much more a draft's gain on train may be than its gain on validation (each a share of
-/// its part's queries) before the draft is flagged as fitting the queries looked at.
-pub const OVERFIT_GAP: f64 = 0.2;
-
-/// Why a draft looks fitted to the train part rather than the task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Why a draft looks fitted to the train part rather than the task: evidence under a test, not
+/// any gain on train. An honest rewrite that turns two train queries and no validation query is
+/// not flagged (two of twelve is within chance); a keyword list that turns six train queries and
+/// none held out is.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Overfit {
-    /// Better on train, not better on validation.
-    TrainOnly,
-    /// Its gain on train is over [`OVERFIT_GAP`] above its gain on validation, even where
-    /// validation rose (keyword stuffing raises both, train far more).
-    GainGap,
+    /// Better on train by the sign test on train's pairs (p < 0.05), and no better on
+    /// validation.
+    TrainOnly { train_p: f64 },
+    /// It turns a larger share of train queries right than of validation queries, by a
+    /// one-sided Fisher exact test (p < 0.05), even where validation rose.
+    GainGap { p: f64 },
 }
 
 /// What the paired validation queries say of a draft, in words an author can act on.
@@ -381,6 +381,9 @@ pub struct VariantComparison {
     pub paired: Paired,
     /// The exact sign test's p-value on the discordant validation pairs.
     pub p_value: f64,
+    /// The paired table on train queries, and its sign test's p-value.
+    pub train_paired: Paired,
+    pub train_p_value: f64,
     /// Why the draft looks fitted to the queries looked at, when it does.
     pub overfit: Option<Overfit>,
     /// What the validation pairs say.
@@ -404,12 +407,47 @@ impl VariantComparison {
         )
     }
 
+    /// Train and validation in one sentence: what the draft does to the queries looked at,
+    /// then what the held-out ones say.
+    pub fn summary_words(&self) -> String {
+        let t = &self.train_paired;
+        let n = t.both + t.only_a + t.only_b + t.neither;
+        format!(
+            "On train, {} of {n} right as written and {} with the draft (it turns {} right and {} wrong). On validation, {}.",
+            self.train_current.correct(),
+            self.train_draft.correct(),
+            t.only_b,
+            t.only_a,
+            self.verdict_words()
+        )
+    }
+
+    /// Train queries the draft gets wrong that the description as written gets right.
+    pub fn train_losses(&self) -> u64 {
+        self.train_paired.only_a
+    }
+
+    /// A warning when the draft loses train queries, in words.
+    pub fn train_loss_words(&self) -> Option<String> {
+        let lost = self.train_losses();
+        (lost > 0).then(|| {
+            format!(
+                "the draft gets {lost} train quer{} wrong that the description as written gets right: look at {} before you adopt it",
+                if lost == 1 { "y" } else { "ies" },
+                if lost == 1 { "it" } else { "them" }
+            )
+        })
+    }
+
     /// Why the draft is flagged, in words, when it is.
     pub fn overfit_words(&self) -> Option<String> {
         Some(match self.overfit? {
-            Overfit::TrainOnly => "the draft does better on train and not on validation: it fits the queries you looked at, not the task".to_owned(),
-            Overfit::GainGap => format!(
-                "the draft gains {:+.0} points on train and {:+.0} on validation: a gain that much larger on the queries you looked at than on the held-out ones is how fitting those queries (keyword stuffing) looks, not a better description",
+            Overfit::TrainOnly { train_p } => format!(
+                "the draft is better on train beyond chance (it turns {} right and {} wrong, sign test p = {train_p:.4}) and no better on validation: it fits the queries you looked at, not the task",
+                self.train_paired.only_b, self.train_paired.only_a
+            ),
+            Overfit::GainGap { p } => format!(
+                "the draft gains {:+.0} points on train and {:+.0} on validation, a larger share of train queries turned right than of validation queries beyond chance (one-sided Fisher exact p = {p:.4}): how fitting the queries you looked at looks, not a better description",
                 self.train_gain * 100.0,
                 self.validation_gain * 100.0
             ),
@@ -418,24 +456,29 @@ impl VariantComparison {
 }
 
 /// Compares `draft` with `current` results (same queries, same order): the paired change on
-/// the validation part only, and whether the draft overfits the train part (either signal of
-/// [`Overfit`]).
+/// each part, the verdict on the validation part only, and whether the draft overfits the train
+/// part, under a test ([`Overfit`]).
 pub fn compare_variants(
     items: &[EvalQuery],
     splits: &[Split],
     current: &[QueryResult],
     draft: &[QueryResult],
 ) -> VariantComparison {
-    let right = |r: &[QueryResult]| -> Vec<bool> {
+    let right = |r: &[QueryResult], part: Split| -> Vec<bool> {
         items
             .iter()
             .zip(r)
             .zip(splits)
-            .filter(|(_, s)| **s == Split::Validation)
+            .filter(|(_, s)| **s == part)
             .map(|((q, r), _)| q.should_trigger == r.triggered())
             .collect()
     };
-    let paired = Paired::from_outcomes(&right(current), &right(draft));
+    let paired = Paired::from_outcomes(
+        &right(current, Split::Validation),
+        &right(draft, Split::Validation),
+    );
+    let train_paired =
+        Paired::from_outcomes(&right(current, Split::Train), &right(draft, Split::Train));
     let train_current = metrics(items, current, splits, Split::Train);
     let train_draft = metrics(items, draft, splits, Split::Train);
     let validation_current = metrics(items, current, splits, Split::Validation);
@@ -451,12 +494,22 @@ pub fn compare_variants(
         gain(&train_current, &train_draft),
         gain(&validation_current, &validation_draft),
     );
-    let overfit = if train_draft.correct() > train_current.correct()
-        && validation_draft.correct() <= validation_current.correct()
+    let train_p_value = train_paired.p_value();
+    let gap_p = skillpg_stats::fisher_greater(
+        train_paired.only_b,
+        train_current.n,
+        paired.only_b,
+        validation_current.n,
+    );
+    let overfit = if train_paired.only_b > train_paired.only_a
+        && train_p_value < 0.05
+        && paired.only_b <= paired.only_a
     {
-        Some(Overfit::TrainOnly)
-    } else if train_gain - validation_gain > OVERFIT_GAP {
-        Some(Overfit::GainGap)
+        Some(Overfit::TrainOnly {
+            train_p: train_p_value,
+        })
+    } else if train_gain > validation_gain && gap_p < 0.05 {
+        Some(Overfit::GainGap { p: gap_p })
     } else {
         None
     };
@@ -467,10 +520,97 @@ pub fn compare_variants(
         validation_draft,
         paired,
         p_value: paired.p_value(),
+        train_paired,
+        train_p_value,
         overfit,
         verdict: Verdict::of(&paired),
         train_gain,
         validation_gain,
+    }
+}
+
+/// A draft against the current description on several splits (each seed's own held-out part):
+/// how much of a difference is the split's luck. The results are the same queries' (a query's
+/// outcome does not depend on the split); only which of them is judged moves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repeated {
+    /// Per seed: the paired table on that split's validation part.
+    pub per_seed: Vec<(u64, Paired)>,
+}
+
+/// The seeds of the repeated splits the lab and `skillpg eval --draft` report.
+pub const REPEATED_SEEDS: [u64; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+/// [`Repeated`] over `seeds`, holding out `holdout` of each kind.
+pub fn repeated_splits(
+    items: &[EvalQuery],
+    holdout: f64,
+    seeds: &[u64],
+    current: &[QueryResult],
+    draft: &[QueryResult],
+) -> Repeated {
+    let per_seed = seeds
+        .iter()
+        .map(|&seed| {
+            let splits = split(items, holdout, seed);
+            let right = |r: &[QueryResult]| -> Vec<bool> {
+                items
+                    .iter()
+                    .zip(r)
+                    .zip(&splits)
+                    .filter(|(_, s)| **s == Split::Validation)
+                    .map(|((q, r), _)| q.should_trigger == r.triggered())
+                    .collect()
+            };
+            (seed, Paired::from_outcomes(&right(current), &right(draft)))
+        })
+        .collect();
+    Repeated { per_seed }
+}
+
+impl Repeated {
+    /// Each split's net change on its validation part (turned right less turned wrong).
+    pub fn nets(&self) -> Vec<i64> {
+        self.per_seed
+            .iter()
+            .map(|(_, p)| p.only_b as i64 - p.only_a as i64)
+            .collect()
+    }
+
+    /// The spread in words: how many splits favour the draft, how many show it at 5%, and the
+    /// net change's range and median.
+    pub fn words(&self) -> String {
+        let mut nets = self.nets();
+        if nets.is_empty() {
+            return String::new();
+        }
+        nets.sort_unstable();
+        let k = nets.len();
+        let better = nets.iter().filter(|&&n| n > 0).count();
+        let worse = nets.iter().filter(|&&n| n < 0).count();
+        let shown = self
+            .per_seed
+            .iter()
+            .filter(|(_, p)| p.only_b > p.only_a && p.p_value() < 0.05)
+            .count();
+        format!(
+            "Over {k} splits (seeds {}–{}), each judged on its own held-out part: the draft is better on {better}, worse on {worse}, the same on {}; significant at 5% on {shown}. Its net change on validation ranges {:+} to {:+} (median {:+}): {}",
+            self.per_seed.first().map_or(0, |(s, _)| *s),
+            self.per_seed.last().map_or(0, |(s, _)| *s),
+            k - better - worse,
+            nets[0],
+            nets[k - 1],
+            nets[k / 2],
+            if better == k {
+                "every split agrees the draft helps."
+            } else if worse == k {
+                "every split agrees the draft hurts."
+            } else if better > 0 && worse > 0 {
+                "which way it goes depends on the split: the difference is within the split's luck."
+            } else {
+                "no split shows it hurting, but not every split shows it helping."
+            }
+        )
     }
 }
 
@@ -669,6 +809,10 @@ pub struct EvalReport {
     /// The other skills loaded, which compete for the queries.
     pub catalog: Vec<String>,
     pub queries: Vec<QueryRow>,
+    /// The validation queries of a report that holds them out ([`held_out_report`]): their
+    /// text and kind only, so the set imports back whole; absent from a full report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_out: Vec<EvalQuery>,
     pub train: PartJson,
     pub validation: PartJson,
     pub note: String,
@@ -789,6 +933,7 @@ impl EvalRun<'_> {
             runs: self.sampled.map_or(1, |smp| smp.runs),
             temperature: self.sampled.map_or(0.0, |smp| smp.temperature),
             queries,
+            held_out: Vec::new(),
             train: metrics(self.items, &results, &splits, Split::Train).into(),
             validation: metrics(self.items, &results, &splits, Split::Validation).into(),
             note: PREVIEW_NOTE.to_owned(),
@@ -801,9 +946,94 @@ pub fn report_json(report: &EvalReport) -> String {
     serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
 }
 
+/// The report with the validation part held out: its queries' rows left out (their outcomes
+/// are what an author must not see before the final check), its totals kept (the figures every
+/// run shows, each showing counted as a look), and the note saying so. What the lab exports
+/// before its final check, and `skillpg eval --held-out` prints.
+pub fn held_out_report(report: &EvalReport) -> EvalReport {
+    let held = report
+        .queries
+        .iter()
+        .filter(|q| q.split == Split::Validation)
+        .count();
+    EvalReport {
+        queries: report
+            .queries
+            .iter()
+            .filter(|q| q.split == Split::Train)
+            .cloned()
+            .collect(),
+        held_out: report
+            .queries
+            .iter()
+            .filter(|q| q.split == Split::Validation)
+            .map(QueryRow::item)
+            .collect(),
+        note: format!(
+            "{} The {held} validation queries are held out of this report until the final check; their totals are above.",
+            report.note
+        ),
+        ..report.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_held_out_report_shows_no_validation_outcome_and_imports_back_whole() {
+        let items: Vec<EvalQuery> = (0..10)
+            .map(|i| q(&format!("query {i}"), i % 2 == 0))
+            .collect();
+        let splits = split(&items, DEFAULT_HOLDOUT, 3);
+        let rows: Vec<QueryRow> = items
+            .iter()
+            .zip(&splits)
+            .map(|(q, s)| QueryRow {
+                query: q.query.clone(),
+                should_trigger: q.should_trigger,
+                split: *s,
+                trigger_rate: 1.0,
+                triggered: true,
+                chosen: "a".to_owned(),
+                margin: 0.1,
+                runs: Vec::new(),
+                answers: Vec::new(),
+            })
+            .collect();
+        let full = EvalReport {
+            skill: "a".to_owned(),
+            description: "d".to_owned(),
+            model: "m".to_owned(),
+            method: Method::Embedding {
+                thresholds: Thresholds::DEFAULT,
+            },
+            holdout: DEFAULT_HOLDOUT,
+            seed: 3,
+            version: version(&items),
+            runs: 1,
+            temperature: 0.0,
+            catalog: vec!["b".to_owned()],
+            queries: rows,
+            held_out: Vec::new(),
+            train: metrics(&items, &[], &splits, Split::Train).into(),
+            validation: metrics(&items, &[], &splits, Split::Validation).into(),
+            note: "n".to_owned(),
+        };
+        let held = held_out_report(&full);
+        let json = report_json(&held);
+        for (q, s) in items.iter().zip(&splits) {
+            if *s == Split::Validation {
+                let row = held.queries.iter().find(|r| r.query == q.query);
+                assert!(row.is_none(), "{} has no outcome in the report", q.query);
+            }
+        }
+        assert_eq!(held.held_out.len(), 4);
+        assert!(!report_json(&full).contains("held_out"));
+        let back = crate::evalset::parse_eval_input(&json).expect("imports");
+        assert_eq!(back.items.len(), items.len(), "the set comes back whole");
+    }
 
     fn q(query: &str, should: bool) -> EvalQuery {
         EvalQuery {
@@ -1046,7 +1276,18 @@ mod tests {
             r(false),
         ];
         let c = compare_variants(&items, &splits, &current, &draft);
-        assert_eq!(c.overfit, Some(Overfit::TrainOnly));
+        // Two train queries turned are within chance (sign test p = 0.5): not overfitting, but
+        // the sentence says both parts, and validation's loss is the warning.
+        assert_eq!(c.overfit, None);
+        assert_eq!((c.train_paired.only_b, c.train_paired.only_a), (2, 0));
+        assert!(
+            c.summary_words().starts_with("On train, ")
+                && c.summary_words()
+                    .contains("(it turns 2 right and 0 wrong). On validation, worse on 1 of 4"),
+            "{}",
+            c.summary_words()
+        );
+        assert_eq!(c.train_loss_words(), None);
         assert_eq!((c.paired.only_a, c.paired.only_b, c.paired.both), (1, 0, 3));
         assert_eq!(c.p_value, 1.0);
         assert_eq!(c.verdict, Verdict::Worse { lost: 1 });
@@ -1063,9 +1304,10 @@ mod tests {
 
     #[test]
     fn a_gain_on_train_far_above_the_gain_on_validation_is_flagged_even_when_validation_rose() {
-        // 10 train queries, 10 validation: the draft fixes 6 train queries and 1 validation one.
-        let items = set(10, 10);
-        let splits: Vec<Split> = (0..20)
+        // 20 train queries and 20 validation ones, half of each wrong as written: the draft
+        // fixes 9 train queries and 1 validation one.
+        let items = set(20, 20);
+        let splits: Vec<Split> = (0..40)
             .map(|i| {
                 if i % 2 == 0 {
                     Split::Train
@@ -1078,20 +1320,33 @@ mod tests {
             trigger_rate: if t { 1.0 } else { 0.0 },
             margin: 0.0,
         };
-        let current: Vec<QueryResult> = (0..20).map(|i| r(i >= 10)).collect();
-        let draft: Vec<QueryResult> = (0..20)
-            .map(|i| r(i >= 10 || [0, 2, 4, 6, 8].contains(&i) || i == 1))
+        // Wrong as written: the should-trigger queries (0..20) are missed.
+        let current: Vec<QueryResult> = (0..40).map(|_| r(false)).collect();
+        let fixed_train = [0, 2, 4, 6, 8, 10, 12, 14, 16];
+        let draft: Vec<QueryResult> = (0..40)
+            .map(|i| r(fixed_train.contains(&i) || i == 1))
             .collect();
         let c = compare_variants(&items, &splits, &current, &draft);
         assert!(
             c.validation_draft.correct() > c.validation_current.correct(),
             "validation rose"
         );
-        assert_eq!(
-            c.overfit,
-            Some(Overfit::GainGap),
-            "train +50 points, validation +10"
+        assert!(
+            matches!(c.overfit, Some(Overfit::GainGap { p }) if p < 0.05),
+            "train +45 points, validation +5: {:?}",
+            c.overfit
         );
+        assert!(c.overfit_words().is_some_and(|w| w.contains("Fisher")));
+        // The same gain on both parts is no evidence of fitting.
+        let even: Vec<QueryResult> = (0..40).map(|i| r(i < 6)).collect();
+        assert_eq!(
+            compare_variants(&items, &splits, &current, &even).overfit,
+            None
+        );
+        // Significant on train and nothing on validation: fits the train part.
+        let train_only: Vec<QueryResult> = (0..40).map(|i| r(fixed_train.contains(&i))).collect();
+        let c = compare_variants(&items, &splits, &current, &train_only);
+        assert!(matches!(c.overfit, Some(Overfit::TrainOnly { train_p }) if train_p < 0.01));
         // Ties are ties; one regression in a sea of gains is not a warning.
         let tie = Paired {
             both: 5,

@@ -125,7 +125,13 @@ pub fn parse_eval_input(text: &str) -> Result<EvalInput, EvalSetError> {
     if start.starts_with('{') {
         let report: EvalReport =
             serde_json::from_str(text).map_err(|e| EvalSetError::NotReport(e.to_string()))?;
-        let items: Vec<EvalQuery> = report.queries.iter().map(QueryRow::item).collect();
+        // A report that held its validation part out lists those queries apart, by text.
+        let items: Vec<EvalQuery> = report
+            .queries
+            .iter()
+            .map(QueryRow::item)
+            .chain(report.held_out.iter().cloned())
+            .collect();
         let items = parse_evals(&serde_json::to_string(&items).unwrap_or_default())?;
         return Ok(EvalInput {
             items,

@@ -12,6 +12,8 @@
 
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
 use crate::eval::{EvalQuery, QueryResult, Split};
 
 /// Words that carry no topic of their own: occluding them measures the sentence's grammar, not
@@ -212,6 +214,84 @@ fn shared_words(query: &str, description: &str) -> String {
         out.push_str(clean(&description[toks[*i].clone()]));
     }
     out
+}
+
+/// Keyword stuffing: the content words a draft adds that come from the train queries and from
+/// nowhere in the skill's own text (its current description and body). A description that
+/// grows by the queries' own words fits those queries; one that says what the skill does uses
+/// the skill's words. A signal of its own, beside [`Overfit`]: it reads the text, not the
+/// outcomes, so it speaks even where the validation part is too small to show anything.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stuffing {
+    /// The content words the draft adds.
+    pub added: usize,
+    /// Those taken from the train queries and found nowhere in the skill's text, in the
+    /// draft's order.
+    pub from_queries: Vec<String>,
+}
+
+/// The fewest query words a draft must add, and the least share of its added words they must
+/// be, to read as stuffing.
+pub const STUFFING_MIN_WORDS: usize = 4;
+
+/// [`Stuffing`] of `draft` against `current`, with the train queries and the skill's body;
+/// `None` when the draft adds fewer than [`STUFFING_MIN_WORDS`] such words or they are under
+/// half of what it adds.
+pub fn stuffing(
+    current: &str,
+    draft: &str,
+    train_queries: &[&str],
+    body: &str,
+) -> Option<Stuffing> {
+    fn content(text: &str) -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+            .filter(|w| w.chars().count() >= 3 && !is_stop_word(w))
+            .collect()
+    }
+    let known: std::collections::HashSet<String> =
+        content(current).into_iter().chain(content(body)).collect();
+    let asked: std::collections::HashSet<String> =
+        train_queries.iter().flat_map(|q| content(q)).collect();
+    let mut added: Vec<String> = Vec::new();
+    for w in content(draft) {
+        if !known.contains(&w) && !added.contains(&w) {
+            added.push(w);
+        }
+    }
+    let from_queries: Vec<String> = added
+        .iter()
+        .filter(|w| asked.contains(*w))
+        .cloned()
+        .collect();
+    let stuffed = from_queries.len() >= STUFFING_MIN_WORDS && from_queries.len() * 2 >= added.len();
+    stuffed.then_some(Stuffing {
+        added: added.len(),
+        from_queries,
+    })
+}
+
+impl Stuffing {
+    /// The signal in words.
+    pub fn words(&self) -> String {
+        let shown: Vec<&str> = self
+            .from_queries
+            .iter()
+            .take(8)
+            .map(String::as_str)
+            .collect();
+        format!(
+            "the draft adds {} words, {} of them taken from the train queries and found nowhere in the skill's own text ({}{}): a description that grows by the queries' words fits those queries (keyword stuffing); say what the skill does and when to use it instead",
+            self.added,
+            self.from_queries.len(),
+            shown.join(", "),
+            if self.from_queries.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            }
+        )
+    }
 }
 
 #[cfg(test)]

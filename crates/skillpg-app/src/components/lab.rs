@@ -25,6 +25,10 @@ struct DraftRun {
     description: String,
     results: Vec<QueryResult>,
     cmp: VariantComparison,
+    /// Words the draft takes from the train queries and from nowhere in the skill's own text.
+    stuffing: Option<skillpg_routing::explain::Stuffing>,
+    /// The draft judged on several splits, in words, once asked for.
+    repeated: Option<String>,
 }
 
 /// The query explained, each word's and phrase's weight, and how long the occlusion took (ms).
@@ -192,12 +196,13 @@ impl Lab {
                     run.skills.len(),
                     run.ms
                 ));
-                // The run's validation totals are a look at validation.
+                // The run's validation totals are a look at each held-out query.
                 c.state.update(|s| {
                     if s.lab.draft.trim().is_empty() {
                         s.lab.draft = run.skills[target].description.clone();
                     }
-                    s.lab.look(&run.key());
+                    s.lab
+                        .look(&run.skills[target].name, run.validation_queries());
                 });
                 self.clear();
                 self.run.set(Some(run));
@@ -356,19 +361,24 @@ impl Lab {
                     };
                     let results = run.draft_results(draft_vec);
                     let cmp = run.compare(&results);
-                    // Pairing on validation is a look at it; the history keeps each draft once.
+                    let stuffing = self.stuffing_of(&run, &description);
+                    // Pairing on validation is a look at each held-out query; the history keeps
+                    // each draft once.
                     self.c.state.update(|s| {
                         s.lab.record(
                             run.as_variant(&run.skills[run.target].description, &run.results),
                         );
                         s.lab.record(run.as_variant(&description, &results));
-                        s.lab.look(&run.key());
+                        s.lab
+                            .look(&run.skills[run.target].name, run.validation_queries());
                     });
                     self.adoption.set(None);
                     self.draft.set(Some(DraftRun {
                         description,
                         results,
                         cmp,
+                        stuffing,
+                        repeated: None,
                     }));
                 }
                 Err(e) => self
@@ -377,6 +387,67 @@ impl Lab {
                     .set(format!("The draft could not be run: {e}")),
             }
         });
+    }
+
+    /// Keyword stuffing in `draft`: the words it takes from `run`'s train queries and from
+    /// nowhere in the skill's description and body.
+    fn stuffing_of(self, run: &LabRun, draft: &str) -> Option<skillpg_routing::explain::Stuffing> {
+        let body = self.c.computed.with_untracked(|k| {
+            k.analyses
+                .iter()
+                .find(|a| a.display_name() == run.skills[run.target].name)
+                .and_then(|a| a.doc.as_ref().map(|d| d.body().to_owned()))
+                .unwrap_or_default()
+        });
+        let train: Vec<&str> = run
+            .items
+            .iter()
+            .zip(&run.splits)
+            .filter(|(_, s)| **s == Split::Train)
+            .map(|(q, _)| q.query.as_str())
+            .collect();
+        skillpg_routing::explain::stuffing(
+            &run.skills[run.target].description,
+            draft,
+            &train,
+            &body,
+        )
+    }
+
+    /// The draft judged on several splits, each on its own held-out part: a look at every
+    /// query any of them holds out.
+    fn repeat_splits(self) {
+        let (Some(run), Some(mut draft)) = (self.run.get_untracked(), self.draft.get_untracked())
+        else {
+            return;
+        };
+        let repeated = eval::repeated_splits(
+            &run.items,
+            run.holdout,
+            &eval::REPEATED_SEEDS,
+            &run.results,
+            &draft.results,
+        );
+        let held: Vec<&eval::EvalQuery> = eval::REPEATED_SEEDS
+            .iter()
+            .flat_map(|&seed| {
+                let splits = eval::split(&run.items, run.holdout, seed);
+                run.items
+                    .iter()
+                    .zip(splits)
+                    .filter(|(_, s)| *s == Split::Validation)
+                    .map(|(q, _)| q)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        self.c
+            .state
+            .update(|s| s.lab.look(&run.skills[run.target].name, held));
+        draft.repeated = Some(format!(
+            "{} The queries you edited against are held out in other splits: this spread says how much the split's luck moves the verdict, not a fresh test.",
+            repeated.words()
+        ));
+        self.draft.set(Some(draft));
     }
 
     /// Decides every loaded skill's should-trigger queries among all the loaded skills (each
@@ -400,7 +471,21 @@ impl Lab {
                     let items = evalset::parse_lines(text).map_err(|e| {
                         format!("The eval set of {} could not be read: {e}", k.dir_name)
                     })?;
-                    owned.extend(items.into_iter().map(|q| (i, q)));
+                    // Where a held-out query went is its outcome: each skill's validation part
+                    // stays out until that split's final check.
+                    let name = skills
+                        .get(i)
+                        .map_or(k.dir_name.as_str(), |r| r.name.as_str());
+                    let key = lab_run::split_key(name, &eval::version(&items), s.lab.seed);
+                    let revealed = s.lab.revealed.contains(&key);
+                    let splits = eval::split(&items, s.lab.holdout, s.lab.seed);
+                    owned.extend(
+                        items
+                            .into_iter()
+                            .zip(splits)
+                            .filter(|(_, part)| revealed || *part == Split::Train)
+                            .map(|(q, _)| (i, q)),
+                    );
                 }
                 Ok::<_, String>((
                     owned,
@@ -451,7 +536,8 @@ impl Lab {
         };
         self.c.state.update(|s| {
             s.lab.revealed.insert(run.key());
-            s.lab.look(&run.key());
+            s.lab
+                .look(&run.skills[run.target].name, run.validation_queries());
         });
     }
 
@@ -675,20 +761,31 @@ fn EvalSetErrors(lab: Lab) -> impl IntoView {
 /// A run's figures, queries, captors, explanation and the draft.
 #[component]
 fn LabResults(lab: Lab, run: LabRun) -> impl IntoView {
-    let report = run.report_json();
-    let export =
-        move |_| browser::download("lab-report.json", "application/json", report.as_bytes());
-    let captured = run.captured_by();
+    let c = lab.c;
+    let key = run.key();
+    let revealed = Signal::derive(move || c.state.with(|s| s.lab.revealed.contains(&key)));
+    // Before the final check the report holds the validation queries out (their text and kind
+    // only), as `skillpg eval --held-out` prints it; after, the whole report.
+    let for_export = run.clone();
+    let export = move |_| {
+        let report = for_export.report_json_for(revealed.get_untracked());
+        browser::download("lab-report.json", "application/json", report.as_bytes());
+    };
+    let for_captured = run.clone();
+    let captured = move || for_captured.captured_by(revealed.get());
     view! {
         <Figures lab=lab run=run.clone()/>
         <div class="controls">
-            <button data-testid="lab-export-report" on:click=export>"Export the report (skillpg eval's JSON)"</button>
+            <button data-testid="lab-export-report" on:click=export>{move || if revealed.get() { "Export the report (skillpg eval's JSON)" } else { "Export the report (skillpg eval --held-out's JSON: validation held out)" }}</button>
             {run.decoder.is_none().then(|| view! { <button data-testid="lab-suggest" on:click=move |_| lab.suggest()>"Suggest missing words"</button> })}
         </div>
-        {(!captured.is_empty()).then(|| view! {
-            <p data-testid="lab-captured">"Should-trigger queries captured by another skill: "
-                {captured.iter().map(|(name, n)| format!("{name} ({n})")).collect::<Vec<_>>().join(", ")}</p>
-        })}
+        {move || {
+            let captured = captured();
+            (!captured.is_empty()).then(|| view! {
+                <p data-testid="lab-captured">{move || if revealed.get() { "Should-trigger queries captured by another skill: " } else { "Should-trigger train queries captured by another skill (validation held out): " }}
+                    {captured.iter().map(|(name, n)| format!("{name} ({n})")).collect::<Vec<_>>().join(", ")}</p>
+            })
+        }}
         {move || lab.suggestions.get().map(|list| view! { <Suggestions list=list/> })}
         <Queries lab=lab run=run.clone()/>
         {move || lab.explained.get().map(|(index, weights, ms)| view! { <Explanation run=run.clone() index=index weights=weights ms=ms/> })}
@@ -733,8 +830,14 @@ fn Figures(lab: Lab, run: LabRun) -> impl IntoView {
         }
     };
     let [(t_should, t_not), (v_should, v_not)] = run.counts();
-    let key = run.key();
-    let looks = Signal::derive(move || c.state.with(|s| s.lab.looks_at(&key)));
+    let skill = run.skills[run.target].name.clone();
+    let held: Vec<eval::EvalQuery> = run.validation_queries().cloned().collect();
+    // Looks are counted per held-out query: adding a query to the set does not forget them.
+    let per_query = Memo::new(move |_| c.state.with(|s| s.lab.looks_at(&skill, &held)));
+    let looks = Signal::derive(move || per_query.with(|l| l.iter().copied().max().unwrap_or(0)));
+    let seen_often = Signal::derive(move || {
+        per_query.with(|l| (l.iter().filter(|&&n| n >= 3).count(), l.len()))
+    });
     let split_line = format!(
         "Eval set {} · seed {}: train {} ({t_should} should trigger, {t_not} should not), validation {} ({v_should} and {v_not}), held out at {:.0}% of each kind.",
         run.version,
@@ -755,15 +858,19 @@ fn Figures(lab: Lab, run: LabRun) -> impl IntoView {
         <p data-testid="lab-looks" data-looks=move || looks.get().to_string()>{move || {
             let n = looks.get();
             let times = if n == 1 { "once".to_owned() } else { format!("{n} times") };
-            format!("Validation seen {times} on this split.")
+            let (often, of) = seen_often.get();
+            format!("Validation seen {times} on this split (each held-out query is counted on its own, so adding queries does not forget the looks: {often} of these {of} have been consulted 3 or more times).")
         }}</p>
         {
-            move || (looks.get() > 2).then(|| view! {
-                <p class="warning" data-testid="lab-many-looks">{format!(
-                    "Validation has been consulted {} times on this split. Each look is a chance for luck to pass for progress: the more drafts you judge on the same held-out queries, the more the best of them will look better than it is (multiple comparisons). Rank drafts by train, consult validation once for the one you would keep, or add fresh queries (a new eval set version) before judging again.",
-                    looks.get()
-                )}</p>
-            })
+            move || {
+                let (often, of) = seen_often.get();
+                (often * 2 > of).then(|| view! {
+                    <p class="warning" data-testid="lab-many-looks">{format!(
+                        "Validation has been consulted {} times on this split, and most of the validation set ({often} of {of} queries) has been seen 3 or more times. Each look is a chance for luck to pass for progress: the more drafts you judge on the same held-out queries, the more the best of them will look better than it is (multiple comparisons). Rank drafts by train, consult validation once for the one you would keep, or add fresh queries before judging again.",
+                        looks.get()
+                    )}</p>
+                })
+            }
         }
     }
 }
@@ -963,7 +1070,14 @@ fn Draft(lab: Lab) -> impl IntoView {
             let warn = d.cmp.verdict.is_warning();
             view! {
                 <p data-testid="lab-draft-result" class:warning=warn role=if warn { "alert" } else { "status" }>{paired}<strong data-testid="lab-verdict">{d.cmp.verdict_words()}</strong></p>
+                <p data-testid="lab-summary">{d.cmp.summary_words()}</p>
+                {d.cmp.train_loss_words().map(|why| view! { <p class="warning" data-testid="lab-train-loss">{format!("Train: {why}.")}</p> })}
                 {d.cmp.overfit_words().map(|why| view! { <p class="warning" role="alert" data-testid="lab-overfit">{format!("Overfitting: {why}.")}</p> })}
+                {d.stuffing.as_ref().map(|st| view! { <p class="warning" data-testid="lab-stuffing">{format!("Keyword stuffing: {}.", st.words())}</p> })}
+                {match d.repeated.clone() {
+                    Some(words) => view! { <p class="note" data-testid="lab-repeated">{words}</p> }.into_any(),
+                    None => view! { <button data-testid="lab-repeat-splits" on:click=move |_| lab.repeat_splits()>{format!("Judge it on {} splits (a look at every query they hold out)", eval::REPEATED_SEEDS.len())}</button> }.into_any(),
+                }}
                 <p class="note">{format!("Draft “{}” over {} queries.", d.description, d.results.len())}</p>
                 <button data-testid="lab-adopt" on:click=move |_| lab.adopt()>"Use this description"</button>
             }
@@ -987,22 +1101,46 @@ fn Draft(lab: Lab) -> impl IntoView {
 #[component]
 fn History(lab: Lab, on_export: impl Fn(leptos::ev::MouseEvent) + 'static) -> impl IntoView {
     let c = lab.c;
-    let key = move || {
-        lab.run
-            .with(|r| r.as_ref().map(LabRun::key))
-            .unwrap_or_default()
+    // The selected skill, and the split its eval set and seed make now: known from the state
+    // alone, so a reload shows the same rows as before it, before any run.
+    let current = move || {
+        let (name, description) = c.computed.with(|k| {
+            k.analyses
+                .get(c.state.with(|s| s.selected))
+                .map(|a| {
+                    (
+                        a.display_name().to_owned(),
+                        a.description().unwrap_or_default().to_owned(),
+                    )
+                })
+                .unwrap_or_default()
+        });
+        let key = c.state.with(|s| {
+            let version = evalset::parse_lines(&s.lab_evals())
+                .map(|items| eval::version(&items))
+                .unwrap_or_default();
+            lab_run::split_key(&name, &version, s.lab.seed)
+        });
+        (name, description, key)
     };
     view! {
         <div class="table-scroll">
             <table data-testid="lab-history">
-                <caption>"Descriptions tried, best on train first (kept in the link) " <button on:click=on_export data-testid="lab-export-history">"Export"</button></caption>
+                <caption>{move || {
+                    let (name, _, key) = current();
+                    let checked = c.state.with(|s| s.lab.revealed.contains(&key));
+                    format!(
+                        "Descriptions tried for {name}, best on train first (kept in the link){} ",
+                        if checked { "; the final check was made on this split" } else { "" }
+                    )
+                }} <button on:click=on_export data-testid="lab-export-history">"Export"</button></caption>
                 <thead><tr><th scope="col">"Description"</th><th scope="col">"Seed"</th><th scope="col">"Eval set"</th><th scope="col">"Train right"</th><th scope="col">"Validation right"</th></tr></thead>
                 <tbody>
                     {move || {
-                        let key = key();
+                        let (name, description, key) = current();
                         c.state.with(|s| {
                             let revealed = s.lab.revealed.contains(&key);
-                            s.lab.ranked(&key).into_iter().map(|(v, same)| {
+                            s.lab.ranked(&key).into_iter().filter(|(v, _)| v.skill == name).map(|(v, same)| {
                                 let validation = if !same {
                                     "another split: not compared".to_owned()
                                 } else if revealed {
@@ -1010,9 +1148,10 @@ fn History(lab: Lab, on_export: impl Fn(leptos::ev::MouseEvent) + 'static) -> im
                                 } else {
                                     "held out until the final check".to_owned()
                                 };
+                                let as_written = v.description == description;
                                 view! {
-                                    <tr data-testid="lab-history-row" data-seed=v.seed.to_string() data-version=v.version.clone() class:other=!same>
-                                        <td class="query">{v.description.clone()}</td><td>{v.seed}</td><td>{v.version.clone()}</td>
+                                    <tr data-testid="lab-history-row" data-seed=v.seed.to_string() data-version=v.version.clone() data-current=as_written.to_string() class:other=!same>
+                                        <td class="query">{v.description.clone()}{as_written.then(|| view! { <strong>" (as written now)"</strong> })}</td><td>{v.seed}</td><td>{v.version.clone()}</td>
                                         <td>{format!("{} of {}", v.train.0, v.train.1)}</td><td>{validation}</td>
                                     </tr>
                                 }
