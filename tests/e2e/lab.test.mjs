@@ -439,7 +439,11 @@ test('adopting a draft with ": " in it writes valid YAML, runs again with it, an
   assert.ok(!codes.includes('SPG015') && !codes.includes('SPG021'), `no YAML finding after adopting: ${codes}`);
   assert.match(after, /^description: ".*ALTER TABLE.*"$/m, 'written on one quoted line');
   await page.waitForFunction(() => /^Ran \d+ queries for sql-review/.test(document.querySelector('[data-testid="status"]').textContent), null, { timeout: 120_000 });
-  // One undo puts it back.
+  // The undo survives a reload (the state keeps both descriptions), and one undo puts it back.
+  await page.waitForTimeout(1000);
+  await page.reload();
+  await page.waitForSelector('[data-built]');
+  await page.waitForSelector('[data-testid="lab-adopt-undo"]');
   await page.click('[data-testid="lab-adopt-undo"]');
   await page.waitForFunction((b) => globalThis.skillpgEditor.current?.text() === b, before);
   assert.deepEqual(errors, []);

@@ -48,6 +48,19 @@ pub struct LabState {
     /// The splits whose validation queries the final check revealed.
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub revealed: std::collections::BTreeSet<String>,
+    /// The last draft written into a SKILL.md, so that its undo survives a reload: the skill's
+    /// folder, the description it replaced and the one written (descriptions only: the link
+    /// carries no second copy of the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adopted: Option<Adopted>,
+}
+
+/// A draft written into a skill's SKILL.md, and what it replaced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Adopted {
+    pub skill: String,
+    pub before: String,
+    pub after: String,
 }
 
 /// What a held-out query's looks are counted under: its skill, its kind and its normalized
@@ -139,6 +152,7 @@ impl Default for LabState {
             temperature: default_temperature(),
             looks: std::collections::BTreeMap::new(),
             revealed: std::collections::BTreeSet::new(),
+            adopted: None,
         }
     }
 }

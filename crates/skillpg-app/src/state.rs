@@ -700,8 +700,13 @@ mod tests {
                 decoder: true,
                 runs: 3,
                 temperature: 0.7,
-                looks: [("my-skill · eval set 0badc0de · seed 7".to_owned(), 2)].into(),
+                looks: [("0123456789abcdef".to_owned(), 2)].into(),
                 revealed: ["my-skill · eval set 0badc0de · seed 7".to_owned()].into(),
+                adopted: Some(crate::lab_run::Adopted {
+                    skill: "my-skill".into(),
+                    before: "Merges.".into(),
+                    after: "Merges PDFs.".into(),
+                }),
             },
         }
     }

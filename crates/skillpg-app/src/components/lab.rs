@@ -601,10 +601,37 @@ impl Lab {
         }));
     }
 
+    /// The adoption kept in the state (after a reload): the undo, when the selected skill's
+    /// SKILL.md still holds the description written.
+    fn restored_adoption(self) -> Option<Adoption> {
+        self.c.state.with(|s| {
+            let adopted = s.lab.adopted.as_ref()?;
+            let k = s
+                .skills
+                .get(s.selected)
+                .filter(|k| k.dir_name == adopted.skill)?;
+            let (now, _) = k.skill_md_shown().filter(|(_, ro)| ro.is_none())?;
+            let doc = skillpg_core::frontmatter::SkillDoc::parse(&now);
+            (doc.field_str("description") == Some(adopted.after.as_str())).then_some(())?;
+            let fix = skillpg_core::fix::set_field(&now, "description", &adopted.before)?;
+            let before = skillpg_core::fix::apply_one(&now, &fix);
+            Some(Adoption {
+                diff: skillpg_core::fix::unified_diff(&before, &now, "SKILL.md"),
+                before,
+                after: now,
+                applied: true,
+            })
+        })
+    }
+
     /// Writes (or, with `undo`, takes back) the adopted description; the eval set is run again
     /// with it.
     fn write_adoption(self, undo: bool) {
-        let Some(a) = self.adoption.get_untracked() else {
+        let Some(a) = self
+            .adoption
+            .get_untracked()
+            .or_else(|| self.restored_adoption())
+        else {
             return;
         };
         let text = if undo {
@@ -612,11 +639,24 @@ impl Lab {
         } else {
             a.after.clone()
         };
+        let described = |t: &str| {
+            skillpg_core::frontmatter::SkillDoc::parse(t)
+                .field_str("description")
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let (was, now) = (described(&a.before), described(&a.after));
         self.c.state.update(|s| {
             if let Some(k) = s.skills.get_mut(s.selected)
                 && let Some((_, bytes)) = k.files.iter_mut().find(|(p, _)| p == "SKILL.md")
             {
                 *bytes = text.into_bytes();
+                // Kept in the state, so the undo is still offered after a reload.
+                s.lab.adopted = (!undo).then(|| lab_run::Adopted {
+                    skill: k.dir_name.clone(),
+                    before: was,
+                    after: now,
+                });
             }
         });
         self.adoption.set(Some(Adoption {
@@ -1082,7 +1122,7 @@ fn Draft(lab: Lab) -> impl IntoView {
                 <button data-testid="lab-adopt" on:click=move |_| lab.adopt()>"Use this description"</button>
             }
         })}
-        {move || lab.adoption.get().map(|a| view! {
+        {move || lab.adoption.get().or_else(|| lab.restored_adoption()).map(|a| view! {
             <div data-testid="lab-adoption">
                 <pre class="diff" data-testid="lab-adopt-diff">{a.diff.clone()}</pre>
                 {if a.applied {
