@@ -48,18 +48,7 @@ fn oracle(client: &str, folders: &[PathBuf], scratch: &Path) -> (String, BTreeMa
         .map(|f| format!("{}\n", f.display()))
         .collect();
     std::fs::write(&list, text).expect("the list");
-    let out = Command::new("node")
-        .arg(oracles().join("drive.mjs"))
-        .arg(client)
-        .arg(&list)
-        .output()
-        .expect("node must be installed for the client oracles");
-    assert!(
-        out.status.success(),
-        "the {client} oracle failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("the oracle's JSON");
+    let v = drive(client, &[list.as_os_str()]);
     let version = format!(
         "{}@{}",
         v["package"].as_str().expect("a package"),
@@ -67,6 +56,22 @@ fn oracle(client: &str, folders: &[PathBuf], scratch: &Path) -> (String, BTreeMa
     );
     let cases = serde_json::from_value(v["cases"].clone()).expect("cases");
     (version, cases)
+}
+
+/// Runs `oracles/drive.mjs <client> <args>` and reads its one JSON answer.
+fn drive(client: &str, args: &[&std::ffi::OsStr]) -> Value {
+    let out = Command::new("node")
+        .arg(oracles().join("drive.mjs"))
+        .arg(client)
+        .args(args)
+        .output()
+        .expect("node must be installed for the client oracles");
+    assert!(
+        out.status.success(),
+        "the {client} oracle failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the oracle's JSON")
 }
 
 /// `skillpg check --profile <client>`'s verdict on each folder, by path, with its first error.
@@ -442,18 +447,7 @@ fn every_oracle_client_finds_the_skills_doctor_says_it_loads() {
                     std::fs::remove_dir(&dir).expect("emptied");
                 }
             }
-            let out = Command::new("node")
-                .arg(oracles().join("drive.mjs"))
-                .args([client, "--discover"])
-                .arg(&folder)
-                .output()
-                .expect("node runs");
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            let v = drive(client, &["--discover".as_ref(), folder.as_os_str()]);
             let mut theirs: Vec<String> = v["found"]
                 .as_array()
                 .expect("found")

@@ -536,6 +536,9 @@ pub fn compare_variants(
 pub struct Repeated {
     /// Per seed: the paired table on that split's validation part.
     pub per_seed: Vec<(u64, Paired)>,
+    /// The queries (by index) each split holds out, split after split: each was consulted once
+    /// per split that held it out.
+    pub held_out: Vec<usize>,
 }
 
 /// The seeds of the repeated splits the lab and `skillpg eval --draft` report.
@@ -549,10 +552,12 @@ pub fn repeated_splits(
     current: &[QueryResult],
     draft: &[QueryResult],
 ) -> Repeated {
+    let mut held_out = Vec::new();
     let per_seed = seeds
         .iter()
         .map(|&seed| {
             let splits = split(items, holdout, seed);
+            held_out.extend((0..items.len()).filter(|&i| splits[i] == Split::Validation));
             let right = |r: &[QueryResult]| -> Vec<bool> {
                 items
                     .iter()
@@ -565,7 +570,7 @@ pub fn repeated_splits(
             (seed, Paired::from_outcomes(&right(current), &right(draft)))
         })
         .collect();
-    Repeated { per_seed }
+    Repeated { per_seed, held_out }
 }
 
 impl Repeated {

@@ -428,18 +428,7 @@ impl Lab {
             &run.results,
             &draft.results,
         );
-        let held: Vec<&eval::EvalQuery> = eval::REPEATED_SEEDS
-            .iter()
-            .flat_map(|&seed| {
-                let splits = eval::split(&run.items, run.holdout, seed);
-                run.items
-                    .iter()
-                    .zip(splits)
-                    .filter(|(_, s)| *s == Split::Validation)
-                    .map(|(q, _)| q)
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let held = repeated.held_out.iter().map(|&i| &run.items[i]);
         self.c
             .state
             .update(|s| s.lab.look(&run.skills[run.target].name, held));
