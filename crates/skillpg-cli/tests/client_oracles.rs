@@ -21,8 +21,12 @@ use std::process::Command;
 
 use serde_json::Value;
 
-/// The clients with an oracle: the profile's key, which is `drive.mjs`'s client too.
-const ORACLES: &[&str] = &["gemini-cli", "pi"];
+/// The clients with an oracle: the profile's key, which is the driver's client too.
+const ORACLES: &[&str] = &["gemini-cli", "pi", "mistral-vibe"];
+
+/// The oracles whose client is a Python package, driven by `oracles/python/drive.py` in the
+/// virtual environment `scripts/test` makes (the others by `oracles/drive.mjs`).
+const PYTHON_ORACLES: &[&str] = &["mistral-vibe"];
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -36,12 +40,6 @@ fn oracles() -> PathBuf {
 
 /// What the client's own loader says of each folder: `(loads, name, why)` by folder path.
 fn oracle(client: &str, folders: &[PathBuf], scratch: &Path) -> (String, BTreeMap<String, Value>) {
-    let modules = oracles().join("node_modules");
-    assert!(
-        modules.exists(),
-        "the clients' loaders are not installed: {} is absent (run `cd oracles && npm ci --ignore-scripts`, as scripts/test does)",
-        modules.display()
-    );
     let list = scratch.join(format!("{client}.list"));
     let text: String = folders
         .iter()
@@ -58,14 +56,34 @@ fn oracle(client: &str, folders: &[PathBuf], scratch: &Path) -> (String, BTreeMa
     (version, cases)
 }
 
-/// Runs `oracles/drive.mjs <client> <args>` and reads its one JSON answer.
+/// Runs `oracles/drive.mjs <client> <args>` (or `oracles/python/drive.py`) and reads its one
+/// JSON answer.
 fn drive(client: &str, args: &[&std::ffi::OsStr]) -> Value {
-    let out = Command::new("node")
-        .arg(oracles().join("drive.mjs"))
+    let (program, driver, installed) = if PYTHON_ORACLES.contains(&client) {
+        let python = oracles().join("python");
+        (
+            python.join(".venv/bin/python"),
+            python.join("drive.py"),
+            python.join("site"),
+        )
+    } else {
+        (
+            PathBuf::from("node"),
+            oracles().join("drive.mjs"),
+            oracles().join("node_modules"),
+        )
+    };
+    assert!(
+        installed.exists(),
+        "the {client} loader is not installed: {} is absent (scripts/test's setup installs it)",
+        installed.display()
+    );
+    let out = Command::new(&program)
+        .arg(driver)
         .arg(client)
         .args(args)
         .output()
-        .expect("node must be installed for the client oracles");
+        .unwrap_or_else(|e| panic!("{} runs the {client} oracle: {e}", program.display()));
     assert!(
         out.status.success(),
         "the {client} oracle failed:\n{}",
@@ -152,7 +170,7 @@ fn compare(folders: &[PathBuf], scratch: &Path, show: &dyn Fn(&Path) -> String) 
             loads += usize::from(loaded);
             if *valid == loaded {
                 same += 1;
-                if loaded {
+                if loaded && !guesses_encoding(profile, f) {
                     let (name, line) = listed(client, f);
                     let their_name = their["name"].as_str().expect("a name");
                     let their_line = format!(
@@ -183,6 +201,18 @@ fn compare(folders: &[PathBuf], scratch: &Path, show: &dyn Fn(&Path) -> String) 
         );
     }
     disagreements
+}
+
+/// Whether `profile`'s client guesses the encoding of the SKILL.md at `folder` (Mistral Vibe's
+/// `read_safe` on bytes that are not UTF-8 and have no byte order mark: charset-normalizer's
+/// guess, which the playground does not replay; it reads replacement characters there). The
+/// verdict is still compared; the listed text is not.
+fn guesses_encoding(profile: &skillpg_core::Profile, folder: &Path) -> bool {
+    let bytes = std::fs::read(folder.join("SKILL.md")).unwrap_or_default();
+    profile.utf8 == skillpg_core::profile::Utf8Reading::Sniffs
+        && std::str::from_utf8(&bytes).is_err()
+        && !bytes.starts_with(&[0xFF, 0xFE])
+        && !bytes.starts_with(&[0xFE, 0xFF])
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -359,6 +389,35 @@ fn generate(n: usize) -> Vec<Case> {
             dir: dir.to_owned(),
             file,
             bytes: text.into_bytes(),
+        });
+    }
+    // Encodings: UTF-16 behind either byte order mark, and Latin-1 bytes in the description
+    // and in the body.
+    let text =
+        "---\nname: encoded\ndescription: Caf\u{e9} menus. Use when asked.\n---\n# Caf\u{e9}\n";
+    let utf16 = |big: bool| {
+        let mut bytes = if big {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        for unit in text.encode_utf16() {
+            bytes.extend(if big {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            });
+        }
+        bytes
+    };
+    let latin1: Vec<u8> = text.chars().map(|c| c as u8).collect();
+    let body_only =
+        b"---\nname: encoded\ndescription: Menus. Use when asked.\n---\n# Caf\xe9\n".to_vec();
+    for bytes in [utf16(false), utf16(true), latin1, body_only] {
+        cases.push(Case {
+            dir: "encoded".to_owned(),
+            file: "SKILL.md",
+            bytes,
         });
     }
     cases

@@ -66,6 +66,9 @@ pub struct Analysis {
     pub doc: Option<SkillDoc>,
     /// SKILL.md as skills-ref splits it, when that differs (a `---` inside a value).
     pub skills_ref_doc: Option<SkillDoc>,
+    /// SKILL.md as Mistral Vibe splits it, where that differs (blank lines before the opening
+    /// `---`; [`SkillDoc::dash_lines_view`]).
+    pub dash_lines_doc: Option<SkillDoc>,
     /// Every file, SKILL.md included, sorted by path.
     pub files: Vec<FileFacts>,
     /// The level-1 line exactly as counted: `- name: description\n`.
@@ -254,6 +257,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         folder_unknown: bundle.folder_unknown,
         skill_md_path,
         skills_ref_doc: doc.as_ref().and_then(SkillDoc::skills_ref_view),
+        dash_lines_doc: doc.as_ref().and_then(SkillDoc::dash_lines_view),
         doc,
         files,
         level1_line,

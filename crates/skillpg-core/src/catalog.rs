@@ -78,6 +78,12 @@ fn client_reading(
     analysis: &crate::Analysis,
     profile: &Profile,
 ) -> (Option<String>, Option<String>) {
+    if profile.split == crate::profile::SplitRule::DashLines
+        && let Some(doc) = analysis.dash_lines_doc.as_ref()
+    {
+        let field = |key: &str| doc.field_str(key).map(str::to_owned);
+        return (field("name"), field("description"));
+    }
     let Some(doc) = analysis.doc.as_ref() else {
         return (None, None);
     };
@@ -115,6 +121,10 @@ fn client_reading(
     } else if !profile.name_required && scalar("name").is_some_and(|s| profile.yaml.reads_falsy(s))
     {
         name = Some(analysis.dir_name.clone());
+    }
+    // A loader that does not trim lists a blank description as it is.
+    if !profile.description_trimmed {
+        description = description.or_else(|| string("description"));
     }
     if !profile.name_sanitized.is_empty() {
         name = name

@@ -153,6 +153,10 @@ pub mod sources {
         title: "Gemini CLI skill loader (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts)",
         url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
     };
+    pub const MISTRAL_VIBE: SourceRef = SourceRef {
+        title: "Mistral Vibe skill model (mistralai/mistral-vibe vibe/core/skills/models.py, SkillMetadata)",
+        url: "https://github.com/mistralai/mistral-vibe/blob/main/vibe/core/skills/models.py",
+    };
     pub const OPENCODE: SourceRef = SourceRef {
         title: "OpenCode skill loader (anomalyco/opencode packages/opencode/src/skill/index.ts)",
         url: "https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/skill/index.ts",

@@ -53,7 +53,30 @@ impl SkillDoc {
     /// Splits and parses `text` (the decoded SKILL.md).
     pub fn parse(text: &str) -> SkillDoc {
         let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        let content = &text[bom_len..];
+        Self::parse_from(text, bom_len)
+    }
+
+    /// Mistral Vibe's split (`parse_skill_markdown`: the BOM is stripped, and `re.split` on
+    /// `^-{3,}\s*$` wants only whitespace before the opening line): where the text opens with
+    /// blank lines and then `---`, the split from that line; `None` where it is the same as
+    /// [`SkillDoc::parse`]'s.
+    pub fn dash_lines_view(&self) -> Option<SkillDoc> {
+        if self.split != Split::NoFrontmatter {
+            return None;
+        }
+        let content = &self.text[self.bom_len..];
+        let blank = content.len() - content.trim_start().len();
+        // Back to the start of the line that holds the first non-blank character.
+        let start = self.bom_len + content[..blank].rfind('\n').map_or(0, |i| i + 1);
+        (blank > 0 && content[blank..].starts_with("---") && start == self.bom_len + blank)
+            .then(|| Self::parse_from(&self.text, start))
+    }
+
+    /// Splits `text` with the opening line at byte `start` (after the BOM, or the blank lines
+    /// a lenient reader skips).
+    fn parse_from(text: &str, start: usize) -> SkillDoc {
+        let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let content = &text[start..];
         let mut doc = SkillDoc {
             text: text.to_owned(),
             bom_len,
@@ -69,14 +92,14 @@ impl SkillDoc {
         let first_line = content[..first_line_end].trim_end_matches(['\n', '\r']);
         let yaml_start;
         if first_line.trim_end() == "---" {
-            yaml_start = bom_len + first_line_end;
+            yaml_start = start + first_line_end;
         } else {
             // `---name: x`: the spec's text has no such form; skills-ref parses `name: x` as YAML.
-            yaml_start = bom_len + 3;
-            doc.opening_line_rest = Some(yaml_start..bom_len + first_line.len());
+            yaml_start = start + 3;
+            doc.opening_line_rest = Some(yaml_start..start + first_line.len());
         }
         let mut closing = None;
-        let mut offset = bom_len + first_line_end;
+        let mut offset = start + first_line_end;
         for line in text[offset..].split_inclusive('\n') {
             if line.trim_end() == "---" {
                 let without_ending = line.trim_end_matches(['\n', '\r']);
@@ -90,8 +113,8 @@ impl SkillDoc {
             .as_ref()
             .map(|(line, _)| line.start)
             .unwrap_or(text.len());
-        if let Some(pos) = text[bom_len + 3..sr_search_end].find("---") {
-            doc.skills_ref_cut = Some(bom_len + 3 + pos);
+        if let Some(pos) = text[start + 3..sr_search_end].find("---") {
+            doc.skills_ref_cut = Some(start + 3 + pos);
         }
         match closing {
             Some((closing_line, body_start)) => {

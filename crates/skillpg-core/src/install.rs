@@ -65,7 +65,7 @@ pub struct Install {
 }
 
 /// Every client's folders, in the order of [`crate::profile::ALL`].
-pub static INSTALLS: [Install; 20] = [
+pub static INSTALLS: [Install; 21] = [
     Install {
         client: "spec",
         project: &[],
@@ -284,6 +284,16 @@ pub static INSTALLS: [Install; 20] = [
         wins: "not documented; its catalog lists 15,000 characters of skills in the order they arrive",
         keeps_duplicates: false,
         source: "docs.github.com, Add skills; github/copilot-cli#2314",
+    },
+    Install {
+        client: "mistral-vibe",
+        project: &[".vibe/skills", ".agents/skills"],
+        user: &[".vibe/skills", ".agents/skills"],
+        depth: "one folder down: each direct subfolder of a skills folder with a `SKILL.md` file; the project's folders only in a trusted folder",
+        looks: Looks::OneDown,
+        wins: "the first of a name: the configured `skill_paths`, then the project's, then the user's (`~/.vibe/skills`, `~/.agents/skills`); a built-in skill's name is reserved",
+        keeps_duplicates: false,
+        source: "mistral-vibe 3.0.3 vibe/core/skills/manager.py (`_discover_skills`, `_compute_search_paths`) and vibe/core/paths/_local_config_files.py",
     },
 ];
 

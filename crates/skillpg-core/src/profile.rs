@@ -10,7 +10,7 @@ use crate::diagnostic::Severity;
 mod agents;
 pub use agents::{
     AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, COPILOT_CODE, CRUSH, GOOSE, KILO_CODE,
-    LETTA_CODE, OPENCODE, PI, ROO_CODE, ZED, ZED_LISTING,
+    LETTA_CODE, MISTRAL_VIBE, OPENCODE, PI, ROO_CODE, ZED, ZED_LISTING,
 };
 
 // The field sets live with the profiles that name them, below the rules that read them, so
@@ -146,6 +146,9 @@ pub enum FieldSet {
     Pi,
     /// Goose's `SkillFrontmatter`: `name`, `description` and `metadata` (a map).
     Goose,
+    /// Mistral Vibe's `SkillMetadata`: the specification's six, `user-invocable` and
+    /// `disable-model-invocation`; any other key is ignored.
+    Vibe,
 }
 
 impl FieldSet {
@@ -188,6 +191,16 @@ impl FieldSet {
                 "license",
                 "compatibility",
                 "metadata",
+            ],
+            FieldSet::Vibe => &[
+                "name",
+                "description",
+                "license",
+                "compatibility",
+                "metadata",
+                "allowed-tools",
+                "user-invocable",
+                "disable-model-invocation",
             ],
             FieldSet::Pi => &[
                 "name",
@@ -345,6 +358,24 @@ pub enum SplitRule {
     /// skills-ref's `content.split("---", 2)`: the first `---` anywhere after the opening one
     /// ends the frontmatter, even inside a value.
     SkillsRef,
+    /// Mistral Vibe's `re.split(r"^-{3,}\s*$", content, 2)` after stripping a BOM: as
+    /// `SpecText`, but blank lines may come before the opening `---`.
+    DashLines,
+}
+
+/// How a client turns SKILL.md's bytes into text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Utf8Reading {
+    /// As UTF-8, refusing a byte that does not decode (Python's `read_text(encoding="utf-8")`,
+    /// Rust's `read_to_string`): any such SKILL.md is refused.
+    Strict,
+    /// As UTF-8, a byte that does not decode becoming U+FFFD (Node's and Bun's `"utf8"`): the
+    /// skill loads with replacement characters, but UTF-16 has no frontmatter it can see (pi's
+    /// and Gemini CLI's own loaders, run in tests/client_oracles.rs).
+    Lossy,
+    /// By its byte order mark, then UTF-8, then a guess (Mistral Vibe's `read_safe`): UTF-16
+    /// loads too.
+    Sniffs,
 }
 
 /// Which repeated keys a client refuses.
@@ -421,6 +452,11 @@ pub struct Profile {
     /// The characters its listing turns into `-` in a name (Gemini CLI: `:\\/<>*?"|`, "for
     /// use as a filename"); empty where it lists the name as written.
     pub name_sanitized: &'static str,
+    /// Whether a description of only whitespace counts as empty (the loaders that trim it);
+    /// pydantic's `min_length=1` (Mistral Vibe) takes `'   '`.
+    pub description_trimmed: bool,
+    /// How it decodes SKILL.md's bytes.
+    pub utf8: Utf8Reading,
     /// The client's own package whose loader the test suite calls on every case
     /// (`tests/client_oracles.rs`), as `package version`; `None` where the profile rests on
     /// reading the source (`as_of`).
@@ -558,6 +594,8 @@ pub static SPEC: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: Some("skills-ref 0.1.1"),
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -703,6 +741,8 @@ pub static CLAUDE_AI: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -859,6 +899,8 @@ pub static CLAUDE_CODE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -918,6 +960,8 @@ pub static STRICT_YAML: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1032,6 +1076,8 @@ pub static CODEX: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
     // loader.rs: serde's derive reads `name`, `description` and `metadata` (and
@@ -1157,6 +1203,8 @@ pub static COPILOT: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1261,6 +1309,8 @@ pub static CURSOR: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1362,6 +1412,8 @@ pub static GEMINI_CLI: Profile = Profile {
     reads_lines: false,
     line_fallback: true,
     name_sanitized: ":\\/<>*?\"|",
+    description_trimmed: true,
+    utf8: Utf8Reading::Lossy,
     oracle: Some("@google/gemini-cli-core 0.61.0"),
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1439,7 +1491,7 @@ pub static GEMINI_CLI: Profile = Profile {
 };
 
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 20] = [
+pub static ALL: [&Profile; 21] = [
     &SPEC,
     &CLAUDE_AI,
     &CLAUDE_CODE,
@@ -1460,6 +1512,7 @@ pub static ALL: [&Profile; 20] = [
     &LETTA_CODE,
     &AUGMENT,
     &COPILOT_CLI,
+    &MISTRAL_VIBE,
 ];
 
 /// The clients grouped as a person looks for them (the spec and the readers that hold to it;
@@ -1484,6 +1537,7 @@ pub static GROUPS: [(&str, &[&str]); 6] = [
             "opencode",
             "letta-code",
             "augment",
+            "mistral-vibe",
         ],
     ),
 ];

@@ -31,7 +31,7 @@ fn cases() -> Vec<Case> {
         CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, GOOSE, OPENCODE, SPEC,
         STRICT_YAML, ZED,
     };
-    use skillpg_core::profile::PI;
+    use skillpg_core::profile::{MISTRAL_VIBE, PI};
     let big = "word ".repeat(12_000);
     let mut v = vec![
         md("ok", "clean skill", OK, &SPEC),
@@ -73,6 +73,12 @@ fn cases() -> Vec<Case> {
         md("ok", "description null (OpenCode's zod refuses it)", "---\nname: ok\ndescription:\n---\n", &OPENCODE),
         md("ok", "YAML fails, and Gemini CLI's line fallback finds no description line", "---\nname: ok\n\tbad: tab\n---\n", &GEMINI_CLI),
         md("ok", "YAML fails, and Gemini CLI's line fallback finds both lines", "---\nname: ok\n\tbad: tab\ndescription: Use when testing.\n---\n", &GEMINI_CLI),
+        // Mistral Vibe, each written from mistral-vibe 3.0.3's models.py and parser.py first.
+        md("ok", "license 2024: pydantic's `str | None` refuses an integer (Vibe)", "---\nname: ok\ndescription: Use when testing.\nlicense: 2024\n---\n", &MISTRAL_VIBE),
+        md("ok", "blank lines before the opening dashes: Vibe's split allows them", "\n\n---\nname: ok\ndescription: Use when testing.\n---\n", &MISTRAL_VIBE),
+        md("ok", "a description of spaces: pydantic's min_length takes it (Vibe)", "---\nname: ok\ndescription: '   '\n---\n", &MISTRAL_VIBE),
+        md("Ok", "a capital in the name: Vibe's pattern refuses it, the folder need not match", "---\nname: Ok\ndescription: Use when testing.\n---\n", &MISTRAL_VIBE),
+        Case { name: "Latin-1 bytes: pi reads them as replacement characters and loads", dir: "ok", files: vec![("SKILL.md", b"---\nname: ok\ndescription: Caf\xe9 menus. Use when testing.\n---\n".to_vec())], profile: &PI },
         md("ok", "name a number (pi throws, and skips it)", "---\nname: 123\ndescription: Use when testing.\n---\n", &PI),
         md("ok", "name null (pi takes the folder's name)", "---\nname: ~\ndescription: Use when testing.\n---\n", &PI),
         md("ok", "description yes (a string in YAML 1.2)", "---\nname: ok\ndescription: yes\n---\n", &PI),

@@ -6,7 +6,8 @@
 
 use super::{
     DuplicateKeys, FieldSet, Gate, I, LengthUnit, Listing, ListingCost, ListingEntry, ListingFill,
-    NameCharset, OFF, Profile, SplitRule, TRAVERSAL_GATE, W, Wording, YamlDialect, gate,
+    NameCharset, OFF, Profile, SplitRule, TRAVERSAL_GATE, Utf8Reading, W, Wording, YamlDialect,
+    gate,
 };
 
 /// What every client that loads skills from folders refuses of an archive: it installs nothing
@@ -158,6 +159,8 @@ pub static ROO_CODE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -209,6 +212,8 @@ pub static CLINE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "Models the extension's loader (`src/core/context/instructions/user-instructions/skills.ts`). Cline's app now lists disk skills through its SDK (`sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts`): there the name falls back to the folder's, the description is optional, and an empty body is refused (12 of 34 test skills get another verdict)",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -338,6 +343,8 @@ pub static ZED: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "Models Zed after PRs #57466 and #57510 (2026-05-22), #58356 (2026-06-02) and #63766 (2026-09). Earlier releases read SKILL.md in 4 KiB chunks, which broke some files whose multi-byte characters crossed a chunk (zed#57463); before #58356 an over-long description was refused rather than warned about; before #63766 lengths were counted in bytes, not characters. The 100 KiB limit holds in every release",
     // serde's derive of `SkillMetadata`: a repeated field is `duplicate field`; other keys
@@ -473,6 +480,8 @@ pub static CRUSH: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -606,6 +615,8 @@ pub static PI: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Lossy,
     oracle: Some("@mariozechner/pi-coding-agent 0.73.1"),
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -709,6 +720,8 @@ pub static GOOSE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
     // serde's derive of `SkillFrontmatter`: a repeated field is `duplicate field`.
@@ -810,6 +823,8 @@ pub static OPENCODE: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -909,6 +924,8 @@ pub static LETTA_CODE: Profile = Profile {
     reads_lines: true,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "Newer releases also read `.agents/skills` in the project (clients.md, turn 5); the folders `skillpg where` lists are the ones at the commit read",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -979,6 +996,8 @@ pub static AUGMENT: Profile = Profile {
     reads_lines: false,
     line_fallback: false,
     name_sanitized: "",
+    description_trimmed: true,
+    utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1118,4 +1137,136 @@ pub static COPILOT_CODE: Profile = Profile {
         NOT_THEIRS[3],
     ],
     ..super::COPILOT
+};
+
+/// Mistral Vibe (`mistralai/mistral-vibe` `vibe/core/skills/`): `parse_skill_markdown` strips a
+/// BOM, splits on lines of three or more dashes and reads the frontmatter with PyYAML's
+/// `safe_load`; pydantic's `SkillMetadata` then wants the specification's name and description
+/// rules (but not the folder's name) and typed optional fields. Any exception skips the skill.
+pub static MISTRAL_VIBE: Profile = Profile {
+    key: "mistral-vibe",
+    title: "Mistral Vibe",
+    short: "Vibe",
+    as_of: "mistral-vibe 3.0.3 (PyPI, 2026-12): vibe/core/skills/parser.py, models.py and manager.py, read 2026-12-06; held to its own loader (tests/client_oracles.rs)",
+    // PyYAML's safe_load: YAML 1.1 types, the last repeated key wins.
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::DashLines,
+    fields: FieldSet::Vibe,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    // pydantic counts a `str`'s length in code points.
+    length_unit: LengthUnit::CodePoints,
+    listing: None,
+    source_url: "https://github.com/mistralai/mistral-vibe/blob/main/vibe/core/skills/models.py",
+    on_bad_yaml: None,
+    scans_inside_skills: false,
+    skill_md_max_bytes: None,
+    name_dir_fold_case: false,
+    requotes_colon_values: false,
+    reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
+    description_trimmed: false,
+    utf8: Utf8Reading::Sniffs,
+    oracle: Some("mistral-vibe 3.0.3"),
+    other_versions: "",
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("Mistral Vibe");
+        [
+            gate(
+                "skill-nested",
+                "manager.py `_discover_skills_in_dir`: only `<skills>/<entry>/SKILL.md` of each direct subfolder",
+            ),
+            gate(
+                "missing-skill-md",
+                "manager.py: `skill_file = skill_dir / \"SKILL.md\"`; `if not skill_file.is_file(): continue`",
+            ),
+            gate("skill-md-lowercase", "manager.py looks for `SKILL.md` only"),
+            a,
+            b,
+            c,
+            gate(
+                "frontmatter-missing",
+                "parser.py: `Missing or invalid YAML frontmatter (metadata section must start and end with ---)`",
+            ),
+            gate(
+                "frontmatter-unclosed",
+                "parser.py: without a closing dash line, `Missing or invalid YAML frontmatter`",
+            ),
+            gate(
+                "invalid-yaml",
+                "parser.py: `Invalid YAML frontmatter` (`yaml.safe_load` raised)",
+            ),
+            gate(
+                "yaml-tab",
+                "PyYAML refuses a tab where indentation goes: `Invalid YAML frontmatter`",
+            ),
+            gate(
+                "frontmatter-not-mapping",
+                "parser.py: `YAML frontmatter must be a mapping/dictionary`",
+            ),
+            gate(
+                "name-missing",
+                "models.py `SkillMetadata.name`: `Field required`",
+            ),
+            gate(
+                "name-not-string",
+                "models.py `name: str`: pydantic wants a string (`Input should be a valid string`)",
+            ),
+            gate("name-too-long", "models.py: `max_length=64` (code points)"),
+            gate(
+                "name-not-lowercase",
+                "models.py: `pattern=r\"^[a-z0-9]+(-[a-z0-9]+)*$\"`",
+            ),
+            gate(
+                "name-invalid-chars",
+                "models.py: `pattern=r\"^[a-z0-9]+(-[a-z0-9]+)*$\"`",
+            ),
+            gate(
+                "name-hyphen-edge",
+                "models.py: `pattern=r\"^[a-z0-9]+(-[a-z0-9]+)*$\"`",
+            ),
+            gate(
+                "name-consecutive-hyphens",
+                "models.py: `pattern=r\"^[a-z0-9]+(-[a-z0-9]+)*$\"`",
+            ),
+            gate(
+                "description-missing",
+                "models.py `SkillMetadata.description`: `Field required`",
+            ),
+            gate(
+                "description-empty",
+                "models.py `description: str`, `min_length=1`: a string of at least one code point",
+            ),
+            gate(
+                "description-too-long",
+                "models.py: `max_length=1024` (code points)",
+            ),
+            gate(
+                "metadata-not-mapping",
+                "models.py `normalize_metadata`: `v.items()` of a value that is not a mapping raises, and `_try_load_skill` skips the skill",
+            ),
+            gate(
+                "compatibility-not-string",
+                "models.py `compatibility: str | None`: pydantic wants a string",
+            ),
+            gate(
+                "license-not-string",
+                "models.py `license: str | None`: pydantic wants a string (`Input should be a valid string`)",
+            ),
+        ]
+    },
+    severities: &[
+        // manager.py only logs `Skill name '…' doesn't match directory name '…'`.
+        ("name-dir-mismatch", W),
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
 };

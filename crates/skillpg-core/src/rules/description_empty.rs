@@ -27,6 +27,7 @@ pub fn check(cx: &mut Cx) {
     };
     let message = match (cx.as_string(node), cx.profile.wording) {
         (Ok(v), _) if !v.trim().is_empty() => return,
+        (Ok(v), _) if !cx.profile.description_trimmed && !v.is_empty() => return,
         (Err(type_name), Wording::AnthropicUpload) => {
             format!("Description must be a string, got {type_name}")
         }

@@ -43,6 +43,7 @@ mod frontmatter_opening_line;
 mod frontmatter_opening_space;
 mod frontmatter_unclosed;
 mod invalid_yaml;
+mod license_not_string;
 mod line_read_description;
 mod skill_md_too_large;
 pub use claude_code_field_type::documented_values as claude_code_values;
@@ -137,6 +138,7 @@ impl<'a> Cx<'a> {
         match self.profile.split {
             SplitRule::SkillsRef => self.a.skills_ref_doc.as_ref().or(self.a.doc.as_ref()),
             SplitRule::SpecText => self.a.doc.as_ref(),
+            SplitRule::DashLines => self.a.dash_lines_doc.as_ref().or(self.a.doc.as_ref()),
         }
     }
 
@@ -361,6 +363,7 @@ pub(crate) static ALL: &[Rule] = &[
         compatibility_not_string::check,
     ),
     (&compatibility_too_long::META, compatibility_too_long::check),
+    (&license_not_string::META, license_not_string::check),
     (&compatibility_empty::META, compatibility_empty::check),
     (&metadata_not_mapping::META, metadata_not_mapping::check),
     (

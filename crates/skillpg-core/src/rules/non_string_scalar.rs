@@ -33,6 +33,10 @@ pub fn check(cx: &mut Cx) {
     }
     let mut found: Vec<(String, Scalar)> = Vec::new();
     for field in STRING_FIELDS {
+        // Where the client refuses a license that is not a string, `license-not-string` says so.
+        if field == "license" && cx.profile.is_gate(super::license_not_string::META.name) {
+            continue;
+        }
         if let Some(Node::Scalar(s)) = cx.field(field) {
             found.push((field.to_owned(), s.clone()));
         }

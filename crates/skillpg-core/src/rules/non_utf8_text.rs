@@ -13,6 +13,7 @@
 use super::{Cx, RuleMeta, sources};
 use crate::bundle::FileText;
 use crate::diagnostic::Severity;
+use crate::profile::Utf8Reading;
 
 pub static META: RuleMeta = RuleMeta {
     code: "SPG005",
@@ -27,7 +28,14 @@ pub fn check(cx: &mut Cx) {
     // What a loader does with a UTF-16 SKILL.md, in the words of this client's verdict: one
     // that needs frontmatter refuses it; one that falls back to the folder (Claude Code) loads
     // it under the folder's name.
-    let consequence = if cx.profile.is_gate("frontmatter-missing") {
+    let reading = cx.profile.utf8;
+    let consequence = if reading == Utf8Reading::Sniffs {
+        // Mistral Vibe's `read_safe` tries the byte order mark first (run in its oracle test).
+        format!(
+            "{} decodes it by its byte order mark and reads the frontmatter; other clients read skills as UTF-8 and see none",
+            cx.profile.title
+        )
+    } else if cx.profile.is_gate("frontmatter-missing") {
         "skills are read as UTF-8, so loaders see no frontmatter".to_owned()
     } else {
         format!(
@@ -43,7 +51,11 @@ pub fn check(cx: &mut Cx) {
                 FileText::Lossy { bad_offset, .. } => Some((
                     f.path.clone(),
                     Some(bad_offset..bad_offset + '\u{FFFD}'.len_utf8()),
-                    format!("not valid UTF-8 (first bad byte at offset {bad_offset}); decoded with replacement characters"),
+                    match reading {
+                        Utf8Reading::Strict => format!("not valid UTF-8 (first bad byte at offset {bad_offset}); decoded with replacement characters"),
+                        Utf8Reading::Lossy => format!("not valid UTF-8 (first bad byte at offset {bad_offset}); {} reads it with replacement characters in place of those bytes", cx.profile.title),
+                        Utf8Reading::Sniffs => format!("not valid UTF-8 (first bad byte at offset {bad_offset}); {} guesses its encoding, other clients read replacement characters", cx.profile.title),
+                    },
                 )),
                 FileText::Utf16 { big_endian, .. } => Some((
                     f.path.clone(),
@@ -59,9 +71,17 @@ pub fn check(cx: &mut Cx) {
             .collect();
     for (path, span, message) in bad {
         let is_skill_md = Some(&path) == skill_md.as_ref();
+        // A loader that replaces bad bytes still reads the frontmatter; UTF-16 it reads only
+        // where it decodes by the byte order mark.
+        let utf16 = span.is_none();
+        let decodes = match reading {
+            Utf8Reading::Strict => false,
+            Utf8Reading::Lossy => !utf16,
+            Utf8Reading::Sniffs => true,
+        };
         if let Some(d) = cx.report(&META, &path, span, message) {
             // Only SKILL.md is parsed by loaders; another file that does not decode still loads.
-            if !is_skill_md {
+            if !is_skill_md || decodes {
                 d.severity = d.severity.min(Severity::Warning);
             }
         }
