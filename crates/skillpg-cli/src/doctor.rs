@@ -237,6 +237,10 @@ pub fn scan(
             }
             scan.folders.push(folder.to_owned());
             let found = skill_dirs(&root);
+            if let Some(first) = install.shadowed_by(folder, |f| dir.join(f).is_dir()) {
+                shadowed(&mut scan, install, folder, first, &found.skills);
+                continue;
+            }
             for (rel, why) in found.skipped {
                 scan.skills.push(SeenSkill {
                     path: if rel.is_empty() {
@@ -329,6 +333,43 @@ pub fn text(scans: &[ClientScan]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Every skill in `folder`, which `install`'s client does not scan because `first`, an earlier
+/// folder of the same group, exists (Kimi Code CLI's `find_first_existing_dir`).
+fn shadowed(
+    scan: &mut ClientScan,
+    install: &Install,
+    folder: &str,
+    first: &str,
+    skills: &[String],
+) {
+    let group = install
+        .first_existing
+        .iter()
+        .find(|g| g.contains(&folder))
+        .map(|g| {
+            g.iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    for rel in skills {
+        scan.skills.push(SeenSkill {
+            path: if rel.is_empty() {
+                folder.to_owned()
+            } else {
+                format!("{folder}/{rel}")
+            },
+            name: None,
+            status: Status::NotFound,
+            why: vec![format!(
+                "{} scans only the first of {group} that exists, and `{first}` does",
+                scan.title
+            )],
+        });
+    }
 }
 
 /// Marks each copy of a name installed twice (among the skills that load, at `loaded`'s

@@ -1031,6 +1031,10 @@ fn doctor_explains_each_skill_a_client_would_not_list_in_its_own_words() {
             ".agents/skills/bad/SKILL.md",
             "---\nname: bad\n---\n# Body\n".to_owned(),
         ),
+        (
+            ".kimi/skills/notes/SKILL.md",
+            "# Notes\n\nTakes notes when asked.\n".to_owned(),
+        ),
     ] {
         let file = home.join(path);
         std::fs::create_dir_all(file.parent().expect("parent")).expect("dir");
@@ -1076,6 +1080,13 @@ fn doctor_explains_each_skill_a_client_would_not_list_in_its_own_words() {
         seen("codex", ".agents/skills/group/deep")["status"],
         "not found"
     );
+    // Kimi Code CLI scans only the first of `.kimi`, `.claude` and `.codex` that exists (and
+    // loads a SKILL.md without frontmatter, named after its folder).
+    assert_eq!(seen("kimi-cli", ".kimi/skills/notes")["status"], "loads");
+    let hidden = seen("kimi-cli", ".claude/skills/pdf");
+    assert_eq!(hidden["status"], "not found");
+    assert!(why(&hidden).contains("`.kimi/skills` does"), "{hidden}");
+    assert_eq!(seen("kimi-cli", ".agents/skills/bad")["status"], "loads");
     // A gate, in the client's words.
     let bad = seen("gemini-cli", ".agents/skills/bad");
     assert_eq!(bad["status"], "not listed");

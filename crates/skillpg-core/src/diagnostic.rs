@@ -153,6 +153,10 @@ pub mod sources {
         title: "Gemini CLI skill loader (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts)",
         url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
     };
+    pub const KIMI_CLI: SourceRef = SourceRef {
+        title: "Kimi Code CLI skill loader (MoonshotAI/kimi-cli src/kimi_cli/skill/__init__.py)",
+        url: "https://github.com/MoonshotAI/kimi-cli/blob/main/src/kimi_cli/skill/__init__.py",
+    };
     pub const MISTRAL_VIBE: SourceRef = SourceRef {
         title: "Mistral Vibe skill model (mistralai/mistral-vibe vibe/core/skills/models.py, SkillMetadata)",
         url: "https://github.com/mistralai/mistral-vibe/blob/main/vibe/core/skills/models.py",

@@ -60,12 +60,15 @@ pub struct Install {
     pub wins: &'static str,
     /// Whether it lists both copies of a name (Codex) instead of keeping one.
     pub keeps_duplicates: bool,
+    /// Groups of its folders of which it scans only the first that exists (Kimi Code CLI:
+    /// `.kimi/skills`, else `.claude/skills`, else `.codex/skills`).
+    pub first_existing: &'static [&'static [&'static str]],
     /// Where this was read, and when.
     pub source: &'static str,
 }
 
 /// Every client's folders, in the order of [`crate::profile::ALL`].
-pub static INSTALLS: [Install; 21] = [
+pub static INSTALLS: [Install; 22] = [
     Install {
         client: "spec",
         project: &[],
@@ -74,6 +77,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::Nowhere,
         wins: "not specified",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "agentskills.io specification; client guide (adding-skills-support): `<project>/.<client>/skills/`, `<project>/.agents/skills/`, `~/.<client>/skills/`, `~/.agents/skills/`, project over user",
     },
     Install {
@@ -84,6 +88,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::Nowhere,
         wins: "one skill per upload; a new upload of the same name replaces it",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "support.claude.com, Using skills in Claude; Claude API docs, Agent Skills",
     },
     Install {
@@ -94,6 +99,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "enterprise over personal (`~/.claude/skills`) over project (`.claude/skills`); plugin skills are namespaced (`plugin:skill`)",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "code.claude.com/docs/en/skills (docs v2.1.240, 2026-08-22)",
     },
     Install {
@@ -104,6 +110,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "the client's own rule",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "agentskills.io client guide; vercel-labs/skills (npx skills)",
     },
     Install {
@@ -114,6 +121,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::Recursive { max_depth: 6 },
         wins: "both copies are listed (only the same path is kept once), the project's first; `~/.codex/skills` is the deprecated user folder, `/etc/codex/skills` the admin one",
         keeps_duplicates: true,
+        first_existing: &[],
         source: "openai/codex codex-rs/core-skills/src/loader.rs at c9d127cf",
     },
     Install {
@@ -124,6 +132,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "not documented",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "code.visualstudio.com Agent Skills reference; docs.github.com, Add skills",
     },
     Install {
@@ -134,6 +143,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "the first of a name, the workspace's before the personal ones, then plugins and extensions; a later one is skipped as a duplicate",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "microsoft/vscode promptsServiceImpl.ts (`computeSkillDiscoveryInfo`, `getPriority`) at 00eacc90",
     },
     Install {
@@ -144,6 +154,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "not documented",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "cursor.com/docs/context/skills (the loader is not public)",
     },
     Install {
@@ -154,6 +165,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::RootOrOneDown,
         wins: "the last loaded: built-in, then extensions, `~/.gemini/skills`, `~/.agents/skills`, `.gemini/skills`, `.agents/skills` (the project's `.agents/skills` wins), with a \"Skill conflict detected\" warning",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "google-gemini/gemini-cli packages/core/src/skills/skillManager.ts and config/storage.ts at 5411f113",
     },
     Install {
@@ -164,6 +176,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "project over global; within one, a mode's own folder over the generic one; else the first found",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "RooCodeInc/Roo-Code src/services/skills/SkillsManager.ts (`getSkillsDirectories`, `shouldOverrideSkill`) at 18348889",
     },
     Install {
@@ -174,6 +187,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "`.kilocode/skills` first, then `.claude/skills`: the first found wins",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "Kilo-Org/kilocode src/services/skills/SkillsManager.ts, as read for clients.md (December 2026)",
     },
     Install {
@@ -184,6 +198,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "the global skill (`~/.cline/skills`) beats the project's of the same name",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "cline/cline src/core/context/instructions/user-instructions/skills.ts (`discoverSkills`, `getAvailableSkills`) at 1040805a",
     },
     Install {
@@ -194,6 +209,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "the project's over the global one",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "zed-industries/zed crates/agent_skills/agent_skills.rs at 007ed5ce; zed.dev/docs/ai/skills",
     },
     Install {
@@ -211,6 +227,7 @@ pub static INSTALLS: [Install; 21] = [
         },
         wins: "the last one of the name (`Deduplicate`): a user skill over a built-in one",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "charmbracelet/crush internal/skills/skills.go at 1a71e7f7",
     },
     Install {
@@ -223,6 +240,7 @@ pub static INSTALLS: [Install; 21] = [
         },
         wins: "the first loaded, the user's (`~/.pi/agent/skills`) before the project's; the other is reported as a collision",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "badlogic/pi-mono packages/coding-agent/src/core/skills.ts (`loadSkills`) at 277544fd",
     },
     Install {
@@ -235,6 +253,7 @@ pub static INSTALLS: [Install; 21] = [
         },
         wins: "the first name seen, the project's first",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "block/goose crates/goose/src/skills/mod.rs and src/sources/mod.rs, as read for clients.md (December 2026)",
     },
     Install {
@@ -251,6 +270,7 @@ pub static INSTALLS: [Install; 21] = [
         },
         wins: "the last one added of a name, with a `duplicate skill name` warning in its log: the project's, scanned after the global ones",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "anomalyco/opencode packages/opencode/src/skill/index.ts (`loadSkills`, `add`) at 048f74f4",
     },
     Install {
@@ -263,6 +283,7 @@ pub static INSTALLS: [Install; 21] = [
         },
         wins: "the same id in a later source replaces it: project over agent (`~/.letta/agents/<id>/skills`) over global over bundled",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "letta-ai/letta-code src/agent/skills.ts (`discoverSkills`) at 04f7dd41",
     },
     Install {
@@ -273,6 +294,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "not documented",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "docs.augmentcode.com/cli/skills",
     },
     Install {
@@ -283,6 +305,7 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "not documented; its catalog lists 15,000 characters of skills in the order they arrive",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "docs.github.com, Add skills; github/copilot-cli#2314",
     },
     Install {
@@ -293,7 +316,33 @@ pub static INSTALLS: [Install; 21] = [
         looks: Looks::OneDown,
         wins: "the first of a name: the configured `skill_paths`, then the project's, then the user's (`~/.vibe/skills`, `~/.agents/skills`); a built-in skill's name is reserved",
         keeps_duplicates: false,
+        first_existing: &[],
         source: "mistral-vibe 3.0.3 vibe/core/skills/manager.py (`_discover_skills`, `_compute_search_paths`) and vibe/core/paths/_local_config_files.py",
+    },
+    Install {
+        client: "kimi-cli",
+        project: &[
+            ".kimi/skills",
+            ".claude/skills",
+            ".codex/skills",
+            ".agents/skills",
+        ],
+        user: &[
+            ".kimi/skills",
+            ".claude/skills",
+            ".codex/skills",
+            ".config/agents/skills",
+            ".agents/skills",
+        ],
+        depth: "one folder down: `<skills>/<name>/SKILL.md`, and a flat `<skills>/<name>.md` file is a skill too; of `.kimi`, `.claude` and `.codex` it scans only the first `skills` folder that exists, and of `~/.config/agents/skills` and `~/.agents/skills` the first; the project's folders are those of the repository's root (the nearest `.git`)",
+        looks: Looks::OneDown,
+        wins: "the first of a name (compared case-blind): the project's before the user's, then `extra_skill_dirs`, plugins and built-in skills; in one folder, a subfolder's skill before a flat file's",
+        keeps_duplicates: false,
+        first_existing: &[
+            &[".kimi/skills", ".claude/skills", ".codex/skills"],
+            &[".config/agents/skills", ".agents/skills"],
+        ],
+        source: "MoonshotAI/kimi-cli src/kimi_cli/skill/__init__.py (`find_user_skills_dirs`, `find_project_skills_dirs`, `resolve_skills_roots`, `discover_skills`), kimi-cli 1.52.0",
     },
 ];
 
@@ -303,6 +352,17 @@ pub fn install_for(client: &str) -> Option<&'static Install> {
 }
 
 impl Install {
+    /// The folder that keeps `folder` from being scanned: the first of its
+    /// [`Install::first_existing`] group before it that `exists`, if any.
+    pub fn shadowed_by(&self, folder: &str, exists: impl Fn(&str) -> bool) -> Option<&'static str> {
+        let group = self.first_existing.iter().find(|g| g.contains(&folder))?;
+        group
+            .iter()
+            .take_while(|f| **f != folder)
+            .find(|f| exists(f))
+            .copied()
+    }
+
     /// Where a skill folder named `dir` goes: each project folder, then each user folder.
     pub fn paths(&self, dir: &str) -> Vec<String> {
         let project = self.project.iter().map(|f| format!("{f}/{dir}/SKILL.md"));
@@ -314,6 +374,35 @@ impl Install {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kimi_scans_only_the_first_existing_folder_of_a_group() {
+        let kimi = install_for("kimi-cli").expect("kimi");
+        let some = |present: &'static [&'static str]| move |f: &str| present.contains(&f);
+        assert_eq!(
+            kimi.shadowed_by(".claude/skills", some(&[".kimi/skills"])),
+            Some(".kimi/skills")
+        );
+        assert_eq!(
+            kimi.shadowed_by(".claude/skills", some(&[".codex/skills"])),
+            None
+        );
+        assert_eq!(
+            kimi.shadowed_by(".codex/skills", some(&[".claude/skills"])),
+            Some(".claude/skills")
+        );
+        assert_eq!(
+            kimi.shadowed_by(".agents/skills", some(&[".config/agents/skills"])),
+            Some(".config/agents/skills")
+        );
+        assert_eq!(
+            kimi.shadowed_by(".agents/skills", some(&[".kimi/skills"])),
+            None
+        );
+        // Every other client scans every folder it names.
+        let codex = install_for("codex").expect("codex");
+        assert_eq!(codex.shadowed_by(".codex/skills", |_| true), None);
+    }
 
     #[test]
     fn every_profile_has_its_folders_in_the_same_order() {

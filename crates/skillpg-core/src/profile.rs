@@ -10,7 +10,7 @@ use crate::diagnostic::Severity;
 mod agents;
 pub use agents::{
     AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, COPILOT_CODE, CRUSH, GOOSE, KILO_CODE,
-    LETTA_CODE, MISTRAL_VIBE, OPENCODE, PI, ROO_CODE, ZED, ZED_LISTING,
+    KIMI_CLI, LETTA_CODE, MISTRAL_VIBE, OPENCODE, PI, ROO_CODE, ZED, ZED_LISTING,
 };
 
 // The field sets live with the profiles that name them, below the rules that read them, so
@@ -86,11 +86,16 @@ impl YamlDialect {
         match self.type_of(s) {
             LenientType::Null => true,
             LenientType::Str => s.value.is_empty(),
+            // YAML 1.1's false is also `no`, `off` and `n` (PyYAML, js-yaml 3).
             LenientType::Bool | LenientType::Int | LenientType::Float => {
                 matches!(
                     s.value.as_str(),
                     "false" | "False" | "FALSE" | "0" | "0.0" | "-0"
-                )
+                ) || (self == YamlDialect::Lenient
+                    && matches!(
+                        s.value.as_str(),
+                        "no" | "No" | "NO" | "off" | "Off" | "OFF" | "n" | "N"
+                    ))
             }
         }
     }
@@ -146,6 +151,8 @@ pub enum FieldSet {
     Pi,
     /// Goose's `SkillFrontmatter`: `name`, `description` and `metadata` (a map).
     Goose,
+    /// Kimi Code CLI's `Skill`: `name`, `description` and `type`; any other key is ignored.
+    Kimi,
     /// Mistral Vibe's `SkillMetadata`: the specification's six, `user-invocable` and
     /// `disable-model-invocation`; any other key is ignored.
     Vibe,
@@ -192,6 +199,7 @@ impl FieldSet {
                 "compatibility",
                 "metadata",
             ],
+            FieldSet::Kimi => &["name", "description", "type"],
             FieldSet::Vibe => &[
                 "name",
                 "description",
@@ -455,6 +463,9 @@ pub struct Profile {
     /// Whether a description of only whitespace counts as empty (the loaders that trim it);
     /// pydantic's `min_length=1` (Mistral Vibe) takes `'   '`.
     pub description_trimmed: bool,
+    /// Where a missing or empty (falsy) description gives way to the body's first non-blank
+    /// line, cut to this many characters with `…` (Kimi Code CLI: 240).
+    pub description_fallback: Option<usize>,
     /// How it decodes SKILL.md's bytes.
     pub utf8: Utf8Reading,
     /// The client's own package whose loader the test suite calls on every case
@@ -595,6 +606,7 @@ pub static SPEC: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: Some("skills-ref 0.1.1"),
     other_versions: "",
@@ -742,6 +754,7 @@ pub static CLAUDE_AI: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
@@ -900,6 +913,7 @@ pub static CLAUDE_CODE: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "",
@@ -961,6 +975,7 @@ pub static STRICT_YAML: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
@@ -1077,6 +1092,7 @@ pub static CODEX: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
@@ -1204,6 +1220,7 @@ pub static COPILOT: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
@@ -1310,6 +1327,7 @@ pub static CURSOR: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
@@ -1413,6 +1431,7 @@ pub static GEMINI_CLI: Profile = Profile {
     line_fallback: true,
     name_sanitized: ":\\/<>*?\"|",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Lossy,
     oracle: Some("@google/gemini-cli-core 0.61.0"),
     other_versions: "",
@@ -1491,7 +1510,7 @@ pub static GEMINI_CLI: Profile = Profile {
 };
 
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 21] = [
+pub static ALL: [&Profile; 22] = [
     &SPEC,
     &CLAUDE_AI,
     &CLAUDE_CODE,
@@ -1513,6 +1532,7 @@ pub static ALL: [&Profile; 21] = [
     &AUGMENT,
     &COPILOT_CLI,
     &MISTRAL_VIBE,
+    &KIMI_CLI,
 ];
 
 /// The clients grouped as a person looks for them (the spec and the readers that hold to it;
@@ -1538,6 +1558,7 @@ pub static GROUPS: [(&str, &[&str]); 6] = [
             "letta-code",
             "augment",
             "mistral-vibe",
+            "kimi-cli",
         ],
     ),
 ];

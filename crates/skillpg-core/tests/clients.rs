@@ -50,7 +50,7 @@ fn each_client_counts_a_description_in_its_own_unit() {
     // none of these (all over 1,024 bytes) loads there; Zed counts bytes too but only warns
     // (zed#58356); Cline, pi and Goose refuse no length; Augment's docs count characters; the
     // Copilot CLI follows Copilot's rules.
-    let expected: [(&Profile, [bool; 7]); 21] = [
+    let expected: [(&Profile, [bool; 7]); 22] = [
         (
             &profile::SPEC,
             [true, false, true, true, true, false, false],
@@ -112,6 +112,8 @@ fn each_client_counts_a_description_in_its_own_unit() {
             &profile::MISTRAL_VIBE,
             [true, false, true, true, true, false, false],
         ),
+        // Kimi Code CLI checks no length.
+        (&profile::KIMI_CLI, [true; 7]),
     ];
     // Every profile has its row.
     assert_eq!(expected.len(), profile::ALL.len());
@@ -301,10 +303,17 @@ fn a_verdict_never_contradicts_its_own_finding_that_loaders_see_no_frontmatter()
         // A client that decodes by the byte order mark (Mistral Vibe's `read_safe`, whose own
         // loader loads this file in tests/client_oracles.rs) reads the frontmatter.
         let decodes = p.utf8 == skillpg_core::profile::Utf8Reading::Sniffs;
+        // A client that needs no frontmatter still refuses bytes it cannot decode strictly
+        // (Kimi Code CLI's `read_text(encoding="utf-8")`).
+        let strict_refuses = p.utf8 == skillpg_core::profile::Utf8Reading::Strict
+            && p.is_gate("non-utf8-text")
+            && !p.is_gate("frontmatter-missing");
         let finding = diags.iter().find(|d| {
             d.rule == "non-utf8-text"
                 && d.message.contains(if decodes {
                     "reads the frontmatter"
+                } else if strict_refuses {
+                    "strict UTF-8"
                 } else {
                     "no frontmatter"
                 })
@@ -313,14 +322,14 @@ fn a_verdict_never_contradicts_its_own_finding_that_loaders_see_no_frontmatter()
         // Issue 36: its words are the verdict's (Claude Code loads it anyway, and says so).
         assert_eq!(
             finding.message.contains("still loads it"),
-            !decodes && !p.is_gate("frontmatter-missing"),
+            !decodes && !strict_refuses && !p.is_gate("frontmatter-missing"),
             "{}: {}",
             p.key,
             finding.message
         );
         assert_eq!(
             is_valid(&diags),
-            decodes || !p.is_gate("frontmatter-missing"),
+            decodes || (!strict_refuses && !p.is_gate("frontmatter-missing")),
             "{}: a client that needs frontmatter refuses a file whose frontmatter it cannot see",
             p.key
         );
@@ -773,4 +782,91 @@ fn opencode_takes_an_empty_description_and_refuses_one_that_is_not_a_string() {
     let spec = check(&skill_md("ok", md(" \"\"").into_bytes()), &profile::SPEC);
     assert!(spec.iter().any(|d| d.rule == "description-empty"));
     assert!(!spec.iter().any(|d| d.rule == "description-not-string"));
+}
+
+#[test]
+fn kimi_code_cli_refuses_almost_nothing_and_describes_a_skill_by_its_first_line() {
+    use skillpg_core::catalog::InstalledSkill;
+    // Written from kimi-cli 1.52.0's skill/__init__.py (`parse_skill_text`) and
+    // utils/frontmatter.py (`parse_frontmatter`) before the run; Kimi's package cannot run here
+    // (Python 3.12 and its kosong library), so these are its code read, not its code run.
+    let kimi = &profile::KIMI_CLI;
+    let body = "# Title\n\nFirst real line.\n";
+    let with = |fm: &str| format!("---\n{fm}\n---\n{body}");
+    // No frontmatter, an unclosed one, no name or description: still a skill.
+    assert_eq!(loads(kimi, "notes", body), Ok(()));
+    assert_eq!(
+        loads(kimi, "notes", "---\nname: notes\n# never closed\n"),
+        Ok(())
+    );
+    assert_eq!(loads(kimi, "notes", &with("license: MIT")), Ok(()));
+    // No name rule, no length, no folder match.
+    assert_eq!(
+        loads(kimi, "x", &with("name: a/B_c\ndescription: Does it.")),
+        Ok(())
+    );
+    let long = format!("name: x\ndescription: {}", "word ".repeat(500));
+    assert_eq!(loads(kimi, "x", &with(&long)), Ok(()));
+    // A falsy name or description gives way (YAML 1.1's `no` is false); a truthy one that is
+    // not a string fails pydantic's `str`.
+    assert_eq!(loads(kimi, "x", &with("name: no\ndescription: 0")), Ok(()));
+    assert_eq!(
+        loads(kimi, "x", &with("name: 123\ndescription: Does it.")),
+        Err("name-not-string".into())
+    );
+    assert_eq!(
+        loads(kimi, "x", &with("name: x\ndescription: 42")),
+        Err("description-not-string".into())
+    );
+    // `type` is `standard` or `flow` (or falsy); 14 corpus skills say `type: technique`.
+    assert_eq!(
+        loads(kimi, "x", &with("name: x\ndescription: D.\ntype: flow")),
+        Ok(())
+    );
+    assert_eq!(
+        loads(
+            kimi,
+            "x",
+            &with("name: x\ndescription: D.\ntype: technique")
+        ),
+        Err("skill-type-unknown".into())
+    );
+    assert_eq!(
+        loads(kimi, "x", &with("name: x\ndescription: D.\ntype: ~")),
+        Ok(())
+    );
+    // Elsewhere `type` is only an unknown field.
+    assert_eq!(
+        loads(
+            &profile::CODEX,
+            "x",
+            &with("name: x\ndescription: D.\ntype: technique")
+        ),
+        Ok(())
+    );
+    // YAML that does not parse, or is not a mapping, keeps the skill out.
+    assert_eq!(
+        loads(kimi, "x", &with("name: [x")),
+        Err("invalid-yaml".into())
+    );
+    // Listed by the folder's name and the body's first line, cut at 240 characters with `…`.
+    let a = skill_md("notes", body.as_bytes().to_vec());
+    let listed = InstalledSkill::from_analysis(&a, kimi);
+    assert_eq!(
+        (listed.name.as_str(), listed.description.as_str()),
+        ("notes", "# Title")
+    );
+    let a = skill_md(
+        "x",
+        with("name: x\ndescription: ''")
+            .replace("# Title", &"y".repeat(300))
+            .into_bytes(),
+    );
+    let listed = InstalledSkill::from_analysis(&a, kimi);
+    assert_eq!(listed.description, format!("{}\u{2026}", "y".repeat(239)));
+    let a = skill_md("x", b"---\nname: x\n---\n".to_vec());
+    assert_eq!(
+        InstalledSkill::from_analysis(&a, kimi).description,
+        "No description provided."
+    );
 }

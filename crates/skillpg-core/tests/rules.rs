@@ -31,7 +31,7 @@ fn cases() -> Vec<Case> {
         CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, GOOSE, OPENCODE, SPEC,
         STRICT_YAML, ZED,
     };
-    use skillpg_core::profile::{MISTRAL_VIBE, PI};
+    use skillpg_core::profile::{KIMI_CLI, MISTRAL_VIBE, PI};
     let big = "word ".repeat(12_000);
     let mut v = vec![
         md("ok", "clean skill", OK, &SPEC),
@@ -78,6 +78,9 @@ fn cases() -> Vec<Case> {
         md("ok", "blank lines before the opening dashes: Vibe's split allows them", "\n\n---\nname: ok\ndescription: Use when testing.\n---\n", &MISTRAL_VIBE),
         md("ok", "a description of spaces: pydantic's min_length takes it (Vibe)", "---\nname: ok\ndescription: '   '\n---\n", &MISTRAL_VIBE),
         md("Ok", "a capital in the name: Vibe's pattern refuses it, the folder need not match", "---\nname: Ok\ndescription: Use when testing.\n---\n", &MISTRAL_VIBE),
+        // Kimi Code CLI, written from kimi-cli 1.52.0's skill/__init__.py first.
+        md("ok", "type technique: Kimi knows only standard and flow", "---\nname: ok\ndescription: Use when testing.\ntype: technique\n---\n", &KIMI_CLI),
+        md("ok", "no frontmatter: Kimi names it after the folder and reads the first line", "# Ok\n\nUse when testing.\n", &KIMI_CLI),
         Case { name: "Latin-1 bytes: pi reads them as replacement characters and loads", dir: "ok", files: vec![("SKILL.md", b"---\nname: ok\ndescription: Caf\xe9 menus. Use when testing.\n---\n".to_vec())], profile: &PI },
         md("ok", "name a number (pi throws, and skips it)", "---\nname: 123\ndescription: Use when testing.\n---\n", &PI),
         md("ok", "name null (pi takes the folder's name)", "---\nname: ~\ndescription: Use when testing.\n---\n", &PI),

@@ -160,6 +160,7 @@ pub static ROO_CODE: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "",
@@ -213,6 +214,7 @@ pub static CLINE: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "Models the extension's loader (`src/core/context/instructions/user-instructions/skills.ts`). Cline's app now lists disk skills through its SDK (`sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts`): there the name falls back to the folder's, the description is optional, and an empty body is refused (12 of 34 test skills get another verdict)",
@@ -344,6 +346,7 @@ pub static ZED: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "Models Zed after PRs #57466 and #57510 (2026-05-22), #58356 (2026-06-02) and #63766 (2026-09). Earlier releases read SKILL.md in 4 KiB chunks, which broke some files whose multi-byte characters crossed a chunk (zed#57463); before #58356 an over-long description was refused rather than warned about; before #63766 lengths were counted in bytes, not characters. The 100 KiB limit holds in every release",
@@ -481,6 +484,7 @@ pub static CRUSH: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
@@ -616,6 +620,7 @@ pub static PI: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Lossy,
     oracle: Some("@mariozechner/pi-coding-agent 0.73.1"),
     other_versions: "",
@@ -721,6 +726,7 @@ pub static GOOSE: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
@@ -824,6 +830,7 @@ pub static OPENCODE: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "",
@@ -925,6 +932,7 @@ pub static LETTA_CODE: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Lossy,
     oracle: None,
     other_versions: "Newer releases also read `.agents/skills` in the project (clients.md, turn 5); the folders `skillpg where` lists are the ones at the commit read",
@@ -997,6 +1005,7 @@ pub static AUGMENT: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: true,
+    description_fallback: None,
     utf8: Utf8Reading::Strict,
     oracle: None,
     other_versions: "",
@@ -1170,6 +1179,7 @@ pub static MISTRAL_VIBE: Profile = Profile {
     line_fallback: false,
     name_sanitized: "",
     description_trimmed: false,
+    description_fallback: None,
     utf8: Utf8Reading::Sniffs,
     oracle: Some("mistral-vibe 3.0.3"),
     other_versions: "",
@@ -1263,6 +1273,104 @@ pub static MISTRAL_VIBE: Profile = Profile {
     severities: &[
         // manager.py only logs `Skill name '…' doesn't match directory name '…'`.
         ("name-dir-mismatch", W),
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
+/// Kimi Code CLI (`MoonshotAI/kimi-cli` `src/kimi_cli/skill/`): it refuses almost nothing. No
+/// frontmatter, an unclosed one, or no name or description is a skill named after its folder,
+/// described by the body's first line; only YAML that does not parse, a name or description
+/// that is there and not a string, a `type` other than `standard` or `flow`, and bytes that are
+/// not UTF-8 keep a skill out. Read from its source: its package needs Python 3.12 and
+/// libraries (kosong) that use 3.12's generic syntax, which this project's Python cannot run.
+pub static KIMI_CLI: Profile = Profile {
+    key: "kimi-cli",
+    title: "Kimi Code CLI",
+    short: "Kimi",
+    as_of: "MoonshotAI/kimi-cli src/kimi_cli/skill/__init__.py and src/kimi_cli/utils/frontmatter.py as shipped in kimi-cli 1.52.0 (PyPI), read 2026-12-06",
+    // PyYAML's safe_load: YAML 1.1 types, the last repeated key wins.
+    yaml: YamlDialect::Lenient,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Kimi,
+    name_charset: NameCharset::NoSlash,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    // `name = frontmatter.get("name") or default_name` (the folder's name).
+    name_required: false,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::CodePoints,
+    listing: None,
+    source_url: "https://github.com/MoonshotAI/kimi-cli/blob/main/src/kimi_cli/skill/__init__.py",
+    on_bad_yaml: None,
+    scans_inside_skills: false,
+    skill_md_max_bytes: None,
+    name_dir_fold_case: false,
+    requotes_colon_values: false,
+    reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
+    description_trimmed: false,
+    // `_first_meaningful_line`, cut by `_truncate` (`_DESCRIPTION_FALLBACK_MAX_LEN = 240`).
+    description_fallback: Some(240),
+    utf8: Utf8Reading::Strict,
+    oracle: None,
+    other_versions: "Models the Python kimi-cli, the last release on PyPI (1.52.0). Moonshot's newer Kimi Code ships as a native binary, whose loader could not be read here",
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("Kimi Code CLI");
+        [
+            gate(
+                "skill-nested",
+                "skill/__init__.py `discover_skills`: only `<skills>/<entry>/SKILL.md` of each direct subfolder (and flat `<skills>/<name>.md` files)",
+            ),
+            gate(
+                "missing-skill-md",
+                "skill/__init__.py: `skill_md = entry / \"SKILL.md\"`; `if not await skill_md.is_file(): continue`",
+            ),
+            gate(
+                "skill-md-lowercase",
+                "skill/__init__.py looks for `SKILL.md` only",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "non-utf8-text",
+                "skill/__init__.py: `read_text(encoding=\"utf-8\")` raises `UnicodeDecodeError`, which `except OSError` does not catch: it leaves `discover_skills` with the whole folder's scan (read, not run)",
+            ),
+            gate(
+                "invalid-yaml",
+                "utils/frontmatter.py: `Invalid frontmatter YAML.`; `discover_skills` logs `Skipping invalid skill`",
+            ),
+            gate(
+                "yaml-tab",
+                "PyYAML refuses a tab where indentation goes: `Invalid frontmatter YAML.`",
+            ),
+            gate(
+                "frontmatter-not-mapping",
+                "utils/frontmatter.py: `Frontmatter YAML must be a mapping.`",
+            ),
+            gate(
+                "name-not-string",
+                "skill/__init__.py `Skill.name: str`: a name that is there, not empty and not a string fails pydantic's check (an empty one gives way to the folder's name)",
+            ),
+            gate(
+                "description-not-string",
+                "skill/__init__.py `Skill.description: str`: a description that is there, not empty and not a string fails pydantic's check (an empty one gives way to the body's first line)",
+            ),
+            gate(
+                "skill-type-unknown",
+                "skill/__init__.py `parse_skill_text`: `Invalid skill type \"…\"` for a `type` other than `standard` or `flow`",
+            ),
+        ]
+    },
+    severities: &[
+        // It checks no name rule, no length and no folder match.
+        ("name-dir-mismatch", I),
         ("unknown-field", I),
         NOT_THEIRS[0],
         NOT_THEIRS[1],

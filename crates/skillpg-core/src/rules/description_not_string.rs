@@ -15,6 +15,7 @@
 
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
+use crate::yaml::Node;
 
 pub static META: RuleMeta = RuleMeta {
     code: "SPG092",
@@ -34,6 +35,14 @@ pub fn check(cx: &mut Cx) {
     let Err(type_name) = cx.as_string(node) else {
         return;
     };
+    // A falsy one gives way to the body's first line where the client has that fallback (Kimi
+    // Code CLI's `frontmatter.get("description") or …`).
+    if cx.profile.description_fallback.is_some()
+        && let Node::Scalar(s) = node
+        && cx.profile.yaml.reads_falsy(s)
+    {
+        return;
+    }
     // The engine names YAML's types as Python does; a JavaScript client reads `null`.
     let type_name = if type_name == "NoneType" {
         "null"

@@ -31,8 +31,14 @@ pub fn check(cx: &mut Cx) {
     let first_line_end = doc.text.find('\n').unwrap_or(doc.text.len());
     let message = match cx.profile.wording {
         _ if !cx.profile.name_required && !cx.profile.is_gate(META.name) => format!(
-            "no YAML frontmatter: {} still loads the skill, named after its folder `{}`, with the body's first paragraph as its description",
-            cx.profile.title, cx.a.dir_name
+            "no YAML frontmatter: {} still loads the skill, named after its folder `{}`, with the body's first {} as its description",
+            cx.profile.title,
+            cx.a.dir_name,
+            if cx.profile.description_fallback.is_some() {
+                "line"
+            } else {
+                "paragraph"
+            }
         ),
         // A name from the folder is not enough where a description is required (pi).
         _ if !cx.profile.name_required => format!(

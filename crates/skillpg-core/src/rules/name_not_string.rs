@@ -41,11 +41,7 @@ pub fn check(cx: &mut Cx) {
             Some(format!("`{}`, which reads as null", s.value))
         }
         Node::Scalar(s)
-            if cx.profile.yaml.type_of(s) != LenientType::Str
-                && matches!(
-                    s.value.as_str(),
-                    "false" | "False" | "FALSE" | "0" | "0.0" | "-0"
-                ) =>
+            if cx.profile.yaml.type_of(s) != LenientType::Str && cx.profile.yaml.reads_falsy(s) =>
         {
             Some(format!("`{}`, which reads as empty", s.value))
         }

@@ -35,6 +35,14 @@ pub fn check(cx: &mut Cx) {
             "{} decodes it by its byte order mark and reads the frontmatter; other clients read skills as UTF-8 and see none",
             cx.profile.title
         )
+    } else if reading == Utf8Reading::Strict
+        && cx.profile.is_gate(META.name)
+        && !cx.profile.is_gate("frontmatter-missing")
+    {
+        format!(
+            "{} reads skills as strict UTF-8, and the decoding error keeps this one out",
+            cx.profile.title
+        )
     } else if cx.profile.is_gate("frontmatter-missing") {
         "skills are read as UTF-8, so loaders see no frontmatter".to_owned()
     } else {
