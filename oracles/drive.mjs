@@ -14,7 +14,7 @@
 //
 // Each loader is imported from the installed package by its file (the packages' export maps do
 // not name these modules), exactly as the package ships it: nothing here re-implements a rule.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -62,6 +62,31 @@ const CLIENTS = {
         return own
           ? { loads: true, name: own.name, description: own.description, why: null }
           : { loads: false, name: null, description: null, why: null };
+      };
+    },
+  },
+  // Qwen Code: `SkillManager.loadSkillsFromDir` (packages/core/src/skills/skill-manager.ts),
+  // which reads `<dir>/<entry>/SKILL.md` for each direct subfolder. The package ships one
+  // bundle split in hashed chunks, so the chunk that defines the class is found by its text;
+  // here the skill folder's parent is loaded once and the folder's own SKILL.md answers.
+  'qwen-code': {
+    package: '@qwen-code/qwen-code',
+    async open() {
+      const chunks = join(modules, this.package, 'chunks');
+      const file = readdirSync(chunks).find((f) =>
+        f.endsWith('.js') && readFileSync(join(chunks, f), 'utf8').includes('var SkillManager = class'),
+      );
+      const { SkillManager } = await load(this.package, join('chunks', file));
+      const manager = new SkillManager({});
+      const byParent = new Map();
+      return async (folder) => {
+        if (discovering) return (await manager.loadSkillsFromDir(folder, 'project')).map((s) => dirname(s.filePath));
+        const parent = dirname(folder);
+        if (!byParent.has(parent)) byParent.set(parent, await manager.loadSkillsFromDir(parent, 'project'));
+        const own = byParent.get(parent).find((s) => s.filePath === join(folder, 'SKILL.md'));
+        if (own) return { loads: true, name: own.name, description: own.description, why: null };
+        const error = manager.getParseErrors().get(join(folder, 'SKILL.md'));
+        return { loads: false, name: null, description: null, why: error?.message ?? null };
       };
     },
   },

@@ -22,7 +22,7 @@ use std::process::Command;
 use serde_json::Value;
 
 /// The clients with an oracle: the profile's key, which is the driver's client too.
-const ORACLES: &[&str] = &["gemini-cli", "pi", "mistral-vibe"];
+const ORACLES: &[&str] = &["gemini-cli", "pi", "mistral-vibe", "qwen-code"];
 
 /// The oracles whose client is a Python package, driven by `oracles/python/drive.py` in the
 /// virtual environment `scripts/test` makes (the others by `oracles/drive.mjs`).
@@ -289,7 +289,9 @@ struct Case {
     bytes: Vec<u8>,
 }
 
-/// The stress classes, drawn together: `n` cases, the same on every run.
+/// The stress classes, drawn together: `n` cases, the same on every run. Some are there for
+/// one client's field checks (Qwen Code's `allowedTools`, `model` and `paths`; Mistral Vibe's
+/// typed `license`, `metadata` and `compatibility`; Kimi Code CLI's `type`).
 fn generate(n: usize) -> Vec<Case> {
     let names: Vec<(String, &str)> = vec![
         ("name: my-skill".into(), "my-skill"),
@@ -316,6 +318,8 @@ fn generate(n: usize) -> Vec<Case> {
         ("name: 技能".into(), "技能"),
         (format!("name: {}", "a".repeat(65)), "long-name"),
         ("name: 'my-skill'".into(), "my-skill"),
+        ("name: my.skill:v2".into(), "my.skill-v2"),
+        ("name: \"my-skill\"".into(), "my-skill"),
     ];
     let descriptions: Vec<String> = vec![
         "description: Formats tables. Use when the user pastes CSV.".into(),
@@ -337,6 +341,8 @@ fn generate(n: usize) -> Vec<Case> {
         "description: Use when: the user asks".into(),
         "description: >\n  Folded text\n  over lines.".into(),
         "description: \"Quoted: with colon\"".into(),
+        "description:\n  - k: v".into(),
+        "description:   Padded.   ".into(),
     ];
     let extras: Vec<String> = vec![
         String::new(),
@@ -352,6 +358,15 @@ fn generate(n: usize) -> Vec<Case> {
         "\tbad: tab".into(),
         "disable-model-invocation: true".into(),
         "when_to_use: When asked.".into(),
+        "allowedTools: Read".into(),
+        "allowedTools:\n  - Read".into(),
+        "model: 5".into(),
+        "paths:\n  - /abs/**".into(),
+        "paths:\n  - src/**".into(),
+        "type: technique".into(),
+        "license: yes".into(),
+        "metadata: ~".into(),
+        "compatibility: 5".into(),
     ];
     let mut rng = Rng(0x0bac_1e5e_ed00_0042);
     let mut cases = Vec::with_capacity(n);
@@ -418,6 +433,14 @@ fn generate(n: usize) -> Vec<Case> {
             dir: "encoded".to_owned(),
             file: "SKILL.md",
             bytes,
+        });
+    }
+    // Frontmatter that is no mapping: empty, blank, a list, a scalar, a comment.
+    for fm in ["", "\n", "- a\n- b\n", "just text\n", "# only a comment\n"] {
+        cases.push(Case {
+            dir: "not-a-map".to_owned(),
+            file: "SKILL.md",
+            bytes: format!("---\n{fm}---\n# Body\n\nText.\n").into_bytes(),
         });
     }
     cases

@@ -78,6 +78,12 @@ fn client_reading(
     analysis: &crate::Analysis,
     profile: &Profile,
 ) -> (Option<String>, Option<String>) {
+    if let Some(replay) = profile.replay {
+        return match analysis.doc.as_ref().map(|d| replay(&d.text)) {
+            Some(Ok(read)) => (Some(read.name), Some(read.description)),
+            _ => (None, None),
+        };
+    }
     if profile.split == crate::profile::SplitRule::DashLines
         && let Some(doc) = analysis.dash_lines_doc.as_ref()
     {

@@ -153,6 +153,10 @@ pub mod sources {
         title: "Gemini CLI skill loader (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts)",
         url: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts",
     };
+    pub const QWEN_CODE: SourceRef = SourceRef {
+        title: "Qwen Code skill manager (QwenLM/qwen-code packages/core/src/skills/skill-manager.ts, utils/yaml-parser.ts)",
+        url: "https://github.com/QwenLM/qwen-code/tree/main/packages/core/src/skills",
+    };
     pub const KIMI_CLI: SourceRef = SourceRef {
         title: "Kimi Code CLI skill loader (MoonshotAI/kimi-cli src/kimi_cli/skill/__init__.py)",
         url: "https://github.com/MoonshotAI/kimi-cli/blob/main/src/kimi_cli/skill/__init__.py",

@@ -68,7 +68,7 @@ pub struct Install {
 }
 
 /// Every client's folders, in the order of [`crate::profile::ALL`].
-pub static INSTALLS: [Install; 22] = [
+pub static INSTALLS: [Install; 23] = [
     Install {
         client: "spec",
         project: &[],
@@ -343,6 +343,17 @@ pub static INSTALLS: [Install; 22] = [
             &[".config/agents/skills", ".agents/skills"],
         ],
         source: "MoonshotAI/kimi-cli src/kimi_cli/skill/__init__.py (`find_user_skills_dirs`, `find_project_skills_dirs`, `resolve_skills_roots`, `discover_skills`), kimi-cli 1.52.0",
+    },
+    Install {
+        client: "qwen-code",
+        project: &[".qwen/skills", ".agents/skills"],
+        user: &[".qwen/skills", ".agents/skills"],
+        depth: "one folder down: `<skills>/<name>/SKILL.md` of each direct subfolder (or a link to one); the project's folders are skipped when the project is the home folder",
+        looks: Looks::OneDown,
+        wins: "the first of a name: the project's (`.qwen/skills` before `.agents/skills`) over the user's (`~/.qwen/skills`, `~/.agents/skills`, then configured folders), over extensions' and bundled skills",
+        keeps_duplicates: false,
+        first_existing: &[],
+        source: "QwenLM/qwen-code packages/core/src/skills/skill-manager.ts (`getSkillsBaseDirs`, `listSkillsAtLevel`, `collectCachedSkills`) as bundled in @qwen-code/qwen-code 0.24.4",
     },
 ];
 

@@ -18,6 +18,7 @@ pub mod ingest;
 pub mod install;
 pub mod links;
 pub mod profile;
+pub mod replay;
 pub mod rules;
 pub mod yaml;
 

@@ -10,7 +10,7 @@ use crate::diagnostic::Severity;
 mod agents;
 pub use agents::{
     AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, COPILOT_CODE, CRUSH, GOOSE, KILO_CODE,
-    KIMI_CLI, LETTA_CODE, MISTRAL_VIBE, OPENCODE, PI, ROO_CODE, ZED, ZED_LISTING,
+    KIMI_CLI, LETTA_CODE, MISTRAL_VIBE, OPENCODE, PI, QWEN_CODE, ROO_CODE, ZED, ZED_LISTING,
 };
 
 // The field sets live with the profiles that name them, below the rules that read them, so
@@ -151,6 +151,10 @@ pub enum FieldSet {
     Pi,
     /// Goose's `SkillFrontmatter`: `name`, `description` and `metadata` (a map).
     Goose,
+    /// Qwen Code's `SkillConfig`: `name`, `description`, `allowedTools`, `hooks`, `model`,
+    /// `argument-hint`, `when_to_use`, `disable-model-invocation`, `user-invocable`, `paths` and
+    /// `priority`; any other key is ignored.
+    Qwen,
     /// Kimi Code CLI's `Skill`: `name`, `description` and `type`; any other key is ignored.
     Kimi,
     /// Mistral Vibe's `SkillMetadata`: the specification's six, `user-invocable` and
@@ -200,6 +204,19 @@ impl FieldSet {
                 "metadata",
             ],
             FieldSet::Kimi => &["name", "description", "type"],
+            FieldSet::Qwen => &[
+                "name",
+                "description",
+                "allowedTools",
+                "hooks",
+                "model",
+                "argument-hint",
+                "when_to_use",
+                "disable-model-invocation",
+                "user-invocable",
+                "paths",
+                "priority",
+            ],
             FieldSet::Vibe => &[
                 "name",
                 "description",
@@ -468,6 +485,10 @@ pub struct Profile {
     pub description_fallback: Option<usize>,
     /// How it decodes SKILL.md's bytes.
     pub utf8: Utf8Reading,
+    /// The client's loader replayed whole ([`crate::replay`]), where its reading is not
+    /// YAML's and its checks run on that reading: its refusal is `loader-replay-refuses`, and
+    /// its reading is what the listing shows.
+    pub replay: Option<crate::replay::Replay>,
     /// The client's own package whose loader the test suite calls on every case
     /// (`tests/client_oracles.rs`), as `package version`; `None` where the profile rests on
     /// reading the source (`as_of`).
@@ -504,6 +525,15 @@ impl Profile {
             .map(|(_, s)| *s)
             .unwrap_or(Some(default));
         chosen.map(|s| s.min(Severity::Warning))
+    }
+
+    /// Whether the client refuses a SKILL.md whose frontmatter it cannot see: its
+    /// `frontmatter-missing` is a gate, or its replayed loader refuses a file without one.
+    pub fn needs_frontmatter(&self) -> bool {
+        self.is_gate("frontmatter-missing")
+            || self
+                .replay
+                .is_some_and(|replay| replay("# A body and no frontmatter\n").is_err())
     }
 
     /// Whether `rule` is one of this profile's documented gates.
@@ -608,6 +638,7 @@ pub static SPEC: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: Some("skills-ref 0.1.1"),
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -756,6 +787,7 @@ pub static CLAUDE_AI: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -915,6 +947,7 @@ pub static CLAUDE_CODE: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Lossy,
+    replay: None,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -977,6 +1010,7 @@ pub static STRICT_YAML: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1094,6 +1128,7 @@ pub static CODEX: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "",
     // loader.rs: serde's derive reads `name`, `description` and `metadata` (and
@@ -1222,6 +1257,7 @@ pub static COPILOT: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1329,6 +1365,7 @@ pub static CURSOR: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1433,6 +1470,7 @@ pub static GEMINI_CLI: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Lossy,
+    replay: None,
     oracle: Some("@google/gemini-cli-core 0.61.0"),
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1479,6 +1517,10 @@ pub static GEMINI_CLI: Profile = Profile {
             "skillLoader.ts: no `FRONTMATTER_REGEX` match: the skill is skipped",
         ),
         gate(
+            "frontmatter-not-mapping",
+            "skillLoader.ts: a frontmatter that YAML reads as a list, a scalar or nothing gives no `name` or `description`, and the skill is skipped (its own loader, run in tests/client_oracles.rs)",
+        ),
+        gate(
             "fallback-fields-missing",
             "skillLoader.ts `parseSimpleFrontmatter`: when js-yaml throws, it returns nothing unless it finds both a `name:` and a `description:` line, and the skill is skipped",
         ),
@@ -1510,7 +1552,7 @@ pub static GEMINI_CLI: Profile = Profile {
 };
 
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 22] = [
+pub static ALL: [&Profile; 23] = [
     &SPEC,
     &CLAUDE_AI,
     &CLAUDE_CODE,
@@ -1533,6 +1575,7 @@ pub static ALL: [&Profile; 22] = [
     &COPILOT_CLI,
     &MISTRAL_VIBE,
     &KIMI_CLI,
+    &QWEN_CODE,
 ];
 
 /// The clients grouped as a person looks for them (the spec and the readers that hold to it;
@@ -1559,6 +1602,7 @@ pub static GROUPS: [(&str, &[&str]); 6] = [
             "augment",
             "mistral-vibe",
             "kimi-cli",
+            "qwen-code",
         ],
     ),
 ];

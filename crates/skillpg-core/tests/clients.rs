@@ -50,7 +50,7 @@ fn each_client_counts_a_description_in_its_own_unit() {
     // none of these (all over 1,024 bytes) loads there; Zed counts bytes too but only warns
     // (zed#58356); Cline, pi and Goose refuse no length; Augment's docs count characters; the
     // Copilot CLI follows Copilot's rules.
-    let expected: [(&Profile, [bool; 7]); 22] = [
+    let expected: [(&Profile, [bool; 7]); 23] = [
         (
             &profile::SPEC,
             [true, false, true, true, true, false, false],
@@ -112,8 +112,9 @@ fn each_client_counts_a_description_in_its_own_unit() {
             &profile::MISTRAL_VIBE,
             [true, false, true, true, true, false, false],
         ),
-        // Kimi Code CLI checks no length.
+        // Kimi Code CLI and Qwen Code check no length.
         (&profile::KIMI_CLI, [true; 7]),
+        (&profile::QWEN_CODE, [true; 7]),
     ];
     // Every profile has its row.
     assert_eq!(expected.len(), profile::ALL.len());
@@ -307,7 +308,7 @@ fn a_verdict_never_contradicts_its_own_finding_that_loaders_see_no_frontmatter()
         // (Kimi Code CLI's `read_text(encoding="utf-8")`).
         let strict_refuses = p.utf8 == skillpg_core::profile::Utf8Reading::Strict
             && p.is_gate("non-utf8-text")
-            && !p.is_gate("frontmatter-missing");
+            && !p.needs_frontmatter();
         let finding = diags.iter().find(|d| {
             d.rule == "non-utf8-text"
                 && d.message.contains(if decodes {
@@ -322,14 +323,14 @@ fn a_verdict_never_contradicts_its_own_finding_that_loaders_see_no_frontmatter()
         // Issue 36: its words are the verdict's (Claude Code loads it anyway, and says so).
         assert_eq!(
             finding.message.contains("still loads it"),
-            !decodes && !strict_refuses && !p.is_gate("frontmatter-missing"),
+            !decodes && !strict_refuses && !p.needs_frontmatter(),
             "{}: {}",
             p.key,
             finding.message
         );
         assert_eq!(
             is_valid(&diags),
-            decodes || (!strict_refuses && !p.is_gate("frontmatter-missing")),
+            decodes || (!strict_refuses && !p.needs_frontmatter()),
             "{}: a client that needs frontmatter refuses a file whose frontmatter it cannot see",
             p.key
         );

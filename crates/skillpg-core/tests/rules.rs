@@ -31,7 +31,7 @@ fn cases() -> Vec<Case> {
         CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, GOOSE, OPENCODE, SPEC,
         STRICT_YAML, ZED,
     };
-    use skillpg_core::profile::{KIMI_CLI, MISTRAL_VIBE, PI};
+    use skillpg_core::profile::{KIMI_CLI, MISTRAL_VIBE, PI, QWEN_CODE};
     let big = "word ".repeat(12_000);
     let mut v = vec![
         md("ok", "clean skill", OK, &SPEC),
@@ -81,6 +81,10 @@ fn cases() -> Vec<Case> {
         // Kimi Code CLI, written from kimi-cli 1.52.0's skill/__init__.py first.
         md("ok", "type technique: Kimi knows only standard and flow", "---\nname: ok\ndescription: Use when testing.\ntype: technique\n---\n", &KIMI_CLI),
         md("ok", "no frontmatter: Kimi names it after the folder and reads the first line", "# Ok\n\nUse when testing.\n", &KIMI_CLI),
+        // Qwen Code, written from @qwen-code/qwen-code 0.24.4's parseSkillContent first.
+        md("ok", "a repeated key: Qwen's line parser keeps the quotes, and `'ok'` fails its name pattern", "---\nname: 'ok'\ndescription: Use when testing.\nname: 'ok'\n---\n", &QWEN_CODE),
+        md("Ok_v2", "capitals, `_` and a number: Qwen's pattern takes them, and String(123) too", "---\nname: Ok_v2\ndescription: 123\n---\n", &QWEN_CODE),
+        md("ok", "a description that is a map: String() throws on Qwen's null-prototype object", "---\nname: ok\ndescription:\n  k: v\n---\n", &QWEN_CODE),
         Case { name: "Latin-1 bytes: pi reads them as replacement characters and loads", dir: "ok", files: vec![("SKILL.md", b"---\nname: ok\ndescription: Caf\xe9 menus. Use when testing.\n---\n".to_vec())], profile: &PI },
         md("ok", "name a number (pi throws, and skips it)", "---\nname: 123\ndescription: Use when testing.\n---\n", &PI),
         md("ok", "name null (pi takes the folder's name)", "---\nname: ~\ndescription: Use when testing.\n---\n", &PI),

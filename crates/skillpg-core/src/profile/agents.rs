@@ -162,6 +162,7 @@ pub static ROO_CODE: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Lossy,
+    replay: None,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -216,6 +217,7 @@ pub static CLINE: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Lossy,
+    replay: None,
     oracle: None,
     other_versions: "Models the extension's loader (`src/core/context/instructions/user-instructions/skills.ts`). Cline's app now lists disk skills through its SDK (`sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts`): there the name falls back to the folder's, the description is optional, and an empty body is refused (12 of 34 test skills get another verdict)",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -348,6 +350,7 @@ pub static ZED: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "Models Zed after PRs #57466 and #57510 (2026-05-22), #58356 (2026-06-02) and #63766 (2026-09). Earlier releases read SKILL.md in 4 KiB chunks, which broke some files whose multi-byte characters crossed a chunk (zed#57463); before #58356 an over-long description was refused rather than warned about; before #63766 lengths were counted in bytes, not characters. The 100 KiB limit holds in every release",
     // serde's derive of `SkillMetadata`: a repeated field is `duplicate field`; other keys
@@ -486,6 +489,7 @@ pub static CRUSH: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -622,6 +626,7 @@ pub static PI: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Lossy,
+    replay: None,
     oracle: Some("@mariozechner/pi-coding-agent 0.73.1"),
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -728,6 +733,7 @@ pub static GOOSE: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "",
     // serde's derive of `SkillFrontmatter`: a repeated field is `duplicate field`.
@@ -832,6 +838,7 @@ pub static OPENCODE: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Lossy,
+    replay: None,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -934,6 +941,7 @@ pub static LETTA_CODE: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Lossy,
+    replay: None,
     oracle: None,
     other_versions: "Newer releases also read `.agents/skills` in the project (clients.md, turn 5); the folders `skillpg where` lists are the ones at the commit read",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1007,6 +1015,7 @@ pub static AUGMENT: Profile = Profile {
     description_trimmed: true,
     description_fallback: None,
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1181,6 +1190,7 @@ pub static MISTRAL_VIBE: Profile = Profile {
     description_trimmed: false,
     description_fallback: None,
     utf8: Utf8Reading::Sniffs,
+    replay: None,
     oracle: Some("mistral-vibe 3.0.3"),
     other_versions: "",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1317,6 +1327,7 @@ pub static KIMI_CLI: Profile = Profile {
     // `_first_meaningful_line`, cut by `_truncate` (`_DESCRIPTION_FALLBACK_MAX_LEN = 240`).
     description_fallback: Some(240),
     utf8: Utf8Reading::Strict,
+    replay: None,
     oracle: None,
     other_versions: "Models the Python kimi-cli, the last release on PyPI (1.52.0). Moonshot's newer Kimi Code ships as a native binary, whose loader could not be read here",
     duplicate_keys: DuplicateKeys::AnyKey,
@@ -1371,6 +1382,89 @@ pub static KIMI_CLI: Profile = Profile {
     severities: &[
         // It checks no name rule, no length and no folder match.
         ("name-dir-mismatch", I),
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};
+
+/// Qwen Code (`QwenLM/qwen-code` `packages/core/src/skills/`, a Gemini CLI fork): its
+/// `parseSkillContent` is replayed whole ([`crate::replay::qwen_code`]): the `yaml` package's
+/// core schema, its own line parser when that throws, and its checks on what they read. Its
+/// refusal is the one gate on the file's text; every other finding is advice.
+pub static QWEN_CODE: Profile = Profile {
+    key: "qwen-code",
+    title: "Qwen Code",
+    short: "Qwen",
+    as_of: "QwenLM/qwen-code packages/core/src/skills/skill-manager.ts, skills/types.ts and utils/yaml-parser.ts as bundled in @qwen-code/qwen-code 0.24.4, read 2026-12-06; held to that package's own loader (tests/client_oracles.rs)",
+    yaml: YamlDialect::Core,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Qwen,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    name_required: true,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf16Units,
+    listing: None,
+    source_url: "https://github.com/QwenLM/qwen-code/blob/main/packages/core/src/skills/skill-manager.ts",
+    on_bad_yaml: None,
+    scans_inside_skills: false,
+    skill_md_max_bytes: None,
+    name_dir_fold_case: false,
+    requotes_colon_values: false,
+    reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
+    description_trimmed: true,
+    description_fallback: None,
+    utf8: Utf8Reading::Lossy,
+    replay: Some(crate::replay::qwen_code),
+    oracle: Some("@qwen-code/qwen-code 0.24.4"),
+    other_versions: "",
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("Qwen Code");
+        [
+            gate(
+                "skill-nested",
+                "skill-manager.ts `loadSkillsFromDir`: only `<skills>/<entry>/SKILL.md` of each direct subfolder",
+            ),
+            gate(
+                "missing-skill-md",
+                "skill-manager.ts: `fs.access(path.join(skillDir, \"SKILL.md\"))` fails: `No valid SKILL.md found`",
+            ),
+            gate(
+                "skill-md-lowercase",
+                "skill-manager.ts reads `SKILL.md` only (`SKILL_MANIFEST_FILE`)",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "non-utf8-text",
+                "skill-manager.ts: `fs.readFile(filePath, \"utf8\")`: a UTF-16 file has no `---` line, so `Invalid format: missing YAML frontmatter`",
+            ),
+            gate(
+                "loader-replay-refuses",
+                "skill-manager.ts `parseSkillContent`, replayed: its frontmatter match, `yaml` then `parseSimple`, and its checks on name, description, `allowedTools`, `model` and `paths`",
+            ),
+        ]
+    },
+    severities: &[
+        // Its replay says what it wants of a name and a description, in its own words; YAML's
+        // reading of them would contradict it (`description: 123` is the string "123" to it).
+        ("name-missing", OFF),
+        ("name-not-string", OFF),
+        ("description-missing", OFF),
+        ("description-empty", OFF),
+        ("description-not-string", OFF),
+        // It matches no folder and takes capitals, `_`, `:` and `.` in a name.
+        ("name-dir-mismatch", I),
+        ("name-not-lowercase", I),
+        ("name-invalid-chars", I),
         ("unknown-field", I),
         NOT_THEIRS[0],
         NOT_THEIRS[1],

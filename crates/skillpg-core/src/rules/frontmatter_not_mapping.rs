@@ -30,6 +30,21 @@ pub fn check(cx: &mut Cx) {
     if parsed.error.is_some() || matches!(parsed.root, Some(Node::Map { .. })) {
         return;
     }
+    // A client that loads a skill without frontmatter reads an empty one as none (Kimi Code
+    // CLI's `parse_frontmatter`: `if not frontmatter: return None`).
+    let empty = doc
+        .yaml_range()
+        .is_some_and(|r| doc.text[r].trim().is_empty());
+    if empty && !cx.profile.is_gate("frontmatter-missing") {
+        let message = format!(
+            "the frontmatter is empty: {} reads it as none (see frontmatter-missing for what it lists)",
+            cx.profile.title
+        );
+        if let Some(d) = cx.report_md(&META, doc.yaml_range(), message) {
+            d.severity = d.severity.min(Severity::Warning);
+        }
+        return;
+    }
     let message = match cx.profile.wording {
         Wording::AnthropicUpload => "Frontmatter must be a YAML dictionary",
         _ => "SKILL.md frontmatter must be a YAML mapping",

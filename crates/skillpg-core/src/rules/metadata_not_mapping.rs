@@ -15,7 +15,8 @@
 
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
-use crate::yaml::Node;
+use crate::profile::YamlDialect;
+use crate::yaml::{LenientType, Node};
 
 pub static META: RuleMeta = RuleMeta {
     code: "SPG085",
@@ -30,6 +31,15 @@ pub fn check(cx: &mut Cx) {
         return;
     };
     if matches!(node, Node::Map { .. }) {
+        return;
+    }
+    // A null is no value to a Python or JavaScript reader (Mistral Vibe's `normalize_metadata`
+    // turns `None` into `{}`, its own loader run in tests/client_oracles.rs); strictyaml and
+    // serde read it otherwise.
+    if let Node::Scalar(s) = node
+        && matches!(cx.profile.yaml, YamlDialect::Lenient | YamlDialect::Core)
+        && cx.profile.yaml.type_of(s) == LenientType::Null
+    {
         return;
     }
     let message = format!(

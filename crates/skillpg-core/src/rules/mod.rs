@@ -45,6 +45,7 @@ mod frontmatter_unclosed;
 mod invalid_yaml;
 mod license_not_string;
 mod line_read_description;
+mod loader_replay_refuses;
 mod skill_md_too_large;
 mod skill_type_unknown;
 pub use claude_code_field_type::documented_values as claude_code_values;
@@ -365,6 +366,7 @@ pub(crate) static ALL: &[Rule] = &[
     ),
     (&compatibility_too_long::META, compatibility_too_long::check),
     (&license_not_string::META, license_not_string::check),
+    (&loader_replay_refuses::META, loader_replay_refuses::check),
     (&skill_type_unknown::META, skill_type_unknown::check),
     (&compatibility_empty::META, compatibility_empty::check),
     (&metadata_not_mapping::META, metadata_not_mapping::check),

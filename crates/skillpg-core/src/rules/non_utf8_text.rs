@@ -37,13 +37,13 @@ pub fn check(cx: &mut Cx) {
         )
     } else if reading == Utf8Reading::Strict
         && cx.profile.is_gate(META.name)
-        && !cx.profile.is_gate("frontmatter-missing")
+        && !cx.profile.needs_frontmatter()
     {
         format!(
             "{} reads skills as strict UTF-8, and the decoding error keeps this one out",
             cx.profile.title
         )
-    } else if cx.profile.is_gate("frontmatter-missing") {
+    } else if cx.profile.needs_frontmatter() {
         "skills are read as UTF-8, so loaders see no frontmatter".to_owned()
     } else {
         format!(
