@@ -14,15 +14,16 @@
 //
 // Each loader is imported from the installed package by its file (the packages' export maps do
 // not name these modules), exactly as the package ships it: nothing here re-implements a rule.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const modules = join(here, 'node_modules');
 
-function packageVersion(name) {
-  return JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')).version;
+function packageVersion(spec) {
+  if (spec.version) return spec.version();
+  return JSON.parse(readFileSync(join(modules, spec.package, 'package.json'), 'utf8')).version;
 }
 
 async function load(name, file) {
@@ -90,6 +91,52 @@ const CLIENTS = {
       };
     },
   },
+  // OpenClaw: `loadSingleSkillDirectory` (src/skills/loading/local-loader.ts) on the folder, as
+  // `loadContainedSkillRecord` calls it with the default limits (a SKILL.md of at most 256,000
+  // bytes); discovery is `discoverSkillCandidates` (skill-root-discovery.ts) under a skills
+  // folder, each candidate loaded the same way. Its modules are unpacked in oracles/openclaw
+  // (./install), found by the names their bundler hashed.
+  openclaw: {
+    package: 'openclaw',
+    home: join(here, 'openclaw'),
+    version() {
+      return JSON.parse(readFileSync(join(this.home, 'package', 'package.json'), 'utf8')).version;
+    },
+    async open() {
+      const dist = join(this.home, 'package', 'dist');
+      const module = async (prefix, marker) => {
+        const file = readdirSync(dist).find((f) => f.startsWith(prefix) && readFileSync(join(dist, f), 'utf8').includes(marker));
+        return import(pathToFileURL(join(dist, file)).href);
+      };
+      const loader = await module('local-loader-', 'function loadSingleSkillDirectory');
+      const discovery = await module('skill-root-discovery-', 'function discoverSkillCandidates');
+      const exported = (m, name) => Object.values(m).find((f) => typeof f === 'function' && f.name === name);
+      const loadOne = exported(loader, 'loadSingleSkillDirectory');
+      const discover = exported(discovery, 'discoverSkillCandidates');
+      const limits = exported(discovery, 'resolveSkillDiscoveryLimits')();
+      const load = (skillDir, realPath) => {
+        const why = [];
+        const loaded = loadOne({
+          skillDir,
+          rootRealPath: realPath ?? realpathSync(skillDir),
+          source: 'openclaw-workspace',
+          maxBytes: limits.maxSkillFileBytes,
+          onDiagnostic: (d) => why.push(d.message),
+        });
+        return { loaded, why };
+      };
+      return (folder) => {
+        if (discovering) {
+          const { candidates } = discover({ dir: folder, source: 'openclaw-workspace', limits });
+          return candidates.filter((c) => load(c.skillDir, c.skillDirRealPath).loaded).map((c) => c.skillDir);
+        }
+        const { loaded, why } = load(folder);
+        return loaded
+          ? { loads: true, name: loaded.skill.name, description: loaded.skill.description, why: null }
+          : { loads: false, name: null, description: null, why: why.join('; ') || null };
+      };
+    },
+  },
 };
 
 const args = process.argv.slice(2);
@@ -106,7 +153,7 @@ const answer = await spec.open();
 if (discovering) {
   const found = (await answer(list)).sort();
   process.stdout.write(
-    JSON.stringify({ client, package: spec.package, version: packageVersion(spec.package), found }) + '\n',
+    JSON.stringify({ client, package: spec.package, version: packageVersion(spec), found }) + '\n',
   );
   process.exit(0);
 }
@@ -120,5 +167,5 @@ for (const folder of readFileSync(list, 'utf8').split('\n').filter(Boolean)) {
   }
 }
 process.stdout.write(
-  JSON.stringify({ client, package: spec.package, version: packageVersion(spec.package), cases }) + '\n',
+  JSON.stringify({ client, package: spec.package, version: packageVersion(spec), cases }) + '\n',
 );

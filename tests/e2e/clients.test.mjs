@@ -36,8 +36,8 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
     })(),
   );
   // Every sourced client has its row: the first eight, VS Code's code, Roo Code, Kilo Code, Cline, Zed, Crush,
-  // pi, Goose, OpenCode, Letta Code, Augment, the Copilot CLI, Mistral Vibe, Kimi Code CLI and Qwen Code.
-  assert.equal(cli.clients.length, 23, 'twenty-three clients');
+  // pi, Goose, OpenCode, Letta Code, Augment, the Copilot CLI, Mistral Vibe, Kimi Code CLI, Qwen Code and OpenClaw.
+  assert.equal(cli.clients.length, 24, 'twenty-four clients');
   const rows = await page.$$eval('[data-testid^="verdict-"]', (trs) => trs.map((tr) => tr.dataset.testid.slice('verdict-'.length)));
   assert.deepEqual([...rows].sort(), cli.clients.map((c) => c.client).sort(), 'the page lists the same clients');
   // Grouped as a person looks for them: the spec, each vendor, editors, terminal agents; each

@@ -33,7 +33,7 @@ const boxInside = (page, selector) => page.evaluate((sel) => {
   return inside || `${sel}: ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}×${innerHeight}`;
 }, selector);
 
-test('one screen at 1280×800 and 1440×900: no page scroll; the editor, all twenty-three verdicts and the chosen client\'s findings in sight; each view a tab with a fragment', async () => {
+test('one screen at 1280×800 and 1440×900: no page scroll; the editor, all twenty-four verdicts and the chosen client\'s findings in sight; each view a tab with a fragment', async () => {
   const { page, errors } = await samplePage();
   for (const [width, height] of [[1280, 800], [1440, 900]]) {
     await page.setViewportSize({ width, height });
@@ -46,7 +46,7 @@ test('one screen at 1280×800 and 1440×900: no page scroll; the editor, all twe
       assert.equal(await boxInside(page, sel), true, `at ${width}×${height}`);
     }
     const cells = await page.$$eval('[data-testid^="cell-"][data-testid$="-0"]', (tds) => tds.map((td) => td.dataset.testid));
-    assert.equal(cells.length, 23, 'twenty-three verdicts for the selected skill');
+    assert.equal(cells.length, 24, 'twenty-four verdicts for the selected skill');
     for (const cell of cells) assert.equal(await boxInside(page, `[data-testid="${cell}"]`), true, `at ${width}×${height}`);
     assert.match(await page.textContent('[data-testid="profile-line"]'), /Claude Code/, 'the chosen client\'s findings');
     await page.screenshot({ path: screenshotPath(`10-first-screen-${width}`) });

@@ -22,7 +22,7 @@ use std::process::Command;
 use serde_json::Value;
 
 /// The clients with an oracle: the profile's key, which is the driver's client too.
-const ORACLES: &[&str] = &["gemini-cli", "pi", "mistral-vibe", "qwen-code"];
+const ORACLES: &[&str] = &["gemini-cli", "pi", "mistral-vibe", "qwen-code", "openclaw"];
 
 /// The oracles whose client is a Python package, driven by `oracles/python/drive.py` in the
 /// virtual environment `scripts/test` makes (the others by `oracles/drive.mjs`).
@@ -67,10 +67,16 @@ fn drive(client: &str, args: &[&std::ffi::OsStr]) -> Value {
             python.join("site"),
         )
     } else {
+        // OpenClaw's modules are unpacked beside the others (oracles/openclaw/install).
+        let installed = if client == "openclaw" {
+            oracles().join("openclaw/package")
+        } else {
+            oracles().join("node_modules")
+        };
         (
             PathBuf::from("node"),
             oracles().join("drive.mjs"),
-            oracles().join("node_modules"),
+            installed,
         )
     };
     assert!(

@@ -79,7 +79,11 @@ fn client_reading(
     profile: &Profile,
 ) -> (Option<String>, Option<String>) {
     if let Some(replay) = profile.replay {
-        return match analysis.doc.as_ref().map(|d| replay(&d.text)) {
+        return match analysis
+            .doc
+            .as_ref()
+            .map(|d| replay(&d.text, &analysis.dir_name))
+        {
             Some(Ok(read)) => (Some(read.name), Some(read.description)),
             _ => (None, None),
         };

@@ -68,7 +68,7 @@ pub struct Install {
 }
 
 /// Every client's folders, in the order of [`crate::profile::ALL`].
-pub static INSTALLS: [Install; 23] = [
+pub static INSTALLS: [Install; 24] = [
     Install {
         client: "spec",
         project: &[],
@@ -354,6 +354,17 @@ pub static INSTALLS: [Install; 23] = [
         keeps_duplicates: false,
         first_existing: &[],
         source: "QwenLM/qwen-code packages/core/src/skills/skill-manager.ts (`getSkillsBaseDirs`, `listSkillsAtLevel`, `collectCachedSkills`) as bundled in @qwen-code/qwen-code 0.24.4",
+    },
+    Install {
+        client: "openclaw",
+        project: &[".agents/skills", "skills"],
+        user: &[".openclaw/skills", ".agents/skills"],
+        depth: "every folder to depth 6 below a skills folder, skipping hidden ones and node_modules, not below a folder that holds a `SKILL.md` (the skills folder may be one skill itself); at most 300 folders a root and 200 skills a source",
+        looks: Looks::Recursive { max_depth: 6 },
+        wins: "the last of a name: a workspace's (`.agents/skills`, then `skills`) over the personal `~/.agents/skills`, over the managed `~/.openclaw/skills`, over bundled and extra folders",
+        keeps_duplicates: false,
+        first_existing: &[],
+        source: "openclaw/openclaw src/skills/loading/skill-root-discovery.ts (`discoverSkillCandidates`), workspace-skill-sources.ts (`resolveWorkspaceSkillSourcePlan`) and workspace-skill-loader.ts (`mergeSkillRecords`) as bundled in openclaw 2026.9.6",
     },
 ];
 

@@ -10,7 +10,8 @@ use crate::diagnostic::Severity;
 mod agents;
 pub use agents::{
     AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, COPILOT_CODE, CRUSH, GOOSE, KILO_CODE,
-    KIMI_CLI, LETTA_CODE, MISTRAL_VIBE, OPENCODE, PI, QWEN_CODE, ROO_CODE, ZED, ZED_LISTING,
+    KIMI_CLI, LETTA_CODE, MISTRAL_VIBE, OPENCLAW, OPENCODE, PI, QWEN_CODE, ROO_CODE, ZED,
+    ZED_LISTING,
 };
 
 // The field sets live with the profiles that name them, below the rules that read them, so
@@ -533,7 +534,7 @@ impl Profile {
         self.is_gate("frontmatter-missing")
             || self
                 .replay
-                .is_some_and(|replay| replay("# A body and no frontmatter\n").is_err())
+                .is_some_and(|replay| replay("# A body and no frontmatter\n", "folder").is_err())
     }
 
     /// Whether `rule` is one of this profile's documented gates.
@@ -981,11 +982,12 @@ pub static CLAUDE_CODE: Profile = Profile {
     ],
 };
 
-/// Strict YAML clients (`npx skills`, pi, openclaw): what a YAML 1.2 loader without fallbacks
+/// Strict YAML clients (`npx skills`; pi and OpenClaw now have profiles of their own, held to
+/// their loaders): what a YAML 1.2 loader without fallbacks
 /// refuses. (Codex, which also reads strict YAML, has a profile of its own.)
 pub static STRICT_YAML: Profile = Profile {
     key: "strict-yaml",
-    title: "Strict YAML clients (npx skills, openclaw)",
+    title: "Strict YAML clients (npx skills)",
     short: "strict YAML",
     as_of: "agentskills client guide 69ef37e, 2026-08-09",
     yaml: YamlDialect::Lenient,
@@ -1552,7 +1554,7 @@ pub static GEMINI_CLI: Profile = Profile {
 };
 
 /// Every profile, in the order the page shows them.
-pub static ALL: [&Profile; 23] = [
+pub static ALL: [&Profile; 24] = [
     &SPEC,
     &CLAUDE_AI,
     &CLAUDE_CODE,
@@ -1576,6 +1578,7 @@ pub static ALL: [&Profile; 23] = [
     &MISTRAL_VIBE,
     &KIMI_CLI,
     &QWEN_CODE,
+    &OPENCLAW,
 ];
 
 /// The clients grouped as a person looks for them (the spec and the readers that hold to it;
@@ -1603,6 +1606,7 @@ pub static GROUPS: [(&str, &[&str]); 6] = [
             "mistral-vibe",
             "kimi-cli",
             "qwen-code",
+            "openclaw",
         ],
     ),
 ];

@@ -3,6 +3,9 @@
 //! `loader-replay-refuses` reports its refusal, and the listing shows the name and description
 //! it reads. Each replay is held to the client's own code by `tests/client_oracles.rs`.
 //!
+//! Two today: Qwen Code ([`qwen_code`]) and OpenClaw ([`openclaw`], its doc says what it
+//! replays).
+//!
 //! Qwen Code (`QwenLM/qwen-code` `packages/core/src/skills/skill-manager.ts`,
 //! `parseSkillContent`, and `packages/core/src/utils/yaml-parser.ts`, as bundled in
 //! `@qwen-code/qwen-code` 0.24.4): the BOM is dropped and line ends made `\n`; the frontmatter
@@ -24,8 +27,9 @@ pub struct ClientReading {
     pub description: String,
 }
 
-/// A loader's replay: SKILL.md's text in, what it lists or its refusal (in its words) out.
-pub type Replay = fn(&str) -> Result<ClientReading, String>;
+/// A loader's replay: SKILL.md's text and its folder's name in, what it lists or its refusal
+/// (in its words) out.
+pub type Replay = fn(&str, &str) -> Result<ClientReading, String>;
 
 /// A JavaScript value, as a YAML reader gives it to a loader.
 #[derive(Debug, Clone, PartialEq)]
@@ -277,7 +281,7 @@ fn qwen_block(text: &str) -> Option<String> {
 }
 
 /// Qwen Code's `parseSkillContent` (see the module's doc), in its own messages.
-pub fn qwen_code(text: &str) -> Result<ClientReading, String> {
+pub fn qwen_code(text: &str, _folder: &str) -> Result<ClientReading, String> {
     let block = qwen_block(text).ok_or("Invalid format: missing YAML frontmatter")?;
     let parsed = yaml::parse(&block);
     let threw = parsed.error.is_some()
@@ -339,12 +343,274 @@ pub fn qwen_code(text: &str) -> Result<ClientReading, String> {
     Ok(ClientReading { name, description })
 }
 
+/// JSON of a value, as `JSON.stringify` writes it (no spaces).
+fn json(value: &Js) -> String {
+    match value {
+        Js::Null => "null".to_owned(),
+        Js::Bool(b) => b.to_string(),
+        Js::Num(n) if n.is_finite() => js_number(*n),
+        Js::Num(_) => "null".to_owned(),
+        Js::Str(s) => json_string(s),
+        Js::Arr(items) => format!("[{}]", items.iter().map(json).collect::<Vec<_>>().join(",")),
+        Js::Obj(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|(k, v)| format!("{}:{}", json_string(k), json(v)))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
+}
+
+/// `JSON.stringify` of a string.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `^([\w-]+):\s*(.*)$` on one line (JavaScript's `\w`, ASCII), the key and the rest.
+fn key_line(line: &str) -> Option<(&str, &str)> {
+    let colon = line.find(':')?;
+    let key = &line[..colon];
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    (!key.is_empty() && key.chars().all(word)).then(|| (key, line[colon + 1..].trim_start()))
+}
+
+fn strip_quotes(value: &str) -> &str {
+    let quoted = value.len() >= 2
+        && ((value.starts_with('"') && value.ends_with('"'))
+            || (value.starts_with('\'') && value.ends_with('\'')));
+    if quoted {
+        &value[1..value.len() - 1]
+    } else {
+        value
+    }
+}
+
+/// `parseLineFrontmatter` (`packages/markdown-core/src/frontmatter.ts`): `key: value` lines, a
+/// key with no value taking the indented lines below it; empty values are left out.
+fn line_frontmatter(block: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = block.split('\n').collect();
+    let mut result: Vec<(String, String)> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some((key, raw)) = key_line(lines[i]) {
+            let mut value = raw.trim().to_owned();
+            let indented = |l: &str| l.starts_with([' ', '\t']);
+            if value.is_empty() && lines.get(i + 1).is_some_and(|l| indented(l)) {
+                let mut taken = Vec::new();
+                while let Some(next) = lines.get(i + 1) {
+                    if !next.is_empty() && !indented(next) {
+                        break;
+                    }
+                    taken.push(*next);
+                    i += 1;
+                }
+                value = taken.join("\n").trim().to_owned();
+            } else {
+                value = strip_quotes(&value).to_owned();
+            }
+            if !value.is_empty() {
+                result.retain(|(k, _)| k != key);
+                result.push((key.to_owned(), value));
+            }
+        }
+        i += 1;
+    }
+    result
+}
+
+/// One reading of `parseYamlFrontmatterOnce`: the values as strings (structured ones as JSON),
+/// or the YAML's first problem and where it is.
+fn openclaw_yaml_once(
+    block: &str,
+    fallback: &[(String, String)],
+) -> Result<Vec<(String, String)>, (String, usize)> {
+    let parsed = yaml::parse(block);
+    if let Some(e) = &parsed.error {
+        return Err((e.message.clone(), e.offset));
+    }
+    if let Some(dup) = parsed
+        .issues
+        .iter()
+        .find(|i| i.kind == YamlIssueKind::DuplicateKey)
+    {
+        return Err((
+            "DUPLICATE_KEY: Map keys must be unique".to_owned(),
+            dup.span.start,
+        ));
+    }
+    let Some(Node::Map { entries, .. }) = &parsed.root else {
+        return Err((
+            "INVALID_ROOT: frontmatter must be a YAML mapping".to_owned(),
+            usize::MAX,
+        ));
+    };
+    let mut result: Vec<(String, String)> = Vec::new();
+    for (key, node) in entries {
+        let name = key.value.trim().to_owned();
+        if name.is_empty() {
+            continue;
+        }
+        let inline_colon = block[key.span.start..]
+            .split('\n')
+            .next()
+            .and_then(key_line)
+            .is_some_and(|(_, rest)| rest.contains(':'));
+        let value = match core_value(node) {
+            Js::Null => continue,
+            Js::Str(s) => s.trim().to_owned(),
+            v @ (Js::Num(_) | Js::Bool(_)) => v.string().unwrap_or_default(),
+            v => match fallback.iter().find(|(k, _)| *k == name) {
+                Some((_, line_value)) if inline_colon => line_value.clone(),
+                _ => json(&v),
+            },
+        };
+        result.retain(|(k, _)| *k != name);
+        result.push((name, value));
+    }
+    for (k, v) in fallback {
+        if !result.iter().any(|(rk, _)| rk == k) {
+            result.push((k.clone(), v.clone()));
+        }
+    }
+    Ok(result)
+}
+
+/// `normalizeFreeformFieldAtError`: the top-level `description:` line (or `read_when:` or
+/// `summary:` with `: ` in its value) where YAML failed, its value quoted as JSON.
+fn requote_at(block: &str, at: usize) -> Option<String> {
+    let at = at.min(block.len());
+    let start = block[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = block[start..].find('\n').map_or(block.len(), |i| start + i);
+    let line = &block[start..end];
+    let (key, raw) = if let Some(rest) = line.strip_prefix('"').or_else(|| line.strip_prefix('\''))
+    {
+        let close = rest.find(['"', '\''])?;
+        let key = &rest[..close];
+        let after = rest[close + 1..].strip_prefix(':')?;
+        (key, after.trim_start())
+    } else {
+        key_line(line)?
+    };
+    let raw = raw.trim();
+    let freeform = matches!(key, "description" | "read_when" | "summary");
+    let block_indicator = raw.starts_with(['|', '>']) && raw.len() <= 3;
+    if raw.is_empty()
+        || !freeform
+        || (key != "description" && !raw.contains(": "))
+        || block_indicator
+    {
+        return None;
+    }
+    Some(format!(
+        "{}{key}: {}{}",
+        &block[..start],
+        json_string(strip_quotes(raw)),
+        &block[end..]
+    ))
+}
+
+/// OpenClaw's `loadSingleSkillDirectory` (`src/skills/loading/local-loader.ts`) and the
+/// frontmatter reader it calls (`packages/markdown-core/src/frontmatter.ts`), as bundled in
+/// `openclaw` 2026.9.6: the BOM dropped and line ends made `\n`; an opening `---` (spaces
+/// after it allowed) and a closing one, or no frontmatter at all; YAML's core schema, and
+/// where it fails, the failing `description:` line quoted and read again (up to three times);
+/// every value a trimmed string (lists and maps as JSON), and `key: value` lines filling what
+/// YAML left out; the name, or the folder's, and a description that is not empty.
+pub fn openclaw(text: &str, folder: &str) -> Result<ClientReading, String> {
+    let normalized = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .replace("\r\n", "\n")
+        .replace('\r', "\n");
+    let opening = normalized
+        .strip_prefix("---")
+        .and_then(|rest| rest.find('\n').map(|nl| (rest, nl)))
+        .filter(|(rest, nl)| rest[..*nl].chars().all(|c| c.is_whitespace()))
+        .map(|(rest, nl)| &rest[nl + 1..]);
+    let fields: Vec<(String, String)> = match opening {
+        None => Vec::new(),
+        Some(tail) => {
+            let mut close = None;
+            let mut offset = 0;
+            for line in tail.split_inclusive('\n') {
+                let bare = line.strip_suffix('\n').unwrap_or(line);
+                if bare
+                    .strip_prefix("---")
+                    .is_some_and(|r| r.chars().all(|c| c == ' ' || c == '\t'))
+                {
+                    close = Some(offset);
+                    break;
+                }
+                offset += line.len();
+            }
+            let Some(close) = close else {
+                return Err(
+                    "invalid frontmatter: UNTERMINATED_FRONTMATTER: missing closing --- delimiter"
+                        .to_owned(),
+                );
+            };
+            // The block is what comes before the closing line's `\n`.
+            let block = tail[..close].strip_suffix('\n').unwrap_or(&tail[..close]);
+            if block.is_empty() {
+                Vec::new()
+            } else {
+                let fallback = line_frontmatter(block);
+                let mut current = block.to_owned();
+                let mut reading = openclaw_yaml_once(&current, &fallback);
+                for _ in 0..3 {
+                    let Err((_, at)) = &reading else { break };
+                    let Some(next) = requote_at(&current, *at) else {
+                        break;
+                    };
+                    if next == current {
+                        break;
+                    }
+                    current = next;
+                    reading = openclaw_yaml_once(&current, &fallback);
+                }
+                reading.map_err(|(why, _)| format!("invalid frontmatter: {why}"))?
+            }
+        }
+    };
+    let get = |key: &str| fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim());
+    let name = get("name")
+        .filter(|n| !n.is_empty())
+        .unwrap_or(folder.trim())
+        .to_owned();
+    let description = get("description").unwrap_or("").to_owned();
+    if name.is_empty() {
+        return Err("name is required".to_owned());
+    }
+    if description.is_empty() {
+        return Err("description is required".to_owned());
+    }
+    Ok(ClientReading { name, description })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn reads(text: &str) -> Result<(String, String), String> {
-        qwen_code(text).map(|r| (r.name, r.description))
+        qwen_code(text, "folder").map(|r| (r.name, r.description))
     }
 
     #[test]

@@ -50,7 +50,7 @@ fn each_client_counts_a_description_in_its_own_unit() {
     // none of these (all over 1,024 bytes) loads there; Zed counts bytes too but only warns
     // (zed#58356); Cline, pi and Goose refuse no length; Augment's docs count characters; the
     // Copilot CLI follows Copilot's rules.
-    let expected: [(&Profile, [bool; 7]); 23] = [
+    let expected: [(&Profile, [bool; 7]); 24] = [
         (
             &profile::SPEC,
             [true, false, true, true, true, false, false],
@@ -112,9 +112,10 @@ fn each_client_counts_a_description_in_its_own_unit() {
             &profile::MISTRAL_VIBE,
             [true, false, true, true, true, false, false],
         ),
-        // Kimi Code CLI and Qwen Code check no length.
+        // Kimi Code CLI, Qwen Code and OpenClaw check no length.
         (&profile::KIMI_CLI, [true; 7]),
         (&profile::QWEN_CODE, [true; 7]),
+        (&profile::OPENCLAW, [true; 7]),
     ];
     // Every profile has its row.
     assert_eq!(expected.len(), profile::ALL.len());

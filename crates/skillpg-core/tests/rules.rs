@@ -31,7 +31,7 @@ fn cases() -> Vec<Case> {
         CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, GOOSE, OPENCODE, SPEC,
         STRICT_YAML, ZED,
     };
-    use skillpg_core::profile::{KIMI_CLI, MISTRAL_VIBE, PI, QWEN_CODE};
+    use skillpg_core::profile::{KIMI_CLI, MISTRAL_VIBE, OPENCLAW, PI, QWEN_CODE};
     let big = "word ".repeat(12_000);
     let mut v = vec![
         md("ok", "clean skill", OK, &SPEC),
@@ -85,6 +85,10 @@ fn cases() -> Vec<Case> {
         md("ok", "a repeated key: Qwen's line parser keeps the quotes, and `'ok'` fails its name pattern", "---\nname: 'ok'\ndescription: Use when testing.\nname: 'ok'\n---\n", &QWEN_CODE),
         md("Ok_v2", "capitals, `_` and a number: Qwen's pattern takes them, and String(123) too", "---\nname: Ok_v2\ndescription: 123\n---\n", &QWEN_CODE),
         md("ok", "a description that is a map: String() throws on Qwen's null-prototype object", "---\nname: ok\ndescription:\n  k: v\n---\n", &QWEN_CODE),
+        // OpenClaw, written from openclaw 2026.9.6's local-loader.ts and frontmatter.ts first.
+        md("ok", "an unquoted colon: OpenClaw quotes the description line YAML failed on, and loads", "---\nname: ok\ndescription: Use when: the user asks\n---\n", &OPENCLAW),
+        md("ok", "description ~: YAML's null, so OpenClaw's line reader gives the text `~`", "---\nname: ok\ndescription: ~\n---\n", &OPENCLAW),
+        md("ok", "a repeated key: OpenClaw's YAML refuses it", "---\nname: ok\ndescription: Use when testing.\nname: ok\n---\n", &OPENCLAW),
         Case { name: "Latin-1 bytes: pi reads them as replacement characters and loads", dir: "ok", files: vec![("SKILL.md", b"---\nname: ok\ndescription: Caf\xe9 menus. Use when testing.\n---\n".to_vec())], profile: &PI },
         md("ok", "name a number (pi throws, and skips it)", "---\nname: 123\ndescription: Use when testing.\n---\n", &PI),
         md("ok", "name null (pi takes the folder's name)", "---\nname: ~\ndescription: Use when testing.\n---\n", &PI),

@@ -1472,3 +1472,93 @@ pub static QWEN_CODE: Profile = Profile {
         NOT_THEIRS[3],
     ],
 };
+
+/// OpenClaw (`openclaw/openclaw` `src/skills/loading/local-loader.ts` and
+/// `packages/markdown-core/src/frontmatter.ts`): its frontmatter reader is replayed whole
+/// ([`crate::replay::openclaw`]): YAML's core schema with a `description:` line quoted again
+/// where YAML fails, every value a string, `key: value` lines filling in; the name is optional
+/// (the folder's), a description is required, and a SKILL.md over 256,000 bytes is refused.
+pub static OPENCLAW: Profile = Profile {
+    key: "openclaw",
+    title: "OpenClaw",
+    short: "OpenClaw",
+    as_of: "openclaw/openclaw src/skills/loading/local-loader.ts, skill-root-discovery.ts and packages/markdown-core/src/frontmatter.ts as bundled in openclaw 2026.9.6, read 2026-12-06; held to that package's own loader (tests/client_oracles.rs)",
+    yaml: YamlDialect::Core,
+    split: SplitRule::SpecText,
+    fields: FieldSet::Spec,
+    name_charset: NameCharset::AsciiKebab,
+    reserved_words: &[],
+    wording: Wording::Playground,
+    // `frontmatter.name?.trim() || fallbackName` (the folder's).
+    name_required: false,
+    listing_cap_chars: None,
+    length_unit: LengthUnit::Utf16Units,
+    listing: None,
+    source_url: "https://github.com/openclaw/openclaw/blob/main/src/skills/loading/local-loader.ts",
+    on_bad_yaml: None,
+    // `discoverSkillCandidates`: a folder that holds SKILL.md is a skill, and not searched.
+    scans_inside_skills: false,
+    // `DEFAULT_MAX_SKILL_FILE_BYTES = 256e3`, read through `readFileDescriptorBoundedSync`.
+    skill_md_max_bytes: Some(256_000),
+    name_dir_fold_case: false,
+    requotes_colon_values: false,
+    reads_lines: false,
+    line_fallback: false,
+    name_sanitized: "",
+    description_trimmed: true,
+    description_fallback: None,
+    utf8: Utf8Reading::Lossy,
+    replay: Some(crate::replay::openclaw),
+    oracle: Some("openclaw 2026.9.6"),
+    other_versions: "",
+    duplicate_keys: DuplicateKeys::AnyKey,
+    gates: &{
+        let [a, b, c] = archive_gates!("OpenClaw");
+        [
+            gate(
+                "skill-nested",
+                "skill-root-discovery.ts `discoverSkillCandidates`: a folder that holds `SKILL.md` is one skill, and its subfolders are not searched",
+            ),
+            gate(
+                "missing-skill-md",
+                "local-loader.ts: `path.join(params.skillDir, \"SKILL.md\")` is the one file read",
+            ),
+            gate(
+                "skill-md-lowercase",
+                "skill-root-discovery.ts and local-loader.ts look for `SKILL.md` only",
+            ),
+            a,
+            b,
+            c,
+            gate(
+                "skill-md-too-large",
+                "skill-root-discovery.ts `DEFAULT_MAX_SKILL_FILE_BYTES = 256e3`: a larger SKILL.md fails its bounded read, and the skill is skipped",
+            ),
+            gate(
+                "non-utf8-text",
+                "local-loader.ts reads SKILL.md as UTF-8: a UTF-16 file has no `---` line, so no description: `description is required`",
+            ),
+            gate(
+                "loader-replay-refuses",
+                "local-loader.ts `loadSingleSkillDirectory` and markdown-core's `parseFrontmatterBlockResult`, replayed: an unclosed frontmatter, YAML that still fails after its `description:` line is quoted (a repeated key, a tab), a frontmatter that is not a mapping, or no description",
+            ),
+        ]
+    },
+    severities: &[
+        // Its replay says what it wants of a name and a description, in its own words.
+        ("name-missing", OFF),
+        ("name-not-string", OFF),
+        ("description-missing", OFF),
+        ("description-empty", OFF),
+        ("description-not-string", OFF),
+        // It checks no name rule and no length.
+        ("name-dir-mismatch", I),
+        ("name-not-lowercase", I),
+        ("name-invalid-chars", I),
+        ("unknown-field", I),
+        NOT_THEIRS[0],
+        NOT_THEIRS[1],
+        NOT_THEIRS[2],
+        NOT_THEIRS[3],
+    ],
+};

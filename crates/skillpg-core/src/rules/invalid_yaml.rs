@@ -48,7 +48,19 @@ pub fn check(cx: &mut Cx) {
     };
     // Claude Code documents what it does with malformed YAML: it loads the body anyway; other
     // clients say what they do in their profile.
-    let message = if let Some(then) = cx.profile.on_bad_yaml {
+    let message = if let Some(replay) = cx.profile.replay {
+        // A replayed loader reads broken YAML its own way: say what its reading gives.
+        match replay(&doc.text, &cx.a.dir_name) {
+            Ok(read) => format!(
+                "{message}; {} reads the frontmatter its own way and still loads the skill, as `{}`; stricter clients refuse it",
+                cx.profile.title, read.name
+            ),
+            Err(_) => format!(
+                "{message}; {} skips the skill (loader-replay-refuses says why)",
+                cx.profile.title
+            ),
+        }
+    } else if let Some(then) = cx.profile.on_bad_yaml {
         format!("{message}; {then}")
     } else if cx.profile.name_required {
         message

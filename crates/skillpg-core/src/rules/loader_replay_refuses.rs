@@ -33,7 +33,7 @@ pub fn check(cx: &mut Cx) {
     let Some(doc) = cx.a.doc.as_ref() else {
         return;
     };
-    let Err(why) = replay(&doc.text) else {
+    let Err(why) = replay(&doc.text, &cx.a.dir_name) else {
         return;
     };
     let message = format!("{} skips the skill: `{why}`", cx.profile.title);
