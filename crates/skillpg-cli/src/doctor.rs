@@ -243,11 +243,7 @@ pub fn scan(
             }
             for (rel, why) in found.skipped {
                 scan.skills.push(SeenSkill {
-                    path: if rel.is_empty() {
-                        folder.to_owned()
-                    } else {
-                        format!("{folder}/{rel}")
-                    },
+                    path: path_in(folder, &rel),
                     name: None,
                     status: Status::NotChecked,
                     why: vec![why],
@@ -255,11 +251,7 @@ pub fn scan(
             }
             for rel in &found.skills {
                 let rel = rel.clone();
-                let path = if rel.is_empty() {
-                    folder.to_owned()
-                } else {
-                    format!("{folder}/{rel}")
-                };
+                let path = path_in(folder, &rel);
                 if let Some(why) = unfound(install, profile, folder, &found.skills, &rel) {
                     scan.skills.push(SeenSkill {
                         path,
@@ -335,6 +327,15 @@ pub fn text(scans: &[ClientScan]) -> String {
     out
 }
 
+/// The path of a skill at `rel` in the skills `folder` (the folder itself where `rel` is empty).
+fn path_in(folder: &str, rel: &str) -> String {
+    if rel.is_empty() {
+        folder.to_owned()
+    } else {
+        format!("{folder}/{rel}")
+    }
+}
+
 /// Every skill in `folder`, which `install`'s client does not scan because `first`, an earlier
 /// folder of the same group, exists (Kimi Code CLI's `find_first_existing_dir`).
 fn shadowed(
@@ -357,11 +358,7 @@ fn shadowed(
         .unwrap_or_default();
     for rel in skills {
         scan.skills.push(SeenSkill {
-            path: if rel.is_empty() {
-                folder.to_owned()
-            } else {
-                format!("{folder}/{rel}")
-            },
+            path: path_in(folder, rel),
             name: None,
             status: Status::NotFound,
             why: vec![format!(

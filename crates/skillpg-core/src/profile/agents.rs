@@ -1390,6 +1390,26 @@ pub static KIMI_CLI: Profile = Profile {
     ],
 };
 
+/// The severities of a client whose loader is replayed whole (Qwen Code, OpenClaw): the
+/// replay says what it wants of a name and a description, in its own words, so YAML's reading
+/// of them (which would contradict it: `description: 123` is the string "123" to both) is off;
+/// neither checks a name's characters or its folder.
+const REPLAYED: [(&str, Option<crate::diagnostic::Severity>); 13] = [
+    ("name-missing", OFF),
+    ("name-not-string", OFF),
+    ("description-missing", OFF),
+    ("description-empty", OFF),
+    ("description-not-string", OFF),
+    ("name-dir-mismatch", I),
+    ("name-not-lowercase", I),
+    ("name-invalid-chars", I),
+    ("unknown-field", I),
+    NOT_THEIRS[0],
+    NOT_THEIRS[1],
+    NOT_THEIRS[2],
+    NOT_THEIRS[3],
+];
+
 /// Qwen Code (`QwenLM/qwen-code` `packages/core/src/skills/`, a Gemini CLI fork): its
 /// `parseSkillContent` is replayed whole ([`crate::replay::qwen_code`]): the `yaml` package's
 /// core schema, its own line parser when that throws, and its checks on what they read. Its
@@ -1453,24 +1473,7 @@ pub static QWEN_CODE: Profile = Profile {
             ),
         ]
     },
-    severities: &[
-        // Its replay says what it wants of a name and a description, in its own words; YAML's
-        // reading of them would contradict it (`description: 123` is the string "123" to it).
-        ("name-missing", OFF),
-        ("name-not-string", OFF),
-        ("description-missing", OFF),
-        ("description-empty", OFF),
-        ("description-not-string", OFF),
-        // It matches no folder and takes capitals, `_`, `:` and `.` in a name.
-        ("name-dir-mismatch", I),
-        ("name-not-lowercase", I),
-        ("name-invalid-chars", I),
-        ("unknown-field", I),
-        NOT_THEIRS[0],
-        NOT_THEIRS[1],
-        NOT_THEIRS[2],
-        NOT_THEIRS[3],
-    ],
+    severities: &REPLAYED,
 };
 
 /// OpenClaw (`openclaw/openclaw` `src/skills/loading/local-loader.ts` and
@@ -1544,21 +1547,5 @@ pub static OPENCLAW: Profile = Profile {
             ),
         ]
     },
-    severities: &[
-        // Its replay says what it wants of a name and a description, in its own words.
-        ("name-missing", OFF),
-        ("name-not-string", OFF),
-        ("description-missing", OFF),
-        ("description-empty", OFF),
-        ("description-not-string", OFF),
-        // It checks no name rule and no length.
-        ("name-dir-mismatch", I),
-        ("name-not-lowercase", I),
-        ("name-invalid-chars", I),
-        ("unknown-field", I),
-        NOT_THEIRS[0],
-        NOT_THEIRS[1],
-        NOT_THEIRS[2],
-        NOT_THEIRS[3],
-    ],
+    severities: &REPLAYED,
 };
