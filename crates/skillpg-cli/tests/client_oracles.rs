@@ -1,13 +1,15 @@
 //! Differential tests against the clients' own loaders, as `skills_ref_differential.rs` holds
 //! the spec profile to skills-ref: each client whose loader ships in a registry package is
-//! installed at a pinned version (`oracles/package.json`, by `scripts/test`'s setup) and called
-//! on skill folders by `oracles/drive.mjs`; `skillpg check --profile <client>` must give the
+//! installed at a pinned version (`oracles/package.json`, `oracles/openclaw`, `oracles/python`,
+//! by `scripts/test`'s setup) and called on skill folders by `oracles/drive.mjs` (or
+//! `oracles/python/drive.py`); `skillpg check --profile <client>` must give the
 //! same verdict ("loads" or not) on every corpus skill and on every generated case of the stress
 //! classes (a BOM, CRLF, an opening `--- `, duplicate keys, `name: 123`, lists where maps go,
 //! empty and over-long values counted in characters, bytes and UTF-16 units, names with `/` or
 //! capitals, a lowercase `skill.md`, an unclosed frontmatter, a tab in the YAML).
 //!
-//! Needs node and `oracles/node_modules` (`scripts/test` installs them; the tests say so when
+//! Needs node, Python and the loaders installed in `oracles/` (`node_modules`, `openclaw/package`,
+//! `python/.venv` and `python/site`: `scripts/test` installs them; the tests say so when
 //! they are absent).
 
 #![allow(
@@ -229,7 +231,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 #[test]
-#[ignore = "slow tier, needs node and oracles/node_modules: scripts/test installs and runs them"]
+#[ignore = "slow tier, needs node and the clients' loaders installed in oracles/ (npm, PyPI): scripts/test installs and runs them"]
 fn every_oracle_client_agrees_on_the_corpus() {
     let corpus = skillpg_fs::corpus_dir();
     assert!(
@@ -453,7 +455,7 @@ fn generate(n: usize) -> Vec<Case> {
 }
 
 #[test]
-#[ignore = "slow tier, needs node and oracles/node_modules: scripts/test installs and runs them"]
+#[ignore = "slow tier, needs node and the clients' loaders installed in oracles/ (npm, PyPI): scripts/test installs and runs them"]
 fn every_oracle_client_agrees_on_the_stress_classes() {
     let tmp = scratch("generated");
     let cases = generate(2500);
@@ -495,7 +497,7 @@ fn plant_skill(dir: &Path, lowercase: bool) {
 /// grouped, deep, nested, hidden, `node_modules` and lowercase layouts, and a skills folder that
 /// is itself a skill.
 #[test]
-#[ignore = "slow tier, needs node and oracles/node_modules: scripts/test installs and runs them"]
+#[ignore = "slow tier, needs node and the clients' loaders installed in oracles/ (npm, PyPI): scripts/test installs and runs them"]
 fn every_oracle_client_finds_the_skills_doctor_says_it_loads() {
     let layouts: [(&str, &[(&str, bool)]); 2] = [
         (

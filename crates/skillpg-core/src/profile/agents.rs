@@ -1165,7 +1165,7 @@ pub static MISTRAL_VIBE: Profile = Profile {
     key: "mistral-vibe",
     title: "Mistral Vibe",
     short: "Vibe",
-    as_of: "mistral-vibe 3.0.3 (PyPI, 2026-12): vibe/core/skills/parser.py, models.py and manager.py, read 2026-12-06; held to its own loader (tests/client_oracles.rs)",
+    as_of: "mistral-vibe 3.0.3 (PyPI): vibe/core/skills/parser.py, models.py and manager.py, read 2026-12-06; held to its own loader (tests/client_oracles.rs)",
     // PyYAML's safe_load: YAML 1.1 types, the last repeated key wins.
     yaml: YamlDialect::Lenient,
     split: SplitRule::DashLines,
@@ -1329,7 +1329,7 @@ pub static KIMI_CLI: Profile = Profile {
     utf8: Utf8Reading::Strict,
     replay: None,
     oracle: None,
-    other_versions: "Models the Python kimi-cli, the last release on PyPI (1.52.0). Moonshot's newer Kimi Code ships as a native binary, whose loader could not be read here",
+    other_versions: "Models the Python kimi-cli 1.52.0, its last release on PyPI, which clients.md calls archived; its successor, Kimi Code, is in no registry this project reaches, so its loader was not read",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
         let [a, b, c] = archive_gates!("Kimi Code CLI");
