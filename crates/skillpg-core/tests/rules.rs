@@ -88,6 +88,7 @@ fn cases() -> Vec<Case> {
         // OpenClaw, written from openclaw 2026.9.6's local-loader.ts and frontmatter.ts first.
         md("ok", "an unquoted colon: OpenClaw quotes the description line YAML failed on, and loads", "---\nname: ok\ndescription: Use when: the user asks\n---\n", &OPENCLAW),
         md("ok", "description ~: YAML's null, so OpenClaw's line reader gives the text `~`", "---\nname: ok\ndescription: ~\n---\n", &OPENCLAW),
+        md("ok", "no frontmatter: OpenClaw takes the folder's name, finds no description and skips it", "# Ok\n\nUse when testing.\n", &OPENCLAW),
         md("ok", "a repeated key: OpenClaw's YAML refuses it", "---\nname: ok\ndescription: Use when testing.\nname: ok\n---\n", &OPENCLAW),
         Case { name: "Latin-1 bytes: pi reads them as replacement characters and loads", dir: "ok", files: vec![("SKILL.md", b"---\nname: ok\ndescription: Caf\xe9 menus. Use when testing.\n---\n".to_vec())], profile: &PI },
         md("ok", "name a number (pi throws, and skips it)", "---\nname: 123\ndescription: Use when testing.\n---\n", &PI),

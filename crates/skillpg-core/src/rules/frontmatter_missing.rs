@@ -30,7 +30,7 @@ pub fn check(cx: &mut Cx) {
     }
     let first_line_end = doc.text.find('\n').unwrap_or(doc.text.len());
     let message = match cx.profile.wording {
-        _ if !cx.profile.name_required && !cx.profile.is_gate(META.name) => format!(
+        _ if !cx.profile.name_required && !cx.profile.needs_frontmatter() => format!(
             "no YAML frontmatter: {} still loads the skill, named after its folder `{}`, with the body's first {} as its description",
             cx.profile.title,
             cx.a.dir_name,

@@ -35,7 +35,7 @@ pub fn check(cx: &mut Cx) {
     let empty = doc
         .yaml_range()
         .is_some_and(|r| doc.text[r].trim().is_empty());
-    if empty && !cx.profile.is_gate("frontmatter-missing") {
+    if empty && !cx.profile.needs_frontmatter() {
         let message = format!(
             "the frontmatter is empty: {} reads it as none (see frontmatter-missing for what it lists)",
             cx.profile.title

@@ -51,7 +51,9 @@ pub fn check(cx: &mut Cx) {
             cx.profile.title
         )
     };
-    let bad: Vec<(String, Option<std::ops::Range<usize>>, String)> =
+    // Each file that does not decode: its path, the bad byte's span, the message, and whether
+    // it is UTF-16 (which a loader reading UTF-8 sees no frontmatter in).
+    let bad: Vec<(String, Option<std::ops::Range<usize>>, String, bool)> =
         cx.a.files
             .iter()
             .filter_map(|f| match f.text {
@@ -64,6 +66,7 @@ pub fn check(cx: &mut Cx) {
                         Utf8Reading::Lossy => format!("not valid UTF-8 (first bad byte at offset {bad_offset}); {} reads it with replacement characters in place of those bytes", cx.profile.title),
                         Utf8Reading::Sniffs => format!("not valid UTF-8 (first bad byte at offset {bad_offset}); {} guesses its encoding, other clients read replacement characters", cx.profile.title),
                     },
+                    false,
                 )),
                 FileText::Utf16 { big_endian, .. } => Some((
                     f.path.clone(),
@@ -73,15 +76,15 @@ pub fn check(cx: &mut Cx) {
                         if big_endian { "big-endian" } else { "little-endian" },
                         if big_endian { "FE FF" } else { "FF FE" }
                     ),
+                    true,
                 )),
                 _ => None,
             })
             .collect();
-    for (path, span, message) in bad {
+    for (path, span, message, utf16) in bad {
         let is_skill_md = Some(&path) == skill_md.as_ref();
         // A loader that replaces bad bytes still reads the frontmatter; UTF-16 it reads only
         // where it decodes by the byte order mark.
-        let utf16 = span.is_none();
         let decodes = match reading {
             Utf8Reading::Strict => false,
             Utf8Reading::Lossy => !utf16,
