@@ -132,3 +132,31 @@ fn same_ids_as_tiktoken_rs_on_generated_mixtures() {
         );
     }
 }
+
+/// Long runs of one character class (one piece each, or pieces of three digits) give
+/// tiktoken-rs's ids: the pieces past the scan's length go through the heap's merge
+/// (`bpe::merge_heap`), which must cut where tiktoken's quadratic scan does. The hostile round's
+/// input (a share link inflating to a long run froze the page) is the 8 MiB case of
+/// `benches/long_runs.rs`; here each class at lengths either side of the switch, and runs that
+/// alternate two classes.
+#[test]
+fn long_runs_give_tiktoken_rs_ids() {
+    let reference = tiktoken_rs::o200k_base().expect("o200k");
+    let units = [
+        "x", "X", "7", " ", "\n", "=", "日", "\u{301}", "😀", "ab", "aB", "-_", "é", "\t ",
+    ];
+    for unit in units {
+        for len in [127, 128, 129, 500, 3_000] {
+            let text = unit.repeat(len);
+            assert_eq!(
+                skillpg_tokens::encode(&text),
+                reference.encode_ordinary(&text),
+                "{unit:?} × {len}"
+            );
+            assert_eq!(
+                skillpg_tokens::count(&text),
+                skillpg_tokens::encode(&text).len()
+            );
+        }
+    }
+}
