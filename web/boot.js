@@ -43,3 +43,31 @@ function onTrap(error) {
 }
 window.addEventListener('error', (e) => onTrap(e.error));
 window.addEventListener('unhandledrejection', (e) => onTrap(e.reason));
+
+// One writer of the saved work per browser: the tab that holds the Web Lock
+// `skillpg-saved-work` saves; another tab opened meanwhile shows the work without saving it
+// until the person makes it the writer (`steal`), and the tab it was taken from stops saving
+// (its request is aborted). Without Web Locks (an insecure context), every tab saves, as
+// before. `onGranted`, `onUnavailable` and `onLost` are the app's callbacks
+// (crates/skillpg-app's browser::claim_writer).
+globalThis.skillpgWriter = {
+  claim(steal, onGranted, onUnavailable, onLost) {
+    const locks = navigator.locks;
+    if (!locks) {
+      onGranted(false);
+      return;
+    }
+    const options = steal ? { steal: true } : { ifAvailable: true };
+    locks
+      .request('skillpg-saved-work', options, (lock) => {
+        if (!lock) {
+          onUnavailable();
+          return undefined;
+        }
+        onGranted(true);
+        // Held for the page's life: the lock goes with the tab.
+        return new Promise(() => {});
+      })
+      .catch(() => onLost());
+  },
+};

@@ -146,93 +146,190 @@ function insertsWhole(text) {
   return false;
 }
 
+/// The change from `old` to `text` as the one stretch that differs, or null when they are equal.
+function oneStretch(old, text) {
+  if (old === text) return null;
+  let start = 0;
+  const max = Math.min(old.length, text.length);
+  while (start < max && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+  let tail = 0;
+  while (tail < max - start && old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
+  return { from: start, to: old.length - tail, insert: text.slice(start, text.length - tail) };
+}
+
+/// A hover's blocks (`skillpg_app::markdown::Block`, from the engine's Markdown) built as
+/// elements: headings, paragraphs, lists, tables and code, every string a text node.
+export function renderHover(dom, hover) {
+  const runs = (parent, inlines) => {
+    for (const r of inlines) {
+      if (r.kind === 'code') {
+        const code = document.createElement('code');
+        code.textContent = r.text;
+        parent.append(code);
+      } else parent.append(r.text);
+    }
+    return parent;
+  };
+  const el = (tag, inlines) => runs(document.createElement(tag), inlines);
+  for (const b of hover.blocks) {
+    if (b.kind === 'heading') dom.append(el('h4', b.runs));
+    else if (b.kind === 'paragraph') dom.append(el('p', b.runs));
+    else if (b.kind === 'list') {
+      const ul = document.createElement('ul');
+      for (const item of b.items) ul.append(el('li', item));
+      dom.append(ul);
+    } else if (b.kind === 'code') {
+      const pre = document.createElement('pre');
+      const code = document.createElement('code');
+      code.textContent = b.code;
+      pre.append(code);
+      dom.append(pre);
+    } else if (b.kind === 'table') {
+      const table = document.createElement('table');
+      const head = document.createElement('tr');
+      for (const cell of b.head) head.append(el('th', cell));
+      const thead = document.createElement('thead');
+      thead.append(head);
+      const tbody = document.createElement('tbody');
+      for (const row of b.rows) {
+        const tr = document.createElement('tr');
+        for (const cell of row) tr.append(el('td', cell));
+        tbody.append(tr);
+      }
+      table.append(thead, tbody);
+      dom.append(table);
+    }
+  }
+}
+
 /// The one editor on the page (the tests and the benchmarks read it).
 let current = null;
 
-/// Mounts an editor in `parent`. `options`: `text`, `readOnly`, `onChange(text)` (a person's
-/// edit), `onFix(id)` (a finding's quick fix chosen), `onHover(pos)` (`{ text, from, to }` or
-/// null), `onComplete(pos, explicit)` (`{ from, options: [{ label, detail, apply, type }] }` or
-/// null).
+/// Mounts an editor in `parent`. `options`: `text`, `key` (the document's name: see
+/// `setDocument`), `readOnly`, `onChange(text)` (a person's edit), `onFix(id)` (a finding's
+/// quick fix chosen), `onHover(pos)` (`{ text, from, to }` or null), `onComplete(pos, explicit)`
+/// (`{ from, options: [{ label, detail, apply, type }] }` or null).
+///
+/// Undo belongs to one file: each document (named by its key) has an editor state of its own,
+/// with its own history, and `setDocument` swaps them (CodeMirror's recipe for several
+/// documents in one view). A load, a sample or a restore names a new document, whose history
+/// starts empty; only edits of the one document (typing, a quick fix) enter its history.
 export function create(parent, options) {
   const readOnly = new Compartment();
   const readOnlyExt = (yes) => [EditorState.readOnly.of(yes), EditorView.editable.of(!yes), EditorView.contentAttributes.of({ 'aria-readonly': String(yes) })];
-  const view = new EditorView({
-    parent,
-    state: EditorState.create({
-      doc: options.text,
-      extensions: [
-        // Tooltips in the page's body: the left pane clips what overflows it.
-        tooltips({ parent: document.body }),
-        lineNumbers(),
-        lintGutter(),
-        history(),
-        drawSelection(),
-        highlightActiveLine(),
-        EditorView.lineWrapping,
-        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
-        yamlFrontmatter({ content: markdownLanguage }),
-        syntaxHighlighting(classHighlighter),
-        hintField,
-        autocompletion({
-          override: [
-            (ctx) => {
-              const r = options.onComplete(ctx.pos, ctx.explicit);
-              return r && r.options.length ? { from: r.from, options: r.options, validFor: /^[\w-]*$/ } : null;
-            },
-          ],
-        }),
-        hoverTooltip((_view, pos) => {
-          const r = options.onHover(pos);
-          if (!r) return null;
-          return {
-            pos: r.from,
-            end: r.to,
-            above: true,
-            create() {
-              const dom = document.createElement('div');
-              dom.className = 'cm-engine-hover';
-              dom.setAttribute('data-testid', 'editor-hover');
-              dom.textContent = r.text;
-              return { dom };
-            },
-          };
-        }),
-        EditorView.contentAttributes.of({ 'data-testid': 'editor', id: 'skill-md', 'aria-label': 'SKILL.md text', spellcheck: 'false' }),
-        readOnly.of(readOnlyExt(Boolean(options.readOnly))),
-        EditorView.domEventHandlers({
-          beforeinput(event, view) {
-            const text = event.data ?? event.dataTransfer?.getData('text/plain');
-            if (!text || !event.cancelable || view.state.readOnly || !insertsWhole(text)) return false;
-            event.preventDefault();
-            view.dispatch(view.state.replaceSelection(text), { userEvent: 'input.paste', scrollIntoView: true });
-            return true;
-          },
-        }),
-        EditorView.updateListener.of((u) => {
-          if (u.docChanged && !u.transactions.some((t) => t.annotation(fromPage))) {
-            options.onChange(u.state.doc.toString());
-          }
-        }),
+  // Tab indents only once a person asks for it (Ctrl+M, or Escape then Tab to leave again,
+  // as CodeMirror documents for its `indentWithTab`): by default Tab leaves the editor, so
+  // the keyboard is never trapped.
+  const tabIndents = new Compartment();
+  let tabMode = false;
+  const tabKeys = (yes) => (yes ? keymap.of([indentWithTab]) : []);
+  const extensions = [
+    // Tooltips in the page's body: the left pane clips what overflows it.
+    tooltips({ parent: document.body }),
+    lineNumbers(),
+    lintGutter(),
+    history(),
+    drawSelection(),
+    highlightActiveLine(),
+    EditorView.lineWrapping,
+    keymap.of([
+      ...defaultKeymap,
+      ...historyKeymap,
+      { key: 'Mod-m', run: () => setTabMode(!tabMode) },
+      { key: 'Escape', run: () => (tabMode ? setTabMode(false) : false) },
+    ]),
+    tabIndents.of(tabKeys(false)),
+    yamlFrontmatter({ content: markdownLanguage }),
+    syntaxHighlighting(classHighlighter),
+    hintField,
+    autocompletion({
+      override: [
+        (ctx) => {
+          const r = options.onComplete(ctx.pos, ctx.explicit);
+          return r && r.options.length ? { from: r.from, options: r.options, validFor: /^[\w-]*$/ } : null;
+        },
       ],
     }),
-  });
+    hoverTooltip((_view, pos) => {
+      const r = options.onHover(pos);
+      if (!r) return null;
+      return {
+        pos: r.from,
+        end: r.to,
+        above: true,
+        create() {
+          const dom = document.createElement('div');
+          dom.className = 'cm-engine-hover';
+          dom.setAttribute('data-testid', 'editor-hover');
+          renderHover(dom, r);
+          return { dom };
+        },
+      };
+    }),
+    EditorView.contentAttributes.of({ 'data-testid': 'editor', id: 'skill-md', 'aria-label': 'SKILL.md text', 'aria-describedby': 'editor-keys', spellcheck: 'false' }),
+    EditorView.domEventHandlers({
+      beforeinput(event, view) {
+        const text = event.data ?? event.dataTransfer?.getData('text/plain');
+        if (!text || !event.cancelable || view.state.readOnly || !insertsWhole(text)) return false;
+        event.preventDefault();
+        view.dispatch(view.state.replaceSelection(text), { userEvent: 'input.paste', scrollIntoView: true });
+        return true;
+      },
+    }),
+    EditorView.updateListener.of((u) => {
+      if (u.docChanged && !u.transactions.some((t) => t.annotation(fromPage))) {
+        options.onChange(u.state.doc.toString());
+      }
+    }),
+  ];
+  const freshState = (text, ro) => EditorState.create({ doc: text, extensions: [...extensions, readOnly.of(readOnlyExt(Boolean(ro)))] });
+  const view = new EditorView({ parent, state: freshState(options.text, options.readOnly) });
+  // The other documents' states, by key; the shown one is the view's.
+  const states = new Map();
+  let shownKey = options.key ?? null;
+  function setTabMode(yes) {
+    tabMode = yes;
+    view.dispatch({ effects: tabIndents.reconfigure(tabKeys(yes)) });
+    options.onTabMode?.(yes);
+    return true;
+  }
   const editor = {
     view,
     text: () => view.state.doc.toString(),
+    /// The shown document's key.
+    key: () => shownKey,
+    /// Shows the document `key` holding `text`. Another key swaps the editor's state for that
+    /// document's own (its history, caret and scroll), or a new one when it has none or its
+    /// text was changed elsewhere meanwhile; the same key takes `text` as one change of its
+    /// history (a fix made in another view, which undo takes back like any edit).
+    setDocument(key, text, ro) {
+      if (key === shownKey) {
+        editor.setText(text);
+        return;
+      }
+      if (shownKey !== null) states.set(shownKey, view.state);
+      const kept = states.get(key);
+      states.delete(key);
+      view.setState(kept && kept.doc.toString() === text ? kept : freshState(text, ro));
+      shownKey = key;
+      // Keys of an older generation (`generation/...`) name documents no longer loaded.
+      const generation = String(key).split('/')[0];
+      for (const k of states.keys()) if (String(k).split('/')[0] !== generation) states.delete(k);
+    },
+    /// Whether Tab indents (after Ctrl+M) rather than moving focus.
+    tabIndents: () => tabMode,
     /// Replaces the text with `text`, as the one stretch that differs (the caret, the scroll
-    /// and the undo history stay where they make sense).
+    /// and the undo history stay where they make sense): a change the page made, not reported
+    /// back as an edit.
     setText(text) {
-      const old = view.state.doc.toString();
-      if (old === text) return;
-      let start = 0;
-      const max = Math.min(old.length, text.length);
-      while (start < max && old.charCodeAt(start) === text.charCodeAt(start)) start++;
-      let tail = 0;
-      while (tail < max - start && old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
-      view.dispatch({
-        changes: { from: start, to: old.length - tail, insert: text.slice(start, text.length - tail) },
-        annotations: fromPage.of(true),
-      });
+      const changes = oneStretch(view.state.doc.toString(), text);
+      if (changes) view.dispatch({ changes, annotations: fromPage.of(true) });
+    },
+    /// Changes the text to `text` as a person's edit (a quick fix): reported back as one, and
+    /// one step of the document's history, which undo takes back and redo applies again.
+    editTo(text) {
+      const changes = oneStretch(view.state.doc.toString(), text);
+      if (changes) view.dispatch({ changes, userEvent: 'input.fix', scrollIntoView: true });
     },
     setReadOnly(yes) {
       view.dispatch({ effects: readOnly.reconfigure(readOnlyExt(yes)) });
@@ -282,6 +379,7 @@ export function create(parent, options) {
 
 globalThis.skillpgEditor = {
   create,
+  renderHover,
   get current() {
     return current;
   },

@@ -73,11 +73,89 @@ fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-/// Keeps an index that could not be restored aside (the work it names is not written over).
-pub fn keep_unrestored(index: &str) {
-    if let Some(s) = local_storage() {
-        let _ = s.set_item(UNRESTORED_KEY, index);
+/// Local-storage key of every index kept aside (`state::KeptAside`, a JSON list): one kept
+/// aside is never written over by another.
+const KEPT_ASIDE_KEY: &str = "skill-playground.kept-aside";
+
+/// The saved work kept aside, oldest first (the first form's one index too).
+pub fn kept_aside() -> Vec<crate::state::KeptAside> {
+    let Some(s) = local_storage() else {
+        return Vec::new();
+    };
+    let mut list = s
+        .get_item(KEPT_ASIDE_KEY)
+        .ok()
+        .flatten()
+        .map(|json| crate::state::KeptAside::read_list(&json))
+        .unwrap_or_default();
+    if let Some(index) = s.get_item(UNRESTORED_KEY).ok().flatten() {
+        list.insert(0, crate::state::KeptAside { at: 0.0, index });
     }
+    list
+}
+
+fn write_kept_aside(list: &[crate::state::KeptAside]) -> bool {
+    let Some(s) = local_storage() else {
+        return false;
+    };
+    let _ = s.remove_item(UNRESTORED_KEY);
+    if list.is_empty() {
+        return s.remove_item(KEPT_ASIDE_KEY).is_ok();
+    }
+    s.set_item(KEPT_ASIDE_KEY, &crate::state::KeptAside::write_list(list))
+        .is_ok()
+}
+
+/// Keeps an index that could not be restored (whole) aside, beside any kept before: no save
+/// writes over it, and the store keeps the files it names until the person drops it.
+pub fn keep_unrestored(index: &str) {
+    let mut list = kept_aside();
+    if !list.iter().any(|k| k.index == index) {
+        list.push(crate::state::KeptAside {
+            at: epoch_seconds(),
+            index: index.to_owned(),
+        });
+    }
+    write_kept_aside(&list);
+}
+
+/// Drops the index kept aside at `at` (the person restored it, or chose to drop it).
+pub fn drop_kept_aside(at: f64) {
+    let mut list = kept_aside();
+    list.retain(|k| k.at != at);
+    write_kept_aside(&list);
+}
+
+/// Asks to be the one writer of the saved work in this browser (web/boot.js's
+/// `skillpgWriter`): `granted(true)` when this tab holds the lock, `granted(false)` where the
+/// browser has no Web Locks (every tab saves), `unavailable()` when another tab holds it, and
+/// later `lost()` if another tab takes it. `steal` takes it from the tab that holds it.
+pub fn claim_writer(
+    steal: bool,
+    granted: impl FnOnce(bool) + 'static,
+    unavailable: impl FnOnce() + 'static,
+    lost: impl FnOnce() + 'static,
+) {
+    let writer = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("skillpgWriter"))
+        .ok()
+        .filter(|w| !w.is_undefined());
+    let claim = writer.as_ref().and_then(|w| {
+        js_sys::Reflect::get(w, &JsValue::from_str("claim"))
+            .ok()?
+            .dyn_into::<js_sys::Function>()
+            .ok()
+    });
+    let (Some(writer), Some(claim)) = (writer, claim) else {
+        granted(false);
+        return;
+    };
+    let args = js_sys::Array::of4(
+        &JsValue::from_bool(steal),
+        &Closure::once_into_js(granted),
+        &Closure::once_into_js(unavailable),
+        &Closure::once_into_js(lost),
+    );
+    let _ = claim.apply(&writer, &args);
 }
 
 /// Notes that a change could not be saved, for the next visit to say so.
@@ -814,6 +892,25 @@ pub async fn cache_clear(cache: &str) {
 }
 
 /// Seconds since the Unix epoch (0 outside a browser).
+/// Moves the keyboard's focus to the element `id` (a view's section, `tabindex="-1"`).
+pub fn focus(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+/// A time (seconds since the epoch) as this browser writes dates and times.
+pub fn when(epoch_seconds: f64) -> String {
+    js_sys::Date::new(&JsValue::from_f64(epoch_seconds * 1000.0))
+        .to_locale_string("default", &JsValue::UNDEFINED)
+        .as_string()
+        .unwrap_or_default()
+}
+
 pub fn epoch_seconds() -> f64 {
     js_sys::Date::now() / 1000.0
 }

@@ -19,6 +19,20 @@ extern "C" {
     #[wasm_bindgen(method, js_name = setText)]
     pub fn set_text(this: &CodeEditor, text: &str);
 
+    /// Changes the text to `text` as a person's edit (one step of the document's history,
+    /// reported back through `on_change`).
+    #[wasm_bindgen(method, js_name = editTo)]
+    pub fn edit_to(this: &CodeEditor, text: &str);
+
+    /// Shows the document `key` holding `text` (web/editor.js: each document keeps its own
+    /// undo history; the same key takes `text` as one edit).
+    #[wasm_bindgen(method, js_name = setDocument)]
+    pub fn set_document(this: &CodeEditor, key: &str, text: &str, read_only: bool);
+
+    /// The key of the document shown.
+    #[wasm_bindgen(method)]
+    pub fn key(this: &CodeEditor) -> Option<String>;
+
     #[wasm_bindgen(method, js_name = setReadOnly)]
     pub fn set_read_only(this: &CodeEditor, yes: bool);
 
@@ -69,10 +83,11 @@ pub struct Hint {
     pub label: String,
 }
 
-/// A hover's text and the stretch it is about.
+/// A hover's blocks (built as elements by web/editor.js's `renderHover`: text nodes only) and
+/// the stretch it is about.
 #[derive(Debug, Serialize)]
 pub struct HoverText {
-    pub text: String,
+    pub blocks: Vec<crate::markdown::Block>,
     pub from: u32,
     pub to: u32,
 }
@@ -153,11 +168,18 @@ fn set(options: &js_sys::Object, key: &str, value: &JsValue) {
     let _ = js_sys::Reflect::set(options, &JsValue::from_str(key), value);
 }
 
-/// Mounts an editor holding `text` in `parent`. The callbacks live as long as the page's
-/// JavaScript holds the editor (they are handed to it).
-pub fn create(parent: &web_sys::Element, text: &str, read_only: bool, cb: Callbacks) -> CodeEditor {
+/// Mounts an editor holding the document `key` with `text` in `parent`. The callbacks live as
+/// long as the page's JavaScript holds the editor (they are handed to it).
+pub fn create(
+    parent: &web_sys::Element,
+    key: &str,
+    text: &str,
+    read_only: bool,
+    cb: Callbacks,
+) -> CodeEditor {
     let options = js_sys::Object::new();
     set(&options, "text", &JsValue::from_str(text));
+    set(&options, "key", &JsValue::from_str(key));
     set(&options, "readOnly", &JsValue::from_bool(read_only));
     let Callbacks {
         on_change,

@@ -1,12 +1,14 @@
-//! The rules' documentation (Markdown in each rule file's doc block) as structured text:
-//! headings, paragraphs, lists and code, which the page builds as DOM nodes, never as HTML.
-//! Pure, tested natively; only the small Markdown the rule docs use is kept (links become
-//! their text, emphasis is dropped).
+//! The rules' documentation (Markdown in each rule file's doc block) and the editor's hovers as
+//! structured text: headings, paragraphs, lists, tables and code, which the page builds as DOM
+//! nodes (text nodes, never HTML). Pure, tested natively; only the small Markdown the rule docs
+//! and hovers use is kept (links become their text, emphasis is dropped).
 
-use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use serde::Serialize;
 
 /// A run of text inside a block.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "text", rename_all = "lowercase")]
 pub enum Inline {
     /// Plain text.
     Text(String),
@@ -15,16 +17,22 @@ pub enum Inline {
 }
 
 /// One block of a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Block {
     /// A heading's text.
-    Heading(Vec<Inline>),
+    Heading { runs: Vec<Inline> },
     /// A paragraph.
-    Paragraph(Vec<Inline>),
+    Paragraph { runs: Vec<Inline> },
     /// A list, each item a run of inlines.
-    List(Vec<Vec<Inline>>),
+    List { items: Vec<Vec<Inline>> },
     /// A fenced or indented code block.
-    Code(String),
+    Code { code: String },
+    /// A table: its header's cells, then each row's.
+    Table {
+        head: Vec<Vec<Inline>>,
+        rows: Vec<Vec<Vec<Inline>>>,
+    },
 }
 
 /// Reads `markdown` into blocks.
@@ -33,30 +41,52 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
     let mut inlines: Vec<Inline> = Vec::new();
     let mut items: Option<Vec<Vec<Inline>>> = None;
     let mut code: Option<String> = None;
+    // The table being read: its header, its rows, and the row being read.
+    let mut table: Option<(Vec<Vec<Inline>>, Vec<Vec<Vec<Inline>>>)> = None;
+    let mut row: Vec<Vec<Inline>> = Vec::new();
     let push_text = |inlines: &mut Vec<Inline>, text: &str| match inlines.last_mut() {
         Some(Inline::Text(t)) => t.push_str(text),
         _ => inlines.push(Inline::Text(text.to_owned())),
     };
-    for event in Parser::new(markdown) {
+    for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
         match event {
             Event::Start(Tag::CodeBlock(_)) => code = Some(String::new()),
-            Event::End(TagEnd::CodeBlock) => res.push(Block::Code(
-                code.take().unwrap_or_default().trim_end().to_owned(),
-            )),
+            Event::End(TagEnd::CodeBlock) => res.push(Block::Code {
+                code: code.take().unwrap_or_default().trim_end().to_owned(),
+            }),
+            Event::Start(Tag::Table(_)) => table = Some((Vec::new(), Vec::new())),
+            Event::End(TagEnd::TableCell) => row.push(std::mem::take(&mut inlines)),
+            Event::End(TagEnd::TableHead) => {
+                if let Some((head, _)) = table.as_mut() {
+                    *head = std::mem::take(&mut row);
+                }
+            }
+            Event::End(TagEnd::TableRow) => {
+                if let Some((_, rows)) = table.as_mut() {
+                    rows.push(std::mem::take(&mut row));
+                }
+            }
+            Event::End(TagEnd::Table) => {
+                if let Some((head, rows)) = table.take() {
+                    res.push(Block::Table { head, rows });
+                }
+            }
             Event::Text(t) if code.is_some() => code.get_or_insert_with(String::new).push_str(&t),
             Event::Start(Tag::List(_)) => items = Some(Vec::new()),
-            Event::End(TagEnd::List(_)) => res.push(Block::List(items.take().unwrap_or_default())),
+            Event::End(TagEnd::List(_)) => res.push(Block::List {
+                items: items.take().unwrap_or_default(),
+            }),
             Event::End(TagEnd::Item) => {
                 if let Some(list) = items.as_mut() {
                     list.push(std::mem::take(&mut inlines));
                 }
             }
-            Event::End(TagEnd::Heading(_)) => {
-                res.push(Block::Heading(std::mem::take(&mut inlines)))
-            }
-            Event::End(TagEnd::Paragraph) if items.is_none() => {
-                res.push(Block::Paragraph(std::mem::take(&mut inlines)))
-            }
+            Event::End(TagEnd::Heading(_)) => res.push(Block::Heading {
+                runs: std::mem::take(&mut inlines),
+            }),
+            Event::End(TagEnd::Paragraph) if items.is_none() => res.push(Block::Paragraph {
+                runs: std::mem::take(&mut inlines),
+            }),
             Event::End(TagEnd::Paragraph) => push_text(&mut inlines, " "),
             Event::Text(t) => push_text(&mut inlines, &t),
             Event::Code(c) => inlines.push(Inline::Code(c.to_string())),
@@ -77,19 +107,60 @@ mod tests {
         assert_eq!(
             blocks(doc),
             vec![
-                Block::Heading(vec![Inline::Text("What it checks".into())]),
-                Block::Paragraph(vec![
-                    Inline::Text("A ".into()),
-                    Inline::Code("name".into()),
-                    Inline::Text(" field.".into())
-                ]),
-                Block::Heading(vec![Inline::Text("Example".into())]),
-                Block::List(vec![
-                    vec![Inline::Text("one ".into()), Inline::Code("a".into())],
-                    vec![Inline::Text("two ".into())]
-                ]),
-                Block::Code("name: x".into()),
+                Block::Heading {
+                    runs: vec![Inline::Text("What it checks".into())]
+                },
+                Block::Paragraph {
+                    runs: vec![
+                        Inline::Text("A ".into()),
+                        Inline::Code("name".into()),
+                        Inline::Text(" field.".into())
+                    ]
+                },
+                Block::Heading {
+                    runs: vec![Inline::Text("Example".into())]
+                },
+                Block::List {
+                    items: vec![
+                        vec![Inline::Text("one ".into()), Inline::Code("a".into())],
+                        vec![Inline::Text("two ".into())]
+                    ]
+                },
+                Block::Code {
+                    code: "name: x".into()
+                },
             ]
+        );
+    }
+
+    /// A hover's Markdown (bold, a pipe table, code) reads as blocks with no Markdown left in
+    /// their text: the editor shows `Level 1`, not `**Level 1**`, and a table, not pipes.
+    #[test]
+    fn a_hover_becomes_blocks_with_a_table() {
+        let hover =
+            "**Level 1** is `- name: d`.\n\n| client | name |\n|---|---|\n| pi | 3 / 64 |\n";
+        let text = |runs: &[Inline]| -> String {
+            runs.iter()
+                .map(|r| match r {
+                    Inline::Text(t) | Inline::Code(t) => t.as_str(),
+                })
+                .collect()
+        };
+        let b = blocks(hover);
+        let Block::Paragraph { runs } = &b[0] else {
+            panic!("{b:?}")
+        };
+        assert_eq!(text(runs), "Level 1 is - name: d.");
+        let Block::Table { head, rows } = &b[1] else {
+            panic!("{b:?}")
+        };
+        assert_eq!(
+            head.iter().map(|c| text(c)).collect::<Vec<_>>(),
+            ["client", "name"]
+        );
+        assert_eq!(
+            rows[0].iter().map(|c| text(c)).collect::<Vec<_>>(),
+            ["pi", "3 / 64"]
         );
     }
 
@@ -101,18 +172,21 @@ mod tests {
             };
             let b = blocks(doc);
             assert!(
-                b.iter().any(|b| matches!(b, Block::Heading(_))),
+                b.iter().any(|b| matches!(b, Block::Heading { .. })),
                 "{}: no heading",
                 r.name
             );
             let texts: Vec<&str> = b
                 .iter()
                 .flat_map(|b| match b {
-                    Block::Heading(runs) | Block::Paragraph(runs) => {
+                    Block::Heading { runs } | Block::Paragraph { runs } => {
                         runs.iter().collect::<Vec<_>>()
                     }
-                    Block::List(items) => items.iter().flatten().collect(),
-                    Block::Code(_) => Vec::new(),
+                    Block::List { items } => items.iter().flatten().collect(),
+                    Block::Table { head, rows } => {
+                        head.iter().chain(rows.iter().flatten()).flatten().collect()
+                    }
+                    Block::Code { .. } => Vec::new(),
                 })
                 .filter_map(|i| {
                     if let Inline::Text(t) = i {

@@ -39,6 +39,37 @@ pub struct PageState {
     pub lab: crate::lab_run::LabState,
     /// Claude Code's listing settings, as the person set them.
     pub listing: ListingPrefs,
+    /// Which generation of documents the skills are: renewed by every change that is not an
+    /// edit of a skill's text (a restore, a link, a sample that replaces the skills, a removal
+    /// that moves the others), so the editor's undo history, kept per file under
+    /// [`PageState::document_key`], never crosses into another skill's text.
+    pub documents: Documents,
+}
+
+/// A generation of the loaded skills' documents (see [`PageState::documents`]). Each value is
+/// new in this page's life; two states compare equal whatever their generations, since it is
+/// no part of the work (a link or a saved copy holds none).
+#[derive(Debug, Clone, Copy)]
+pub struct Documents(u64);
+
+impl Documents {
+    /// A generation no state of this page had before.
+    pub fn renewed() -> Documents {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Documents(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Default for Documents {
+    fn default() -> Documents {
+        Documents::renewed()
+    }
+}
+
+impl PartialEq for Documents {
+    fn eq(&self, _: &Documents) -> bool {
+        true
+    }
 }
 
 impl PageState {
@@ -55,7 +86,29 @@ impl PageState {
             context_window: self.context_window,
             lab: self.lab.clone(),
             listing: self.listing.clone(),
+            documents: self.documents,
         }
+    }
+
+    /// The editor's name for the selected skill's SKILL.md: its undo history is kept under
+    /// it, and a new generation of documents ([`PageState::documents`]) names every file anew.
+    pub fn document_key(&self) -> String {
+        format!("{}/{}/SKILL.md", self.documents.0, self.selected)
+    }
+
+    /// Replaces the loaded skills with `skills` (a sample set): a new generation of documents.
+    pub fn replace_skills(&mut self, skills: Vec<SkillInput>) {
+        self.skills = skills;
+        self.documents = Documents::renewed();
+    }
+
+    /// Removes the skill at `idx` (the ones after it move up: a new generation of documents).
+    pub fn remove_skill(&mut self, idx: usize) {
+        if idx < self.skills.len() {
+            self.skills.remove(idx);
+            self.documents = Documents::renewed();
+        }
+        self.selected = self.selected.min(self.skills.len().saturating_sub(1));
     }
 
     /// The selected skill's eval set (its `+`/`-` lines), empty when it has none.
@@ -74,6 +127,20 @@ impl PageState {
         }
     }
 
+    /// The bytes of every loaded skill's files.
+    pub fn loaded_bytes(&self) -> u64 {
+        self.skills
+            .iter()
+            .flat_map(|k| &k.files)
+            .map(|(_, b)| b.len() as u64)
+            .sum()
+    }
+
+    /// Why a load of `adding` bytes is refused beside what is loaded, if it is.
+    pub fn load_refusal(&self, adding: u64) -> Option<String> {
+        skillpg_share::over_workspace_budget(self.loaded_bytes(), adding)
+    }
+
     /// The context window the listing budgets are computed for.
     pub fn window(&self) -> usize {
         self.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW)
@@ -88,6 +155,19 @@ impl PageState {
         placed
     }
 
+    /// Puts `skills` after the loaded ones, each renamed where its folder name is taken (as a
+    /// load does), leaving out any that is already loaded byte for byte: a link kept, or
+    /// another tab's work taken over, lands beside one's own and drops nothing. Where each went.
+    pub fn add_beside(&mut self, skills: Vec<SkillInput>) -> Vec<skillpg_share::Placed> {
+        let mut placed = Vec::new();
+        for k in skills {
+            if !self.skills.contains(&k) {
+                placed.push(self.put_skill(k));
+            }
+        }
+        placed
+    }
+
     /// Makes way for a person's own skills: every sample still as the gallery loads it is
     /// removed (an edited sample stays: it is the person's work now).
     pub fn remove_untouched_samples(&mut self) {
@@ -95,6 +175,7 @@ impl PageState {
         let before = self.skills.len();
         self.skills.retain(|k| !samples.contains(k));
         if self.skills.len() != before {
+            self.documents = Documents::renewed();
             self.selected = 0;
             self.selected_file = "SKILL.md".into();
         }
@@ -203,6 +284,7 @@ fn from_wire_within(
         context_window,
         lab,
         listing: wire.listing.clamped(),
+        documents: Documents::renewed(),
     })
 }
 
@@ -373,8 +455,32 @@ pub fn saved_keys(index: &str) -> Option<Vec<String>> {
 }
 
 /// The state a saved index and its kept files make (`kept(key)` gives the bytes under a key),
-/// checked as a link's state is, within the load budget.
+/// checked as a link's state is, within the bound the page held its work to; an error when any
+/// file is missing ([`restore_partial`] gives back the rest).
 pub fn restore(index: &str, kept: impl Fn(&str) -> Option<Vec<u8>>) -> Result<PageState, String> {
+    let restored = restore_partial(index, kept)?;
+    match restored.missing.first() {
+        None => Ok(restored.state),
+        Some(first) => Err(format!("{first} was not found in this browser's storage")),
+    }
+}
+
+/// What [`restore_partial`] could read of a saved index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Restored {
+    /// The state, with every skill whose files were all found.
+    pub state: PageState,
+    /// The files not found (`skill/path`), whose skills were left out.
+    pub missing: Vec<String>,
+}
+
+/// The state a saved index and its kept files make, leaving out a skill whose files are not all
+/// found (the rest of the work comes back; the caller keeps the index aside for the others). An
+/// error only where the index itself cannot be read.
+pub fn restore_partial(
+    index: &str,
+    kept: impl Fn(&str) -> Option<Vec<u8>>,
+) -> Result<Restored, String> {
     use base64::Engine;
     let index: SavedIndex =
         serde_json::from_str(index).map_err(|e| format!("the saved work is damaged ({e})"))?;
@@ -383,28 +489,46 @@ pub fn restore(index: &str, kept: impl Fn(&str) -> Option<Vec<u8>>) -> Result<Pa
     if wire.skills.len() != index.skills.len() {
         return Err("the saved work is damaged (its skills do not match its index)".to_owned());
     }
-    for (skill, files) in wire.skills.iter_mut().zip(index.skills) {
+    let mut missing = Vec::new();
+    let mut complete = Vec::with_capacity(wire.skills.len());
+    let selected_dir = wire.skills.get(wire.selected).map(|k| k.dir.clone());
+    for (mut skill, files) in std::mem::take(&mut wire.skills)
+        .into_iter()
+        .zip(index.skills)
+    {
         let mut input = SkillInput::new(skill.dir.clone(), Vec::new());
+        let mut whole = true;
         for f in files {
             let deflated = match f.at {
-                SavedAt::Kept(key) => kept(&key).ok_or_else(|| {
-                    format!(
-                        "{}/{} was not found in this browser's storage",
-                        skill.dir, f.p
-                    )
-                })?,
-                SavedAt::Inline(b64) => base64::engine::general_purpose::URL_SAFE_NO_PAD
-                    .decode(b64.as_bytes())
-                    .map_err(|e| format!("the saved work is damaged ({e})"))?,
+                SavedAt::Kept(key) => kept(&key),
+                SavedAt::Inline(b64) => Some(
+                    base64::engine::general_purpose::URL_SAFE_NO_PAD
+                        .decode(b64.as_bytes())
+                        .map_err(|e| format!("the saved work is damaged ({e})"))?,
+                ),
             };
-            input.files.push((f.p, bytes_from_saved(&deflated)?));
+            match deflated {
+                Some(deflated) => input.files.push((f.p, bytes_from_saved(&deflated)?)),
+                None => {
+                    missing.push(format!("{}/{}", skill.dir, f.p));
+                    whole = false;
+                }
+            }
         }
-        skill.files = skillpg_share::skills_to_wire(&[input])
-            .pop()
-            .map(|s| s.files)
-            .unwrap_or_default();
+        if whole {
+            skill.files = skillpg_share::skills_to_wire(&[input])
+                .pop()
+                .map(|s| s.files)
+                .unwrap_or_default();
+            complete.push(skill);
+        }
     }
-    from_wire_within(wire, skillpg_share::WireLimits::SAVED.bytes)
+    wire.selected = selected_dir
+        .and_then(|d| complete.iter().position(|k| k.dir == d))
+        .unwrap_or(0);
+    wire.skills = complete;
+    let state = from_wire_within(wire, skillpg_share::WireLimits::SAVED.bytes)?;
+    Ok(Restored { state, missing })
 }
 
 /// The fragment of a share link: `v1=...`.
@@ -534,22 +658,59 @@ pub fn decode_fragment(hash: &str) -> Option<Result<PageState, String>> {
 
 /// A `.zip` of one skill, laid out as claude.ai expects: one top-level folder.
 pub fn skill_zip(skill: &SkillInput) -> Vec<u8> {
-    // Whatever state the page holds, the archive never names a path outside its one folder:
-    // a folder that is not a folder name is written as `skill`, and every path is cleaned.
-    let dir = if skillpg_core::ingest::is_folder_name(&skill.dir_name) {
-        skill.dir_name.as_str()
-    } else {
-        "skill"
-    };
-    let entries: Vec<(String, &[u8])> = skill
-        .files
-        .iter()
-        .filter_map(|(path, bytes)| {
+    skills_zip(std::slice::from_ref(skill))
+}
+
+/// A zip of `skills`, each in its own top-level folder (a folder name already taken, or that is
+/// no folder name, is written as `skill-2`, `skill-3`…): what the page gives back of work it
+/// could not restore whole.
+pub fn skills_zip(skills: &[SkillInput]) -> Vec<u8> {
+    let mut taken = std::collections::HashSet::new();
+    let mut entries: Vec<(String, &[u8])> = Vec::new();
+    for skill in skills {
+        let mut dir = if skillpg_core::ingest::is_folder_name(&skill.dir_name) {
+            skill.dir_name.clone()
+        } else {
+            "skill".to_owned()
+        };
+        let mut n = 1;
+        while !taken.insert(dir.to_ascii_lowercase()) {
+            n += 1;
+            dir = format!("skill-{n}");
+        }
+        entries.extend(skill.files.iter().filter_map(|(path, bytes)| {
             let path = skillpg_core::ingest::clean_path(path).filter(|p| !p.is_empty())?;
             Some((format!("{dir}/{path}"), bytes.as_slice()))
-        })
-        .collect();
+        }));
+    }
     skillpg_core::ingest::write_archive(&entries)
+}
+
+/// How many skills a saved index holds (`None` for the first form, the whole state encoded).
+pub fn saved_skill_count(index: &str) -> Option<usize> {
+    serde_json::from_str::<SavedIndex>(index)
+        .ok()
+        .map(|i| i.skills.len())
+}
+
+/// Saved work that could not be restored whole, kept aside in this browser: its index, and when
+/// it was kept (seconds since the epoch; 0 for one kept by an earlier version of the page).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct KeptAside {
+    pub at: f64,
+    pub index: String,
+}
+
+impl KeptAside {
+    /// The list as local storage keeps it (none when it does not read).
+    pub fn read_list(json: &str) -> Vec<KeptAside> {
+        serde_json::from_str(json).unwrap_or_default()
+    }
+
+    /// The list as local storage keeps it.
+    pub fn write_list(list: &[KeptAside]) -> String {
+        serde_json::to_string(list).unwrap_or_default()
+    }
 }
 
 #[cfg(test)]
@@ -679,6 +840,7 @@ mod tests {
             routing: RoutingState::default(),
             installed_together: Some(true),
             context_window: Some(128_000),
+            documents: Documents::default(),
             listing: ListingPrefs {
                 max_desc_chars: Some(300),
                 budget_fraction: Some(0.02),
@@ -968,6 +1130,106 @@ mod tests {
         );
         assert_eq!(k.skill_md_shown().map(|(_, why)| why), Some(None));
         assert_eq!(k.other_files_bytes(), 10);
+    }
+
+    /// A link kept, or another tab's work taken over, lands beside one's own: a skill already
+    /// there byte for byte is not added twice, one whose name is taken is renamed, and none of
+    /// one's own is touched.
+    #[test]
+    fn skills_added_beside_drop_nothing() {
+        let skill = |dir: &str, body: &str| {
+            SkillInput::new(
+                dir.to_owned(),
+                vec![(
+                    "SKILL.md".to_owned(),
+                    format!("---\nname: {dir}\ndescription: {body}\n---\n").into_bytes(),
+                )],
+            )
+        };
+        let mut mine = PageState::default();
+        mine.skills = vec![skill("a", "mine"), skill("b", "same")];
+        let before = mine.skills.clone();
+        let placed = mine.add_beside(vec![
+            skill("a", "theirs"),
+            skill("b", "same"),
+            skill("c", "new"),
+        ]);
+        assert_eq!(placed.len(), 2);
+        assert_eq!(&mine.skills[..2], &before[..]);
+        let dirs: Vec<&str> = mine.skills.iter().map(|k| k.dir_name.as_str()).collect();
+        assert_eq!(dirs.len(), 4, "{dirs:?}");
+        assert!(dirs[2].starts_with('a') && dirs[2] != "a", "{dirs:?}");
+        assert_eq!(dirs[3], "c");
+    }
+
+    /// A saved index one of whose kept files is gone gives back every other skill, and names
+    /// the missing file (the hostile round lost 1,051 skills over one missing part).
+    #[test]
+    fn a_missing_part_loses_only_its_own_skill() {
+        let mut state = PageState::default();
+        state.skills.clear();
+        for i in 0..4 {
+            let md = format!("---\nname: s{i}\ndescription: Does s{i}.\n---\n# s{i}\n");
+            state.skills.push(SkillInput::new(
+                format!("s{i}"),
+                vec![("SKILL.md".to_owned(), md.into_bytes())],
+            ));
+        }
+        state.selected = 3;
+        let keys: Vec<String> = state
+            .skills
+            .iter()
+            .map(|k| file_key(&k.files[0].0, &k.files[0].1))
+            .collect();
+        let index = saved_index(&state, |i, _| SavedAt::Kept(keys[i].clone()));
+        let store: std::collections::HashMap<String, Vec<u8>> = state
+            .skills
+            .iter()
+            .zip(&keys)
+            .filter(|(k, _)| k.dir_name != "s1")
+            .map(|(k, key)| (key.clone(), saved_bytes(&k.files[0].1)))
+            .collect();
+        let back = restore_partial(&index, |k| store.get(k).cloned()).expect("the index reads");
+        assert_eq!(back.missing, ["s1/SKILL.md"]);
+        let dirs: Vec<&str> = back
+            .state
+            .skills
+            .iter()
+            .map(|k| k.dir_name.as_str())
+            .collect();
+        assert_eq!(dirs, ["s0", "s2", "s3"]);
+        assert_eq!(back.state.skills[back.state.selected].dir_name, "s3");
+        assert!(restore(&index, |k| store.get(k).cloned()).is_err());
+    }
+
+    /// Work the page took is read back with the same bound: two loads just under the load bound
+    /// (120 MB in all, over one load's 64 MB) restore, and a load past the page's total is
+    /// refused before it is taken.
+    #[test]
+    fn saved_work_is_read_back_with_the_bound_it_was_taken_with() {
+        let mut state = PageState::default();
+        state.skills.clear();
+        let big = 60 * 1024 * 1024;
+        for i in 0..2u8 {
+            assert_eq!(state.load_refusal(big as u64), None);
+            state.skills.push(SkillInput::new(
+                format!("big{i}"),
+                vec![
+                    (
+                        "SKILL.md".to_owned(),
+                        b"---\nname: x\ndescription: y\n---\n".to_vec(),
+                    ),
+                    ("references/big.md".to_owned(), vec![b'a' + i; big]),
+                ],
+            ));
+        }
+        assert!(
+            state.load_refusal(big as u64).is_some(),
+            "a third is past the page's total"
+        );
+        let index = saved_index(&state, |i, j| inline_file(&state.skills[i].files[j].1));
+        let back = restore(&index, |_| None).expect("restores");
+        assert_eq!(back.loaded_bytes(), state.loaded_bytes());
     }
 
     #[test]

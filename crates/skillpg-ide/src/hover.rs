@@ -1,7 +1,7 @@
 //! The hover at a place in SKILL.md: on `name` or `description`, the level-1 line as each
 //! client lists it, its tokens and each client's limits in its own unit; on a heading, its
 //! section's tokens; on a link, the tokens it sends the agent to. Markdown, which the language
-//! server sends as it is and the page shows as text.
+//! server sends as it is and the page builds into elements (text nodes, never HTML).
 
 use std::ops::Range;
 
@@ -44,9 +44,11 @@ pub fn hover(a: &Analysis, profiles: &[&'static Profile], offset: usize) -> Opti
         }
     }
     if let Some(link) = a.links.iter().find(|l| l.span.contains(&offset)) {
-        let what = match &link.target {
+        // The tokenizer's note goes with a count, and only there: a hover on a missing file
+        // counts nothing.
+        let markdown = match &link.target {
             Target::File { .. } | Target::Dir { .. } => format!(
-                "**Level 3:** `{}` costs **{}** tokens when the agent reads it{}.",
+                "**Level 3:** `{}` costs **{}** tokens when the agent reads it{}.\n\n{TOKENIZER_NOTE}",
                 link.path,
                 thousands(a.link_tokens(link)),
                 if link.sent {
@@ -62,7 +64,7 @@ pub fn hover(a: &Analysis, profiles: &[&'static Profile], offset: usize) -> Opti
             ),
         };
         return Some(Hover {
-            markdown: format!("{what}\n\n{TOKENIZER_NOTE}"),
+            markdown,
             span: link.span.clone(),
         });
     }
@@ -160,5 +162,38 @@ fn over_limit(p: &Profile) -> String {
         n.to_owned()
     } else {
         format!("name: {n}; description: {d}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analysis(files: &[(&str, &str)]) -> Analysis {
+        let files = files
+            .iter()
+            .map(|(p, t)| skillpg_core::BundleFile {
+                path: (*p).to_owned(),
+                bytes: t.as_bytes().to_vec(),
+            })
+            .collect();
+        skillpg_core::analyze(&skillpg_core::SkillBundle::new("demo", files))
+    }
+
+    /// The tokenizer's note goes with a count and nowhere else: a link to a file that is there
+    /// shows its tokens and the note; one to a missing file says it is missing, and no more.
+    #[test]
+    fn the_tokenizer_note_only_beside_a_count() {
+        let md = "---\nname: demo\ndescription: d\n---\nSee [a](references/a.md) and [b](references/b.md).\n";
+        let a = analysis(&[("SKILL.md", md), ("references/a.md", "some words here\n")]);
+        let at = |needle: &str| md.find(needle).expect("in the text") + 2;
+        let there = hover(&a, &[], at("references/a.md")).expect("a hover on the link");
+        assert!(there.markdown.contains("tokens when the agent reads it"));
+        assert!(there.markdown.contains(TOKENIZER_NOTE));
+        let missing = hover(&a, &[], at("references/b.md")).expect("a hover on the link");
+        assert_eq!(
+            missing.markdown,
+            "`references/b.md` is not in the skill folder."
+        );
     }
 }

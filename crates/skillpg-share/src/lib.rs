@@ -630,12 +630,14 @@ impl WireLimits {
         files: MAX_LINK_FILES,
         bytes: MAX_LINK_BYTES,
     };
-    /// What the page saved of its own work: anything one load may bring in.
+    /// What the page saved of its own work: anything the page holds, read back with the very
+    /// bound the loads were held to ([`MAX_WORKSPACE_BYTES`]), so that work the page took is
+    /// never refused on the way back.
     pub const SAVED: WireLimits = WireLimits {
-        expanded: 2 * MAX_LOAD_BYTES,
+        expanded: 2 * MAX_WORKSPACE_BYTES,
         skills: skillpg_core::ingest::MAX_ENTRIES,
         files: skillpg_core::ingest::MAX_ENTRIES,
-        bytes: MAX_LOAD_BYTES as usize,
+        bytes: MAX_WORKSPACE_BYTES as usize,
     };
 }
 
@@ -688,6 +690,25 @@ pub fn decode_wire_within<L: DeserializeOwned + Default>(
 /// per-file and per-count cap can hold while their product does not (an index of 60 files of
 /// 15 MB took the page's memory to 3.7 GB), so one total bounds them all.
 pub const MAX_LOAD_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The most bytes the page holds in all, load after load: each load is bounded, and so is
+/// their sum (eighteen loads of 60 MB each trapped the page's wasm); what the page saved of its
+/// work is read back within the same bound ([`WireLimits::SAVED`]).
+pub const MAX_WORKSPACE_BYTES: u64 = 2 * MAX_LOAD_BYTES;
+
+/// The message when a load of `adding` bytes beside the `held` bytes the page holds would pass
+/// [`MAX_WORKSPACE_BYTES`]; `None` within it.
+pub fn over_workspace_budget(held: u64, adding: u64) -> Option<String> {
+    let mb = |b: u64| b.div_ceil(1024 * 1024);
+    (held.saturating_add(adding) > MAX_WORKSPACE_BYTES).then(|| {
+        format!(
+            "This load ({} MB) beside the {} MB already loaded would pass the {} MB the page holds in all; nothing was loaded, and what was loaded before stays (remove skills you no longer need, or check large folders with skillpg check)",
+            mb(adding),
+            mb(held),
+            mb(MAX_WORKSPACE_BYTES)
+        )
+    })
+}
 
 /// The message when `what` would bring `bytes` (so far) into the page, past
 /// [`MAX_LOAD_BYTES`]; `None` within it.

@@ -21,7 +21,8 @@ use crate::state::{self, PageState, View};
 use crate::{browser, compute, samples};
 
 /// Starts saving the work: once saved work is back (`restore_saved`), at once otherwise, and
-/// not at all while a link's skills wait for the visitor's choice.
+/// not at all while a link's skills wait for the visitor's choice, or while another tab of this
+/// browser is the one that saves (`browser::claim_writer`).
 fn start_saving(
     saved_index: Option<String>,
     shared_over: RwSignal<Option<String>>,
@@ -34,12 +35,177 @@ fn start_saving(
         // A link over saved work: nothing is saved until the visitor chooses.
         None => saver.ready.set_value(shared_over.get_untracked().is_none()),
     }
-    save_while_editing(c.state, c.status, saver, restored);
+    claim_writer(saver, false);
+    save_while_editing(c.state, c.status, saver, restored, shared_over);
+    follow_links_opened_here(saver, shared_over, restored);
     saver
 }
 
-/// The banner over a link's skills opened on top of saved work: keep them as one's work, or go
-/// back to the saved work, which nothing touched meanwhile.
+/// Asks to be this browser's one writer of the saved work (`steal`: take it from the tab that
+/// is); a tab that is not says so in its banner and saves nothing (`writer_banner`).
+fn claim_writer(saver: Saver, steal: bool) {
+    let c = super::ctx();
+    browser::claim_writer(
+        steal,
+        move |_| {
+            saver.writer.set(Writer::Yes);
+            if steal {
+                take_over_saved_work(saver);
+            } else {
+                // A change made while the page asked is saved now.
+                saver.save(c.state, c.status, false);
+            }
+        },
+        move || saver.writer.set(Writer::OtherTab),
+        move || {
+            saver.writer.set(Writer::OtherTab);
+            c.status.set("Another tab of this browser now saves this workspace: changes made here are no longer saved.".to_owned());
+        },
+    );
+}
+
+/// This tab has become the writer: the other tab's newest saved work comes in, with this
+/// tab's own skills that differ from it beside it (renamed where a name is taken), so neither
+/// tab's work is lost.
+fn take_over_saved_work(saver: Saver) {
+    let c = super::ctx();
+    let Some(index) = browser::load_state() else {
+        saver.save(c.state, c.status, false);
+        return;
+    };
+    saver.ready.set_value(false);
+    let mine = c.state.with_untracked(|s| s.skills.clone());
+    leptos::task::spawn_local(async move {
+        let (res, kept) = read_saved(&index).await;
+        match res {
+            Ok(r) => {
+                let mut base = r.state;
+                let placed = base.add_beside(mine);
+                if !r.missing.is_empty() {
+                    saver.keep_aside(&index);
+                }
+                saver.kept.set_value(kept);
+                c.state.set(base);
+                let note = skillpg_share::beside_note(&placed)
+                    .map(|n| format!(" {n}"))
+                    .unwrap_or_default();
+                c.status.set(format!(
+                    "This tab now saves the workspace: the other tab's latest work is here, with {} skill(s) changed in this tab beside it.{note}",
+                    placed.len()
+                ));
+            }
+            Err(e) => {
+                saver.keep_aside(&index);
+                c.status.set(format!("This tab now saves the workspace; the other tab's saved work could not be read ({e}) and is kept aside."));
+            }
+        }
+        saver.ready.set_value(true);
+        saver.save(c.state, c.status, false);
+    });
+}
+
+/// The banner of a tab that does not save: another tab of this browser does.
+fn writer_banner(saver: Saver) -> impl IntoView {
+    view! {
+        <Show when=move || saver.writer.get() == Writer::OtherTab>
+            <div class="shared-banner" role="region" aria-label="Another tab saves this workspace" data-testid="writer-banner">
+                <p>"This workspace is open in another tab of this browser, which saves it: changes made here are not saved, so that neither tab writes over the other's work."</p>
+                <button data-testid="writer-take" on:click=move |_| claim_writer(saver, true)>"Work in this tab instead"</button>
+                <span class="muted">" (the other tab's latest work comes here, and what you changed here stays beside it)"</span>
+            </div>
+        </Show>
+    }
+}
+
+/// Saved work that could not be restored whole, kept aside: each can be restored beside one's
+/// work (what can still be read), downloaded as a zip, or dropped (after a question).
+fn kept_aside_banner(saver: Saver) -> impl IntoView {
+    let c = super::ctx();
+    let restore_beside = move |entry: state::KeptAside| {
+        leptos::task::spawn_local(async move {
+            let (res, _) = read_saved(&entry.index).await;
+            match res {
+                Ok(r) => {
+                    let n = r.state.skills.len();
+                    let placed = c
+                        .state
+                        .try_update(|s| s.add_beside(r.state.skills))
+                        .unwrap_or_default();
+                    if r.missing.is_empty() {
+                        browser::drop_kept_aside(entry.at);
+                        saver.aside.set(browser::kept_aside());
+                    }
+                    let still = if r.missing.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" Still missing, and kept aside: {}.", r.missing.join(", "))
+                    };
+                    c.status.set(format!("{} of the {n} readable skill(s) of the kept-aside work are now beside your own.{still}", placed.len()));
+                }
+                Err(e) => c
+                    .status
+                    .set(format!("The kept-aside work could not be read: {e}.")),
+            }
+        });
+    };
+    let download = move |entry: state::KeptAside| {
+        leptos::task::spawn_local(async move {
+            match read_saved(&entry.index).await.0 {
+                Ok(r) => {
+                    browser::download(
+                        "kept-aside-work.zip",
+                        "application/zip",
+                        &state::skills_zip(&r.state.skills),
+                    );
+                    let missing = if r.missing.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " Not in it (not found in this browser's storage): {}.",
+                            r.missing.join(", ")
+                        )
+                    };
+                    c.status.set(format!(
+                        "Downloaded the {} readable skill(s) of the kept-aside work.{missing}",
+                        r.state.skills.len()
+                    ));
+                }
+                Err(e) => c
+                    .status
+                    .set(format!("The kept-aside work could not be read: {e}.")),
+            }
+        });
+    };
+    let drop_it = move |entry: state::KeptAside| {
+        if browser::confirm(
+            "Drop this kept-aside work for good? Download it first if you may need it.",
+        ) {
+            browser::drop_kept_aside(entry.at);
+            saver.aside.set(browser::kept_aside());
+            c.status.set("The kept-aside work was dropped.".to_owned());
+        }
+    };
+    view! {
+        <Show when=move || saver.aside.with(|a| !a.is_empty())>
+            <div class="shared-banner" role="region" aria-label="Saved work kept aside" data-testid="kept-aside">
+                {move || saver.aside.get().into_iter().map(|entry| {
+                    let count = state::saved_skill_count(&entry.index).map(|n| format!("{n} skill(s)")).unwrap_or_else(|| "your work".to_owned());
+                    let when = if entry.at > 0.0 { format!(" (kept {})", browser::when(entry.at)) } else { String::new() };
+                    let (e1, e2, e3) = (entry.clone(), entry.clone(), entry);
+                    view! {
+                        <p>{format!("Saved work that could not be restored whole is kept aside in this browser: {count}{when}. Nothing saves over it.")}</p>
+                        <button data-testid="kept-aside-restore" on:click=move |_| restore_beside(e1.clone())>"Restore what can be read beside your work"</button>
+                        <button data-testid="kept-aside-download" on:click=move |_| download(e2.clone())>"Download it (.zip)"</button>
+                        <button data-testid="kept-aside-drop" on:click=move |_| drop_it(e3.clone())>"Drop it"</button>
+                    }
+                }).collect_view()}
+            </div>
+        </Show>
+    }
+}
+
+/// The banner over a link's skills opened on top of saved work: keep them beside one's own work,
+/// or go back to the saved work, which nothing touched meanwhile.
 fn shared_banner(
     shared_over: RwSignal<Option<String>>,
     saver: Saver,
@@ -48,11 +214,40 @@ fn shared_banner(
     let c = super::ctx();
     let (state, status) = (c.state, c.status);
     let keep_shared = move |_| {
+        let Some(mine) = shared_over.get_untracked() else {
+            return;
+        };
         drop_link_state();
         shared_over.set(None);
-        saver.ready.set_value(true);
-        saver.save(state, status, false);
-        status.set("The shared skills are now your work in this browser.".to_owned());
+        let theirs = state.with_untracked(|s| s.skills.clone());
+        leptos::task::spawn_local(async move {
+            let (res, kept) = read_saved(&mine).await;
+            match res {
+                Ok(r) => {
+                    let mut base = r.state;
+                    let placed = base.add_beside(theirs);
+                    if !r.missing.is_empty() {
+                        saver.keep_aside(&mine);
+                    }
+                    saver.kept.set_value(kept);
+                    state.set(base);
+                    let note = skillpg_share::beside_note(&placed)
+                        .map(|n| format!(" {n}"))
+                        .unwrap_or_default();
+                    status.set(format!(
+                        "The link's {} skill(s) are now beside your own work, which is as it was.{note}",
+                        placed.len()
+                    ));
+                }
+                Err(e) => {
+                    // One's own work could not be read back: it is kept aside, never dropped.
+                    saver.keep_aside(&mine);
+                    status.set(format!("The shared skills are now your work in this browser; your earlier saved work could not be read ({e}) and is kept aside."));
+                }
+            }
+            saver.ready.set_value(true);
+            saver.save(state, status, false);
+        });
     };
     let back_to_mine = move |_| {
         drop_link_state();
@@ -60,23 +255,104 @@ fn shared_banner(
             return;
         };
         shared_over.set(None);
-        if state::saved_keys(&saved).is_some() {
-            restore_saved(saved, state, status, saver, restored);
-        } else {
-            state.set(state::decode(&saved).unwrap_or_else(|_| sample_state()));
-            saver.ready.set_value(true);
-            status.set("Back to your work, as you left it.".to_owned());
-        }
+        restore_saved(saved, state, status, saver, restored);
     };
     view! {
         <Show when=move || shared_over.with(Option::is_some)>
             <div class="shared-banner" role="region" aria-label="Shared workspace" data-testid="shared-banner">
                 <p>"You opened a shared link: its skills are shown here as a shared workspace. Your own work is saved in this browser and untouched; changes made here are not saved until you keep them."</p>
-                <button data-testid="shared-keep" on:click=keep_shared>"Keep this as my work"</button>
+                <button data-testid="shared-keep" on:click=keep_shared>"Keep these beside my work"</button>
                 <button data-testid="shared-back" on:click=back_to_mine>"Back to my work"</button>
             </div>
         </Show>
     }
+}
+
+/// A link put into this tab's own address (a person's navigation: the page itself only
+/// replaces its address, which fires no `hashchange`) opens as it does in a new tab: over one's
+/// work, with the banner, the work saved first and untouched. Going back to the page's own
+/// address while a link is shown is "back to my work".
+fn follow_links_opened_here(
+    saver: Saver,
+    shared_over: RwSignal<Option<String>>,
+    restored: RwSignal<bool>,
+) {
+    let c = super::ctx();
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| {
+        let hash = browser::location_hash();
+        let own =
+            state::address_fingerprint(&hash).is_some_and(|f| browser::own_address() == Some(f));
+        if own {
+            if let Some(saved) = shared_over.get_untracked() {
+                shared_over.set(None);
+                restore_saved(saved, c.state, c.status, saver, restored);
+            }
+            return;
+        }
+        match state::decode_fragment(&hash) {
+            None => {}
+            Some(Err(message)) => {
+                c.status.set(format!(
+                    "The share link could not be opened: {message}. Your work is as it was."
+                ));
+                drop_link_state();
+            }
+            Some(Ok(link)) => {
+                if shared_over.with_untracked(Option::is_none) {
+                    shared_over.set(Some(work_as_saved_now(saver, restored)));
+                    saver.ready.set_value(false);
+                }
+                c.state.set(link);
+                c.status.set("You opened a shared link: its skills are shown over your work, which is saved and untouched.".to_owned());
+            }
+        }
+    });
+}
+
+/// One's work as storage holds it, after the change still waiting to be saved is written (at
+/// once): what "back to my work" and "keep these beside my work" read. A tab that does not
+/// save, or whose work is not back yet, gives what it shows, or what storage holds.
+fn work_as_saved_now(saver: Saver, restored: RwSignal<bool>) -> String {
+    let c = super::ctx();
+    if !restored.get_untracked() {
+        if let Some(stored) = browser::load_state() {
+            return stored;
+        }
+    }
+    if saver.ready.get_value() && saver.writer.get_untracked() == Writer::Yes {
+        saver.save(c.state, c.status, true);
+        if let Some(stored) = browser::load_state() {
+            return stored;
+        }
+    }
+    c.state.with_untracked(state::encode)
+}
+
+/// Reads saved work (an index, or the first form: the whole state encoded), its kept files from
+/// the store: what could be read, and the keys the store holds.
+async fn read_saved(
+    index: &str,
+) -> (
+    Result<state::Restored, String>,
+    std::collections::HashSet<String>,
+) {
+    let Some(keys) = state::saved_keys(index) else {
+        let res = state::decode(index).map(|state| state::Restored {
+            state,
+            missing: Vec::new(),
+        });
+        return (res, Default::default());
+    };
+    let mut kept = std::collections::HashMap::new();
+    for key in keys {
+        if let Some(bytes) =
+            browser::cache_get(browser::SAVED_CACHE, &browser::saved_key_url(&key)).await
+        {
+            kept.insert(key, bytes);
+        }
+    }
+    let res = state::restore_partial(index, |k| kept.get(k).cloned());
+    (res, kept.into_keys().collect())
 }
 
 /// Where the page starts.
@@ -255,7 +531,11 @@ pub fn App() -> impl IntoView {
     let dark = RwSignal::new(browser::prefers_dark());
     view! {
         <div class="page" class:dark=move || dark.get() data-built=move || (rest_built.get() && restored.get() && editor_loaded.with(Option::is_some)).then_some("all")>
-            <a class="skip-link" href="#view=check">"Skip to the checks"</a>
+            <a class="skip-link" href="#view=check" on:click=move |_| {
+                // The address follows the view; focus moves to it, as a skip link promises.
+                view.set(View::Check);
+                request_animation_frame(|| browser::focus("view-check"));
+            }>"Skip to the checks"</a>
             <header class="top">
                 <h1>"Skill Playground"</h1>
                 <Loaders/>
@@ -264,6 +544,8 @@ pub fn App() -> impl IntoView {
                 </button>
             </header>
             {shared_banner(shared_over, saver, restored)}
+            {writer_banner(saver)}
+            {kept_aside_banner(saver)}
             <main class="workbench" id="main" node_ref=workbench>
                 <aside class="pane left-pane" aria-label="Loaded skills and the editor">
                     <Catalog/>
@@ -424,6 +706,21 @@ struct Saver {
     /// The next change of the state is the page's own (saved work put back in place), not a
     /// person's: a page going away does not write it back over storage cleared meanwhile.
     quiet: StoredValue<bool>,
+    /// Whether this tab is the browser's one writer of the saved work.
+    writer: RwSignal<Writer>,
+    /// The saved work kept aside (`browser::kept_aside`), as the banner shows it.
+    aside: RwSignal<Vec<state::KeptAside>>,
+}
+
+/// Whether this tab saves the work: only the one that holds the browser's writer lock does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Writer {
+    /// The lock is asked for (a moment at the start).
+    Asking,
+    /// This tab saves.
+    Yes,
+    /// Another tab holds the lock: nothing is saved here.
+    OtherTab,
 }
 
 impl Saver {
@@ -434,14 +731,27 @@ impl Saver {
             generation: StoredValue::new(0),
             completed: StoredValue::new(0),
             quiet: StoredValue::new(false),
+            writer: RwSignal::new(Writer::Asking),
+            aside: RwSignal::new(browser::kept_aside()),
         }
+    }
+
+    /// Whether a save may write now: the work is in place and this tab is the writer.
+    fn may_write(self) -> bool {
+        self.ready.get_value() && self.writer.get_untracked() == Writer::Yes
+    }
+
+    /// Keeps `index` aside (its files stay in the store) and shows it in the banner.
+    fn keep_aside(self, index: &str) {
+        browser::keep_unrestored(index);
+        self.aside.set(browser::kept_aside());
     }
 
     /// Saves the state in parts (`state::SavedIndex`): the skills whose files the store does
     /// not hold yet are encoded and written there, then the small index to local storage. With
     /// `now` (the page is going), nothing waits: those skills' files go into the index itself.
     fn save(self, state: RwSignal<PageState>, status: RwSignal<String>, now: bool) {
-        if !self.ready.get_value() {
+        if !self.may_write() {
             return;
         }
         self.generation.update_value(|g| *g += 1);
@@ -504,8 +814,9 @@ impl Saver {
                     failed = true;
                 }
             }
-            // A newer save writes its own index.
-            if self.generation.get_value() != generation {
+            // A newer save writes its own index; and none is written once this tab stopped being
+            // the writer (another tab took over meanwhile).
+            if self.generation.get_value() != generation || !self.may_write() {
                 return;
             }
             // Without the store (refused, or not offered), the files go into the index.
@@ -530,16 +841,26 @@ impl Saver {
                 status.set("Your work could not be saved: this browser refused to write it (storage full or disabled); use a share link or the zip.".to_owned());
                 return;
             }
-            // What no index names any more is dropped from the store.
-            let keep: std::collections::HashSet<&str> =
-                keys.iter().flatten().map(String::as_str).collect();
+            // What neither this index nor any index kept aside names is dropped from the store,
+            // while no newer save has started (it collects after itself). Each key leaves the
+            // set of kept keys before its delete is asked, so a save that starts meanwhile
+            // writes it again rather than naming a file being deleted: a collection that ran
+            // over a newer save's fresh files once lost a large workspace on reload.
+            let mut keep: std::collections::HashSet<String> =
+                keys.iter().flatten().cloned().collect();
+            for aside in browser::kept_aside() {
+                keep.extend(state::saved_keys(&aside.index).unwrap_or_default());
+            }
             for (url, _) in browser::cache_entries(browser::SAVED_CACHE).await {
+                if self.generation.get_value() != generation {
+                    break;
+                }
                 let key = url.rsplit("/saved-work/").next().unwrap_or("").to_owned();
-                if !keep.contains(key.as_str()) {
-                    browser::cache_delete(browser::SAVED_CACHE, &url).await;
+                if !keep.contains(&key) {
                     self.kept.update_value(|k| {
                         k.remove(&key);
                     });
+                    browser::cache_delete(browser::SAVED_CACHE, &url).await;
                 }
             }
         });
@@ -552,8 +873,9 @@ impl Saver {
 }
 
 /// Reads the skills of a saved index from the store and puts the saved state in place of the
-/// placeholder; saving starts after. Work that cannot be restored is said, and its index kept
-/// aside so that no save writes over it.
+/// placeholder; saving starts after. A skill whose files are not all found is left out and the
+/// index kept aside (the banner offers it back); work that cannot be read at all is said, and
+/// kept aside too, so that no save writes over it.
 fn restore_saved(
     index: String,
     state: RwSignal<PageState>,
@@ -568,29 +890,30 @@ fn restore_saved(
         }
     });
     leptos::task::spawn_local(async move {
-        let keys = state::saved_keys(&index).unwrap_or_default();
-        let mut kept = std::collections::HashMap::new();
-        for key in keys {
-            if let Some(bytes) =
-                browser::cache_get(browser::SAVED_CACHE, &browser::saved_key_url(&key)).await
-            {
-                kept.insert(key, bytes);
-            }
-        }
-        match state::restore(&index, |k| kept.get(k).cloned()) {
-            Ok(restored) => {
-                saver.kept.set_value(kept.into_keys().collect());
+        let (res, kept) = read_saved(&index).await;
+        match res {
+            Ok(r) => {
+                saver.kept.set_value(kept);
                 saver.quiet.set_value(true);
-                state.set(restored);
-                status.update(|s| {
-                    if s.starts_with("Restoring") {
-                        s.clear();
-                    }
-                });
+                let n_back = r.state.skills.len();
+                state.set(r.state);
+                if r.missing.is_empty() {
+                    status.update(|s| {
+                        if s.starts_with("Restoring") {
+                            *s = "Back to your work, as you left it.".to_owned();
+                        }
+                    });
+                } else {
+                    saver.keep_aside(&index);
+                    status.set(format!(
+                        "{n_back} skill(s) of your saved work are back; the skills of {} could not be restored (not found in this browser's storage) and are kept aside: the banner above offers them back.",
+                        r.missing.join(", ")
+                    ));
+                }
             }
             Err(e) => {
-                browser::keep_unrestored(&index);
-                status.set(format!("Your saved work could not be restored: {e}. It is kept aside in this browser; what you do now is saved anew."));
+                saver.keep_aside(&index);
+                status.set(format!("Your saved work could not be restored: {e}. It is kept aside in this browser (the banner above offers it back); what you do now is saved anew."));
                 state.set(sample_state());
             }
         }
@@ -605,8 +928,14 @@ fn restore_saved(
 /// state before is a placeholder). The page remembers the address it wrote when it is the
 /// visitor's own work (not a shared workspace still waiting for their choice), so that a
 /// reload of it opens the saved work without asking.
-fn write_address(c: super::Ctx, saver: Saver, restored: RwSignal<bool>) {
-    if !restored.get_untracked() {
+fn write_address(
+    c: super::Ctx,
+    saver: Saver,
+    restored: RwSignal<bool>,
+    shared_over: RwSignal<Option<String>>,
+) {
+    // Never over a link the person has not answered: it stays in the address until they do.
+    if !restored.get_untracked() || shared_over.with_untracked(Option::is_some) {
         return;
     }
     if c.view.get_untracked() == View::Present {
@@ -622,7 +951,7 @@ fn write_address(c: super::Ctx, saver: Saver, restored: RwSignal<bool>) {
     let fragment = match res {
         Ok(fragment) => {
             c.address_note.set(None);
-            if saver.ready.get_value()
+            if saver.may_write()
                 && let Some(f) = state::address_fingerprint(&fragment)
             {
                 browser::set_own_address(&f);
@@ -654,13 +983,14 @@ fn save_while_editing(
     status: RwSignal<String>,
     saver: Saver,
     restored: RwSignal<bool>,
+    shared_over: RwSignal<Option<String>>,
 ) {
     let c = super::ctx();
     // A view chosen is in the address at once.
     Effect::new(move |_| {
         c.view.track();
         c.link_view.track();
-        write_address(c, saver, restored);
+        write_address(c, saver, restored, shared_over);
     });
     let pending_save: StoredValue<Option<leptos::prelude::TimeoutHandle>> = StoredValue::new(None);
     // Whether the waiting save holds a person's change (not the state the page opened with,
@@ -678,7 +1008,7 @@ fn save_while_editing(
             move || {
                 pending_save.set_value(None);
                 saver.save(state, status, false);
-                write_address(c, saver, restored);
+                write_address(c, saver, restored, shared_over);
             },
             std::time::Duration::from_millis(400),
         )

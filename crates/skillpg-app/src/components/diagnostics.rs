@@ -563,10 +563,16 @@ fn RuleDoc(markdown: String) -> impl IntoView {
     view! {
         <div class="rule-doc-body" data-testid="rule-doc-body">
             {blocks(&markdown).into_iter().map(|b| match b {
-                Block::Heading(runs) => view! { <h4>{inline(runs)}</h4> }.into_any(),
-                Block::Paragraph(runs) => view! { <p>{inline(runs)}</p> }.into_any(),
-                Block::List(items) => view! { <ul>{items.into_iter().map(|runs| view! { <li>{inline(runs)}</li> }).collect_view()}</ul> }.into_any(),
-                Block::Code(code) => view! { <pre><code>{code}</code></pre> }.into_any(),
+                Block::Heading { runs } => view! { <h4>{inline(runs)}</h4> }.into_any(),
+                Block::Paragraph { runs } => view! { <p>{inline(runs)}</p> }.into_any(),
+                Block::List { items } => view! { <ul>{items.into_iter().map(|runs| view! { <li>{inline(runs)}</li> }).collect_view()}</ul> }.into_any(),
+                Block::Code { code } => view! { <pre><code>{code}</code></pre> }.into_any(),
+                Block::Table { head, rows } => view! {
+                    <table>
+                        <thead><tr>{head.into_iter().map(|cell| view! { <th>{inline(cell)}</th> }).collect_view()}</tr></thead>
+                        <tbody>{rows.into_iter().map(|r| view! { <tr>{r.into_iter().map(|cell| view! { <td>{inline(cell)}</td> }).collect_view()}</tr> }).collect_view()}</tbody>
+                    </table>
+                }.into_any(),
             }).collect_view()}
         </div>
     }

@@ -47,6 +47,8 @@ fn SkillMdEditor() -> impl IntoView {
             .with(|s| s.skills.get(s.selected).and_then(|k| k.skill_md_shown()))
     });
     let text = move || shown.with(|s| s.as_ref().map(|(t, _)| t.clone()).unwrap_or_default());
+    // The document the editor shows: its undo history is its own (`PageState::document_key`).
+    let key = Memo::new(move |_| c.state.with(state::PageState::document_key));
     let not_utf8 = move || shown.with(|s| s.as_ref().and_then(|(_, why)| *why));
     let m = Mounted {
         editor: StoredValue::new_local(None),
@@ -77,6 +79,8 @@ fn SkillMdEditor() -> impl IntoView {
             }
         });
     };
+    // A quick fix is an edit like a keystroke: one change of this document's history, which
+    // undo takes back and redo applies again.
     let apply_fix = move |id: u32| {
         let current = m.typed.get_value();
         let next = m.fixes.with_value(|(made_for, edits)| {
@@ -89,8 +93,7 @@ fn SkillMdEditor() -> impl IntoView {
         });
         if let Some(next) = next {
             m.editor
-                .with_value(|e| e.as_ref().map(|e| e.set_text(&next)));
-            accept(next);
+                .with_value(|e| e.as_ref().map(|e| e.edit_to(&next)));
         }
     };
     Effect::new(move |_| {
@@ -102,6 +105,7 @@ fn SkillMdEditor() -> impl IntoView {
         m.typed.set_value(initial.clone());
         let editor = code_editor::create(
             &el,
+            &key.get_untracked(),
             &initial,
             untrack(not_utf8).is_some(),
             code_editor::Callbacks {
@@ -120,13 +124,12 @@ fn SkillMdEditor() -> impl IntoView {
             }
         });
     });
-    write_back_when_changed(m, text);
     Effect::new(move |_| {
         let read_only = not_utf8().is_some();
         m.editor
             .with_value(|e| e.as_ref().map(|e| e.set_read_only(read_only)));
     });
-    show_marks_and_hints(c, m);
+    show_document_marks_and_hints(c, m, key, text, move || not_utf8().is_some());
     let convert = move |_| {
         if let Some((decoded, _)) = shown.get_untracked() {
             // The byte order mark goes with the encoding it marked.
@@ -146,6 +149,7 @@ fn SkillMdEditor() -> impl IntoView {
             <p class="note" role="alert" data-testid="editor-failed">{format!("The editor could not load ({why}). Reload the page to try again: your work is kept.")}</p>
         })}
         <div class="code-editor" node_ref=host data-testid="editor-host"></div>
+        <p class="muted editor-keys" id="editor-keys" data-testid="editor-keys">"Tab moves on to the next control. Ctrl+M makes Tab indent (Escape or Ctrl+M again turns that off). Ctrl+Z undoes this file's own edits only."</p>
         <InlineFindings m=m/>
     }
 }
@@ -194,10 +198,31 @@ fn current_findings(c: super::Ctx, m: Mounted) -> Option<Current> {
     })
 }
 
-/// Pushes the chosen client's located findings on SKILL.md (marks, with their quick fixes) and
-/// the token hints into the editor, each time the checks change.
-fn show_marks_and_hints(c: super::Ctx, m: Mounted) {
+/// Shows the selected skill's SKILL.md (`text`, the document `key`) in the editor when it is
+/// not what was typed there (a fix made in another view, a load, a sample, another skill
+/// chosen), then the chosen client's located findings on it (marks, with their quick fixes)
+/// and the token hints, each time the text, the document or the checks change. One effect, in
+/// that order: the marks of a skill's first view are set on its text, never before a swap that
+/// would drop them.
+fn show_document_marks_and_hints(
+    c: super::Ctx,
+    m: Mounted,
+    key: Memo<String>,
+    text: impl Fn() -> String + 'static,
+    read_only: impl Fn() -> bool + 'static,
+) {
     Effect::new(move |_| {
+        let value = text();
+        let key = key.get();
+        let shown_key = m
+            .editor
+            .with_value(|e| e.as_ref().and_then(CodeEditor::key));
+        if m.typed.with_value(|t| *t != value) || shown_key.as_deref() != Some(key.as_str()) {
+            let read_only = untrack(&read_only);
+            m.editor
+                .with_value(|e| e.as_ref().map(|e| e.set_document(&key, &value, read_only)));
+            m.typed.set_value(value);
+        }
         let Some(cur) = current_findings(c, m) else {
             return;
         };
@@ -271,7 +296,7 @@ fn hover_at(c: super::Ctx, m: Mounted, pos: u32) -> Option<code_editor::HoverTex
     let profiles: Vec<_> = cur.findings.iter().map(|(p, _)| *p).collect();
     let h = skillpg_ide::hover(cur.analysis(), &profiles, map.to_byte(&text, pos as usize))?;
     Some(code_editor::HoverText {
-        text: h.markdown,
+        blocks: crate::markdown::blocks(&h.markdown),
         from: map.to_utf16(&text, h.span.start) as u32,
         to: map.to_utf16(&text, h.span.end) as u32,
     })
@@ -352,19 +377,6 @@ fn InlineFindings(m: Mounted) -> impl IntoView {
             }).collect_view()}
         </ul>
     }
-}
-
-/// Writes the state's text into the editor only when it differs from what was typed
-/// (`typed`): a fix, a sample, a load. The editor takes it as the one stretch that differs.
-fn write_back_when_changed(m: Mounted, text: impl Fn() -> String + 'static) {
-    Effect::new(move |_| {
-        let value = text();
-        if m.typed.with_value(|t| *t != value) {
-            m.editor
-                .with_value(|e| e.as_ref().map(|e| e.set_text(&value)));
-            m.typed.set_value(value);
-        }
-    });
 }
 
 /// The selected skill's folder name (loaders name a skill by it where its frontmatter has none).

@@ -93,7 +93,7 @@ impl Lab {
         }
         let items = evalset::parse_evals(samples::SQL_REVIEW_EVALS).unwrap_or_default();
         self.c.state.update(|s| {
-            s.skills = samples::routing_inputs();
+            s.replace_skills(samples::routing_inputs());
             s.selected = s
                 .skills
                 .iter()

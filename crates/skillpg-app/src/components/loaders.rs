@@ -64,7 +64,9 @@ fn add_files(c: super::Ctx, files: Vec<PickedFile>) {
         .flat_map(|k| &k.files)
         .map(|(_, b)| b.len() as u64)
         .sum();
-    if let Some(message) = skillpg_share::over_load_budget("This load", total) {
+    if let Some(message) = skillpg_share::over_load_budget("This load", total)
+        .or_else(|| c.state.with_untracked(|s| s.load_refusal(total)))
+    {
         c.status.set(message);
         return;
     }
@@ -304,10 +306,43 @@ fn UrlLoader(busy: RwSignal<bool>) -> impl IntoView {
     }
 }
 
-/// The samples, a new empty skill, and "Clear all".
+/// The samples, a new empty skill, and "Clear all" (which asks, and can be undone).
 #[component]
 fn Gallery() -> impl IntoView {
     let c = ctx();
+    // What "Clear all" removed, until it is undone or something else is loaded.
+    let cleared: RwSignal<Option<crate::state::PageState>, LocalStorage> =
+        RwSignal::new_local(None);
+    let clear_all = move |_| {
+        let n = c.state.with_untracked(|s| s.skills.len());
+        if n == 0 {
+            return;
+        }
+        let question =
+            format!("Remove all {n} loaded skill(s) from this page? You can undo it right after.");
+        if !crate::browser::confirm(&question) {
+            return;
+        }
+        cleared.set(Some(c.state.get_untracked()));
+        c.state.update(|st| {
+            st.replace_skills(Vec::new());
+            st.selected = 0;
+        });
+        c.status.set(format!(
+            "Removed {n} skill(s). \"Undo clear\" brings them back."
+        ));
+    };
+    let undo_clear = move |_| {
+        if let Some(mut before) = cleared.get_untracked() {
+            // Whatever was loaded since stays, beside the skills brought back.
+            let since = c.state.with_untracked(|s| s.skills.clone());
+            before.documents = crate::state::Documents::renewed();
+            before.add_beside(since);
+            c.state.set(before);
+            cleared.set(None);
+            c.status.set("The cleared skills are back.".to_owned());
+        }
+    };
     view! {
         <div class="gallery" aria-label="Samples">
             <span class="muted">"Samples:"</span>
@@ -320,10 +355,15 @@ fn Gallery() -> impl IntoView {
                 }>{sample.title}</button>
             }).collect_view()}
             <button data-testid="new-skill" on:click=move |_| c.state.update(|st| {
+                // A new skill is one's own work: an untouched sample makes way, as for a load.
+                st.remove_untouched_samples();
                 // A new skill has no folder yet: it stands in one named after its `name`.
                 st.put_skill(SkillInput::lone_skill_md(b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec()));
             })>"New skill"</button>
-            <button data-testid="clear" on:click=move |_| c.state.update(|st| { st.skills.clear(); st.selected = 0; })>"Clear all"</button>
+            <button data-testid="clear" on:click=clear_all>"Clear all"</button>
+            <Show when=move || cleared.with(Option::is_some)>
+                <button data-testid="undo-clear" on:click=undo_clear>"Undo clear"</button>
+            </Show>
         </div>
     }
 }
@@ -407,6 +447,15 @@ async fn load_index(c: super::Ctx, address: &str) {
             }
             Err(e) => refused.push(e.to_string()),
         }
+    }
+    let adding: u64 = loaded
+        .iter()
+        .flat_map(|k| &k.files)
+        .map(|(_, b)| b.len() as u64)
+        .sum();
+    if let Some(message) = c.state.with_untracked(|s| s.load_refusal(adding)) {
+        c.status.set(message);
+        return;
     }
     let mut placed = Vec::new();
     c.state.update(|s| {
@@ -645,10 +694,7 @@ pub fn Catalog() -> impl IntoView {
                                     <span class="badge" class:bad=bad data-testid="catalog-verdict">{summary}</span>
                                     <code class="level1">{line}</code>
                                 </button>
-                                <button class="remove" aria-label=format!("Remove {name}") on:click=move |_| c.state.update(|s| {
-                                    if idx < s.skills.len() { s.skills.remove(idx); }
-                                    s.selected = s.selected.min(s.skills.len().saturating_sub(1));
-                                })>"×"</button>
+                                <button class="remove" aria-label=format!("Remove {name}") on:click=move |_| c.state.update(|s| s.remove_skill(idx))>"×"</button>
                             </div>
                         }
                     }).collect_view())

@@ -156,7 +156,7 @@ pub fn RoutingPanel() -> impl IntoView {
                         return p.c.status.set("The sample was not loaded: your skills are as they were.".to_owned());
                     }
                     p.c.state.update(|s| {
-                        s.skills = samples::routing_inputs();
+                        s.replace_skills(samples::routing_inputs());
                         s.selected = 0;
                         s.selected_file = "SKILL.md".into();
                         s.routing.requests = samples::ROUTING_REQUESTS.to_owned();
