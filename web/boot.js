@@ -45,25 +45,25 @@ window.addEventListener('error', (e) => onTrap(e.error));
 window.addEventListener('unhandledrejection', (e) => onTrap(e.reason));
 
 // One writer of the saved work per browser: the tab that holds the Web Lock
-// `skillpg-saved-work` saves; another tab opened meanwhile shows the work without saving it
-// until the person makes it the writer (`steal`), and the tab it was taken from stops saving
-// (its request is aborted). Without Web Locks (an insecure context), every tab saves, as
-// before. `onGranted`, `onUnavailable` and `onLost` are the app's callbacks
-// (crates/skillpg-app's browser::claim_writer).
+// `skillpg-saved-work` saves. Another tab waits in the lock's queue: if the lock is not its
+// within a second (a reload's old page lets go of it sooner), it shows the work without saving
+// it (`onWaiting`), and becomes the writer when the other tab closes (`onGranted`, late) or when
+// the person takes it (`steal`), after which the tab it was taken from stops saving (its
+// request is aborted: `onLost`). Without Web Locks (an insecure context) every tab saves, as
+// before. The callbacks are crates/skillpg-app's browser::claim_writer.
 globalThis.skillpgWriter = {
-  claim(steal, onGranted, onUnavailable, onLost) {
+  claim(steal, onGranted, onWaiting, onLost) {
     const locks = navigator.locks;
     if (!locks) {
       onGranted(false);
       return;
     }
-    const options = steal ? { steal: true } : { ifAvailable: true };
+    let granted = false;
+    const timer = steal ? null : setTimeout(() => granted || onWaiting(), 1000);
     locks
-      .request('skillpg-saved-work', options, (lock) => {
-        if (!lock) {
-          onUnavailable();
-          return undefined;
-        }
+      .request('skillpg-saved-work', steal ? { steal: true } : {}, () => {
+        granted = true;
+        clearTimeout(timer);
         onGranted(true);
         // Held for the page's life: the lock goes with the tab.
         return new Promise(() => {});

@@ -282,7 +282,14 @@ export function create(parent, options) {
       }
     }),
   ];
-  const freshState = (text, ro) => EditorState.create({ doc: text, extensions: [...extensions, readOnly.of(readOnlyExt(Boolean(ro)))] });
+  // A CRLF file keeps its line endings: its lines are split on `\r\n` alone and joined with
+  // it, so a keystroke never rewrites every line ending (each break is one position, which the
+  // page's offsets count: skillpg_ide::EditorOffsets).
+  const freshState = (text, ro) =>
+    EditorState.create({
+      doc: text,
+      extensions: [...extensions, readOnly.of(readOnlyExt(Boolean(ro))), text.includes('\r\n') ? EditorState.lineSeparator.of('\r\n') : []],
+    });
   const view = new EditorView({ parent, state: freshState(options.text, options.readOnly) });
   // The other documents' states, by key; the shown one is the view's.
   const states = new Map();

@@ -127,13 +127,14 @@ pub fn drop_kept_aside(at: f64) {
 }
 
 /// Asks to be the one writer of the saved work in this browser (web/boot.js's
-/// `skillpgWriter`): `granted(true)` when this tab holds the lock, `granted(false)` where the
-/// browser has no Web Locks (every tab saves), `unavailable()` when another tab holds it, and
-/// later `lost()` if another tab takes it. `steal` takes it from the tab that holds it.
+/// `skillpgWriter`): `granted(true)` once this tab holds the lock (at once, or later when the
+/// tab that holds it closes), `granted(false)` where the browser has no Web Locks (every tab
+/// saves), `waiting()` when another tab still holds it a second on, and `lost()` if another tab
+/// takes it later. `steal` takes it from the tab that holds it.
 pub fn claim_writer(
     steal: bool,
     granted: impl FnOnce(bool) + 'static,
-    unavailable: impl FnOnce() + 'static,
+    waiting: impl FnOnce() + 'static,
     lost: impl FnOnce() + 'static,
 ) {
     let writer = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("skillpgWriter"))
@@ -152,7 +153,7 @@ pub fn claim_writer(
     let args = js_sys::Array::of4(
         &JsValue::from_bool(steal),
         &Closure::once_into_js(granted),
-        &Closure::once_into_js(unavailable),
+        &Closure::once_into_js(waiting),
         &Closure::once_into_js(lost),
     );
     let _ = claim.apply(&writer, &args);

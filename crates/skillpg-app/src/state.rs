@@ -187,6 +187,34 @@ impl PageState {
     }
 }
 
+/// Applies `fix` to the selected skill's `file`, as the Check view's "Apply the fix" does. A file
+/// that is not UTF-8 (UTF-16, Latin-1) is refused with the reason: the fix's text is UTF-8, and
+/// writing it back would re-encode the whole file (the hostile round found a UTF-16 SKILL.md
+/// turned into mojibake).
+pub fn apply_fix_to_file(
+    state: &mut PageState,
+    file: &str,
+    fix: &skillpg_core::diagnostic::Fix,
+) -> Result<(), String> {
+    let selected = state.selected;
+    let Some(f) = state
+        .skills
+        .get_mut(selected)
+        .and_then(|k| k.files.iter_mut().find(|(p, _)| p == file))
+    else {
+        return Err(format!(
+            "{file} is no longer in this skill: nothing was changed."
+        ));
+    };
+    let Ok(text) = std::str::from_utf8(&f.1) else {
+        return Err(format!(
+            "{file} is not UTF-8, so a fix would re-encode all of it: nothing was changed. Save it as UTF-8 first (the button above the editor), then apply the fix."
+        ));
+    };
+    f.1 = skillpg_core::fix::apply_one(text, fix).into_bytes();
+    Ok(())
+}
+
 /// The most bytes the editor takes for SKILL.md: the engine reads and counts files up to this
 /// size (claude.ai refuses larger ones), and a skill past it could not be restored.
 pub const MAX_EDITOR_BYTES: usize = skillpg_core::bundle::MAX_FILE_BYTES;
@@ -1130,6 +1158,41 @@ mod tests {
         );
         assert_eq!(k.skill_md_shown().map(|(_, why)| why), Some(None));
         assert_eq!(k.other_files_bytes(), 10);
+    }
+
+    /// "Apply the fix" in the Check view writes UTF-8 text: a UTF-16 or Latin-1 file is refused,
+    /// byte for byte as it was; a UTF-8 one is fixed.
+    #[test]
+    fn a_fix_never_re_encodes_a_file_that_is_not_utf8() {
+        let fix = skillpg_core::diagnostic::Fix {
+            title: "t".into(),
+            edits: vec![skillpg_core::diagnostic::Edit {
+                range: 0..1,
+                replacement: "X".into(),
+            }],
+            applicability: skillpg_core::diagnostic::Applicability::Safe,
+        };
+        let utf16: Vec<u8> = [0xff, 0xfe]
+            .into_iter()
+            .chain("---\nname: a\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        for bytes in [utf16, b"---\nname: caf\xe9\n".to_vec()] {
+            let mut state = PageState::default();
+            state.skills = vec![SkillInput::new(
+                "a".into(),
+                vec![("SKILL.md".into(), bytes.clone())],
+            )];
+            let e = apply_fix_to_file(&mut state, "SKILL.md", &fix).expect_err("refused");
+            assert!(e.contains("not UTF-8"), "{e}");
+            assert_eq!(state.skills[0].files[0].1, bytes);
+        }
+        let mut state = PageState::default();
+        state.skills = vec![SkillInput::new(
+            "a".into(),
+            vec![("SKILL.md".into(), b"abc".to_vec())],
+        )];
+        apply_fix_to_file(&mut state, "SKILL.md", &fix).expect("applied");
+        assert_eq!(state.skills[0].files[0].1, b"Xbc");
     }
 
     /// A link kept, or another tab's work taken over, lands beside one's own: a skill already

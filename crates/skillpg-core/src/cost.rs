@@ -33,6 +33,27 @@ impl CostInputs {
     pub const DEFAULT_PRICE: f64 = 2.00;
     /// See [`CostInputs::DEFAULT_PRICE`].
     pub const DEFAULT_CACHED_PRICE: f64 = 0.20;
+
+    /// Why these inputs give no true totals, if they do not: a total past `u64::MAX` tokens (the
+    /// arithmetic saturates rather than panic or wrap, and the edges refuse such inputs with
+    /// this message instead of printing a capped total as if it were one).
+    pub fn out_of_range(&self) -> Option<String> {
+        let everything = self
+            .level1
+            .checked_add(self.level2)
+            .and_then(|e| e.checked_add(self.level3));
+        let used = self.level2.checked_add(self.read_tokens);
+        let fits = everything
+            .and_then(|e| e.checked_mul(self.turns.max(1)))
+            .zip(used)
+            .and_then(|(t, u)| t.checked_add(u))
+            .is_some()
+            && self.price_per_million.is_finite()
+            && self.cached_price_per_million.is_finite();
+        (!fits).then(|| {
+            "these token counts and turns (or prices) total more than 18 quintillion tokens, which no count here can hold: nothing was computed".to_owned()
+        })
+    }
 }
 
 /// Tokens and dollars of one way of shipping the knowledge.
@@ -104,8 +125,11 @@ fn line(inputs: &CostInputs, per_turn: u64, once: u64) -> CostLine {
 
 /// The chapter's table for `inputs`.
 pub fn cost(inputs: &CostInputs) -> CostReport {
-    let everything = inputs.level1 + inputs.level2 + inputs.level3;
-    let used_once = inputs.level2 + inputs.read_tokens;
+    let everything = inputs
+        .level1
+        .saturating_add(inputs.level2)
+        .saturating_add(inputs.level3);
+    let used_once = inputs.level2.saturating_add(inputs.read_tokens);
     CostReport {
         system_prompt: line(inputs, everything, 0),
         skill_used: line(
@@ -123,7 +147,10 @@ pub const MAX_SERIES_TURNS: u64 = 100_000;
 /// The cumulative series over turns 1..=n; the skill is loaded on `activate_at` (turn 1 when
 /// `None`, for the "used" line).
 pub fn series(inputs: &CostInputs) -> Vec<CostPoint> {
-    let everything = inputs.level1 + inputs.level2 + inputs.level3;
+    let everything = inputs
+        .level1
+        .saturating_add(inputs.level2)
+        .saturating_add(inputs.level3);
     let activate = inputs.activate_at.unwrap_or(1);
     let p = inputs.price_per_million;
     let c = inputs.cached_price_per_million;
@@ -131,20 +158,21 @@ pub fn series(inputs: &CostInputs) -> Vec<CostPoint> {
     let mut res = Vec::with_capacity(inputs.turns.min(MAX_SERIES_TURNS) as usize);
     for turn in 1..=inputs.turns.min(MAX_SERIES_TURNS) {
         let loaded = if turn >= activate {
-            inputs.level2 + inputs.read_tokens
+            inputs.level2.saturating_add(inputs.read_tokens)
         } else {
             0
         };
-        let sp_cached = usd(everything, p) + usd(everything * (turn - 1), c);
+        let sp_cached = usd(everything, p) + usd(everything.saturating_mul(turn - 1), c);
+        let l1 = inputs.level1.saturating_mul(turn);
         res.push(CostPoint {
             turn,
-            system_prompt_tokens: everything * turn,
-            system_prompt_usd: usd(everything * turn, p),
+            system_prompt_tokens: everything.saturating_mul(turn),
+            system_prompt_usd: usd(everything.saturating_mul(turn), p),
             system_prompt_cached_usd: sp_cached,
-            skill_used_tokens: inputs.level1 * turn + loaded,
-            skill_used_usd: usd(inputs.level1 * turn + loaded, p),
-            skill_unused_tokens: inputs.level1 * turn,
-            skill_unused_usd: usd(inputs.level1 * turn, p),
+            skill_used_tokens: l1.saturating_add(loaded),
+            skill_used_usd: usd(l1.saturating_add(loaded), p),
+            skill_unused_tokens: l1,
+            skill_unused_usd: usd(l1, p),
         });
     }
     res
@@ -333,5 +361,34 @@ mod tests {
         assert_eq!(cheaper_phrase(1_000, 990), "about as cheap");
         assert_eq!(cheaper_phrase(0, 0), "about as cheap");
         assert_eq!(cheaper_phrase(10, 0), "free");
+    }
+
+    /// Counts near `u64::MAX` neither panic nor wrap: the inputs say they are out of range, and
+    /// the arithmetic saturates.
+    #[test]
+    fn huge_counts_are_out_of_range_not_a_panic() {
+        let inputs = CostInputs {
+            turns: u64::MAX,
+            level1: u64::MAX,
+            level2: u64::MAX,
+            level3: 1,
+            read_tokens: u64::MAX,
+            activate_at: Some(3),
+            price_per_million: 2.0,
+            cached_price_per_million: 0.2,
+        };
+        assert!(inputs.out_of_range().is_some());
+        let report = cost(&inputs);
+        assert_eq!(report.system_prompt.tokens, u64::MAX);
+        assert_eq!(series(&CostInputs { turns: 3, ..inputs }).len(), 3);
+        let fine = CostInputs {
+            turns: 40,
+            level1: 100,
+            level2: 2_000,
+            level3: 5_000,
+            read_tokens: 300,
+            ..inputs
+        };
+        assert_eq!(fine.out_of_range(), None);
     }
 }

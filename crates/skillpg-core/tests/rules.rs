@@ -807,3 +807,112 @@ fn advisory_rules_are_never_gates() {
     // Claude Code documents every field as optional and loads a skill without frontmatter.
     assert!(!profile::CLAUDE_CODE.is_gate("frontmatter-missing"));
 }
+
+/// A safe fix never makes a skill fail a client that loaded it, and every value any fix writes
+/// reads back as a string: each fix of every finding, applied alone (safe and unsafe; an unsafe
+/// one may change what the skill says, a name say, and so a verdict), on skills that mix
+/// the values YAML types or refuses plain (`null`, `yes`, `123` as folder names; names and tools
+/// holding `: `, ` #`, quotes, leading `@` or `*`; quoted names; CRLF), re-checked under every
+/// client. The hostile round found "Join the tools with spaces" writing `Bash(git: *)` unquoted
+/// (a skill loading in all 24 clients then failed in 19) and the name fixes writing `null`.
+#[test]
+fn fixes_never_make_a_client_refuse_a_skill_it_loaded() {
+    let dirs = ["null", "yes", "123", "1e3", "on", "my-skill"];
+    let names = [
+        "\"My Skill\"",
+        "'It''s Mine'",
+        "My_Skill",
+        "\"Foo: Bar\"",
+        "\"Note #1\"",
+        "Yes",
+        "\"@Scope\"",
+    ];
+    let tools = [
+        "allowed-tools:\n  - \"Bash(git: *)\"\n  - Read\n",
+        "allowed-tools:\n  - Read # the reader\n  - \"x #y\"\n",
+        "allowed-tools:\n  - \"*\"\n  - '@mcp'\n",
+        "allowed-tools: [Read, \"Bash(ls: *)\"]\n",
+        "allowed-tools:\n  - 'yes'\n  - \"no\"\n",
+        "",
+    ];
+    let mut n_fixes = 0;
+    for (i, dir) in dirs.iter().enumerate() {
+        for (j, name) in names.iter().enumerate() {
+            let tool = tools[(i + j) % tools.len()];
+            let name_line = if (i + j) % 5 == 4 {
+                String::new()
+            } else {
+                format!("name: {name}\n")
+            };
+            let mut text = format!(
+                "---\n{name_line}description: Formats tables. Use when the user pastes CSV.\n{tool}---\n# Body\n"
+            );
+            if (i + j) % 3 == 0 {
+                text = text.replace('\n', "\r\n");
+            }
+            let bundle = |md: &str| {
+                SkillBundle::new(
+                    dir,
+                    vec![BundleFile {
+                        path: "SKILL.md".into(),
+                        bytes: md.as_bytes().to_vec(),
+                    }],
+                )
+            };
+            let a = analyze(&bundle(&text));
+            let loads_before: Vec<bool> = profile::ALL
+                .iter()
+                .map(|p| {
+                    !check(&a, p)
+                        .iter()
+                        .any(|d| d.severity == skillpg_core::Severity::Error)
+                })
+                .collect();
+            for p in profile::ALL {
+                for d in check(&a, p).iter().filter(|d| d.fix.is_some()) {
+                    let fixed =
+                        skillpg_core::fix::apply(&text, "SKILL.md", std::slice::from_ref(d), true);
+                    if fixed.applied.is_empty() {
+                        continue;
+                    }
+                    n_fixes += 1;
+                    let after = analyze(&bundle(&fixed.text));
+                    for (q, loaded) in profile::ALL.iter().zip(&loads_before) {
+                        let errors: Vec<_> = check(&after, q)
+                            .into_iter()
+                            .filter(|e| e.severity == skillpg_core::Severity::Error)
+                            .collect();
+                        let safe = d.fix.as_ref().is_some_and(|f| {
+                            f.applicability == skillpg_core::diagnostic::Applicability::Safe
+                        });
+                        assert!(
+                            !safe || !*loaded || errors.is_empty(),
+                            "{dir}/{name}: {} ({}) under {} makes {} refuse it: {:?}\n{}",
+                            d.code,
+                            d.fix.as_ref().map_or("", |f| f.title.as_str()),
+                            p.key,
+                            q.key,
+                            errors.iter().map(|e| &e.message).collect::<Vec<_>>(),
+                            fixed.text
+                        );
+                        assert!(
+                            !check(&after, q)
+                                .iter()
+                                .any(|e| e.rule == "invalid-yaml" || e.rule == "non-string-scalar")
+                                || check(&a, q)
+                                    .iter()
+                                    .any(|e| e.rule == "invalid-yaml"
+                                        || e.rule == "non-string-scalar"),
+                            "{dir}/{name}: {} under {} writes a value {} does not read as a string:\n{}",
+                            d.code,
+                            p.key,
+                            q.key,
+                            fixed.text
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(n_fixes > 100, "{n_fixes} fixes tried");
+}

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use skillpg_core::bundle::MAX_FILE_BYTES;
 use skillpg_core::ingest::{self, Ingested, MAX_ENTRIES};
 
 /// Where the shared corpus of real skills lives, relative to the workspace root.
@@ -61,8 +62,21 @@ pub fn read_path(path: &Path) -> Result<Ingested, ReadError> {
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| path.display().to_string());
     if meta.is_file() {
-        let bytes = std::fs::read(path).map_err(io(path))?;
         if ingest::is_archive_name(&name) {
+            // An archive past what one load may expand to is refused unread; below it, it is
+            // read with that bound (a file that grows meanwhile included).
+            let max = ingest::MAX_EXPANDED_BYTES;
+            if meta.len() > max {
+                return Err(ReadError::Io {
+                    path: path.to_path_buf(),
+                    source: std::io::Error::other(format!(
+                        "it is {} MB, over the {} MB an archive may be; it was not read",
+                        meta.len().div_ceil(1_048_576),
+                        max / 1_048_576
+                    )),
+                });
+            }
+            let bytes = read_bounded(path, max + 1).map_err(io(path))?;
             let mut res = ingest::read_archive(&name, &bytes);
             located(&mut res, path);
             return Ok(res);
@@ -150,12 +164,24 @@ fn walk(
             if out.len() > MAX_ENTRIES {
                 return;
             }
-            match std::fs::read(entry.path()) {
+            // One byte past the engine's limit is enough to know a file is too large: a 2 GB
+            // file is never held to be refused.
+            match read_bounded(&entry.path(), MAX_FILE_BYTES as u64 + 1) {
                 Ok(bytes) => out.push((shown(&rel_path), bytes)),
                 Err(e) => unreadable.push((shown(&rel_path), e.to_string())),
             }
         }
     }
+}
+
+/// At most `limit` bytes of the file at `path`, read before anything of its size is allocated
+/// (a special file such as `/dev/zero` ends there too).
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The skill folders holding `paths` (files as a commit or a pull request names them, which
@@ -184,4 +210,53 @@ pub fn skill_folders_holding(paths: &[PathBuf]) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file far past the engine's limit is read one byte past it, never whole (the hostile
+    /// round's 2 GB file took 4.2 GB of memory to be told it "was not read"); the finding says it
+    /// is over the limit. The file is sparse: it takes no disk.
+    #[test]
+    fn a_huge_file_is_read_one_byte_past_the_limit() {
+        let dir = std::env::temp_dir().join(format!("skillpg-fs-huge-{}", std::process::id()));
+        let skill = dir.join("huge-skill");
+        std::fs::create_dir_all(skill.join("assets")).expect("a temporary folder");
+        std::fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: huge-skill\ndescription: Has a huge asset. Use when testing.\n---\n# Body\n",
+        )
+        .expect("SKILL.md");
+        let big = std::fs::File::create(skill.join("assets/big.bin")).expect("a file");
+        big.set_len(3 << 30).expect("a sparse 3 GB file");
+        let read = read_path(&skill).expect("the folder reads");
+        let bundle = &read.skills[0];
+        let file = bundle
+            .files
+            .iter()
+            .find(|f| f.path == "assets/big.bin")
+            .expect("the big file is listed");
+        assert_eq!(file.bytes.len(), MAX_FILE_BYTES + 1);
+        let a = skillpg_core::analyze(bundle);
+        let found = skillpg_core::check(&a, &skillpg_core::profile::CLAUDE_AI);
+        let too_large = found
+            .iter()
+            .find(|d| d.rule == "file-too-large")
+            .expect("the file is too large");
+        assert!(
+            too_large.message.contains("is over 8 MB"),
+            "{}",
+            too_large.message
+        );
+        // A special file ends at the bound as well.
+        assert_eq!(
+            read_bounded(Path::new("/dev/zero"), 1000)
+                .expect("reads")
+                .len(),
+            1000
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -21,7 +21,7 @@ use skillpg_core::{Analysis, Applicability, Diagnostic, Profile};
 
 pub use completion::{Completion, CompletionKind, completion};
 pub use hover::{Hover, TOKENIZER_NOTE, hover, level_one};
-pub use utf16::Utf16;
+pub use utf16::{EditorOffsets, Utf16};
 
 /// Each client's findings on one skill, as the checks return them.
 pub type Findings = [(&'static Profile, Vec<Diagnostic>)];

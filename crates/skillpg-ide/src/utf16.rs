@@ -72,9 +72,72 @@ impl Utf16 {
     }
 }
 
+/// A text's byte offsets against an editor's positions: UTF-16 units, with a CRLF line break
+/// one position (CodeMirror keeps a CRLF file's line endings when its line separator is
+/// `\r\n`, and counts each break as one position, as it counts `\n`). A text without CRLF maps
+/// as [`Utf16`] does.
+#[derive(Debug, Clone)]
+pub struct EditorOffsets {
+    utf16: Utf16,
+    /// The UTF-16 offset of each CRLF's `\r`, in order.
+    crlf: Vec<usize>,
+}
+
+impl EditorOffsets {
+    pub fn new(text: &str) -> EditorOffsets {
+        let utf16 = Utf16::new(text);
+        let crlf = text
+            .match_indices("\r\n")
+            .map(|(b, _)| utf16.to_utf16(text, b))
+            .collect();
+        EditorOffsets { utf16, crlf }
+    }
+
+    /// The editor's position of byte `offset` of `text`.
+    pub fn to_editor(&self, text: &str, offset: usize) -> usize {
+        let unit = self.utf16.to_utf16(text, offset);
+        unit - self.crlf.partition_point(|&c| c < unit)
+    }
+
+    /// The byte offset of the editor's position `pos`.
+    pub fn to_byte(&self, text: &str, pos: usize) -> usize {
+        // The `i`-th CRLF stands at position `crlf[i] - i` in the editor, which grows with `i`:
+        // a binary search finds how many stand before `pos`.
+        let (mut lo, mut hi) = (0, self.crlf.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.crlf[mid] - mid < pos {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        self.utf16.to_byte(text, pos + lo)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A CRLF text's offsets map to the positions of the same text with `\n` breaks (what the
+    /// editor counts), both ways, for every character's start.
+    #[test]
+    fn crlf_breaks_are_one_position() {
+        let text = "---\r\nname: é😀\r\ndescription: x\r\n---\r\nbody\nlone\r\n";
+        let lf = text.replace("\r\n", "\n");
+        let map = EditorOffsets::new(text);
+        let mut lf_chars = lf.char_indices();
+        for (b, c) in text.char_indices() {
+            if c == '\n' && text[..b].ends_with('\r') {
+                continue;
+            }
+            let (lf_b, _) = lf_chars.next().expect("as many characters");
+            let want = lf[..lf_b].encode_utf16().count();
+            assert_eq!(map.to_editor(text, b), want, "byte {b}");
+            assert_eq!(map.to_byte(text, want), b, "position {want}");
+        }
+    }
 
     #[test]
     fn offsets_agree_with_a_count_of_every_prefix() {

@@ -107,6 +107,10 @@ pub struct Workspace {
     pub skills: Vec<Skill>,
     /// The editor's open buffers, by path: they win over the disk.
     pub open: HashMap<PathBuf, String>,
+    /// The workspace's roots as indexed (canonical): the server reads folders within them
+    /// only (a client's `file:///SKILL.md` would otherwise read `/`, and `/proc/self/SKILL.md`
+    /// gigabytes).
+    pub roots: Vec<PathBuf>,
 }
 
 impl Workspace {
@@ -116,6 +120,7 @@ impl Workspace {
             settings,
             skills: Vec::new(),
             open: HashMap::new(),
+            roots: Vec::new(),
         }
     }
 
@@ -124,6 +129,8 @@ impl Workspace {
     pub fn index(&mut self, roots: &[PathBuf]) -> Vec<String> {
         let mut problems = Vec::new();
         let mut found = Vec::new();
+        self.roots
+            .extend(roots.iter().map(|r| r.canonicalize().unwrap_or_else(|_| r.clone())));
         for root in roots {
             match read_skills(root) {
                 Ok(skills) => found.extend(skills),
@@ -201,7 +208,9 @@ impl Workspace {
                 .file_name()
                 .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"));
             let dir = path.parent().filter(|_| is_skill_md)?;
-            if let Some(i) = self.reread(dir).into_iter().next() {
+            if self.may_read(dir)
+                && let Some(i) = self.reread(dir).into_iter().next()
+            {
                 return Some(i);
             }
             return self.unsaved(dir);
@@ -210,7 +219,7 @@ impl Workspace {
         let rel = skill.relative(path)?;
         let bytes = match self.open.get(path) {
             Some(t) => t.as_bytes().to_vec(),
-            None => match std::fs::read(path) {
+            None => match skillpg_fs::read_bounded(path, skillpg_core::bundle::MAX_FILE_BYTES as u64 + 1) {
                 Ok(b) => b,
                 // Deleted, or never saved: the file leaves the bundle.
                 Err(_) => {
@@ -227,6 +236,21 @@ impl Workspace {
             }
         }
         Some(i)
+    }
+
+    /// Whether the folder `dir` of a SKILL.md the editor opened may be read from disk: within
+    /// one of the workspace's roots; with none (a file opened alone), where that SKILL.md is on
+    /// disk and the folder is not a file system's root. Elsewhere the open buffers alone are
+    /// checked.
+    fn may_read(&self, dir: &Path) -> bool {
+        let Ok(dir) = dir.canonicalize() else {
+            return false;
+        };
+        if self.roots.is_empty() {
+            return dir.parent().is_some()
+                && (dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file());
+        }
+        self.roots.iter().any(|r| dir.starts_with(r))
     }
 
     /// A skill made of the open buffers under `dir` alone, for a SKILL.md that is not on disk:
@@ -306,4 +330,42 @@ fn read_skills(root: &Path) -> Result<Vec<(PathBuf, SkillBundle)>, String> {
         .filter(|b| b.skill_md().is_some())
         .map(|b| (PathBuf::from(&b.display_path), b))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A SKILL.md the editor opens outside the workspace's roots is checked from its buffer
+    /// alone: its folder is not read (the hostile round's `file:///SKILL.md` read `/`). Inside
+    /// the roots, its folder is read.
+    #[test]
+    fn folders_are_read_only_within_the_roots() {
+        let base = std::env::temp_dir().join(format!("skillpg-lsp-roots-{}", std::process::id()));
+        let inside = base.join("root/in-skill");
+        let outside = base.join("elsewhere/out-skill");
+        for dir in [&inside, &outside] {
+            std::fs::create_dir_all(dir.join("references")).expect("a folder");
+            std::fs::write(dir.join("references/notes.md"), "notes\n").expect("a file");
+        }
+        let md = "---\nname: x\ndescription: y\n---\nSee [n](references/notes.md).\n";
+        let mut ws = Workspace::new(Settings::from_keys(&[], None).0);
+        let _ = ws.index(&[base.join("root")]);
+        let i = ws
+            .set_text(&inside.join("SKILL.md"), Some(md.to_owned()))
+            .expect("a skill");
+        assert!(ws.skills[i].bundle.files.iter().any(|f| f.path == "references/notes.md"));
+        let o = ws
+            .set_text(&outside.join("SKILL.md"), Some(md.to_owned()))
+            .expect("a skill of its buffer");
+        let paths: Vec<&str> = ws.skills[o].bundle.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["SKILL.md"], "the folder outside the roots was not read");
+        // With no roots at all, a folder with no SKILL.md on disk is not read either.
+        let mut alone = Workspace::new(Settings::from_keys(&[], None).0);
+        let a = alone
+            .set_text(Path::new("/proc/self/SKILL.md"), Some(md.to_owned()))
+            .expect("a skill of its buffer");
+        assert_eq!(alone.skills[a].bundle.files.len(), 1);
+        let _ = std::fs::remove_dir_all(&base);
+    }
 }

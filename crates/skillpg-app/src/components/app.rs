@@ -42,14 +42,16 @@ fn start_saving(
 }
 
 /// Asks to be this browser's one writer of the saved work (`steal`: take it from the tab that
-/// is); a tab that is not says so in its banner and saves nothing (`writer_banner`).
+/// is); a tab that is not says so in its banner and saves nothing (`writer_banner`) until it
+/// becomes the writer, when the other tab closes or the person takes over.
 fn claim_writer(saver: Saver, steal: bool) {
     let c = super::ctx();
     browser::claim_writer(
         steal,
         move |_| {
+            let was_other = saver.writer.get_untracked() == Writer::OtherTab;
             saver.writer.set(Writer::Yes);
-            if steal {
+            if steal || was_other {
                 take_over_saved_work(saver);
             } else {
                 // A change made while the page asked is saved now.
@@ -60,6 +62,8 @@ fn claim_writer(saver: Saver, steal: bool) {
         move || {
             saver.writer.set(Writer::OtherTab);
             c.status.set("Another tab of this browser now saves this workspace: changes made here are no longer saved.".to_owned());
+            // In the queue again: this tab saves once the other one closes.
+            claim_writer(saver, false);
         },
     );
 }

@@ -474,16 +474,11 @@ fn DiagnosticItem(d: Diagnostic, excerpt: Option<Excerpt>) -> impl IntoView {
                     <div class="fix">
                         <button data-testid="apply-fix" on:click=move |_| {
                             let fix = fix_for_apply.clone();
-                            c.state.update(|s| {
-                                let selected = s.selected;
-                                if let Some(skill) = s.skills.get_mut(selected)
-                                    && let Some(f) = skill.files.iter_mut().find(|(p, _)| *p == file) {
-                                        let text = String::from_utf8_lossy(&f.1).into_owned();
-                                        let fixed = skillpg_core::fix::apply_one(&text, &fix);
-                                        f.1 = fixed.into_bytes();
-                                    }
+                            let done = c.state.try_update(|s| crate::state::apply_fix_to_file(s, &file, &fix));
+                            c.status.set(match done {
+                                Some(Err(why)) => why,
+                                _ => format!("Applied: {}", fix_for_apply.title),
                             });
-                            c.status.set(format!("Applied: {}", fix_for_apply.title));
                         }>{if safe { format!("Apply the fix: {title}") } else { format!("Apply the fix: {title} (review: changes what the skill says)") }}</button>
                         <button class="link" aria-expanded=move || preview.get().to_string() on:click=move |_| preview.update(|p| *p = !*p)>"Preview the change"</button>
                         <Show when=move || preview.get()>

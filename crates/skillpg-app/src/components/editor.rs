@@ -232,8 +232,8 @@ fn show_document_marks_and_hints(
             .skill_md_path
             .clone()
             .unwrap_or_else(|| "SKILL.md".to_owned());
-        let map = skillpg_ide::Utf16::new(&text);
-        let at = |b: usize| map.to_utf16(&text, b) as u32;
+        let map = skillpg_ide::EditorOffsets::new(&text);
+        let at = |b: usize| map.to_editor(&text, b) as u32;
         let mut edits = Vec::new();
         let marks: Vec<code_editor::Mark> = skillpg_ide::marks(analysis, findings)
             .remove(&file)
@@ -292,13 +292,13 @@ fn show_document_marks_and_hints(
 fn hover_at(c: super::Ctx, m: Mounted, pos: u32) -> Option<code_editor::HoverText> {
     let cur = untrack(|| current_findings(c, m))?;
     let text = m.typed.get_value();
-    let map = skillpg_ide::Utf16::new(&text);
+    let map = skillpg_ide::EditorOffsets::new(&text);
     let profiles: Vec<_> = cur.findings.iter().map(|(p, _)| *p).collect();
     let h = skillpg_ide::hover(cur.analysis(), &profiles, map.to_byte(&text, pos as usize))?;
     Some(code_editor::HoverText {
         blocks: crate::markdown::blocks(&h.markdown),
-        from: map.to_utf16(&text, h.span.start) as u32,
-        to: map.to_utf16(&text, h.span.end) as u32,
+        from: map.to_editor(&text, h.span.start) as u32,
+        to: map.to_editor(&text, h.span.end) as u32,
     })
 }
 
@@ -307,7 +307,7 @@ fn hover_at(c: super::Ctx, m: Mounted, pos: u32) -> Option<code_editor::HoverTex
 fn complete_at(c: super::Ctx, m: Mounted, pos: u32) -> Option<code_editor::Completions> {
     let cur = untrack(|| current_findings(c, m))?;
     let text = m.typed.get_value();
-    let map = skillpg_ide::Utf16::new(&text);
+    let map = skillpg_ide::EditorOffsets::new(&text);
     let offset = map.to_byte(&text, pos as usize);
     let profiles: Vec<_> = cur.findings.iter().map(|(p, _)| *p).collect();
     let options = skillpg_ide::completion(cur.analysis(), &profiles, &text, offset);
@@ -320,7 +320,7 @@ fn complete_at(c: super::Ctx, m: Mounted, pos: u32) -> Option<code_editor::Compl
         .take_while(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
         .count();
     Some(code_editor::Completions {
-        from: map.to_utf16(&text, offset - word) as u32,
+        from: map.to_editor(&text, offset - word) as u32,
         options: options
             .into_iter()
             .map(|o| code_editor::CompletionOption {
@@ -368,8 +368,8 @@ fn InlineFindings(m: Mounted) -> impl IntoView {
                     <li class=format!("finding {sev}")>
                         <button class="goto" title=format!("{sev}: {}", d.message) on:click=move |_| {
                             let text = m.typed.get_value();
-                            let map = skillpg_ide::Utf16::new(&text);
-                            let (from, to) = (map.to_utf16(&text, span.start), map.to_utf16(&text, span.end.max(span.start)));
+                            let map = skillpg_ide::EditorOffsets::new(&text);
+                            let (from, to) = (map.to_editor(&text, span.start), map.to_editor(&text, span.end.max(span.start)));
                             m.editor.with_value(|e| e.as_ref().map(|e| e.select(from as u32, to as u32)));
                         }>{format!("{}:{} {}", loc.line, loc.column, d.code)}</button>
                     </li>

@@ -82,7 +82,7 @@ pub(crate) fn run(args: CostArgs) -> Result<ExitCode, String> {
                 let f = a
                     .file(file.trim_start_matches("./"))
                     .ok_or_else(|| format!("--read {file}: no such file in {}", a.display_path))?;
-                read_total += f.tokens() as u64;
+                read_total = read_total.saturating_add(f.tokens() as u64);
             }
             CostInputs {
                 turns,
@@ -101,6 +101,9 @@ pub(crate) fn run(args: CostArgs) -> Result<ExitCode, String> {
         return Err(format!(
             "--activate-at must be between 1 and --turns ({turns})"
         ));
+    }
+    if let Some(why) = inputs.out_of_range() {
+        return Err(why);
     }
     let report = cost(&inputs);
     match format {

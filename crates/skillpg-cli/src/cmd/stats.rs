@@ -28,7 +28,12 @@ pub(crate) fn run(args: StatsArgs) -> Result<ExitCode, String> {
             );
         }
         StatsCommand::SignTest { b, c } => println!(
-            "exact two-sided sign test, {b} vs {c} discordant pairs: p = {:.4}",
+            "{} two-sided sign test, {b} vs {c} discordant pairs: p = {:.4}",
+            if skillpg_stats::sign_test_is_exact(b, c) {
+                "exact"
+            } else {
+                "normal approximation of the"
+            },
             skillpg_stats::sign_test(b, c)
         ),
     }

@@ -54,7 +54,8 @@ pub fn check(cx: &mut Cx) {
         d.fix = Some(fix(
             "Join the tools with spaces",
             fix_span,
-            format!(" {joined}"),
+            // Quoted where YAML needs it (`Bash(git: *)` holds ": "), so every client reads a string.
+            format!(" {}", crate::fix::yaml_value("allowed-tools", &joined)),
             Applicability::Safe,
         ));
     }

@@ -62,7 +62,7 @@ pub fn check(cx: &mut Cx) {
         d.fix = Some(fix(
             "Set `name` to the folder's name",
             span,
-            dir_name,
+            crate::fix::yaml_value("name", &dir_name),
             Applicability::Unsafe,
         ));
     }

@@ -51,7 +51,8 @@ pub fn check(cx: &mut Cx) {
             d.fix = Some(fix(
                 "Add `name` from the folder's name",
                 at..at,
-                format!("name: {dir}\n"),
+                // A folder named `null`, `yes` or `123` is a string only when quoted.
+                format!("name: {}\n", crate::fix::yaml_value("name", &dir)),
                 Applicability::Unsafe,
             ));
         }

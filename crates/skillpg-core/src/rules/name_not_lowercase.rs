@@ -42,7 +42,7 @@ pub fn check(cx: &mut Cx) {
         d.fix = Some(fix(
             "Lowercase the name",
             span,
-            lower,
+            crate::fix::yaml_value("name", &lower),
             Applicability::Unsafe,
         ));
     }

@@ -54,7 +54,7 @@ pub fn check(cx: &mut Cx) {
                     fix(
                         "Write allowed-tools as a space-separated string",
                         doc.yaml_span(&node.span()),
-                        w.join(" "),
+                        crate::fix::yaml_value("allowed-tools", &w.join(" ")),
                         Applicability::Safe,
                     )
                 })
