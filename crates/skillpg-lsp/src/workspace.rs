@@ -129,8 +129,11 @@ impl Workspace {
     pub fn index(&mut self, roots: &[PathBuf]) -> Vec<String> {
         let mut problems = Vec::new();
         let mut found = Vec::new();
-        self.roots
-            .extend(roots.iter().map(|r| r.canonicalize().unwrap_or_else(|_| r.clone())));
+        self.roots.extend(
+            roots
+                .iter()
+                .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone())),
+        );
         for root in roots {
             match read_skills(root) {
                 Ok(skills) => found.extend(skills),
@@ -219,7 +222,10 @@ impl Workspace {
         let rel = skill.relative(path)?;
         let bytes = match self.open.get(path) {
             Some(t) => t.as_bytes().to_vec(),
-            None => match skillpg_fs::read_bounded(path, skillpg_core::bundle::MAX_FILE_BYTES as u64 + 1) {
+            None => match skillpg_fs::read_bounded(
+                path,
+                skillpg_core::bundle::MAX_FILE_BYTES as u64 + 1,
+            ) {
                 Ok(b) => b,
                 // Deleted, or never saved: the file leaves the bundle.
                 Err(_) => {
@@ -349,17 +355,35 @@ mod tests {
             std::fs::write(dir.join("references/notes.md"), "notes\n").expect("a file");
         }
         let md = "---\nname: x\ndescription: y\n---\nSee [n](references/notes.md).\n";
+        for dir in [&inside, &outside] {
+            std::fs::write(dir.join("SKILL.md"), md).expect("SKILL.md on disk");
+        }
         let mut ws = Workspace::new(Settings::from_keys(&[], None).0);
         let _ = ws.index(&[base.join("root")]);
         let i = ws
             .set_text(&inside.join("SKILL.md"), Some(md.to_owned()))
             .expect("a skill");
-        assert!(ws.skills[i].bundle.files.iter().any(|f| f.path == "references/notes.md"));
+        assert!(
+            ws.skills[i]
+                .bundle
+                .files
+                .iter()
+                .any(|f| f.path == "references/notes.md")
+        );
         let o = ws
             .set_text(&outside.join("SKILL.md"), Some(md.to_owned()))
             .expect("a skill of its buffer");
-        let paths: Vec<&str> = ws.skills[o].bundle.files.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(paths, ["SKILL.md"], "the folder outside the roots was not read");
+        let paths: Vec<&str> = ws.skills[o]
+            .bundle
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            ["SKILL.md"],
+            "the folder outside the roots was not read"
+        );
         // With no roots at all, a folder with no SKILL.md on disk is not read either.
         let mut alone = Workspace::new(Settings::from_keys(&[], None).0);
         let a = alone
