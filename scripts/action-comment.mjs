@@ -25,26 +25,58 @@ export const MAX_COMMENT_CHARS = 65_536;
 
 const notice = (message) => console.log(`::notice title=Skill Playground comment::${message}`);
 
+// Each request gives up after this long (a stalled reply would hold the job), and reads at
+// most this much of a reply (a comment list page is about 100 KB).
+export const REQUEST_TIMEOUT_MS = Number(process.env.SKILLPG_COMMENT_TIMEOUT_MS || 20_000);
+export const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
+/// One call of GitHub's API. Never throws: an unreachable API, a timeout or a reply past
+/// MAX_REPLY_BYTES is `{ status: 0, error }`, which the caller turns into a notice.
 async function api(method, path, body) {
   const base = (process.env.GITHUB_API_URL || 'https://api.github.com').replace(/\/$/, '');
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      accept: 'application/vnd.github+json',
-      authorization: `Bearer ${process.env.GH_TOKEN || ''}`,
-      'x-github-api-version': '2022-11-28',
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json = null;
   try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        accept: 'application/vnd.github+json',
+        authorization: `Bearer ${process.env.GH_TOKEN || ''}`,
+        'x-github-api-version': '2022-11-28',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const text = await readBounded(res);
+    let json = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: res.status, json, link: res.headers.get('link') || '' };
+  } catch (e) {
+    const why = e?.name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : String(e?.message || e);
+    return { status: 0, error: why, json: null, link: '' };
   }
-  return { status: res.status, json, link: res.headers.get('link') || '' };
+}
+
+/// A reply's text, read up to MAX_REPLY_BYTES (past it the read stops and it is an error).
+async function readBounded(res) {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks = [];
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.length;
+    if (n > MAX_REPLY_BYTES) {
+      await reader.cancel();
+      throw new Error(`a reply over ${MAX_REPLY_BYTES / 1024 / 1024} MB`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /// Whether the event is a pull request from a fork (its token cannot write to the base).
@@ -71,7 +103,7 @@ async function ownComment(repo, pr, author) {
   for (let page = 1; page <= 50; page++) {
     const got = await api('GET', `/repos/${repo}/issues/${pr}/comments?per_page=100&page=${page}`);
     if (got.status !== 200 || !Array.isArray(got.json)) {
-      return { error: got.status };
+      return { error: got.status ? `HTTP ${got.status}` : got.error || 'no answer' };
     }
     const mine = got.json.find(
       (c) => typeof c.body === 'string' && c.body.startsWith(MARKER) && c.user?.login === author,
@@ -102,7 +134,7 @@ export async function main(bodyFile) {
   const author = await me();
   const found = await ownComment(repo, pr, author);
   if (found.error) {
-    notice(`the pull request's comments could not be read (HTTP ${found.error}); no comment was posted, the job summary has the report`);
+    notice(`the pull request's comments could not be read (${found.error}); no comment was posted, the job summary has the report`);
     return 0;
   }
   const nothing = (process.env.SKILLS || '') === '0' && (process.env.REMOVED || '0') === '0';
@@ -121,10 +153,18 @@ export async function main(bodyFile) {
     notice(`the token may not comment here (HTTP ${res.status}: a fork's pull request, or no pull-requests: write); the job summary has the report`);
     return 0;
   }
-  console.log(`::warning title=Skill Playground comment::GitHub answered HTTP ${res.status}: ${res.json?.message || ''}`);
+  const said = res.status ? `GitHub answered HTTP ${res.status}: ${res.json?.message || ''}` : `GitHub could not be reached (${res.error})`;
+  console.log(`::warning title=Skill Playground comment::${said}; the job summary has the report`);
   return 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  main(process.argv[2]).then((code) => process.exit(code));
+  // The comment only ever warns: whatever goes wrong here, the job goes on to the SARIF upload
+  // and the verdict.
+  main(process.argv[2])
+    .catch((e) => {
+      console.log(`::warning title=Skill Playground comment::the comment step stopped (${e?.message || e}); the job summary has the report`);
+      return 0;
+    })
+    .then((code) => process.exit(code));
 }

@@ -142,3 +142,39 @@ test('the marker is the one skillpg github writes', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.equal(fs.readFileSync(comment, 'utf8').split('\n')[0], MARKER);
 });
+
+/// A server that answers each request as `handle(req, res)` says (a stall, a flood).
+async function hostile(handle) {
+  const server = http.createServer(handle);
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => { server.closeAllConnections?.(); server.close(); } };
+}
+
+test('the comment step only ever warns: an API that is down, stalls or floods does not fail the job', { timeout: 60_000 }, async () => {
+  // Down: nothing listens on the port.
+  const down = await hostile(() => {});
+  down.close();
+  let r = await run(down);
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.out, /::(notice|warning) /);
+  // Stalled: the reply never comes; the step gives up after its timeout.
+  const stalled = await hostile(() => {});
+  const t0 = Date.now();
+  r = await run(stalled, { SKILLPG_COMMENT_TIMEOUT_MS: '1500' });
+  stalled.close();
+  assert.equal(r.status, 0, r.out);
+  assert.ok(Date.now() - t0 < 20_000, `gave up in ${Date.now() - t0} ms`);
+  assert.match(r.out, /no answer within/);
+  // Flooded: a reply of endless bytes is cut at the bound.
+  const flood = await hostile((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(1 << 20, 0x20);
+    const write = () => { while (res.write(chunk)); };
+    res.on('drain', write);
+    write();
+  });
+  r = await run(flood);
+  flood.close();
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.out, /over 4 MB/);
+});

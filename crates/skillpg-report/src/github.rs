@@ -88,6 +88,22 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
+/// `s` as an inline code span that holds it as text whatever it contains: fenced by one more
+/// backtick than its longest run of them (CommonMark's rule), padded where it starts or ends
+/// with one, and safe in a table cell. A skill's name with a backtick can no longer close the
+/// span and put mentions, images or links into the bot's comment.
+fn code(s: &str) -> String {
+    let s = cell(s);
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.is_empty() || s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
 fn thousands(n: usize) -> String {
     skillpg_core::diagnostic::thousands(n as u64)
 }
@@ -110,7 +126,7 @@ pub fn summary(
             "{n_skills} skill(s) checked under {}: every client loads every skill.\n\n",
             clients
                 .iter()
-                .map(|c| format!("`{}`", c.client))
+                .map(|c| code(&c.client))
                 .collect::<Vec<_>>()
                 .join(", ")
         )
@@ -129,7 +145,7 @@ pub fn summary(
     out.push_str(&"---|".repeat(clients.len()));
     out.push('\n');
     for (i, l) in levels.iter().enumerate() {
-        out.push_str(&format!("| `{}` |", cell(&l.name)));
+        out.push_str(&format!("| {} |", code(&l.name)));
         for c in clients {
             let v = match c.skills.get(i) {
                 Some(s) if s.loads && s.warnings == 0 => "✅ loads".to_owned(),
@@ -153,8 +169,8 @@ pub fn summary(
     out.push_str("| skill | level 1: listed always | level 2: body, when used | level 3: files, when read | files |\n|---|---:|---:|---:|---:|\n");
     for l in levels {
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} |\n",
-            cell(&l.name),
+            "| {} | {} | {} | {} | {} |\n",
+            code(&l.name),
             thousands(l.level1),
             thousands(l.level2),
             thousands(l.level3),
@@ -214,13 +230,13 @@ pub fn removed_section(removed: &[RemovedSkill]) -> String {
     for r in removed {
         match &r.after {
             Some(after) => out.push_str(&format!(
-                "- `{}` → `{}`: renamed (checked under its new folder)\n",
-                cell(&r.before),
-                cell(after)
+                "- {} → {}: renamed (checked under its new folder)\n",
+                code(&r.before),
+                code(after)
             )),
             None => out.push_str(&format!(
-                "- `{}`: deleted (no longer installed; a client that listed it will not)\n",
-                cell(&r.before)
+                "- {}: deleted (no longer installed; a client that listed it will not)\n",
+                code(&r.before)
             )),
         }
     }
@@ -253,10 +269,10 @@ pub fn comment(summary: &str, links: &[(String, PlaygroundLink)]) -> String {
         let mut left_out = 0;
         for (name, link) in links {
             let line = match link {
-                PlaygroundLink::Made(url) => format!("- [`{}`]({url})\n", cell(name)),
+                PlaygroundLink::Made(url) => format!("- [{}]({url})\n", code(name)),
                 PlaygroundLink::TooLong { chars } => format!(
-                    "- `{}`: too large for a link ({} characters; a link holds at most 60,000)\n",
-                    cell(name),
+                    "- {}: too large for a link ({} characters; a link holds at most 60,000)\n",
+                    code(name),
                     thousands(*chars)
                 ),
             };
@@ -341,5 +357,28 @@ mod tests {
     fn workflow_commands_escape_what_would_end_them() {
         assert_eq!(escape_data("50% a\nb"), "50%25 a%0Ab");
         assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
+    }
+
+    /// A name with backticks stays one code span: nothing in it becomes a mention, an image or
+    /// a link in the comment.
+    #[test]
+    fn a_name_with_backticks_stays_code() {
+        assert_eq!(code("plain"), "`plain`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`@team ![x](y)`"), "`` `@team ![x](y)` ``");
+        assert_eq!(code("a|b"), "`a\\|b`");
+        let comment = comment(
+            &format!("| {} |\n", code("x` @everyone ![i](https://e/i.png) `y")),
+            &[],
+        );
+        // The name is one code span (a fence of two, which its single backticks cannot close):
+        // outside it, no mention and no image.
+        let span = "``x` @everyone ![i](https://e/i.png) `y``";
+        assert!(comment.contains(span), "{comment}");
+        let outside = comment.replace(span, "");
+        assert!(
+            !outside.contains("@everyone") && !outside.contains("!["),
+            "{comment}"
+        );
     }
 }
