@@ -146,15 +146,31 @@ function insertsWhole(text) {
   return false;
 }
 
-/// The change from `old` to `text` as the one stretch that differs, or null when they are equal.
-function oneStretch(old, text) {
+/// The change from the document of `state` to `text` as the one stretch that differs, or null
+/// when they are equal. Positions are the document's: in a CRLF document (its line separator
+/// `\r\n`) a line break is one position and two characters of the text, so a CRLF is never cut
+/// in two and the offsets count each as one.
+function oneStretch(state, text) {
+  const old = state.sliceDoc();
   if (old === text) return null;
   let start = 0;
   const max = Math.min(old.length, text.length);
   while (start < max && old.charCodeAt(start) === text.charCodeAt(start)) start++;
   let tail = 0;
   while (tail < max - start && old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
-  return { from: start, to: old.length - tail, insert: text.slice(start, text.length - tail) };
+  const crlf = state.lineBreak === '\r\n';
+  if (crlf) {
+    if (start > 0 && old[start - 1] === '\r' && old[start] === '\n') start--;
+    const end = old.length - tail;
+    if (tail > 0 && old[end - 1] === '\r' && old[end] === '\n') tail--;
+  }
+  const at = (offset) => {
+    if (!crlf) return offset;
+    let breaks = 0;
+    for (let i = old.indexOf('\r\n'); i !== -1 && i + 1 < offset; i = old.indexOf('\r\n', i + 2)) breaks++;
+    return offset - breaks;
+  };
+  return { from: at(start), to: at(old.length - tail), insert: text.slice(start, text.length - tail) };
 }
 
 /// A hover's blocks (`skillpg_app::markdown::Block`, from the engine's Markdown) built as
@@ -217,12 +233,10 @@ let current = null;
 export function create(parent, options) {
   const readOnly = new Compartment();
   const readOnlyExt = (yes) => [EditorState.readOnly.of(yes), EditorView.editable.of(!yes), EditorView.contentAttributes.of({ 'aria-readonly': String(yes) })];
-  // Tab indents only once a person asks for it (Ctrl+M, or Escape then Tab to leave again,
-  // as CodeMirror documents for its `indentWithTab`): by default Tab leaves the editor, so
-  // the keyboard is never trapped.
-  const tabIndents = new Compartment();
-  let tabMode = false;
-  const tabKeys = (yes) => (yes ? keymap.of([indentWithTab]) : []);
+  // The keyboard is never trapped: the editor starts in CodeMirror's tab-focus mode, where Tab
+  // moves focus on as everywhere else on the page. Ctrl+M (CodeMirror's own binding) switches
+  // Tab to indenting and back; while it indents, Escape then Tab still leaves (CodeMirror's
+  // "Escape, then Tab" rule).
   const extensions = [
     // Tooltips in the page's body: the left pane clips what overflows it.
     tooltips({ parent: document.body }),
@@ -232,13 +246,7 @@ export function create(parent, options) {
     drawSelection(),
     highlightActiveLine(),
     EditorView.lineWrapping,
-    keymap.of([
-      ...defaultKeymap,
-      ...historyKeymap,
-      { key: 'Mod-m', run: () => setTabMode(!tabMode) },
-      { key: 'Escape', run: () => (tabMode ? setTabMode(false) : false) },
-    ]),
-    tabIndents.of(tabKeys(false)),
+    keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
     yamlFrontmatter({ content: markdownLanguage }),
     syntaxHighlighting(classHighlighter),
     hintField,
@@ -278,7 +286,7 @@ export function create(parent, options) {
     }),
     EditorView.updateListener.of((u) => {
       if (u.docChanged && !u.transactions.some((t) => t.annotation(fromPage))) {
-        options.onChange(u.state.doc.toString());
+        options.onChange(u.state.sliceDoc());
       }
     }),
   ];
@@ -294,15 +302,11 @@ export function create(parent, options) {
   // The other documents' states, by key; the shown one is the view's.
   const states = new Map();
   let shownKey = options.key ?? null;
-  function setTabMode(yes) {
-    tabMode = yes;
-    view.dispatch({ effects: tabIndents.reconfigure(tabKeys(yes)) });
-    options.onTabMode?.(yes);
-    return true;
-  }
+  view.setTabFocusMode(true);
   const editor = {
     view,
-    text: () => view.state.doc.toString(),
+    // The text with the document's own line breaks (`doc.toString()` joins with `\n`).
+    text: () => view.state.sliceDoc(),
     /// The shown document's key.
     key: () => shownKey,
     /// Shows the document `key` holding `text`. Another key swaps the editor's state for that
@@ -317,25 +321,23 @@ export function create(parent, options) {
       if (shownKey !== null) states.set(shownKey, view.state);
       const kept = states.get(key);
       states.delete(key);
-      view.setState(kept && kept.doc.toString() === text ? kept : freshState(text, ro));
+      view.setState(kept && kept.sliceDoc() === text ? kept : freshState(text, ro));
       shownKey = key;
       // Keys of an older generation (`generation/...`) name documents no longer loaded.
       const generation = String(key).split('/')[0];
       for (const k of states.keys()) if (String(k).split('/')[0] !== generation) states.delete(k);
     },
-    /// Whether Tab indents (after Ctrl+M) rather than moving focus.
-    tabIndents: () => tabMode,
     /// Replaces the text with `text`, as the one stretch that differs (the caret, the scroll
     /// and the undo history stay where they make sense): a change the page made, not reported
     /// back as an edit.
     setText(text) {
-      const changes = oneStretch(view.state.doc.toString(), text);
+      const changes = oneStretch(view.state, text);
       if (changes) view.dispatch({ changes, annotations: fromPage.of(true) });
     },
     /// Changes the text to `text` as a person's edit (a quick fix): reported back as one, and
     /// one step of the document's history, which undo takes back and redo applies again.
     editTo(text) {
-      const changes = oneStretch(view.state.doc.toString(), text);
+      const changes = oneStretch(view.state, text);
       if (changes) view.dispatch({ changes, userEvent: 'input.fix', scrollIntoView: true });
     },
     setReadOnly(yes) {

@@ -893,6 +893,15 @@ pub async fn cache_clear(cache: &str) {
 }
 
 /// Seconds since the Unix epoch (0 outside a browser).
+/// Whether the page lays its panes one under the other (narrower than the two-pane layout's
+/// 1024 px, web/style.css).
+pub fn is_narrow() -> bool {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w < 1024.0)
+}
+
 /// Moves the keyboard's focus to the element `id` (a view's section, `tabindex="-1"`).
 pub fn focus(id: &str) {
     if let Some(el) = web_sys::window()

@@ -35,7 +35,7 @@ fn start_saving(
         // A link over saved work: nothing is saved until the visitor chooses.
         None => saver.ready.set_value(shared_over.get_untracked().is_none()),
     }
-    claim_writer(saver, false);
+    claim_writer(c, saver, false);
     save_while_editing(c.state, c.status, saver, restored, shared_over);
     follow_links_opened_here(saver, shared_over, restored);
     saver
@@ -44,15 +44,14 @@ fn start_saving(
 /// Asks to be this browser's one writer of the saved work (`steal`: take it from the tab that
 /// is); a tab that is not says so in its banner and saves nothing (`writer_banner`) until it
 /// becomes the writer, when the other tab closes or the person takes over.
-fn claim_writer(saver: Saver, steal: bool) {
-    let c = super::ctx();
+fn claim_writer(c: Ctx, saver: Saver, steal: bool) {
     browser::claim_writer(
         steal,
         move |_| {
             let was_other = saver.writer.get_untracked() == Writer::OtherTab;
             saver.writer.set(Writer::Yes);
             if steal || was_other {
-                take_over_saved_work(saver);
+                take_over_saved_work(c, saver);
             } else {
                 // A change made while the page asked is saved now.
                 saver.save(c.state, c.status, false);
@@ -63,7 +62,7 @@ fn claim_writer(saver: Saver, steal: bool) {
             saver.writer.set(Writer::OtherTab);
             c.status.set("Another tab of this browser now saves this workspace: changes made here are no longer saved.".to_owned());
             // In the queue again: this tab saves once the other one closes.
-            claim_writer(saver, false);
+            claim_writer(c, saver, false);
         },
     );
 }
@@ -71,8 +70,7 @@ fn claim_writer(saver: Saver, steal: bool) {
 /// This tab has become the writer: the other tab's newest saved work comes in, with this
 /// tab's own skills that differ from it beside it (renamed where a name is taken), so neither
 /// tab's work is lost.
-fn take_over_saved_work(saver: Saver) {
-    let c = super::ctx();
+fn take_over_saved_work(c: Ctx, saver: Saver) {
     let Some(index) = browser::load_state() else {
         saver.save(c.state, c.status, false);
         return;
@@ -110,11 +108,12 @@ fn take_over_saved_work(saver: Saver) {
 
 /// The banner of a tab that does not save: another tab of this browser does.
 fn writer_banner(saver: Saver) -> impl IntoView {
+    let c = super::ctx();
     view! {
         <Show when=move || saver.writer.get() == Writer::OtherTab>
             <div class="shared-banner" role="region" aria-label="Another tab saves this workspace" data-testid="writer-banner">
                 <p>"This workspace is open in another tab of this browser, which saves it: changes made here are not saved, so that neither tab writes over the other's work."</p>
-                <button data-testid="writer-take" on:click=move |_| claim_writer(saver, true)>"Work in this tab instead"</button>
+                <button data-testid="writer-take" on:click=move |_| claim_writer(c, saver, true)>"Work in this tab instead"</button>
                 <span class="muted">" (the other tab's latest work comes here, and what you changed here stays beside it)"</span>
             </div>
         </Show>
@@ -303,7 +302,7 @@ fn follow_links_opened_here(
             }
             Some(Ok(link)) => {
                 if shared_over.with_untracked(Option::is_none) {
-                    shared_over.set(Some(work_as_saved_now(saver, restored)));
+                    shared_over.set(Some(work_as_saved_now(c, saver, restored)));
                     saver.ready.set_value(false);
                 }
                 c.state.set(link);
@@ -316,8 +315,7 @@ fn follow_links_opened_here(
 /// One's work as storage holds it, after the change still waiting to be saved is written (at
 /// once): what "back to my work" and "keep these beside my work" read. A tab that does not
 /// save, or whose work is not back yet, gives what it shows, or what storage holds.
-fn work_as_saved_now(saver: Saver, restored: RwSignal<bool>) -> String {
-    let c = super::ctx();
+fn work_as_saved_now(c: Ctx, saver: Saver, restored: RwSignal<bool>) -> String {
     if !restored.get_untracked() {
         if let Some(stored) = browser::load_state() {
             return stored;
@@ -542,6 +540,7 @@ pub fn App() -> impl IntoView {
             }>"Skip to the checks"</a>
             <header class="top">
                 <h1>"Skill Playground"</h1>
+                <p class="tagline" data-testid="tagline">"Check an Agent Skill against every client, count its tokens level by level, and preview which requests would use it: in this browser, nothing uploaded."</p>
                 <Loaders/>
                 <button class="theme" aria-pressed=move || dark.get().to_string() on:click=move |_| { dark.update(|d| *d = !*d); browser::save_theme(dark.get_untracked()); }>
                     {move || if dark.get() { "Light theme" } else { "Dark theme" }}

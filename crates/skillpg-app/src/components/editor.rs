@@ -149,7 +149,7 @@ fn SkillMdEditor() -> impl IntoView {
             <p class="note" role="alert" data-testid="editor-failed">{format!("The editor could not load ({why}). Reload the page to try again: your work is kept.")}</p>
         })}
         <div class="code-editor" node_ref=host data-testid="editor-host"></div>
-        <p class="muted editor-keys" id="editor-keys" data-testid="editor-keys">"Tab moves on to the next control. Ctrl+M makes Tab indent (Escape or Ctrl+M again turns that off). Ctrl+Z undoes this file's own edits only."</p>
+        <p class="muted editor-keys" id="editor-keys" data-testid="editor-keys">"Tab moves on to the next control. Ctrl+M switches Tab to indenting and back; while it indents, Escape then Tab leaves the editor. Ctrl+Z undoes this file's own edits only."</p>
         <InlineFindings m=m/>
     }
 }

@@ -75,6 +75,12 @@ pub fn ViewTabs(view: RwSignal<View>) -> impl IntoView {
         if plain {
             ev.prevent_default();
             view.set(v);
+            // On a narrow screen the panes stack and the view starts below the first screen:
+            // the chosen view is brought into sight (on a wide one it is already there).
+            if crate::browser::is_narrow() {
+                let id = format!("view-{}", v.key());
+                request_animation_frame(move || crate::browser::scroll_to(&id));
+            }
         }
     };
     view! {

@@ -1,0 +1,13 @@
+import zlib from 'node:zlib';
+import { browser, serve, openPage } from './harness.mjs';
+const server = await serve(); const ctx = await browser();
+const { page, errors } = await openPage(ctx, server.url);
+page.on('console', (m) => console.log('console', m.text()));
+const GOOD = '---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n';
+const wire = { v: 1, skills: [{ dir: 'good', files: [{ p: 'SKILL.md', t: GOOD }] }], selected: 0, file: 'SKILL.md', profile: 'spec', cost: { turns: 40, activate_at: 12, read: [], price: 2, cached_price: 0.2 }, routing: { requests: '', tau: 0.2, delta: 0 } };
+const link = '#v1=' + zlib.deflateRawSync(Buffer.from(JSON.stringify(wire))).toString('base64url');
+await page.waitForTimeout(1500);
+await page.evaluate((h) => { location.hash = h; }, link);
+await page.waitForTimeout(1500);
+console.log(await page.textContent('[data-testid="status"]'), errors, await page.evaluate(() => location.hash.slice(0, 30)), await page.$('[data-testid="shared-banner"]'));
+await ctx.close(); server.stop();
