@@ -16,6 +16,9 @@ pub enum Inline {
     Code(String),
 }
 
+/// A table's cells: each a run of inlines.
+type Row = Vec<Vec<Inline>>;
+
 /// One block of a document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
@@ -29,10 +32,7 @@ pub enum Block {
     /// A fenced or indented code block.
     Code { code: String },
     /// A table: its header's cells, then each row's.
-    Table {
-        head: Vec<Vec<Inline>>,
-        rows: Vec<Vec<Vec<Inline>>>,
-    },
+    Table { head: Row, rows: Vec<Row> },
 }
 
 /// Reads `markdown` into blocks.
@@ -42,8 +42,8 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
     let mut items: Option<Vec<Vec<Inline>>> = None;
     let mut code: Option<String> = None;
     // The table being read: its header, its rows, and the row being read.
-    let mut table: Option<(Vec<Vec<Inline>>, Vec<Vec<Vec<Inline>>>)> = None;
-    let mut row: Vec<Vec<Inline>> = Vec::new();
+    let mut table: Option<(Row, Vec<Row>)> = None;
+    let mut row: Row = Vec::new();
     let push_text = |inlines: &mut Vec<Inline>, text: &str| match inlines.last_mut() {
         Some(Inline::Text(t)) => t.push_str(text),
         _ => inlines.push(Inline::Text(text.to_owned())),

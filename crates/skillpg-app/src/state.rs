@@ -1177,20 +1177,24 @@ mod tests {
             .chain("---\nname: a\n".encode_utf16().flat_map(u16::to_le_bytes))
             .collect();
         for bytes in [utf16, b"---\nname: caf\xe9\n".to_vec()] {
-            let mut state = PageState::default();
-            state.skills = vec![SkillInput::new(
-                "a".into(),
-                vec![("SKILL.md".into(), bytes.clone())],
-            )];
+            let mut state = PageState {
+                skills: vec![SkillInput::new(
+                    "a".to_owned(),
+                    vec![("SKILL.md".into(), bytes.clone())],
+                )],
+                ..PageState::default()
+            };
             let e = apply_fix_to_file(&mut state, "SKILL.md", &fix).expect_err("refused");
             assert!(e.contains("not UTF-8"), "{e}");
             assert_eq!(state.skills[0].files[0].1, bytes);
         }
-        let mut state = PageState::default();
-        state.skills = vec![SkillInput::new(
-            "a".into(),
-            vec![("SKILL.md".into(), b"abc".to_vec())],
-        )];
+        let mut state = PageState {
+            skills: vec![SkillInput::new(
+                "a".to_owned(),
+                vec![("SKILL.md".into(), b"abc".to_vec())],
+            )],
+            ..PageState::default()
+        };
         apply_fix_to_file(&mut state, "SKILL.md", &fix).expect("applied");
         assert_eq!(state.skills[0].files[0].1, b"Xbc");
     }
@@ -1209,8 +1213,10 @@ mod tests {
                 )],
             )
         };
-        let mut mine = PageState::default();
-        mine.skills = vec![skill("a", "mine"), skill("b", "same")];
+        let mut mine = PageState {
+            skills: vec![skill("a", "mine"), skill("b", "same")],
+            ..PageState::default()
+        };
         let before = mine.skills.clone();
         let placed = mine.add_beside(vec![
             skill("a", "theirs"),

@@ -316,10 +316,10 @@ fn follow_links_opened_here(
 /// once): what "back to my work" and "keep these beside my work" read. A tab that does not
 /// save, or whose work is not back yet, gives what it shows, or what storage holds.
 fn work_as_saved_now(c: Ctx, saver: Saver, restored: RwSignal<bool>) -> String {
-    if !restored.get_untracked() {
-        if let Some(stored) = browser::load_state() {
-            return stored;
-        }
+    if !restored.get_untracked()
+        && let Some(stored) = browser::load_state()
+    {
+        return stored;
     }
     if saver.ready.get_value() && saver.writer.get_untracked() == Writer::Yes {
         saver.save(c.state, c.status, true);
@@ -533,11 +533,7 @@ pub fn App() -> impl IntoView {
     let dark = RwSignal::new(browser::prefers_dark());
     view! {
         <div class="page" class:dark=move || dark.get() data-built=move || (rest_built.get() && restored.get() && editor_loaded.with(Option::is_some)).then_some("all")>
-            <a class="skip-link" href="#view=check" on:click=move |_| {
-                // The address follows the view; focus moves to it, as a skip link promises.
-                view.set(View::Check);
-                request_animation_frame(|| browser::focus("view-check"));
-            }>"Skip to the checks"</a>
+            {skip_link(view)}
             <header class="top">
                 <h1>"Skill Playground"</h1>
                 <p class="tagline" data-testid="tagline">"Check an Agent Skill against every client, count its tokens level by level, and preview which requests would use it: in this browser, nothing uploaded."</p>
@@ -573,6 +569,17 @@ pub fn App() -> impl IntoView {
                 <p class="elapsed">{move || format!("Report in {:.1} ms.", computed.get().elapsed_ms)}</p>
             </footer>
         </div>
+    }
+}
+
+/// The page's first stop for the keyboard: it shows the checks and moves focus there, as a
+/// skip link promises (the address follows the view).
+fn skip_link(view: RwSignal<View>) -> impl IntoView {
+    view! {
+        <a class="skip-link" href="#view=check" on:click=move |_| {
+            view.set(View::Check);
+            request_animation_frame(|| browser::focus("view-check"));
+        }>"Skip to the checks"</a>
     }
 }
 
