@@ -246,7 +246,7 @@ mod tests {
             .find(|d| d.rule == "file-too-large")
             .expect("the file is too large");
         assert!(
-            too_large.message.contains("is over 8 MB"),
+            too_large.message.contains("is over the 8 MB upload limit"),
             "{}",
             too_large.message
         );

@@ -30,16 +30,18 @@ pub fn check(cx: &mut Cx) {
             .collect();
     for (path, n_bytes) in large {
         // The edges read one byte past the limit and no more (a 2 GB file is not held whole
-        // to be refused): a file of exactly that size is "over" the limit, by how much unknown.
-        let size = if n_bytes == MAX_FILE_BYTES + 1 {
-            format!("over {} MB", MAX_FILE_BYTES / 1_048_576)
+        // to be refused): a file of exactly that size is over the limit, by how much unknown.
+        let limit = MAX_FILE_BYTES / 1_048_576;
+        let message = if n_bytes == MAX_FILE_BYTES + 1 {
+            format!(
+                "{path} is over the {limit} MB upload limit; it was not read and counts 0 tokens"
+            )
         } else {
-            format!("{:.1} MB", n_bytes as f64 / 1_048_576.0)
+            format!(
+                "{path} is {:.1} MB, over the {limit} MB upload limit; it was not read and counts 0 tokens",
+                n_bytes as f64 / 1_048_576.0
+            )
         };
-        let message = format!(
-            "{path} is {size}, over the {} MB upload limit; it was not read and counts 0 tokens",
-            MAX_FILE_BYTES / 1_048_576
-        );
         cx.report(&META, &path, None, message);
     }
 }
