@@ -121,13 +121,6 @@ pub(crate) fn check_streamed(
     project: &Project<'_>,
     sink: Sink,
 ) -> Result<Streamed, String> {
-    // A path that does not exist is a usage error before anything is written.
-    if let Some(missing) = paths.iter().find(|p| !p.exists()) {
-        return Err(format!(
-            "{}: No such file or directory (os error 2)",
-            missing.display()
-        ));
-    }
     rayon::spawn(skillpg_tokens::warm_up);
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -152,8 +145,17 @@ pub(crate) fn check_streamed(
     let chunk = rayon::current_num_threads().max(1) * 4;
     for paths in paths.chunks(chunk) {
         let read = parallel_map(paths, |path| check_one(path, profiles, project));
-        for result in read {
-            let (skills, n_ignored) = result?;
+        for (result, path) in read.into_iter().zip(paths) {
+            // An input that cannot be read (missing, a device or a FIFO, unreadable) is said on
+            // standard error and fails the run; every other input is still checked.
+            let (skills, n_ignored) = match result {
+                Ok(checked) => checked,
+                Err(why) => {
+                    eprintln!("{}: {why}; not checked", path.display());
+                    ok = false;
+                    continue;
+                }
+            };
             ignored += n_ignored;
             for skill in skills {
                 ok &= skill.findings.iter().all(|f| skillpg_core::is_valid(f));

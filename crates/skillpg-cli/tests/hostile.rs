@@ -419,3 +419,68 @@ fn where_judges_with_skillpg_toml_as_check_does() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Issue 46's streaming items: a path that is a device, a FIFO or missing is said on standard
+/// error and fails the run, and every other path is still checked (one missing path used to
+/// check nothing); `--paths-from /dev/zero` ends at its bound instead of reading for ever.
+#[test]
+fn streaming_reports_a_special_or_missing_path_and_goes_on() {
+    let root = scratch("special");
+    write(
+        root.join("good/SKILL.md"),
+        b"---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n",
+    );
+    let fifo = root.join("a-fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let list = root.join("list.txt");
+    std::fs::write(&list, "good\nmissing-skill\na-fifo\n/dev/zero\n").expect("the list");
+    for format in ["jsonl", "json", "text"] {
+        let out = skillpg_in(
+            &root,
+            &[
+                "check",
+                "--profile",
+                "all",
+                "--format",
+                format,
+                "--paths-from",
+                "list.txt",
+            ],
+        );
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{format}: {err}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        // The text names failing skills only: there, the one readable skill is counted.
+        let checked = if format == "text" {
+            stdout.contains("1 of 1 load")
+        } else {
+            stdout.contains("good")
+        };
+        assert!(
+            checked,
+            "{format}: the readable skill is checked:\n{stdout}"
+        );
+        for bad in ["missing-skill", "a-fifo", "/dev/zero"] {
+            assert!(
+                err.contains(&format!("{bad}: ")) && err.contains("not checked"),
+                "{format}: {bad}: {err}"
+            );
+        }
+        if format == "json" {
+            let doc: serde_json::Value =
+                serde_json::from_str(&stdout).expect("a whole JSON document");
+            assert!(doc.get("checks").is_some());
+        }
+    }
+    let out = skillpg_in(
+        &root,
+        &["check", "--profile", "all", "--paths-from", "/dev/zero"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("over 64 MB"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&root);
+}

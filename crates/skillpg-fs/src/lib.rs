@@ -95,6 +95,14 @@ pub fn read_path(path: &Path) -> Result<Ingested, ReadError> {
         }
         return Err(ReadError::NotSkills(path.to_path_buf()));
     }
+    if !meta.is_dir() {
+        return Err(ReadError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(
+                "neither a file nor a folder (a device, a FIFO or a socket); it was not read",
+            ),
+        });
+    }
     // The folder itself must be readable; below it, a file or folder that is not is a finding
     // on the skill (`file-unreadable`), and every other skill is still read and checked.
     std::fs::read_dir(path).map_err(io(path))?;

@@ -191,14 +191,31 @@ fn exit(ok: bool) -> ExitCode {
 
 /// The paths listed in `list`, one a line (`-`: standard input).
 fn paths_listed(list: &std::path::Path) -> Result<Vec<PathBuf>, String> {
-    let text = if list.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-            .map_err(|e| format!("standard input: {e}"))?;
-        text
-    } else {
-        std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?
+    // A list is read with a bound (`/dev/zero` given as one would never end).
+    const MAX_LIST_BYTES: u64 = 64 * 1024 * 1024;
+    let over = |what: String| {
+        format!(
+            "{what}: a list of paths over {} MB; give fewer paths at a time",
+            MAX_LIST_BYTES / 1_048_576
+        )
     };
+    let bytes = if list.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::io::stdin(), MAX_LIST_BYTES + 1),
+            &mut bytes,
+        )
+        .map_err(|e| format!("standard input: {e}"))?;
+        bytes
+    } else {
+        skillpg_fs::read_bounded(list, MAX_LIST_BYTES + 1)
+            .map_err(|e| format!("{}: {e}", list.display()))?
+    };
+    if bytes.len() as u64 > MAX_LIST_BYTES {
+        return Err(over(list.display().to_string()));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("{}: the list of paths is not UTF-8 text", list.display()))?;
     Ok(text
         .lines()
         .map(str::trim_end)
