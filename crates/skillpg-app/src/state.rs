@@ -120,6 +120,30 @@ impl PageState {
             .unwrap_or_default()
     }
 
+    /// Sets the selected skill's eval set as typed into the lab's box, refused past the bound a
+    /// link's eval sets are held to (1 MB), before anything parses it: the earlier text stays.
+    pub fn type_lab_evals(&mut self, text: String) -> Result<(), String> {
+        let others: usize = self
+            .lab
+            .sets
+            .iter()
+            .filter(|(dir, _)| {
+                self.skills
+                    .get(self.selected)
+                    .is_none_or(|k| &k.dir_name != *dir)
+            })
+            .map(|(_, t)| t.len())
+            .sum();
+        if text.len() + others + self.lab.draft.len() > MAX_REQUEST_BYTES {
+            return Err(format!(
+                "The eval sets would be {:.1} MB; the lab takes up to 1 MB in all (what a link carries). The earlier text is kept.",
+                (text.len() + others + self.lab.draft.len()) as f64 / 1_048_576.0
+            ));
+        }
+        self.set_lab_evals(text);
+        Ok(())
+    }
+
     /// Sets the selected skill's eval set.
     pub fn set_lab_evals(&mut self, text: String) {
         if let Some(k) = self.skills.get(self.selected) {
@@ -1158,6 +1182,23 @@ mod tests {
         );
         assert_eq!(k.skill_md_shown().map(|(_, why)| why), Some(None));
         assert_eq!(k.other_files_bytes(), 10);
+    }
+
+    /// The lab's box refuses an eval set past a link's bound before parsing it, and keeps the
+    /// earlier text.
+    #[test]
+    fn the_lab_refuses_an_eval_set_past_the_bound() {
+        let mut state = PageState {
+            skills: vec![SkillInput::new(
+                "a".to_owned(),
+                vec![("SKILL.md".into(), b"---\nname: a\n---\n".to_vec())],
+            )],
+            ..PageState::default()
+        };
+        state.type_lab_evals("+ one\n".to_owned()).expect("small");
+        let huge = "+ q\n".repeat(300_000);
+        assert!(state.type_lab_evals(huge).is_err());
+        assert_eq!(state.lab_evals(), "+ one\n");
     }
 
     /// "Apply the fix" in the Check view writes UTF-8 text: a UTF-16 or Latin-1 file is refused,

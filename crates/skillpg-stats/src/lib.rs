@@ -112,14 +112,6 @@ fn erfc(x: f64) -> f64 {
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
-fn ln_choose(n: u64, k: u64) -> f64 {
-    ln_factorial(n) - ln_factorial(k) - ln_factorial(n - k)
-}
-
-fn ln_factorial(n: u64) -> f64 {
-    (2..=n).map(|i| (i as f64).ln()).sum()
-}
-
 /// The paired table of two arms on the same cases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Paired {

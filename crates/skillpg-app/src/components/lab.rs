@@ -721,7 +721,16 @@ pub fn LabPanel() -> impl IntoView {
             </div>
             <label for="lab-evals">{move || format!("Eval set for {}: one query a line, `+ query` should trigger it, `- query` should not", selected_name())}</label>
             <textarea id="lab-evals" data-testid="lab-evals" rows="8" prop:value=move || c.state.with(|s| s.lab_evals())
-                on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.set_lab_evals(v)); }></textarea>
+                on:input=move |ev| {
+                    let v = event_target_value(&ev);
+                    if let Some(Err(why)) = c.state.try_update(|s| s.type_lab_evals(v)) {
+                        c.status.set(why);
+                        // The box shows the text kept.
+                        if let Some(area) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(t).ok()) {
+                            area.set_value(&c.state.with_untracked(|s| s.lab_evals()));
+                        }
+                    }
+                }></textarea>
             <EvalSetErrors lab=lab/>
             <div class="controls">
                 <label>"Seed " <input type="number" min="0" step="1" data-testid="lab-seed" prop:value=move || c.state.with(|s| s.lab.seed.to_string())
