@@ -78,16 +78,8 @@ fn take_over_saved_work(c: Ctx, saver: Saver) {
     saver.ready.set_value(false);
     let mine = c.state.with_untracked(|s| s.skills.clone());
     leptos::task::spawn_local(async move {
-        let (res, kept) = read_saved(&index).await;
-        match res {
-            Ok(r) => {
-                let mut base = r.state;
-                let placed = base.add_beside(mine);
-                if !r.missing.is_empty() {
-                    saver.keep_aside(&index);
-                }
-                saver.kept.set_value(kept);
-                c.state.set(base);
+        match saved_with_beside(c, saver, &index, mine).await {
+            Ok(placed) => {
                 let note = skillpg_share::beside_note(&placed)
                     .map(|n| format!(" {n}"))
                     .unwrap_or_default();
@@ -96,14 +88,40 @@ fn take_over_saved_work(c: Ctx, saver: Saver) {
                     placed.len()
                 ));
             }
-            Err(e) => {
-                saver.keep_aside(&index);
-                c.status.set(format!("This tab now saves the workspace; the other tab's saved work could not be read ({e}) and is kept aside."));
-            }
+            Err(e) => c.status.set(format!("This tab now saves the workspace; the other tab's saved work could not be read ({e}) and is kept aside.")),
         }
         saver.ready.set_value(true);
         saver.save(c.state, c.status, false);
     });
+}
+
+/// Reads the saved work `index` and puts `skills` beside its skills (renamed where a name is
+/// taken, none dropped): the page's state becomes that, and a part of the saved work that is
+/// missing keeps its index aside. Where each skill went; or why the saved work could not be
+/// read, when it is kept aside whole and the state is left as it is.
+async fn saved_with_beside(
+    c: Ctx,
+    saver: Saver,
+    index: &str,
+    skills: Vec<state::SkillInput>,
+) -> Result<Vec<skillpg_share::Placed>, String> {
+    let (res, kept) = read_saved(index).await;
+    match res {
+        Ok(r) => {
+            let mut base = r.state;
+            let placed = base.add_beside(skills);
+            if !r.missing.is_empty() {
+                saver.keep_aside(index);
+            }
+            saver.kept.set_value(kept);
+            c.state.set(base);
+            Ok(placed)
+        }
+        Err(e) => {
+            saver.keep_aside(index);
+            Err(e)
+        }
+    }
 }
 
 /// The banner of a tab that does not save: another tab of this browser does.
@@ -224,16 +242,8 @@ fn shared_banner(
         shared_over.set(None);
         let theirs = state.with_untracked(|s| s.skills.clone());
         leptos::task::spawn_local(async move {
-            let (res, kept) = read_saved(&mine).await;
-            match res {
-                Ok(r) => {
-                    let mut base = r.state;
-                    let placed = base.add_beside(theirs);
-                    if !r.missing.is_empty() {
-                        saver.keep_aside(&mine);
-                    }
-                    saver.kept.set_value(kept);
-                    state.set(base);
+            match saved_with_beside(c, saver, &mine, theirs).await {
+                Ok(placed) => {
                     let note = skillpg_share::beside_note(&placed)
                         .map(|n| format!(" {n}"))
                         .unwrap_or_default();
@@ -242,11 +252,8 @@ fn shared_banner(
                         placed.len()
                     ));
                 }
-                Err(e) => {
-                    // One's own work could not be read back: it is kept aside, never dropped.
-                    saver.keep_aside(&mine);
-                    status.set(format!("The shared skills are now your work in this browser; your earlier saved work could not be read ({e}) and is kept aside."));
-                }
+                // One's own work could not be read back: it is kept aside, never dropped.
+                Err(e) => status.set(format!("The shared skills are now your work in this browser; your earlier saved work could not be read ({e}) and is kept aside.")),
             }
             saver.ready.set_value(true);
             saver.save(state, status, false);
