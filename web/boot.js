@@ -45,12 +45,13 @@ window.addEventListener('error', (e) => onTrap(e.error));
 window.addEventListener('unhandledrejection', (e) => onTrap(e.reason));
 
 // One writer of the saved work per browser: the tab that holds the Web Lock
-// `skillpg-saved-work` saves. Another tab waits in the lock's queue: if the lock is not its
-// within a second (a reload's old page lets go of it sooner), it shows the work without saving
-// it (`onWaiting`), and becomes the writer when the other tab closes (`onGranted`, late) or when
-// the person takes it (`steal`), after which the tab it was taken from stops saving (its
-// request is aborted: `onLost`). Without Web Locks (an insecure context) every tab saves, as
-// before. The callbacks are crates/skillpg-app's browser::claim_writer.
+// `skillpg-saved-work` saves. A tab that finds it held asks again for a moment (a reload's old
+// page lets go of it within that time), then shows the work without saving it (`onWaiting`)
+// until the person takes the lock (`steal`); the tab it was taken from stops saving (its
+// request is aborted: `onLost`). A waiting tab never takes the lock by itself: a tab in the
+// background must not become the writer because the tab in use reloaded. Without Web Locks (an
+// insecure context) every tab saves, as before. The callbacks are crates/skillpg-app's
+// browser::claim_writer.
 globalThis.skillpgWriter = {
   claim(steal, onGranted, onWaiting, onLost) {
     const locks = navigator.locks;
@@ -58,16 +59,20 @@ globalThis.skillpgWriter = {
       onGranted(false);
       return;
     }
-    let granted = false;
-    const timer = steal ? null : setTimeout(() => granted || onWaiting(), 1000);
-    locks
-      .request('skillpg-saved-work', steal ? { steal: true } : {}, () => {
-        granted = true;
-        clearTimeout(timer);
-        onGranted(true);
-        // Held for the page's life: the lock goes with the tab.
-        return new Promise(() => {});
-      })
-      .catch(() => onLost());
+    let tries = 0;
+    const ask = () =>
+      locks
+        .request('skillpg-saved-work', steal ? { steal: true } : { ifAvailable: true }, (lock) => {
+          if (!lock) {
+            if (++tries < 12) setTimeout(ask, 150);
+            else onWaiting();
+            return undefined;
+          }
+          onGranted(true);
+          // Held for the page's life: the lock goes with the tab.
+          return new Promise(() => {});
+        })
+        .catch(() => onLost());
+    ask();
   },
 };

@@ -14,6 +14,8 @@ let pageErrors = [];
 async function openPage(context = ctx, url = server.url, { fresh = true } = {}) {
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  // The page's questions ("Clear all" asks first) are answered yes.
+  page.on('dialog', (d) => d.accept());
   await page.goto(url);
   await page.waitForSelector('[data-built]');
   if (fresh && !url.includes('#')) {

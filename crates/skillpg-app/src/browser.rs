@@ -127,10 +127,10 @@ pub fn drop_kept_aside(at: f64) {
 }
 
 /// Asks to be the one writer of the saved work in this browser (web/boot.js's
-/// `skillpgWriter`): `granted(true)` once this tab holds the lock (at once, or later when the
-/// tab that holds it closes), `granted(false)` where the browser has no Web Locks (every tab
-/// saves), `waiting()` when another tab still holds it a second on, and `lost()` if another tab
-/// takes it later. `steal` takes it from the tab that holds it.
+/// `skillpgWriter`): `granted(true)` once this tab holds the lock, `granted(false)` where the
+/// browser has no Web Locks (every tab saves), `waiting()` when another tab still holds it
+/// after a moment's asking, and `lost()` if another tab takes it later. `steal` takes it from
+/// the tab that holds it; a waiting tab never takes it by itself.
 pub fn claim_writer(
     steal: bool,
     granted: impl FnOnce(bool) + 'static,

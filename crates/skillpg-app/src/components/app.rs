@@ -29,7 +29,7 @@ fn start_saving(
     restored: RwSignal<bool>,
 ) -> Saver {
     let c = super::ctx();
-    let saver = Saver::new();
+    let saver = Saver::new(shared_over);
     match saved_index {
         Some(index) => restore_saved(index, c.state, c.status, saver, restored),
         // A link over saved work: nothing is saved until the visitor chooses.
@@ -61,20 +61,24 @@ fn claim_writer(c: Ctx, saver: Saver, steal: bool) {
         move || {
             saver.writer.set(Writer::OtherTab);
             c.status.set("Another tab of this browser now saves this workspace: changes made here are no longer saved.".to_owned());
-            // In the queue again: this tab saves once the other one closes.
-            claim_writer(c, saver, false);
         },
     );
 }
 
 /// This tab has become the writer: the other tab's newest saved work comes in, with this
 /// tab's own skills that differ from it beside it (renamed where a name is taken), so neither
-/// tab's work is lost.
+/// tab's work is lost. A tab showing a link's skills keeps showing them: the newest saved work
+/// becomes what "back to my work" brings back, and nothing of the link joins it unasked.
 fn take_over_saved_work(c: Ctx, saver: Saver) {
     let Some(index) = browser::load_state() else {
         saver.save(c.state, c.status, false);
         return;
     };
+    if saver.shared_over.with_untracked(Option::is_some) {
+        saver.shared_over.set(Some(index));
+        c.status.set("This tab now saves the workspace; the shared link's skills are still shown over your latest work.".to_owned());
+        return;
+    }
     saver.ready.set_value(false);
     let mine = c.state.with_untracked(|s| s.skills.clone());
     leptos::task::spawn_local(async move {
@@ -727,6 +731,8 @@ struct Saver {
     writer: RwSignal<Writer>,
     /// The saved work kept aside (`browser::kept_aside`), as the banner shows it.
     aside: RwSignal<Vec<state::KeptAside>>,
+    /// One's work as stored while a link's skills are shown over it (`None` otherwise).
+    shared_over: RwSignal<Option<String>>,
 }
 
 /// Whether this tab saves the work: only the one that holds the browser's writer lock does.
@@ -741,7 +747,7 @@ enum Writer {
 }
 
 impl Saver {
-    fn new() -> Saver {
+    fn new(shared_over: RwSignal<Option<String>>) -> Saver {
         Saver {
             ready: StoredValue::new(false),
             kept: StoredValue::new(Default::default()),
@@ -750,6 +756,7 @@ impl Saver {
             quiet: StoredValue::new(false),
             writer: RwSignal::new(Writer::Asking),
             aside: RwSignal::new(browser::kept_aside()),
+            shared_over,
         }
     }
 
