@@ -300,9 +300,10 @@ describe('work is never lost', () => {
     await page.waitForTimeout(1500);
     await page.reload();
     await page.waitForSelector('[data-testid="kept-aside"]');
-    // Dropping it asks first.
-    page.once('dialog', (d) => d.accept());
+    // Dropping it asks first (the harness answers yes).
+    const asked = page.waitForEvent('dialog');
     await page.click('[data-testid="kept-aside-drop"]');
+    assert.match((await asked).message(), /Drop this kept-aside work/);
     await page.waitForSelector('[data-testid="kept-aside"]', { state: 'detached' });
     assert.deepEqual(errors, []);
     await page.close();
