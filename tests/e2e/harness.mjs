@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
@@ -167,4 +168,16 @@ export async function fillEditor(page, text) {
   await page.keyboard.press('ControlOrMeta+A');
   if (text === '') await page.keyboard.press('Backspace');
   else await page.keyboard.insertText(text);
+}
+
+/// A share fragment as the page writes it (`#v1=`, base64url of raw-deflated JSON), with the
+/// page's defaults for whatever `state` leaves out.
+export function shareFragment(state) {
+  const wire = {
+    v: 1, skills: [], selected: 0, file: 'SKILL.md', profile: 'spec',
+    cost: { turns: 40, activate_at: 12, read: [], price: 2, cached_price: 0.2 },
+    routing: { requests: '', tau: 0.2, delta: 0 },
+    ...state,
+  };
+  return '#v1=' + zlib.deflateRawSync(Buffer.from(JSON.stringify(wire))).toString('base64url');
 }

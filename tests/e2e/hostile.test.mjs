@@ -7,22 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { browser, editorText, fillEditor, openPage, screenshotPath, serve } from './harness.mjs';
+import { browser, editorText, fillEditor, openPage, screenshotPath, serve, shareFragment } from './harness.mjs';
 
 let server;
 let ctx;
 
-/** A share fragment as the page writes it: base64url of raw-deflated JSON. */
+/** A share link as the page writes it, on this test's server. */
 function link(state) {
-  const wire = {
-    v: 1, skills: [], selected: 0, file: 'SKILL.md', profile: 'spec',
-    cost: { turns: 40, activate_at: 12, read: [], price: 2, cached_price: 0.2 },
-    routing: { requests: '', tau: 0.2, delta: 0 },
-    ...state,
-  };
-  return server.url + '#v1=' + zlib.deflateRawSync(Buffer.from(JSON.stringify(wire))).toString('base64url');
+  return server.url + shareFragment(state);
 }
 
 const GOOD = '---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n';

@@ -4,24 +4,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { describe, test } from 'node:test';
-import { editorText, fillEditor, openPage, serveAndBrowse, showView } from './harness.mjs';
+import { editorText, fillEditor, openPage, serveAndBrowse, shareFragment as fragment, showView } from './harness.mjs';
 
 const env = serveAndBrowse();
 
 const GOOD = '---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n---\n# Body\n';
 
-/** A share fragment as the page writes it: base64url of raw-deflated JSON. */
-function fragment(state) {
-  const wire = {
-    v: 1, skills: [], selected: 0, file: 'SKILL.md', profile: 'spec',
-    cost: { turns: 40, activate_at: 12, read: [], price: 2, cached_price: 0.2 },
-    routing: { requests: '', tau: 0.2, delta: 0 },
-    ...state,
-  };
-  return '#v1=' + zlib.deflateRawSync(Buffer.from(JSON.stringify(wire))).toString('base64url');
-}
 
 const catalogNames = (page) => page.$$eval('[data-testid="catalog"] .catalog-item .skill-name', (els) => els.map((e) => e.textContent));
 const choose = (page, name) => page.locator('[data-testid="catalog"] .catalog-item button[role="tab"]', { hasText: name }).first().click();

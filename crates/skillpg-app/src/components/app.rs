@@ -83,32 +83,26 @@ fn take_over_saved_work(c: Ctx, saver: Saver) {
     let mine = c.state.with_untracked(|s| s.skills.clone());
     leptos::task::spawn_local(async move {
         match saved_with_beside(c, saver, &index, mine).await {
-            Ok(placed) => {
-                let note = skillpg_share::beside_note(&placed)
-                    .map(|n| format!(" {n}"))
-                    .unwrap_or_default();
-                c.status.set(format!(
-                    "This tab now saves the workspace: the other tab's latest work is here, with {} skill(s) changed in this tab beside it.{note}",
-                    placed.len()
-                ));
-            }
+            Ok((added, note)) => c.status.set(format!(
+                "This tab now saves the workspace: the other tab's latest work is here, with {added} skill(s) changed in this tab beside it.{note}"
+            )),
             Err(e) => c.status.set(format!("This tab now saves the workspace; the other tab's saved work could not be read ({e}) and is kept aside.")),
         }
-        saver.ready.set_value(true);
-        saver.save(c.state, c.status, false);
+        saver.resume(c.state, c.status);
     });
 }
 
 /// Reads the saved work `index` and puts `skills` beside its skills (renamed where a name is
 /// taken, none dropped): the page's state becomes that, and a part of the saved work that is
-/// missing keeps its index aside. Where each skill went; or why the saved work could not be
-/// read, when it is kept aside whole and the state is left as it is.
+/// missing keeps its index aside. How many skills were added
+/// and the note on those renamed (empty, or a sentence after a space); or why the saved work
+/// could not be read, when it is kept aside whole and the state is left as it is.
 async fn saved_with_beside(
     c: Ctx,
     saver: Saver,
     index: &str,
     skills: Vec<state::SkillInput>,
-) -> Result<Vec<skillpg_share::Placed>, String> {
+) -> Result<(usize, String), String> {
     let (res, kept) = read_saved(index).await;
     match res {
         Ok(r) => {
@@ -119,7 +113,10 @@ async fn saved_with_beside(
             }
             saver.kept.set_value(kept);
             c.state.set(base);
-            Ok(placed)
+            let note = skillpg_share::beside_note(&placed)
+                .map(|n| format!(" {n}"))
+                .unwrap_or_default();
+            Ok((placed.len(), note))
         }
         Err(e) => {
             saver.keep_aside(index);
@@ -247,20 +244,13 @@ fn shared_banner(
         let theirs = state.with_untracked(|s| s.skills.clone());
         leptos::task::spawn_local(async move {
             match saved_with_beside(c, saver, &mine, theirs).await {
-                Ok(placed) => {
-                    let note = skillpg_share::beside_note(&placed)
-                        .map(|n| format!(" {n}"))
-                        .unwrap_or_default();
-                    status.set(format!(
-                        "The link's {} skill(s) are now beside your own work, which is as it was.{note}",
-                        placed.len()
-                    ));
-                }
+                Ok((added, note)) => status.set(format!(
+                    "The link's {added} skill(s) are now beside your own work, which is as it was.{note}"
+                )),
                 // One's own work could not be read back: it is kept aside, never dropped.
                 Err(e) => status.set(format!("The shared skills are now your work in this browser; your earlier saved work could not be read ({e}) and is kept aside.")),
             }
-            saver.ready.set_value(true);
-            saver.save(state, status, false);
+            saver.resume(state, status);
         });
     };
     let back_to_mine = move |_| {
@@ -763,6 +753,12 @@ impl Saver {
     /// Whether a save may write now: the work is in place and this tab is the writer.
     fn may_write(self) -> bool {
         self.ready.get_value() && self.writer.get_untracked() == Writer::Yes
+    }
+
+    /// Saving may start again (the work is in place) and starts now.
+    fn resume(self, state: RwSignal<PageState>, status: RwSignal<String>) {
+        self.ready.set_value(true);
+        self.save(state, status, false);
     }
 
     /// Keeps `index` aside (its files stay in the store) and shows it in the banner.
