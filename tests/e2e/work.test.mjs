@@ -318,6 +318,9 @@ describe('a layout that holds', () => {
         await page.waitForTimeout(150);
         const [matrix, detail] = await Promise.all(['.check-matrix', '.check-detail'].map((sel) => page.$eval(sel, (el) => el.getBoundingClientRect().toJSON())));
         assert.ok(!overlap(matrix, detail), `${label} at ${width}×${height}: matrix ${JSON.stringify(matrix)} over findings ${JSON.stringify(detail)}`);
+        // Side by side from 1024 px: the findings beside the verdicts, never pushed below them.
+        assert.ok(detail.left >= matrix.right - 1 && detail.top < matrix.bottom, `${label} at ${width}×${height}: the findings sit beside the matrix: ${JSON.stringify([matrix, detail])}`);
+        assert.ok(detail.width >= 18 * 16 - 1, `${label} at ${width}: the findings keep 18rem: ${detail.width}`);
         // The table stays inside its own column (scrolling there when it is wider).
         const table = await page.$eval('[data-testid="verdicts"] table', (el) => el.getBoundingClientRect().toJSON());
         const clipped = await page.$eval('.check-matrix', (el) => getComputedStyle(el).overflowX !== 'visible');

@@ -500,7 +500,10 @@ pub fn App() -> impl IntoView {
         address_note: RwSignal::new(None),
         link_view,
         editor_loaded,
+        cleared: RwSignal::new_local(None),
     });
+    // Callbacks get the context passed in: `ctx()` has no owner to ask once the page runs.
+    let page_ctx = super::ctx();
     Effect::new(move |_| {
         let v = view.get();
         if !matches!(v, View::Share | View::Present) {
@@ -562,14 +565,25 @@ pub fn App() -> impl IntoView {
                 </div>
             </main>
             {later(|| view! { <Presenter/> }.into_any())}
-            <footer class="statusbar">
-                <div class="status" role="status" aria-live="polite" data-testid="status">{move || status.get()}</div>
-                <p class="note" data-testid="tokenizer-note" title="The spec profile follows skills-ref 0.1.1; product profiles are dated in each message's source.">
-                    "Counts are o200k_base (OpenAI's encoding): for Claude, Gemini and other models an approximation."
-                </p>
-                <p class="elapsed">{move || format!("Report in {:.1} ms.", computed.get().elapsed_ms)}</p>
-            </footer>
+            {status_bar(page_ctx)}
         </div>
+    }
+}
+
+/// The status line (and "Undo clear" beside the message of a clear), the tokenizer's caveat
+/// and how long the report took.
+fn status_bar(c: Ctx) -> impl IntoView {
+    view! {
+        <footer class="statusbar">
+            <div class="status" role="status" aria-live="polite" data-testid="status">{move || c.status.get()}</div>
+            // "Clear all" can be undone from here: beside its own message, never pushing the
+            // page's top bar onto a second line.
+            {move || c.cleared.with(Option::is_some).then(|| view! { <button data-testid="undo-clear" on:click=move |_| super::loaders::undo_clear(c)>"Undo clear"</button> })}
+            <p class="note" data-testid="tokenizer-note" title="The spec profile follows skills-ref 0.1.1; product profiles are dated in each message's source.">
+                "Counts are o200k_base (OpenAI's encoding): for Claude, Gemini and other models an approximation."
+            </p>
+            <p class="elapsed">{move || format!("Report in {:.1} ms.", c.computed.get().elapsed_ms)}</p>
+        </footer>
     }
 }
 

@@ -310,9 +310,7 @@ fn UrlLoader(busy: RwSignal<bool>) -> impl IntoView {
 #[component]
 fn Gallery() -> impl IntoView {
     let c = ctx();
-    // What "Clear all" removed, until it is undone or something else is loaded.
-    let cleared: RwSignal<Option<crate::state::PageState>, LocalStorage> =
-        RwSignal::new_local(None);
+    let cleared = c.cleared;
     let clear_all = move |_| {
         let n = c.state.with_untracked(|s| s.skills.len());
         if n == 0 {
@@ -332,17 +330,6 @@ fn Gallery() -> impl IntoView {
             "Removed {n} skill(s). \"Undo clear\" brings them back."
         ));
     };
-    let undo_clear = move |_| {
-        if let Some(mut before) = cleared.get_untracked() {
-            // Whatever was loaded since stays, beside the skills brought back.
-            let since = c.state.with_untracked(|s| s.skills.clone());
-            before.documents = crate::state::Documents::renewed();
-            before.add_beside(since);
-            c.state.set(before);
-            cleared.set(None);
-            c.status.set("The cleared skills are back.".to_owned());
-        }
-    };
     view! {
         <div class="gallery" aria-label="Samples">
             <span class="muted">"Samples:"</span>
@@ -361,10 +348,19 @@ fn Gallery() -> impl IntoView {
                 st.put_skill(SkillInput::lone_skill_md(b"---\nname: new-skill\ndescription: What it does. Use when ...\n---\n\n# New skill\n".to_vec()));
             })>"New skill"</button>
             <button data-testid="clear" on:click=clear_all>"Clear all"</button>
-            <Show when=move || cleared.with(Option::is_some)>
-                <button data-testid="undo-clear" on:click=undo_clear>"Undo clear"</button>
-            </Show>
         </div>
+    }
+}
+
+/// Brings back what "Clear all" removed; whatever was loaded since stays, beside it.
+pub(super) fn undo_clear(c: super::Ctx) {
+    if let Some(mut before) = c.cleared.get_untracked() {
+        let since = c.state.with_untracked(|s| s.skills.clone());
+        before.documents = crate::state::Documents::renewed();
+        before.add_beside(since);
+        c.state.set(before);
+        c.cleared.set(None);
+        c.status.set("The cleared skills are back.".to_owned());
     }
 }
 

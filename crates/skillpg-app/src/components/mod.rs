@@ -49,6 +49,8 @@ pub struct Ctx {
     /// Whether the editor's module (`editor.js`, loading beside the app's) is in: `None` while
     /// it loads, else why it could not load, if it could not.
     pub editor_loaded: RwSignal<Option<Result<(), String>>>,
+    /// What "Clear all" removed, until it is undone: the status bar offers it back.
+    pub cleared: RwSignal<Option<crate::state::PageState>, LocalStorage>,
 }
 
 impl Ctx {
