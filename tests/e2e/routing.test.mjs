@@ -156,6 +156,34 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   await page.close();
 });
 
+test('each pick says how sure it is: a close call shows its runners-up and its stated chance; the view names the router and its benchmark line', { timeout: 300_000 }, async () => {
+  const { page, errors } = await openPage(ctx, server.url, { view: 'routing' });
+  await page.click('[data-testid="routing-sample"]');
+  assert.match(await page.textContent('[data-testid="routing-benchmark"]'), /The router here: the embedding preview.*On \d+ public tasks from \d+ skill suites, its first pick was the intended skill \d+% of the time and one of its first three \d+%/);
+  // Two requests the native run separates differently: a lead of 0.03 (a close call) and one
+  // of 0.10.
+  await page.fill('[data-testid="routing-requests"]', [
+    'Review our store page text before we submit the new version. => app-store-listing',
+    'What went out in version 3.2? I need something for customers. => release-notes',
+  ].join('\n'));
+  await page.click('[data-testid="routing-run"]');
+  await page.waitForSelector('[data-testid="route-row"]', { timeout: 240_000 });
+  const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.map((tr) => ({
+    close: !!tr.querySelector('.close-call'),
+    chance: tr.querySelector('[data-testid="route-chance"]')?.dataset.chance,
+    runners: tr.querySelector('[data-testid="runners-up"]')?.textContent ?? '',
+    words: tr.querySelector('[data-testid="route-sureness"]').textContent,
+  })));
+  assert.equal(rows.length, 2);
+  assert.ok(rows[0].close, `the first is a close call: ${JSON.stringify(rows[0])}`);
+  assert.match(rows[0].words, /A close call: .* leads .* by only 0\.0\d\. On the benchmark, first picks this close were right \d+% of the time\./);
+  assert.match(rows[0].runners, /^[a-z-]+ 0\.\d\d, [a-z-]+ -?0\.\d\d$/, 'its two runners-up with their scores');
+  assert.ok(!rows[1].close && rows[1].runners === '', `the second is not: ${JSON.stringify(rows[1])}`);
+  assert.ok(parseInt(rows[1].chance, 10) > parseInt(rows[0].chance, 10), 'a larger lead states a larger chance');
+  await page.screenshot({ path: screenshotPath('routing-sureness') });
+  assert.deepEqual(errors, []);
+});
+
 test('when the browser refuses to store the model, the page routes anyway and says the next visit downloads it again', { timeout: 300_000 }, async () => {
   const own = await browser();
   try {

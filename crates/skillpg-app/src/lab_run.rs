@@ -352,7 +352,14 @@ impl LabRun {
 
     /// The draft against the description as written, paired on validation.
     pub fn compare(&self, draft: &[QueryResult]) -> VariantComparison {
-        eval::compare_variants(&self.items, &self.splits, &self.results, draft)
+        // The lab runs the embedding preview: a change it cannot separate is too close to call.
+        eval::compare_variants_within(
+            &self.items,
+            &self.splits,
+            &self.results,
+            draft,
+            Some(skillpg_routing::bench_report::close_call_bound()),
+        )
     }
 
     /// Each word and phrase of the target's description (`explain::units`) and its weight in

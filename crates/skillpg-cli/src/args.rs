@@ -53,6 +53,9 @@ pub(crate) enum Command {
     /// validation by a seed, with precision, recall and accuracy per part and the near misses;
     /// `--draft` compares a new description on validation (a preview by a small model).
     Eval(cmd::eval::EvalCommandArgs),
+    /// The routing benchmark: public labelled suites, every candidate router compared, the
+    /// preview's reliability table (a preview, not a product's router).
+    BenchPreview(cmd::bench::BenchArgs),
     /// Compare two description sets on labelled requests: accuracy, Wilson intervals, sign test.
     Compare(cmd::compare::CompareArgs),
     /// The statistics of the comparison.

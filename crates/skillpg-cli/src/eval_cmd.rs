@@ -198,7 +198,16 @@ impl DraftOn<'_> {
             r.queries.iter().map(QueryRow::result).collect()
         };
         let splits: Vec<Split> = current.queries.iter().map(|q| q.split).collect();
-        let cmp = eval::compare_variants(self.items, &splits, &results(current), &results(drafted));
+        // The embedding router's changes within its close-call bound are too close to call; a
+        // decoder's results carry no margin (`near` is negative for one).
+        let close = (near >= 0.0).then(skillpg_routing::bench_report::close_call_bound);
+        let cmp = eval::compare_variants_within(
+            self.items,
+            &splits,
+            &results(current),
+            &results(drafted),
+            close,
+        );
         let train_queries: Vec<&str> = self
             .items
             .iter()
@@ -228,7 +237,7 @@ impl DraftOn<'_> {
                     "p_value": cmp.p_value, "overfits": cmp.overfits(), "overfit": cmp.overfit,
                     "train_gain": cmp.train_gain, "validation_gain": cmp.validation_gain,
                     "train_won": cmp.train_paired.only_b, "train_lost": cmp.train_paired.only_a, "train_p_value": cmp.train_p_value,
-                    "verdict": cmp.verdict_words(), "warning": cmp.verdict.is_warning(),
+                    "verdict": cmp.verdict_words(), "warning": cmp.verdict.is_warning(), "too_close": cmp.too_close,
                     "summary": cmp.summary_words(),
                     "train_loss": cmp.train_loss_words(),
                     "stuffing": stuffing,

@@ -68,6 +68,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Route(args) => cmd::route::run(args),
         Command::Prompt(args) => cmd::prompt::run(args),
         Command::Eval(args) => cmd::eval::run(args),
+        Command::BenchPreview(args) => cmd::bench::run(args),
         Command::Compare(args) => cmd::compare::run(args),
         Command::Stats(args) => cmd::stats::run(args),
         Command::ModelPack(args) => cmd::model_pack::run(args),

@@ -1638,3 +1638,61 @@ fn a_keyword_list_and_an_honest_rewrite_get_different_verdicts_in_words() {
         "different verdicts in words"
     );
 }
+
+#[test]
+#[ignore = "slow tier, needs the routing model (scripts/fetch-model): scripts/test runs it"]
+fn the_routing_benchmarks_stored_scores_are_the_models_own() {
+    let model = model_dir();
+    let out_file = std::env::temp_dir().join(format!("skillpg-bench-{}.json", std::process::id()));
+    let out = skillpg(&[
+        "bench-preview",
+        "--model",
+        model.to_str().expect("utf-8"),
+        "--weights",
+        "i8",
+        "--kernel",
+        "integer",
+        "--scores-out",
+        out_file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fresh: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out_file).expect("scores written")).expect("json");
+    let _ = std::fs::remove_file(&out_file);
+    let kept: serde_json::Value =
+        serde_json::from_str(skillpg_routing::bench_report::STORED_MINILM_I8).expect("json");
+    // The integer kernel is exact, so the kept cosines are the model's to the last digit
+    // printed; a small tolerance only absorbs float formatting.
+    let flat = |v: &serde_json::Value| -> Vec<f64> {
+        let mut all = Vec::new();
+        for s in v["suites"].as_array().expect("suites") {
+            for set in ["as_written", "thinned", "authors_thin"] {
+                for row in s[set].as_array().into_iter().flatten() {
+                    all.extend(
+                        row.as_array()
+                            .expect("row")
+                            .iter()
+                            .map(|x| x.as_f64().expect("number")),
+                    );
+                }
+            }
+        }
+        all
+    };
+    let (a, b) = (flat(&fresh), flat(&kept));
+    assert_eq!(a.len(), b.len(), "the same tasks and skills");
+    assert!(
+        a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-5),
+        "the kept scores are the model's"
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains(skillpg_routing::bench_report::BENCHMARK_LINE),
+        "{report}"
+    );
+}

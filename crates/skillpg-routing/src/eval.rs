@@ -391,6 +391,10 @@ pub struct VariantComparison {
     /// The draft's gain in accuracy on each part, as a share of the part's queries.
     pub train_gain: f64,
     pub validation_gain: f64,
+    /// Validation queries the draft changes from right to wrong or back by less than the router
+    /// can separate (a margin within the close-call bound, on either side): counted neither as
+    /// a win nor as a loss, and said.
+    pub too_close: u64,
 }
 
 impl VariantComparison {
@@ -401,10 +405,17 @@ impl VariantComparison {
 
     /// The verdict on validation, in words.
     pub fn verdict_words(&self) -> String {
-        self.verdict.words(
+        let words = self.verdict.words(
             self.paired.both + self.paired.only_a + self.paired.only_b + self.paired.neither,
             self.p_value,
-        )
+        );
+        match self.too_close {
+            0 => words,
+            n => format!(
+                "{words}; {n} more change{} by less than the router can separate, too close to call either way",
+                if n == 1 { "s" } else { "" }
+            ),
+        }
     }
 
     /// Train and validation in one sentence: what the draft does to the queries looked at,
@@ -464,6 +475,20 @@ pub fn compare_variants(
     current: &[QueryResult],
     draft: &[QueryResult],
 ) -> VariantComparison {
+    compare_variants_within(items, splits, current, draft, None)
+}
+
+/// [`compare_variants`], with the embedding router's close-call bound: a validation query whose
+/// outcome the draft changes, where either margin is within `close` of the decision, is too
+/// close to call and counts neither as a win nor as a loss ([`VariantComparison::too_close`]).
+/// `None` (a decoder, whose results carry no margin) counts every change.
+pub fn compare_variants_within(
+    items: &[EvalQuery],
+    splits: &[Split],
+    current: &[QueryResult],
+    draft: &[QueryResult],
+    close: Option<f32>,
+) -> VariantComparison {
     let right = |r: &[QueryResult], part: Split| -> Vec<bool> {
         items
             .iter()
@@ -473,10 +498,26 @@ pub fn compare_variants(
             .map(|((q, r), _)| q.should_trigger == r.triggered())
             .collect()
     };
-    let paired = Paired::from_outcomes(
-        &right(current, Split::Validation),
-        &right(draft, Split::Validation),
-    );
+    // The validation pairs the router can separate; the others are set aside and counted.
+    let mut too_close = 0u64;
+    let (mut sure_a, mut sure_b) = (Vec::new(), Vec::new());
+    for (((q, a), b), s) in items.iter().zip(current).zip(draft).zip(splits) {
+        if *s != Split::Validation {
+            continue;
+        }
+        let (ra, rb) = (
+            q.should_trigger == a.triggered(),
+            q.should_trigger == b.triggered(),
+        );
+        let unsure = close.is_some_and(|c| a.margin.abs() < c || b.margin.abs() < c);
+        if ra != rb && unsure {
+            too_close += 1;
+            continue;
+        }
+        sure_a.push(ra);
+        sure_b.push(rb);
+    }
+    let paired = Paired::from_outcomes(&sure_a, &sure_b);
     let train_paired =
         Paired::from_outcomes(&right(current, Split::Train), &right(draft, Split::Train));
     let train_current = metrics(items, current, splits, Split::Train);
@@ -526,6 +567,7 @@ pub fn compare_variants(
         verdict: Verdict::of(&paired),
         train_gain,
         validation_gain,
+        too_close,
     }
 }
 
@@ -1240,6 +1282,31 @@ mod tests {
             metrics(&items, &results, &splits, Split::Validation).accuracy(),
             None
         );
+    }
+
+    #[test]
+    fn a_change_the_router_cannot_separate_is_neither_a_win_nor_a_loss() {
+        let items = set(2, 0);
+        let splits = vec![Split::Validation, Split::Validation];
+        let r = |triggered: bool, margin: f32| QueryResult {
+            trigger_rate: if triggered { 1.0 } else { 0.0 },
+            margin,
+        };
+        // Both queries turn right with the draft: one by a wide margin, one by a hair.
+        let current = vec![r(false, -0.3), r(false, -0.01)];
+        let draft = vec![r(true, 0.2), r(true, 0.005)];
+        let c = compare_variants_within(&items, &splits, &current, &draft, Some(0.04));
+        assert_eq!((c.paired.only_b, c.paired.only_a, c.too_close), (1, 0, 1));
+        assert!(
+            c.verdict_words().ends_with(
+                "1 more changes by less than the router can separate, too close to call either way"
+            ),
+            "{}",
+            c.verdict_words()
+        );
+        // Without a bound (a decoder), both count.
+        let all = compare_variants(&items, &splits, &current, &draft);
+        assert_eq!((all.paired.only_b, all.too_close), (2, 0));
     }
 
     #[test]

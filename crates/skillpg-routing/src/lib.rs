@@ -26,6 +26,8 @@
 
 pub mod answer;
 pub mod backend;
+pub mod bench;
+pub mod bench_report;
 pub mod decide;
 pub mod eval;
 pub mod evalset;

@@ -148,6 +148,8 @@ pub fn RoutingPanel() -> impl IntoView {
     view! {
         <div class="routing" data-testid="routing">
             <p class="note">"A preview by a small embedding model (all-MiniLM-L6-v2, 6 layers), not any product's router: real agents route with a large model and do better. It shows the mechanism: what a description lets a request find."</p>
+            // How the preview did on the public benchmark, and what the lesson looked like there.
+            <p class="note" data-testid="routing-benchmark">{format!("The router here: the embedding preview, chosen over BM25 and over a fusion of the two by the project's benchmark. {} That benchmark is small and its suites easy: expect less on yours.", skillpg_routing::bench_report::BENCHMARK_LINE)}</p>
             <div class="controls">
                 <button data-testid="routing-sample" on:click=move |_| {
                     // Nothing the person loaded or edited is replaced without asking.
@@ -228,7 +230,7 @@ fn Routes(run: RouteRun, t: Thresholds, thinned: bool) -> impl IntoView {
         <p>{format!("{} requests × {} skills in {:.0} ms.", r.requests.len(), arm.names.len(), r.ms)}</p>
         <table class="routes" data-testid="routes">
             <caption>{format!("Decision: the top skill by cosine, or NONE below τ {:.2} or within δ {:.2} of the second. Descriptions {}.", t.tau, t.delta, if thinned { "thinned" } else { "as written" })}</caption>
-            <thead><tr><th scope="col">"request"</th><th scope="col">"expected"</th><th scope="col">"choice"</th><th scope="col">"scores"</th></tr></thead>
+            <thead><tr><th scope="col">"request"</th><th scope="col">"expected"</th><th scope="col">"choice"</th><th scope="col">"how sure"</th><th scope="col">"scores"</th></tr></thead>
             <tbody>
                 {r.requests.iter().zip(&arm.decisions).map(|(q, d)| {
                     let choice = arm.name_of(d).to_owned();
@@ -239,6 +241,7 @@ fn Routes(run: RouteRun, t: Thresholds, thinned: bool) -> impl IntoView {
                             <th scope="row">{q.query.clone()}</th>
                             <td>{q.expected.clone()}</td>
                             <td class:none={choice == NONE} class:bad={!ok}>{if ok { choice.clone() } else { format!("{choice} ✗") }}</td>
+                            <td class="sureness" data-testid="route-sureness">{sureness(&arm.names, d, &choice)}</td>
                             <td class="bars">{arm.names.iter().zip(d.scores()).map(|(n, s)| view! {
                                 <span class="bar-row" title=format!("{n}: {s:.3}")><span class="bar-label">{n.clone()}</span><span class="bar-fill" data-score=format!("{s:.4}") style:width=format!("{:.1}%", (s.max(0.0) * 100.0).min(100.0))></span><span class="bar-value">{format!("{s:.2}")}</span></span>
                             }).collect_view()}</td>
@@ -261,6 +264,27 @@ fn Routes(run: RouteRun, t: Thresholds, thinned: bool) -> impl IntoView {
         <Collisions run=r.clone()/>
         <Comparison run=r t=t/>
     }
+}
+
+/// How sure the first pick is, from the benchmark's reliability table; a close call says so
+/// and shows its runners-up. NONE and a decoder's answers have no such table.
+fn sureness(names: &[String], d: &skillpg_routing::outcome::Decision, choice: &str) -> AnyView {
+    let cosines = matches!(
+        d.evidence,
+        skillpg_routing::outcome::Evidence::Cosines { .. }
+    );
+    let s = (cosines && choice != NONE)
+        .then(|| skillpg_routing::bench_report::sureness(names, d.scores()))
+        .flatten();
+    s.map(|s| {
+        let chance = format!("{:.0}%", 100.0 * s.chance);
+        let shown = chance.clone();
+        let runners = s.close.then(|| view! {
+            <span class="runners-up" data-testid="runners-up">{s.runners_up.iter().map(|(n, v)| format!("{n} {v:.2}")).collect::<Vec<_>>().join(", ")}</span>
+        });
+        view! { <span class:close-call=s.close data-testid="route-chance" data-chance=chance title=s.words.clone()>{shown}</span> " " <span class="sure-words">{s.words.clone()}</span> {runners} }
+    })
+    .into_any()
 }
 
 /// Skill-to-skill similarity, with a warning where two descriptions compete.

@@ -2,6 +2,7 @@
 //! dispatches.
 
 pub(crate) mod baseline;
+pub(crate) mod bench;
 pub(crate) mod check;
 pub(crate) mod clients;
 pub(crate) mod compare;

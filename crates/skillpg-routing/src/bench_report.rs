@@ -1,0 +1,637 @@
+//! The benchmark's results from stored scores: each router's tallies per suite and pooled,
+//! the rich-against-thin comparison, and the embedding router's reliability table (the
+//! chance its first pick is right, by its lead over the second), fitted on the train suites
+//! and checked on the test suites.
+//!
+//! The embedding model's cosines are computed once by `skillpg bench-preview` and kept in
+//! `bench/scores-minilm-i8.json`; everything here is recomputed from them (and BM25 from the
+//! text), so a test holds the page's constants ([`MINILM_CONFIDENCE`], [`BENCHMARK_LINE`]) to
+//! the stored scores.
+
+use serde::{Deserialize, Serialize};
+use skillpg_stats::{Z95, sign_test, wilson};
+
+use crate::bench::{Bm25, ConfidenceBin, Split, Suite, Tally, lead, rank_of, reliability};
+use crate::decide::Thresholds;
+use crate::skills::thin;
+
+/// One suite's embedding cosines, `[task][skill]`, for each description set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuiteScores {
+    pub suite: String,
+    pub as_written: Vec<Vec<f32>>,
+    /// Every description cut to its bare subject ([`thin`]).
+    pub thinned: Vec<Vec<f32>>,
+    /// The authors' own shorter descriptions, where the suite keeps them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authors_thin: Option<Vec<Vec<f32>>>,
+}
+
+/// The stored scores of one embedding model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredScores {
+    pub model: String,
+    pub suites: Vec<SuiteScores>,
+}
+
+/// The stored scores of the page's model (int8 weights, integer kernel).
+pub const STORED_MINILM_I8: &str = include_str!("../bench/scores-minilm-i8.json");
+
+/// The page's reliability table: fitted by [`fit_confidence`] on the train suites' stored
+/// scores (a test recomputes it). The chance that the embedding preview's first pick is the
+/// intended skill, by its lead in cosine over the second.
+pub const MINILM_CONFIDENCE: &[ConfidenceBin] = &[
+    ConfidenceBin {
+        below: 0.04236871,
+        right: 5,
+        n: 9,
+    },
+    ConfidenceBin {
+        below: 0.107016325,
+        right: 7,
+        n: 10,
+    },
+    ConfidenceBin {
+        below: f32::INFINITY,
+        right: 10,
+        n: 10,
+    },
+];
+
+/// The routing view's one line on how the preview did on the benchmark (a test recomputes it).
+pub const BENCHMARK_LINE: &str = "On 70 public tasks from 3 skill suites, its first pick was the intended skill 84% of the time and one of its first three 96%; it said NONE for 33% of the prompts no skill should take.";
+
+/// How many bins the reliability table is cut into before pooling.
+pub const CONFIDENCE_BINS: usize = 3;
+
+/// The lead (or, in the lab, the margin from a decision) below which the embedding preview
+/// cannot separate two outcomes: the upper bound of its reliability table's lowest bin.
+pub fn close_call_bound() -> f32 {
+    MINILM_CONFIDENCE.first().map_or(0.0, |b| b.below)
+}
+
+/// The leads below which a first pick is called a close call: the lowest bin of the table.
+pub fn is_close_call(table: &[ConfidenceBin], lead: f32) -> bool {
+    table.first().is_some_and(|b| lead < b.below)
+}
+
+/// The texts a router sees for a suite's skills under one description set.
+pub fn documents(suite: &Suite, set: DescriptionSet) -> Vec<String> {
+    suite
+        .skills
+        .iter()
+        .map(|s| {
+            let d = match set {
+                DescriptionSet::AsWritten => s.description.clone(),
+                DescriptionSet::Thinned => thin(&s.description),
+                DescriptionSet::AuthorsThin => {
+                    s.thin.clone().unwrap_or_else(|| s.description.clone())
+                }
+            };
+            format!("{}: {}", s.name, d)
+        })
+        .collect()
+}
+
+/// Which descriptions a router sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DescriptionSet {
+    AsWritten,
+    Thinned,
+    AuthorsThin,
+}
+
+/// A router the benchmark compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Candidate {
+    /// The embedding model's cosines, NONE below τ.
+    Embedding,
+    /// BM25 over `name: description`, NONE where no word is shared.
+    Bm25,
+    /// Both, each scaled to [0, 1] per request and averaged; NONE where the embedding says so.
+    Fusion,
+}
+
+impl Candidate {
+    pub const ALL: [Candidate; 3] = [Candidate::Embedding, Candidate::Bm25, Candidate::Fusion];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Candidate::Embedding => "embedding (all-MiniLM-L6-v2, int8, as in the page)",
+            Candidate::Bm25 => "BM25 (name and description)",
+            Candidate::Fusion => "fusion (embedding + BM25, equal weights)",
+        }
+    }
+}
+
+/// One task's scores under a candidate, and whether it said NONE.
+pub fn candidate_scores(
+    c: Candidate,
+    cosines: &[f32],
+    bm25: &[f32],
+    t: Thresholds,
+) -> (Vec<f32>, bool) {
+    let top_cos = cosines.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    match c {
+        Candidate::Embedding => (cosines.to_vec(), top_cos < t.tau),
+        Candidate::Bm25 => (bm25.to_vec(), bm25.iter().all(|&s| s <= 0.0)),
+        Candidate::Fusion => (crate::bench::fuse(cosines, bm25, 0.5), top_cos < t.tau),
+    }
+}
+
+/// Tallies of one candidate on one suite under one description set.
+pub fn tally(
+    suite: &Suite,
+    cosines: &[Vec<f32>],
+    set: DescriptionSet,
+    c: Candidate,
+    t: Thresholds,
+) -> (Tally, Vec<(f32, bool)>) {
+    let bm = Bm25::new(&documents(suite, set));
+    let mut tally = Tally::default();
+    let mut pairs = Vec::new();
+    for ((task, target), cos) in suite.tasks.iter().zip(suite.targets()).zip(cosines) {
+        let (scores, none) = candidate_scores(c, cos, &bm.scores(&task.prompt), t);
+        tally.add(&scores, target, none);
+        if let Some(target) = target {
+            pairs.push((lead(&scores), rank_of(&scores, target) == 0));
+        }
+    }
+    (tally, pairs)
+}
+
+/// The embedding preview's reliability table, fitted on the train suites as written.
+pub fn fit_confidence(
+    suites: &[Suite],
+    split: &Split,
+    stored: &StoredScores,
+) -> Vec<ConfidenceBin> {
+    let mut pairs = Vec::new();
+    for s in suites.iter().filter(|s| split.train.contains(&s.suite)) {
+        if let Some(sc) = stored.suites.iter().find(|x| x.suite == s.suite) {
+            let (_, p) = tally(
+                s,
+                &sc.as_written,
+                DescriptionSet::AsWritten,
+                Candidate::Embedding,
+                Thresholds::DEFAULT,
+            );
+            pairs.extend(p);
+        }
+    }
+    reliability(&pairs, CONFIDENCE_BINS)
+}
+
+fn pct(k: u64, n: u64) -> String {
+    if n == 0 {
+        return "–".to_owned();
+    }
+    let w = wilson(k, n, Z95);
+    format!(
+        "{k}/{n} = {:.0}% [{:.0}, {:.0}]",
+        100.0 * k as f64 / n as f64,
+        100.0 * w.low,
+        100.0 * w.high
+    )
+}
+
+/// The pooled tally of the embedding preview on every suite, as written.
+pub fn pooled_embedding(suites: &[Suite], stored: &StoredScores) -> Tally {
+    let mut all = Tally::default();
+    for s in suites {
+        if let Some(sc) = stored.suites.iter().find(|x| x.suite == s.suite) {
+            let (t, _) = tally(
+                s,
+                &sc.as_written,
+                DescriptionSet::AsWritten,
+                Candidate::Embedding,
+                Thresholds::DEFAULT,
+            );
+            all.merge(&t);
+        }
+    }
+    all
+}
+
+/// The line the routing view shows, from the pooled tally.
+pub fn benchmark_line(suites: &[Suite], stored: &StoredScores) -> String {
+    let t = pooled_embedding(suites, stored);
+    let tasks: usize = suites.iter().map(|s| s.tasks.len()).sum();
+    format!(
+        "On {tasks} public tasks from {} skill suites, its first pick was the intended skill {:.0}% of the time and one of its first three {:.0}%; it said NONE for {:.0}% of the prompts no skill should take.",
+        suites.len(),
+        100.0 * t.top1 as f64 / t.labelled.max(1) as f64,
+        100.0 * t.top3 as f64 / t.labelled.max(1) as f64,
+        100.0 * t.none_right as f64 / t.should_not.max(1) as f64,
+    )
+}
+
+/// The whole report, as Markdown (BENCHMARKS.md keeps a copy).
+pub fn report(suites: &[Suite], split: &Split, stored: &StoredScores) -> String {
+    let t = Thresholds::DEFAULT;
+    let mut out = format!("Scores: {}. τ = {:.2} for NONE.\n\n", stored.model, t.tau);
+    out.push_str(&candidates_table(suites, split, stored));
+    out.push_str(&thin_table(suites, stored));
+    out.push_str(&reliability_table(suites, split, stored));
+    out.push_str(&format!("\n{}\n", benchmark_line(suites, stored)));
+    out
+}
+
+/// Every candidate on every suite as written, and pooled.
+fn candidates_table(suites: &[Suite], split: &Split, stored: &StoredScores) -> String {
+    use std::fmt::Write;
+    let t = Thresholds::DEFAULT;
+    let side = |name: &str| {
+        if split.test.iter().any(|s| s == name) {
+            "test"
+        } else {
+            "train"
+        }
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| router | suite | split | tasks | top-1 | top-3 | NONE where none fits |"
+    );
+    let _ = writeln!(out, "|---|---|---|---:|---|---|---|");
+    for c in Candidate::ALL {
+        let mut pooled = Tally::default();
+        for s in suites {
+            let Some(sc) = stored.suites.iter().find(|x| x.suite == s.suite) else {
+                continue;
+            };
+            let (tl, _) = tally(s, &sc.as_written, DescriptionSet::AsWritten, c, t);
+            pooled.merge(&tl);
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                c.label(),
+                s.suite,
+                side(&s.suite),
+                s.tasks.len(),
+                pct(tl.top1, tl.labelled),
+                pct(tl.top3, tl.labelled),
+                pct(tl.none_right, tl.should_not)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "| {} | **pooled** | | {} | {} | {} | {} |",
+            c.label(),
+            pooled.labelled + pooled.should_not,
+            pct(pooled.top1, pooled.labelled),
+            pct(pooled.top3, pooled.labelled),
+            pct(pooled.none_right, pooled.should_not)
+        );
+    }
+    out
+}
+
+/// Rich against thin, paired per task, for every candidate and suite.
+fn thin_table(suites: &[Suite], stored: &StoredScores) -> String {
+    use std::fmt::Write;
+    let t = Thresholds::DEFAULT;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\nRich against thin (top-1 on the labelled tasks, paired; b = right only as written, c = right only thinned):\n"
+    );
+    let _ = writeln!(
+        out,
+        "| router | suite | thinned by | as written | thinned | b | c | sign test p |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---:|---:|---:|");
+    for c in Candidate::ALL {
+        for s in suites {
+            let Some(sc) = stored.suites.iter().find(|x| x.suite == s.suite) else {
+                continue;
+            };
+            let mut sets = vec![("the chapter's rule", DescriptionSet::Thinned, &sc.thinned)];
+            if let Some(a) = &sc.authors_thin {
+                sets.push(("the authors' first version", DescriptionSet::AuthorsThin, a));
+            }
+            for (how, set, thin_scores) in sets {
+                let rich = per_task_right(s, &sc.as_written, DescriptionSet::AsWritten, c, t);
+                let thin = per_task_right(s, thin_scores, set, c, t);
+                let b = rich.iter().zip(&thin).filter(|(r, t)| **r && !**t).count() as u64;
+                let cc = rich.iter().zip(&thin).filter(|(r, t)| !**r && **t).count() as u64;
+                let n = rich.len() as u64;
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {b} | {cc} | {:.3} |",
+                    c.label(),
+                    s.suite,
+                    how,
+                    pct(rich.iter().filter(|r| **r).count() as u64, n),
+                    pct(thin.iter().filter(|r| **r).count() as u64, n),
+                    sign_test(b, cc)
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The reliability table fitted on train, each bin's observed rate on test beside it.
+fn reliability_table(suites: &[Suite], split: &Split, stored: &StoredScores) -> String {
+    use std::fmt::Write;
+    let t = Thresholds::DEFAULT;
+    let table = fit_confidence(suites, split, stored);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\nReliability of the embedding preview's first pick by its lead over the second, fitted on the train suites, checked on the test suites:\n"
+    );
+    let _ = writeln!(
+        out,
+        "| lead below | stated chance (train) | train tasks | test: right / tasks |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---|");
+    let mut test_pairs = Vec::new();
+    for s in suites.iter().filter(|s| split.test.contains(&s.suite)) {
+        if let Some(sc) = stored.suites.iter().find(|x| x.suite == s.suite) {
+            test_pairs.extend(
+                tally(
+                    s,
+                    &sc.as_written,
+                    DescriptionSet::AsWritten,
+                    Candidate::Embedding,
+                    t,
+                )
+                .1,
+            );
+        }
+    }
+    let mut lower = f32::NEG_INFINITY;
+    for b in &table {
+        let inside: Vec<&(f32, bool)> = test_pairs
+            .iter()
+            .filter(|p| p.0 >= lower && p.0 < b.below)
+            .collect();
+        let right = inside.iter().filter(|p| p.1).count() as u64;
+        let _ = writeln!(
+            out,
+            "| {} | {:.0}% | {} | {} |",
+            if b.below.is_finite() {
+                format!("{:.3}", b.below)
+            } else {
+                "∞".to_owned()
+            },
+            100.0 * b.rate(),
+            b.n,
+            pct(right, inside.len() as u64)
+        );
+        lower = b.below;
+    }
+    out
+}
+
+fn per_task_right(
+    suite: &Suite,
+    cosines: &[Vec<f32>],
+    set: DescriptionSet,
+    c: Candidate,
+    t: Thresholds,
+) -> Vec<bool> {
+    let bm = Bm25::new(&documents(suite, set));
+    suite
+        .tasks
+        .iter()
+        .zip(suite.targets())
+        .zip(cosines)
+        .filter_map(|((task, target), cos)| {
+            let target = target?;
+            let (scores, none) = candidate_scores(c, cos, &bm.scores(&task.prompt), t);
+            Some(!none && rank_of(&scores, target) == 0)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored() -> StoredScores {
+        serde_json::from_str(STORED_MINILM_I8).expect("the stored scores read")
+    }
+
+    #[test]
+    fn the_page_constants_are_recomputed_from_the_stored_scores() {
+        let (suites, split) = crate::bench::builtin().expect("as the test sets it up");
+        let stored = stored();
+        assert_eq!(
+            stored.suites.len(),
+            suites.len(),
+            "every suite has stored scores"
+        );
+        for (s, sc) in suites.iter().zip(&stored.suites) {
+            assert_eq!(s.suite, sc.suite);
+            assert_eq!(sc.as_written.len(), s.tasks.len());
+            assert!(sc.as_written.iter().all(|row| row.len() == s.skills.len()));
+        }
+        assert_eq!(fit_confidence(&suites, &split, &stored), MINILM_CONFIDENCE);
+        assert_eq!(benchmark_line(&suites, &stored), BENCHMARK_LINE);
+    }
+
+    #[test]
+    fn a_close_call_is_a_lead_in_the_lowest_bin() {
+        assert!(is_close_call(MINILM_CONFIDENCE, 0.01));
+        assert!(!is_close_call(MINILM_CONFIDENCE, 0.2));
+        let low = crate::bench::chance(MINILM_CONFIDENCE, 0.01).expect("as the test sets it up");
+        let high = crate::bench::chance(MINILM_CONFIDENCE, 0.5).expect("as the test sets it up");
+        assert!(low < high);
+    }
+}
+
+/// How sure the embedding preview is of one first pick, in the benchmark's terms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sureness {
+    /// The chance, on the benchmark, that a first pick with this lead is the intended skill.
+    pub chance: f64,
+    /// The lead falls in the table's lowest bin.
+    pub close: bool,
+    /// The next skills, best first, with their cosines (two at most).
+    pub runners_up: Vec<(String, f32)>,
+    /// The sentence the page shows.
+    pub words: String,
+}
+
+/// The sureness of the first pick among `cosines` (one per name); `None` with fewer than two
+/// skills, where there is nothing to separate.
+pub fn sureness(names: &[String], cosines: &[f32]) -> Option<Sureness> {
+    if names.len() < 2 || names.len() != cosines.len() {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..cosines.len()).collect();
+    order.sort_by(|&a, &b| cosines[b].total_cmp(&cosines[a]));
+    let lead = cosines[order[0]] - cosines[order[1]];
+    let chance = crate::bench::chance(MINILM_CONFIDENCE, lead)?;
+    let close = is_close_call(MINILM_CONFIDENCE, lead);
+    let runners_up: Vec<(String, f32)> = order[1..]
+        .iter()
+        .take(2)
+        .map(|&i| (names[i].clone(), cosines[i]))
+        .collect();
+    let pct = (100.0 * chance).round();
+    let words = if close {
+        format!(
+            "A close call: {} leads {} by only {lead:.2}. On the benchmark, first picks this close were right {pct:.0}% of the time.",
+            names[order[0]], runners_up[0].0
+        )
+    } else {
+        format!(
+            "Leads by {lead:.2}. On the benchmark, first picks with a lead like this were right {pct:.0}% of the time."
+        )
+    };
+    Some(Sureness {
+        chance,
+        close,
+        runners_up,
+        words,
+    })
+}
+
+#[cfg(test)]
+mod sureness_tests {
+    use super::*;
+
+    #[test]
+    fn a_close_call_names_its_runners_up_and_says_so() {
+        let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let s = sureness(&names, &[0.44, 0.43, 0.1]).expect("as the test sets it up");
+        assert!(
+            s.close && s.words.starts_with("A close call: a leads b"),
+            "{}",
+            s.words
+        );
+        assert_eq!(s.runners_up[0].0, "b");
+        let sure = sureness(&names, &[0.7, 0.3, 0.1]).expect("as the test sets it up");
+        assert!(!sure.close && sure.chance > s.chance);
+        assert_eq!(sureness(&names[..1], &[0.5]), None);
+    }
+}
+
+/// A decoder's decisions on one suite under one description set, in the suite's task order:
+/// its choice, and under constrained choice each candidate's probability (the names, then NONE).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecoderRun {
+    pub suite: String,
+    pub set: DescriptionSet,
+    pub decisions: Vec<(Option<usize>, Option<Vec<f32>>)>,
+}
+
+/// One decoder run's tally: the choice is the first pick (NONE counts as no pick); top-3 from the
+/// distribution where there is one, else the first pick alone.
+pub fn decoder_tally(suite: &Suite, run: &DecoderRun) -> Tally {
+    let mut t = Tally::default();
+    let n = suite.skills.len();
+    for ((choice, dist), target) in run.decisions.iter().zip(suite.targets()) {
+        // Scores over the skills only: the distribution's names, or a one-hot of the choice.
+        let scores: Vec<f32> = match dist {
+            Some(d) => d.iter().take(n).copied().collect(),
+            None => (0..n)
+                .map(|i| if Some(i) == *choice { 1.0 } else { 0.0 })
+                .collect(),
+        };
+        match target {
+            Some(target) => {
+                t.labelled += 1;
+                if *choice == Some(target) {
+                    t.top1 += 1;
+                }
+                if rank_of(&scores, target) < 3 && (dist.is_some() || *choice == Some(target)) {
+                    t.top3 += 1;
+                }
+            }
+            None => {
+                t.should_not += 1;
+                if choice.is_none() {
+                    t.none_right += 1;
+                }
+            }
+        }
+    }
+    t
+}
+
+/// The decoder's rows of the report: each suite and pooled as written, then rich against thin.
+pub fn decoder_report(label: &str, suites: &[Suite], runs: &[DecoderRun]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| router | suite | tasks | top-1 | top-3 | NONE where none fits |"
+    );
+    let _ = writeln!(out, "|---|---|---:|---|---|---|");
+    let mut pooled = Tally::default();
+    for s in suites {
+        let Some(run) = runs
+            .iter()
+            .find(|r| r.suite == s.suite && r.set == DescriptionSet::AsWritten)
+        else {
+            continue;
+        };
+        let t = decoder_tally(s, run);
+        pooled.merge(&t);
+        let _ = writeln!(
+            out,
+            "| {label} | {} | {} | {} | {} | {} |",
+            s.suite,
+            s.tasks.len(),
+            pct(t.top1, t.labelled),
+            pct(t.top3, t.labelled),
+            pct(t.none_right, t.should_not)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "| {label} | **pooled** | {} | {} | {} | {} |",
+        pooled.labelled + pooled.should_not,
+        pct(pooled.top1, pooled.labelled),
+        pct(pooled.top3, pooled.labelled),
+        pct(pooled.none_right, pooled.should_not)
+    );
+    let _ = writeln!(
+        out,
+        "\n| router | suite | thinned by | as written | thinned | b | c | sign test p |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---:|---:|---:|");
+    for s in suites {
+        let Some(rich) = runs
+            .iter()
+            .find(|r| r.suite == s.suite && r.set == DescriptionSet::AsWritten)
+        else {
+            continue;
+        };
+        for (how, set) in [
+            ("the chapter's rule", DescriptionSet::Thinned),
+            ("the authors' first version", DescriptionSet::AuthorsThin),
+        ] {
+            let Some(thin) = runs.iter().find(|r| r.suite == s.suite && r.set == set) else {
+                continue;
+            };
+            let right = |r: &DecoderRun| -> Vec<bool> {
+                r.decisions
+                    .iter()
+                    .zip(s.targets())
+                    .filter_map(|((c, _), t)| t.map(|t| *c == Some(t)))
+                    .collect()
+            };
+            let (a, b) = (right(rich), right(thin));
+            let only_a = a.iter().zip(&b).filter(|(x, y)| **x && !**y).count() as u64;
+            let only_b = a.iter().zip(&b).filter(|(x, y)| !**x && **y).count() as u64;
+            let n = a.len() as u64;
+            let _ = writeln!(
+                out,
+                "| {label} | {} | {how} | {} | {} | {only_a} | {only_b} | {:.3} |",
+                s.suite,
+                pct(a.iter().filter(|x| **x).count() as u64, n),
+                pct(b.iter().filter(|x| **x).count() as u64, n),
+                sign_test(only_a, only_b)
+            );
+        }
+    }
+    out
+}
