@@ -50,8 +50,31 @@ pub struct Section {
 ///
 /// Token counts are computed on first use and kept: `levels()`, `sections()` and
 /// `body_tokens()` count; a check counts only what a rule cannot rule out by size.
-#[derive(Debug, Clone)]
-pub struct Analysis {
+///
+/// Cheap to clone: the facts are shared by every clone, and so is what is computed on first
+/// use (the page hands a thousand skills' analyses to each view on every keystroke, and
+/// copying them all cost more than checking the one that changed). The facts are read through
+/// it as if they were its own fields.
+#[derive(Clone)]
+pub struct Analysis(std::sync::Arc<AnalysisFacts>);
+
+impl std::ops::Deref for Analysis {
+    type Target = AnalysisFacts;
+
+    fn deref(&self) -> &AnalysisFacts {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Analysis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// One skill's facts, as [`Analysis`] shares them.
+#[derive(Debug)]
+pub struct AnalysisFacts {
     /// The folder's name.
     pub dir_name: String,
     /// Where the folder was found.
@@ -94,6 +117,46 @@ pub(crate) struct Scans {
     pub(crate) invisible: OnceLock<Vec<(&'static str, usize, char, usize)>>,
     /// SKILL.md's line starts, which every located finding and `body-too-long` read.
     pub(crate) md_lines: OnceLock<crate::diagnostic::LineIndex>,
+    /// Each client's listing entry (`InstalledSkill::from_analysis`, by profile key): the
+    /// clients that replay their own YAML reader parse the text again, and a page of a thousand
+    /// skills asked for every client's entry of every skill on each keystroke.
+    pub(crate) installed: PerProfile<crate::catalog::InstalledSkill>,
+}
+
+/// Values made once per profile, kept with the analysis (clones carry them along).
+#[derive(Debug)]
+pub(crate) struct PerProfile<T>(std::sync::Mutex<Vec<(&'static str, T)>>);
+
+impl<T> Default for PerProfile<T> {
+    fn default() -> Self {
+        PerProfile(std::sync::Mutex::new(Vec::new()))
+    }
+}
+
+impl<T: Clone> PerProfile<T> {
+    /// The value for `key`, made by `make` the first time.
+    pub(crate) fn get_or_make(&self, key: &'static str, make: impl FnOnce() -> T) -> T {
+        let found = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|kept| kept.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()));
+        if let Some(v) = found {
+            return v;
+        }
+        let v = make();
+        if let Ok(mut kept) = self.0.lock() {
+            kept.push((key, v.clone()));
+        }
+        v
+    }
+}
+
+impl<T: Clone> Clone for PerProfile<T> {
+    fn clone(&self) -> Self {
+        let kept = self.0.lock().map(|k| k.clone()).unwrap_or_default();
+        PerProfile(std::sync::Mutex::new(kept))
+    }
 }
 
 impl Analysis {
@@ -250,7 +313,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         .as_ref()
         .map(|d| links::extract(d, &files))
         .unwrap_or_default();
-    Analysis {
+    Analysis(std::sync::Arc::new(AnalysisFacts {
         dir_name: bundle.dir_name.clone(),
         display_path: bundle.display_path.clone(),
         inside: bundle.inside.clone(),
@@ -266,7 +329,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         body_tokens: OnceLock::new(),
         sections: OnceLock::new(),
         scans: Scans::default(),
-    }
+    }))
 }
 
 /// Splits the body at its `##` headings (outside fenced code).

@@ -28,6 +28,13 @@ pub struct InstalledSkill {
 impl InstalledSkill {
     /// The skill of `analysis`, as `profile`'s listing reads it.
     pub fn from_analysis(analysis: &crate::Analysis, profile: &Profile) -> InstalledSkill {
+        analysis
+            .scans
+            .installed
+            .get_or_make(profile.key, || Self::read(analysis, profile))
+    }
+
+    fn read(analysis: &crate::Analysis, profile: &Profile) -> InstalledSkill {
         let listing = profile.listing;
         let from_body = listing.is_some_and(|l| l.description_from_body);
         let (client_name, client_description) = client_reading(analysis, profile);

@@ -22,7 +22,7 @@ pub mod replay;
 pub mod rules;
 pub mod yaml;
 
-pub use analysis::{Analysis, Levels, Section, analyze};
+pub use analysis::{Analysis, AnalysisFacts, Levels, Section, analyze};
 pub use bundle::{BundleFile, FileFacts, FileText, SkillBundle};
 pub use diagnostic::{
     Applicability, Diagnostic, Edit, Fix, LineCol, LineIndex, Severity, SourceRef,

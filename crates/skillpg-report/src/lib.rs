@@ -677,25 +677,35 @@ pub fn where_to_put(
     checks: &[(&skillpg_core::Profile, Vec<Vec<Diagnostic>>)],
 ) -> Vec<WhereJson> {
     let owned = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    // The skills of each name (ASCII case folded, as clients compare them), once: a thousand
+    // skills compared pairwise were a million comparisons on every keystroke.
+    let mut by_name: std::collections::HashMap<String, Vec<usize>> =
+        std::collections::HashMap::new();
+    for (i, a) in analyses.iter().enumerate() {
+        by_name
+            .entry(a.display_name().to_ascii_lowercase())
+            .or_default()
+            .push(i);
+    }
     checks
         .iter()
         .filter_map(|(p, per_skill)| {
             let install = skillpg_core::install::install_for(p.key)?;
             let skills = analyses
                 .iter()
+                .enumerate()
                 .zip(per_skill)
-                .map(|(a, diags)| {
+                .map(|((i, a), diags)| {
                     let not_listed = diags
                         .iter()
                         .find(|d| d.severity == skillpg_core::Severity::Error)
                         .map(diagnostic_json);
-                    let same_name = analyses
-                        .iter()
-                        .filter(|o| {
-                            !std::ptr::eq(*o, a)
-                                && o.display_name().eq_ignore_ascii_case(a.display_name())
-                        })
-                        .map(|o| o.display_path.clone())
+                    let same_name = by_name
+                        .get(&a.display_name().to_ascii_lowercase())
+                        .into_iter()
+                        .flatten()
+                        .filter(|&&o| o != i)
+                        .map(|&o| analyses[o].display_path.clone())
                         .collect();
                     WhereSkillJson {
                         name: a.display_name().to_owned(),
