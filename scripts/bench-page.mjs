@@ -116,6 +116,32 @@ console.error('== full report');
   await ctx.close();
 }
 
+/**
+ * Times keystrokes in the editor's name line, from keydown to the first frame that shows the
+ * finding they change: `X` breaks the name (SPG038 appears), Backspace mends it (it goes).
+ * `after` runs after each, before the pause that lets the page settle.
+ */
+async function nameKeystrokes(page, after = async () => {}) {
+  const times = [];
+  for (let i = 0; i < Math.max(runs, 9); i++) {
+    const broken = i % 2 === 0;
+    await page.evaluate((brk) => {
+      window.__shown = null;
+      const shown = () => (document.querySelector('[data-testid="diagnostic"][data-code="SPG038"]') !== null) === brk;
+      const obs = new MutationObserver(() => {
+        if (shown()) { obs.disconnect(); requestAnimationFrame(() => { window.__shown = performance.now(); }); }
+      });
+      obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    }, broken);
+    await page.keyboard.press(broken ? 'X' : 'Backspace');
+    await page.waitForFunction(() => window.__shown !== null, null, { timeout: 20_000 });
+    times.push(await page.evaluate(() => window.__shown - window.__keydown));
+    await after();
+    await page.waitForTimeout(450);
+  }
+  return times;
+}
+
 console.error('== a keystroke to its findings in an 8 KB and a 100 KB SKILL.md');
 // Twenty clients in the matrix (their gates), every rule of the chosen one: each keystroke (one
 // character typed into the name, alternately breaking and mending it) is timed inside the page
@@ -140,22 +166,7 @@ console.error('== a keystroke to its findings in an 8 KB and a 100 KB SKILL.md')
       ed.select(at, at);
       document.addEventListener('keydown', () => { window.__keydown = performance.now(); }, true);
     });
-    const times = [];
-    for (let i = 0; i < Math.max(runs, 9); i++) {
-      const broken = i % 2 === 0;
-      await page.evaluate((brk) => {
-        window.__shown = null;
-        const shown = () => (document.querySelector('[data-testid="diagnostic"][data-code="SPG038"]') !== null) === brk;
-        const obs = new MutationObserver(() => {
-          if (shown()) { obs.disconnect(); requestAnimationFrame(() => { window.__shown = performance.now(); }); }
-        });
-        obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-      }, broken);
-      await page.keyboard.press(broken ? 'X' : 'Backspace');
-      await page.waitForFunction(() => window.__shown !== null, null, { timeout: 20_000 });
-      times.push(await page.evaluate(() => window.__shown - window.__keydown));
-      await page.waitForTimeout(450);
-    }
+    const times = await nameKeystrokes(page);
     results.keystrokeBySize[kb] = median(times);
     console.error(`   ${kb} KB: ${median(times).toFixed(1)} ms (${times.map((t) => t.toFixed(0)).join(', ')})`);
   }
@@ -186,24 +197,8 @@ console.error('== a keystroke to its findings with 1,051 skills loaded');
     ed.select(at, at);
     document.addEventListener('keydown', () => { window.__keydown = performance.now(); }, true);
   });
-  const times = [];
   const engine = [];
-  for (let i = 0; i < Math.max(runs, 9); i++) {
-    const broken = i % 2 === 0;
-    await page.evaluate((brk) => {
-      window.__shown = null;
-      const shown = () => (document.querySelector('[data-testid="diagnostic"][data-code="SPG038"]') !== null) === brk;
-      const obs = new MutationObserver(() => {
-        if (shown()) { obs.disconnect(); requestAnimationFrame(() => { window.__shown = performance.now(); }); }
-      });
-      obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-    }, broken);
-    await page.keyboard.press(broken ? 'X' : 'Backspace');
-    await page.waitForFunction(() => window.__shown !== null, null, { timeout: 20_000 });
-    times.push(await page.evaluate(() => window.__shown - window.__keydown));
-    engine.push(await page.evaluate(() => parseFloat(/([\d.]+) ms/.exec(document.querySelector('.statusbar .elapsed').textContent)[1])));
-    await page.waitForTimeout(450);
-  }
+  const times = await nameKeystrokes(page, async () => engine.push(await page.evaluate(() => parseFloat(/([\d.]+) ms/.exec(document.querySelector('.statusbar .elapsed').textContent)[1]))));
   results.keystrokeMany = median(times);
   results.keystrokeManyEngine = median(engine);
   console.error(`   1,051 skills: ${median(times).toFixed(1)} ms (${times.map((t) => t.toFixed(0)).join(', ')}), the engine's share ${median(engine).toFixed(1)} ms`);

@@ -274,7 +274,7 @@ export function create(parent, options) {
         },
       };
     }),
-    EditorView.contentAttributes.of({ 'data-testid': 'editor', id: 'skill-md', 'aria-label': 'SKILL.md text', 'aria-describedby': 'editor-keys', spellcheck: 'false' }),
+    EditorView.contentAttributes.of({ 'data-testid': 'editor', id: 'skill-md', 'aria-label': 'SKILL.md text', 'aria-describedby': 'editor-keys', spellcheck: 'false', tabindex: '0' }),
     EditorView.domEventHandlers({
       beforeinput(event, view) {
         const text = event.data ?? event.dataTransfer?.getData('text/plain');

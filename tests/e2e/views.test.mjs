@@ -159,7 +159,7 @@ test('a folder of 1,000 generated skills: the first verdict in under 10 s, the e
   assert.equal(await boxInside(page, '[data-testid="editor-host"]'), true, 'the editor at the top');
   // The catalog scrolls as the whole list: the last skill can be reached and chosen.
   await page.$eval('[data-testid="catalog"]', (el) => { el.scrollTop = el.scrollHeight; });
-  await page.locator('[data-testid="catalog"] .catalog-item button[role="tab"]', { hasText: 'generated-skill-0999' }).click();
+  await page.locator('[data-testid="catalog"] .catalog-item button.choose', { hasText: 'generated-skill-0999' }).click();
   assert.match(await editorText(page), /name: generated-skill-0999/);
   // Typing still reaches the findings.
   const t1 = Date.now();

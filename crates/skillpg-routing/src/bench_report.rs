@@ -184,6 +184,30 @@ pub fn fit_confidence(
     reliability(&pairs, CONFIDENCE_BINS)
 }
 
+/// A tally's three cells of a report row: top-1, top-3, NONE where none fits.
+fn cells(t: &Tally) -> String {
+    format!(
+        "{} | {} | {}",
+        pct(t.top1, t.labelled),
+        pct(t.top3, t.labelled),
+        pct(t.none_right, t.should_not)
+    )
+}
+
+/// One rich-against-thin row: each side's right answers and the paired sign test.
+fn paired_row(label: &str, suite: &str, how: &str, rich: &[bool], thin: &[bool]) -> String {
+    let b = rich.iter().zip(thin).filter(|(r, t)| **r && !**t).count() as u64;
+    let c = rich.iter().zip(thin).filter(|(r, t)| !**r && **t).count() as u64;
+    let n = rich.len() as u64;
+    let right = |v: &[bool]| v.iter().filter(|x| **x).count() as u64;
+    format!(
+        "| {label} | {suite} | {how} | {} | {} | {b} | {c} | {:.3} |\n",
+        pct(right(rich), n),
+        pct(right(thin), n),
+        sign_test(b, c)
+    )
+}
+
 fn pct(k: u64, n: u64) -> String {
     if n == 0 {
         return "–".to_owned();
@@ -266,24 +290,20 @@ fn candidates_table(suites: &[Suite], split: &Split, stored: &StoredScores) -> S
             pooled.merge(&tl);
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} |",
                 c.label(),
                 s.suite,
                 side(&s.suite),
                 s.tasks.len(),
-                pct(tl.top1, tl.labelled),
-                pct(tl.top3, tl.labelled),
-                pct(tl.none_right, tl.should_not)
+                cells(&tl)
             );
         }
         let _ = writeln!(
             out,
-            "| {} | **pooled** | | {} | {} | {} | {} |",
+            "| {} | **pooled** | | {} | {} |",
             c.label(),
             pooled.labelled + pooled.should_not,
-            pct(pooled.top1, pooled.labelled),
-            pct(pooled.top3, pooled.labelled),
-            pct(pooled.none_right, pooled.should_not)
+            cells(&pooled)
         );
     }
     out
@@ -315,19 +335,7 @@ fn thin_table(suites: &[Suite], stored: &StoredScores) -> String {
             for (how, set, thin_scores) in sets {
                 let rich = per_task_right(s, &sc.as_written, DescriptionSet::AsWritten, c, t);
                 let thin = per_task_right(s, thin_scores, set, c, t);
-                let b = rich.iter().zip(&thin).filter(|(r, t)| **r && !**t).count() as u64;
-                let cc = rich.iter().zip(&thin).filter(|(r, t)| !**r && **t).count() as u64;
-                let n = rich.len() as u64;
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {} | {b} | {cc} | {:.3} |",
-                    c.label(),
-                    s.suite,
-                    how,
-                    pct(rich.iter().filter(|r| **r).count() as u64, n),
-                    pct(thin.iter().filter(|r| **r).count() as u64, n),
-                    sign_test(b, cc)
-                );
+                out.push_str(&paired_row(c.label(), &s.suite, how, &rich, &thin));
             }
         }
     }
@@ -577,21 +585,17 @@ pub fn decoder_report(label: &str, suites: &[Suite], runs: &[DecoderRun]) -> Str
         pooled.merge(&t);
         let _ = writeln!(
             out,
-            "| {label} | {} | {} | {} | {} | {} |",
+            "| {label} | {} | {} | {} |",
             s.suite,
             s.tasks.len(),
-            pct(t.top1, t.labelled),
-            pct(t.top3, t.labelled),
-            pct(t.none_right, t.should_not)
+            cells(&t)
         );
     }
     let _ = writeln!(
         out,
-        "| {label} | **pooled** | {} | {} | {} | {} |",
+        "| {label} | **pooled** | {} | {} |",
         pooled.labelled + pooled.should_not,
-        pct(pooled.top1, pooled.labelled),
-        pct(pooled.top3, pooled.labelled),
-        pct(pooled.none_right, pooled.should_not)
+        cells(&pooled)
     );
     let _ = writeln!(
         out,
@@ -619,18 +623,13 @@ pub fn decoder_report(label: &str, suites: &[Suite], runs: &[DecoderRun]) -> Str
                     .filter_map(|((c, _), t)| t.map(|t| *c == Some(t)))
                     .collect()
             };
-            let (a, b) = (right(rich), right(thin));
-            let only_a = a.iter().zip(&b).filter(|(x, y)| **x && !**y).count() as u64;
-            let only_b = a.iter().zip(&b).filter(|(x, y)| !**x && **y).count() as u64;
-            let n = a.len() as u64;
-            let _ = writeln!(
-                out,
-                "| {label} | {} | {how} | {} | {} | {only_a} | {only_b} | {:.3} |",
-                s.suite,
-                pct(a.iter().filter(|x| **x).count() as u64, n),
-                pct(b.iter().filter(|x| **x).count() as u64, n),
-                sign_test(only_a, only_b)
-            );
+            out.push_str(&paired_row(
+                label,
+                &s.suite,
+                how,
+                &right(rich),
+                &right(thin),
+            ));
         }
     }
     out

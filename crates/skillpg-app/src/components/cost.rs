@@ -137,13 +137,15 @@ pub fn CostPanel() -> impl IntoView {
                         </tbody>
                     </table>
                     <p data-testid="cost-ratio">{format!("The skill is {} used and {} unused. Caching makes a standing prompt cheaper, not smaller.", cheaper_phrase(r.system_prompt.tokens, r.skill_used.tokens), cheaper_phrase(r.system_prompt.tokens, r.skill_unused.tokens))}</p>
+                    // Each chart scrolls sideways on a narrow screen: it takes focus, so the keyboard
+                    // can scroll it too.
                     <div class="two-col">
-                        <figure class="chart">{chart(&pts, &[
+                        <figure class="chart" tabindex="0">{chart(&pts, &[
                             ("everything in the system prompt", "s-sp", |p| p.system_prompt_tokens as f64),
                             ("skill used", "s-used", |p| p.skill_used_tokens as f64),
                             ("skill never used", "s-unused", |p| p.skill_unused_tokens as f64),
                         ], "tokens")}<figcaption>"Cumulative input tokens"</figcaption></figure>
-                        <figure class="chart">{chart(&pts, &[
+                        <figure class="chart" tabindex="0">{chart(&pts, &[
                             ("system prompt", "s-sp", |p| p.system_prompt_usd),
                             ("system prompt, cached", "s-cached", |p| p.system_prompt_cached_usd),
                             ("skill used", "s-used", |p| p.skill_used_usd),

@@ -667,7 +667,9 @@ pub fn Catalog() -> impl IntoView {
         (first, count)
     };
     view! {
-        <div class="catalog" role="tablist" aria-label="Loaded skills" data-testid="catalog"
+        // A list of skills, the chosen one marked current (a tab list may hold only tabs, and
+        // each row also has its remove button).
+        <div class="catalog" role="list" aria-label="Loaded skills" data-testid="catalog"
             data-count=move || rows.with(Vec::len) node_ref=list on:scroll=move |_| measure()>
             <div class="catalog-rows" style:height=move || format!("{}px", rows.with(Vec::len) as f64 * CATALOG_ROW_PX)>
                 {move || {
@@ -680,10 +682,10 @@ pub fn Catalog() -> impl IntoView {
                         let bad = loads < of;
                         let summary = if bad { format!("✗ fails in {} of {of}", of - loads) } else { format!("✓ loads in all {of}") };
                         view! {
-                            <div class="catalog-item" class:selected=move || selected == idx
+                            <div class="catalog-item" role="listitem" class:selected=move || selected == idx
+                                aria-setsize=total.to_string() aria-posinset=(idx + 1).to_string()
                                 style:top=format!("{}px", idx as f64 * CATALOG_ROW_PX)>
-                                <button role="tab" aria-selected=(selected == idx).to_string()
-                                    aria-setsize=total.to_string() aria-posinset=(idx + 1).to_string()
+                                <button class="choose" aria-current=(selected == idx).then_some("true")
                                     title=title
                                     on:click=move |_| c.state.update(|s| { s.selected = idx; s.selected_file = "SKILL.md".into(); })>
                                     <span class="skill-name">{name.clone()}</span>
