@@ -180,6 +180,8 @@ test('each pick says how sure it is: a close call shows its runners-up and its s
   assert.match(rows[0].runners, /^[a-z-]+ 0\.\d\d, [a-z-]+ -?0\.\d\d$/, 'its two runners-up with their scores');
   assert.ok(!rows[1].close && rows[1].runners === '', `the second is not: ${JSON.stringify(rows[1])}`);
   assert.ok(parseInt(rows[1].chance, 10) > parseInt(rows[0].chance, 10), 'a larger lead states a larger chance');
+  // The sample's A/B reading has the lesson on the benchmark's real suites beside it.
+  assert.match(await page.textContent('[data-testid="ab-benchmark"]'), /^On real suites: .* first for \d+ of \d+ tasks and the descriptions they settled on for \d+ \(paired sign test p = \d\.\d{3}\)/);
   await page.screenshot({ path: screenshotPath('routing-sureness') });
   assert.deepEqual(errors, []);
 });

@@ -316,6 +316,7 @@ fn Comparison(run: RouteRun, t: Thresholds) -> impl IntoView {
     view! {
         <h3>"A/B: descriptions as written (A) against thinned (B)"</h3>
         <p class="note" data-testid="ab-reading">{reading}</p>
+        <p class="note" data-testid="ab-benchmark">{skillpg_routing::bench_report::LESSON_LINE}</p>
         <div data-testid="comparison">
             <super::paired::PairedOutcomes cmp=cmp.stats sign_test_id="sign-test" note=" Overlapping intervals cannot rank two arms; the paired test can."/>
             <table class="per-skill"><caption>"Per skill: recall / precision, A | B"</caption>
