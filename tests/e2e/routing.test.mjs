@@ -182,6 +182,9 @@ test('each pick says how sure it is: a close call shows its runners-up and its s
   assert.ok(parseInt(rows[1].chance, 10) > parseInt(rows[0].chance, 10), 'a larger lead states a larger chance');
   // The sample's A/B reading has the lesson on the benchmark's real suites beside it.
   assert.match(await page.textContent('[data-testid="ab-benchmark"]'), /^On real suites: .* first for \d+ of \d+ tasks and the descriptions they settled on for \d+ \(paired sign test p = \d\.\d{3}\)/);
+  // A stronger model for those with the hardware: the short list, each with its benchmark line.
+  const models = await page.$$eval('[data-testid="stronger-models"] tbody tr', (trs) => trs.map((tr) => tr.textContent));
+  assert.ok(models.length >= 3 && /SmolLM2.*measured here, constrained choice/.test(models[0]) && models.slice(1).every((m) => /not measured here/.test(m)), models.join('\n'));
   await page.screenshot({ path: screenshotPath('routing-sureness') });
   assert.deepEqual(errors, []);
 });

@@ -40,6 +40,7 @@ pub mod requests;
 pub mod sampling;
 pub mod skill_creator;
 pub mod skills;
+pub mod stronger;
 
 /// The answer when no skill fits: a label in request files, a decoder's answer, a choice.
 pub const NONE: &str = "NONE";

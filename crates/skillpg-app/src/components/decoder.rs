@@ -491,6 +491,24 @@ fn ModelSources(p: Panel) -> impl IntoView {
             <span data-testid="decoder-size-text">{move || p.url_size.get().unwrap_or_default()}</span>
             <button data-testid="decoder-download" on:click=move |_| p.start_download() disabled=move || p.work.is_working()>"Download and load"</button>
         </div>
+        <StrongerModels/>
+    }
+}
+
+/// The public models a person with a GPU can bring instead, each with how it did on the
+/// routing benchmark or that it was not measured here.
+#[component]
+fn StrongerModels() -> impl IntoView {
+    view! {
+        <details class="stronger-models" data-testid="stronger-models">
+            <summary>"Stronger models for those with the hardware"</summary>
+            <table>
+                <thead><tr><th scope="col">"model"</th><th scope="col">"size"</th><th scope="col">"where"</th><th scope="col">"on the routing benchmark"</th></tr></thead>
+                <tbody>{skillpg_routing::stronger::STRONGER_MODELS.iter().map(|m| view! {
+                    <tr><th scope="row">{m.name}</th><td>{m.size}</td><td>{m.source}</td><td>{m.benchmark}</td></tr>
+                }).collect_view()}</tbody>
+            </table>
+        </details>
     }
 }
 
