@@ -187,6 +187,10 @@ pub const SUITE_FILES: &[(&str, &str)] = &[
         "superpowers.json",
         include_str!("../bench/superpowers.json"),
     ),
+    (
+        "superpowers-ruby.json",
+        include_str!("../bench/superpowers-ruby.json"),
+    ),
 ];
 
 /// The split kept beside them.
