@@ -134,6 +134,11 @@ function findingMessage(mark) {
   };
 }
 
+/// Whether a non-empty selection of `state` crosses a line break.
+function spansLines(state) {
+  return state.selection.ranges.some((r) => !r.empty && state.doc.lineAt(r.from).number !== state.doc.lineAt(r.to).number);
+}
+
 /// Whether an insert is large enough to be taken as one change here rather than by the
 /// browser's editing: Chromium inserts a many-line text into an editable element one paragraph
 /// at a time, in time that grows with the square of its lines (a 5 MB input method's insert
@@ -277,8 +282,18 @@ export function create(parent, options) {
     EditorView.contentAttributes.of({ 'data-testid': 'editor', id: 'skill-md', 'aria-label': 'SKILL.md text', 'aria-describedby': 'editor-keys', spellcheck: 'false', tabindex: '0' }),
     EditorView.domEventHandlers({
       beforeinput(event, view) {
+        if (!event.cancelable || view.state.readOnly || view.composing) return false;
+        // Typing or deleting over a selection that spans lines is done here, not by the
+        // browser's own editing: merging the lines, it writes inline style attributes, which
+        // the page's CSP (style-src 'self') refuses and reports, once per line.
+        if (spansLines(view.state) && (event.inputType === 'insertText' || event.inputType.startsWith('delete'))) {
+          event.preventDefault();
+          const typed = event.inputType === 'insertText' ? (event.data ?? '') : '';
+          view.dispatch(view.state.replaceSelection(typed), { userEvent: typed ? 'input.type' : 'delete.selection', scrollIntoView: true });
+          return true;
+        }
         const text = event.data ?? event.dataTransfer?.getData('text/plain');
-        if (!text || !event.cancelable || view.state.readOnly || !insertsWhole(text)) return false;
+        if (!text || !insertsWhole(text)) return false;
         event.preventDefault();
         view.dispatch(view.state.replaceSelection(text), { userEvent: 'input.paste', scrollIntoView: true });
         return true;

@@ -78,6 +78,33 @@ describe('work is never lost', () => {
     await page.close();
   });
 
+  test('typing or deleting over a selection of several lines replaces it, with no style the CSP refuses', async () => {
+    const { page, errors } = await openPage(env.ctx, env.server.url);
+    await page.evaluate(() => { window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.sample}`)); });
+    const before = await page.evaluate(() => globalThis.skillpgEditor.current.text());
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.down('Shift');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.up('Shift');
+    await page.keyboard.type('abc');
+    const lines = before.split('\n');
+    assert.equal(await page.evaluate(() => globalThis.skillpgEditor.current.text()), ['abc' + lines[3], ...lines.slice(4)].join('\n'), 'the three lines are replaced by what was typed');
+    // Undo brings them back in one step; a multi-line selection deleted goes the same way.
+    await page.keyboard.press('Control+z');
+    assert.equal(await page.evaluate(() => globalThis.skillpgEditor.current.text()), before);
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.down('Shift');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.up('Shift');
+    await page.keyboard.press('Backspace');
+    assert.equal(await page.evaluate(() => globalThis.skillpgEditor.current.text()), lines.slice(5).join('\n'));
+    await page.waitForTimeout(200);
+    assert.deepEqual(await page.evaluate(() => window.__csp), [], 'no inline style refused');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('a CRLF SKILL.md keeps its line endings, with its marks on their text', async () => {
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skillpg-crlf-')), 'crlf-skill');
     fs.mkdirSync(dir);
