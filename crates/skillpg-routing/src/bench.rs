@@ -59,6 +59,12 @@ pub struct Suite {
 }
 
 impl Suite {
+    /// The repository the suite comes from: its name up to an `@commit` (one repository can
+    /// give two suites, its skills as they were at two commits).
+    pub fn repository(&self) -> &str {
+        self.suite.split('@').next().unwrap_or(&self.suite)
+    }
+
     /// The index of each task's skill (`None` for a should-not prompt).
     pub fn targets(&self) -> Vec<Option<usize>> {
         self.tasks
@@ -99,6 +105,8 @@ pub enum BenchError {
     HeldOut { suite: String },
     #[error("{suite} is in both train and test: the split is by repository")]
     SplitAcross { suite: String },
+    #[error("{repository} has suites in both train and test: the split is by repository")]
+    RepositoryAcross { repository: String },
     #[error("{suite} is in neither train nor test")]
     NotInSplit { suite: String },
     #[error("the split names {suite}, which is not a suite of the benchmark")]
@@ -111,7 +119,7 @@ pub fn read_suite(file: &str, text: &str) -> Result<Suite, BenchError> {
         file: file.to_owned(),
         message: e.to_string(),
     })?;
-    if suite.suite.eq_ignore_ascii_case(HELD_OUT) {
+    if suite.repository().eq_ignore_ascii_case(HELD_OUT) {
         return Err(BenchError::HeldOut { suite: suite.suite });
     }
     let mut names = BTreeSet::new();
@@ -170,6 +178,18 @@ pub fn read_split(text: &str, suites: &[Suite]) -> Result<Split, BenchError> {
             _ => {}
         }
     }
+    for a in suites {
+        for b in suites {
+            if a.repository() == b.repository()
+                && split.train.contains(&a.suite)
+                && split.test.contains(&b.suite)
+            {
+                return Err(BenchError::RepositoryAcross {
+                    repository: a.repository().to_owned(),
+                });
+            }
+        }
+    }
     Ok(split)
 }
 
@@ -178,6 +198,10 @@ pub const SUITE_FILES: &[(&str, &str)] = &[
     (
         "dotnet-marketplace.json",
         include_str!("../bench/dotnet-marketplace.json"),
+    ),
+    (
+        "dotnet-marketplace-130.json",
+        include_str!("../bench/dotnet-marketplace-130.json"),
     ),
     (
         "skill-routing-eval.json",
@@ -399,12 +423,19 @@ pub struct ConfidenceBin {
 }
 
 impl ConfidenceBin {
+    /// The share of the bin's first picks that were right.
     pub fn rate(&self) -> f64 {
         if self.n == 0 {
             0.0
         } else {
             self.right as f64 / self.n as f64
         }
+    }
+
+    /// The chance the page states for a pick in this bin: Laplace's rule of succession,
+    /// `(right + 1) / (n + 2)`, so that 31 right of 31 is said as 97%, never as certain.
+    pub fn stated(&self) -> f64 {
+        (self.right as f64 + 1.0) / (self.n as f64 + 2.0)
     }
 }
 
@@ -465,12 +496,13 @@ pub fn reliability(pairs: &[(f32, bool)], bins: usize) -> Vec<ConfidenceBin> {
     pooled
 }
 
-/// The stated chance that a first pick with this lead is right, from a reliability table.
+/// The stated chance that a first pick with this lead is right, from a reliability table
+/// ([`ConfidenceBin::stated`]).
 pub fn chance(table: &[ConfidenceBin], lead: f32) -> Option<f64> {
     table
         .iter()
         .find(|b| lead < b.below)
-        .map(ConfidenceBin::rate)
+        .map(ConfidenceBin::stated)
 }
 
 #[cfg(test)]
@@ -550,16 +582,28 @@ mod tests {
             })
         );
         assert!(read_split(r#"{"train":[],"test":["o/r"]}"#, &suites).is_ok());
+        // Two suites of one repository (its skills at two commits) stay on one side.
+        let mut older = suites[0].clone();
+        older.suite = "o/r@abc123".to_owned();
+        let both = vec![suites[0].clone(), older];
+        assert_eq!(
+            read_split(r#"{"train":["o/r@abc123"],"test":["o/r"]}"#, &both),
+            Err(BenchError::RepositoryAcross {
+                repository: "o/r".into()
+            })
+        );
+        assert!(read_split(r#"{"train":[],"test":["o/r","o/r@abc123"]}"#, &both).is_ok());
     }
 
     #[test]
     fn the_held_out_suite_is_refused_by_name() {
-        let text =
-            suite_json(r#"[{"id":"1","prompt":"p","skill":"a"}]"#).replace("o/r", "UiPath/skills");
-        assert!(matches!(
-            read_suite("x.json", &text),
-            Err(BenchError::HeldOut { .. })
-        ));
+        for name in ["UiPath/skills", "uipath/skills@0123abc"] {
+            let text = suite_json(r#"[{"id":"1","prompt":"p","skill":"a"}]"#).replace("o/r", name);
+            assert!(
+                matches!(read_suite("x.json", &text), Err(BenchError::HeldOut { .. })),
+                "{name}"
+            );
+        }
     }
 
     #[test]
@@ -600,7 +644,7 @@ mod tests {
         );
         assert_eq!(
             chance(&table, 5.0),
-            Some(table.last().expect("as the test sets it up").rate())
+            Some(table.last().expect("as the test sets it up").stated())
         );
     }
 }

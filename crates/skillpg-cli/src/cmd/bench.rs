@@ -71,7 +71,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode, String> {
     print!("{}", bench_report::report(&suites, &split, &stored));
     println!(
         "\nThe confidence table, as Rust:\n{:?}",
-        bench_report::fit_confidence(&suites, &split, &stored)
+        bench_report::fit_confidence(&suites, &stored)
     );
     Ok(ExitCode::SUCCESS)
 }
