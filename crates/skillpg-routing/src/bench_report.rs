@@ -1,19 +1,19 @@
 //! The benchmark's results from stored scores: each router's tallies per suite and pooled,
 //! the rich-against-thin comparison, and the embedding router's reliability table (the
-//! chance its first pick is right, by its lead over the second), fitted on the train suites
-//! and checked on the test suites.
+//! chance its first pick is right, by its lead over the second), fitted on every suite and
+//! checked on each repository by a table fitted on the others.
 //!
 //! The embedding model's cosines are computed once by `skillpg bench-preview` and kept in
 //! `bench/scores-minilm-i8.json`; everything here is recomputed from them (and BM25 from the
-//! text), so a test holds the page's constants ([`MINILM_CONFIDENCE`], [`BENCHMARK_LINE`]) to
-//! the stored scores.
+//! text), so a test holds the page's constants ([`MINILM_CONFIDENCE`], [`BENCHMARK_LINE`],
+//! [`LESSON_LINE`]) to the stored scores.
 
 use serde::{Deserialize, Serialize};
-use skillpg_stats::{Z95, sign_test, wilson};
+use skillpg_stats::{Paired, Z95, wilson};
 
 use crate::bench::{Bm25, ConfidenceBin, Split, Suite, Tally, chance, lead, rank_of, reliability};
 use crate::decide::Thresholds;
-use crate::skills::thin;
+use crate::skills::{RouteSkill, thin};
 
 /// One suite's embedding cosines, `[task][skill]`, for each description set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -82,78 +82,57 @@ pub const LESSON_LINE: &str = "On real suites: where the authors kept their firs
 /// every suite, for the embedding preview.
 pub fn lesson_line(suites: &[Suite], stored: &StoredScores) -> String {
     let t = Thresholds::DEFAULT;
-    let right = |v: &[bool]| v.iter().filter(|x| **x).count() as u64;
-    let (mut rich, mut first, mut b, mut c, mut n) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let embedding = |s: &Suite, scores: &[Vec<f32>], set| {
+        per_task_right(s, scores, set, Candidate::Embedding, t)
+    };
+    let mut authors = Paired::default();
     let (mut cut_changed, mut cut_n) = (0u64, 0u64);
-    // The suite where the first clause alone lost most: (net loss, suite, skills, as written,
-    // thinned, tasks, p).
-    let mut worst: Option<(i64, &str, usize, u64, u64, u64, f64)> = None;
+    // The suite where the first clause alone lost most: (its paired table, suite, skills).
+    let mut worst: Option<(Paired, &Suite)> = None;
     for s in suites {
         let Some(sc) = stored.suites.iter().find(|x| x.suite == s.suite) else {
             continue;
         };
-        let written = per_task_right(
-            s,
-            &sc.as_written,
-            DescriptionSet::AsWritten,
-            Candidate::Embedding,
-            t,
-        );
-        let thinned = per_task_right(
-            s,
-            &sc.thinned,
-            DescriptionSet::Thinned,
-            Candidate::Embedding,
-            t,
+        let written = embedding(s, &sc.as_written, DescriptionSet::AsWritten);
+        let cut = Paired::from_outcomes(
+            &written,
+            &embedding(s, &sc.thinned, DescriptionSet::Thinned),
         );
         cut_n += written.len() as u64;
-        cut_changed += written.iter().zip(&thinned).filter(|(a, b)| a != b).count() as u64;
-        let lost = written
-            .iter()
-            .zip(&thinned)
-            .filter(|(a, b)| **a && !**b)
-            .count() as u64;
-        let won = written
-            .iter()
-            .zip(&thinned)
-            .filter(|(a, b)| !**a && **b)
-            .count() as u64;
-        let net = lost as i64 - won as i64;
-        if worst.is_none_or(|w| net > w.0) {
-            worst = Some((
-                net,
-                &s.suite,
-                s.skills.len(),
-                right(&written),
-                right(&thinned),
-                written.len() as u64,
-                sign_test(lost, won),
-            ));
+        cut_changed += cut.only_a + cut.only_b;
+        let net = |p: &Paired| p.only_a as i64 - p.only_b as i64;
+        if worst.is_none_or(|(w, _)| net(&cut) > net(&w)) {
+            worst = Some((cut, s));
         }
         if let Some(a) = &sc.authors_thin {
-            let short = per_task_right(s, a, DescriptionSet::AuthorsThin, Candidate::Embedding, t);
-            n += written.len() as u64;
-            rich += right(&written);
-            first += right(&short);
-            b += written
-                .iter()
-                .zip(&short)
-                .filter(|(x, y)| **x && !**y)
-                .count() as u64;
-            c += written
-                .iter()
-                .zip(&short)
-                .filter(|(x, y)| !**x && **y)
-                .count() as u64;
+            let p = Paired::from_outcomes(&written, &embedding(s, a, DescriptionSet::AuthorsThin));
+            authors.both += p.both;
+            authors.only_a += p.only_a;
+            authors.only_b += p.only_b;
+            authors.neither += p.neither;
         }
     }
     let worst = worst
-        .filter(|w| w.0 > 0)
-        .map(|(_, suite, skills, w, th, k, p)| format!(" It cost most on {suite} ({skills} skills): {w} of {k} right as written, {th} thinned (p = {p:.3})."))
+        .filter(|(p, _)| p.only_a > p.only_b)
+        .map(|(p, s)| {
+            format!(
+                " It cost most on {} ({} skills): {} of {} right as written, {} thinned (p = {:.3}).",
+                s.suite,
+                s.skills.len(),
+                p.both + p.only_a,
+                p.both + p.only_a + p.only_b + p.neither,
+                p.both + p.only_b,
+                p.p_value()
+            )
+        })
         .unwrap_or_default();
+    let a = authors;
     format!(
-        "On real suites: where the authors kept their first one-line descriptions, those put the intended skill first for {first} of {n} tasks and the descriptions they settled on for {rich} (paired sign test p = {:.3}). Cutting every description to its first clause, as \"Thin it\" does, changed {cut_changed} of {cut_n} first picks on the benchmark.{worst}",
-        sign_test(b, c)
+        "On real suites: where the authors kept their first one-line descriptions, those put the intended skill first for {} of {} tasks and the descriptions they settled on for {} (paired sign test p = {:.3}). Cutting every description to its first clause, as \"Thin it\" does, changed {cut_changed} of {cut_n} first picks on the benchmark.{worst}",
+        a.both + a.only_b,
+        a.both + a.only_a + a.only_b + a.neither,
+        a.both + a.only_a,
+        a.p_value()
     )
 }
 
@@ -171,21 +150,30 @@ pub fn is_close_call(table: &[ConfidenceBin], lead: f32) -> bool {
     table.first().is_some_and(|b| lead < b.below)
 }
 
-/// The texts a router sees for a suite's skills under one description set.
-pub fn documents(suite: &Suite, set: DescriptionSet) -> Vec<String> {
+/// A suite's skills as a router sees them under one description set.
+pub fn route_skills(suite: &Suite, set: DescriptionSet) -> Vec<RouteSkill> {
     suite
         .skills
         .iter()
-        .map(|s| {
-            let d = match set {
+        .map(|s| RouteSkill {
+            name: s.name.clone(),
+            description: match set {
                 DescriptionSet::AsWritten => s.description.clone(),
                 DescriptionSet::Thinned => thin(&s.description),
                 DescriptionSet::AuthorsThin => {
                     s.thin.clone().unwrap_or_else(|| s.description.clone())
                 }
-            };
-            format!("{}: {}", s.name, d)
+            },
         })
+        .collect()
+}
+
+/// The texts a router sees for a suite's skills under one description set (what the page
+/// embeds: [`RouteSkill::embedding_text`]).
+pub fn documents(suite: &Suite, set: DescriptionSet) -> Vec<String> {
+    route_skills(suite, set)
+        .iter()
+        .map(RouteSkill::embedding_text)
         .collect()
 }
 
@@ -235,7 +223,33 @@ pub fn candidate_scores(
     }
 }
 
-/// Tallies of one candidate on one suite under one description set.
+/// Each task of a suite under a candidate: its intended skill, its scores and whether the
+/// router said NONE. BM25 is built only for the candidates that read it.
+fn task_scores<'a>(
+    suite: &'a Suite,
+    cosines: &'a [Vec<f32>],
+    set: DescriptionSet,
+    c: Candidate,
+    t: Thresholds,
+) -> impl Iterator<Item = (Option<usize>, Vec<f32>, bool)> + 'a {
+    let bm = (c != Candidate::Embedding).then(|| Bm25::new(&documents(suite, set)));
+    suite
+        .tasks
+        .iter()
+        .zip(suite.targets())
+        .zip(cosines)
+        .map(move |((task, target), cos)| {
+            let bm25 = bm
+                .as_ref()
+                .map(|b| b.scores(&task.prompt))
+                .unwrap_or_default();
+            let (scores, none) = candidate_scores(c, cos, &bm25, t);
+            (target, scores, none)
+        })
+}
+
+/// Tallies of one candidate on one suite under one description set, and the `(lead, right)`
+/// pair of each labelled task's first pick.
 pub fn tally(
     suite: &Suite,
     cosines: &[Vec<f32>],
@@ -243,11 +257,9 @@ pub fn tally(
     c: Candidate,
     t: Thresholds,
 ) -> (Tally, Vec<(f32, bool)>) {
-    let bm = Bm25::new(&documents(suite, set));
     let mut tally = Tally::default();
     let mut pairs = Vec::new();
-    for ((task, target), cos) in suite.tasks.iter().zip(suite.targets()).zip(cosines) {
-        let (scores, none) = candidate_scores(c, cos, &bm.scores(&task.prompt), t);
+    for (target, scores, none) in task_scores(suite, cosines, set, c, t) {
         tally.add(&scores, target, none);
         if let Some(target) = target {
             pairs.push((lead(&scores), rank_of(&scores, target) == 0));
@@ -334,15 +346,15 @@ fn cells(t: &Tally) -> String {
 
 /// One rich-against-thin row: each side's right answers and the paired sign test.
 fn paired_row(label: &str, suite: &str, how: &str, rich: &[bool], thin: &[bool]) -> String {
-    let b = rich.iter().zip(thin).filter(|(r, t)| **r && !**t).count() as u64;
-    let c = rich.iter().zip(thin).filter(|(r, t)| !**r && **t).count() as u64;
+    let p = Paired::from_outcomes(rich, thin);
     let n = rich.len() as u64;
-    let right = |v: &[bool]| v.iter().filter(|x| **x).count() as u64;
     format!(
-        "| {label} | {suite} | {how} | {} | {} | {b} | {c} | {:.3} |\n",
-        pct(right(rich), n),
-        pct(right(thin), n),
-        sign_test(b, c)
+        "| {label} | {suite} | {how} | {} | {} | {} | {} | {:.3} |\n",
+        pct(p.both + p.only_a, n),
+        pct(p.both + p.only_b, n),
+        p.only_a,
+        p.only_b,
+        p.p_value()
     )
 }
 
@@ -533,15 +545,10 @@ fn per_task_right(
     c: Candidate,
     t: Thresholds,
 ) -> Vec<bool> {
-    let bm = Bm25::new(&documents(suite, set));
-    suite
-        .tasks
-        .iter()
-        .zip(suite.targets())
-        .zip(cosines)
-        .filter_map(|((task, target), cos)| {
+    task_scores(suite, cosines, set, c, t)
+        .filter_map(|(target, scores, none)| {
+            // Only labelled tasks count (a NONE answer must not short-circuit past the label).
             let target = target?;
-            let (scores, none) = candidate_scores(c, cos, &bm.scores(&task.prompt), t);
             Some(!none && rank_of(&scores, target) == 0)
         })
         .collect()

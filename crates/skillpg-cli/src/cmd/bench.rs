@@ -85,7 +85,6 @@ fn has_authors_thin(s: &Suite) -> bool {
 fn run_decoder(router: &LoadedRouter, suites: &[Suite], label: &str) -> Result<ExitCode, String> {
     use skillpg_routing::outcome::{Descriptions, Evidence};
     use skillpg_routing::requests::Labelled;
-    use skillpg_routing::skills::RouteSkill;
     let started = Instant::now();
     let mut runs = Vec::new();
     let mut tasks = 0usize;
@@ -106,15 +105,7 @@ fn run_decoder(router: &LoadedRouter, suites: &[Suite], label: &str) -> Result<E
             sets.push(DescriptionSet::AuthorsThin);
         }
         for set in sets {
-            let skills: Vec<RouteSkill> = s
-                .skills
-                .iter()
-                .zip(bench_report::documents(s, set))
-                .map(|(k, doc)| RouteSkill {
-                    name: k.name.clone(),
-                    description: doc[k.name.len() + 2..].to_owned(),
-                })
-                .collect();
+            let skills = bench_report::route_skills(s, set);
             let arm = router
                 .run_arms(&[(&skills, Descriptions::AsWritten)], &requests)?
                 .remove(0);
