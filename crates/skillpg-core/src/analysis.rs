@@ -107,8 +107,9 @@ pub struct AnalysisFacts {
     pub(crate) scans: Scans,
 }
 
-/// The profile-independent results of the rules that scan whole texts, made on first use.
-#[derive(Debug, Clone, Default)]
+/// The profile-independent results of the rules that scan whole texts, made on first use
+/// (never copied: every clone of an [`Analysis`] shares them).
+#[derive(Debug, Default)]
 pub(crate) struct Scans {
     /// `stale-count`: each disagreeing count's file, span and message.
     pub(crate) stale_counts: OnceLock<Vec<(String, std::ops::Range<usize>, String)>>,
@@ -123,7 +124,7 @@ pub(crate) struct Scans {
     pub(crate) installed: PerProfile<crate::catalog::InstalledSkill>,
 }
 
-/// Values made once per profile, kept with the analysis (clones carry them along).
+/// Values made once per profile, kept with the analysis (shared by its clones).
 #[derive(Debug)]
 pub(crate) struct PerProfile<T>(std::sync::Mutex<Vec<(&'static str, T)>>);
 
@@ -149,13 +150,6 @@ impl<T: Clone> PerProfile<T> {
             kept.push((key, v.clone()));
         }
         v
-    }
-}
-
-impl<T: Clone> Clone for PerProfile<T> {
-    fn clone(&self) -> Self {
-        let kept = self.0.lock().map(|k| k.clone()).unwrap_or_default();
-        PerProfile(std::sync::Mutex::new(kept))
     }
 }
 
