@@ -43,24 +43,10 @@ pub fn gelu(x: &mut [f32]) {
     }
 }
 
-/// `erf` to about 1e-7 (Abramowitz and Stegun 7.1.26 is too coarse for the parity tests; this is
-/// the series/continued-fraction pair most libms use, in f64).
+/// `erf` to about 1e-7, in f64 (Numerical Recipes' fit, `skillpg_math::erfc`): the reference
+/// the fast GELU is held to.
 pub fn erf(x: f32) -> f32 {
-    let x = x as f64;
-    let t = 1.0 / (1.0 + 0.5 * x.abs());
-    // Numerical Recipes' erfc approximation, relative error under 1.2e-7.
-    let y = t
-        * (-x * x - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    (if x >= 0.0 { 1.0 - y } else { y - 1.0 }) as f32
+    (1.0 - skillpg_math::erfc(x as f64)) as f32
 }
 
 /// Multi-head self-attention without a mask: `q`, `k`, `v` are `[seq, heads · head_dim]`.

@@ -92,24 +92,7 @@ pub fn sign_test_is_exact(b: u64, c: u64) -> bool {
 fn sign_test_normal(b: f64, c: f64) -> f64 {
     let n = b + c;
     let z = (((b - c).abs() - 1.0).max(0.0)) / n.sqrt();
-    erfc(z / std::f64::consts::SQRT_2).min(1.0)
-}
-
-/// The complementary error function (Numerical Recipes' `erfcc`, fractional error below
-/// 1.2e-7 everywhere).
-fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let r = t * poly.exp();
-    if x >= 0.0 { r } else { 2.0 - r }
+    skillpg_math::erfc(z / std::f64::consts::SQRT_2).min(1.0)
 }
 
 /// The paired table of two arms on the same cases.

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 /// Each workspace crate and the workspace crates it may depend on.
 pub const ALLOWED: &[(&str, &[&str])] = &[
     ("skillpg-math", &[]),
-    ("skillpg-stats", &[]),
+    ("skillpg-stats", &["skillpg-math"]),
     ("skillpg-tokens", &[]),
     ("skillpg-tidy", &[]),
     ("skillpg-core", &["skillpg-tokens"]),
