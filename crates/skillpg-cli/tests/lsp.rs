@@ -422,6 +422,16 @@ fn a_skill_md_not_on_disk_is_checked_from_its_buffer() {
         "the missing description is found: {diags:?}"
     );
     assert!(!md.exists(), "nothing is written");
+    // Closed without being saved: the skill is gone, and so are its findings.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": md_uri}}),
+    );
+    assert_eq!(
+        client.diagnostics_for(&md_uri),
+        Vec::<serde_json::Value>::new(),
+        "its findings are cleared"
+    );
     client.shut_down();
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -80,8 +80,9 @@ struct Server<'c> {
     options: Options,
     /// Files each skill's last publication named, so a file whose findings are gone is cleared.
     published: HashMap<PathBuf, HashSet<PathBuf>>,
-    /// Skills whose bytes changed since they were last checked (edits not yet checked).
-    pending: std::collections::BTreeSet<usize>,
+    /// The folders of skills whose bytes changed since they were last checked (edits not yet
+    /// checked): folders, not indices, since a skill closed unsaved leaves the list.
+    pending: std::collections::BTreeSet<PathBuf>,
     /// How the client takes watchers: `None` when it does not take them dynamically.
     watching: Option<Watching>,
 }
@@ -421,15 +422,25 @@ impl Server<'_> {
     /// An open buffer's text changed: its skill takes the bytes now and is checked once the
     /// messages waiting have been read ([`Server::flush`]).
     fn edited(&mut self, path: &Path, text: Option<String>) {
-        if let Some(i) = self.workspace.stage_text(path, text) {
-            self.pending.insert(i);
+        let closed = text.is_none();
+        let Some(i) = self.workspace.stage_text(path, text) else {
+            return;
+        };
+        if closed && let Some(gone) = self.workspace.forget_if_gone(i) {
+            // Nothing of it is left to check: its findings are cleared, not kept forever.
+            self.pending.remove(&gone.dir);
+            for file in self.published.remove(&gone.dir).unwrap_or_default() {
+                self.send_diagnostics(&file, Vec::new());
+            }
+            return;
         }
+        self.pending.insert(self.workspace.skills[i].dir.clone());
     }
 
     /// Checks every skill with edits pending, once, from its latest bytes, and publishes.
     fn flush(&mut self) {
-        for i in std::mem::take(&mut self.pending) {
-            if i < self.workspace.skills.len() {
+        for dir in std::mem::take(&mut self.pending) {
+            if let Some(i) = self.workspace.skills.iter().position(|s| s.dir == dir) {
                 self.workspace.recheck(i);
                 self.publish(i);
             }

@@ -244,6 +244,25 @@ impl Workspace {
         Some(i)
     }
 
+    /// Drops skill `i` when nothing of it is left: no SKILL.md among its open buffers and none
+    /// on disk (a new skill's buffers, closed without being saved). Returns the skill dropped,
+    /// whose published findings the caller clears; the later skills' indices move down by one.
+    pub fn forget_if_gone(&mut self, i: usize) -> Option<Skill> {
+        let skill = self.skills.get(i)?;
+        let open_skill_md = self.open.keys().any(|p| {
+            p.parent() == Some(skill.dir.as_path())
+                && p.file_name()
+                    .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"))
+        });
+        let on_disk = ["SKILL.md", "skill.md"]
+            .iter()
+            .any(|n| skill.dir.join(n).is_file());
+        if open_skill_md || on_disk {
+            return None;
+        }
+        Some(self.skills.remove(i))
+    }
+
     /// Whether the folder `dir` of a SKILL.md the editor opened may be read from disk: within
     /// one of the workspace's roots; with none (a file opened alone), where that SKILL.md is on
     /// disk and the folder is not a file system's root. Elsewhere the open buffers alone are
@@ -390,6 +409,43 @@ mod tests {
             .set_text(Path::new("/proc/self/SKILL.md"), Some(md.to_owned()))
             .expect("a skill of its buffer");
         assert_eq!(alone.skills[a].bundle.files.len(), 1);
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    /// A SKILL.md never saved, closed: its skill is forgotten (the hostile round found closed
+    /// unsaved buffers kept, and checked, for the whole session). A skill on disk stays.
+    #[test]
+    fn a_closed_unsaved_skill_is_forgotten() {
+        let base = std::env::temp_dir().join(format!("skillpg-lsp-closed-{}", std::process::id()));
+        let on_disk = base.join("saved");
+        std::fs::create_dir_all(&on_disk).expect("a folder");
+        let md = "---\nname: saved\ndescription: y\n---\n";
+        std::fs::write(on_disk.join("SKILL.md"), md).expect("SKILL.md on disk");
+        let mut ws = Workspace::new(Settings::from_keys(&[], None).0);
+        let _ = ws.index(std::slice::from_ref(&base));
+        let new_md = base.join("never-saved/SKILL.md");
+        let notes = base.join("never-saved/references/notes.md");
+        let n = ws
+            .set_text(&new_md, Some(md.to_owned()))
+            .expect("its skill");
+        assert_eq!(ws.set_text(&notes, Some("notes".to_owned())), Some(n));
+        assert_eq!(ws.skills.len(), 2);
+        // Its SKILL.md closed first, its other buffer still open: nothing is a skill there.
+        let i = ws
+            .set_text(&new_md, None)
+            .expect("the skill it belonged to");
+        assert!(ws.forget_if_gone(i).is_some(), "forgotten");
+        assert_eq!(ws.skills.len(), 1);
+        // The buffer left open is under no skill now, and closing it makes none.
+        assert_eq!(ws.set_text(&notes, None), None);
+        assert!(ws.open.is_empty());
+        // Closing a file of a skill on disk keeps the skill.
+        let s = ws
+            .set_text(&on_disk.join("SKILL.md"), Some(md.to_owned()))
+            .expect("the saved skill");
+        let s = ws.set_text(&on_disk.join("SKILL.md"), None).unwrap_or(s);
+        assert!(ws.forget_if_gone(s).is_none(), "on disk: kept");
+        assert_eq!(ws.skills.len(), 1);
         let _ = std::fs::remove_dir_all(&base);
     }
 }
