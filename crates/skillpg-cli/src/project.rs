@@ -30,6 +30,27 @@ pub(crate) fn load(paths: &[PathBuf]) -> Result<Vec<(Ingested, PathBuf)>, String
     .collect()
 }
 
+/// [`load`] for a checker, which checks what it can: the inputs that could be read, and each
+/// that could not (missing, a device, unreadable) said on standard error as `check`'s streamed
+/// path says it. `false` when one could not be read: the run then fails (exit 1).
+pub(crate) fn load_readable(paths: &[PathBuf]) -> (Vec<(Ingested, PathBuf)>, bool) {
+    rayon::spawn(skillpg_tokens::warm_up);
+    let mut all_read = true;
+    let read = parallel_map(paths, |p| skillpg_fs::read_path(p).map_err(String::from))
+        .into_iter()
+        .zip(paths)
+        .filter_map(|(result, path)| match result {
+            Ok(ingested) => Some((ingested, path.clone())),
+            Err(why) => {
+                eprintln!("{}: {why}; not checked", path.display());
+                all_read = false;
+                None
+            }
+        })
+        .collect();
+    (read, all_read)
+}
+
 /// An input that holds no skill (an unreadable archive, a zip bomb), as an error that names it
 /// and its findings: counting, fixing or routing it would do nothing, silently.
 pub(crate) fn require_skills(inputs: &[(Ingested, PathBuf)]) -> Result<(), String> {

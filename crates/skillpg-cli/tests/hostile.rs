@@ -422,7 +422,7 @@ fn where_judges_with_skillpg_toml_as_check_does() {
 
 /// Issue 46's streaming items: a path that is a device, a FIFO or missing is said on standard
 /// error and fails the run, and every other path is still checked (one missing path used to
-/// check nothing); `--paths-from /dev/zero` ends at its bound instead of reading for ever.
+/// check nothing), streamed or not; `--paths-from /dev/zero` ends at its bound instead of reading for ever.
 #[test]
 fn streaming_reports_a_special_or_missing_path_and_goes_on() {
     let root = scratch("special");
@@ -474,6 +474,29 @@ fn streaming_reports_a_special_or_missing_path_and_goes_on() {
             let doc: serde_json::Value =
                 serde_json::from_str(&stdout).expect("a whole JSON document");
             assert!(doc.get("checks").is_some());
+        }
+    }
+    // The same without streaming (one client, or the catalog, which needs every skill first).
+    for args in [
+        &["check", "--profile", "spec", "--format", "json"][..],
+        &["check", "--profile", "all", "--catalog", "--format", "json"],
+        &["check", "--profile", "spec", "--format", "text"],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--paths-from", "list.txt"]);
+        let out = skillpg_in(&root, &args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("good") || stdout.contains("1 of 1"),
+            "{args:?}: the readable skill is checked:\n{stdout}"
+        );
+        for bad in ["missing-skill", "a-fifo", "/dev/zero"] {
+            assert!(
+                err.contains(&format!("{bad}: ")) && err.contains("not checked"),
+                "{args:?}: {bad}: {err}"
+            );
         }
     }
     let out = skillpg_in(

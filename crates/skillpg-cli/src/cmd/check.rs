@@ -95,7 +95,8 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         }
         return Ok(exit(done.ok));
     }
-    let inputs = load(&paths)?;
+    // One input that cannot be read fails the run, and the others are still checked.
+    let (inputs, all_read) = load_readable(&paths);
     let checked = analyze_inputs(&inputs);
     let analyses = &checked.analyses;
     // Each profile's findings per skill (the clients' matrix), and its catalog findings.
@@ -158,7 +159,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         None => reports.iter().all(|r| r.skills.iter().all(|s| s.valid)),
         Some(file) => within_baseline(file, &reports)?,
     };
-    Ok(exit(ok))
+    Ok(exit(ok && all_read))
 }
 
 /// Whether every error of `reports` is one the baseline `file` holds (saying how many are new).
