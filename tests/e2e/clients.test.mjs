@@ -88,6 +88,11 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
   // 1% at 4 characters a token is 80 characters, and the two descriptions are cut to fit it.
   const listing = (key) => page.textContent(`[data-testid="listing-${key}"]`);
   assert.match(await listing('claude-code'), /of 8,000 characters$/, 'fits in 200k');
+  // The settings are folded behind their summary, which names the values in force.
+  const settings = '[data-testid="catalog-settings"]';
+  assert.equal(await page.isVisible('[data-testid="context-window"]'), false, 'folded on the first screen');
+  assert.equal(await page.textContent(`${settings} summary`), "Settings: a 200,000-token window, Claude Code's defaults");
+  await page.click(`${settings} summary`);
   await page.fill('[data-testid="context-window"]', '2000');
   await page.press('[data-testid="context-window"]', 'Tab');
   await page.waitForFunction(() => document.querySelector('[data-testid="listing-claude-code"]').textContent.includes('of 80 characters'));
@@ -120,8 +125,10 @@ test('every cell of the client matrix equals the CLI verdict, with the reason on
   await page.waitForSelector('[data-testid="listing-claude-code"]');
   assert.ok((await listing('claude-code')).startsWith(expected), 'the settings survive a reload');
   assert.equal(await page.inputValue('[data-testid="budget-percent"]'), '5');
+  assert.equal(await page.textContent(`${settings} summary`), "Settings: a 2,000-token window, Claude Code's listing set");
   // Claude Code's skillOverrides: release-notes turned off is priced as the CLI prices
   // `--skill-override release-notes=off`, said apart from the budget's cuts, and kept too.
+  await page.click(`${settings} summary`);
   await page.click('[data-testid="skill-overrides"] summary');
   await page.selectOption('[data-testid="skill-override-release-notes"]', 'off');
   const off = JSON.parse(execFileSync(path.join(root, 'target/debug/skillpg'), ['listing', '--context-window', '2000', '--budget-fraction', '0.05', '--max-desc-chars', '60', '--skill-override', 'release-notes=off', '--format', 'json', ...folders], { encoding: 'utf8', cwd: root })).find((x) => x.client === 'claude-code');

@@ -29,9 +29,10 @@ use skillpg_report::project::{Project, Scope};
 /// One profile's check: its diagnostics, one list per skill.
 pub type ProfileChecks = (&'static Profile, Vec<Vec<Diagnostic>>);
 
-/// Everything the views show, computed from the state in one pass. Under every profile but
-/// the chosen one, `checks` holds the errors alone (the verdicts); under the chosen one, every
-/// finding.
+/// Everything the views show of each skill, computed from the state in one pass. Under every
+/// profile but the chosen one, `checks` holds the errors alone (the verdicts); under the chosen
+/// one, every finding. What the skills installed together come to is [`CatalogComputed`],
+/// made a frame later.
 #[derive(Debug, Clone)]
 pub struct Computed {
     /// Distinguishes computations, so that a `Memo` of it notifies on every change.
@@ -40,18 +41,44 @@ pub struct Computed {
     pub analyses: Arc<Vec<Analysis>>,
     /// Per profile, one list of diagnostics per skill.
     pub checks: Arc<Vec<ProfileChecks>>,
-    /// Per profile, the findings about the skills installed together (empty unless they are).
-    pub catalog: Arc<Vec<(&'static Profile, Vec<Diagnostic>)>>,
-    /// Each client's listing of the skills installed together (empty unless they are), in
-    /// `profile::ALL`'s order.
-    pub listings: Arc<Vec<skillpg_report::ListingJson>>,
     /// How long the computation took, in milliseconds.
     pub elapsed_ms: f64,
+}
+
+impl Computed {
+    /// Which computation this is: a [`CatalogComputed`] says which one it was made of.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
 }
 
 impl PartialEq for Computed {
     fn eq(&self, other: &Computed) -> bool {
         self.generation == other.generation
+    }
+}
+
+/// What the catalog rules and each client's listing say of the skills installed together:
+/// every skill weighed at once, so the page makes it one frame after a keystroke's findings
+/// (with a thousand skills it was a sixth of a keystroke's time), and shows the last one until.
+#[derive(Debug, Clone, Default)]
+pub struct CatalogComputed {
+    /// The [`Computed::generation`] it was made of.
+    pub of: u64,
+    /// Per profile, the findings about the skills installed together (empty unless they are).
+    pub catalog: Arc<Vec<(&'static Profile, Vec<Diagnostic>)>>,
+    /// Each client's listing of the skills installed together (empty unless they are), in
+    /// `profile::ALL`'s order.
+    pub listings: Arc<Vec<skillpg_report::ListingJson>>,
+    /// How long it took, in milliseconds.
+    pub elapsed_ms: f64,
+}
+
+impl PartialEq for CatalogComputed {
+    fn eq(&self, other: &CatalogComputed) -> bool {
+        self.of == other.of
+            && Arc::ptr_eq(&self.catalog, &other.catalog)
+            && Arc::ptr_eq(&self.listings, &other.listings)
     }
 }
 
@@ -179,13 +206,10 @@ fn checked(
 
 /// Checks the analyzed skills under every profile: the `chosen` one (whose findings the page
 /// lists and marks) with every rule, every other client with its gates alone, which is all its
-/// verdict in the matrix needs (`skillpg_core::check_gates`: the same errors); the catalog
-/// rules and each client's listing too when the skills are installed together, at a
-/// `context_window` of tokens and the person's listing `settings`.
+/// verdict in the matrix needs (`skillpg_core::check_gates`: the same errors), under the
+/// person's listing `settings` (the description cap).
 pub fn compute(
     analyzed: &Analyzed,
-    together: bool,
-    context_window: usize,
     settings: skillpg_core::catalog::ListingSettings,
     chosen: &str,
 ) -> Computed {
@@ -204,39 +228,57 @@ pub fn compute(
             (*p, per_skill)
         })
         .collect();
-    let catalog = profile::ALL
-        .iter()
-        .map(|p| {
-            (
-                *p,
-                if together {
-                    check_catalog_with(analyses, p, context_window, &settings)
-                } else {
-                    Vec::new()
-                },
-            )
-        })
-        .collect();
-    // A client lists the skills that load under it (its gates), as every edge decides.
-    let listings = if together {
+    Computed {
+        generation: GENERATION.fetch_add(1, Ordering::Relaxed),
+        analyses: analyses.clone(),
+        checks: Arc::new(checks),
+        elapsed_ms: browser::now_ms() - start + analyzed.elapsed_ms,
+    }
+}
+
+/// The catalog rules and each client's listing of `computed`'s skills when they are installed
+/// `together` (else nothing), at a `context_window` of tokens and the person's listing
+/// `settings`. A client lists the skills that load under it (its gates), as every edge decides.
+pub fn compute_catalog(
+    computed: &Computed,
+    together: bool,
+    context_window: usize,
+    settings: &skillpg_core::catalog::ListingSettings,
+) -> CatalogComputed {
+    let start = browser::now_ms();
+    let analyses = &computed.analyses;
+    let (catalog, listings) = if together {
+        let catalog = profile::ALL
+            .iter()
+            .map(|p| {
+                (
+                    *p,
+                    check_catalog_with(analyses, p, context_window, settings),
+                )
+            })
+            .collect();
         let loads = |p: &Profile, i: usize| {
-            checks
+            computed
+                .checks
                 .iter()
                 .find(|(c, _)| c.key == p.key)
                 .and_then(|(_, per_skill)| per_skill.get(i))
                 .is_none_or(|d| skillpg_report::project::loads(d))
         };
-        skillpg_report::listings_of_loaded(analyses, Some(context_window), &settings, &loads)
+        let listings =
+            skillpg_report::listings_of_loaded(analyses, Some(context_window), settings, &loads);
+        (catalog, listings)
     } else {
-        Vec::new()
+        (
+            profile::ALL.iter().map(|p| (*p, Vec::new())).collect(),
+            Vec::new(),
+        )
     };
-    Computed {
-        generation: GENERATION.fetch_add(1, Ordering::Relaxed),
-        analyses: analyses.clone(),
-        checks: Arc::new(checks),
+    CatalogComputed {
+        of: computed.generation,
         catalog: Arc::new(catalog),
         listings: Arc::new(listings),
-        elapsed_ms: browser::now_ms() - start + analyzed.elapsed_ms,
+        elapsed_ms: browser::now_ms() - start,
     }
 }
 
@@ -297,16 +339,10 @@ mod tests {
         skills.remove(0);
         let third = analyze_skills(&skills);
         assert_eq!(&third.ids[..], &second.ids[1..]);
-        let computed = compute(&third, false, 200_000, Default::default(), "spec");
+        let computed = compute(&third, Default::default(), "spec");
         READ.with(|r| r.borrow_mut().clear());
         CHECKED.with(|c| c.borrow_mut().clear());
-        let fresh = compute(
-            &analyze_skills(&skills),
-            false,
-            200_000,
-            Default::default(),
-            "spec",
-        );
+        let fresh = compute(&analyze_skills(&skills), Default::default(), "spec");
         for ((p, a), (q, b)) in computed.checks.iter().zip(fresh.checks.iter()) {
             assert_eq!(p.key, q.key);
             assert_eq!(a, b, "{}", p.key);
@@ -338,7 +374,7 @@ mod tests {
         }];
         let analyzed = analyze_skills(&skills);
         let over = |settings: skillpg_core::catalog::ListingSettings| {
-            compute(&analyzed, false, 200_000, settings, "claude-code")
+            compute(&analyzed, settings, "claude-code")
                 .checks
                 .iter()
                 .find(|(p, _)| p.key == "claude-code")

@@ -1093,15 +1093,7 @@ mod tests {
         );
         // Claude Code chosen: its every finding; every other client its gates (errors) alone.
         let analyzed = crate::analyze_skills(&skills);
-        let under = |chosen: &str| {
-            crate::compute(
-                &analyzed,
-                false,
-                DEFAULT_CONTEXT_WINDOW,
-                Default::default(),
-                chosen,
-            )
-        };
+        let under = |chosen: &str| crate::compute(&analyzed, Default::default(), chosen);
         let computed = under("claude-code");
         let errors_of = |key: &str| {
             let (_, per_skill) = computed

@@ -76,13 +76,9 @@ pub fn WhereToPut() -> impl IntoView {
     let place = move || {
         let key = c.state.with(|s| s.profile.clone());
         let computed = c.computed.get();
-        let checks: Vec<_> = computed
-            .checks
-            .iter()
-            .filter(|(p, _)| p.key == key)
-            .map(|(p, d)| (*p, d.clone()))
-            .collect();
-        skillpg_report::where_to_put(&computed.analyses, &checks)
+        // The chosen client's checks, in place (no copy of a thousand skills' findings).
+        let at = computed.checks.iter().position(|(p, _)| p.key == key)?;
+        skillpg_report::where_to_put(&computed.analyses, &computed.checks[at..=at])
             .into_iter()
             .next()
     };
@@ -96,13 +92,25 @@ pub fn WhereToPut() -> impl IntoView {
                     <dt>"How deep it looks"</dt><dd>{w.depth.clone()}</dd>
                     <dt>"The same name twice"</dt><dd>{w.wins.clone()}</dd>
                 </dl>
-                <ul>
-                    {w.skills.iter().enumerate().map(|(i, s)| {
-                        let text = s.place_text();
-                        let twice = (!s.same_name.is_empty()).then(|| format!(" (the same name as {}: {})", s.same_name.join(", "), w.wins));
-                        view! { <li data-testid=format!("where-skill-{i}")>{text}{twice}</li> }
-                    }).collect_view()}
-                </ul>
+                // The skills of the matrix's columns: a list of a thousand places a keystroke
+                // is more than a person reads, and cost most of one's time.
+                {
+                    let total = w.skills.len();
+                    let shown = crate::state::matrix_columns(c.state.with(|s| s.selected), total);
+                    let more = (shown.len() < total).then(|| view! {
+                        <p class="note">{format!("Skills {}–{} of {} (those of the matrix): choose another in the list.", shown.start + 1, shown.end, super::n(total))}</p>
+                    });
+                    view! {
+                        <ul>
+                            {w.skills[shown.clone()].iter().zip(shown.clone()).map(|(s, i)| {
+                                let text = s.place_text();
+                                let twice = (!s.same_name.is_empty()).then(|| format!(" (the same name as {}: {})", s.same_name.join(", "), w.wins));
+                                view! { <li data-testid=format!("where-skill-{i}")>{text}{twice}</li> }
+                            }).collect_view()}
+                        </ul>
+                        {more}
+                    }
+                }
                 <p class="note">{format!("Source: {}", w.source)}</p>
             })}
         </details>
@@ -117,12 +125,24 @@ fn rows(c: super::Ctx, columns: std::ops::Range<usize>) -> impl IntoView {
     use skillpg_core::profile::{ALL, GROUPS};
     let computed = c.computed.get();
     let (selected, current) = c.state.with(|s| (s.selected, s.profile.clone()));
-    let mut rows: Vec<_> = skillpg_report::client_verdicts(&computed.analyses, &computed.checks)
-        .into_iter()
+    // Only the shown columns' cells are made (a thousand skills under every client was 25,000
+    // cells a keystroke, of which a dozen columns show).
+    let shown =
+        columns.start.min(computed.analyses.len())..columns.end.min(computed.analyses.len());
+    let mut rows: Vec<_> = computed
+        .checks
+        .iter()
+        .map(|(_, per_skill)| {
+            computed.analyses[shown.clone()]
+                .iter()
+                .zip(&per_skill[shown.clone()])
+                .map(|(a, diags)| skillpg_report::client_cell(a, diags))
+                .collect::<Vec<_>>()
+        })
         .zip(ALL.iter())
         .map(Some)
         .collect();
-    let listings = computed.listings.clone();
+    let listings = c.catalog.with(|k| k.listings.clone());
     let span = (columns.len().max(1) + 2).to_string();
     GROUPS
         .iter()
@@ -133,9 +153,9 @@ fn rows(c: super::Ctx, columns: std::ops::Range<usize>) -> impl IntoView {
                 let key = p.key;
                 let listing = listings.iter().find(|l| l.client == key).map(listing_cell).unwrap_or_else(|| "–".to_owned());
                 // Nothing loaded, nothing to judge: no verdict rather than "loads".
-                let empty = row.skills.is_empty().then(|| view! { <td class="cell selected"><span class="verdict">"no skill loaded"</span></td> });
-                let cells = row.skills.into_iter().enumerate().skip(columns.start).take(columns.len())
-                    .map(|(i, cell)| view! { <Cell key=key index=i cell=cell selected={i == selected}/> }).collect_view();
+                let empty = row.is_empty().then(|| view! { <td class="cell selected"><span class="verdict">"no skill loaded"</span></td> });
+                let cells = row.into_iter().zip(shown.clone())
+                    .map(|(cell, i)| view! { <Cell key=key index=i cell=cell selected={i == selected}/> }).collect_view();
                 Some(view! {
                     <tr class:current={current == key} data-testid=format!("verdict-{key}")>
                         <th scope="row">
@@ -227,33 +247,54 @@ pub fn CatalogFindings() -> impl IntoView {
                     on:change=move |ev| { let on = event_target_checked(&ev); c.state.update(|s| s.installed_together = Some(on)); }/>
                 " Installed together (check the loaded skills as one catalog)"
             </label>
-            " "
-            <label>
-                "Context window "
-                <input type="number" data-testid="context-window" inputmode="numeric"
-                    min=*crate::state::CONTEXT_WINDOW_RANGE.start() max=*crate::state::CONTEXT_WINDOW_RANGE.end() step="1000"
-                    prop:value=move || c.state.with(|s| s.window().to_string())
-                    on:change=move |ev| {
-                        if let Ok(w) = event_target_value(&ev).trim().parse::<usize>() {
-                            let range = crate::state::CONTEXT_WINDOW_RANGE;
-                            c.state.update(|s| s.context_window = Some(w.clamp(*range.start(), *range.end())));
-                        }
-                    }/>
-                " tokens"
-            </label>
-            " "
-            <ClaudeListingSettings/>
+            // The settings the catalog's findings follow, folded: the first screen says what the
+            // page does, not every knob (a summary names the values in force).
+            <details class="catalog-settings" data-testid="catalog-settings">
+                <summary>{move || settings_summary(c)}</summary>
+                <label>
+                    "Context window "
+                    <input type="number" data-testid="context-window" inputmode="numeric"
+                        min=*crate::state::CONTEXT_WINDOW_RANGE.start() max=*crate::state::CONTEXT_WINDOW_RANGE.end() step="1000"
+                        prop:value=move || c.state.with(|s| s.window().to_string())
+                        on:change=move |ev| {
+                            if let Ok(w) = event_target_value(&ev).trim().parse::<usize>() {
+                                let range = crate::state::CONTEXT_WINDOW_RANGE;
+                                c.state.update(|s| s.context_window = Some(w.clamp(*range.start(), *range.end())));
+                            }
+                        }/>
+                    " tokens"
+                </label>
+                " "
+                <ClaudeListingSettings/>
+            </details>
             <ul>
                 {move || {
-                    let computed = c.computed.get();
+                    let catalog = c.catalog.with(|k| k.catalog.clone());
                     let profile = c.state.with(|s| s.profile.clone());
-                    computed.catalog.iter().filter(|(p, _)| p.key == profile).flat_map(|(_, d)| d.clone()).map(|d| view! {
+                    catalog.iter().filter(|(p, _)| p.key == profile).flat_map(|(_, d)| d.clone()).map(|d| view! {
                         <li class=format!("sev-{}", d.severity.as_str()) data-testid="catalog-finding"><code>{d.code}</code>" "{d.message}</li>
                     }).collect_view()
                 }}
             </ul>
         </div>
     }
+}
+
+/// The catalog settings' summary line: the window, and whether Claude Code's listing settings
+/// are its defaults.
+fn settings_summary(c: crate::components::Ctx) -> String {
+    c.state.with(|s| {
+        let window = skillpg_core::diagnostic::thousands(s.window() as u64);
+        let claude = if s.listing.max_desc_chars.is_none()
+            && s.listing.budget_fraction.is_none()
+            && s.listing.overrides.is_empty()
+        {
+            "Claude Code's defaults"
+        } else {
+            "Claude Code's listing set"
+        };
+        format!("Settings: a {window}-token window, {claude}")
+    })
 }
 
 /// Claude Code's listing settings (`skillListingMaxDescChars`, `skillListingBudgetFraction` in

@@ -34,6 +34,8 @@ pub fn available_skills_xml(entries: &[(String, String, String)]) -> String {
 #[component]
 pub fn LevelsPanel() -> impl IntoView {
     let c = ctx();
+    // With many skills, made while this view shows (`Ctx::builds`).
+    let shown = Memo::new(move |_| c.builds(crate::state::View::Levels));
     let table = move || {
         let computed = c.computed.get();
         let mut total = Levels::default();
@@ -65,10 +67,9 @@ pub fn LevelsPanel() -> impl IntoView {
     };
     view! {
         <div class="levels-panel">
-            {table}
+            {move || shown.get().then(table)}
             <p class="explain">"Level 1 is the line "<code>"- name: description"</code>" plus a newline, in every conversation. Level 2 is the body after the closing "<code>"---"</code>" line, read when the skill is used. Level 3 is every other file, read only when the body sends the agent there."</p>
-            <LevelChart/>
-            <Level1Lines/>
+            {move || shown.get().then(|| view! { <LevelChart/><Level1Lines/> })}
             <FilesTable/>
         </div>
     }

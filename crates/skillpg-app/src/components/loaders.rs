@@ -623,24 +623,31 @@ pub fn Catalog() -> impl IntoView {
     let list = NodeRef::<leptos::html::Div>::new();
     let scroll_top = RwSignal::new(0.0_f64);
     let height = RwSignal::new(600.0_f64);
+    // The selected skill, notifying only when it changes: a keystroke changes the state, and
+    // reading `scroll_top` on each one forced a layout of the whole page.
+    let selected = Memo::new(move |_| c.state.with(|s| s.selected));
     // Per skill: its name, its level-1 line, and in how many clients it loads.
     let rows = Memo::new(move |_| {
         let computed = c.computed.get();
-        let verdicts = skillpg_report::client_verdicts(&computed.analyses, &computed.checks);
+        // Counted from the checks as they are (a client's verdict is whether any error is
+        // left): no matrix of cells is made for a thousand skills a keystroke.
         computed
             .analyses
             .iter()
             .enumerate()
             .map(|(i, a)| {
-                let loads = verdicts
+                let loads = computed
+                    .checks
                     .iter()
-                    .filter(|row| row.skills.get(i).is_some_and(|cell| cell.loads))
+                    .filter(|(_, per_skill)| {
+                        per_skill.get(i).is_some_and(|d| skillpg_core::is_valid(d))
+                    })
                     .count();
                 (
                     a.display_name().to_owned(),
                     a.level1_line.trim_end().to_owned(),
                     loads,
-                    verdicts.len(),
+                    computed.checks.len(),
                 )
             })
             .collect::<Vec<_>>()
@@ -653,7 +660,7 @@ pub fn Catalog() -> impl IntoView {
     };
     // The selected skill (chosen in the matrix, or placed by a load) scrolls into sight.
     Effect::new(move |_| {
-        let selected = c.state.with(|s| s.selected) as f64;
+        let selected = selected.get() as f64;
         let Some(el) = list.get() else { return };
         let (top, h) = (el.scroll_top() as f64, el.client_height() as f64);
         let row_top = selected * CATALOG_ROW_PX;
@@ -674,7 +681,7 @@ pub fn Catalog() -> impl IntoView {
             <div class="catalog-rows" style:height=move || format!("{}px", rows.with(Vec::len) as f64 * CATALOG_ROW_PX)>
                 {move || {
                     let (first, count) = shown();
-                    let selected = c.state.with(|s| s.selected);
+                    let selected = selected.get();
                     let total = rows.with(Vec::len);
                     rows.with(|rows| rows.iter().enumerate().skip(first).take(count).map(|(idx, (name, line, loads, of))| {
                         let (name, line, loads, of) = (name.clone(), line.clone(), *loads, *of);

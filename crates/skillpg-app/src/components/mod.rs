@@ -32,6 +32,9 @@ pub struct Ctx {
     pub state: RwSignal<PageState>,
     /// The engine's results for it.
     pub computed: Memo<Computed>,
+    /// The catalog rules and listings of the skills installed together, a frame after
+    /// `computed` (`app::catalog_after_the_findings`).
+    pub catalog: RwSignal<crate::CatalogComputed>,
     /// A status line for the ARIA live region (progress, errors).
     pub status: RwSignal<String>,
     /// The view the navigation last went to (carried in share links).
@@ -53,7 +56,31 @@ pub struct Ctx {
     pub cleared: RwSignal<Option<crate::state::PageState>, LocalStorage>,
 }
 
+/// Beyond this many skills, a view's lists of every skill (the levels table, its chart, the
+/// level-1 text and its tokens) are made only while that view shows: hidden, they were made
+/// again on every keystroke, most of a keystroke's time with a thousand skills.
+pub const LAZY_VIEWS_ABOVE: usize = 50;
+
 impl Ctx {
+    /// Whether view `v`'s lists of every skill are made now: always with a few skills, else
+    /// while `v` shows.
+    pub fn builds(self, v: crate::state::View) -> bool {
+        self.computed.with(|k| k.analyses.len()) <= LAZY_VIEWS_ABOVE || self.view.get() == v
+    }
+
+    /// The catalog of the checks in force now: the one shown, or made at once when a keystroke's
+    /// was not made yet (an export never carries the catalog of the text before).
+    pub fn catalog_now(self) -> crate::CatalogComputed {
+        let shown = self.catalog.get_untracked();
+        let computed = self.computed.get_untracked();
+        if shown.of == computed.generation() {
+            return shown;
+        }
+        self.state.with_untracked(|s| {
+            crate::compute_catalog(&computed, s.together(), s.window(), &s.listing.settings())
+        })
+    }
+
     /// The routing requests as typed, read as `skillpg route` reads a request file: a
     /// skill-creator list is about the selected skill. The routing preview and the chapter's
     /// experiment both run them.

@@ -8,7 +8,11 @@ use super::{ctx, n};
 use crate::{browser, state};
 
 /// The report of the selected profile as `skillpg check --format json` prints it, with levels.
-pub fn report_json(computed: &crate::Computed, profile: &str) -> String {
+pub fn report_json(
+    computed: &crate::Computed,
+    catalog: &crate::CatalogComputed,
+    profile: &str,
+) -> String {
     let Some((p, per_skill)) = computed
         .checks
         .iter()
@@ -25,7 +29,7 @@ pub fn report_json(computed: &crate::Computed, profile: &str) -> String {
             .zip(per_skill)
             .map(|(a, d)| skillpg_report::skill_check_json(a, d, true))
             .collect(),
-        catalog: computed
+        catalog: catalog
             .catalog
             .iter()
             .filter(|(q, _)| q.key == p.key)
@@ -109,7 +113,7 @@ pub fn SharePanel() -> impl IntoView {
         <div class="share">
             <button data-testid="share" on:click=make_link>"Make a share link"</button>
             <button data-testid="export-json" on:click=move |_| {
-                let json = c.state.with(|s| report_json(&c.computed.get_untracked(), &s.profile));
+                let json = c.state.with_untracked(|s| report_json(&c.computed.get_untracked(), &c.catalog_now(), &s.profile));
                 browser::download("skill-report.json", "application/json", json.as_bytes());
             }>"Export the report (JSON)"</button>
             <button data-testid="export-zip" on:click=move |_| {
