@@ -4,9 +4,10 @@
 //! by `scripts/test`'s setup) and called on skill folders by `oracles/drive.mjs` (or
 //! `oracles/python/drive.py`); `skillpg check --profile <client>` must give the
 //! same verdict ("loads" or not) on every corpus skill and on every generated case of the stress
-//! classes (a BOM, CRLF, an opening `--- `, duplicate keys, `name: 123`, lists where maps go,
-//! empty and over-long values counted in characters, bytes and UTF-16 units, names with `/` or
-//! capitals, a lowercase `skill.md`, an unclosed frontmatter, a tab in the YAML).
+//! classes (a BOM, CRLF, an opening `--- `, fences of four or more dashes, blank lines before the
+//! opening fence, duplicate keys, `name: 123`, lists where maps go, empty and over-long values
+//! counted in characters, bytes and UTF-16 units, names with `/` or capitals, a lowercase
+//! `skill.md`, an unclosed frontmatter, a tab after `key:` and before a key, a NUL in a value).
 //!
 //! Needs node, Python and the loaders installed in `oracles/` (`node_modules`, `openclaw/package`,
 //! `python/.venv` and `python/site`: `scripts/test` installs them; the tests say so when
@@ -351,6 +352,9 @@ fn generate(n: usize) -> Vec<Case> {
         "description: \"Quoted: with colon\"".into(),
         "description:\n  - k: v".into(),
         "description:   Padded.   ".into(),
+        // Issue 48's classes: a tab after the colon, a NUL inside the value.
+        "description:\tTabbed. Use when asked.".into(),
+        "description: Has a \u{0} NUL.".into(),
     ];
     let extras: Vec<String> = vec![
         String::new(),
@@ -375,6 +379,8 @@ fn generate(n: usize) -> Vec<Case> {
         "license: yes".into(),
         "metadata: ~".into(),
         "compatibility: 5".into(),
+        "\tlicense: MIT".into(),
+        "license:\tMIT".into(),
     ];
     let mut rng = Rng(0x0bac_1e5e_ed00_0042);
     let mut cases = Vec::with_capacity(n);
@@ -393,7 +399,7 @@ fn generate(n: usize) -> Vec<Case> {
         }
         let fm = lines.join("\n");
         let body = "# Body\n\nText.\n";
-        let text = match rng.next() % 14 {
+        let text = match rng.next() % 20 {
             0 => format!("---\n{fm}\n---\n{body}").replace('\n', "\r\n"),
             1 => format!("\u{feff}---\n{fm}\n---\n{body}"),
             2 => format!("--- \n{fm}\n---\n{body}"),
@@ -401,6 +407,13 @@ fn generate(n: usize) -> Vec<Case> {
             4 => format!("\n---\n{fm}\n---\n{body}"),
             5 => format!("---\n{fm}\n--- \n{body}"),
             6 => format!("---\n{fm}\n---"),
+            // Fences of four and five dashes, blank lines (and spaces) before the opening one.
+            7 => format!("----\n{fm}\n----\n{body}"),
+            8 => format!("---\n{fm}\n-----\n{body}"),
+            9 => format!("\n\n---\n{fm}\n---\n{body}"),
+            10 => format!("  \n---\n{fm}\n---\n{body}"),
+            // A tab before the first key.
+            11 => format!("---\n\t{fm}\n---\n{body}"),
             _ => format!("---\n{fm}\n---\n{body}"),
         };
         let file = if rng.next().is_multiple_of(25) {

@@ -89,9 +89,10 @@ pub struct AnalysisFacts {
     pub doc: Option<SkillDoc>,
     /// SKILL.md as skills-ref splits it, when that differs (a `---` inside a value).
     pub skills_ref_doc: Option<SkillDoc>,
-    /// SKILL.md as Mistral Vibe splits it, where that differs (blank lines before the opening
-    /// `---`; [`SkillDoc::dash_lines_view`]).
-    pub dash_lines_doc: Option<SkillDoc>,
+    /// SKILL.md as each client splits and reads it where that differs from `doc`: its own
+    /// fences ([`SkillDoc::fenced_view`]) and a YAML library that reads more than YAML's
+    /// grammar ([`SkillDoc::with_leniency`]); one per (split, leniency) the clients have.
+    pub client_docs: Vec<(crate::profile::SplitRule, crate::yaml::Leniency, SkillDoc)>,
     /// Every file, SKILL.md included, sorted by path.
     pub files: Vec<FileFacts>,
     /// The level-1 line exactly as counted: `- name: description\n`.
@@ -154,6 +155,22 @@ impl<T: Clone> PerProfile<T> {
 }
 
 impl Analysis {
+    /// SKILL.md as `profile`'s client reads it: split by its rule (skills-ref's, Mistral
+    /// Vibe's dash lines, the specification's text), read by its YAML library (where that
+    /// reads more than YAML's grammar, its lenient view).
+    pub fn doc_for(&self, profile: &crate::Profile) -> Option<&SkillDoc> {
+        use crate::profile::SplitRule;
+        if profile.split == SplitRule::SkillsRef {
+            return self.skills_ref_doc.as_ref().or(self.doc.as_ref());
+        }
+        let leniency = profile.yaml.leniency();
+        self.client_docs
+            .iter()
+            .find(|(split, l, _)| *split == profile.split && *l == leniency)
+            .map(|(_, _, d)| d)
+            .or(self.doc.as_ref())
+    }
+
     /// The `name` as YAML parsed it (unstripped), if it is a string.
     pub fn name(&self) -> Option<&str> {
         self.doc.as_ref()?.field_str("name")
@@ -314,7 +331,7 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
         folder_unknown: bundle.folder_unknown,
         skill_md_path,
         skills_ref_doc: doc.as_ref().and_then(SkillDoc::skills_ref_view),
-        dash_lines_doc: doc.as_ref().and_then(SkillDoc::dash_lines_view),
+        client_docs: doc.as_ref().map(client_views).unwrap_or_default(),
         doc,
         files,
         level1_line,
@@ -327,6 +344,36 @@ pub fn analyze(bundle: &SkillBundle) -> Analysis {
 }
 
 /// Splits the body at its `##` headings (outside fenced code).
+/// `doc` as each client splits and reads it, where that differs: one view per (split,
+/// leniency) of the profiles (skills-ref's split has its own view).
+fn client_views(
+    doc: &SkillDoc,
+) -> Vec<(crate::profile::SplitRule, crate::yaml::Leniency, SkillDoc)> {
+    use crate::frontmatter::Fence;
+    use crate::profile::SplitRule;
+    let mut views = Vec::new();
+    let mut seen = Vec::new();
+    for p in crate::profile::ALL {
+        let key = (p.split, p.yaml.leniency());
+        if p.split == SplitRule::SkillsRef || seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let (open, close, blank_lines_first) = match p.split {
+            SplitRule::Fences {
+                open,
+                close,
+                blank_lines_first,
+            } => (open, close, blank_lines_first),
+            _ => (Fence::Exact, Fence::Exact, false),
+        };
+        if let Some(view) = doc.fenced_view(open, close, blank_lines_first, key.1) {
+            views.push((key.0, key.1, view));
+        }
+    }
+    views
+}
+
 fn sections(doc: &SkillDoc) -> Vec<Section> {
     let body = doc.body_range();
     let mut starts: Vec<(usize, String)> = vec![(body.start, String::new())];

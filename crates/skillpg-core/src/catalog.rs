@@ -95,13 +95,8 @@ fn client_reading(
             _ => (None, None),
         };
     }
-    if profile.split == crate::profile::SplitRule::DashLines
-        && let Some(doc) = analysis.dash_lines_doc.as_ref()
-    {
-        let field = |key: &str| doc.field_str(key).map(str::to_owned);
-        return (field("name"), field("description"));
-    }
-    let Some(doc) = analysis.doc.as_ref() else {
+    // As the client's YAML library reads it (a tab after `key:`, a NUL: its lenient view).
+    let Some(doc) = analysis.doc_for(profile) else {
         return (None, None);
     };
     let scalar = |key: &str| {
@@ -138,6 +133,11 @@ fn client_reading(
     } else if !profile.name_required && scalar("name").is_some_and(|s| profile.yaml.reads_falsy(s))
     {
         name = Some(analysis.dir_name.clone());
+    }
+    // Read by a lenient library where YAML's grammar reads nothing: its fields are the client's.
+    if !std::ptr::eq(doc, analysis.doc.as_ref().unwrap_or(doc)) || analysis.doc.is_none() {
+        name = name.or_else(|| string("name"));
+        description = description.or_else(|| string("description"));
     }
     // Kimi Code CLI: a missing or falsy description gives way to the body's first line, and a
     // missing frontmatter (or an unclosed one) to the whole text's.

@@ -56,80 +56,85 @@ impl SkillDoc {
         Self::parse_from(text, bom_len)
     }
 
-    /// Mistral Vibe's split (`parse_skill_markdown`: the BOM is stripped, and `re.split` on
-    /// `^-{3,}\s*$` wants only whitespace before the opening line): where the text opens with
-    /// blank lines and then `---`, the split from that line; `None` where it is the same as
-    /// [`SkillDoc::parse`]'s.
-    pub fn dash_lines_view(&self) -> Option<SkillDoc> {
-        if self.split != Split::NoFrontmatter {
-            return None;
-        }
+    /// SKILL.md split by a client's own fences (`open`, `close`; blank lines before the opening
+    /// one skipped where `blank_lines_first`), read by a library with `leniency`; `None` where
+    /// that is this doc (the same split, and nothing the leniency reads differently).
+    pub fn fenced_view(
+        &self,
+        open: Fence,
+        close: Fence,
+        blank_lines_first: bool,
+        leniency: yaml::Leniency,
+    ) -> Option<SkillDoc> {
         let content = &self.text[self.bom_len..];
         let blank = content.len() - content.trim_start().len();
         // Back to the start of the line that holds the first non-blank character.
-        let start = self.bom_len + content[..blank].rfind('\n').map_or(0, |i| i + 1);
-        (blank > 0 && content[blank..].starts_with("---") && start == self.bom_len + blank)
-            .then(|| Self::parse_from(&self.text, start))
+        let skipped = self.bom_len + content[..blank].rfind('\n').map_or(0, |i| i + 1);
+        let start = if blank_lines_first && skipped == self.bom_len + blank {
+            skipped
+        } else {
+            self.bom_len
+        };
+        let (split, opening_line_rest) = split_at(&self.text, start, open, close);
+        if split == self.split && opening_line_rest == self.opening_line_rest {
+            return self.with_leniency(leniency);
+        }
+        let yaml = match &split {
+            Split::Closed { yaml, .. } => {
+                Some(yaml::parse_with(&self.text[yaml.clone()], leniency))
+            }
+            _ => None,
+        };
+        Some(SkillDoc {
+            text: self.text.clone(),
+            bom_len: self.bom_len,
+            split,
+            opening_line_rest,
+            skills_ref_cut: self.skills_ref_cut,
+            yaml,
+        })
     }
 
-    /// Splits `text` with the opening line at byte `start` (after the BOM, or the blank lines
-    /// a lenient reader skips).
+    /// The same split with the frontmatter read as a YAML library that reads more than YAML's
+    /// grammar reads it (a tab after `key:`, tabs before a key, a NUL: [`yaml::Leniency`]);
+    /// `None` where that reads nothing else.
+    pub fn with_leniency(&self, leniency: yaml::Leniency) -> Option<SkillDoc> {
+        let Split::Closed { yaml: range, .. } = &self.split else {
+            return None;
+        };
+        let text = &self.text[range.clone()];
+        leniency.matters_for(text).then(|| SkillDoc {
+            yaml: Some(yaml::parse_with(text, leniency)),
+            ..self.clone()
+        })
+    }
+
+    /// Splits `text` with the opening line at byte `start` (after the BOM), as the
+    /// specification's text says.
     fn parse_from(text: &str, start: usize) -> SkillDoc {
         let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        let content = &text[start..];
+        let (split, opening_line_rest) = split_at(text, start, Fence::Exact, Fence::Exact);
         let mut doc = SkillDoc {
             text: text.to_owned(),
             bom_len,
-            split: Split::NoFrontmatter,
-            opening_line_rest: None,
+            split,
+            opening_line_rest,
             skills_ref_cut: None,
             yaml: None,
         };
-        if !content.starts_with("---") {
+        if doc.split == Split::NoFrontmatter {
             return doc;
         }
-        let first_line_end = content.find('\n').map(|i| i + 1).unwrap_or(content.len());
-        let first_line = content[..first_line_end].trim_end_matches(['\n', '\r']);
-        let yaml_start;
-        if first_line.trim_end() == "---" {
-            yaml_start = start + first_line_end;
-        } else {
-            // `---name: x`: the spec's text has no such form; skills-ref parses `name: x` as YAML.
-            yaml_start = start + 3;
-            doc.opening_line_rest = Some(yaml_start..start + first_line.len());
-        }
-        let mut closing = None;
-        let mut offset = start + first_line_end;
-        for line in text[offset..].split_inclusive('\n') {
-            if line.trim_end() == "---" {
-                let without_ending = line.trim_end_matches(['\n', '\r']);
-                closing = Some((offset..offset + without_ending.len(), offset + line.len()));
-                break;
-            }
-            offset += line.len();
-        }
         // skills-ref ends the frontmatter at the first `---` after the opening three dashes.
-        let sr_search_end = closing
-            .as_ref()
-            .map(|(line, _)| line.start)
-            .unwrap_or(text.len());
+        let sr_search_end = match &doc.split {
+            Split::Closed { closing_line, .. } => closing_line.start,
+            _ => text.len(),
+        };
         if let Some(pos) = text[start + 3..sr_search_end].find("---") {
             doc.skills_ref_cut = Some(start + 3 + pos);
         }
-        match closing {
-            Some((closing_line, body_start)) => {
-                let yaml = yaml_start.min(closing_line.start)..closing_line.start;
-                doc.yaml = Some(yaml::parse(&text[yaml.clone()]));
-                doc.split = Split::Closed {
-                    yaml,
-                    closing_line,
-                    body: body_start..text.len(),
-                };
-            }
-            None => {
-                let yaml = yaml_start.min(text.len())..text.len();
-                doc.split = Split::Unclosed { yaml };
-            }
+        if let Split::Closed { yaml, .. } = &doc.split {
+            doc.yaml = Some(yaml::parse(&text[yaml.clone()]));
         }
         doc
     }
@@ -227,6 +232,86 @@ pub fn line_fallback_reading(yaml: &str) -> Option<(String, String)> {
         i += 1;
     }
     Some((name?, description?))
+}
+
+/// A line that opens or closes the frontmatter, as a client matches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fence {
+    /// `---` alone, trailing whitespace allowed: the specification's text.
+    Exact,
+    /// Three or more dashes, then only whitespace (Mistral Vibe's `^-{3,}\s*$`).
+    Dashes,
+    /// Any line that starts with `---`: pi's `startsWith("---")` and `indexOf("\n---")`,
+    /// Gemini CLI's unanchored `\r?\n---` (`-----` closes, and `---x` too).
+    Prefix,
+}
+
+impl Fence {
+    /// Whether `line` (without its line ending) is this fence.
+    pub fn matches(self, line: &str) -> bool {
+        match self {
+            Fence::Exact => line.trim_end() == "---",
+            Fence::Dashes => {
+                let t = line.trim_end();
+                t.len() >= 3 && t.bytes().all(|b| b == b'-')
+            }
+            Fence::Prefix => line.starts_with("---"),
+        }
+    }
+}
+
+/// Where the frontmatter of `text` is with its opening line at byte `start`, `open` and `close`
+/// being the client's fences; and the text after `---` on the first line where the
+/// specification's fence reads skills-ref's `---name: x` form.
+fn split_at(text: &str, start: usize, open: Fence, close: Fence) -> (Split, Option<Range<usize>>) {
+    let content = &text[start..];
+    if !content.starts_with("---") {
+        return (Split::NoFrontmatter, None);
+    }
+    let first_line_end = content.find('\n').map(|i| i + 1).unwrap_or(content.len());
+    let first_line = content[..first_line_end].trim_end_matches(['\n', '\r']);
+    let mut rest = None;
+    let yaml_start = if open.matches(first_line) {
+        // pi reads from the fourth character on (`slice(4)`): after a longer first line of
+        // dashes, that is the rest of the line, which YAML reads as nothing.
+        if open == Fence::Prefix && first_line.len() > 3 && !first_line.bytes().all(|b| b == b'-') {
+            start + 4.min(first_line.len())
+        } else {
+            start + first_line_end
+        }
+    } else if open == Fence::Exact && !first_line.starts_with("----") {
+        // `---name: x`: the spec's text has no such form; skills-ref parses `name: x` as YAML.
+        // (A first line of four dashes or more opens nothing: Gemini CLI's `^---\r?\n` and the
+        // specification's `---` line alike.)
+        rest = Some(start + 3..start + first_line.len());
+        start + 3
+    } else {
+        return (Split::NoFrontmatter, None);
+    };
+    let mut offset = start + first_line_end;
+    for line in text[offset..].split_inclusive('\n') {
+        let without_ending = line.trim_end_matches(['\n', '\r']);
+        if close.matches(without_ending) {
+            let closing_line = offset..offset + without_ending.len();
+            let yaml = yaml_start.min(closing_line.start)..closing_line.start;
+            let body = offset + line.len()..text.len();
+            return (
+                Split::Closed {
+                    yaml,
+                    closing_line,
+                    body,
+                },
+                rest,
+            );
+        }
+        offset += line.len();
+    }
+    (
+        Split::Unclosed {
+            yaml: yaml_start.min(text.len())..text.len(),
+        },
+        rest,
+    )
 }
 
 #[cfg(test)]

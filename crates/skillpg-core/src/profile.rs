@@ -8,11 +8,13 @@
 use crate::diagnostic::Severity;
 
 mod agents;
+mod dialect;
 pub use agents::{
     AUGMENT, CLINE, COPILOT_CLI, COPILOT_CLI_LISTING, COPILOT_CODE, CRUSH, GOOSE, KILO_CODE,
     KIMI_CLI, LETTA_CODE, MISTRAL_VIBE, OPENCLAW, OPENCODE, PI, QWEN_CODE, ROO_CODE, ZED,
     ZED_LISTING,
 };
+pub use dialect::{FieldReading, FrontmatterReading, YamlDialect};
 
 // The field sets live with the profiles that name them, below the rules that read them, so
 // that the engine's modules read one way (`skillpg-tidy`'s module-cycle rule).
@@ -55,71 +57,6 @@ pub const CLAUDE_CODE_FIELDS: [&str; 20] = [
     "license",
     "compatibility",
 ];
-
-/// How the frontmatter's YAML is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum YamlDialect {
-    /// strictyaml, as skills-ref reads it: every scalar is a string; flow collections, anchors,
-    /// tags and duplicate keys are errors.
-    StrictYaml,
-    /// PyYAML as hosts read it: YAML 1.1 types (`yes` is a boolean, `1.0` a float), the last
-    /// duplicate key wins.
-    Lenient,
-    /// The YAML 1.2 core schema, as the npm `yaml` package (v2) and js-yaml 4 read it: YAML's
-    /// syntax as `Lenient`, but only `true`/`false` are booleans (`yes` is a string), and
-    /// integers are decimal, `0o` or `0x` (`Scalar::core_type`). pi's own loader, called in
-    /// `tests/client_oracles.rs`, reads `description: yes` as the string "yes".
-    Core,
-    /// serde_yaml / serde_yaml_ng into a Rust struct (Zed, Goose): YAML's syntax as `Lenient`,
-    /// but a plain scalar read into a `String` field is that string (`name: 123` is the name
-    /// "123", serde-yaml-ng's `test_number_as_string`); only a null is not a string.
-    Serde,
-}
-
-impl YamlDialect {
-    /// Whether a JavaScript loader of this dialect reads `s` as a falsy value (null, `false`,
-    /// `0`, an empty string), which `name || folder` turns into the folder's name.
-    pub fn reads_falsy(self, s: &crate::yaml::Scalar) -> bool {
-        use crate::yaml::LenientType;
-        if self == YamlDialect::StrictYaml {
-            return s.value.is_empty();
-        }
-        match self.type_of(s) {
-            LenientType::Null => true,
-            LenientType::Str => s.value.is_empty(),
-            // YAML 1.1's false is also `no`, `off` and `n` (PyYAML, js-yaml 3).
-            LenientType::Bool | LenientType::Int | LenientType::Float => {
-                matches!(
-                    s.value.as_str(),
-                    "false" | "False" | "FALSE" | "0" | "0.0" | "-0"
-                ) || (self == YamlDialect::Lenient
-                    && matches!(
-                        s.value.as_str(),
-                        "no" | "No" | "NO" | "off" | "Off" | "OFF" | "n" | "N"
-                    ))
-            }
-        }
-    }
-
-    /// Whether this dialect reads `s` into a string (strictyaml: always; serde: all but a
-    /// null; the typing loaders: a scalar of no other type).
-    pub fn reads_string(self, s: &crate::yaml::Scalar) -> bool {
-        use crate::yaml::LenientType;
-        match self {
-            YamlDialect::StrictYaml => true,
-            YamlDialect::Serde => s.lenient_type() != LenientType::Null,
-            YamlDialect::Lenient | YamlDialect::Core => self.type_of(s) == LenientType::Str,
-        }
-    }
-
-    /// The type this dialect gives a scalar (strictyaml's and serde's strings aside).
-    pub fn type_of(self, s: &crate::yaml::Scalar) -> crate::yaml::LenientType {
-        match self {
-            YamlDialect::Core => s.core_type(),
-            _ => s.lenient_type(),
-        }
-    }
-}
 
 /// Which frontmatter fields a product knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -384,9 +321,29 @@ pub enum SplitRule {
     /// skills-ref's `content.split("---", 2)`: the first `---` anywhere after the opening one
     /// ends the frontmatter, even inside a value.
     SkillsRef,
-    /// Mistral Vibe's `re.split(r"^-{3,}\s*$", content, 2)` after stripping a BOM: as
-    /// `SpecText`, but blank lines may come before the opening `---`.
-    DashLines,
+    /// A client's own fences: which lines open and close the frontmatter, and whether blank
+    /// lines may come before the opening one. Mistral Vibe's `re.split(r"^-{3,}\s*$", content,
+    /// 2)` is dashes both ways after blank lines; pi's `startsWith("---")` and
+    /// `indexOf("\n---")` a prefix both ways; Gemini CLI's regex an exact `---` line, then the
+    /// first line that starts with `---`; Zed's `trim_start` and Crush's trimmed lines the
+    /// specification's fences after blank lines.
+    Fences {
+        /// The opening line.
+        open: crate::frontmatter::Fence,
+        /// The closing line.
+        close: crate::frontmatter::Fence,
+        /// Whether blank (whitespace-only) lines before the opening one are skipped.
+        blank_lines_first: bool,
+    },
+}
+
+impl SplitRule {
+    /// Mistral Vibe's split.
+    pub const DASH_LINES: SplitRule = SplitRule::Fences {
+        open: crate::frontmatter::Fence::Dashes,
+        close: crate::frontmatter::Fence::Dashes,
+        blank_lines_first: true,
+    };
 }
 
 /// How a client turns SKILL.md's bytes into text.
@@ -766,7 +723,7 @@ pub static CLAUDE_AI: Profile = Profile {
     title: "claude.ai upload / Skills API",
     short: "claude.ai / API",
     as_of: "Claude Code docs v2.1.240, 2026-08-22; Claude API docs 86fa4f70d, 2026-08-21",
-    yaml: YamlDialect::Lenient,
+    yaml: YamlDialect::PyYaml,
     split: SplitRule::SpecText,
     fields: FieldSet::Spec,
     name_charset: NameCharset::AsciiKebab,
@@ -926,7 +883,7 @@ pub static CLAUDE_CODE: Profile = Profile {
     title: "Claude Code",
     short: "Claude Code",
     as_of: "Claude Code docs v2.1.240, 2026-08-22",
-    yaml: YamlDialect::Lenient,
+    yaml: YamlDialect::PyYaml,
     split: SplitRule::SpecText,
     fields: FieldSet::ClaudeCode,
     name_charset: NameCharset::AsciiKebab,
@@ -990,7 +947,7 @@ pub static STRICT_YAML: Profile = Profile {
     title: "Strict YAML clients (npx skills)",
     short: "strict YAML",
     as_of: "agentskills client guide 69ef37e, 2026-08-09",
-    yaml: YamlDialect::Lenient,
+    yaml: YamlDialect::PyYaml,
     split: SplitRule::SpecText,
     fields: FieldSet::Spec,
     name_charset: NameCharset::UnicodeAlnum,
@@ -1106,7 +1063,7 @@ pub static CODEX: Profile = Profile {
     title: "OpenAI Codex",
     short: "Codex",
     as_of: "openai/codex core-skills loader.rs (c9d127cf) and render.rs, and developers.openai.com/codex/skills, read 2026-12-04",
-    yaml: YamlDialect::Lenient,
+    yaml: YamlDialect::PyYaml,
     split: SplitRule::SpecText,
     fields: FieldSet::Codex,
     name_charset: NameCharset::UnicodeAlnum,
@@ -1237,7 +1194,7 @@ pub static COPILOT: Profile = Profile {
     title: "GitHub Copilot / VS Code",
     short: "Copilot / VS Code",
     as_of: "VS Code docs, Agent Skills reference, and microsoft/vscode agent-customization skills.md, read 2026-12-04",
-    yaml: YamlDialect::Lenient,
+    yaml: YamlDialect::PyYaml,
     split: SplitRule::SpecText,
     fields: FieldSet::Copilot,
     name_charset: NameCharset::AsciiKebab,
@@ -1345,7 +1302,7 @@ pub static CURSOR: Profile = Profile {
     title: "Cursor",
     short: "Cursor",
     as_of: "cursor.com/docs/context/skills, as quoted by syllago.dev and agenticthinking.ai, read 2026-12-04",
-    yaml: YamlDialect::Lenient,
+    yaml: YamlDialect::PyYaml,
     split: SplitRule::SpecText,
     fields: FieldSet::Cursor,
     name_charset: NameCharset::AsciiKebab,
@@ -1448,8 +1405,12 @@ pub static GEMINI_CLI: Profile = Profile {
     short: "Gemini CLI",
     as_of: "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts at 5411f113 (2026-08-21), read 2026-12-04; held to @google/gemini-cli-core 0.61.0's own loader (tests/client_oracles.rs)",
     // js-yaml 4: the YAML 1.2 core schema.
-    yaml: YamlDialect::Core,
-    split: SplitRule::SpecText,
+    yaml: YamlDialect::JsYaml4,
+    split: SplitRule::Fences {
+        open: crate::frontmatter::Fence::Exact,
+        close: crate::frontmatter::Fence::Prefix,
+        blank_lines_first: false,
+    },
     fields: FieldSet::Gemini,
     name_charset: NameCharset::UnicodeAlnum,
     reserved_words: &[],

@@ -97,6 +97,8 @@ fn core_value(node: &Node) -> Js {
             LenientType::Int => Js::Num(core_int(&s.value)),
             LenientType::Float => Js::Num(core_float(&s.value)),
             LenientType::Str => Js::Str(s.value.clone()),
+            // The core schema has no dates.
+            LenientType::Timestamp => Js::Str(s.value.clone()),
         },
         Node::Seq { items, .. } => Js::Arr(items.iter().map(core_value).collect()),
         Node::Map { entries, .. } => Js::Obj(
@@ -283,7 +285,7 @@ fn qwen_block(text: &str) -> Option<String> {
 /// Qwen Code's `parseSkillContent` (see the module's doc), in its own messages.
 pub fn qwen_code(text: &str, _folder: &str) -> Result<ClientReading, String> {
     let block = qwen_block(text).ok_or("Invalid format: missing YAML frontmatter")?;
-    let parsed = yaml::parse(&block);
+    let parsed = yaml::parse_with(&block, yaml::Leniency::YAML_PACKAGE);
     let threw = parsed.error.is_some()
         || parsed
             .issues
@@ -442,7 +444,7 @@ fn openclaw_yaml_once(
     block: &str,
     fallback: &[(String, String)],
 ) -> Result<Vec<(String, String)>, (String, usize)> {
-    let parsed = yaml::parse(block);
+    let parsed = yaml::parse_with(block, yaml::Leniency::YAML_PACKAGE);
     if let Some(e) = &parsed.error {
         return Err((e.message.clone(), e.offset));
     }

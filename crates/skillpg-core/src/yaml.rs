@@ -34,74 +34,353 @@ pub struct Scalar {
     pub style: Style,
     /// Byte range in the YAML text (empty for an empty value).
     pub span: Range<usize>,
+    /// Its explicit tag, resolved (`!!str` is `tag:yaml.org,2002:str`), if it has one.
+    pub tag: Option<String>,
 }
 
-/// The type a typing loader gives a plain scalar: YAML 1.1's ([`Scalar::lenient_type`],
-/// PyYAML) or the YAML 1.2 core schema's ([`Scalar::core_type`], the npm `yaml` package and
-/// js-yaml 4).
+/// The type a typing loader gives a plain scalar: PyYAML's ([`Scalar::lenient_type`]), js-yaml
+/// 3's or 4's, or the YAML 1.2 core schema's ([`Scalar::core_type`], the npm `yaml` package).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LenientType {
     /// A string.
     Str,
-    /// `true`, `false`, `yes`, `no`, `on`, `off` in any of their YAML 1.1 spellings.
+    /// A boolean (YAML 1.1's `yes`, `no`, `on`, `off` too, where the schema has them).
     Bool,
-    /// A decimal integer.
+    /// An integer.
     Int,
-    /// A decimal float.
+    /// A float.
     Float,
     /// `null`, `~` or an empty value.
     Null,
+    /// A date or a date and time (PyYAML's and js-yaml's timestamp type).
+    Timestamp,
+}
+
+/// The implicit types of a YAML library's default schema: which plain scalars are booleans,
+/// numbers, nulls and dates. Each is its library's own resolver, written out from its source
+/// (PyYAML 6's `resolver.py`, js-yaml 3.14's and 4.1's `type/*.js`, the `yaml` package's
+/// core schema) and held to the library itself on generated scalars
+/// (`tests/yaml_libraries.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schema {
+    /// PyYAML's YAML 1.1 resolver: `yes`/`no`/`on`/`off` are booleans (not `y`/`n`); `0x`,
+    /// `0b`, a leading-zero octal, underscores and sexagesimal `12:30` are integers; a float
+    /// needs a dot (`1e3` is a string); dates are timestamps.
+    PyYaml,
+    /// js-yaml 3's default safe schema: YAML 1.2 booleans, YAML 1.1 numbers (a leading-zero
+    /// octal, `0b`, `0x`, underscores, sexagesimal; not `0o`), `1e3` a float, dates.
+    JsYaml3,
+    /// js-yaml 4's default schema: as js-yaml 3, but `0o` octal, a leading zero decimal, no
+    /// sexagesimal.
+    JsYaml4,
+    /// The YAML 1.2 core schema (the npm `yaml` package): decimal, `0o` and `0x` integers
+    /// without underscores, no dates.
+    Core,
 }
 
 impl Scalar {
     /// The type PyYAML gives this scalar (quoted and block scalars are always strings).
     pub fn lenient_type(&self) -> LenientType {
-        if self.style != Style::Plain {
+        self.type_in(Schema::PyYaml)
+    }
+
+    /// The type the YAML 1.2 core schema gives this scalar, as the npm `yaml` package (v2, its
+    /// default) reads it.
+    pub fn core_type(&self) -> LenientType {
+        self.type_in(Schema::Core)
+    }
+
+    /// The type `schema` gives this scalar: a quoted or block scalar, or one tagged `!!str`,
+    /// is a string.
+    pub fn type_in(&self, schema: Schema) -> LenientType {
+        if self.style != Style::Plain || self.tag.as_deref() == Some("tag:yaml.org,2002:str") {
             return LenientType::Str;
         }
         let v = self.value.as_str();
-        match v {
-            "" | "~" | "null" | "Null" | "NULL" => LenientType::Null,
-            "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "true"
-            | "True" | "TRUE" | "false" | "False" | "FALSE" | "on" | "On" | "ON" | "off"
-            | "Off" | "OFF" => LenientType::Bool,
-            _ if is_int(v) => LenientType::Int,
-            _ if is_float(v) => LenientType::Float,
-            _ => LenientType::Str,
+        let is_null = matches!(v, "" | "~" | "null" | "Null" | "NULL");
+        let is_bool = matches!(v, "true" | "True" | "TRUE" | "false" | "False" | "FALSE")
+            || (schema == Schema::PyYaml
+                && matches!(
+                    v,
+                    "yes"
+                        | "Yes"
+                        | "YES"
+                        | "no"
+                        | "No"
+                        | "NO"
+                        | "on"
+                        | "On"
+                        | "ON"
+                        | "off"
+                        | "Off"
+                        | "OFF"
+                ));
+        let (is_int, is_float, is_timestamp) = match schema {
+            Schema::PyYaml => (pyyaml_int(v), pyyaml_float(v), is_timestamp(v)),
+            Schema::JsYaml3 => (
+                js_yaml_int(v, false),
+                js_yaml_float(v, false),
+                is_timestamp(v),
+            ),
+            Schema::JsYaml4 => (
+                js_yaml_int(v, true),
+                js_yaml_float(v, true),
+                is_timestamp(v),
+            ),
+            Schema::Core => (core_int(v), is_core_float(v), false),
+        };
+        if is_null {
+            LenientType::Null
+        } else if is_bool {
+            LenientType::Bool
+        } else if is_int {
+            LenientType::Int
+        } else if is_float {
+            LenientType::Float
+        } else if is_timestamp {
+            LenientType::Timestamp
+        } else {
+            LenientType::Str
         }
     }
 }
 
-impl Scalar {
-    /// The type the YAML 1.2 core schema gives this scalar, as the npm `yaml` package (v2, its
-    /// default) and js-yaml 4 read it: only `true` and `false` (three spellings each) are
-    /// booleans, so `yes`, `no`, `on` and `off` are strings; integers are decimal, `0o` octal or
-    /// `0x` hex, without YAML 1.1's underscores.
-    pub fn core_type(&self) -> LenientType {
-        if self.style != Style::Plain {
-            return LenientType::Str;
-        }
-        let v = self.value.as_str();
-        let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
-        let is_core_int = !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
-            || v.strip_prefix("0o")
-                .is_some_and(|o| !o.is_empty() && o.chars().all(|c| ('0'..='7').contains(&c)))
-            || v.strip_prefix("0x")
-                .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()));
-        match v {
-            "" | "~" | "null" | "Null" | "NULL" => LenientType::Null,
-            "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => LenientType::Bool,
-            _ if is_core_int => LenientType::Int,
-            _ if is_core_float(v) => LenientType::Float,
-            _ => LenientType::Str,
+/// `v` without one leading sign.
+fn unsigned(v: &str) -> &str {
+    v.strip_prefix(['-', '+']).unwrap_or(v)
+}
+
+/// Whether `s` is one or more characters of `digit` or `_`, with at least one digit.
+fn digits_underscored(s: &str, digit: impl Fn(char) -> bool) -> bool {
+    s.chars().all(|c| c == '_' || digit(c)) && s.chars().any(digit)
+}
+
+/// `(:[0-5]?[0-9])+`: sexagesimal parts after the first.
+fn sexagesimal_tail(s: &str) -> bool {
+    !s.is_empty()
+        && s.strip_prefix(':').is_some_and(|rest| {
+            rest.split(':').all(|part| {
+                matches!(part.len(), 1 | 2)
+                    && part.chars().all(|c| c.is_ascii_digit())
+                    && (part.len() == 1 || part.as_bytes()[0] <= b'5')
+            })
+        })
+}
+
+/// PyYAML's int: `[-+]?0b[0-1_]+ | [-+]?0[0-7_]+ | [-+]?(?:0|[1-9][0-9_]*) |
+/// [-+]?0x[0-9a-fA-F_]+ | [-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+`.
+fn pyyaml_int(v: &str) -> bool {
+    let u = unsigned(v);
+    if let Some(b) = u.strip_prefix("0b") {
+        return !b.is_empty() && b.chars().all(|c| matches!(c, '0' | '1' | '_'));
+    }
+    if let Some(h) = u.strip_prefix("0x") {
+        return !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit() || c == '_');
+    }
+    if let Some(o) = u.strip_prefix('0') {
+        return o.is_empty() || o.chars().all(|c| ('0'..='7').contains(&c) || c == '_');
+    }
+    if !u.starts_with(|c: char| ('1'..='9').contains(&c)) {
+        return false;
+    }
+    match u.find(':') {
+        None => u.chars().all(|c| c.is_ascii_digit() || c == '_'),
+        Some(i) => {
+            u[..i].chars().all(|c| c.is_ascii_digit() || c == '_') && sexagesimal_tail(&u[i..])
         }
     }
+}
+
+/// `[eE][-+][0-9]+` (PyYAML: a sign is required) or `[eE][-+]?[0-9]+` (js-yaml).
+fn exponent(e: &str, sign_required: bool) -> bool {
+    let rest = match e.strip_prefix(['-', '+']) {
+        Some(r) => r,
+        None if sign_required => return false,
+        None => e,
+    };
+    !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())
+}
+
+/// PyYAML's float: `[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)? | \.[0-9_]+(?:[eE][-+][0-9]+)?
+/// | [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]* | [-+]?\.(?:inf|Inf|INF) | \.(?:nan|NaN|NAN)`.
+fn pyyaml_float(v: &str) -> bool {
+    let u = unsigned(v);
+    if matches!(u, ".inf" | ".Inf" | ".INF") || matches!(v, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let (mantissa, exp) = match u.find(['e', 'E']) {
+        Some(i) => (&u[..i], Some(&u[i + 1..])),
+        None => (u, None),
+    };
+    if exp.is_some_and(|e| !exponent(e, true)) {
+        return false;
+    }
+    let Some(dot) = mantissa.find('.') else {
+        return false;
+    };
+    let (whole, fraction) = (&mantissa[..dot], &mantissa[dot + 1..]);
+    let fraction_ok = fraction.chars().all(|c| c.is_ascii_digit() || c == '_');
+    if whole.is_empty() {
+        // `\.[0-9_]+`, unsigned only.
+        return v == u && !fraction.is_empty() && fraction_ok;
+    }
+    if !whole.starts_with(|c: char| c.is_ascii_digit()) || !fraction_ok {
+        return false;
+    }
+    match whole.find(':') {
+        None => whole.chars().all(|c| c.is_ascii_digit() || c == '_'),
+        Some(i) => {
+            exp.is_none()
+                && whole[..i].chars().all(|c| c.is_ascii_digit() || c == '_')
+                && sexagesimal_tail(&whole[i..])
+        }
+    }
+}
+
+/// js-yaml's `resolveYamlInteger` (3.14 without `0o` and with leading-zero octal and
+/// sexagesimal; 4.1 with `0o` and a leading zero read as decimal).
+fn js_yaml_int(v: &str, v4: bool) -> bool {
+    let u = unsigned(v);
+    if u.is_empty() || u.ends_with('_') {
+        return false;
+    }
+    if let Some(rest) = u.strip_prefix('0') {
+        if rest.is_empty() {
+            return true;
+        }
+        if let Some(b) = rest.strip_prefix('b') {
+            return digits_underscored(b, |c| matches!(c, '0' | '1'));
+        }
+        if let Some(h) = rest.strip_prefix('x') {
+            return digits_underscored(h, |c| c.is_ascii_hexdigit());
+        }
+        if v4 {
+            if let Some(o) = rest.strip_prefix('o') {
+                return digits_underscored(o, |c| ('0'..='7').contains(&c));
+            }
+            // A leading zero is read as a decimal in js-yaml 4.
+            return digits_underscored(rest, |c| c.is_ascii_digit());
+        }
+        return digits_underscored(rest, |c| ('0'..='7').contains(&c));
+    }
+    if u.starts_with('_') {
+        return false;
+    }
+    match u.find(':') {
+        Some(i) if !v4 => {
+            digits_underscored(&u[..i], |c| c.is_ascii_digit()) && sexagesimal_tail(&u[i..])
+        }
+        _ => digits_underscored(u, |c| c.is_ascii_digit()),
+    }
+}
+
+/// js-yaml's `YAML_FLOAT_PATTERN` (3.14 with sexagesimal floats), and no trailing `_`.
+fn js_yaml_float(v: &str, v4: bool) -> bool {
+    if v.ends_with('_') {
+        return false;
+    }
+    let u = unsigned(v);
+    if matches!(u, ".inf" | ".Inf" | ".INF") || matches!(v, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let (mantissa, exp) = match u.find(['e', 'E']) {
+        Some(i) => (&u[..i], Some(&u[i + 1..])),
+        None => (u, None),
+    };
+    if exp.is_some_and(|e| !exponent(e, false)) {
+        return false;
+    }
+    let (whole, fraction) = match mantissa.find('.') {
+        Some(d) => (&mantissa[..d], Some(&mantissa[d + 1..])),
+        None => (mantissa, None),
+    };
+    let fraction_ok = fraction.is_none_or(|f| f.chars().all(|c| c.is_ascii_digit() || c == '_'));
+    if whole.is_empty() {
+        // `\.[0-9_]+(?:[eE][-+]?[0-9]+)?`, unsigned only.
+        return v == u && fraction.is_some_and(|f| !f.is_empty()) && fraction_ok;
+    }
+    if !fraction_ok {
+        return false;
+    }
+    if let Some(i) = whole.find(':') {
+        // Sexagesimal floats (js-yaml 3 only) need a dot and no exponent.
+        return !v4
+            && fraction.is_some()
+            && exp.is_none()
+            && whole.starts_with(|c: char| c.is_ascii_digit())
+            && whole[..i].chars().all(|c| c.is_ascii_digit() || c == '_')
+            && sexagesimal_tail(&whole[i..]);
+    }
+    let whole_ok = if v4 {
+        whole.starts_with(|c: char| c.is_ascii_digit())
+    } else {
+        // `0|[1-9][0-9_]*`
+        whole == "0" || whole.starts_with(|c: char| ('1'..='9').contains(&c))
+    };
+    whole_ok && whole.chars().all(|c| c.is_ascii_digit() || c == '_')
+}
+
+/// A YAML 1.1 timestamp: `YYYY-MM-DD`, or a date and a time
+/// (`YYYY-M-D[Tt ]h:mm:ss[.f][ ][Z|±h[:mm]]`), as PyYAML and js-yaml resolve it.
+fn is_timestamp(v: &str) -> bool {
+    let b = v.as_bytes();
+    let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+    if b.len() == 10
+        && digits(&b[..4])
+        && b[4] == b'-'
+        && digits(&b[5..7])
+        && b[7] == b'-'
+        && digits(&b[8..])
+    {
+        return true;
+    }
+    // The date part of a date and time: four digits, then one or two, twice.
+    let mut parts = v.splitn(3, '-');
+    let (Some(y), Some(m), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    if y.len() != 4 || !digits(y.as_bytes()) || !matches!(m.len(), 1 | 2) || !digits(m.as_bytes()) {
+        return false;
+    }
+    let day_len = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if !matches!(day_len, 1 | 2) {
+        return false;
+    }
+    let after = &rest[day_len..];
+    let time = if let Some(t) = after.strip_prefix(['T', 't']) {
+        t
+    } else if after.starts_with([' ', '\t']) {
+        after.trim_start_matches([' ', '\t'])
+    } else {
+        return false;
+    };
+    // h:mm:ss at least.
+    let mut hms = time.splitn(3, ':');
+    let (Some(h), Some(mm), Some(ss)) = (hms.next(), hms.next(), hms.next()) else {
+        return false;
+    };
+    matches!(h.len(), 1 | 2)
+        && digits(h.as_bytes())
+        && mm.len() == 2
+        && digits(mm.as_bytes())
+        && ss.len() >= 2
+        && digits(&ss.as_bytes()[..2])
+}
+
+/// The core schema's integer: `[-+]?[0-9]+`, `0o[0-7]+` or `0x[0-9a-fA-F]+`.
+fn core_int(v: &str) -> bool {
+    let digits = unsigned(v);
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+        || v.strip_prefix("0o")
+            .is_some_and(|o| !o.is_empty() && o.chars().all(|c| ('0'..='7').contains(&c)))
+        || v.strip_prefix("0x")
+            .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
 /// The core schema's float: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, or an
 /// infinity or NaN.
 fn is_core_float(v: &str) -> bool {
-    let body = v.strip_prefix(['-', '+']).unwrap_or(v);
+    let body = unsigned(v);
     if matches!(body, ".inf" | ".Inf" | ".INF") || matches!(v, ".nan" | ".NaN" | ".NAN") {
         return true;
     }
@@ -123,21 +402,6 @@ fn is_core_float(v: &str) -> bool {
         None => !whole.is_empty() && digits(whole),
     };
     mantissa_ok && exponent_ok
-}
-
-fn is_int(v: &str) -> bool {
-    let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
-    !digits.is_empty()
-        && digits.chars().all(|c| c.is_ascii_digit() || c == '_')
-        && digits.starts_with(|c: char| c.is_ascii_digit())
-}
-
-fn is_float(v: &str) -> bool {
-    let body = v.strip_prefix(['-', '+']).unwrap_or(v);
-    matches!(body, ".inf" | ".Inf" | ".INF" | ".nan" | ".NaN" | ".NAN")
-        || (body.contains('.')
-            && body.chars().any(|c| c.is_ascii_digit())
-            && body.parse::<f64>().is_ok())
 }
 
 /// A YAML node.
@@ -205,14 +469,20 @@ pub enum YamlIssueKind {
     Anchor,
     /// `*alias`.
     Alias,
+    /// An anchor name defined a second time (PyYAML's composer refuses it: "found duplicate
+    /// anchor"; YAML 1.2 and the JavaScript and Rust libraries let the later one win).
+    DuplicateAnchor,
     /// `!!str`, `!custom`.
     Tag,
     /// The same key twice in one mapping.
     DuplicateKey,
     /// A key that is not a scalar (`? [a]`).
     ComplexKey,
-    /// A tab where strictyaml's scanner refuses one (indentation, or right after `:`).
-    Tab,
+    /// A tab as indentation (before a key), which YAML's grammar never allows.
+    TabIndent,
+    /// A tab as the separator right after `key:`, which YAML 1.2 allows and PyYAML and
+    /// strictyaml refuse.
+    TabAfterColon,
 }
 
 /// One such construct and where it stands.
@@ -262,12 +532,128 @@ fn yaml_printable(c: char) -> bool {
 
 /// Parses one YAML document. Never panics; a syntax error is data.
 pub fn parse(text: &str) -> ParsedYaml {
+    parse_with(text, Leniency::NONE)
+}
+
+/// What a library reads where YAML's grammar (and saphyr, which follows it) stops: the
+/// constructs are still reported as [`YamlIssue`]s, and each rule weighs them per dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Leniency {
+    /// A tab right after `key:` is a separator (YAML 1.2's grammar allows it; saphyr does not).
+    pub tab_after_colon: bool,
+    /// Tabs before a key are not indentation (js-yaml 3 reads `\tkey: v` as `key: v`).
+    pub tab_indent: bool,
+    /// A NUL is text (the npm `yaml` package's plain scalars).
+    pub nul: bool,
+}
+
+impl Leniency {
+    /// YAML's grammar as saphyr reads it.
+    pub const NONE: Leniency = Leniency {
+        tab_after_colon: false,
+        tab_indent: false,
+        nul: false,
+    };
+
+    /// The npm `yaml` package's reading (pi, Qwen Code, OpenClaw): a tab after `key:`, a NUL
+    /// inside a plain scalar.
+    pub const YAML_PACKAGE: Leniency = Leniency {
+        tab_after_colon: true,
+        tab_indent: false,
+        nul: true,
+    };
+
+    /// Whether reading `text` this way can differ from reading it strictly.
+    pub fn matters_for(self, text: &str) -> bool {
+        ((self.tab_after_colon || self.tab_indent) && text.contains('\t'))
+            || (self.nul && text.contains('\0'))
+    }
+}
+
+/// [`parse`], read with `leniency`: a tab after `key:` becomes a space, tabs before a key are
+/// dropped (every span mapped back to `text`), a NUL is text. The issues are `text`'s own.
+pub fn parse_with(text: &str, leniency: Leniency) -> ParsedYaml {
+    let issues = tab_issues(text);
+    if !leniency.matters_for(text) {
+        return parse_text(text, issues, false);
+    }
+    // The text as the library sees it, and where each of its bytes was in `text`.
+    let mut seen = String::with_capacity(text.len());
+    let mut origin: Vec<usize> = Vec::with_capacity(text.len() + 1);
+    let mut offset = 0;
+    // js-yaml 3 counts only spaces as a line's indentation, except on the document's first
+    // line of content, where the key's column (a tab counting one) sets the mapping's.
+    let mut first_content = true;
+    for line in text.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let content = line.trim();
+        let tabs_as_columns = first_content && !content.is_empty() && !content.starts_with('#');
+        if tabs_as_columns {
+            first_content = false;
+        }
+        let after_colon = tab_after_colon(&line[indent..]).map(|at| indent + at);
+        for (at, c) in line.char_indices() {
+            let in_indent = leniency.tab_indent && at < indent && c == '\t';
+            if in_indent && !tabs_as_columns {
+                continue;
+            }
+            let c = if in_indent || (leniency.tab_after_colon && Some(at) == after_colon) {
+                ' '
+            } else {
+                c
+            };
+            seen.push(c);
+            origin.extend(std::iter::repeat_n(offset + at, c.len_utf8()));
+        }
+        offset += line.len();
+    }
+    origin.push(text.len());
+    let mut parsed = parse_text(&seen, Vec::new(), leniency.nul);
+    let back = |r: &Range<usize>| origin[r.start.min(seen.len())]..origin[r.end.min(seen.len())];
+    if let Some(root) = parsed.root.as_mut() {
+        remap(root, &back);
+    }
+    for issue in &mut parsed.issues {
+        issue.span = back(&issue.span);
+    }
+    if let Some(e) = parsed.error.as_mut() {
+        e.offset = origin[e.offset.min(seen.len())];
+    }
+    parsed.issues.extend(issues);
+    parsed
+}
+
+/// Every span of `node` through `back`.
+fn remap(node: &mut Node, back: &impl Fn(&Range<usize>) -> Range<usize>) {
+    match node {
+        Node::Scalar(s) => s.span = back(&s.span),
+        Node::Map { entries, span } => {
+            *span = back(span);
+            for (k, v) in entries {
+                k.span = back(&k.span);
+                remap(v, back);
+            }
+        }
+        Node::Seq { items, span } => {
+            *span = back(span);
+            for item in items {
+                remap(item, back);
+            }
+        }
+    }
+}
+
+/// Parses `text` with saphyr, after `issues` (a NUL read as text where `reads_nul`).
+fn parse_text(text: &str, issues: Vec<YamlIssue>, reads_nul: bool) -> ParsedYaml {
     let mut res = ParsedYaml {
         root: None,
-        issues: tab_issues(text),
+        issues,
         error: None,
     };
-    if let Some((offset, c)) = text.char_indices().find(|(_, c)| !yaml_printable(*c)) {
+    if let Some((offset, c)) = text
+        .char_indices()
+        .find(|(_, c)| !yaml_printable(*c) && !(reads_nul && *c == '\0'))
+    {
         res.error = Some(YamlSyntaxError {
             message: format!(
                 "unacceptable character #x{:04x}: special characters are not allowed",
@@ -277,6 +663,16 @@ pub fn parse(text: &str) -> ParsedYaml {
         });
         return res;
     }
+    // saphyr's scanner takes a NUL for the end of its input: where a NUL is text, it reads
+    // U+0001 in its place (same length; a U+0001 of the text itself stopped above), and each
+    // value gets its NUL back.
+    let nul_free;
+    let text = if reads_nul && text.contains('\0') {
+        nul_free = text.replace('\0', "\u{1}");
+        nul_free.as_str()
+    } else {
+        text
+    };
     let char_to_byte = CharToByte::new(text);
     let mut stack: Vec<Frame> = Vec::new();
     let mut parser = Parser::new_from_str(text);
@@ -310,7 +706,7 @@ pub fn parse(text: &str) -> ParsedYaml {
                 continue;
             }
             Event::Scalar(value, style, anchor, tag) => {
-                note_anchor_and_tag(&mut res.issues, anchor, tag.as_deref(), &range);
+                note_anchor_and_tag(&mut res.issues, anchor, tag.as_deref(), &range, text);
                 let style = match style {
                     ScalarStyle::Plain => Style::Plain,
                     ScalarStyle::SingleQuoted => Style::SingleQuoted,
@@ -321,6 +717,8 @@ pub fn parse(text: &str) -> ParsedYaml {
                 // saphyr reports an empty value as a plain `~` with an empty span.
                 let value = if style == Style::Plain && range.is_empty() {
                     String::new()
+                } else if reads_nul && value.contains('\u{1}') {
+                    value.replace('\u{1}', "\0")
                 } else {
                     value.into_owned()
                 };
@@ -328,6 +726,7 @@ pub fn parse(text: &str) -> ParsedYaml {
                     value,
                     style,
                     span: range,
+                    tag: tag.as_deref().map(|t| format!("{}{}", t.handle, t.suffix)),
                 })
             }
             Event::Alias(_) => {
@@ -340,10 +739,11 @@ pub fn parse(text: &str) -> ParsedYaml {
                     value: text[range.clone()].to_owned(),
                     style: Style::Plain,
                     span: range,
+                    tag: None,
                 })
             }
             Event::SequenceStart(anchor, tag) => {
-                note_anchor_and_tag(&mut res.issues, anchor, tag.as_deref(), &range);
+                note_anchor_and_tag(&mut res.issues, anchor, tag.as_deref(), &range, text);
                 if flow {
                     res.issues.push(YamlIssue {
                         kind: YamlIssueKind::FlowCollection,
@@ -359,7 +759,7 @@ pub fn parse(text: &str) -> ParsedYaml {
                 continue;
             }
             Event::MappingStart(anchor, tag) => {
-                note_anchor_and_tag(&mut res.issues, anchor, tag.as_deref(), &range);
+                note_anchor_and_tag(&mut res.issues, anchor, tag.as_deref(), &range, text);
                 if flow {
                     res.issues.push(YamlIssue {
                         kind: YamlIssueKind::FlowCollection,
@@ -443,6 +843,7 @@ pub fn parse(text: &str) -> ParsedYaml {
                             value: String::new(),
                             style: Style::Plain,
                             span: other.span(),
+                            tag: None,
                         });
                     }
                 },
@@ -472,12 +873,48 @@ fn note_anchor_and_tag(
     anchor: usize,
     tag: Option<&saphyr_parser::Tag>,
     range: &Range<usize>,
+    text: &str,
 ) {
     if anchor != 0 {
+        // The anchor's name: the `&name` before the node on its line (saphyr gives an id).
+        let start = range.start.min(text.len());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        // The last `&` that opens a token on the node's line, up to the node's first byte
+        // (its span starts at the anchor for some nodes, after it for others).
+        let region = &text[line_start..(start + 1).min(text.len())];
+        let name = region
+            .char_indices()
+            .filter(|&(i, c)| {
+                c == '&'
+                    && region[..i]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|p| p.is_whitespace())
+            })
+            .last()
+            .map(|(i, _)| {
+                text[line_start + i + 1..]
+                    .split(|c: char| c.is_whitespace() || c == ',' || c == ']' || c == '}')
+                    .next()
+                    .unwrap_or("")
+                    .to_owned()
+            })
+            .unwrap_or_default();
+        let repeated = !name.is_empty()
+            && issues
+                .iter()
+                .any(|i| i.kind == YamlIssueKind::Anchor && i.detail == name);
+        if repeated {
+            issues.push(YamlIssue {
+                kind: YamlIssueKind::DuplicateAnchor,
+                span: range.clone(),
+                detail: name.clone(),
+            });
+        }
         issues.push(YamlIssue {
             kind: YamlIssueKind::Anchor,
             span: range.clone(),
-            detail: String::new(),
+            detail: name,
         });
     }
     if let Some(tag) = tag {
@@ -496,19 +933,17 @@ fn tab_issues(text: &str) -> Vec<YamlIssue> {
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let indent_end = line.len() - line.trim_start_matches([' ', '\t']).len();
-        let mut tab_at = line[..indent_end].find('\t');
-        if tab_at.is_none() && !line.trim_start().starts_with('#') {
-            // `key:\tvalue` in a plain key line: a tab right after the first `:`.
-            if let Some(colon) = line.find(":\t") {
-                let key = &line[..colon];
-                if !key.contains(['"', '\'', '#']) {
-                    tab_at = Some(colon + 1);
-                }
-            }
+        let mut tab_at = line[..indent_end]
+            .find('\t')
+            .map(|at| (at, YamlIssueKind::TabIndent));
+        if tab_at.is_none()
+            && let Some(at) = tab_after_colon(line)
+        {
+            tab_at = Some((at, YamlIssueKind::TabAfterColon));
         }
-        if let Some(at) = tab_at {
+        if let Some((at, kind)) = tab_at {
             res.push(YamlIssue {
-                kind: YamlIssueKind::Tab,
+                kind,
                 span: offset + at..offset + at + 1,
                 detail: String::new(),
             });
@@ -516,6 +951,15 @@ fn tab_issues(text: &str) -> Vec<YamlIssue> {
         offset += line.len();
     }
     res
+}
+
+/// Where `key:\tvalue` in a plain key line has its tab right after the first `:`.
+fn tab_after_colon(line: &str) -> Option<usize> {
+    if line.trim_start().starts_with('#') {
+        return None;
+    }
+    let colon = line.find(":\t")?;
+    (!line[..colon].contains(['"', '\'', '#'])).then_some(colon + 1)
 }
 
 /// Converts saphyr's character indices to byte offsets.
@@ -607,7 +1051,8 @@ mod tests {
             vec![YamlIssueKind::Anchor, YamlIssueKind::Alias]
         );
         assert_eq!(issues("a: !!str v\n"), vec![YamlIssueKind::Tag]);
-        assert_eq!(issues("a:\tv\n"), vec![YamlIssueKind::Tab]);
+        assert_eq!(issues("a:\tv\n"), vec![YamlIssueKind::TabAfterColon]);
+        assert_eq!(issues("a: v\n\tb: w\n"), vec![YamlIssueKind::TabIndent]);
         assert_eq!(issues("a: x [y]\n"), vec![]);
     }
 
@@ -629,10 +1074,18 @@ mod tests {
                 value: v.into(),
                 style: Style::Plain,
                 span: 0..0,
+                tag: None,
             }
             .lenient_type()
         };
         assert_eq!(t("yes"), LenientType::Bool);
+        // PyYAML 6's resolver: not `y`/`n`; hex, binary and sexagesimal integers; a float
+        // needs a dot (held to PyYAML itself in tests/yaml_libraries.rs).
+        assert_eq!(t("y"), LenientType::Str);
+        assert_eq!(t("0x1F"), LenientType::Int);
+        assert_eq!(t("12:30"), LenientType::Int);
+        assert_eq!(t("1e3"), LenientType::Str);
+        assert_eq!(t("2024-01-01"), LenientType::Timestamp);
         assert_eq!(t("123"), LenientType::Int);
         assert_eq!(t("1.5"), LenientType::Float);
         assert_eq!(t("~"), LenientType::Null);
@@ -646,6 +1099,7 @@ mod tests {
                 value: v.into(),
                 style: Style::Plain,
                 span: 0..0,
+                tag: None,
             }
             .core_type()
         };

@@ -31,7 +31,7 @@ fn cases() -> Vec<Case> {
         CLAUDE_AI, CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI_CLI, GOOSE, OPENCODE, SPEC,
         STRICT_YAML, ZED,
     };
-    use skillpg_core::profile::{KIMI_CLI, MISTRAL_VIBE, OPENCLAW, PI, QWEN_CODE};
+    use skillpg_core::profile::{CLINE, KIMI_CLI, MISTRAL_VIBE, OPENCLAW, PI, QWEN_CODE, ROO_CODE};
     let big = "word ".repeat(12_000);
     let mut v = vec![
         md("ok", "clean skill", OK, &SPEC),
@@ -57,6 +57,18 @@ fn cases() -> Vec<Case> {
         md("ok", "name empty", "---\nname:\ndescription: Use when testing.\n---\n", &SPEC),
         md("ok", "name int (claude.ai)", "---\nname: 123\ndescription: Use when testing.\n---\n", &CLAUDE_AI),
         md("123", "name int (Zed: serde reads the string \"123\")", "---\nname: 123\ndescription: Use when testing.\n---\n", &ZED),
+        // Issue 48's cells, each verdict written from the client's own code first: Roo Code's
+        // gray-matter reads `yes` with js-yaml 3 (YAML 1.2 booleans: the string "yes"); Cline's
+        // js-yaml 4 and Goose's serde_yaml read a tab after `key:` as a space; Zed's
+        // serde_yaml_ng reads `null` into its `String` description as "null"; pi's `yaml` reads
+        // a NUL inside a plain scalar; Mistral Vibe's `^-{3,}\s*$` takes fences of four and
+        // five dashes; Zed's `trim_start` skips blank lines before the opening `---`.
+        md("yes", "name yes (Roo Code: js-yaml 3 reads the string \"yes\")", "---\nname: yes\ndescription: Use when testing.\n---\n", &ROO_CODE),
+        md("ok", "tab after the colon (Cline: js-yaml 4 reads it)", "---\nname:\tok\ndescription: Use when testing.\n---\n", &CLINE),
+        md("ok", "description null (Zed: serde_yaml_ng reads \"null\")", "---\nname: ok\ndescription: null\n---\n", &ZED),
+        md("ok", "a NUL in the description (pi: the yaml package reads it)", "---\nname: ok\ndescription: Use when \u{0} testing.\n---\n", &PI),
+        md("ok", "fences of four and five dashes (Mistral Vibe)", "----\nname: ok\ndescription: Use when testing.\n-----\n", &MISTRAL_VIBE),
+        md("ok", "blank lines before the opening fence (Zed)", "\n\n---\nname: ok\ndescription: Use when testing.\n---\n", &ZED),
         md("ok", "name with a slash (Goose skips it)", "---\nname: team/ok\ndescription: Use when testing.\n---\n", &GOOSE),
         md("ok", "metadata a list (Goose's serde refuses it)", "---\nname: ok\ndescription: Use when testing.\nmetadata:\n  - a\n---\n", &GOOSE),
         md("ok", "SKILL.md over 100 KiB (Zed refuses it unread)", &format!("---\nname: ok\ndescription: Use when testing.\n---\n{}", "word ".repeat(21_000)), &ZED),

@@ -97,6 +97,9 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
     }
     // One input that cannot be read fails the run, and the others are still checked.
     let (inputs, all_read) = load_readable(&paths);
+    if inputs.is_empty() && !all_read {
+        return Err("no path given could be read".to_owned());
+    }
     let checked = analyze_inputs(&inputs);
     let analyses = &checked.analyses;
     // Each profile's findings per skill (the clients' matrix), and its catalog findings.

@@ -33,7 +33,7 @@ pub fn check(cx: &mut Cx) {
         SplitRule::SkillsRef => {
             "skills-ref ends the frontmatter at this `---` and reads the rest as body, as this profile does; the specification's text ends it at the `---` line"
         }
-        SplitRule::SpecText | SplitRule::DashLines => {
+        SplitRule::SpecText | SplitRule::Fences { .. } => {
             "skills-ref ends the frontmatter at this `---` and reads the rest as body; the specification's text ends it at the `---` line, as this profile does"
         }
     }

@@ -39,7 +39,7 @@ pub fn check(cx: &mut Cx) {
                 "Invalid YAML in frontmatter: Duplicate key '{}' found",
                 issue.detail
             ),
-            YamlDialect::Lenient | YamlDialect::Core | YamlDialect::Serde => format!(
+            _ => format!(
                 "duplicate key '{}': lenient loaders keep the last value, strict ones refuse the file",
                 issue.detail
             ),

@@ -139,33 +139,18 @@ pub fn opencode_requote(yaml: &str) -> String {
     out.join("\n")
 }
 
-/// Whether OpenCode reads the frontmatter after [`opencode_requote`]: js-yaml parses it (no
-/// duplicate key, no tab) and zod finds `name` and `description` as strings; else why not.
+/// Whether OpenCode reads the frontmatter after [`opencode_requote`]: js-yaml (3, through
+/// gray-matter) reads it and zod finds `name` and `description` as strings; else why not.
 fn requoted_reading(yaml: &str) -> Result<(), &'static str> {
-    let parsed = crate::yaml::parse(&opencode_requote(yaml));
-    if parsed.error.is_some() {
-        return Err("the YAML does not parse");
+    use crate::profile::{FieldReading, FrontmatterReading, YamlDialect};
+    match YamlDialect::JsYaml3.read_fields(&opencode_requote(yaml)) {
+        FrontmatterReading::Fields {
+            name: FieldReading::Str(_),
+            description: FieldReading::Str(_),
+        } => Ok(()),
+        FrontmatterReading::Error => Err("js-yaml refuses it too"),
+        _ => Err("zod finds no `name` and `description` strings in what it reads"),
     }
-    if parsed.issues.iter().any(|i| {
-        matches!(
-            i.kind,
-            crate::yaml::YamlIssueKind::DuplicateKey | crate::yaml::YamlIssueKind::Tab
-        )
-    }) {
-        return Err("js-yaml refuses a repeated key or a tab");
-    }
-    let is_string = |key: &str| {
-        parsed
-            .root
-            .as_ref()
-            .and_then(|r| r.get(key))
-            .and_then(crate::yaml::Node::as_scalar)
-            .is_some_and(|s| s.lenient_type() == crate::yaml::LenientType::Str)
-    };
-    if !is_string("name") || !is_string("description") {
-        return Err("zod finds no `name` and `description` strings in what it reads");
-    }
-    Ok(())
 }
 
 /// When line `line` is `key: value` with an unquoted `: ` (or ` #`) inside the value, a fix that

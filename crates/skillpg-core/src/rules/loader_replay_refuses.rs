@@ -12,8 +12,10 @@
 //! ## Fix
 //! Whatever the message asks; most often, YAML that parses without repeated keys.
 //! ## Source
+//! Each replayed client's own loader, cited on each finding (its profile's source and date):
 //! QwenLM/qwen-code `packages/core/src/skills/skill-manager.ts` (`parseSkillContent`) and
-//! `packages/core/src/utils/yaml-parser.ts`, run in `tests/client_oracles.rs`.
+//! `packages/core/src/utils/yaml-parser.ts`; OpenClaw's `local-loader.ts` and
+//! `markdown-core/src/frontmatter.ts`; both run in `tests/client_oracles.rs`.
 
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
@@ -38,5 +40,12 @@ pub fn check(cx: &mut Cx) {
     };
     let message = format!("{} skips the skill: `{why}`", cx.profile.title);
     let end = doc.text.find('\n').unwrap_or(doc.text.len());
-    cx.report_md(&META, Some(0..end), message);
+    // Each client's refusal cites that client's own loader, not the rule's first one.
+    let cited = crate::diagnostic::SourceRef {
+        title: cx.profile.as_of,
+        url: cx.profile.source_url,
+    };
+    if let Some(d) = cx.report_md(&META, Some(0..end), message) {
+        d.source = cited;
+    }
 }

@@ -15,7 +15,6 @@
 
 use super::{Cx, RuleMeta, sources};
 use crate::diagnostic::Severity;
-use crate::profile::YamlDialect;
 use crate::yaml::{LenientType, Node};
 
 pub static META: RuleMeta = RuleMeta {
@@ -37,7 +36,7 @@ pub fn check(cx: &mut Cx) {
     // turns `None` into `{}`, its own loader run in tests/client_oracles.rs); strictyaml and
     // serde read it otherwise.
     if let Node::Scalar(s) = node
-        && matches!(cx.profile.yaml, YamlDialect::Lenient | YamlDialect::Core)
+        && cx.profile.yaml.types_scalars()
         && cx.profile.yaml.type_of(s) == LenientType::Null
     {
         return;

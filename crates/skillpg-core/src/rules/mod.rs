@@ -12,7 +12,7 @@ pub use crate::diagnostic::RuleMeta;
 pub(crate) use crate::diagnostic::sources;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
 use crate::frontmatter::SkillDoc;
-use crate::profile::{Profile, SplitRule, YamlDialect};
+use crate::profile::{Profile, YamlDialect};
 use crate::yaml::{LenientType, Node, Scalar};
 
 mod allowed_tools_not_string;
@@ -137,11 +137,7 @@ impl<'a> Cx<'a> {
 
     /// SKILL.md, split and parsed.
     pub fn doc(&self) -> Option<&'a SkillDoc> {
-        match self.profile.split {
-            SplitRule::SkillsRef => self.a.skills_ref_doc.as_ref().or(self.a.doc.as_ref()),
-            SplitRule::SpecText => self.a.doc.as_ref(),
-            SplitRule::DashLines => self.a.dash_lines_doc.as_ref().or(self.a.doc.as_ref()),
-        }
+        self.a.doc_for(self.profile)
     }
 
     /// The frontmatter's entries, when it is a mapping.
@@ -173,17 +169,16 @@ impl<'a> Cx<'a> {
         match node {
             Node::Scalar(s) => match self.profile.yaml {
                 YamlDialect::StrictYaml => Ok(&s.value),
-                YamlDialect::Lenient | YamlDialect::Core => match self.profile.yaml.type_of(s) {
+                d if d.types_scalars() => match d.type_of(s) {
                     LenientType::Str => Ok(&s.value),
                     LenientType::Bool => Err("bool"),
                     LenientType::Int => Err("int"),
                     LenientType::Float => Err("float"),
                     LenientType::Null => Err("NoneType"),
+                    LenientType::Timestamp => Err("date"),
                 },
-                YamlDialect::Serde => match s.lenient_type() {
-                    LenientType::Null => Err("null"),
-                    _ => Ok(&s.value),
-                },
+                d if d.reads_string(s) => Ok(&s.value),
+                _ => Err("null"),
             },
             Node::Map { .. } => Err("dict"),
             Node::Seq { .. } => Err("list"),

@@ -14,7 +14,6 @@
 
 use super::{Cx, RuleMeta, fix, sources, yaml_quote};
 use crate::diagnostic::{Applicability, Severity};
-use crate::profile::YamlDialect;
 use crate::yaml::{LenientType, Node, Scalar, Style};
 
 pub static META: RuleMeta = RuleMeta {
@@ -28,7 +27,7 @@ pub static META: RuleMeta = RuleMeta {
 const STRING_FIELDS: [&str; 5] = ["license", "when_to_use", "argument-hint", "model", "agent"];
 
 pub fn check(cx: &mut Cx) {
-    if !matches!(cx.profile.yaml, YamlDialect::Lenient | YamlDialect::Core) {
+    if !cx.profile.yaml.types_scalars() {
         return;
     }
     let mut found: Vec<(String, Scalar)> = Vec::new();
@@ -56,18 +55,21 @@ pub fn check(cx: &mut Cx) {
             LenientType::Int => "an integer",
             LenientType::Float => "a float",
             LenientType::Null => "null",
+            LenientType::Timestamp => "a date",
         };
         if scalar.style != Style::Plain {
             continue;
         }
-        let message = if cx.profile.yaml == YamlDialect::Core {
+        let message = if cx.profile.yaml.yaml_1_2_types() {
             format!(
-                "`{field}: {}` is {kind} to {}'s YAML reader (YAML 1.2) and a string to strictyaml; quote it",
-                scalar.value, cx.profile.title
+                "`{field}: {}` is {kind} to {}'s YAML reader ({}, YAML 1.2 types) and a string to strictyaml; quote it",
+                scalar.value,
+                cx.profile.title,
+                cx.profile.yaml.library()
             )
         } else {
             format!(
-                "`{field}: {}` is {kind} to YAML 1.1 loaders (PyYAML, js-yaml) and a string to strictyaml; quote it",
+                "`{field}: {}` is {kind} to YAML 1.1 loaders (PyYAML) and a string to strictyaml; quote it",
                 scalar.value
             )
         };

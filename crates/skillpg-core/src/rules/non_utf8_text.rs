@@ -90,6 +90,14 @@ pub fn check(cx: &mut Cx) {
             Utf8Reading::Lossy => !utf16,
             Utf8Reading::Sniffs => true,
         };
+        // Where refusing it does more than skip this skill (Kimi Code CLI's `discover_skills`
+        // leaves the whole folder's scan), the client's own consequence is said.
+        let message = match cx.profile.gate(META.name) {
+            Some(g) if is_skill_md && !decodes && g.models.contains("whole folder") => {
+                format!("{message}; {}: {}", cx.profile.title, g.models)
+            }
+            _ => message,
+        };
         if let Some(d) = cx.report(&META, &path, span, message) {
             // Only SKILL.md is parsed by loaders; another file that does not decode still loads.
             if !is_skill_md || decodes {

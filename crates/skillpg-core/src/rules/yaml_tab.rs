@@ -27,11 +27,12 @@ pub fn check(cx: &mut Cx) {
     let Some(parsed) = doc.yaml.as_ref() else {
         return;
     };
-    for issue in parsed
-        .issues
-        .iter()
-        .filter(|i| i.kind == YamlIssueKind::Tab)
-    {
+    for issue in parsed.issues.iter().filter(|i| {
+        matches!(
+            i.kind,
+            YamlIssueKind::TabIndent | YamlIssueKind::TabAfterColon
+        ) && cx.profile.yaml.refuses_tab(i.kind)
+    }) {
         let span = doc.yaml_span(&issue.span);
         let message =
             "Invalid YAML in frontmatter: found character '\\t' that cannot start any token"
