@@ -652,7 +652,7 @@ fn parse_text(text: &str, issues: Vec<YamlIssue>, reads_nul: bool) -> ParsedYaml
     };
     if let Some((offset, c)) = text
         .char_indices()
-        .find(|(_, c)| !yaml_printable(*c) && !(reads_nul && *c == '\0'))
+        .find(|(_, c)| !(yaml_printable(*c) || reads_nul && *c == '\0'))
     {
         res.error = Some(YamlSyntaxError {
             message: format!(
@@ -881,17 +881,17 @@ fn note_anchor_and_tag(
         let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
         // The last `&` that opens a token on the node's line, up to the node's first byte
         // (its span starts at the anchor for some nodes, after it for others).
-        let region = &text[line_start..(start + 1).min(text.len())];
+        let end = start + text[start..].chars().next().map_or(0, char::len_utf8);
+        let region = &text[line_start..end];
         let name = region
             .char_indices()
-            .filter(|&(i, c)| {
+            .rfind(|&(i, c)| {
                 c == '&'
                     && region[..i]
                         .chars()
                         .next_back()
                         .is_none_or(|p| p.is_whitespace())
             })
-            .last()
             .map(|(i, _)| {
                 text[line_start + i + 1..]
                     .split(|c: char| c.is_whitespace() || c == ',' || c == ']' || c == '}')
