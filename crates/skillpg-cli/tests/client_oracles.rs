@@ -25,11 +25,18 @@ use std::process::Command;
 use serde_json::Value;
 
 /// The clients with an oracle: the profile's key, which is the driver's client too.
-const ORACLES: &[&str] = &["gemini-cli", "pi", "mistral-vibe", "qwen-code", "openclaw"];
+const ORACLES: &[&str] = &[
+    "gemini-cli",
+    "pi",
+    "mistral-vibe",
+    "kimi-cli",
+    "qwen-code",
+    "openclaw",
+];
 
 /// The oracles whose client is a Python package, driven by `oracles/python/drive.py` in the
 /// virtual environment `scripts/test` makes (the others by `oracles/drive.mjs`).
-const PYTHON_ORACLES: &[&str] = &["mistral-vibe"];
+const PYTHON_ORACLES: &[&str] = &["mistral-vibe", "kimi-cli"];
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -63,7 +70,12 @@ fn oracle(client: &str, folders: &[PathBuf], scratch: &Path) -> (String, BTreeMa
 /// JSON answer.
 fn drive(client: &str, args: &[&std::ffi::OsStr]) -> Value {
     let (program, driver, installed) = if PYTHON_ORACLES.contains(&client) {
-        let python = oracles().join("python");
+        // Kimi Code CLI's loader needs Python 3.12, in a virtual environment of its own.
+        let python = oracles().join(if client == "kimi-cli" {
+            "kimi"
+        } else {
+            "python"
+        });
         (
             python.join(".venv/bin/python"),
             python.join("drive.py"),
@@ -84,7 +96,7 @@ fn drive(client: &str, args: &[&std::ffi::OsStr]) -> Value {
     };
     assert!(
         installed.exists(),
-        "the {client} loader is not installed: {} is absent (scripts/test's setup installs it)",
+        "the {client} loader is not installed: {} is absent (scripts/test's setup installs it; Kimi Code CLI's needs Python 3.12, and its installer says when there is none)",
         installed.display()
     );
     let out = Command::new(&program)

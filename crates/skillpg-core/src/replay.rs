@@ -3,8 +3,8 @@
 //! `loader-replay-refuses` reports its refusal, and the listing shows the name and description
 //! it reads. Each replay is held to the client's own code by `tests/client_oracles.rs`.
 //!
-//! Two today: Qwen Code ([`qwen_code`]) and OpenClaw ([`openclaw`], its doc says what it
-//! replays).
+//! Three today: Qwen Code ([`qwen_code`]), OpenClaw ([`openclaw`], its doc says what it
+//! replays) and Kimi Code CLI ([`kimi_cli`], in `replay/kimi.rs`).
 //!
 //! Qwen Code (`QwenLM/qwen-code` `packages/core/src/skills/skill-manager.ts`,
 //! `parseSkillContent`, and `packages/core/src/utils/yaml-parser.ts`, as bundled in
@@ -17,6 +17,9 @@
 //! be empty.
 
 use crate::yaml::{self, LenientType, Node, YamlIssueKind};
+
+mod kimi;
+pub use kimi::kimi_cli;
 
 /// What a replayed loader lists for a skill it loads.
 #[derive(Debug, Clone, PartialEq, Eq)]

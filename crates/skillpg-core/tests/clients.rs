@@ -790,8 +790,9 @@ fn opencode_takes_an_empty_description_and_refuses_one_that_is_not_a_string() {
 fn kimi_code_cli_refuses_almost_nothing_and_describes_a_skill_by_its_first_line() {
     use skillpg_core::catalog::InstalledSkill;
     // Written from kimi-cli 1.52.0's skill/__init__.py (`parse_skill_text`) and
-    // utils/frontmatter.py (`parse_frontmatter`) before the run; Kimi's package cannot run here
-    // (Python 3.12 and its kosong library), so these are its code read, not its code run.
+    // utils/frontmatter.py (`parse_frontmatter`) before its first run; its own loader now runs
+    // in tests/client_oracles.rs (Python 3.12), and its profile replays it whole, so each
+    // refusal is the replay's (`loader-replay-refuses`), in Kimi's own words.
     let kimi = &profile::KIMI_CLI;
     let body = "# Title\n\nFirst real line.\n";
     let with = |fm: &str| format!("---\n{fm}\n---\n{body}");
@@ -814,11 +815,11 @@ fn kimi_code_cli_refuses_almost_nothing_and_describes_a_skill_by_its_first_line(
     assert_eq!(loads(kimi, "x", &with("name: no\ndescription: 0")), Ok(()));
     assert_eq!(
         loads(kimi, "x", &with("name: 123\ndescription: Does it.")),
-        Err("name-not-string".into())
+        Err("loader-replay-refuses".into())
     );
     assert_eq!(
         loads(kimi, "x", &with("name: x\ndescription: 42")),
-        Err("description-not-string".into())
+        Err("loader-replay-refuses".into())
     );
     // `type` is `standard` or `flow` (or falsy); 14 corpus skills say `type: technique`.
     assert_eq!(
@@ -831,7 +832,7 @@ fn kimi_code_cli_refuses_almost_nothing_and_describes_a_skill_by_its_first_line(
             "x",
             &with("name: x\ndescription: D.\ntype: technique")
         ),
-        Err("skill-type-unknown".into())
+        Err("loader-replay-refuses".into())
     );
     assert_eq!(
         loads(kimi, "x", &with("name: x\ndescription: D.\ntype: ~")),
@@ -849,7 +850,7 @@ fn kimi_code_cli_refuses_almost_nothing_and_describes_a_skill_by_its_first_line(
     // YAML that does not parse, or is not a mapping, keeps the skill out.
     assert_eq!(
         loads(kimi, "x", &with("name: [x")),
-        Err("invalid-yaml".into())
+        Err("loader-replay-refuses".into())
     );
     // Listed by the folder's name and the body's first line, cut at 240 characters with `…`.
     let a = skill_md("notes", body.as_bytes().to_vec());

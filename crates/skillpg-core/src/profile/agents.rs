@@ -1344,8 +1344,8 @@ pub static KIMI_CLI: Profile = Profile {
     // `_first_meaningful_line`, cut by `_truncate` (`_DESCRIPTION_FALLBACK_MAX_LEN = 240`).
     description_fallback: Some(240),
     utf8: Utf8Reading::Strict,
-    replay: None,
-    oracle: None,
+    replay: Some(crate::replay::kimi_cli),
+    oracle: Some("kimi-cli 1.52.0"),
     other_versions: "Models the Python kimi-cli 1.52.0, its last release on PyPI, which clients.md calls archived; its successor, Kimi Code, is in no registry this project reaches, so its loader was not read",
     duplicate_keys: DuplicateKeys::AnyKey,
     gates: &{
@@ -1368,46 +1368,21 @@ pub static KIMI_CLI: Profile = Profile {
             c,
             gate(
                 "non-utf8-text",
-                "skill/__init__.py: `read_text(encoding=\"utf-8\")` raises `UnicodeDecodeError`, which `except OSError` does not catch: it leaves `discover_skills` with the whole folder's scan (read, not run)",
+                "skill/__init__.py: `read_text(encoding=\"utf-8\")` raises `UnicodeDecodeError`, which `except OSError` does not catch: it leaves `discover_skills` with the whole folder's scan (run in tests/client_oracles.rs)",
             ),
             gate(
-                "invalid-yaml",
-                "utils/frontmatter.py: `Invalid frontmatter YAML.`; `discover_skills` logs `Skipping invalid skill`",
-            ),
-            gate(
-                "yaml-tab",
-                "PyYAML refuses a tab where indentation goes: `Invalid frontmatter YAML.`",
-            ),
-            gate(
-                "frontmatter-not-mapping",
-                "utils/frontmatter.py: `Frontmatter YAML must be a mapping.`",
-            ),
-            gate(
-                "name-not-string",
-                "skill/__init__.py `Skill.name: str`: a name that is there, not empty and not a string fails pydantic's check (an empty one gives way to the folder's name)",
-            ),
-            gate(
-                "description-not-string",
-                "skill/__init__.py `Skill.description: str`: a description that is there, not empty and not a string fails pydantic's check (an empty one gives way to the body's first line)",
-            ),
-            gate(
-                "skill-type-unknown",
-                "skill/__init__.py `parse_skill_text`: `Invalid skill type \"…\"` for a `type` other than `standard` or `flow`",
+                "loader-replay-refuses",
+                "skill/__init__.py `parse_skill_text` and utils/frontmatter.py `parse_frontmatter`, replayed: `Invalid frontmatter YAML.`, `Frontmatter YAML must be a mapping.`, `Invalid skill type`, and pydantic's `Skill` wanting a string `name` and `description`; `discover_skills` logs `Skipping invalid skill`",
             ),
         ]
     },
-    severities: &[
-        // It checks no name rule, no length and no folder match.
-        ("name-dir-mismatch", I),
-        ("unknown-field", I),
-        NOT_THEIRS[0],
-        NOT_THEIRS[1],
-        NOT_THEIRS[2],
-        NOT_THEIRS[3],
-    ],
+    // It checks no name rule, no length and no folder match; the replay says what it wants of
+    // a name and a description.
+    severities: &REPLAYED,
 };
 
-/// The severities of a client whose loader is replayed whole (Qwen Code, OpenClaw): the
+/// The severities of a client whose loader is replayed whole (Qwen Code, OpenClaw, Kimi Code
+/// CLI): the
 /// replay says what it wants of a name and a description, in its own words, so YAML's reading
 /// of them (which would contradict it: `description: 123` is the string "123" to both) is off;
 /// neither checks a name's characters or its folder.

@@ -1,7 +1,9 @@
 //! ## What it checks
 //! `type`, when present and not empty, is `standard` or `flow`, under the clients that read the
 //! field and refuse any other value (Kimi Code CLI's `parse_skill_text`). Elsewhere `type` is
-//! an unknown field, which `unknown-field` reports; this rule reports only where it is a gate.
+//! an unknown field, which `unknown-field` reports; this rule reports only where the client
+//! reads `type` (under Kimi Code CLI, whose loader is replayed, as the advice that carries the
+//! fix beside the replay's refusal).
 //! ## Why it matters
 //! Skills written for other tools use `type` for their own categories (`type: technique`,
 //! `type: fuzzer`); Kimi Code CLI raises `Invalid skill type` and skips the skill.
@@ -25,7 +27,9 @@ pub static META: RuleMeta = RuleMeta {
 };
 
 pub fn check(cx: &mut Cx) {
-    if !cx.profile.is_gate(META.name) {
+    // Only where the client reads the field; where its loader is replayed (Kimi Code CLI), the
+    // replay's refusal is the verdict and this finding is the advice that carries the fix.
+    if !cx.profile.is_gate(META.name) && !cx.profile.fields.known().contains(&"type") {
         return;
     }
     let Some(node) = cx.field("type") else {
