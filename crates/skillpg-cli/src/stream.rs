@@ -140,6 +140,13 @@ pub(crate) fn check_streamed(
         }
     }
     let (mut ok, mut ignored) = (true, 0);
+    // A folder of skills (a registry given as one folder) is read a skill folder at a time, in
+    // the order reading it whole gives them: memory holds the skills in flight, not the folder.
+    let paths: Vec<PathBuf> = paths
+        .iter()
+        .flat_map(|p| skillpg_fs::skill_folders_within(p).unwrap_or_else(|| vec![p.clone()]))
+        .collect();
+    let paths = &paths;
     // A few inputs per core at a time: enough to keep every core busy, few enough to bound
     // memory by the largest of them.
     let chunk = rayon::current_num_threads().max(1) * 4;

@@ -182,6 +182,47 @@ fn walk(
     }
 }
 
+/// The skill folders a folder of skills holds (a registry given as one folder), found without
+/// reading a file: each folder with a `SKILL.md` (or `skill.md`) is one, and is not looked into
+/// further; `.git` and `node_modules` are passed over, as [`read_path`] does. `None` where
+/// `path` is no folder, is a skill itself, or holds no skill folder: it is read as it is. Read
+/// one by one, in this order (the discovery's: by relative path), these give the skills
+/// [`read_path`] gives for the whole folder, so a streamed check holds one skill at a time.
+pub fn skill_folders_within(path: &Path) -> Option<Vec<PathBuf>> {
+    let is_skill = |dir: &Path| dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file();
+    if !path.is_dir() || is_skill(path) {
+        return None;
+    }
+    let mut found: Vec<String> = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(path.join(&rel)) else {
+            // An unreadable folder is a finding of the whole input's reading: read it whole.
+            return None;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == ".git" || name == "node_modules" {
+                continue;
+            }
+            if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            let sub = rel.join(&name);
+            if is_skill(&path.join(&sub)) {
+                found.push(sub.to_string_lossy().replace('\\', "/"));
+            } else {
+                stack.push(sub);
+            }
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    found.sort();
+    Some(found.into_iter().map(|rel| path.join(rel)).collect())
+}
+
 /// At most `limit` bytes of the file at `path`, read before anything of its size is allocated
 /// (a special file such as `/dev/zero` ends there too).
 pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
