@@ -288,20 +288,9 @@ fn every_oracle_client_agrees_on_the_corpus() {
     );
 }
 
-/// A tiny deterministic generator (xorshift), so the cases are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-}
+#[path = "../../skillpg-core/tests/generator/mod.rs"]
+mod generator;
+use generator::Rng;
 
 /// One generated skill folder: its name, its SKILL.md's file name and bytes.
 struct Case {

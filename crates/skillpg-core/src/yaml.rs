@@ -201,20 +201,29 @@ fn exponent(e: &str, sign_required: bool) -> bool {
     !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())
 }
 
+/// A float's text as every resolver reads it first: `Err(true)` for an infinity or NaN,
+/// `Err(false)` for an exponent the resolver refuses (`sign_required`: PyYAML's
+/// `[eE][-+][0-9]+`, else `[eE][-+]?[0-9]+`), else the mantissa without its sign and whether an
+/// exponent followed.
+fn float_split(v: &str, sign_required: bool) -> Result<(&str, bool), bool> {
+    let u = unsigned(v);
+    if matches!(u, ".inf" | ".Inf" | ".INF") || matches!(v, ".nan" | ".NaN" | ".NAN") {
+        return Err(true);
+    }
+    match u.find(['e', 'E']) {
+        Some(i) if exponent(&u[i + 1..], sign_required) => Ok((&u[..i], true)),
+        Some(_) => Err(false),
+        None => Ok((u, false)),
+    }
+}
+
 /// PyYAML's float: `[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)? | \.[0-9_]+(?:[eE][-+][0-9]+)?
 /// | [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]* | [-+]?\.(?:inf|Inf|INF) | \.(?:nan|NaN|NAN)`.
 fn pyyaml_float(v: &str) -> bool {
-    let u = unsigned(v);
-    if matches!(u, ".inf" | ".Inf" | ".INF") || matches!(v, ".nan" | ".NaN" | ".NAN") {
-        return true;
-    }
-    let (mantissa, exp) = match u.find(['e', 'E']) {
-        Some(i) => (&u[..i], Some(&u[i + 1..])),
-        None => (u, None),
+    let (mantissa, has_exponent) = match float_split(v, true) {
+        Ok(parts) => parts,
+        Err(special) => return special,
     };
-    if exp.is_some_and(|e| !exponent(e, true)) {
-        return false;
-    }
     let Some(dot) = mantissa.find('.') else {
         return false;
     };
@@ -222,7 +231,7 @@ fn pyyaml_float(v: &str) -> bool {
     let fraction_ok = fraction.chars().all(|c| c.is_ascii_digit() || c == '_');
     if whole.is_empty() {
         // `\.[0-9_]+`, unsigned only.
-        return v == u && !fraction.is_empty() && fraction_ok;
+        return !v.starts_with(['-', '+']) && !fraction.is_empty() && fraction_ok;
     }
     if !whole.starts_with(|c: char| c.is_ascii_digit()) || !fraction_ok {
         return false;
@@ -230,7 +239,7 @@ fn pyyaml_float(v: &str) -> bool {
     match whole.find(':') {
         None => whole.chars().all(|c| c.is_ascii_digit() || c == '_'),
         Some(i) => {
-            exp.is_none()
+            !has_exponent
                 && whole[..i].chars().all(|c| c.is_ascii_digit() || c == '_')
                 && sexagesimal_tail(&whole[i..])
         }
@@ -279,17 +288,10 @@ fn js_yaml_float(v: &str, v4: bool) -> bool {
     if v.ends_with('_') {
         return false;
     }
-    let u = unsigned(v);
-    if matches!(u, ".inf" | ".Inf" | ".INF") || matches!(v, ".nan" | ".NaN" | ".NAN") {
-        return true;
-    }
-    let (mantissa, exp) = match u.find(['e', 'E']) {
-        Some(i) => (&u[..i], Some(&u[i + 1..])),
-        None => (u, None),
+    let (mantissa, has_exponent) = match float_split(v, false) {
+        Ok(parts) => parts,
+        Err(special) => return special,
     };
-    if exp.is_some_and(|e| !exponent(e, false)) {
-        return false;
-    }
     let (whole, fraction) = match mantissa.find('.') {
         Some(d) => (&mantissa[..d], Some(&mantissa[d + 1..])),
         None => (mantissa, None),
@@ -297,7 +299,9 @@ fn js_yaml_float(v: &str, v4: bool) -> bool {
     let fraction_ok = fraction.is_none_or(|f| f.chars().all(|c| c.is_ascii_digit() || c == '_'));
     if whole.is_empty() {
         // `\.[0-9_]+(?:[eE][-+]?[0-9]+)?`, unsigned only.
-        return v == u && fraction.is_some_and(|f| !f.is_empty()) && fraction_ok;
+        return !v.starts_with(['-', '+'])
+            && fraction.is_some_and(|f| !f.is_empty())
+            && fraction_ok;
     }
     if !fraction_ok {
         return false;
@@ -306,7 +310,7 @@ fn js_yaml_float(v: &str, v4: bool) -> bool {
         // Sexagesimal floats (js-yaml 3 only) need a dot and no exponent.
         return !v4
             && fraction.is_some()
-            && exp.is_none()
+            && !has_exponent
             && whole.starts_with(|c: char| c.is_ascii_digit())
             && whole[..i].chars().all(|c| c.is_ascii_digit() || c == '_')
             && sexagesimal_tail(&whole[i..]);
@@ -380,28 +384,19 @@ fn core_int(v: &str) -> bool {
 /// The core schema's float: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, or an
 /// infinity or NaN.
 fn is_core_float(v: &str) -> bool {
-    let body = unsigned(v);
-    if matches!(body, ".inf" | ".Inf" | ".INF") || matches!(v, ".nan" | ".NaN" | ".NAN") {
-        return true;
-    }
-    let (mantissa, exponent) = match body.find(['e', 'E']) {
-        Some(i) => (&body[..i], Some(&body[i + 1..])),
-        None => (body, None),
+    let mantissa = match float_split(v, false) {
+        Ok((mantissa, _)) => mantissa,
+        Err(special) => return special,
     };
-    let exponent_ok = exponent.is_none_or(|e| {
-        let d = e.strip_prefix(['-', '+']).unwrap_or(e);
-        !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())
-    });
     let (whole, fraction) = match mantissa.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (mantissa, None),
     };
     let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
-    let mantissa_ok = match fraction {
+    match fraction {
         Some(f) => digits(whole) && digits(f) && !(whole.is_empty() && f.is_empty()),
         None => !whole.is_empty() && digits(whole),
-    };
-    mantissa_ok && exponent_ok
+    }
 }
 
 /// A YAML node.

@@ -20,20 +20,8 @@ use std::process::Command;
 
 use skillpg_core::{BundleFile, Severity, SkillBundle, analyze, check, profile};
 
-/// A tiny deterministic generator (xorshift), so the cases are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-}
+mod generator;
+use generator::Rng;
 
 struct Case {
     id: String,

@@ -31,23 +31,8 @@ fn oracles() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../oracles")
 }
 
-/// A tiny deterministic generator (xorshift), so the cases are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-    fn chance(&mut self, in_n: u64) -> bool {
-        self.next().is_multiple_of(in_n)
-    }
-}
+mod generator;
+use generator::Rng;
 
 /// The values a field gets, in every class.
 const VALUES: &[&str] = &[
