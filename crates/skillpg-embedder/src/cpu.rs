@@ -46,7 +46,7 @@ pub fn gelu(x: &mut [f32]) {
 /// `erf` to about 1e-7, in f64 (Numerical Recipes' fit, `skillpg_math::erfc`): the reference
 /// the fast GELU is held to.
 pub fn erf(x: f32) -> f32 {
-    (1.0 - skillpg_math::erfc(x as f64)) as f32
+    skillpg_math::erf(x as f64) as f32
 }
 
 /// Multi-head self-attention without a mask: `q`, `k`, `v` are `[seq, heads · head_dim]`.
