@@ -873,3 +873,31 @@ fn kimi_code_cli_refuses_almost_nothing_and_describes_a_skill_by_its_first_line(
         "No description provided."
     );
 }
+
+/// Issue 48: every profile names what it models: a release (`1.52.0`), a commit (`18348889`),
+/// or says that its source names none.
+#[test]
+fn every_profile_names_the_version_or_commit_it_models() {
+    let names_one = |s: &str| {
+        let release = s
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .any(|w| {
+                w.split('.').filter(|p| !p.is_empty()).count() >= 2
+                    && w.split('.').all(|p| p.chars().all(|c| c.is_ascii_digit()))
+            });
+        let commit = s.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+            w.len() >= 7
+                && w.chars().all(|c| c.is_ascii_hexdigit())
+                && w.chars().any(|c| c.is_ascii_digit())
+        });
+        release || commit || s.contains("name no") || s.contains("naming no")
+    };
+    for p in profile::ALL {
+        assert!(
+            names_one(p.as_of),
+            "{}'s as_of names no release or commit: {}",
+            p.key,
+            p.as_of
+        );
+    }
+}

@@ -183,7 +183,7 @@ pub static KILO_CODE: Profile = Profile {
     key: "kilo-code",
     title: "Kilo Code",
     short: "Kilo Code",
-    as_of: "Kilo-Org/kilocode src/services/skills/SkillsManager.ts (Roo Code's checks), as read for clients.md (December 2026); Roo Code's file re-read 2026-12-04",
+    as_of: "Kilo-Org/kilocode src/services/skills/SkillsManager.ts (Roo Code's checks, kilocode-legacy), as read for clients.md (December 2026), modelled by Roo Code's file at 18348889, re-read 2026-12-04; the main line, `@kilocode/cli` 7.8.1, is an OpenCode fork",
     source_url: "https://github.com/Kilo-Org/kilocode/blob/main/src/services/skills/SkillsManager.ts",
     other_versions: "Models the Roo Code fork's `SkillsManager.ts`, which lives on in `kilocode-legacy`. Kilo Code's main line is now an OpenCode fork (`packages/opencode/src/skill/index.ts`), for which the `opencode` profile's verdicts apply (10 of 34 test skills differ)",
     ..ROO_CODE
@@ -1007,7 +1007,7 @@ pub static AUGMENT: Profile = Profile {
     key: "augment",
     title: "Augment (Auggie)",
     short: "Augment",
-    as_of: "docs.augmentcode.com/cli/skills, read 2026-12-04 (documentation only; the loader is not public)",
+    as_of: "docs.augmentcode.com/cli/skills for Auggie, `@augmentcode/auggie` 0.36.0 the npm release then (shared/reference/clients.md), read 2026-12-04 (documentation only; the loader is not public)",
     yaml: YamlDialect::PyYaml,
     split: SplitRule::SpecText,
     fields: FieldSet::Spec,
@@ -1121,7 +1121,7 @@ pub static COPILOT_CLI: Profile = Profile {
     key: "copilot-cli",
     title: "GitHub Copilot CLI",
     short: "Copilot CLI",
-    as_of: "github/copilot-cli#2314 and microsoft/GitHub-Copilot-for-Azure#1138 (the 15,000-character catalog), with Copilot's documented rules, read 2026-12-04",
+    as_of: "github/copilot-cli#2314 and microsoft/GitHub-Copilot-for-Azure#1138 (the 15,000-character catalog), with Copilot's documented rules, for `@github/copilot` 1.0.102 the npm release then (a native binary, not run; shared/reference/clients.md), read 2026-12-04",
     listing: Some(COPILOT_CLI_LISTING),
     source_url: "https://github.com/github/copilot-cli/issues/2314",
     ..super::COPILOT
