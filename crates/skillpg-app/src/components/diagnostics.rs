@@ -13,13 +13,14 @@ use super::ctx;
 #[component]
 pub fn VerdictTable() -> impl IntoView {
     let c = ctx();
+    let selected = c.slice(|s| s.selected);
     // The skills whose columns are shown: all of a few, else a window around the selected one.
-    let columns = move || {
+    let columns = Memo::new(move |_| {
         let total = c.computed.with(|k| k.analyses.len());
-        crate::state::matrix_columns(c.state.with(|s| s.selected), total)
-    };
-    let names = move || {
-        let shown = columns();
+        crate::state::matrix_columns(selected.get(), total)
+    });
+    let names = Memo::new(move |_| {
+        let shown = columns.get();
         c.computed.with(|k| {
             k.analyses[shown.clone()]
                 .iter()
@@ -27,10 +28,10 @@ pub fn VerdictTable() -> impl IntoView {
                 .map(|(a, i)| (i, a.display_name().to_owned()))
                 .collect::<Vec<_>>()
         })
-    };
+    });
     let caption = move || {
         let total = c.computed.with(|k| k.analyses.len());
-        let shown = columns();
+        let shown = columns.get();
         let mut text = format!(
             "Each skill under {} clients' own rules; choose a cell for its findings",
             skillpg_core::profile::ALL.len()
@@ -53,18 +54,37 @@ pub fn VerdictTable() -> impl IntoView {
                     <tr>
                         <th scope="col">"Client"</th>
                         {move || {
-                            let selected = c.state.with(|s| s.selected);
-                            names().into_iter().map(|(i, name)| view! {
-                                <th scope="col" class="skill-col" class:selected={i == selected}>{name}</th>
+                            names.get().into_iter().map(|(i, name)| view! {
+                                <th scope="col" class="skill-col" class:selected=move || i == selected.get()>{name}</th>
                             }).collect_view()
                         }}
                         <th scope="col" data-testid="listing-col">"Listing"</th>
                     </tr>
                 </thead>
-                <tbody>{move || rows(c, columns())}</tbody>
+                <tbody>{move || rows(c, columns.get(), selected)}</tbody>
             </table>
         </div>
     }
+}
+
+/// The matrix's cells for the shown columns, a row per client in `profile::ALL`'s order.
+fn shown_cells(
+    computed: &crate::Computed,
+    columns: &std::ops::Range<usize>,
+) -> Vec<Vec<skillpg_report::ClientCellJson>> {
+    let total = computed.analyses.len();
+    let shown = columns.start.min(total)..columns.end.min(total);
+    computed
+        .checks
+        .iter()
+        .map(|(_, per_skill)| {
+            computed.analyses[shown.clone()]
+                .iter()
+                .zip(&per_skill[shown.clone()])
+                .map(|(a, diags)| skillpg_report::client_cell(a, diags))
+                .collect()
+        })
+        .collect()
 }
 
 /// Where to put the loaded skills for the chosen client (its row in the matrix): the folders it
@@ -121,49 +141,41 @@ pub fn WhereToPut() -> impl IntoView {
 /// agents): its title (choosing it shows its findings) and a link to its source (dated in its
 /// title), a cell per shown skill (`columns`), and what its listing of the skills installed
 /// together costs.
-fn rows(c: super::Ctx, columns: std::ops::Range<usize>) -> impl IntoView {
+/// The matrix's body for `columns`: made again only when the columns change. A keystroke
+/// changes a few cells (the edited skill's, under each client); each cell follows its own memo,
+/// so only those are made again (the whole table was, a fifth of a keystroke with a thousand
+/// skills).
+fn rows(c: super::Ctx, columns: std::ops::Range<usize>, selected: Memo<usize>) -> impl IntoView {
     use skillpg_core::profile::{ALL, GROUPS};
-    let computed = c.computed.get();
-    let (selected, current) = c.state.with(|s| (s.selected, s.profile.clone()));
-    // Only the shown columns' cells are made (a thousand skills under every client was 25,000
-    // cells a keystroke, of which a dozen columns show).
-    let shown =
-        columns.start.min(computed.analyses.len())..columns.end.min(computed.analyses.len());
-    let mut rows: Vec<_> = computed
-        .checks
-        .iter()
-        .map(|(_, per_skill)| {
-            computed.analyses[shown.clone()]
-                .iter()
-                .zip(&per_skill[shown.clone()])
-                .map(|(a, diags)| skillpg_report::client_cell(a, diags))
-                .collect::<Vec<_>>()
-        })
-        .zip(ALL.iter())
-        .map(Some)
-        .collect();
-    let listings = c.catalog.with(|k| k.listings.clone());
+    let cells = {
+        let columns = columns.clone();
+        Memo::new(move |_| c.computed.with(|k| shown_cells(k, &columns)))
+    };
+    let current = c.slice(|s| s.profile.clone());
+    let empty = Memo::new(move |_| c.computed.with(|k| k.analyses.is_empty()));
     let span = (columns.len().max(1) + 2).to_string();
     GROUPS
         .iter()
         .map(|(group, keys)| {
             let members = keys.iter().filter_map(|key| {
                 let at = ALL.iter().position(|p| p.key == *key)?;
-                let (row, p) = rows.get_mut(at)?.take()?;
+                let p = ALL[at];
                 let key = p.key;
-                let listing = listings.iter().find(|l| l.client == key).map(listing_cell).unwrap_or_else(|| "–".to_owned());
+                let listing = move || c.catalog.with(|k| k.listings.iter().find(|l| l.client == key).map(listing_cell)).unwrap_or_else(|| "–".to_owned());
                 // Nothing loaded, nothing to judge: no verdict rather than "loads".
-                let empty = row.is_empty().then(|| view! { <td class="cell selected"><span class="verdict">"no skill loaded"</span></td> });
-                let cells = row.into_iter().zip(shown.clone())
-                    .map(|(cell, i)| view! { <Cell key=key index=i cell=cell selected={i == selected}/> }).collect_view();
+                let nothing = move || empty.get().then(|| view! { <td class="cell selected"><span class="verdict">"no skill loaded"</span></td> });
+                let cells = columns.clone().enumerate().map(|(j, i)| {
+                    let cell = Memo::new(move |_| cells.with(|m| m.get(at).and_then(|row| row.get(j)).cloned()));
+                    move || cell.get().map(|cell| view! { <Cell key=key index=i cell=cell selected=Signal::derive(move || i == selected.get())/> })
+                }).collect_view();
                 Some(view! {
-                    <tr class:current={current == key} data-testid=format!("verdict-{key}")>
+                    <tr class:current=move || current.with(|k| k == key) data-testid=format!("verdict-{key}")>
                         <th scope="row">
                             <button class="client" title=p.title on:click=move |_| c.state.update(|s| s.profile = key.to_owned())>{p.short}</button>
                             <a class="source" href=p.source_url target="_blank" rel="noopener noreferrer" title=format!("{}: its source ({})", p.title, p.as_of)
                                 aria-label=format!("{}'s source", p.title)>"↗"</a>
                         </th>
-                        {empty}{cells}
+                        {nothing}{cells}
                         <td class="listing" data-testid=format!("listing-{key}")>{listing}</td>
                     </tr>
                 })
@@ -207,7 +219,7 @@ fn Cell(
     key: &'static str,
     index: usize,
     cell: skillpg_report::ClientCellJson,
-    selected: bool,
+    #[prop(into)] selected: Signal<bool>,
 ) -> impl IntoView {
     let c = ctx();
     let id = format!("reason-{key}-{index}");
@@ -224,7 +236,7 @@ fn Cell(
     });
     let described = (!cell.loads).then(|| id.clone());
     view! {
-        <td class="cell" class:bad={!cell.loads} class:selected=selected data-testid=format!("cell-{key}-{index}")>
+        <td class="cell" class:bad={!cell.loads} class:selected=move || selected.get() data-testid=format!("cell-{key}-{index}")>
             <button class="verdict-button" aria-label=label aria-describedby=described
                 on:click=move |_| c.state.update(|s| { s.selected = index; s.profile = key.to_owned(); })>
                 <span aria-hidden="true">{mark}" "</span><span class="verdict">{verdict}</span>
@@ -243,7 +255,7 @@ pub fn CatalogFindings() -> impl IntoView {
         <div class="catalog-findings" data-testid="catalog-findings">
             <label>
                 <input type="checkbox" data-testid="installed-together"
-                    prop:checked=move || c.state.with(|s| s.together())
+                    prop:checked=c.slice(|s| s.together())
                     on:change=move |ev| { let on = event_target_checked(&ev); c.state.update(|s| s.installed_together = Some(on)); }/>
                 " Installed together (check the loaded skills as one catalog)"
             </label>
@@ -255,7 +267,7 @@ pub fn CatalogFindings() -> impl IntoView {
                     "Context window "
                     <input type="number" data-testid="context-window" inputmode="numeric"
                         min=*crate::state::CONTEXT_WINDOW_RANGE.start() max=*crate::state::CONTEXT_WINDOW_RANGE.end() step="1000"
-                        prop:value=move || c.state.with(|s| s.window().to_string())
+                        prop:value=c.slice(|s| s.window().to_string())
                         on:change=move |ev| {
                             if let Ok(w) = event_target_value(&ev).trim().parse::<usize>() {
                                 let range = crate::state::CONTEXT_WINDOW_RANGE;

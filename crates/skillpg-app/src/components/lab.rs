@@ -720,7 +720,7 @@ pub fn LabPanel() -> impl IntoView {
                 <button data-testid="lab-export-evals" on:click=export_evals>"Export the eval set (skill-creator JSON)"</button>
             </div>
             <label for="lab-evals">{move || format!("Eval set for {}: one query a line, `+ query` should trigger it, `- query` should not", selected_name())}</label>
-            <textarea id="lab-evals" data-testid="lab-evals" rows="8" prop:value=move || c.state.with(|s| s.lab_evals())
+            <textarea id="lab-evals" data-testid="lab-evals" rows="8" prop:value=c.slice(|s| s.lab_evals())
                 on:input=move |ev| {
                     let v = event_target_value(&ev);
                     if let Some(Err(why)) = c.state.try_update(|s| s.type_lab_evals(v)) {
@@ -733,16 +733,16 @@ pub fn LabPanel() -> impl IntoView {
                 }></textarea>
             <EvalSetErrors lab=lab/>
             <div class="controls">
-                <label>"Seed " <input type="number" min="0" step="1" data-testid="lab-seed" prop:value=move || c.state.with(|s| s.lab.seed.to_string())
+                <label>"Seed " <input type="number" min="0" step="1" data-testid="lab-seed" prop:value=c.slice(|s| s.lab.seed.to_string())
                     on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { c.state.update(|s| s.lab.seed = v); lab.clear(); } }/></label>
                 <span>{move || c.state.with(|s| format!("{:.0}% of each kind held out for validation", s.lab.holdout * 100.0))}</span>
-                <label><input type="checkbox" data-testid="lab-decoder" prop:checked=move || c.state.with(|s| s.lab.decoder)
+                <label><input type="checkbox" data-testid="lab-decoder" prop:checked=c.slice(|s| s.lab.decoder)
                     on:change=move |ev| { let on = event_target_checked(&ev); c.state.update(|s| s.lab.decoder = on); lab.clear(); }/>
                     " On the decoder loaded below"</label>
                 <Show when=move || c.state.with(|s| s.lab.decoder)>
-                    <label>"Runs " <input type="number" min="1" max=lab_run::MAX_RUNS step="1" data-testid="lab-runs" prop:value=move || c.state.with(|s| s.lab.runs.to_string())
+                    <label>"Runs " <input type="number" min="1" max=lab_run::MAX_RUNS step="1" data-testid="lab-runs" prop:value=c.slice(|s| s.lab.runs.to_string())
                         on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<usize>() { c.state.update(|s| s.lab.runs = v.clamp(1, lab_run::MAX_RUNS)); } }/></label>
-                    <label>"Temperature " <input type="number" min="0" max="2" step="0.1" data-testid="lab-temperature" prop:value=move || c.state.with(|s| format!("{:.1}", s.lab.temperature))
+                    <label>"Temperature " <input type="number" min="0" max="2" step="0.1" data-testid="lab-temperature" prop:value=c.slice(|s| format!("{:.1}", s.lab.temperature))
                         on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<f32>() { c.state.update(|s| s.lab.temperature = if v.is_finite() { v.clamp(0.0, 2.0) } else { 0.7 }); } }/></label>
                 </Show>
                 <button data-testid="lab-run" on:click=move |_| lab.start() disabled=move || lab.ui.loading.get() || lab.work.is_working()>{move || if lab.work.is_working() { "Running…" } else { "Run the eval set" }}</button>
@@ -1090,7 +1090,7 @@ fn Draft(lab: Lab) -> impl IntoView {
             <div><h4>"Description as written"</h4><p class="lab-description">{current}</p></div>
             <div>
                 <label for="lab-draft"><h4>"Draft"</h4></label>
-                <textarea id="lab-draft" data-testid="lab-draft" rows="5" prop:value=move || c.state.with(|s| s.lab.draft.clone())
+                <textarea id="lab-draft" data-testid="lab-draft" rows="5" prop:value=c.slice(|s| s.lab.draft.clone())
                     on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.lab.draft = v); }></textarea>
                 <button data-testid="lab-try-draft" on:click=move |_| lab.try_draft()>"Try the draft"</button>
             </div>

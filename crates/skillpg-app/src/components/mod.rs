@@ -62,6 +62,18 @@ pub struct Ctx {
 pub const LAZY_VIEWS_ABOVE: usize = 50;
 
 impl Ctx {
+    /// One part of the state, as a memo: its readers run again only when that part changes.
+    /// Every view is mounted (hidden ones too), and the state changes on every keystroke (the
+    /// text is in it): a `prop:value` bound to the whole state set every box's value again,
+    /// a text area's included, on every keystroke.
+    pub fn slice<T: PartialEq + Clone + Send + Sync + 'static>(
+        self,
+        part: impl Fn(&PageState) -> T + Send + Sync + 'static,
+    ) -> Memo<T> {
+        let state = self.state;
+        Memo::new(move |_| state.with(&part))
+    }
+
     /// Whether view `v`'s lists of every skill are made now: always with a few skills, else
     /// while `v` shows.
     pub fn builds(self, v: crate::state::View) -> bool {

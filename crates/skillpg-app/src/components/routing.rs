@@ -199,7 +199,7 @@ fn Requests() -> impl IntoView {
             <input type="file" class="visually-hidden" accept=".json,.txt" data-testid="routing-import" on:change=import/>
         </label>
         <label for="routing-requests">"Requests: one per line, optionally `request => expected-skill` (or NONE); or a JSON list in skill-creator's or the multi-skill format"</label>
-        <textarea id="routing-requests" data-testid="routing-requests" rows="8" prop:value=move || c.state.with(|s| s.routing.requests.clone())
+        <textarea id="routing-requests" data-testid="routing-requests" rows="8" prop:value=c.slice(|s| s.routing.requests.clone())
             on:input=move |ev| { let v = event_target_value(&ev); c.state.update(|s| s.routing.requests = v); }></textarea>
     }
 }
