@@ -5,13 +5,13 @@
 //!
 //! The embedding model's cosines are computed once by `skillpg bench-preview` and kept in
 //! `bench/scores-minilm-i8.json`; everything here is recomputed from them (and BM25 from the
-//! text), so a test holds the page's constants ([`MINILM_CONFIDENCE`], [`BENCHMARK_LINE`],
+//! text), so a test holds the page's constants ([`MINILM_CHANCE`], [`BENCHMARK_LINE`],
 //! [`LESSON_LINE`]) to the stored scores.
 
 use serde::{Deserialize, Serialize};
 use skillpg_stats::{Paired, Z95, wilson};
 
-use crate::bench::{Bm25, ConfidenceBin, Split, Suite, Tally, chance, lead, rank_of, reliability};
+use crate::bench::{Bm25, ChanceModel, Split, Suite, Tally, lead, rank_of, reliability};
 use crate::decide::Thresholds;
 use crate::skills::{RouteSkill, thin};
 
@@ -39,43 +39,22 @@ pub struct StoredScores {
 /// The stored scores of the page's model (int8 weights, integer kernel).
 pub const STORED_MINILM_I8: &str = include_str!("../bench/scores-minilm-i8.json");
 
-/// The page's reliability table: fitted by [`fit_confidence`] on every suite's stored scores
-/// (a test recomputes it). The chance that the embedding preview's first pick is the
-/// intended skill, by its lead in cosine over the second.
-pub const MINILM_CONFIDENCE: &[ConfidenceBin] = &[
-    ConfidenceBin {
-        below: 0.029206246,
-        right: 11,
-        n: 31,
+/// The page's chance model: fitted by [`fit_confidence`] on every suite's stored scores (a
+/// test recomputes it). The chance that the embedding preview's first pick is the intended
+/// skill, by its lead in cosine over the second.
+pub const MINILM_CHANCE: ChanceModel = ChanceModel {
+    fit: skillpg_stats::Logistic {
+        a: -2.115168409209755,
+        b: 10.27967793582809,
     },
-    ConfidenceBin {
-        below: 0.06396741,
-        right: 19,
-        n: 31,
-    },
-    ConfidenceBin {
-        below: 0.1117543,
-        right: 25,
-        n: 31,
-    },
-    ConfidenceBin {
-        below: 0.18511868,
-        right: 29,
-        n: 31,
-    },
-    ConfidenceBin {
-        below: f32::INFINITY,
-        right: 31,
-        n: 31,
-    },
-];
+};
 
 /// The routing view's one line on how the preview did on the benchmark (a test recomputes it).
-pub const BENCHMARK_LINE: &str = "On 175 public tasks from 5 skill suites, its first pick was the intended skill 74% of the time and one of its first three 88%; it said NONE for 30% of the prompts no skill should take.";
+pub const BENCHMARK_LINE: &str = "On 357 public tasks from 7 skill suites, its first pick was the intended skill 61% of the time and one of its first three 81%; it said NONE for 27% of the prompts no skill should take.";
 
 /// The chapter's lesson on the benchmark's real suites, in the routing view beside the sample's
 /// own A/B reading (a test recomputes it).
-pub const LESSON_LINE: &str = "On real suites: where the authors kept their first one-line descriptions, those put the intended skill first for 15 of 26 tasks and the descriptions they settled on for 24 (paired sign test p = 0.004). Cutting every description to its first clause, as \"Thin it\" does, changed 18 of 155 first picks on the benchmark. It cost most on novotnyllc/dotnet-marketplace@0fa3118 (130 skills): 39 of 55 right as written, 31 thinned (p = 0.008).";
+pub const LESSON_LINE: &str = "On real suites: where the authors kept their first one-line descriptions, those put the intended skill first for 15 of 26 tasks and the descriptions they settled on for 24 (paired sign test p = 0.004). Cutting every description to its first clause, as \"Thin it\" does, changed 75 of 335 first picks on the benchmark: 64 were right only as written, 11 only thinned (p < 0.001). It cost most on ZhangHanDong/rust-skills (34 skills): 51 of 112 right as written, 21 thinned (p < 0.001).";
 
 /// [`LESSON_LINE`] from the stored scores: the suites that keep their authors' first, short
 /// descriptions against the ones they settled on, and the chapter's mechanical thinning on
@@ -86,7 +65,7 @@ pub fn lesson_line(suites: &[Suite], stored: &StoredScores) -> String {
         per_task_right(s, scores, set, Candidate::Embedding, t)
     };
     let mut authors = Paired::default();
-    let (mut cut_changed, mut cut_n) = (0u64, 0u64);
+    let mut cut_all = Paired::default();
     // The suite where the first clause alone lost most: (its paired table, suite, skills).
     let mut worst: Option<(Paired, &Suite)> = None;
     for s in suites {
@@ -98,8 +77,10 @@ pub fn lesson_line(suites: &[Suite], stored: &StoredScores) -> String {
             &written,
             &embedding(s, &sc.thinned, DescriptionSet::Thinned),
         );
-        cut_n += written.len() as u64;
-        cut_changed += cut.only_a + cut.only_b;
+        cut_all.both += cut.both;
+        cut_all.only_a += cut.only_a;
+        cut_all.only_b += cut.only_b;
+        cut_all.neither += cut.neither;
         let net = |p: &Paired| p.only_a as i64 - p.only_b as i64;
         if worst.is_none_or(|(w, _)| net(&cut) > net(&w)) {
             worst = Some((cut, s));
@@ -116,38 +97,90 @@ pub fn lesson_line(suites: &[Suite], stored: &StoredScores) -> String {
         .filter(|(p, _)| p.only_a > p.only_b)
         .map(|(p, s)| {
             format!(
-                " It cost most on {} ({} skills): {} of {} right as written, {} thinned (p = {:.3}).",
+                " It cost most on {} ({} skills): {} of {} right as written, {} thinned ({}).",
                 s.suite,
                 s.skills.len(),
                 p.both + p.only_a,
                 p.both + p.only_a + p.only_b + p.neither,
                 p.both + p.only_b,
-                p.p_value()
+                p_words(p.p_value())
             )
         })
         .unwrap_or_default();
     let a = authors;
+    let c = cut_all;
     format!(
-        "On real suites: where the authors kept their first one-line descriptions, those put the intended skill first for {} of {} tasks and the descriptions they settled on for {} (paired sign test p = {:.3}). Cutting every description to its first clause, as \"Thin it\" does, changed {cut_changed} of {cut_n} first picks on the benchmark.{worst}",
+        "On real suites: where the authors kept their first one-line descriptions, those put the intended skill first for {} of {} tasks and the descriptions they settled on for {} (paired sign test {}). Cutting every description to its first clause, as \"Thin it\" does, changed {} of {} first picks on the benchmark: {} were right only as written, {} only thinned ({}).{worst}",
         a.both + a.only_b,
         a.both + a.only_a + a.only_b + a.neither,
         a.both + a.only_a,
-        a.p_value()
+        p_words(a.p_value()),
+        c.only_a + c.only_b,
+        c.both + c.only_a + c.only_b + c.neither,
+        c.only_a,
+        c.only_b,
+        p_words(c.p_value()),
+    )
+}
+
+/// A sign test's p as the lines print it: `p = 0.004`, or `p < 0.001` (never `p = 0.000`).
+fn p_words(p: f64) -> String {
+    if p < 0.001 {
+        "p < 0.001".to_owned()
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
+/// The routing view's line on the fusion against the preview, each side of the split (a test
+/// recomputes it).
+pub const FUSION_LINE: &str = "A fusion of it with BM25 (word overlap) put the intended skill first 122 against 106 of 173 (p = 0.011) on the suites the routers were compared on, and 108 against 101 of 162 (p = 0.281, no evidence either way) on the repositories kept apart. The page does not run the fusion yet.";
+
+/// [`FUSION_LINE`] from the stored scores: the fusion against the embedding preview, top-1
+/// paired per task, on the train suites and on the test suites.
+pub fn fusion_line(suites: &[Suite], split: &Split, stored: &StoredScores) -> String {
+    let side = |names: &[String]| {
+        let on = |s: &Suite| names.iter().any(|n| n == &s.suite);
+        let p = Paired::from_outcomes(
+            &first_right(suites, stored, Candidate::Fusion, on),
+            &first_right(suites, stored, Candidate::Embedding, on),
+        );
+        let n = p.both + p.only_a + p.only_b + p.neither;
+        let verdict = if p.p_value() < 0.05 {
+            ""
+        } else {
+            ", no evidence either way"
+        };
+        format!(
+            "{} against {} of {n} ({}{verdict})",
+            p.both + p.only_a,
+            p.both + p.only_b,
+            p_words(p.p_value())
+        )
+    };
+    format!(
+        "A fusion of it with BM25 (word overlap) put the intended skill first {} on the suites the routers were compared on, and {} on the repositories kept apart. The page does not run the fusion yet.",
+        side(&split.train),
+        side(&split.test)
     )
 }
 
 /// How many bins the reliability table is cut into before pooling.
 pub const CONFIDENCE_BINS: usize = 5;
 
+/// The groups the calibration on unseen repositories is judged in: deciles of the stated
+/// chance (the target: within 5 points in every decile of at least 30 tasks).
+pub const CALIBRATION_GROUPS: usize = 10;
+
 /// The lead (or, in the lab, the margin from a decision) below which the embedding preview
-/// cannot separate two outcomes: the upper bound of its reliability table's lowest bin.
+/// cannot separate two outcomes: where its first pick is more likely wrong than right.
 pub fn close_call_bound() -> f32 {
-    MINILM_CONFIDENCE.first().map_or(0.0, |b| b.below)
+    MINILM_CHANCE.close_below()
 }
 
-/// The leads below which a first pick is called a close call: the lowest bin of the table.
-pub fn is_close_call(table: &[ConfidenceBin], lead: f32) -> bool {
-    table.first().is_some_and(|b| lead < b.below)
+/// Whether a first pick with this lead is a close call under `model`.
+pub fn is_close_call(model: &ChanceModel, lead: f32) -> bool {
+    lead < model.close_below()
 }
 
 /// A suite's skills as a router sees them under one description set.
@@ -293,13 +326,13 @@ fn lead_pairs(
 /// The page's reliability table: fitted on every suite of the benchmark (the more suites, the
 /// less one suite's ease decides it); [`held_out_calibration`] says how well a table fitted
 /// this way states the chance on a repository it never saw.
-pub fn fit_confidence(suites: &[Suite], stored: &StoredScores) -> Vec<ConfidenceBin> {
-    reliability(&lead_pairs(suites, stored, |_| true), CONFIDENCE_BINS)
+pub fn fit_confidence(suites: &[Suite], stored: &StoredScores) -> Option<ChanceModel> {
+    ChanceModel::fit(&lead_pairs(suites, stored, |_| true))
 }
 
 /// Calibration on unseen repositories: for each repository, the table fitted on all the others
 /// states a chance for each of its tasks; the tasks of every repository, pooled and cut into
-/// `CONFIDENCE_BINS` groups by that stated chance, give each group's mean stated chance, its
+/// `CALIBRATION_GROUPS` groups by that stated chance, give each group's mean stated chance, its
 /// observed rate and its size.
 pub fn held_out_calibration(suites: &[Suite], stored: &StoredScores) -> Vec<(f64, f64, u64)> {
     let mut stated: Vec<(f64, bool)> = Vec::new();
@@ -307,21 +340,19 @@ pub fn held_out_calibration(suites: &[Suite], stored: &StoredScores) -> Vec<(f64
     repositories.sort_unstable();
     repositories.dedup();
     for r in repositories {
-        let table = reliability(
-            &lead_pairs(suites, stored, |s| s.repository() != r),
-            CONFIDENCE_BINS,
-        );
+        let Some(model) = ChanceModel::fit(&lead_pairs(suites, stored, |s| s.repository() != r))
+        else {
+            continue;
+        };
         for (lead, right) in lead_pairs(suites, stored, |s| s.repository() == r) {
-            if let Some(p) = chance(&table, lead) {
-                stated.push((p, right));
-            }
+            stated.push((model.chance(lead), right));
         }
     }
     stated.sort_by(|a, b| a.0.total_cmp(&b.0));
     let n = stated.len();
-    (0..CONFIDENCE_BINS)
+    (0..CALIBRATION_GROUPS)
         .filter_map(|k| {
-            let part = &stated[k * n / CONFIDENCE_BINS..(k + 1) * n / CONFIDENCE_BINS];
+            let part = &stated[k * n / CALIBRATION_GROUPS..(k + 1) * n / CALIBRATION_GROUPS];
             (!part.is_empty()).then(|| {
                 let m = part.len() as f64;
                 (
@@ -407,6 +438,7 @@ pub fn report(suites: &[Suite], split: &Split, stored: &StoredScores) -> String 
     let t = Thresholds::DEFAULT;
     let mut out = format!("Scores: {}. τ = {:.2} for NONE.\n\n", stored.model, t.tau);
     out.push_str(&candidates_table(suites, split, stored));
+    out.push_str(&split_table(suites, split, stored));
     out.push_str(&thin_table(suites, stored));
     out.push_str(&reliability_table(suites, stored));
     out.push_str(&format!("\n{}\n", benchmark_line(suites, stored)));
@@ -459,6 +491,108 @@ fn candidates_table(suites: &[Suite], split: &Split, stored: &StoredScores) -> S
     out
 }
 
+/// Whether each labelled task of the suites `keep` accepts had the intended skill first under
+/// candidate `c`, in one order (suite by suite, task by task) so two candidates pair up.
+fn first_right(
+    suites: &[Suite],
+    stored: &StoredScores,
+    c: Candidate,
+    keep: impl Fn(&Suite) -> bool,
+) -> Vec<bool> {
+    suites
+        .iter()
+        .filter(|s| keep(s))
+        .filter_map(|s| {
+            let sc = stored.suites.iter().find(|x| x.suite == s.suite)?;
+            let (_, pairs) = tally(
+                s,
+                &sc.as_written,
+                DescriptionSet::AsWritten,
+                c,
+                Thresholds::DEFAULT,
+            );
+            Some(pairs.into_iter().map(|p| p.1))
+        })
+        .flatten()
+        .collect()
+}
+
+/// Each side of the split: every candidate's top-1 counted per task (pooled) and per
+/// repository (each repository's rate, averaged: one large suite does not decide it), and
+/// each pair of candidates head to head, paired per task with the exact sign test.
+fn split_table(suites: &[Suite], split: &Split, stored: &StoredScores) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\nEach side of the split (top-1 on the labelled tasks; \"per repository\" averages each repository's rate):\n"
+    );
+    let _ = writeln!(
+        out,
+        "| side | router | pooled | per repository | worst repository |"
+    );
+    let _ = writeln!(out, "|---|---|---|---:|---:|");
+    let sides: [(&str, &[String]); 2] = [("train", &split.train), ("test", &split.test)];
+    for (side, names) in sides {
+        let on_side = |s: &Suite| names.iter().any(|n| n == &s.suite);
+        let mut repositories: Vec<&str> = suites
+            .iter()
+            .filter(|s| on_side(s))
+            .map(Suite::repository)
+            .collect();
+        repositories.sort_unstable();
+        repositories.dedup();
+        for c in Candidate::ALL {
+            let all = first_right(suites, stored, c, on_side);
+            let rates: Vec<f64> = repositories
+                .iter()
+                .map(|r| {
+                    let right =
+                        first_right(suites, stored, c, |s| on_side(s) && s.repository() == *r);
+                    right.iter().filter(|x| **x).count() as f64 / right.len().max(1) as f64
+                })
+                .collect();
+            let mean = rates.iter().sum::<f64>() / rates.len().max(1) as f64;
+            let worst = rates.iter().copied().fold(f64::INFINITY, f64::min);
+            let _ = writeln!(
+                out,
+                "| {side} | {} | {} | {:.0}% | {:.0}% |",
+                c.label(),
+                pct(all.iter().filter(|x| **x).count() as u64, all.len() as u64),
+                100.0 * mean,
+                100.0 * worst
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nHead to head (top-1, paired per task; b = right only under the first, c = only under the second):\n"
+    );
+    let _ = writeln!(out, "| side | first | second | b | c | sign test p |");
+    let _ = writeln!(out, "|---|---|---|---:|---:|---:|");
+    for (side, names) in sides {
+        let on_side = |s: &Suite| names.iter().any(|n| n == &s.suite);
+        for (i, a) in Candidate::ALL.iter().enumerate() {
+            for b in &Candidate::ALL[i + 1..] {
+                let p = Paired::from_outcomes(
+                    &first_right(suites, stored, *a, on_side),
+                    &first_right(suites, stored, *b, on_side),
+                );
+                let _ = writeln!(
+                    out,
+                    "| {side} | {} | {} | {} | {} | {:.3} |",
+                    a.label(),
+                    b.label(),
+                    p.only_a,
+                    p.only_b,
+                    p.p_value()
+                );
+            }
+        }
+    }
+    out
+}
+
 /// Rich against thin, paired per task, for every candidate and suite.
 fn thin_table(suites: &[Suite], stored: &StoredScores) -> String {
     use std::fmt::Write;
@@ -496,25 +630,48 @@ fn thin_table(suites: &[Suite], stored: &StoredScores) -> String {
 fn reliability_table(suites: &[Suite], stored: &StoredScores) -> String {
     use std::fmt::Write;
     let mut out = String::new();
+    let model = fit_confidence(suites, stored);
     let _ = writeln!(
         out,
-        "\nThe page's reliability table: the chance that the embedding preview's first pick is the intended skill, by its lead over the second, fitted on every suite:\n"
+        "\nThe page's chance model: the chance that the embedding preview's first pick is the intended skill, by its lead over the second, a logistic regression on the lead's square root fitted on every suite ({}). Read against the benchmark's picks, five groups by lead:\n",
+        model.map_or_else(
+            || "no fit".to_owned(),
+            |m| format!(
+                "a = {:.3}, b = {:.3}; a close call below a lead of {:.3}",
+                m.fit.a,
+                m.fit.b,
+                m.close_below()
+            )
+        )
     );
     let _ = writeln!(
         out,
-        "| lead below | stated chance | right / tasks | observed |"
+        "| lead below | stated chance (mean) | right / tasks | observed |"
     );
     let _ = writeln!(out, "|---|---:|---:|---:|");
-    for b in fit_confidence(suites, stored) {
+    let mut pairs = lead_pairs(suites, stored, |_| true);
+    pairs.retain(|p| p.0.is_finite());
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // The table's bins are contiguous runs of the pairs in lead order.
+    let mut start = 0usize;
+    for b in reliability(&pairs, CONFIDENCE_BINS) {
         let bound = if b.below.is_finite() {
             format!("{:.3}", b.below)
         } else {
             "∞".to_owned()
         };
+        let inside = &pairs[start..start + b.n as usize];
+        start += b.n as usize;
+        let stated = model.map_or_else(
+            || "–".to_owned(),
+            |m| {
+                let sum: f64 = inside.iter().map(|p| m.chance(p.0)).sum();
+                format!("{:.0}%", 100.0 * sum / inside.len().max(1) as f64)
+            },
+        );
         let _ = writeln!(
             out,
-            "| {bound} | {:.0}% | {} / {} | {:.0}% |",
-            100.0 * b.stated(),
+            "| {bound} | {stated} | {} / {} | {:.0}% |",
             b.right,
             b.n,
             100.0 * b.rate()
@@ -522,17 +679,27 @@ fn reliability_table(suites: &[Suite], stored: &StoredScores) -> String {
     }
     let _ = writeln!(
         out,
-        "\nIts calibration on repositories it never saw (each repository's tasks stated by the table fitted on the others, pooled and cut by the stated chance):\n"
+        "\nIts calibration on repositories it never saw (each repository's tasks stated by the model fitted on the others; pooled, sorted by the stated chance and cut into deciles; the observed rate with its Wilson 95% interval):\n"
     );
-    let _ = writeln!(out, "| tasks | stated chance (mean) | observed | gap |");
-    let _ = writeln!(out, "|---:|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "| tasks | stated chance (mean) | observed | gap | stated inside the interval |"
+    );
+    let _ = writeln!(out, "|---:|---:|---|---:|---|");
     for (stated, observed, n) in held_out_calibration(suites, stored) {
+        let right = (observed * n as f64).round() as u64;
+        let w = wilson(right, n, Z95);
         let _ = writeln!(
             out,
-            "| {n} | {:.0}% | {:.0}% | {:+.0} points |",
+            "| {n} | {:.0}% | {} | {:+.0} points | {} |",
             100.0 * stated,
-            100.0 * observed,
-            100.0 * (observed - stated)
+            pct(right, n),
+            100.0 * (observed - stated),
+            if (w.low..=w.high).contains(&stated) {
+                "yes"
+            } else {
+                "no"
+            }
         );
     }
     out
@@ -576,18 +743,40 @@ mod tests {
             assert_eq!(sc.as_written.len(), s.tasks.len());
             assert!(sc.as_written.iter().all(|row| row.len() == s.skills.len()));
         }
-        assert_eq!(fit_confidence(&suites, &stored), MINILM_CONFIDENCE);
+        let fit = fit_confidence(&suites, &stored).expect("right and wrong picks");
+        assert!(
+            (fit.fit.a - MINILM_CHANCE.fit.a).abs() < 1e-9
+                && (fit.fit.b - MINILM_CHANCE.fit.b).abs() < 1e-9,
+            "MINILM_CHANCE is out of date: the stored scores fit {fit:?}"
+        );
         assert_eq!(benchmark_line(&suites, &stored), BENCHMARK_LINE);
         assert_eq!(lesson_line(&suites, &stored), LESSON_LINE);
+        let (_, split) = crate::bench::builtin().expect("as the test sets it up");
+        assert_eq!(fusion_line(&suites, &split, &stored), FUSION_LINE);
     }
 
     #[test]
-    fn a_close_call_is_a_lead_in_the_lowest_bin() {
-        assert!(is_close_call(MINILM_CONFIDENCE, 0.01));
-        assert!(!is_close_call(MINILM_CONFIDENCE, 0.2));
-        let low = crate::bench::chance(MINILM_CONFIDENCE, 0.01).expect("as the test sets it up");
-        let high = crate::bench::chance(MINILM_CONFIDENCE, 0.5).expect("as the test sets it up");
-        assert!(low < high);
+    fn a_close_call_is_a_first_pick_more_likely_wrong_than_right() {
+        assert!(is_close_call(&MINILM_CHANCE, 0.005));
+        assert!(MINILM_CHANCE.chance(0.005) < 0.5);
+        assert!(!is_close_call(&MINILM_CHANCE, 0.2));
+        assert!(MINILM_CHANCE.chance(0.2) > 0.5);
+        assert!(MINILM_CHANCE.chance(0.01) < MINILM_CHANCE.chance(0.5));
+    }
+
+    #[test]
+    fn on_unseen_repositories_the_stated_chance_is_inside_every_deciles_interval() {
+        let (suites, _) = crate::bench::builtin().expect("as the test sets it up");
+        let groups = held_out_calibration(&suites, &stored());
+        assert_eq!(groups.len(), CALIBRATION_GROUPS);
+        for (stated, observed, n) in groups {
+            let right = (observed * n as f64).round() as u64;
+            let w = wilson(right, n, Z95);
+            assert!(
+                n >= 30 && (w.low..=w.high).contains(&stated),
+                "stated {stated:.3}, observed {right}/{n}"
+            );
+        }
     }
 }
 
@@ -596,7 +785,7 @@ mod tests {
 pub struct Sureness {
     /// The chance, on the benchmark, that a first pick with this lead is the intended skill.
     pub chance: f64,
-    /// The lead falls in the table's lowest bin.
+    /// The first pick is more likely wrong than right.
     pub close: bool,
     /// The next skills, best first, with their cosines (two at most).
     pub runners_up: Vec<(String, f32)>,
@@ -613,8 +802,8 @@ pub fn sureness(names: &[String], cosines: &[f32]) -> Option<Sureness> {
     let mut order: Vec<usize> = (0..cosines.len()).collect();
     order.sort_by(|&a, &b| cosines[b].total_cmp(&cosines[a]));
     let lead = cosines[order[0]] - cosines[order[1]];
-    let chance = crate::bench::chance(MINILM_CONFIDENCE, lead)?;
-    let close = is_close_call(MINILM_CONFIDENCE, lead);
+    let chance = MINILM_CHANCE.chance(lead);
+    let close = is_close_call(&MINILM_CHANCE, lead);
     let runners_up: Vec<(String, f32)> = order[1..]
         .iter()
         .take(2)

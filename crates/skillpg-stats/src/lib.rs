@@ -265,6 +265,60 @@ pub fn fisher_greater(a: u64, n_a: u64, b: u64, n_b: u64) -> f64 {
     p.min(1.0)
 }
 
+/// A logistic regression of one outcome on one number: `P(yes | x) = 1 / (1 + e^-(a + b·x))`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Logistic {
+    pub a: f64,
+    pub b: f64,
+}
+
+impl Logistic {
+    /// The maximum-likelihood fit by Newton's method, with a tiny ridge on `b` so that data a
+    /// threshold separates perfectly still gives a finite slope. `None` without both outcomes.
+    pub fn fit(points: &[(f64, bool)]) -> Option<Logistic> {
+        let yes = points.iter().filter(|p| p.1).count();
+        if yes == 0 || yes == points.len() {
+            return None;
+        }
+        const RIDGE: f64 = 1e-6;
+        let (mut a, mut b) = (0.0f64, 0.0f64);
+        for _ in 0..100 {
+            let (mut g0, mut g1, mut h00, mut h01, mut h11) = (0.0, -RIDGE * b, 0.0, 0.0, RIDGE);
+            for &(x, y) in points {
+                let p = 1.0 / (1.0 + (-(a + b * x)).exp());
+                let w = p * (1.0 - p);
+                let r = f64::from(u8::from(y)) - p;
+                g0 += r;
+                g1 += r * x;
+                h00 += w;
+                h01 += w * x;
+                h11 += w * x * x;
+            }
+            let det = h00 * h11 - h01 * h01;
+            if det.abs() < f64::MIN_POSITIVE {
+                break;
+            }
+            let (da, db) = ((h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det);
+            a += da;
+            b += db;
+            if da.abs() < 1e-12 && db.abs() < 1e-12 {
+                break;
+            }
+        }
+        (a.is_finite() && b.is_finite()).then_some(Logistic { a, b })
+    }
+
+    /// `P(yes | x)`.
+    pub fn probability(&self, x: f64) -> f64 {
+        1.0 / (1.0 + (-(self.a + self.b * x)).exp())
+    }
+
+    /// The `x` at which `P(yes | x) = p` (`None` for a flat fit or `p` outside (0, 1)).
+    pub fn x_at(&self, p: f64) -> Option<f64> {
+        (p > 0.0 && p < 1.0 && self.b != 0.0).then(|| ((p / (1.0 - p)).ln() - self.a) / self.b)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,5 +441,35 @@ mod tests {
             (sign_test_normal(b as f64, c as f64) - exact).abs() < 1e-3,
             "{exact}"
         );
+    }
+
+    #[test]
+    fn a_logistic_fit_recovers_the_curve_it_was_drawn_from_and_needs_both_outcomes() {
+        // Outcomes at x = 0..100 / 100, "yes" exactly where a fixed pseudo-random draw falls
+        // under the true curve a = -2, b = 4.
+        let truth = Logistic { a: -2.0, b: 4.0 };
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let points: Vec<(f64, bool)> = (0..20_000)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let x = (i % 101) as f64 / 100.0;
+                let u = (state >> 11) as f64 / (1u64 << 53) as f64;
+                (x, u < truth.probability(x))
+            })
+            .collect();
+        let fit = Logistic::fit(&points).expect("both outcomes");
+        assert!(
+            (fit.a - truth.a).abs() < 0.15 && (fit.b - truth.b).abs() < 0.3,
+            "{fit:?}"
+        );
+        assert!((fit.x_at(0.5).expect("a slope") - 0.5).abs() < 0.05);
+        assert!(fit.probability(0.9) > fit.probability(0.1));
+        assert_eq!(Logistic::fit(&[(0.1, true), (0.5, true)]), None);
+        // Perfectly separated data: a finite, steep fit.
+        let steep =
+            Logistic::fit(&[(0.0, false), (0.1, false), (0.9, true), (1.0, true)]).expect("both");
+        assert!(steep.b.is_finite() && steep.probability(1.0) > 0.99);
     }
 }

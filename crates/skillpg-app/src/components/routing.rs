@@ -149,7 +149,7 @@ pub fn RoutingPanel() -> impl IntoView {
         <div class="routing" data-testid="routing">
             <p class="note">"A preview by a small embedding model (all-MiniLM-L6-v2, 6 layers), not any product's router: real agents route with a large model and do better. It shows the mechanism: what a description lets a request find."</p>
             // How the preview did on the public benchmark, and what the lesson looked like there.
-            <p class="note" data-testid="routing-benchmark">{format!("The router here: the embedding preview, chosen over BM25 and over a fusion of the two by the project's benchmark. {} Each pick below says how often picks with its lead were right there; on close calls among many similar skills that chance was too hopeful, so read a close call as one. The benchmark is small: expect less on suites unlike it.", skillpg_routing::bench_report::BENCHMARK_LINE)}</p>
+            <p class="note" data-testid="routing-benchmark">{format!("The router here: the embedding preview. {} {} Each pick below states how often picks with its lead were right there; that chance, fitted on the other repositories, held within sampling error on the ones it never saw. Expect less on suites unlike these.", skillpg_routing::bench_report::BENCHMARK_LINE, skillpg_routing::bench_report::FUSION_LINE)}</p>
             <div class="controls">
                 <button data-testid="routing-sample" on:click=move |_| {
                     // Nothing the person loaded or edited is replaced without asking.
