@@ -48,6 +48,14 @@ pub struct LabState {
     /// The splits whose validation queries the final check revealed.
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub revealed: std::collections::BTreeSet<String>,
+    /// Every query ever held out, for any skill, by [`eval::sealed_id`]: held out again on every
+    /// seed and version and in every skill's set ([`eval::split_sealed`]), so that no change of
+    /// seed moves one into a train table.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub sealed: std::collections::BTreeSet<String>,
+    /// How many of each skill's oldest history rows went past [`MAX_HISTORY`].
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub dropped: std::collections::BTreeMap<String, u64>,
     /// The last draft written into a SKILL.md, so that its undo survives a reload: the skill's
     /// folder, the description it replaced and the one written (descriptions only: the link
     /// carries no second copy of the file).
@@ -80,6 +88,19 @@ pub fn query_id(skill: &str, q: &EvalQuery) -> String {
 }
 
 impl LabState {
+    /// The split of `items` under this lab's seed, share and sealed queries.
+    pub fn split(&self, items: &[EvalQuery]) -> Vec<eval::Split> {
+        eval::split_sealed(items, self.holdout, self.seed, &|id: &str| {
+            self.sealed.contains(id)
+        })
+    }
+
+    /// Seals the queries a run held out: they stay held out from now on.
+    pub fn seal<'a>(&mut self, held_out: impl IntoIterator<Item = &'a EvalQuery>) {
+        self.sealed
+            .extend(held_out.into_iter().map(|q| eval::sealed_id(&q.query)));
+    }
+
     /// Counts a look at each of `queries` (the held-out ones consulted) of `skill`.
     pub fn look<'a>(&mut self, skill: &str, queries: impl IntoIterator<Item = &'a EvalQuery>) {
         for q in queries {
@@ -100,7 +121,9 @@ impl LabState {
     }
 
     /// Keeps a description tried: a description already tried on the same split is not kept
-    /// twice (its figures are the same); the oldest go past [`MAX_HISTORY`].
+    /// twice (its figures are the same); past [`MAX_HISTORY`] rows of one skill, that skill's
+    /// oldest go, and are counted ([`LabState::dropped`]): drafts on one skill never push out
+    /// another's rows.
     pub fn record(&mut self, v: Variant) {
         if self.history.iter().any(|h| {
             h.description == v.description
@@ -110,9 +133,43 @@ impl LabState {
         }) {
             return;
         }
+        let skill = v.skill.clone();
         self.history.push(v);
-        let drop = self.history.len().saturating_sub(MAX_HISTORY);
-        self.history.drain(..drop);
+        self.cap_history(&skill);
+    }
+
+    /// Drops `skill`'s oldest rows past [`MAX_HISTORY`], counting them.
+    pub fn cap_history(&mut self, skill: &str) {
+        let mine = self.history.iter().filter(|h| h.skill == skill).count();
+        let mut over = mine.saturating_sub(MAX_HISTORY);
+        if over == 0 {
+            return;
+        }
+        *self.dropped.entry(skill.to_owned()).or_default() += over as u64;
+        self.history.retain(|h| {
+            if over > 0 && h.skill == skill {
+                over -= 1;
+                false
+            } else {
+                true
+            }
+        });
+    }
+
+    /// `skill`'s rows as an export carries them: its own only, and no validation count of a
+    /// split whose final check was not made.
+    pub fn history_of(&self, skill: &str) -> Vec<Variant> {
+        self.history
+            .iter()
+            .filter(|v| v.skill == skill)
+            .map(|v| {
+                let mut v = v.clone();
+                if !self.revealed.contains(&v.key()) {
+                    v.validation = None;
+                }
+                v
+            })
+            .collect()
     }
 
     /// The descriptions tried on `key`'s split, best on train first (validation is not how
@@ -152,6 +209,8 @@ impl Default for LabState {
             temperature: default_temperature(),
             looks: std::collections::BTreeMap::new(),
             revealed: std::collections::BTreeSet::new(),
+            sealed: std::collections::BTreeSet::new(),
+            dropped: std::collections::BTreeMap::new(),
             adopted: None,
         }
     }
@@ -175,8 +234,10 @@ pub struct Variant {
     pub description: String,
     /// Right on train, of how many.
     pub train: (u64, u64),
-    /// Right on validation, of how many.
-    pub validation: (u64, u64),
+    /// Right on validation, of how many; `None` in a link or an export made before that
+    /// split's final check (`state::for_a_link`, [`LabState::history_of`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<(u64, u64)>,
     /// The skill, the split's seed and the eval set's version it was judged on: figures of
     /// another split are not comparable.
     #[serde(default)]
@@ -199,7 +260,7 @@ pub fn split_key(skill: &str, version: &str, seed: u64) -> String {
     format!("{skill} · eval set {version} · seed {seed}")
 }
 
-/// The most drafts the history keeps (the oldest go first).
+/// The most drafts the history keeps of one skill (its oldest go first, and are counted).
 pub const MAX_HISTORY: usize = 20;
 
 /// The texts a lab run embeds: the loaded skills (as the router sees them), then the queries.
@@ -259,11 +320,12 @@ impl LabRun {
         items: Vec<EvalQuery>,
         holdout: f64,
         seed: u64,
+        sealed: &std::collections::BTreeSet<String>,
         t: Thresholds,
         [skill_vecs, query_vecs]: [Vec<Vec<f32>>; 2],
         ms: f64,
     ) -> LabRun {
-        let splits = eval::split(&items, holdout, seed);
+        let splits = eval::split_sealed(&items, holdout, seed, &|id: &str| sealed.contains(id));
         let arm = Arm::from_cosines(
             skillpg_routing::skills::names(&skills),
             Descriptions::AsWritten,
@@ -298,11 +360,12 @@ impl LabRun {
         items: Vec<EvalQuery>,
         holdout: f64,
         seed: u64,
+        sealed: &std::collections::BTreeSet<String>,
         first: Vec<skillpg_routing::outcome::Decision>,
         runs: DecoderRuns,
         ms: f64,
     ) -> LabRun {
-        let splits = eval::split(&items, holdout, seed);
+        let splits = eval::split_sealed(&items, holdout, seed, &|id: &str| sealed.contains(id));
         let arm = Arm {
             names: skillpg_routing::skills::names(&skills),
             descriptions: Descriptions::AsWritten,
@@ -551,7 +614,7 @@ impl LabRun {
         Variant {
             description: description.to_owned(),
             train: (train.correct(), train.n),
-            validation: (validation.correct(), validation.n),
+            validation: Some((validation.correct(), validation.n)),
             skill: self.skills[self.target].name.clone(),
             seed: self.seed,
             version: self.version.clone(),
@@ -683,6 +746,7 @@ mod tests {
             items,
             0.5,
             1,
+            &Default::default(),
             Thresholds::DEFAULT,
             [skill_vecs, query_vecs],
             5.0,

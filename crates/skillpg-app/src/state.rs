@@ -357,11 +357,11 @@ fn lab_from_wire(mut lab: crate::lab_run::LabState) -> Result<crate::lab_run::La
     } else {
         0.7
     };
-    let keep_from = lab
-        .history
-        .len()
-        .saturating_sub(crate::lab_run::MAX_HISTORY);
-    lab.history.drain(..keep_from);
+    let skills: std::collections::BTreeSet<String> =
+        lab.history.iter().map(|v| v.skill.clone()).collect();
+    for skill in skills {
+        lab.cap_history(&skill);
+    }
     Ok(lab)
 }
 
@@ -583,9 +583,65 @@ pub fn restore_partial(
     Ok(Restored { state, missing })
 }
 
-/// The fragment of a share link: `v1=...`.
+/// The fragment of a share link: `v1=...`: the state as [`for_a_link`] scopes it.
 pub fn share_fragment(state: &PageState) -> String {
-    format!("v1={}", encode(state))
+    format!("v1={}", encode(&for_a_link(state)))
+}
+
+/// The state a link and the address carry: the lab's eval sets, drafts, looks and sealed
+/// queries of the loaded skills only (a workspace's earlier skills' sets and drafts stay in
+/// this browser's saved work, never in a link), and no validation count of a split whose final
+/// check was not made: a link is read by people who should not see held-out outcomes either.
+pub fn for_a_link(state: &PageState) -> PageState {
+    let mut scoped = state.clone();
+    let lab = &mut scoped.lab;
+    // A skill is known by its folder and by the name its SKILL.md gives (history rows and
+    // revealed splits name it so).
+    let mut loaded: std::collections::BTreeSet<String> =
+        state.skills.iter().map(|k| k.dir_name.clone()).collect();
+    loaded.extend(state.skills.iter().filter_map(|k| {
+        let md = k.files.iter().find(|(p, _)| p == "SKILL.md")?;
+        let doc = skillpg_core::frontmatter::SkillDoc::parse(std::str::from_utf8(&md.1).ok()?);
+        doc.field_str("name").map(str::to_owned)
+    }));
+    lab.sets.retain(|dir, _| loaded.contains(dir));
+    lab.history.retain(|v| loaded.contains(&v.skill));
+    lab.revealed
+        .retain(|key| loaded.iter().any(|n| key.starts_with(&format!("{n} · "))));
+    for v in &mut lab.history {
+        if !lab.revealed.contains(&v.key()) {
+            v.validation = None;
+        }
+    }
+    // Looks and sealed queries are kept by hashes: those of the loaded skills' queries stay.
+    let items: Vec<(String, skillpg_routing::eval::EvalQuery)> = lab
+        .sets
+        .iter()
+        .flat_map(|(dir, text)| {
+            skillpg_routing::evalset::parse_lines(text)
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |q| (dir.clone(), q))
+        })
+        .collect();
+    let sealed_ids: std::collections::BTreeSet<String> = items
+        .iter()
+        .map(|(_, q)| skillpg_routing::eval::sealed_id(&q.query))
+        .collect();
+    lab.sealed.retain(|id| sealed_ids.contains(id));
+    let look_ids: std::collections::BTreeSet<String> = items
+        .iter()
+        .flat_map(|(_, q)| loaded.iter().map(move |n| crate::lab_run::query_id(n, q)))
+        .collect();
+    lab.looks.retain(|id, _| look_ids.contains(id));
+    if lab
+        .adopted
+        .as_ref()
+        .is_some_and(|a| !loaded.contains(&a.skill))
+    {
+        lab.adopted = None;
+    }
+    scoped
 }
 
 /// Reads what [`encode`] wrote; every failure is a message for a person.
@@ -906,7 +962,7 @@ mod tests {
                 history: vec![crate::lab_run::Variant {
                     description: "Merges.".into(),
                     train: (1, 2),
-                    validation: (0, 1),
+                    validation: Some((0, 1)),
                     skill: "my-skill".into(),
                     seed: 7,
                     version: "0badc0de".into(),
@@ -914,8 +970,20 @@ mod tests {
                 decoder: true,
                 runs: 3,
                 temperature: 0.7,
-                looks: [("0123456789abcdef".to_owned(), 2)].into(),
+                looks: [(
+                    crate::lab_run::query_id(
+                        "my-skill",
+                        &skillpg_routing::eval::EvalQuery {
+                            query: "merge these".into(),
+                            should_trigger: true,
+                        },
+                    ),
+                    2,
+                )]
+                .into(),
                 revealed: ["my-skill · eval set 0badc0de · seed 7".to_owned()].into(),
+                sealed: [skillpg_routing::eval::sealed_id("hello")].into(),
+                dropped: [("my-skill".to_owned(), 3)].into(),
                 adopted: Some(crate::lab_run::Adopted {
                     skill: "my-skill".into(),
                     before: "Merges.".into(),
@@ -923,6 +991,52 @@ mod tests {
                 }),
             },
         }
+    }
+
+    #[test]
+    fn a_link_carries_the_loaded_skills_lab_alone_and_no_count_held_out() {
+        let mut state = sample();
+        let lab = &mut state.lab;
+        lab.sets
+            .insert("elsewhere".into(), "+ other repo's query\n".into());
+        let mut theirs = lab.history[0].clone();
+        theirs.skill = "elsewhere".into();
+        lab.history.push(theirs);
+        let mut unchecked = lab.history[0].clone();
+        unchecked.seed = 8;
+        lab.history.push(unchecked);
+        lab.looks.insert("ffffffffffffffff".into(), 9);
+        lab.sealed
+            .insert(skillpg_routing::eval::sealed_id("other repo's query"));
+        lab.revealed
+            .insert("elsewhere · eval set 0badc0de · seed 7".into());
+        let sent = decode(
+            share_fragment(&state)
+                .strip_prefix("v1=")
+                .expect("a v1 link"),
+        )
+        .expect("reads");
+        assert_eq!(sent.lab.sets.keys().collect::<Vec<_>>(), ["my-skill"]);
+        assert!(sent.lab.history.iter().all(|v| v.skill == "my-skill"));
+        assert_eq!(sent.lab.history.len(), 2);
+        // The split whose final check was made keeps its count; the other does not.
+        assert_eq!(sent.lab.history[0].validation, Some((0, 1)));
+        assert_eq!(sent.lab.history[1].validation, None);
+        assert_eq!(sent.lab.looks.len(), 1);
+        assert_eq!(
+            sent.lab.sealed,
+            [skillpg_routing::eval::sealed_id("hello")].into()
+        );
+        assert!(
+            sent.lab
+                .revealed
+                .iter()
+                .all(|k| k.starts_with("my-skill · "))
+        );
+        // The saved work keeps everything.
+        let saved = decode(&encode(&state)).expect("reads");
+        assert_eq!(saved.lab.sets.len(), 2);
+        assert_eq!(saved.lab.history.len(), 3);
     }
 
     #[test]

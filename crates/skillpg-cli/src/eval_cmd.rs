@@ -165,7 +165,6 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
     let draft_on = DraftOn {
         args,
         items: &input.items,
-        holdout,
         description: &skills[target].description,
         name: &skills[target].name,
         near,
@@ -177,7 +176,6 @@ pub fn run(args: &EvalArgs, json: bool) -> Result<String, String> {
 struct DraftOn<'a> {
     args: &'a EvalArgs,
     items: &'a [EvalQuery],
-    holdout: f64,
     description: &'a str,
     name: &'a str,
     near: f32,
@@ -185,7 +183,7 @@ struct DraftOn<'a> {
 
 impl DraftOn<'_> {
     /// The draft against the current description: the paired comparison, keyword stuffing and
-    /// repeated splits, as JSON or text.
+    /// why it is judged on one split only, as JSON or text.
     fn compare(
         &self,
         current: &EvalReport,
@@ -193,7 +191,7 @@ impl DraftOn<'_> {
         draft: &str,
         json: bool,
     ) -> Result<String, String> {
-        let (args, holdout, near) = (self.args, self.holdout, self.near);
+        let (args, near) = (self.args, self.near);
         let results = |r: &EvalReport| -> Vec<eval::QueryResult> {
             r.queries.iter().map(QueryRow::result).collect()
         };
@@ -221,13 +219,6 @@ impl DraftOn<'_> {
             &train_queries,
             &body_of(&args.paths, self.name),
         );
-        let repeated = eval::repeated_splits(
-            self.items,
-            holdout,
-            &eval::REPEATED_SEEDS,
-            &results(current),
-            &results(drafted),
-        );
         if json {
             let value = serde_json::json!({
                 "current": current,
@@ -242,9 +233,7 @@ impl DraftOn<'_> {
                     "train_loss": cmp.train_loss_words(),
                     "stuffing": stuffing,
                     "stuffing_words": stuffing.as_ref().map(skillpg_routing::explain::Stuffing::words),
-                    "repeated": {
-                        "seeds": eval::REPEATED_SEEDS, "nets": repeated.nets(), "words": repeated.words(),
-                    },
+                    "one_split": eval::ONE_SPLIT_ONLY,
                 },
             });
             return Ok(serde_json::to_string_pretty(&value).map_err(|e| e.to_string())? + "\n");
@@ -253,7 +242,7 @@ impl DraftOn<'_> {
         if let Some(s) = &stuffing {
             let _ = writeln!(out, "warning: {}", s.words());
         }
-        let _ = writeln!(out, "{}", repeated.words());
+        let _ = writeln!(out, "{}", eval::ONE_SPLIT_ONLY);
         Ok(out)
     }
 }

@@ -27,8 +27,6 @@ struct DraftRun {
     cmp: VariantComparison,
     /// Words the draft takes from the train queries and from nowhere in the skill's own text.
     stuffing: Option<skillpg_routing::explain::Stuffing>,
-    /// The draft judged on several splits, in words, once asked for.
-    repeated: Option<String>,
 }
 
 /// The query explained, each word's and phrase's weight, and how long the occlusion took (ms).
@@ -179,12 +177,14 @@ impl Lab {
         .await;
         match res {
             Ok(vectors) => {
+                let sealed = c.state.with_untracked(|s| s.lab.sealed.clone());
                 let run = LabRun::new(
                     skills,
                     target,
                     items,
                     holdout,
                     seed,
+                    &sealed,
                     t,
                     vectors,
                     browser::now_ms() - start,
@@ -196,13 +196,15 @@ impl Lab {
                     run.skills.len(),
                     run.ms
                 ));
-                // The run's validation totals are a look at each held-out query.
+                // The run's validation totals are a look at each held-out query, and a query
+                // held out once stays held out.
                 c.state.update(|s| {
                     if s.lab.draft.trim().is_empty() {
                         s.lab.draft = run.skills[target].description.clone();
                     }
                     s.lab
                         .look(&run.skills[target].name, run.validation_queries());
+                    s.lab.seal(run.validation_queries());
                 });
                 self.clear();
                 self.run.set(Some(run));
@@ -278,12 +280,14 @@ impl Lab {
             choices,
             answers,
         };
+        let sealed = c.state.with_untracked(|s| s.lab.sealed.clone());
         let run = LabRun::from_decoder(
             skills,
             target,
             items,
             holdout,
             seed,
+            &sealed,
             first,
             decoder,
             browser::now_ms() - start,
@@ -293,6 +297,7 @@ impl Lab {
             run.items.len(),
             run.ms / 1000.0
         ));
+        c.state.update(|s| s.lab.seal(run.validation_queries()));
         self.clear();
         self.run.set(Some(run));
     }
@@ -378,7 +383,6 @@ impl Lab {
                         results,
                         cmp,
                         stuffing,
-                        repeated: None,
                     }));
                 }
                 Err(e) => self
@@ -414,31 +418,6 @@ impl Lab {
         )
     }
 
-    /// The draft judged on several splits, each on its own held-out part: a look at every
-    /// query any of them holds out.
-    fn repeat_splits(self) {
-        let (Some(run), Some(mut draft)) = (self.run.get_untracked(), self.draft.get_untracked())
-        else {
-            return;
-        };
-        let repeated = eval::repeated_splits(
-            &run.items,
-            run.holdout,
-            &eval::REPEATED_SEEDS,
-            &run.results,
-            &draft.results,
-        );
-        let held = repeated.held_out.iter().map(|&i| &run.items[i]);
-        self.c
-            .state
-            .update(|s| s.lab.look(&run.skills[run.target].name, held));
-        draft.repeated = Some(format!(
-            "{} The queries you edited against are held out in other splits: this spread says how much the split's luck moves the verdict, not a fresh test.",
-            repeated.words()
-        ));
-        self.draft.set(Some(draft));
-    }
-
     /// Decides every loaded skill's should-trigger queries among all the loaded skills (each
     /// skill with an eval set), and keeps who captured whose.
     fn collisions(self) {
@@ -467,7 +446,7 @@ impl Lab {
                         .map_or(k.dir_name.as_str(), |r| r.name.as_str());
                     let key = lab_run::split_key(name, &eval::version(&items), s.lab.seed);
                     let revealed = s.lab.revealed.contains(&key);
-                    let splits = eval::split(&items, s.lab.holdout, s.lab.seed);
+                    let splits = s.lab.split(&items);
                     owned.extend(
                         items
                             .into_iter()
@@ -1079,11 +1058,22 @@ fn Draft(lab: Lab) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
+    // One skill's rows: another skill's drafts and any count held out are not this export's.
     let export_history = move |_| {
-        let json = c
-            .state
-            .with_untracked(|s| serde_json::to_string_pretty(&s.lab.history).unwrap_or_default());
-        browser::download("lab-history.json", "application/json", json.as_bytes());
+        let name = c.computed.with_untracked(|k| {
+            k.analyses
+                .get(c.state.with_untracked(|s| s.selected))
+                .map(|a| a.display_name().to_owned())
+                .unwrap_or_default()
+        });
+        let json = c.state.with_untracked(|s| {
+            serde_json::to_string_pretty(&s.lab.history_of(&name)).unwrap_or_default()
+        });
+        browser::download(
+            &format!("lab-history-{name}.json"),
+            "application/json",
+            json.as_bytes(),
+        );
     };
     view! {
         <div class="two-col">
@@ -1112,10 +1102,7 @@ fn Draft(lab: Lab) -> impl IntoView {
                 {d.cmp.train_loss_words().map(|why| view! { <p class="warning" data-testid="lab-train-loss">{format!("Train: {why}.")}</p> })}
                 {d.cmp.overfit_words().map(|why| view! { <p class="warning" role="alert" data-testid="lab-overfit">{format!("Overfitting: {why}.")}</p> })}
                 {d.stuffing.as_ref().map(|st| view! { <p class="warning" data-testid="lab-stuffing">{format!("Keyword stuffing: {}.", st.words())}</p> })}
-                {match d.repeated.clone() {
-                    Some(words) => view! { <p class="note" data-testid="lab-repeated">{words}</p> }.into_any(),
-                    None => view! { <button data-testid="lab-repeat-splits" on:click=move |_| lab.repeat_splits()>{format!("Judge it on {} splits (a look at every query they hold out)", eval::REPEATED_SEEDS.len())}</button> }.into_any(),
-                }}
+                <p class="note" data-testid="lab-one-split">{eval::ONE_SPLIT_ONLY}</p>
                 <p class="note">{format!("Draft “{}” over {} queries.", d.description, d.results.len())}</p>
                 <button data-testid="lab-adopt" on:click=move |_| lab.adopt()>"Use this description"</button>
             }
@@ -1167,9 +1154,11 @@ fn History(lab: Lab, on_export: impl Fn(leptos::ev::MouseEvent) + 'static) -> im
                 <caption>{move || {
                     let (name, _, key) = current();
                     let checked = c.state.with(|s| s.lab.revealed.contains(&key));
+                    let dropped = c.state.with(|s| s.lab.dropped.get(&name).copied().unwrap_or(0));
                     format!(
-                        "Descriptions tried for {name}, best on train first (kept in the link){} ",
-                        if checked { "; the final check was made on this split" } else { "" }
+                        "Descriptions tried for {name}, best on train first (kept in the link){}{} ",
+                        if checked { "; the final check was made on this split" } else { "" },
+                        if dropped > 0 { format!("; its {dropped} oldest past {} were dropped", lab_run::MAX_HISTORY) } else { String::new() }
                     )
                 }} <button on:click=on_export data-testid="lab-export-history">"Export"</button></caption>
                 <thead><tr><th scope="col">"Description"</th><th scope="col">"Seed"</th><th scope="col">"Eval set"</th><th scope="col">"Train right"</th><th scope="col">"Validation right"</th></tr></thead>
@@ -1181,8 +1170,8 @@ fn History(lab: Lab, on_export: impl Fn(leptos::ev::MouseEvent) + 'static) -> im
                             s.lab.ranked(&key).into_iter().filter(|(v, _)| v.skill == name).map(|(v, same)| {
                                 let validation = if !same {
                                     "another split: not compared".to_owned()
-                                } else if revealed {
-                                    format!("{} of {}", v.validation.0, v.validation.1)
+                                } else if let (true, Some((right, n))) = (revealed, v.validation) {
+                                    format!("{right} of {n}")
                                 } else {
                                     "held out until the final check".to_owned()
                                 };
