@@ -219,6 +219,15 @@ impl DraftOn<'_> {
             &train_queries,
             &body_of(&args.paths, self.name),
         );
+        let fitted = eval::fitted(
+            self.items,
+            &splits,
+            &results(current),
+            &results(drafted),
+            self.description,
+            draft,
+            &body_of(&args.paths, self.name),
+        );
         if json {
             let value = serde_json::json!({
                 "current": current,
@@ -234,6 +243,9 @@ impl DraftOn<'_> {
                     "stuffing": stuffing,
                     "stuffing_words": stuffing.as_ref().map(skillpg_routing::explain::Stuffing::words),
                     "one_split": eval::ONE_SPLIT_ONLY,
+                    "fitted_words": fitted.as_ref().map(|f| f.words.clone()),
+                    "fitted": fitted.as_ref().map(eval::Fitted::words),
+                    "overfit_silent": cmp.overfit_silence_words(),
                 },
             });
             return Ok(serde_json::to_string_pretty(&value).map_err(|e| e.to_string())? + "\n");
@@ -241,6 +253,12 @@ impl DraftOn<'_> {
         let mut out = text_report(current, Some((drafted, &cmp)), near);
         if let Some(s) = &stuffing {
             let _ = writeln!(out, "warning: {}", s.words());
+        }
+        if let Some(f) = &fitted {
+            let _ = writeln!(out, "warning: {}", f.words());
+        }
+        if let Some(why) = cmp.overfit_silence_words() {
+            let _ = writeln!(out, "note: {why}");
         }
         let _ = writeln!(out, "{}", eval::ONE_SPLIT_ONLY);
         Ok(out)

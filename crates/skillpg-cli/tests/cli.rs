@@ -1602,11 +1602,39 @@ fn a_keyword_list_and_an_honest_rewrite_get_different_verdicts_in_words() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("JSON")["comparison"]
-            .clone()
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("JSON")
     };
+    let whole_honest = judge(read("honest.txt").trim());
+    let judge = |draft: &str| judge(draft)["comparison"].clone();
     let keywords = judge(read("keywords.txt").trim());
-    let honest = judge(read("honest.txt").trim());
+    let honest = whole_honest["comparison"].clone();
+    // Issue 49's scenario: the four words the lab suggests from the lost should-trigger train
+    // queries, appended to the description as written, are flagged as fitted to those queries;
+    // the honest rewrite adds none of them and is not called worse over one query.
+    let current_description = "Handles webhook endpoints.";
+    let lost: Vec<String> = whole_honest["current"]["queries"]
+        .as_array()
+        .expect("the current run's queries")
+        .iter()
+        .filter(|q| q["split"] == "train" && q["should_trigger"] == true && q["triggered"] == false)
+        .map(|q| q["query"].as_str().expect("a query").to_owned())
+        .collect();
+    let lost: Vec<&str> = lost.iter().map(String::as_str).collect();
+    let suggested = skillpg_routing::explain::candidate_terms(current_description, &lost, 4);
+    assert_eq!(suggested.len(), 4, "four words to suggest: {lost:?}");
+    let appended = judge(&format!("{current_description} {}", suggested.join(" ")));
+    println!(
+        "suggested words appended: {}\n  {}",
+        appended["summary"], appended["fitted"]
+    );
+    assert!(
+        appended["fitted"]
+            .as_str()
+            .is_some_and(|w| w.contains("that gain is fitted")),
+        "{appended}"
+    );
+    assert!(honest["fitted"].is_null(), "{honest}");
+    assert_eq!(honest["warning"], false, "{honest}");
     println!(
         "keyword list: {}\n  {}\nhonest rewrite: {}",
         keywords["summary"], keywords["stuffing_words"], honest["summary"]

@@ -506,6 +506,23 @@ impl VariantComparison {
         })
     }
 
+    /// Where the overfit flag would be when it is silent because it could not have spoken:
+    /// with this few train queries no train gain reaches the sign test's 5%, and no gap between
+    /// the parts reaches Fisher's. Its silence then says nothing, and the page says so.
+    pub fn overfit_silence_words(&self) -> Option<String> {
+        if self.overfit.is_some() {
+            return None;
+        }
+        let (train, validation) = (self.train_current.n, self.validation_current.n);
+        let sign_can = skillpg_stats::fewest_wins_to_show(train, 0.05).is_some();
+        let gap_can = skillpg_stats::fisher_greater(train, train, 0, validation) < 0.05;
+        (!sign_can && !gap_can).then(|| {
+            format!(
+                "no overfitting flag, but with {train} train and {validation} validation queries none could have been raised: even a draft that turned every train query right and no validation query would pass both tests, so this silence says nothing"
+            )
+        })
+    }
+
     /// Why the draft is flagged, in words, when it is.
     pub fn overfit_words(&self) -> Option<String> {
         Some(match self.overfit? {
@@ -624,6 +641,109 @@ pub fn compare_variants_within(
         train_gain,
         validation_gain,
         too_close,
+    }
+}
+
+/// Words a draft adds that the lab suggests from the train queries it lost
+/// ([`crate::explain::candidate_terms`]), and the draft judged on the train queries those
+/// words were not drawn from: a gain on the queries that supplied the words is fitted to them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fitted {
+    /// The words, in the draft's order.
+    pub words: Vec<String>,
+    /// Train queries that use any of them (the words were drawn from these).
+    pub drawn_from: u64,
+    /// The draft against the description as written on the other train queries.
+    pub elsewhere: Paired,
+    /// The draft's net change on the queries the words were drawn from.
+    pub drawn_net: i64,
+}
+
+/// [`Fitted`] of `draft` against `current`, or `None` when it adds no suggested word that the
+/// skill's own `body` lacks (a word of the skill's own text is its own, whoever suggested it:
+/// an honest rewrite says what the body says).
+pub fn fitted(
+    items: &[EvalQuery],
+    splits: &[Split],
+    current_results: &[QueryResult],
+    draft_results: &[QueryResult],
+    current: &str,
+    draft: &str,
+    body: &str,
+) -> Option<Fitted> {
+    let lost: Vec<&str> = items
+        .iter()
+        .zip(current_results)
+        .zip(splits)
+        .filter(|((q, r), s)| **s == Split::Train && q.should_trigger && !r.triggered())
+        .map(|((q, _), _)| q.query.as_str())
+        .collect();
+    let suggested = crate::explain::candidate_terms(current, &lost, usize::MAX);
+    let lower = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let mut had = lower(current);
+    had.extend(lower(body));
+    let mut words: Vec<String> = Vec::new();
+    for w in lower(draft) {
+        if suggested.contains(&w) && !had.contains(&w) && !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    if words.is_empty() {
+        return None;
+    }
+    let (mut a, mut b, mut drawn_from, mut drawn_net) = (Vec::new(), Vec::new(), 0u64, 0i64);
+    for (((q, rc), rd), s) in items
+        .iter()
+        .zip(current_results)
+        .zip(draft_results)
+        .zip(splits)
+    {
+        if *s != Split::Train {
+            continue;
+        }
+        let (was, now) = (
+            q.should_trigger == rc.triggered(),
+            q.should_trigger == rd.triggered(),
+        );
+        if lower(&q.query).iter().any(|w| words.contains(w)) {
+            drawn_from += 1;
+            drawn_net += i64::from(now) - i64::from(was);
+        } else {
+            a.push(was);
+            b.push(now);
+        }
+    }
+    Some(Fitted {
+        words,
+        drawn_from,
+        elsewhere: Paired::from_outcomes(&a, &b),
+        drawn_net,
+    })
+}
+
+impl Fitted {
+    /// The signal in words.
+    pub fn words(&self) -> String {
+        let e = &self.elsewhere;
+        let n = e.both + e.only_a + e.only_b + e.neither;
+        format!(
+            "the draft adds words suggested from the train queries it lost ({}); {} train {} them, and there it gains {:+}: that gain is fitted to the queries the words came from. On the other {n} train queries it turns {} right and {} wrong; judge it there and on validation",
+            self.words.join(", "),
+            self.drawn_from,
+            if self.drawn_from == 1 {
+                "query uses"
+            } else {
+                "queries use"
+            },
+            self.drawn_net,
+            e.only_b,
+            e.only_a
+        )
     }
 }
 
@@ -1549,6 +1669,101 @@ mod tests {
             let parts = split_sealed(&neighbour, DEFAULT_HOLDOUT, seed, &is_sealed);
             assert_eq!(parts.last(), Some(&Split::Validation), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn words_suggested_from_lost_train_queries_are_flagged_and_judged_elsewhere() {
+        let items = vec![
+            q("rotate the signing secret", true),
+            q("verify the signing header", true),
+            q("retry a failed delivery", true),
+            q("bake bread", false),
+        ];
+        let splits = vec![Split::Train; 4];
+        let r = |t: bool| QueryResult {
+            trigger_rate: if t { 1.0 } else { 0.0 },
+            margin: 0.0,
+        };
+        let current = [r(false), r(false), r(true), r(false)];
+        let draft = [r(true), r(true), r(true), r(false)];
+        let f = fitted(
+            &items,
+            &splits,
+            &current,
+            &draft,
+            "Handles webhook endpoints.",
+            "Handles webhook endpoints. signing secret header",
+            "Rotates keys.",
+        )
+        .expect("suggested words were added");
+        assert_eq!(f.words, ["signing", "secret", "header"]);
+        assert_eq!((f.drawn_from, f.drawn_net), (2, 2));
+        assert_eq!((f.elsewhere.only_a, f.elsewhere.only_b), (0, 0));
+        assert!(f.words().contains("that gain is fitted"), "{}", f.words());
+        // An honest rewrite in the skill's own words adds none of them.
+        assert_eq!(
+            fitted(
+                &items,
+                &splits,
+                &current,
+                &draft,
+                "Handles webhook endpoints.",
+                "Receives webhook deliveries and checks them. Use when an endpoint is set up.",
+                "",
+            ),
+            None
+        );
+        // A suggested word the skill's body uses is the skill's own.
+        let own = fitted(
+            &items,
+            &splits,
+            &current,
+            &draft,
+            "Handles webhook endpoints.",
+            "Handles webhook endpoints and their signing secret.",
+            "Verify the signing secret of each delivery.",
+        );
+        assert_eq!(own, None);
+    }
+
+    #[test]
+    fn a_set_too_small_for_the_overfit_tests_says_its_silence_means_nothing() {
+        let small = set(3, 2);
+        let splits = [
+            Split::Train,
+            Split::Train,
+            Split::Validation,
+            Split::Train,
+            Split::Validation,
+        ];
+        let r = |t: bool| QueryResult {
+            trigger_rate: if t { 1.0 } else { 0.0 },
+            margin: 0.0,
+        };
+        let same: Vec<QueryResult> = (0..5).map(|i| r(i < 3)).collect();
+        let c = compare_variants(&small, &splits, &same, &same);
+        assert!(c.overfit.is_none());
+        assert!(
+            c.overfit_silence_words()
+                .is_some_and(|w| w.contains("this silence says nothing")),
+            "{:?}",
+            c.overfit_silence_words()
+        );
+        let large = set(20, 20);
+        let splits: Vec<Split> = (0..40)
+            .map(|i| {
+                if i % 2 == 0 {
+                    Split::Train
+                } else {
+                    Split::Validation
+                }
+            })
+            .collect();
+        let same: Vec<QueryResult> = (0..40).map(|i| r(i < 20)).collect();
+        assert_eq!(
+            compare_variants(&large, &splits, &same, &same).overfit_silence_words(),
+            None
+        );
     }
 
     #[test]

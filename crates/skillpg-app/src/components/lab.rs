@@ -27,6 +27,14 @@ struct DraftRun {
     cmp: VariantComparison,
     /// Words the draft takes from the train queries and from nowhere in the skill's own text.
     stuffing: Option<skillpg_routing::explain::Stuffing>,
+    /// Words the draft adds that the lab suggests from the train queries it lost.
+    fitted: Option<eval::Fitted>,
+    /// The train queries whose outcome the draft changes: (query, should trigger, right as
+    /// written).
+    changed: Vec<(String, bool, bool)>,
+    /// Whether the split's held-out queries were revealed by its final check before this draft
+    /// was judged: its verdict is then no longer a test.
+    after_final_check: bool,
 }
 
 /// The query explained, each word's and phrase's weight, and how long the occlusion took (ms).
@@ -367,6 +375,33 @@ impl Lab {
                     let results = run.draft_results(draft_vec);
                     let cmp = run.compare(&results);
                     let stuffing = self.stuffing_of(&run, &description);
+                    let fitted = eval::fitted(
+                        &run.items,
+                        &run.splits,
+                        &run.results,
+                        &results,
+                        &run.skills[run.target].description,
+                        &description,
+                        &self.body_of(&run),
+                    );
+                    let changed = run
+                        .items
+                        .iter()
+                        .zip(&run.splits)
+                        .zip(run.results.iter().zip(&results))
+                        .filter(|((_, s), _)| **s == Split::Train)
+                        .filter_map(|((q, _), (a, b))| {
+                            let (was, now) = (
+                                q.should_trigger == a.triggered(),
+                                q.should_trigger == b.triggered(),
+                            );
+                            (was != now).then(|| (q.query.clone(), q.should_trigger, was))
+                        })
+                        .collect();
+                    let after_final_check = self
+                        .c
+                        .state
+                        .with_untracked(|s| s.lab.revealed.contains(&run.key()));
                     // Pairing on validation is a look at each held-out query; the history keeps
                     // each draft once.
                     self.c.state.update(|s| {
@@ -383,6 +418,9 @@ impl Lab {
                         results,
                         cmp,
                         stuffing,
+                        fitted,
+                        changed,
+                        after_final_check,
                     }));
                 }
                 Err(e) => self
@@ -396,13 +434,7 @@ impl Lab {
     /// Keyword stuffing in `draft`: the words it takes from `run`'s train queries and from
     /// nowhere in the skill's description and body.
     fn stuffing_of(self, run: &LabRun, draft: &str) -> Option<skillpg_routing::explain::Stuffing> {
-        let body = self.c.computed.with_untracked(|k| {
-            k.analyses
-                .iter()
-                .find(|a| a.display_name() == run.skills[run.target].name)
-                .and_then(|a| a.doc.as_ref().map(|d| d.body().to_owned()))
-                .unwrap_or_default()
-        });
+        let body = self.body_of(run);
         let train: Vec<&str> = run
             .items
             .iter()
@@ -416,6 +448,17 @@ impl Lab {
             &train,
             &body,
         )
+    }
+
+    /// The body of the run's skill (the skill's own words, which a draft may use freely).
+    fn body_of(self, run: &LabRun) -> String {
+        self.c.computed.with_untracked(|k| {
+            k.analyses
+                .iter()
+                .find(|a| a.display_name() == run.skills[run.target].name)
+                .and_then(|a| a.doc.as_ref().map(|d| d.body().to_owned()))
+                .unwrap_or_default()
+        })
     }
 
     /// Decides every loaded skill's should-trigger queries among all the loaded skills (each
@@ -1102,6 +1145,21 @@ fn Draft(lab: Lab) -> impl IntoView {
                 {d.cmp.train_loss_words().map(|why| view! { <p class="warning" data-testid="lab-train-loss">{format!("Train: {why}.")}</p> })}
                 {d.cmp.overfit_words().map(|why| view! { <p class="warning" role="alert" data-testid="lab-overfit">{format!("Overfitting: {why}.")}</p> })}
                 {d.stuffing.as_ref().map(|st| view! { <p class="warning" data-testid="lab-stuffing">{format!("Keyword stuffing: {}.", st.words())}</p> })}
+                {d.fitted.as_ref().map(|f| view! { <p class="warning" data-testid="lab-fitted">{format!("Fitted to the train queries: {}.", f.words())}</p> })}
+                {d.cmp.overfit_silence_words().map(|why| view! { <p class="note" data-testid="lab-overfit-silent">{format!("Overfitting: {why}.")}</p> })}
+                {d.after_final_check.then(|| view! { <p class="warning" data-testid="lab-after-final-check">"Judged on revealed queries: this split's final check was made before this draft, so its validation verdict is no longer a test. Add fresh queries (or start a new eval set) to test it."</p> })}
+                {(!d.changed.is_empty()).then(|| view! {
+                    <table data-testid="lab-changed">
+                        <caption>"Train queries the draft changes, beside the description as written"</caption>
+                        <thead><tr><th scope="col">"Query"</th><th scope="col">"Should trigger"</th><th scope="col">"As written"</th><th scope="col">"Draft"</th></tr></thead>
+                        <tbody>{d.changed.iter().map(|(q, should, was)| view! {
+                            <tr data-testid="lab-changed-row" class:bad=*was>
+                                <td class="query">{q.clone()}</td><td>{if *should { "yes" } else { "no" }}</td>
+                                <td>{if *was { "right" } else { "wrong" }}</td><td>{if *was { "wrong" } else { "right" }}</td>
+                            </tr>
+                        }).collect_view()}</tbody>
+                    </table>
+                })}
                 <p class="note" data-testid="lab-one-split">{eval::ONE_SPLIT_ONLY}</p>
                 <p class="note">{format!("Draft “{}” over {} queries.", d.description, d.results.len())}</p>
                 <button data-testid="lab-adopt" on:click=move |_| lab.adopt()>"Use this description"</button>
