@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import zlib from 'node:zlib';
 import { browser, corpus, editorText, openPage, root, screenshotPath, serveAndBrowse, showView } from './harness.mjs';
 
 const env = serveAndBrowse();
@@ -317,6 +318,41 @@ async function sampleRun() {
   const report = JSON.parse(cli(['--evals', evals, '--skill', 'sql-review', path.join(root, 'web/samples/routing')]));
   return { page, errors, evals, report };
 }
+
+test('no seed opens the held-out queries: after a run at 42, seeds 1-99 show none of them, the address carries only the loaded skills\' lab and no validation count', { timeout: 900_000 }, async () => {
+  const { page, errors, report } = await sampleRun();
+  const held = report.queries.filter((q) => q.split === 'validation').map((q) => q.query);
+  assert.ok(held.length >= 4, 'the sample holds queries out');
+  assert.equal(Number(await page.getAttribute('[data-testid="lab-sealed"]', 'data-sealed')), held.length, 'the run sealed its held-out queries');
+  // A draft, so that the history has rows whose validation counts a link must not carry.
+  await page.fill('[data-testid="lab-draft"]', 'Reviews SQL migrations for locks and missing indexes. Use when a migration file changes.');
+  await page.click('[data-testid="lab-try-draft"]');
+  await page.waitForSelector('[data-testid="lab-draft-result"]');
+  const listed = () => page.$$eval('[data-testid="lab-query"]', (trs) => trs.map((tr) => tr.querySelector('.query')?.textContent ?? tr.textContent));
+  for (let seed = 1; seed <= 99; seed++) {
+    await page.fill('[data-testid="lab-seed"]', String(seed));
+    await page.press('[data-testid="lab-seed"]', 'Tab');
+    await page.click('[data-testid="lab-run"]');
+    await page.waitForFunction((s) => document.querySelector('[data-testid="lab-split"]')?.dataset.seed === String(s), seed, { timeout: 60_000 });
+    const shown = (await listed()).join('\n');
+    for (const q of held) assert.ok(!shown.includes(q), `seed ${seed} shows a query held out at seed 42: ${q}`);
+  }
+  // The address, decoded: the loaded skills' lab only, and no validation count before a final
+  // check.
+  await page.waitForFunction(() => location.hash.includes('v1='));
+  await page.waitForTimeout(800);
+  const hash = await page.evaluate(() => location.hash);
+  const wire = JSON.parse(zlib.inflateRawSync(Buffer.from(/v1=([^&]+)/.exec(hash)[1], 'base64url')).toString('utf8'));
+  const loaded = wire.skills.map((k) => k.dir);
+  assert.ok(Object.keys(wire.lab.sets).every((d) => loaded.includes(d)), `sets of loaded skills only: ${Object.keys(wire.lab.sets)} of ${loaded}`);
+  assert.ok(wire.lab.history.length > 0 && wire.lab.history.every((v) => v.validation === undefined), `no validation count before a final check: ${JSON.stringify(wire.lab.history)}`);
+  // The history's export: this skill's rows, no validation count.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lab-export-history"]')]);
+  const rows = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  assert.ok(rows.length > 0 && rows.every((v) => v.skill === 'sql-review' && v.validation === undefined), JSON.stringify(rows));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test('validation is held out: train queries only, each look counted, the final check reveals it', { timeout: 600_000 }, async () => {
   const { page, errors, report } = await sampleRun();

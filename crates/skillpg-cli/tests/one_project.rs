@@ -337,3 +337,46 @@ fn one_project_gets_the_same_verdicts_errors_and_budgets_from_every_edge() {
     }
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// `skillpg fix` reads the project too: a finding `skillpg.toml` ignores is not reported by
+/// `check` and not fixed by `fix` (it applied the BOM's fix before).
+#[test]
+fn fix_leaves_alone_what_the_project_ignores() {
+    let root = std::env::temp_dir().join(format!("skillpg-one-project-fix-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let skill = root.join("bommed/SKILL.md");
+    write(
+        skill.clone(),
+        "\u{feff}---\nname: bommed\ndescription: Writes release notes. Use when the user asks for release notes.\n---\n# Bommed\n",
+    );
+    let before = std::fs::read(&skill).expect("read");
+    // Without the project, fix removes the BOM.
+    let out = skillpg(&root, &["fix", "bommed"], &[]);
+    assert!(out.contains("SPG012"), "{out}");
+    write(
+        root.join("skillpg.toml"),
+        "[[ignore]]\nrule = \"bom\"\nreason = \"the exporter writes one; the loader strips it\"\n",
+    );
+    let check = json(&skillpg(
+        &root,
+        &["check", "--format", "json", "bommed"],
+        &[],
+    ));
+    assert_eq!(check["skills"][0]["valid"], true, "{check}");
+    assert_eq!(
+        check["skills"][0]["diagnostics"],
+        serde_json::json!([]),
+        "{check}"
+    );
+    let out = skillpg(&root, &["fix", "--write", "bommed"], &[]);
+    assert!(
+        !out.contains("SPG012"),
+        "fix applied what the project ignores: {out}"
+    );
+    assert_eq!(
+        std::fs::read(&skill).expect("read"),
+        before,
+        "the file is untouched"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -281,7 +281,7 @@ impl Stuffing {
             .map(String::as_str)
             .collect();
         format!(
-            "the draft adds {} words, {} of them taken from the train queries and found nowhere in the skill's own text ({}{}): a description that grows by the queries' words fits those queries (keyword stuffing); say what the skill does and when to use it instead",
+            "the draft adds {} words new to the skill, {} of them taken from the train queries and found nowhere in the skill's own text ({}{}): a description that grows by the queries' words fits those queries (keyword stuffing); say what the skill does and when to use it instead",
             self.added,
             self.from_queries.len(),
             shown.join(", "),

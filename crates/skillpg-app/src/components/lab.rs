@@ -758,6 +758,10 @@ pub fn LabPanel() -> impl IntoView {
                 <label>"Seed " <input type="number" min="0" step="1" data-testid="lab-seed" prop:value=c.slice(|s| s.lab.seed.to_string())
                     on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { c.state.update(|s| s.lab.seed = v); lab.clear(); } }/></label>
                 <span>{move || c.state.with(|s| format!("{:.0}% of each kind held out for validation", s.lab.holdout * 100.0))}</span>
+                <span class="note" data-testid="lab-sealed" data-sealed=move || c.state.with(|s| s.lab.sealed.len().to_string())>{move || c.state.with(|s| match s.lab.sealed.len() {
+                    0 => "A query held out once stays held out, for every seed and every skill's set: a new seed cannot show it.".to_owned(),
+                    n => format!("{n} quer{} held out so far, and held out for good: a new seed or a neighbour's set cannot show {}.", if n == 1 { "y is" } else { "ies are" }, if n == 1 { "it" } else { "them" }),
+                })}</span>
                 <label><input type="checkbox" data-testid="lab-decoder" prop:checked=c.slice(|s| s.lab.decoder)
                     on:change=move |ev| { let on = event_target_checked(&ev); c.state.update(|s| s.lab.decoder = on); lab.clear(); }/>
                     " On the decoder loaded below"</label>
@@ -926,7 +930,7 @@ fn Figures(lab: Lab, run: LabRun) -> impl IntoView {
                 let (often, of) = seen_often.get();
                 (often * 2 > of).then(|| view! {
                     <p class="warning" data-testid="lab-many-looks">{format!(
-                        "Validation has been consulted {} times on this split, and most of the validation set ({often} of {of} queries) has been seen 3 or more times. Each look is a chance for luck to pass for progress: the more drafts you judge on the same held-out queries, the more the best of them will look better than it is (multiple comparisons). Rank drafts by train, consult validation once for the one you would keep, or add fresh queries before judging again.",
+                        "A held-out query of this split has been consulted up to {} times (counted over every seed and version of the set), and most of the validation set ({often} of {of} queries) has been seen 3 or more times. Each look is a chance for luck to pass for progress: the more drafts you judge on the same held-out queries, the more the best of them will look better than it is (multiple comparisons). Rank drafts by train, consult validation once for the one you would keep, or add fresh queries before judging again.",
                         looks.get()
                     )}</p>
                 })

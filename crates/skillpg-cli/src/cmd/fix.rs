@@ -17,6 +17,11 @@ pub(crate) struct FixArgs {
     pub(crate) write: bool,
     #[arg(long, default_value = "spec")]
     pub(crate) profile: String,
+    /// The project's settings (ignored rules, severities); `skillpg.toml` in the working folder
+    /// when it exists. A finding the project ignores is not fixed, as `check` does not report
+    /// it.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
     #[arg(required = true)]
     pub(crate) paths: Vec<PathBuf>,
 }
@@ -27,16 +32,24 @@ pub(crate) fn run(args: FixArgs) -> Result<ExitCode, String> {
         include_unsafe,
         write,
         profile: key,
+        config,
         paths,
     } = args;
     let profile = profile(&key)?;
+    let config = project_config(config.as_deref())?;
+    let settings = skillpg_core::catalog::ListingSettings::default();
+    // The findings `check` reports in this project: its ignores and severities apply.
+    let project = skillpg_report::project::Project {
+        config: config.as_ref().map(|(c, _)| c),
+        listing: &settings,
+    };
     let inputs = load(&paths)?;
     require_skills(&inputs)?;
     let mut any_left = false;
     for (ingested, root) in &inputs {
         for skill in &ingested.skills {
             let a = analyze(skill);
-            let diags = skillpg_core::check(&a, profile);
+            let (diags, _) = project.findings(profile, &a, &[]);
             let (Some(doc), Some(md_path)) = (&a.doc, &a.skill_md_path) else {
                 continue;
             };
