@@ -219,7 +219,7 @@ impl DraftOn<'_> {
             &train_queries,
             &body_of(&args.paths, self.name),
         );
-        let fitted = eval::fitted(
+        let fitted = skillpg_routing::explain::fitted(
             self.items,
             &splits,
             &results(current),
@@ -244,7 +244,7 @@ impl DraftOn<'_> {
                     "stuffing_words": stuffing.as_ref().map(skillpg_routing::explain::Stuffing::words),
                     "one_split": eval::ONE_SPLIT_ONLY,
                     "fitted_words": fitted.as_ref().map(|f| f.words.clone()),
-                    "fitted": fitted.as_ref().map(eval::Fitted::words),
+                    "fitted": fitted.as_ref().map(skillpg_routing::explain::Fitted::words),
                     "overfit_silent": cmp.overfit_silence_words(),
                 },
             });

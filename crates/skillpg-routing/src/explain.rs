@@ -294,6 +294,111 @@ impl Stuffing {
     }
 }
 
+/// Words a draft adds that the lab suggests from the train queries it lost
+/// ([`candidate_terms`]), and the draft judged on the train queries those
+/// words were not drawn from: a gain on the queries that supplied the words is fitted to them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fitted {
+    /// The words, in the draft's order.
+    pub words: Vec<String>,
+    /// Train queries that use any of them (the words were drawn from these).
+    pub drawn_from: u64,
+    /// The draft against the description as written on the other train queries.
+    pub elsewhere: skillpg_stats::Paired,
+    /// The draft's net change on the queries the words were drawn from.
+    pub drawn_net: i64,
+}
+
+/// [`Fitted`] of `draft` against `current`, or `None` when it adds no suggested word that the
+/// skill's own `body` lacks (a word of the skill's own text is its own, whoever suggested it:
+/// an honest rewrite says what the body says).
+pub fn fitted(
+    items: &[crate::eval::EvalQuery],
+    splits: &[crate::eval::Split],
+    current_results: &[crate::eval::QueryResult],
+    draft_results: &[crate::eval::QueryResult],
+    current: &str,
+    draft: &str,
+    body: &str,
+) -> Option<Fitted> {
+    let lost: Vec<&str> = items
+        .iter()
+        .zip(current_results)
+        .zip(splits)
+        .filter(|((q, r), s)| {
+            **s == crate::eval::Split::Train && q.should_trigger && !r.triggered()
+        })
+        .map(|((q, _), _)| q.query.as_str())
+        .collect();
+    let suggested = candidate_terms(current, &lost, usize::MAX);
+    let lower = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let mut had = lower(current);
+    had.extend(lower(body));
+    let mut words: Vec<String> = Vec::new();
+    for w in lower(draft) {
+        if suggested.contains(&w) && !had.contains(&w) && !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    if words.is_empty() {
+        return None;
+    }
+    let (mut a, mut b, mut drawn_from, mut drawn_net) = (Vec::new(), Vec::new(), 0u64, 0i64);
+    for (((q, rc), rd), s) in items
+        .iter()
+        .zip(current_results)
+        .zip(draft_results)
+        .zip(splits)
+    {
+        if *s != crate::eval::Split::Train {
+            continue;
+        }
+        let (was, now) = (
+            q.should_trigger == rc.triggered(),
+            q.should_trigger == rd.triggered(),
+        );
+        if lower(&q.query).iter().any(|w| words.contains(w)) {
+            drawn_from += 1;
+            drawn_net += i64::from(now) - i64::from(was);
+        } else {
+            a.push(was);
+            b.push(now);
+        }
+    }
+    Some(Fitted {
+        words,
+        drawn_from,
+        elsewhere: skillpg_stats::Paired::from_outcomes(&a, &b),
+        drawn_net,
+    })
+}
+
+impl Fitted {
+    /// The signal in words.
+    pub fn words(&self) -> String {
+        let e = &self.elsewhere;
+        let n = e.both + e.only_a + e.only_b + e.neither;
+        format!(
+            "the draft adds words suggested from the train queries it lost ({}); {} train {} them, and there it gains {:+}: that gain is fitted to the queries the words came from. On the other {n} train queries it turns {} right and {} wrong; judge it there and on validation",
+            self.words.join(", "),
+            self.drawn_from,
+            if self.drawn_from == 1 {
+                "query uses"
+            } else {
+                "queries use"
+            },
+            self.drawn_net,
+            e.only_b,
+            e.only_a
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,5 +502,71 @@ mod tests {
             ),
             (1, 1)
         );
+    }
+    #[test]
+    fn words_suggested_from_lost_train_queries_are_flagged_and_judged_elsewhere() {
+        let items = vec![
+            EvalQuery {
+                query: "rotate the signing secret".into(),
+                should_trigger: true,
+            },
+            EvalQuery {
+                query: "verify the signing header".into(),
+                should_trigger: true,
+            },
+            EvalQuery {
+                query: "retry a failed delivery".into(),
+                should_trigger: true,
+            },
+            EvalQuery {
+                query: "bake bread".into(),
+                should_trigger: false,
+            },
+        ];
+        let splits = vec![crate::eval::Split::Train; 4];
+        let r = |t: bool| crate::eval::QueryResult {
+            trigger_rate: if t { 1.0 } else { 0.0 },
+            margin: 0.0,
+        };
+        let current = [r(false), r(false), r(true), r(false)];
+        let draft = [r(true), r(true), r(true), r(false)];
+        let f = fitted(
+            &items,
+            &splits,
+            &current,
+            &draft,
+            "Handles webhook endpoints.",
+            "Handles webhook endpoints. signing secret header",
+            "Rotates keys.",
+        )
+        .expect("suggested words were added");
+        assert_eq!(f.words, ["signing", "secret", "header"]);
+        assert_eq!((f.drawn_from, f.drawn_net), (2, 2));
+        assert_eq!((f.elsewhere.only_a, f.elsewhere.only_b), (0, 0));
+        assert!(f.words().contains("that gain is fitted"), "{}", f.words());
+        // An honest rewrite in the skill's own words adds none of them.
+        assert_eq!(
+            fitted(
+                &items,
+                &splits,
+                &current,
+                &draft,
+                "Handles webhook endpoints.",
+                "Receives webhook deliveries and checks them. Use when an endpoint is set up.",
+                "",
+            ),
+            None
+        );
+        // A suggested word the skill's body uses is the skill's own.
+        let own = fitted(
+            &items,
+            &splits,
+            &current,
+            &draft,
+            "Handles webhook endpoints.",
+            "Handles webhook endpoints and their signing secret.",
+            "Verify the signing secret of each delivery.",
+        );
+        assert_eq!(own, None);
     }
 }

@@ -28,7 +28,7 @@ struct DraftRun {
     /// Words the draft takes from the train queries and from nowhere in the skill's own text.
     stuffing: Option<skillpg_routing::explain::Stuffing>,
     /// Words the draft adds that the lab suggests from the train queries it lost.
-    fitted: Option<eval::Fitted>,
+    fitted: Option<skillpg_routing::explain::Fitted>,
     /// The train queries whose outcome the draft changes: (query, should trigger, right as
     /// written).
     changed: Vec<(String, bool, bool)>,
@@ -375,7 +375,7 @@ impl Lab {
                     let results = run.draft_results(draft_vec);
                     let cmp = run.compare(&results);
                     let stuffing = self.stuffing_of(&run, &description);
-                    let fitted = eval::fitted(
+                    let fitted = skillpg_routing::explain::fitted(
                         &run.items,
                         &run.splits,
                         &run.results,
