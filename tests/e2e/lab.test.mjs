@@ -130,10 +130,12 @@ test('the lab on the six-skill sample: figures, a near miss explained, a draft p
   fs.writeFileSync(notesSet, await page.inputValue('[data-testid="lab-evals"]'));
   const notes = JSON.parse(cli(['--evals', notesSet, '--skill', 'release-notes', '--held-out', path.join(root, 'web/samples/routing')]));
   const migration = notes.queries.find((q) => q.query.startsWith('Check this migration'));
+  // A query held out for sql-review stays held out in release-notes' set too (it is sealed).
+  const sealed = (q) => report.held_out.some((h) => h.query.trim().toLowerCase() === q.query.trim().toLowerCase());
   assert.equal(
     rows.some((r) => r[0] === 'release-notes' && r[1] === 'sql-review'),
-    Boolean(migration && migration.chosen === 'sql-review'),
-    `release-notes' migration request is named only when it is a train query: ${JSON.stringify(rows)}`,
+    Boolean(migration && migration.chosen === 'sql-review' && !sealed(migration)),
+    `release-notes' migration request is named only when it is a train query there and held out nowhere: ${JSON.stringify(rows)}`,
   );
   assert.deepEqual(errors, []);
   await page.close();
@@ -371,7 +373,7 @@ test('validation is held out: train queries only, each look counted, the final c
   await page.waitForSelector('[data-testid="lab-query"][data-split="validation"]');
   assert.equal(await page.locator('[data-testid="lab-query"][data-split="validation"]').count(), held, 'the final check shows every validation query');
   assert.equal(await looks(), 3);
-  assert.match(await page.textContent('[data-testid="lab-many-looks"]'), /consulted 3 times.*most of the validation set.*multiple comparisons/, 'many looks are flagged in plain words');
+  assert.match(await page.textContent('[data-testid="lab-many-looks"]'), /consulted up to 3 times.*most of the validation set.*multiple comparisons/, 'many looks are flagged in plain words');
   // The history ranks by train and shows validation only now; each row names its split.
   const rows = await page.$$eval('[data-testid="lab-history-row"]', (trs) => trs.map((tr) => ({ seed: tr.dataset.seed, version: tr.dataset.version, cells: [...tr.querySelectorAll('td')].map((td) => td.textContent) })));
   assert.ok(rows.length === 2 && rows.every((r) => r.seed === '42' && r.version === report.version), JSON.stringify(rows));
