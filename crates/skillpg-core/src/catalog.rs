@@ -139,23 +139,6 @@ fn client_reading(
         name = name.or_else(|| string("name"));
         description = description.or_else(|| string("description"));
     }
-    // Kimi Code CLI: a missing or falsy description gives way to the body's first line, and a
-    // missing frontmatter (or an unclosed one) to the whole text's.
-    if let Some(max) = profile.description_fallback {
-        let given = doc.root().and_then(|r| r.get("description"));
-        let falsy = match given {
-            None => true,
-            Some(crate::yaml::Node::Scalar(s)) => profile.yaml.reads_falsy(s),
-            Some(_) => false,
-        };
-        if falsy {
-            let body = match doc.split {
-                crate::frontmatter::Split::Closed { .. } => doc.body(),
-                _ => &doc.text,
-            };
-            description = Some(first_meaningful_line(body, max));
-        }
-    }
     // A loader that does not trim lists a blank description as it is.
     if !profile.description_trimmed {
         description = description.or_else(|| string("description"));
@@ -166,24 +149,6 @@ fn client_reading(
             .map(|n| n.replace(|c| profile.name_sanitized.contains(c), "-"));
     }
     (name, description)
-}
-
-/// Kimi Code CLI's `_first_meaningful_line` and `_truncate`: the first line of `text` that is
-/// not blank or `---`, stripped, cut to `max` characters with `…` (or `No description
-/// provided.`).
-fn first_meaningful_line(text: &str, max: usize) -> String {
-    let Some(line) = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && *l != "---")
-    else {
-        return "No description provided.".to_owned();
-    };
-    if line.chars().count() <= max {
-        return line.to_owned();
-    }
-    let cut: String = line.chars().take(max - 1).collect();
-    format!("{}\u{2026}", cut.trim_end())
 }
 
 /// The first paragraph of a Markdown body: its first run of non-blank lines that is not a

@@ -439,7 +439,9 @@ pub struct Profile {
     /// pydantic's `min_length=1` (Mistral Vibe) takes `'   '`.
     pub description_trimmed: bool,
     /// Where a missing or empty (falsy) description gives way to the body's first non-blank
-    /// line, cut to this many characters with `…` (Kimi Code CLI: 240).
+    /// line, cut to this many characters with `…` (Kimi Code CLI: 240). Data for the rules'
+    /// words and verdicts: the listing takes the description from the client's replay
+    /// ([`Profile::replay`], `replay::kimi_cli`), the one place that reads it.
     pub description_fallback: Option<usize>,
     /// How it decodes SKILL.md's bytes.
     pub utf8: Utf8Reading,
