@@ -122,7 +122,7 @@ pub(crate) struct Scans {
     /// Each client's listing entry (`InstalledSkill::from_analysis`, by profile key): the
     /// clients that replay their own YAML reader parse the text again, and a page of a thousand
     /// skills asked for every client's entry of every skill on each keystroke.
-    pub(crate) installed: PerProfile<crate::catalog::InstalledSkill>,
+    pub(crate) installed: PerProfile<crate::profile::InstalledSkill>,
 }
 
 /// Values made once per profile, kept with the analysis (shared by its clones).

@@ -14,16 +14,9 @@ use crate::profile::{
 /// What the listing is shortened with.
 pub const CUT_MARK: &str = "...";
 
-/// One installed skill, as the listing reads it.
-#[derive(Debug, Clone)]
-pub struct InstalledSkill {
-    /// The name the client lists.
-    pub name: String,
-    /// The description, with `when_to_use` appended where the client appends it.
-    pub description: String,
-    /// The skill's folder name (the listing's path names it).
-    pub dir: String,
-}
+/// One installed skill, as the listing reads it (defined beside the profiles, below both this
+/// module and the analysis, whose per-client cache holds it).
+pub use crate::profile::InstalledSkill;
 
 impl InstalledSkill {
     /// The skill of `analysis`, as `profile`'s listing reads it.

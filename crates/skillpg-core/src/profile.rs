@@ -1588,3 +1588,15 @@ impl Profile {
         self.length_unit.count(text)
     }
 }
+
+/// One installed skill, as a client's listing reads it (`catalog::InstalledSkill::from_analysis`
+/// makes it; the analysis caches it per client).
+#[derive(Debug, Clone)]
+pub struct InstalledSkill {
+    /// The name the client lists.
+    pub name: String,
+    /// The description, with `when_to_use` appended where the client appends it.
+    pub description: String,
+    /// The skill's folder name (the listing's path names it).
+    pub dir: String,
+}

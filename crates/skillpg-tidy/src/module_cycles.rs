@@ -2,7 +2,10 @@
 //! through `crate::…` only where the graph still reads one way, so each module can be read
 //! knowing only those below it. A module is a file or folder directly under `src/`; an edge is
 //! any `crate::m` path or `use crate::m…` in the syntax (a doc comment that names a module is
-//! not one), outside `#[cfg(test)]` items: a test may use any module to check its own (the eval
+//! not one), a `super::…` path that climbs to the crate root and names `m` (`super::m` in a
+//! top-level file, `super::super::m` one folder down, counting inline `mod`s), and a name the
+//! crate root re-exports from `m` (`pub use m::Name;` read as `crate::Name`), outside
+//! `#[cfg(test)]` items: a test may use any module to check its own (the eval
 //! report read back by the eval-set reader above it), which does not change how the code reads.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,23 +19,44 @@ fn module_of(path: &str) -> Option<String> {
     (name != "lib" && name != "main").then(|| name.to_owned())
 }
 
+/// The crate-level names a file refers to, and how deep in the module tree its code sits (a
+/// top-level file is 1; each folder and inline `mod` adds one).
 #[derive(Default)]
-struct CrateRefs(BTreeSet<String>);
+struct CrateRefs {
+    names: BTreeSet<String>,
+    depth: usize,
+}
+
+impl CrateRefs {
+    /// The crate-level name a path of `idents` reaches: after `crate`, or after as many
+    /// `super`s as climb to the root.
+    fn reach(&mut self, idents: &[String]) {
+        let supers = idents.iter().take_while(|i| *i == "super").count();
+        let head = if idents.first().is_some_and(|i| i == "crate") {
+            idents.get(1)
+        } else if supers > 0 && supers >= self.depth {
+            idents.get(supers)
+        } else {
+            None
+        };
+        if let Some(h) = head {
+            self.names.insert(h.clone());
+        }
+    }
+}
 
 impl<'ast> Visit<'ast> for CrateRefs {
     fn visit_path(&mut self, path: &'ast syn::Path) {
-        let mut segments = path.segments.iter();
-        if segments.next().is_some_and(|s| s.ident == "crate")
-            && let Some(next) = segments.next()
-        {
-            self.0.insert(next.ident.to_string());
-        }
+        let idents: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        self.reach(&idents);
         syn::visit::visit_path(self, path);
     }
 
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         if !is_test_only(&item.attrs) {
+            self.depth += 1;
             syn::visit::visit_item_mod(self, item);
+            self.depth -= 1;
         }
     }
 
@@ -43,12 +67,60 @@ impl<'ast> Visit<'ast> for CrateRefs {
     }
 
     fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
-        if let syn::UseTree::Path(p) = &item.tree
-            && p.ident == "crate"
+        let mut prefix = Vec::new();
+        let mut tree = &item.tree;
+        while let syn::UseTree::Path(p) = tree
+            && (p.ident == "crate" || p.ident == "super")
         {
-            collect_heads(&p.tree, &mut self.0);
+            prefix.push(p.ident.to_string());
+            tree = &p.tree;
+        }
+        if prefix.is_empty() {
+            return;
+        }
+        let mut heads = BTreeSet::new();
+        collect_heads(tree, &mut heads);
+        for h in heads {
+            let mut idents = prefix.clone();
+            idents.push(h);
+            self.reach(&idents);
         }
     }
+}
+
+/// The names the crate root re-exports from a module (`pub use m::…::Name;`, `pub use
+/// m::{A, B as C};`), by the name they take at the root.
+fn root_reexports(root: &syn::File) -> BTreeMap<String, String> {
+    fn leaves(tree: &syn::UseTree, out: &mut Vec<String>) {
+        match tree {
+            syn::UseTree::Path(p) => leaves(&p.tree, out),
+            syn::UseTree::Name(n) => out.push(n.ident.to_string()),
+            syn::UseTree::Rename(r) => out.push(r.rename.to_string()),
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| leaves(t, out)),
+            syn::UseTree::Glob(_) => {}
+        }
+    }
+    let mut out = BTreeMap::new();
+    for item in &root.items {
+        let syn::Item::Use(u) = item else { continue };
+        if !matches!(u.vis, syn::Visibility::Public(_)) {
+            continue;
+        }
+        let mut tree = &u.tree;
+        if let syn::UseTree::Path(p) = tree
+            && (p.ident == "crate" || p.ident == "self")
+        {
+            tree = &p.tree;
+        }
+        if let syn::UseTree::Path(p) = tree {
+            let mut names = Vec::new();
+            leaves(&p.tree, &mut names);
+            for n in names {
+                out.insert(n, p.ident.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// Whether the attributes hold `#[cfg(test)]`.
@@ -79,15 +151,34 @@ fn collect_heads(tree: &syn::UseTree, out: &mut BTreeSet<String>) {
 /// for each module that names another. A file that does not parse is an error.
 pub fn module_edges(files: &[(String, String)]) -> Result<BTreeSet<(String, String)>, String> {
     let modules: BTreeSet<String> = files.iter().filter_map(|(p, _)| module_of(p)).collect();
+    let mut reexported = BTreeMap::new();
+    for (path, text) in files {
+        if module_of(path).is_none() {
+            let root = syn::parse_file(text).map_err(|e| format!("{path}: {e}"))?;
+            reexported.extend(root_reexports(&root));
+        }
+    }
     let mut edges = BTreeSet::new();
     for (path, text) in files {
         let Some(from) = module_of(path) else {
             continue;
         };
         let file = syn::parse_file(text).map_err(|e| format!("{path}: {e}"))?;
-        let mut refs = CrateRefs::default();
+        // `a.rs` and `a/mod.rs` sit one below the root; `a/b.rs` two.
+        let depth = path.split('/').count() - usize::from(path.ends_with("/mod.rs"));
+        let mut refs = CrateRefs {
+            names: BTreeSet::new(),
+            depth,
+        };
         refs.visit_file(&file);
-        for to in refs.0 {
+        for name in refs.names {
+            let to = if modules.contains(&name) {
+                name
+            } else if let Some(m) = reexported.get(&name) {
+                m.clone()
+            } else {
+                continue;
+            };
             if to != from && modules.contains(&to) {
                 edges.insert((from.clone(), to));
             }
@@ -184,6 +275,44 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].first(), found[0].last());
         assert!(found[0].contains(&"rules".to_owned()) && found[0].contains(&"profile".to_owned()));
+    }
+
+    #[test]
+    fn a_cycle_written_with_super_or_through_a_root_reexport_is_found() {
+        let edges = |files: &[(String, String)]| module_edges(files).expect("parses");
+        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+        // `super::b` in a top-level file, `super::super::a` one folder down, and `super::x`
+        // inside an inline module (which stays in its own file's module).
+        let files = [
+            file("lib.rs", "pub mod a; pub mod b;"),
+            file("a.rs", "pub fn f() { super::b::g(); }"),
+            file("b/mod.rs", "pub mod deep; pub fn g() {}"),
+            file(
+                "b/deep.rs",
+                "use super::super::a::f;\nmod inner { use super::g; }\npub fn h() { f() }",
+            ),
+        ];
+        let found = edges(&files);
+        assert!(
+            found.contains(&pair("a", "b")) && found.contains(&pair("b", "a")),
+            "{found:?}"
+        );
+        assert_eq!(cycles(&found).len(), 1);
+        // A name the root re-exports from `a`, used from `b` as `crate::Name`.
+        let files = [
+            file(
+                "lib.rs",
+                "pub mod a; pub mod b; pub use a::{Thing, Other as Renamed};",
+            ),
+            file(
+                "a.rs",
+                "pub struct Thing; pub struct Other; pub fn f() { crate::b::g(); }",
+            ),
+            file("b.rs", "pub fn g() -> crate::Renamed { todo!() }"),
+        ];
+        let found = edges(&files);
+        assert!(found.contains(&pair("b", "a")), "{found:?}");
+        assert_eq!(cycles(&found).len(), 1);
     }
 
     #[test]
