@@ -326,12 +326,7 @@ impl LabRun {
         ms: f64,
     ) -> LabRun {
         let splits = eval::split_sealed(&items, holdout, seed, &|id: &str| sealed.contains(id));
-        let arm = Arm::from_cosines(
-            skillpg_routing::skills::names(&skills),
-            Descriptions::AsWritten,
-            decide::score_matrix(&query_vecs, &skill_vecs),
-            t,
-        );
+        let arm = preview_arm(&skills, &items, &query_vecs, &skill_vecs, t);
         let results = eval::results_from_arm(&arm, target, t);
         let version = eval::version(&items);
         LabRun {
@@ -401,16 +396,21 @@ impl LabRun {
         self.arm.decisions.iter().map(|d| d.choice).collect()
     }
 
-    /// The results with the target's description replaced by a draft whose embedding is
-    /// `draft_vec`.
-    pub fn draft_results(&self, draft_vec: &[f32]) -> Vec<QueryResult> {
+    /// The results with the target's description replaced by `draft`, whose embedding is
+    /// `draft_vec` (the router's word overlap reads the draft's words too).
+    pub fn draft_results(&self, draft_vec: &[f32], draft: &str) -> Vec<QueryResult> {
         let mut skill_vecs = self.skill_vecs.clone();
         skill_vecs[self.target] = draft_vec.to_vec();
-        eval::embedding_results(
-            &decide::score_matrix(&self.query_vecs, &skill_vecs),
-            self.target,
+        let mut skills = self.skills.clone();
+        skills[self.target].description = draft.to_owned();
+        let arm = preview_arm(
+            &skills,
+            &self.items,
+            &self.query_vecs,
+            &skill_vecs,
             self.thresholds,
-        )
+        );
+        eval::results_from_arm(&arm, self.target, self.thresholds)
     }
 
     /// The draft against the description as written, paired on validation.
@@ -524,6 +524,7 @@ impl LabRun {
         terms: &[String],
         embedded: &[Vec<f32>],
     ) -> Vec<(String, usize, usize)> {
+        let description = &self.skills[self.target].description;
         let mut out: Vec<(String, usize, usize)> = terms
             .iter()
             .zip(embedded)
@@ -532,7 +533,7 @@ impl LabRun {
                     &self.items,
                     &self.splits,
                     &self.results,
-                    &self.draft_results(v),
+                    &self.draft_results(v, &explain::appended(description, t)),
                 );
                 (t.clone(), fixed, broken)
             })
@@ -634,17 +635,34 @@ pub struct Capture {
     pub queries: Vec<String>,
 }
 
+/// The preview's arm for `items` among `skills` (as the router sees them): their cosines
+/// fused with BM25 over the same texts (`decide::fused_matrix`), decided under `t`.
+pub fn preview_arm(
+    skills: &[RouteSkill],
+    items: &[EvalQuery],
+    query_vecs: &[Vec<f32>],
+    skill_vecs: &[Vec<f32>],
+    t: Thresholds,
+) -> Arm {
+    let documents: Vec<String> = skills.iter().map(RouteSkill::embedding_text).collect();
+    let queries: Vec<String> = items.iter().map(|q| q.query.clone()).collect();
+    let cosines = decide::score_matrix(query_vecs, skill_vecs);
+    let fused = decide::fused_matrix(&cosines, &documents, &queries);
+    Arm::from_fused(
+        skillpg_routing::skills::names(skills),
+        Descriptions::AsWritten,
+        cosines,
+        fused,
+        t,
+    )
+}
+
 /// Across the loaded skills, each skill's should-trigger queries (`owned`: owner index and
 /// query) decided among all of them: which other skill captured which, per pair, most first.
-pub fn captures(
-    skills: &[RouteSkill],
-    owned: &[(usize, EvalQuery)],
-    scores: &[Vec<f32>],
-    t: Thresholds,
-) -> Vec<Capture> {
+pub fn captures(skills: &[RouteSkill], owned: &[(usize, EvalQuery)], arm: &Arm) -> Vec<Capture> {
     let owner: Vec<usize> = owned.iter().map(|(o, _)| *o).collect();
     let should: Vec<bool> = owned.iter().map(|(_, q)| q.should_trigger).collect();
-    let chosen: Vec<Option<usize>> = scores.iter().map(|row| decide::decide(row, t)).collect();
+    let chosen: Vec<Option<usize>> = arm.decisions.iter().map(|d| d.choice).collect();
     eval::collisions(&owner, &should, &chosen)
         .into_iter()
         .map(|(o, c, n)| Capture {
@@ -681,19 +699,26 @@ pub struct WrongCapture {
 pub fn wrong_captures(
     skills: &[RouteSkill],
     owned: &[(usize, EvalQuery)],
-    scores: &[Vec<f32>],
+    arm: &Arm,
     t: Thresholds,
 ) -> Vec<WrongCapture> {
     let norm = |q: &str| eval::normalized(q);
     owned
         .iter()
-        .zip(scores)
-        .filter(|((owner, q), row)| !q.should_trigger && decide::decide(row, t) == Some(*owner))
-        .map(|((owner, q), row)| {
+        .zip(&arm.decisions)
+        .filter(|((owner, q), d)| !q.should_trigger && d.choice == Some(*owner))
+        .map(|((owner, q), d)| {
+            // The router's next choice: the best other skill by the scores it ranks by, where
+            // that skill's cosine reaches τ.
+            let cosines = match &d.evidence {
+                skillpg_routing::outcome::Evidence::Cosines { cosines, .. } => cosines.as_slice(),
+                _ => &[],
+            };
+            let row = d.scores();
             let next = || {
                 row.iter()
                     .enumerate()
-                    .filter(|(k, score)| k != owner && **score >= t.tau)
+                    .filter(|(k, _)| k != owner && cosines.get(*k).is_some_and(|c| *c >= t.tau))
                     .max_by(|a, b| a.1.total_cmp(b.1))
                     .map(|(k, score)| {
                         format!("{} (the router's next choice, {score:.2})", skills[k].name)
@@ -786,7 +811,7 @@ mod tests {
     fn a_draft_moves_the_target_and_is_paired_on_validation() {
         let r = run();
         // A draft pointing between a and b catches both.
-        let draft = r.draft_results(&[0.3, 0.95]);
+        let draft = r.draft_results(&[0.3, 0.95], "Reviews migrations and notes.");
         assert!(draft[0].triggered() && draft[1].triggered());
         let cmp = r.compare(&draft);
         assert_eq!(
@@ -910,7 +935,15 @@ mod tests {
             ),
         ];
         let scores = vec![vec![0.9, 0.1], vec![0.1, 0.9], vec![0.9, 0.1]];
-        let c = captures(&skills, &owned, &scores, Thresholds::DEFAULT);
+        let arm = |scores: Vec<Vec<f32>>| {
+            Arm::from_cosines(
+                skillpg_routing::skills::names(&skills),
+                Descriptions::AsWritten,
+                scores,
+                Thresholds::DEFAULT,
+            )
+        };
+        let c = captures(&skills, &owned, &arm(scores));
         assert_eq!(c.len(), 2);
         // The other way: a should-not query of notes that notes took, which sql should have had.
         let owned_not = vec![
@@ -932,7 +965,7 @@ mod tests {
         let wrong = wrong_captures(
             &skills,
             &owned_not,
-            &[vec![0.1, 0.9], vec![0.9, 0.1]],
+            &arm(vec![vec![0.1, 0.9], vec![0.9, 0.1]]),
             Thresholds::DEFAULT,
         );
         assert_eq!(
@@ -952,9 +985,19 @@ mod tests {
                 should_trigger: false,
             },
         )];
-        let next = wrong_captures(&skills, &alone, &[vec![0.6, 0.9]], Thresholds::DEFAULT);
+        let next = wrong_captures(
+            &skills,
+            &alone,
+            &arm(vec![vec![0.6, 0.9]]),
+            Thresholds::DEFAULT,
+        );
         assert_eq!(next[0].should_go_to, "sql (the router's next choice, 0.60)");
-        let none = wrong_captures(&skills, &alone, &[vec![0.1, 0.9]], Thresholds::DEFAULT);
+        let none = wrong_captures(
+            &skills,
+            &alone,
+            &arm(vec![vec![0.1, 0.9]]),
+            Thresholds::DEFAULT,
+        );
         assert_eq!(none[0].should_go_to, skillpg_routing::NONE);
         assert_eq!(
             (

@@ -57,19 +57,17 @@ impl RouteRun {
     ) -> RouteRun {
         let names = skills::names(skills);
         let t = Thresholds::DEFAULT;
+        // The preview's router: each arm's cosines fused with BM25 over the texts embedded.
+        let [rich_texts, thin_texts, _] = texts_to_embed(skills, &requests);
+        let queries: Vec<String> = requests.iter().map(|r| r.query.clone()).collect();
+        let arm = |vecs: &[Vec<f32>], texts: &[String], descriptions| {
+            let cosines = decide::score_matrix(&asked, vecs);
+            let fused = decide::fused_matrix(&cosines, texts, &queries);
+            Arm::from_fused(names.clone(), descriptions, cosines, fused, t)
+        };
         RouteRun {
-            rich: Arm::from_cosines(
-                names.clone(),
-                Descriptions::AsWritten,
-                decide::score_matrix(&asked, &rich),
-                t,
-            ),
-            thin: Arm::from_cosines(
-                names,
-                Descriptions::Thinned,
-                decide::score_matrix(&asked, &thin),
-                t,
-            ),
+            rich: arm(&rich, &rich_texts, Descriptions::AsWritten),
+            thin: arm(&thin, &thin_texts, Descriptions::Thinned),
             collisions: decide::score_matrix(&rich, &rich),
             requests,
             ms,
@@ -103,7 +101,7 @@ impl RouteRun {
         }
         let arm = if thinned { &self.thin } else { &self.rich };
         let labels: Vec<&str> = self.requests.iter().map(|r| r.expected.trim()).collect();
-        Ok(decide::calibrate(&arm.cosines(), &arm.names, &labels))
+        Ok(arm.calibrate(&labels))
     }
 
     /// The descriptions as written (A) against thinned (B), or why they cannot be compared.

@@ -173,21 +173,22 @@ impl LoadedRouter {
                 embedder,
                 thresholds,
             } => {
-                let req_vecs =
-                    embedder.embed(&requests.iter().map(|r| r.query.clone()).collect::<Vec<_>>());
+                let texts: Vec<String> = requests.iter().map(|r| r.query.clone()).collect();
+                let req_vecs = embedder.embed(&texts);
+                // The preview's router: the cosines fused with BM25 over the same texts.
                 let arms = sets
                     .iter()
                     .map(|&(skills, descriptions)| {
-                        let skill_vecs = embedder.embed(
-                            &skills
-                                .iter()
-                                .map(RouteSkill::embedding_text)
-                                .collect::<Vec<_>>(),
-                        );
-                        Arm::from_cosines(
+                        let documents: Vec<String> =
+                            skills.iter().map(RouteSkill::embedding_text).collect();
+                        let skill_vecs = embedder.embed(&documents);
+                        let cosines = decide::score_matrix(&req_vecs, &skill_vecs);
+                        let fused = decide::fused_matrix(&cosines, &documents, &texts);
+                        Arm::from_fused(
                             skills::names(skills),
                             descriptions,
-                            decide::score_matrix(&req_vecs, &skill_vecs),
+                            cosines,
+                            fused,
                             *thresholds,
                         )
                     })
@@ -308,7 +309,7 @@ impl LoadedRouter {
             return Err(format!("--calibrate: {why}"));
         }
         let labels: Vec<&str> = requests.iter().map(|r| r.expected.trim()).collect();
-        let c = decide::calibrate(&arm.cosines(), &arm.names, &labels);
+        let c = arm.calibrate(&labels);
         eprintln!(
             "calibration: tau {:.2}, delta {:.2}: {}/{} correct ({} pairs tried)",
             c.best.tau,

@@ -5,7 +5,7 @@
 //!
 //! The embedding model's cosines are computed once by `skillpg bench-preview` and kept in
 //! `bench/scores-minilm-i8.json`; everything here is recomputed from them (and BM25 from the
-//! text), so a test holds the page's constants ([`MINILM_CHANCE`], [`BENCHMARK_LINE`],
+//! text), so a test holds the page's constants ([`PREVIEW_CHANCE`], [`BENCHMARK_LINE`],
 //! [`LESSON_LINE`]) to the stored scores.
 
 use serde::{Deserialize, Serialize};
@@ -42,28 +42,27 @@ pub const STORED_MINILM_I8: &str = include_str!("../bench/scores-minilm-i8.json"
 /// The page's chance model: fitted by [`fit_confidence`] on every suite's stored scores (a
 /// test recomputes it). The chance that the embedding preview's first pick is the intended
 /// skill, by its lead in cosine over the second.
-pub const MINILM_CHANCE: ChanceModel = ChanceModel {
+pub const PREVIEW_CHANCE: ChanceModel = ChanceModel {
     fit: skillpg_stats::Logistic {
-        a: -2.115168409209755,
-        b: 10.27967793582809,
+        a: -2.117829991723339,
+        b: 6.1729259513809405,
     },
 };
 
 /// The routing view's one line on how the preview did on the benchmark (a test recomputes it).
-pub const BENCHMARK_LINE: &str = "On 357 public tasks from 7 skill suites, its first pick was the intended skill 61% of the time and one of its first three 81%; it said NONE for 27% of the prompts no skill should take.";
+pub const BENCHMARK_LINE: &str = "On 357 public tasks from 7 skill suites, its first pick was the intended skill 66% of the time and one of its first three 86%; it said NONE for 27% of the prompts no skill should take.";
 
 /// The chapter's lesson on the benchmark's real suites, in the routing view beside the sample's
 /// own A/B reading (a test recomputes it).
-pub const LESSON_LINE: &str = "On real suites: where the authors kept their first one-line descriptions, those put the intended skill first for 15 of 26 tasks and the descriptions they settled on for 24 (paired sign test p = 0.004). Cutting every description to its first clause, as \"Thin it\" does, changed 75 of 335 first picks on the benchmark: 64 were right only as written, 11 only thinned (p < 0.001). It cost most on ZhangHanDong/rust-skills (34 skills): 51 of 112 right as written, 21 thinned (p < 0.001).";
+pub const LESSON_LINE: &str = "On real suites: where the authors kept their first one-line descriptions, those put the intended skill first for 14 of 26 tasks and the descriptions they settled on for 24 (paired sign test p = 0.002). Cutting every description to its first clause, as \"Thin it\" does, changed 98 of 335 first picks on the benchmark: 88 were right only as written, 10 only thinned (p < 0.001). It cost most on ZhangHanDong/rust-skills (34 skills): 67 of 112 right as written, 22 thinned (p < 0.001).";
 
 /// [`LESSON_LINE`] from the stored scores: the suites that keep their authors' first, short
 /// descriptions against the ones they settled on, and the chapter's mechanical thinning on
-/// every suite, for the embedding preview.
+/// every suite, for the page's router.
 pub fn lesson_line(suites: &[Suite], stored: &StoredScores) -> String {
     let t = Thresholds::DEFAULT;
-    let embedding = |s: &Suite, scores: &[Vec<f32>], set| {
-        per_task_right(s, scores, set, Candidate::Embedding, t)
-    };
+    let embedding =
+        |s: &Suite, scores: &[Vec<f32>], set| per_task_right(s, scores, set, PAGE_ROUTER, t);
     let mut authors = Paired::default();
     let mut cut_all = Paired::default();
     // The suite where the first clause alone lost most: (its paired table, suite, skills).
@@ -132,18 +131,19 @@ fn p_words(p: f64) -> String {
     }
 }
 
-/// The routing view's line on the fusion against the preview, each side of the split (a test
+/// The routing view's line on the router the page runs and why, each side of the split (a test
 /// recomputes it).
-pub const FUSION_LINE: &str = "A fusion of it with BM25 (word overlap) put the intended skill first 122 against 106 of 173 (p = 0.011) on the suites the routers were compared on, and 108 against 101 of 162 (p = 0.281, no evidence either way) on the repositories kept apart. The page does not run the fusion yet.";
+pub const CHOICE_LINE: &str = "It ranks skills by the embedding's cosines fused with BM25 (word overlap), chosen by the benchmark: first picks right 122 against 106 of 173 (p = 0.011) against the embedding alone on the suites the routers were compared on, 108 against 101 of 162 (p = 0.281, no evidence either way) on the repositories kept apart; against BM25 alone 122 against 118 of 173 (p = 0.454, no evidence either way) and 108 against 89 of 162 (p < 0.001).";
 
-/// [`FUSION_LINE`] from the stored scores: the fusion against the embedding preview, top-1
-/// paired per task, on the train suites and on the test suites.
-pub fn fusion_line(suites: &[Suite], split: &Split, stored: &StoredScores) -> String {
-    let side = |names: &[String]| {
+/// [`CHOICE_LINE`] from the stored scores: the page's router against each router alone, top-1
+/// paired per task, on the suites the routers were compared on and on the repositories kept
+/// apart.
+pub fn choice_line(suites: &[Suite], split: &Split, stored: &StoredScores) -> String {
+    let side = |names: &[String], other: Candidate| {
         let on = |s: &Suite| names.iter().any(|n| n == &s.suite);
         let p = Paired::from_outcomes(
-            &first_right(suites, stored, Candidate::Fusion, on),
-            &first_right(suites, stored, Candidate::Embedding, on),
+            &first_right(suites, stored, PAGE_ROUTER, on),
+            &first_right(suites, stored, other, on),
         );
         let n = p.both + p.only_a + p.only_b + p.neither;
         let verdict = if p.p_value() < 0.05 {
@@ -159,11 +159,16 @@ pub fn fusion_line(suites: &[Suite], split: &Split, stored: &StoredScores) -> St
         )
     };
     format!(
-        "A fusion of it with BM25 (word overlap) put the intended skill first {} on the suites the routers were compared on, and {} on the repositories kept apart. The page does not run the fusion yet.",
-        side(&split.train),
-        side(&split.test)
+        "It ranks skills by the embedding's cosines fused with BM25 (word overlap), chosen by the benchmark: first picks right {} against the embedding alone on the suites the routers were compared on, {} on the repositories kept apart; against BM25 alone {} and {}.",
+        side(&split.train, Candidate::Embedding),
+        side(&split.test, Candidate::Embedding),
+        side(&split.train, Candidate::Bm25),
+        side(&split.test, Candidate::Bm25),
     )
 }
+
+/// The router the page runs, chosen by the benchmark on its train suites.
+pub const PAGE_ROUTER: Candidate = Candidate::Fusion;
 
 /// How many bins the reliability table is cut into before pooling.
 pub const CONFIDENCE_BINS: usize = 5;
@@ -172,10 +177,10 @@ pub const CONFIDENCE_BINS: usize = 5;
 /// chance (the target: within 5 points in every decile of at least 30 tasks).
 pub const CALIBRATION_GROUPS: usize = 10;
 
-/// The lead (or, in the lab, the margin from a decision) below which the embedding preview
+/// The lead (or, in the lab, the margin from a decision) below which the page's router
 /// cannot separate two outcomes: where its first pick is more likely wrong than right.
 pub fn close_call_bound() -> f32 {
-    MINILM_CHANCE.close_below()
+    PREVIEW_CHANCE.close_below()
 }
 
 /// Whether a first pick with this lead is a close call under `model`.
@@ -234,9 +239,9 @@ impl Candidate {
 
     pub fn label(self) -> &'static str {
         match self {
-            Candidate::Embedding => "embedding (all-MiniLM-L6-v2, int8, as in the page)",
+            Candidate::Embedding => "embedding alone (all-MiniLM-L6-v2, int8)",
             Candidate::Bm25 => "BM25 (name and description)",
-            Candidate::Fusion => "fusion (embedding + BM25, equal weights)",
+            Candidate::Fusion => "fusion (embedding + BM25, equal weights): the page's router",
         }
     }
 }
@@ -301,7 +306,7 @@ pub fn tally(
     (tally, pairs)
 }
 
-/// The embedding preview's `(lead, right)` pairs on the suites `keep` accepts, as written.
+/// The page's router's `(lead, right)` pairs on the suites `keep` accepts, as written.
 fn lead_pairs(
     suites: &[Suite],
     stored: &StoredScores,
@@ -314,7 +319,7 @@ fn lead_pairs(
                 s,
                 &sc.as_written,
                 DescriptionSet::AsWritten,
-                Candidate::Embedding,
+                PAGE_ROUTER,
                 Thresholds::DEFAULT,
             );
             pairs.extend(p);
@@ -402,8 +407,8 @@ fn pct(k: u64, n: u64) -> String {
     )
 }
 
-/// The pooled tally of the embedding preview on every suite, as written.
-pub fn pooled_embedding(suites: &[Suite], stored: &StoredScores) -> Tally {
+/// The pooled tally of the page's router on every suite, as written.
+pub fn pooled_preview(suites: &[Suite], stored: &StoredScores) -> Tally {
     let mut all = Tally::default();
     for s in suites {
         if let Some(sc) = stored.suites.iter().find(|x| x.suite == s.suite) {
@@ -411,7 +416,7 @@ pub fn pooled_embedding(suites: &[Suite], stored: &StoredScores) -> Tally {
                 s,
                 &sc.as_written,
                 DescriptionSet::AsWritten,
-                Candidate::Embedding,
+                PAGE_ROUTER,
                 Thresholds::DEFAULT,
             );
             all.merge(&t);
@@ -422,7 +427,7 @@ pub fn pooled_embedding(suites: &[Suite], stored: &StoredScores) -> Tally {
 
 /// The line the routing view shows, from the pooled tally.
 pub fn benchmark_line(suites: &[Suite], stored: &StoredScores) -> String {
-    let t = pooled_embedding(suites, stored);
+    let t = pooled_preview(suites, stored);
     let tasks: usize = suites.iter().map(|s| s.tasks.len()).sum();
     format!(
         "On {tasks} public tasks from {} skill suites, its first pick was the intended skill {:.0}% of the time and one of its first three {:.0}%; it said NONE for {:.0}% of the prompts no skill should take.",
@@ -633,7 +638,7 @@ fn reliability_table(suites: &[Suite], stored: &StoredScores) -> String {
     let model = fit_confidence(suites, stored);
     let _ = writeln!(
         out,
-        "\nThe page's chance model: the chance that the embedding preview's first pick is the intended skill, by its lead over the second, a logistic regression on the lead's square root fitted on every suite ({}). Read against the benchmark's picks, five groups by lead:\n",
+        "\nThe page's chance model: the chance that the page's router's first pick is the intended skill, by its lead over the second, a logistic regression on the lead's square root fitted on every suite ({}). Read against the benchmark's picks, five groups by lead:\n",
         model.map_or_else(
             || "no fit".to_owned(),
             |m| format!(
@@ -745,23 +750,23 @@ mod tests {
         }
         let fit = fit_confidence(&suites, &stored).expect("right and wrong picks");
         assert!(
-            (fit.fit.a - MINILM_CHANCE.fit.a).abs() < 1e-9
-                && (fit.fit.b - MINILM_CHANCE.fit.b).abs() < 1e-9,
-            "MINILM_CHANCE is out of date: the stored scores fit {fit:?}"
+            (fit.fit.a - PREVIEW_CHANCE.fit.a).abs() < 1e-9
+                && (fit.fit.b - PREVIEW_CHANCE.fit.b).abs() < 1e-9,
+            "PREVIEW_CHANCE is out of date: the stored scores fit {fit:?}"
         );
         assert_eq!(benchmark_line(&suites, &stored), BENCHMARK_LINE);
         assert_eq!(lesson_line(&suites, &stored), LESSON_LINE);
         let (_, split) = crate::bench::builtin().expect("as the test sets it up");
-        assert_eq!(fusion_line(&suites, &split, &stored), FUSION_LINE);
+        assert_eq!(choice_line(&suites, &split, &stored), CHOICE_LINE);
     }
 
     #[test]
     fn a_close_call_is_a_first_pick_more_likely_wrong_than_right() {
-        assert!(is_close_call(&MINILM_CHANCE, 0.005));
-        assert!(MINILM_CHANCE.chance(0.005) < 0.5);
-        assert!(!is_close_call(&MINILM_CHANCE, 0.2));
-        assert!(MINILM_CHANCE.chance(0.2) > 0.5);
-        assert!(MINILM_CHANCE.chance(0.01) < MINILM_CHANCE.chance(0.5));
+        assert!(is_close_call(&PREVIEW_CHANCE, 0.005));
+        assert!(PREVIEW_CHANCE.chance(0.005) < 0.5);
+        assert!(!is_close_call(&PREVIEW_CHANCE, 0.2));
+        assert!(PREVIEW_CHANCE.chance(0.2) > 0.5);
+        assert!(PREVIEW_CHANCE.chance(0.01) < PREVIEW_CHANCE.chance(0.5));
     }
 
     #[test]
@@ -780,7 +785,7 @@ mod tests {
     }
 }
 
-/// How sure the embedding preview is of one first pick, in the benchmark's terms.
+/// How sure the page's router is of one first pick, in the benchmark's terms.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sureness {
     /// The chance, on the benchmark, that a first pick with this lead is the intended skill.
@@ -802,8 +807,8 @@ pub fn sureness(names: &[String], cosines: &[f32]) -> Option<Sureness> {
     let mut order: Vec<usize> = (0..cosines.len()).collect();
     order.sort_by(|&a, &b| cosines[b].total_cmp(&cosines[a]));
     let lead = cosines[order[0]] - cosines[order[1]];
-    let chance = MINILM_CHANCE.chance(lead);
-    let close = is_close_call(&MINILM_CHANCE, lead);
+    let chance = PREVIEW_CHANCE.chance(lead);
+    let close = is_close_call(&PREVIEW_CHANCE, lead);
     let runners_up: Vec<(String, f32)> = order[1..]
         .iter()
         .take(2)

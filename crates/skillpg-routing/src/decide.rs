@@ -1,6 +1,7 @@
 //! Decisions from an embedding model's scores: the top skill by cosine, or NONE below a
-//! threshold τ or within a margin δ of the second; and calibration of τ and δ on labelled
-//! requests.
+//! threshold τ or within a margin δ of the second; the preview's router, which ranks by the
+//! cosines fused with BM25 ([`fused_matrix`], [`decide_fused`]: chosen by the routing
+//! benchmark); and calibration of τ and δ on labelled requests.
 
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +67,42 @@ pub fn decide(scores: &[f32], t: Thresholds) -> Option<usize> {
     (scores[top] >= t.tau && scores[top] - second >= t.delta).then_some(top)
 }
 
+/// The weight of BM25 in the preview's fusion: equal weights, as the routing benchmark compared
+/// it (nothing tuned).
+pub const FUSION_WEIGHT: f32 = 0.5;
+
+/// The preview's scores `[request][skill]`: each request's cosines and its BM25 scores over the
+/// skills' texts (`documents`, what the embedding saw), each scaled to [0, 1] per request and
+/// averaged ([`crate::lexical::fuse`]). The routing benchmark chose this over the cosines alone
+/// on the suites it compared them on (`bench_report::CHOICE_LINE`).
+pub fn fused_matrix(
+    cosines: &[Vec<f32>],
+    documents: &[String],
+    requests: &[String],
+) -> Vec<Vec<f32>> {
+    let bm25 = crate::lexical::Bm25::new(documents);
+    cosines
+        .iter()
+        .zip(requests)
+        .map(|(row, request)| crate::lexical::fuse(row, &bm25.scores(request), FUSION_WEIGHT))
+        .collect()
+}
+
+/// The preview's decision for one request: NONE where its best cosine is under τ (the fused
+/// scores are scaled per request, so they cannot say that nothing fits), else the top skill by
+/// the fused scores, or NONE within δ of the second.
+pub fn decide_fused(cosines: &[f32], fused: &[f32], t: Thresholds) -> Option<usize> {
+    let top_cosine = cosines.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if top_cosine < t.tau {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..fused.len()).collect();
+    order.sort_by(|&a, &b| fused[b].total_cmp(&fused[a]));
+    let top = *order.first()?;
+    let second = order.get(1).map_or(f32::NEG_INFINITY, |&i| fused[i]);
+    (fused[top] - second >= t.delta).then_some(top)
+}
+
 /// The result of a calibration grid search.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Calibration {
@@ -81,6 +118,16 @@ pub struct Calibration {
 /// correct decisions on `labels` (a skill's name or NONE per request; `names` names the
 /// matrix's columns).
 pub fn calibrate(matrix: &[Vec<f32>], names: &[String], labels: &[&str]) -> Calibration {
+    calibrate_with(matrix.len(), names, labels, |i, t| decide(&matrix[i], t))
+}
+
+/// [`calibrate`] for any router whose decision on request `i` under `t` is `decide_row(i, t)`.
+pub fn calibrate_with(
+    n: usize,
+    names: &[String],
+    labels: &[&str],
+    decide_row: impl Fn(usize, Thresholds) -> Option<usize>,
+) -> Calibration {
     let mut best = Calibration {
         best: Thresholds::DEFAULT,
         correct: 0,
@@ -93,10 +140,11 @@ pub fn calibrate(matrix: &[Vec<f32>], names: &[String], labels: &[&str]) -> Cali
                 tau: ti as f32 * 0.02,
                 delta: di as f32 * 0.01,
             };
-            let correct = matrix
-                .iter()
+            let correct = (0..n)
                 .zip(labels)
-                .filter(|(row, l)| decide(row, t).map_or(crate::NONE, |i| names[i].as_str()) == **l)
+                .filter(|(i, l)| {
+                    decide_row(*i, t).map_or(crate::NONE, |k| names[k].as_str()) == **l
+                })
                 .count();
             best.n_tried += 1;
             if first || correct > best.correct {
@@ -123,6 +171,27 @@ mod tests {
         assert_eq!(decide(&[0.2, 0.7, 0.65], t), None, "margin too small");
         assert_eq!(decide(&[0.2, 0.4], t), None, "below tau");
         assert_eq!(decide(&[], t), None);
+    }
+
+    #[test]
+    fn the_fused_decision_ranks_by_the_fusion_and_says_none_by_the_cosine() {
+        let t = Thresholds {
+            tau: 0.3,
+            delta: 0.0,
+        };
+        // The cosines put b first by a hair; the request shares a rare word with a.
+        let cosines = vec![vec![0.50, 0.51, 0.10]];
+        let docs = [
+            "a: rotates signing secrets",
+            "b: writes notes",
+            "c: bakes bread",
+        ]
+        .map(String::from);
+        let fused = fused_matrix(&cosines, &docs, &["rotate the signing secrets".to_owned()]);
+        assert_eq!(decide(&cosines[0], t), Some(1));
+        assert_eq!(decide_fused(&cosines[0], &fused[0], t), Some(0));
+        // Nothing fits: the fused scores still have a top, the cosine says NONE.
+        assert_eq!(decide_fused(&[0.1, 0.2, 0.05], &fused[0], t), None);
     }
 
     #[test]

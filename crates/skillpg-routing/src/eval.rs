@@ -175,6 +175,23 @@ pub fn margin(scores: &[f32], target: usize, t: Thresholds) -> f32 {
     (own - t.tau).min(own - best_other - t.delta)
 }
 
+/// [`margin`] under the preview's fused router: the smaller of the two bars the target must
+/// clear, its best cosine over τ (the fused scores cannot say NONE) and its fused score over
+/// the best other's plus δ.
+pub fn margin_fused(cosines: &[f32], fused: &[f32], target: usize, t: Thresholds) -> f32 {
+    let Some(&own) = fused.get(target) else {
+        return f32::NEG_INFINITY;
+    };
+    let best_other = fused
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != target)
+        .map(|(_, &s)| s)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let top_cosine = cosines.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    (top_cosine - t.tau).min(own - best_other - t.delta)
+}
+
 /// One query's result: its trigger rate over the runs, and the margin of the (last) run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct QueryResult {
@@ -189,21 +206,6 @@ impl QueryResult {
     pub fn triggered(&self) -> bool {
         self.trigger_rate >= TRIGGER_THRESHOLD
     }
-}
-
-/// The embedding router's result for each query: the skill at `target` in each row of
-/// `scores` (one row per query, one column per loaded skill) is chosen or not, once.
-pub fn embedding_results(scores: &[Vec<f32>], target: usize, t: Thresholds) -> Vec<QueryResult> {
-    scores
-        .iter()
-        .map(|row| {
-            let m = margin(row, target, t);
-            QueryResult {
-                trigger_rate: if m >= 0.0 { 1.0 } else { 0.0 },
-                margin: m,
-            }
-        })
-        .collect()
 }
 
 /// A part's confusion counts and the three rates with their Wilson intervals.
@@ -718,7 +720,11 @@ pub fn results_from_arm(arm: &Arm, target: usize, t: Thresholds) -> Vec<QueryRes
         .map(|d| {
             let chosen = d.choice == Some(target);
             let margin = match &d.evidence {
-                Evidence::Cosines { cosines } => margin(cosines, target, t),
+                Evidence::Cosines {
+                    cosines,
+                    fused: Some(fused),
+                } => margin_fused(cosines, fused, target, t),
+                Evidence::Cosines { cosines, .. } => margin(cosines, target, t),
                 _ => 0.0,
             };
             QueryResult {

@@ -44,6 +44,9 @@ struct FlatEvidence<'a> {
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     cosines: Option<&'a [f32]>,
+    /// The preview's fused scores, which ranked the skills (cosines and BM25).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fused: Option<&'a [f32]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verbatim: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -65,6 +68,7 @@ impl<'a> FlatEvidence<'a> {
         let none = FlatEvidence {
             kind: "",
             cosines: None,
+            fused: None,
             verbatim: None,
             recognised: None,
             distribution: None,
@@ -74,9 +78,10 @@ impl<'a> FlatEvidence<'a> {
             capped: None,
         };
         match evidence {
-            Evidence::Cosines { cosines } => FlatEvidence {
+            Evidence::Cosines { cosines, fused } => FlatEvidence {
                 kind: "cosines",
                 cosines: Some(cosines),
+                fused: fused.as_deref(),
                 ..none
             },
             Evidence::Answer {

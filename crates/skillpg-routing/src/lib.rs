@@ -33,6 +33,7 @@ pub mod eval;
 pub mod evalset;
 pub mod explain;
 pub mod export;
+pub mod lexical;
 pub mod outcome;
 pub mod prompt;
 pub mod protocol;

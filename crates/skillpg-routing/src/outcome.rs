@@ -15,8 +15,14 @@ use crate::requests::Labelled;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Evidence {
-    /// An embedding model: each skill's cosine with the request, in the arm's order.
-    Cosines { cosines: Vec<f32> },
+    /// An embedding model: each skill's cosine with the request, in the arm's order, and, for
+    /// the preview's router, the fused scores it ranked the skills by (cosines and BM25,
+    /// `decide::fused_matrix`).
+    Cosines {
+        cosines: Vec<f32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fused: Option<Vec<f32>>,
+    },
     /// A decoder under the chapter's protocol: what it wrote.
     Answer {
         /// The answer, verbatim (without the end-of-turn token).
@@ -70,10 +76,14 @@ impl Decision {
         )
     }
 
-    /// The scores a candidate: cosines a skill, or probabilities a candidate (NONE last).
+    /// The scores a candidate, those the router ranked by: the fused scores where the preview
+    /// fused, else cosines a skill, or probabilities a candidate (NONE last).
     pub fn scores(&self) -> &[f32] {
         match &self.evidence {
-            Evidence::Cosines { cosines } => cosines,
+            Evidence::Cosines {
+                fused: Some(fused), ..
+            } => fused,
+            Evidence::Cosines { cosines, .. } => cosines,
             Evidence::Choice { distribution, .. } => distribution,
             Evidence::Answer { .. } => &[],
         }
@@ -148,7 +158,10 @@ impl Arm {
             .into_iter()
             .map(|cosines| Decision {
                 choice: decide(&cosines, t),
-                evidence: Evidence::Cosines { cosines },
+                evidence: Evidence::Cosines {
+                    cosines,
+                    fused: None,
+                },
             })
             .collect();
         Arm {
@@ -158,15 +171,65 @@ impl Arm {
         }
     }
 
-    /// The same cosines decided again under `t` (decoders' decisions do not depend on it).
+    /// The preview's arm: the cosine matrix `[request][skill]` and the fused scores of the same
+    /// requests (`decide::fused_matrix`), decided under `t` (`decide::decide_fused`).
+    pub fn from_fused(
+        names: Vec<String>,
+        descriptions: Descriptions,
+        cosines: Vec<Vec<f32>>,
+        fused: Vec<Vec<f32>>,
+        t: Thresholds,
+    ) -> Arm {
+        let decisions = cosines
+            .into_iter()
+            .zip(fused)
+            .map(|(cosines, fused)| Decision {
+                choice: crate::decide::decide_fused(&cosines, &fused, t),
+                evidence: Evidence::Cosines {
+                    cosines,
+                    fused: Some(fused),
+                },
+            })
+            .collect();
+        Arm {
+            names,
+            descriptions,
+            decisions,
+        }
+    }
+
+    /// The same scores decided again under `t` (decoders' decisions do not depend on it).
     pub fn decided_under(&self, t: Thresholds) -> Arm {
         let mut arm = self.clone();
         for d in &mut arm.decisions {
-            if let Evidence::Cosines { cosines } = &d.evidence {
-                d.choice = decide(cosines, t);
-            }
+            d.choice = match &d.evidence {
+                Evidence::Cosines {
+                    cosines,
+                    fused: Some(fused),
+                } => crate::decide::decide_fused(cosines, fused, t),
+                Evidence::Cosines { cosines, .. } => decide(cosines, t),
+                _ => continue,
+            };
         }
         arm
+    }
+
+    /// τ and δ that suit `labels` best, deciding as this arm decides (`decide::calibrate`'s
+    /// grid).
+    pub fn calibrate(&self, labels: &[&str]) -> crate::decide::Calibration {
+        crate::decide::calibrate_with(
+            self.decisions.len(),
+            &self.names,
+            labels,
+            |i, t| match &self.decisions[i].evidence {
+                Evidence::Cosines {
+                    cosines,
+                    fused: Some(fused),
+                } => crate::decide::decide_fused(cosines, fused, t),
+                Evidence::Cosines { cosines, .. } => decide(cosines, t),
+                _ => self.decisions[i].choice,
+            },
+        )
     }
 
     /// The cosine matrix, for calibration (empty rows for a decoder's decisions).
@@ -174,7 +237,7 @@ impl Arm {
         self.decisions
             .iter()
             .map(|d| {
-                if let Evidence::Cosines { cosines } = &d.evidence {
+                if let Evidence::Cosines { cosines, .. } = &d.evidence {
                     cosines.clone()
                 } else {
                     Vec::new()

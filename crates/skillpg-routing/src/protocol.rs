@@ -252,7 +252,10 @@ mod tests {
             FromWorker::Routed {
                 decision: Decision {
                     choice: Some(0),
-                    evidence: Evidence::Cosines { cosines: vec![0.5] },
+                    evidence: Evidence::Cosines {
+                        cosines: vec![0.5],
+                        fused: None,
+                    },
                 },
                 prefix_tokens: 300,
                 backend: "CPU".into(),

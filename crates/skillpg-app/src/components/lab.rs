@@ -372,7 +372,7 @@ impl Lab {
                             .status
                             .set("The worker embedded no text for the draft.".to_owned());
                     };
-                    let results = run.draft_results(draft_vec);
+                    let results = run.draft_results(draft_vec, &description);
                     let cmp = run.compare(&results);
                     let stuffing = self.stuffing_of(&run, &description);
                     let fitted = skillpg_routing::explain::fitted(
@@ -529,10 +529,12 @@ impl Lab {
             .await;
             match res {
                 Ok((skill_vecs, query_vecs)) => {
-                    let scores = skillpg_routing::decide::score_matrix(&query_vecs, &skill_vecs);
+                    let items: Vec<eval::EvalQuery> =
+                        owned.iter().map(|(_, q)| q.clone()).collect();
+                    let arm = lab_run::preview_arm(&skills, &items, &query_vecs, &skill_vecs, t);
                     self.captures.set(Some((
-                        lab_run::captures(&skills, &owned, &scores, t),
-                        lab_run::wrong_captures(&skills, &owned, &scores, t),
+                        lab_run::captures(&skills, &owned, &arm),
+                        lab_run::wrong_captures(&skills, &owned, &arm, t),
                     )));
                 }
                 Err(e) => c.status.set(format!("The collision run failed: {e}")),

@@ -147,9 +147,9 @@ pub fn RoutingPanel() -> impl IntoView {
     let thresholds = Memo::new(move |_| p.thresholds());
     view! {
         <div class="routing" data-testid="routing">
-            <p class="note">"A preview by a small embedding model (all-MiniLM-L6-v2, 6 layers), not any product's router: real agents route with a large model and do better. It shows the mechanism: what a description lets a request find."</p>
+            <p class="note">"A preview by a small embedding model (all-MiniLM-L6-v2, 6 layers) and word overlap (BM25), not any product's router: real agents route with a large model and do better. It shows the mechanism: what a description lets a request find."</p>
             // How the preview did on the public benchmark, and what the lesson looked like there.
-            <p class="note" data-testid="routing-benchmark">{format!("The router here: the embedding preview. {} {} Each pick below states how often picks with its lead were right there; that chance, fitted on the other repositories, held within sampling error on the ones it never saw. Expect less on suites unlike these.", skillpg_routing::bench_report::BENCHMARK_LINE, skillpg_routing::bench_report::FUSION_LINE)}</p>
+            <p class="note" data-testid="routing-benchmark">{format!("The router here: the embedding preview fused with word overlap. {} {} Each pick below states how often picks with its lead were right there; that chance, fitted on the other repositories, held within sampling error on the ones it never saw. Expect less on suites unlike these.", skillpg_routing::bench_report::BENCHMARK_LINE, skillpg_routing::bench_report::CHOICE_LINE)}</p>
             <div class="controls">
                 <button data-testid="routing-sample" on:click=move |_| {
                     // Nothing the person loaded or edited is replaced without asking.
@@ -229,7 +229,7 @@ fn Routes(run: RouteRun, t: Thresholds, thinned: bool) -> impl IntoView {
     view! {
         <p>{format!("{} requests × {} skills in {:.0} ms.", r.requests.len(), arm.names.len(), r.ms)}</p>
         <table class="routes" data-testid="routes">
-            <caption>{format!("Decision: the top skill by cosine, or NONE below τ {:.2} or within δ {:.2} of the second. Descriptions {}.", t.tau, t.delta, if thinned { "thinned" } else { "as written" })}</caption>
+            <caption>{format!("Decision: the top skill by the fused score (the cosine and the word overlap, each scaled per request), or NONE where the best cosine is below τ {:.2} or the lead is within δ {:.2}. Descriptions {}.", t.tau, t.delta, if thinned { "thinned" } else { "as written" })}</caption>
             <thead><tr><th scope="col">"request"</th><th scope="col">"expected"</th><th scope="col">"choice"</th><th scope="col">"how sure"</th><th scope="col">"scores"</th></tr></thead>
             <tbody>
                 {r.requests.iter().zip(&arm.decisions).map(|(q, d)| {
