@@ -76,7 +76,7 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   const size = fs.statSync(path.join(root, 'dist/model/minilm-i8.spgm')).size;
   assert.ok(progress.length > 0 && progress.every(([v, m]) => m === size && v > 0 && v <= size), `a progress bar in bytes of ${size}: ${JSON.stringify(progress.slice(0, 5))}`);
   assert.ok(!modelRequests.some((u) => /minilm-f(32|16)/.test(u)), 'the f32 and f16 files are never fetched');
-  const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.map((tr) => ({ choice: tr.dataset.choice, scores: tr.dataset.scores.split(',').map(Number) })));
+  const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.map((tr) => ({ choice: tr.dataset.choice, scores: tr.dataset.cosines.split(',').map(Number), fused: tr.dataset.scores.split(',').map(Number) })));
   const names = await page.$$eval('[data-testid="collisions"] thead th[scope="col"]', (ths) => ths.map((t) => t.textContent));
 
   const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'route-')), 'requests.json');
@@ -87,6 +87,8 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
   native.requests.forEach((want, i) => {
     names.forEach((name, j) => {
       worst = Math.max(worst, Math.abs(rows[i].scores[j] - want.cosines[native.candidates.indexOf(name)]));
+      // The router ranked by the fused scores, the native reference's too.
+      worst = Math.max(worst, Math.abs(rows[i].fused[j] - want.fused[native.candidates.indexOf(name)]));
     });
     assert.equal(rows[i].choice, want.choice, `request ${i}: ${want.query}`);
   });
@@ -159,12 +161,12 @@ test('the page routes the sample set like the native CPU reference (SwiftShader 
 test('each pick says how sure it is: a close call shows its runners-up and its stated chance; the view names the router and its benchmark line', { timeout: 300_000 }, async () => {
   const { page, errors } = await openPage(ctx, server.url, { view: 'routing' });
   await page.click('[data-testid="routing-sample"]');
-  assert.match(await page.textContent('[data-testid="routing-benchmark"]'), /The router here: the embedding preview.*On \d+ public tasks from \d+ skill suites, its first pick was the intended skill \d+% of the time and one of its first three \d+%/);
-  // Two requests the native run separates differently: a lead of 0.03 (a close call) and one
-  // of 0.10.
+  assert.match(await page.textContent('[data-testid="routing-benchmark"]'), /The router here: the embedding preview fused with word overlap.*On \d+ public tasks from \d+ skill suites, its first pick was the intended skill \d+% of the time and one of its first three \d+%/);
+  // Two requests the native run separates differently: a fused lead of 0.09 (a close call: the
+  // router's first pick there is more likely wrong than right) and one of 0.21.
   await page.fill('[data-testid="routing-requests"]', [
+    'The database was down for 40 minutes last night, help me write it up. => incident-postmortem',
     'Review our store page text before we submit the new version. => app-store-listing',
-    'What went out in version 3.2? I need something for customers. => release-notes',
   ].join('\n'));
   await page.click('[data-testid="routing-run"]');
   await page.waitForSelector('[data-testid="route-row"]', { timeout: 240_000 });
@@ -239,7 +241,7 @@ test('forced onto WebGPU (SwiftShader), the WGSL kernels route in the worker lik
   const backend = await page.textContent('[data-testid="routing-backend"]');
   console.log(`backend: ${backend}; ${picked.length} requests x 6 skills in ${((Date.now() - start) / 1000).toFixed(1)} s`);
   assert.match(backend, /^WebGPU via wgpu \([^)]*BrowserWebGpu[^)]*\), in a worker, weights in f(16|32): chosen in the page/, `the backend line says WebGPU ran: ${backend}`);
-  const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.map((tr) => ({ choice: tr.dataset.choice, scores: tr.dataset.scores.split(',').map(Number) })));
+  const rows = await page.$$eval('[data-testid="route-row"]', (trs) => trs.map((tr) => ({ choice: tr.dataset.choice, scores: tr.dataset.cosines.split(',').map(Number) })));
   const names = await page.$$eval('[data-testid="collisions"] thead th[scope="col"]', (ths) => ths.map((t) => t.textContent));
   const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'route-')), 'requests.json');
   fs.writeFileSync(tmp, JSON.stringify(picked));

@@ -236,8 +236,13 @@ fn Routes(run: RouteRun, t: Thresholds, thinned: bool) -> impl IntoView {
                     let choice = arm.name_of(d).to_owned();
                     let ok = q.label().is_none_or(|e| e == choice);
                     let scores_attr = d.scores().iter().map(|s| format!("{s:.5}")).collect::<Vec<_>>().join(",");
+                    // The model's own cosines beside the fused scores the router ranked by.
+                    let cosines_attr = match &d.evidence {
+                        skillpg_routing::outcome::Evidence::Cosines { cosines, .. } => cosines.iter().map(|s| format!("{s:.5}")).collect::<Vec<_>>().join(","),
+                        _ => String::new(),
+                    };
                     view! {
-                        <tr data-testid="route-row" data-choice=choice.clone() data-scores=scores_attr>
+                        <tr data-testid="route-row" data-choice=choice.clone() data-scores=scores_attr data-cosines=cosines_attr>
                             <th scope="row">{q.query.clone()}</th>
                             <td>{q.expected.clone()}</td>
                             <td class:none={choice == NONE} class:bad={!ok}>{if ok { choice.clone() } else { format!("{choice} ✗") }}</td>
