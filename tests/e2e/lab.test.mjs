@@ -119,10 +119,10 @@ test('the lab on the six-skill sample: figures, a near miss explained, a draft p
   assert.equal(await page.inputValue('[data-testid="lab-evals"]'), '', 'each skill has its own eval set');
   await page.fill('[data-testid="lab-evals"]', '+ Turn these merged PRs into a changelog entry.\n+ Check this migration before I run it against production.\n- What is the capital of Australia?\n');
   await page.click('[data-testid="lab-collisions"]');
-  await page.waitForSelector('[data-testid="lab-collisions-table"]');
+  await page.waitForSelector('[data-testid="lab-collisions-table"], [data-testid="lab-no-collisions"]');
   const rows = await page.$$eval('[data-testid="lab-collision"]', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
   // Only train queries are named (the report holds train rows alone before the final check).
-  const wrongRow = report.queries.find((q) => q.should_trigger && q.chosen !== 'sql-review' && q.chosen !== 'NONE');
+  const wrongRow = report.queries.find((q) => q.split === 'train' && q.should_trigger && q.chosen !== 'sql-review' && q.chosen !== 'NONE');
   if (wrongRow) assert.ok(rows.some((r) => r[0] === 'sql-review' && r[1] === wrongRow.chosen && r[3].includes(wrongRow.query)), `sql-review's query taken by ${wrongRow.chosen}: ${JSON.stringify(rows)}`);
   for (const q of report.held_out) assert.ok(rows.filter((r) => r[0] === 'sql-review').every((r) => !r[3].includes(q.query)), `a held-out query is not named: ${q.query}`);
   // release-notes' set: its train part decides whether its migration request is named.

@@ -44,8 +44,8 @@ pub const STORED_MINILM_I8: &str = include_str!("../bench/scores-minilm-i8.json"
 /// skill, by its lead in cosine over the second.
 pub const PREVIEW_CHANCE: ChanceModel = ChanceModel {
     fit: skillpg_stats::Logistic {
-        a: -2.117829991723339,
-        b: 6.1729259513809405,
+        a: -2.117830012310435,
+        b: 6.172925992244416,
     },
 };
 

@@ -54,8 +54,11 @@ impl Bm25 {
         let idf = df
             .into_iter()
             .map(|(w, k)| {
-                let k = k as f32;
-                (w, (1.0 + (n - k + 0.5) / (k + 0.5)).ln())
+                // In f64, rounded to f32: the page's wasm and the CLI take `ln` from different
+                // libraries, which may differ in the last bit of an f32 result, and the page
+                // and `skillpg eval` must agree to the bit.
+                let (n, k) = (f64::from(n), f64::from(k));
+                (w, (1.0 + (n - k + 0.5) / (k + 0.5)).ln() as f32)
             })
             .collect();
         let average = if lengths.is_empty() {
