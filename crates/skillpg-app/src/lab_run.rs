@@ -415,7 +415,7 @@ impl LabRun {
 
     /// The draft against the description as written, paired on validation.
     pub fn compare(&self, draft: &[QueryResult]) -> VariantComparison {
-        // The lab runs the embedding preview: a change it cannot separate is too close to call.
+        // The lab runs the page's router: a change it cannot separate is too close to call.
         eval::compare_variants_within(
             &self.items,
             &self.splits,

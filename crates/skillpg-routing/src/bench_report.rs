@@ -40,7 +40,7 @@ pub struct StoredScores {
 pub const STORED_MINILM_I8: &str = include_str!("../bench/scores-minilm-i8.json");
 
 /// The page's chance model: fitted by [`fit_confidence`] on every suite's stored scores (a
-/// test recomputes it). The chance that the embedding preview's first pick is the intended
+/// test recomputes it). The chance that the page's router's first pick is the intended
 /// skill, by its lead in cosine over the second.
 pub const PREVIEW_CHANCE: ChanceModel = ChanceModel {
     fit: skillpg_stats::Logistic {

@@ -292,14 +292,14 @@ pub struct AbComparison {
 }
 
 impl AbComparison {
-    /// What an A/B of descriptions as written (A) against thinned (B) by the embedding preview
+    /// What an A/B of descriptions as written (A) against thinned (B) by the page's router
     /// shows, and what it does not: which router answered, what it measures, and, when the
     /// thinned descriptions did as well or better, why that need not contradict the chapter
     /// (whose decoder reads the whole listing and acts on "when to use" cues a cosine to the
     /// subject barely weighs). The routing view says it beside its A/B.
     pub fn thinning_reading(&self) -> String {
         let (a, b) = (self.stats.paired.only_a, self.stats.paired.only_b);
-        let router = "Router: the embedding preview (all-MiniLM-L6-v2; the cosine between each request and each skill's `name: description`), a preview, not any product's router. It measures how close a request is in topic to each description.";
+        let router = "Router: the embedding preview (all-MiniLM-L6-v2; the cosine between each request and each skill's `name: description`, fused with their word overlap), a preview, not any product's router. It measures how close a request is in topic and in words to each description.";
         let verdict = if b >= a {
             format!(
                 " Here the thinned descriptions did as well or better ({b} request(s) right only thinned, {a} only as written): a bare subject keeps the words that carry most of that topical closeness, and the \"Use when\" clauses it drops add words about other things. That is not the chapter's finding, which measured an instruction model reading every skill's line and choosing: there the dropped clauses are what tells it when a skill applies. Run \"The chapter's experiment\" below on the same requests to see that mechanism, or write requests that only a \"when\" clause can place."

