@@ -179,17 +179,17 @@ pub fn margin(scores: &[f32], target: usize, t: Thresholds) -> f32 {
 /// clear, its best cosine over τ (the fused scores cannot say NONE) and its fused score over
 /// the best other's plus δ.
 pub fn margin_fused(cosines: &[f32], fused: &[f32], target: usize, t: Thresholds) -> f32 {
-    let Some(&own) = fused.get(target) else {
-        return f32::NEG_INFINITY;
-    };
-    let best_other = fused
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != target)
-        .map(|(_, &s)| s)
-        .fold(f32::NEG_INFINITY, f32::max);
+    // The fused lead over the best other skill, δ taken off: `margin` with no τ to clear.
+    let lead = margin(
+        fused,
+        target,
+        Thresholds {
+            tau: f32::NEG_INFINITY,
+            delta: t.delta,
+        },
+    );
     let top_cosine = cosines.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    (top_cosine - t.tau).min(own - best_other - t.delta)
+    (top_cosine - t.tau).min(lead)
 }
 
 /// One query's result: its trigger rate over the runs, and the margin of the (last) run.
@@ -1084,6 +1084,19 @@ mod tests {
         }
     }
 
+    /// `n` queries' parts, train and validation in turn.
+    fn alternating(n: usize) -> Vec<Split> {
+        (0..n)
+            .map(|i| {
+                if i % 2 == 0 {
+                    Split::Train
+                } else {
+                    Split::Validation
+                }
+            })
+            .collect()
+    }
+
     fn set(n_pos: usize, n_neg: usize) -> Vec<EvalQuery> {
         (0..n_pos)
             .map(|i| q(&format!("p{i}"), true))
@@ -1381,15 +1394,7 @@ mod tests {
         // 20 train queries and 20 validation ones, half of each wrong as written: the draft
         // fixes 9 train queries and 1 validation one.
         let items = set(20, 20);
-        let splits: Vec<Split> = (0..40)
-            .map(|i| {
-                if i % 2 == 0 {
-                    Split::Train
-                } else {
-                    Split::Validation
-                }
-            })
-            .collect();
+        let splits = alternating(40);
         let r = |t: bool| QueryResult {
             trigger_rate: if t { 1.0 } else { 0.0 },
             margin: 0.0,
@@ -1598,15 +1603,7 @@ mod tests {
             c.overfit_silence_words()
         );
         let large = set(20, 20);
-        let splits: Vec<Split> = (0..40)
-            .map(|i| {
-                if i % 2 == 0 {
-                    Split::Train
-                } else {
-                    Split::Validation
-                }
-            })
-            .collect();
+        let splits = alternating(40);
         let same: Vec<QueryResult> = (0..40).map(|i| r(i < 20)).collect();
         assert_eq!(
             compare_variants(&large, &splits, &same, &same).overfit_silence_words(),
