@@ -636,7 +636,7 @@ pub struct Capture {
 }
 
 /// The preview's arm for `items` among `skills` (as the router sees them): their cosines
-/// fused with BM25 over the same texts (`decide::fused_matrix`), decided under `t`.
+/// fused with BM25 over the same texts (`Arm::preview`), decided under `t`.
 pub fn preview_arm(
     skills: &[RouteSkill],
     items: &[EvalQuery],
@@ -646,13 +646,13 @@ pub fn preview_arm(
 ) -> Arm {
     let documents: Vec<String> = skills.iter().map(RouteSkill::embedding_text).collect();
     let queries: Vec<String> = items.iter().map(|q| q.query.clone()).collect();
-    let cosines = decide::score_matrix(query_vecs, skill_vecs);
-    let fused = decide::fused_matrix(&cosines, &documents, &queries);
-    Arm::from_fused(
+    Arm::preview(
         skillpg_routing::skills::names(skills),
         Descriptions::AsWritten,
-        cosines,
-        fused,
+        query_vecs,
+        skill_vecs,
+        &documents,
+        &queries,
         t,
     )
 }

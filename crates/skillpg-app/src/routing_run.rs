@@ -57,13 +57,18 @@ impl RouteRun {
     ) -> RouteRun {
         let names = skills::names(skills);
         let t = Thresholds::DEFAULT;
-        // The preview's router: each arm's cosines fused with BM25 over the texts embedded.
-        let [rich_texts, thin_texts, _] = texts_to_embed(skills, &requests);
-        let queries: Vec<String> = requests.iter().map(|r| r.query.clone()).collect();
+        // The preview's router over the texts embedded.
+        let [rich_texts, thin_texts, queries] = texts_to_embed(skills, &requests);
         let arm = |vecs: &[Vec<f32>], texts: &[String], descriptions| {
-            let cosines = decide::score_matrix(&asked, vecs);
-            let fused = decide::fused_matrix(&cosines, texts, &queries);
-            Arm::from_fused(names.clone(), descriptions, cosines, fused, t)
+            Arm::preview(
+                names.clone(),
+                descriptions,
+                &asked,
+                vecs,
+                texts,
+                &queries,
+                t,
+            )
         };
         RouteRun {
             rich: arm(&rich, &rich_texts, Descriptions::AsWritten),

@@ -14,7 +14,7 @@ use skillpg_embedder::fast::Kernel;
 use skillpg_embedder::weights::{DType, Weights};
 use skillpg_embedder::wordpiece::WordPiece;
 use skillpg_routing::backend::BackendChoice;
-use skillpg_routing::decide::{self, Thresholds};
+use skillpg_routing::decide::Thresholds;
 use skillpg_routing::outcome::{AbComparison, Arm, Descriptions, Method};
 use skillpg_routing::protocol::DecoderMode;
 use skillpg_routing::requests::Labelled;
@@ -182,13 +182,13 @@ impl LoadedRouter {
                         let documents: Vec<String> =
                             skills.iter().map(RouteSkill::embedding_text).collect();
                         let skill_vecs = embedder.embed(&documents);
-                        let cosines = decide::score_matrix(&req_vecs, &skill_vecs);
-                        let fused = decide::fused_matrix(&cosines, &documents, &texts);
-                        Arm::from_fused(
+                        Arm::preview(
                             skills::names(skills),
                             descriptions,
-                            cosines,
-                            fused,
+                            &req_vecs,
+                            &skill_vecs,
+                            &documents,
+                            &texts,
                             *thresholds,
                         )
                     })

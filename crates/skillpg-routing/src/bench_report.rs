@@ -257,7 +257,10 @@ pub fn candidate_scores(
     match c {
         Candidate::Embedding => (cosines.to_vec(), top_cos < t.tau),
         Candidate::Bm25 => (bm25.to_vec(), bm25.iter().all(|&s| s <= 0.0)),
-        Candidate::Fusion => (crate::bench::fuse(cosines, bm25, 0.5), top_cos < t.tau),
+        Candidate::Fusion => (
+            crate::bench::fuse(cosines, bm25, crate::decide::FUSION_WEIGHT),
+            top_cos < t.tau,
+        ),
     }
 }
 

@@ -96,11 +96,12 @@ pub fn decide_fused(cosines: &[f32], fused: &[f32], t: Thresholds) -> Option<usi
     if top_cosine < t.tau {
         return None;
     }
-    let mut order: Vec<usize> = (0..fused.len()).collect();
-    order.sort_by(|&a, &b| fused[b].total_cmp(&fused[a]));
-    let top = *order.first()?;
-    let second = order.get(1).map_or(f32::NEG_INFINITY, |&i| fused[i]);
-    (fused[top] - second >= t.delta).then_some(top)
+    // The ranking and δ as for cosines, with no τ left to clear.
+    let rank_only = Thresholds {
+        tau: f32::NEG_INFINITY,
+        delta: t.delta,
+    };
+    decide(fused, rank_only)
 }
 
 /// The result of a calibration grid search.

@@ -154,21 +154,11 @@ impl Arm {
         matrix: Vec<Vec<f32>>,
         t: Thresholds,
     ) -> Arm {
-        let decisions = matrix
-            .into_iter()
-            .map(|cosines| Decision {
-                choice: decide(&cosines, t),
-                evidence: Evidence::Cosines {
-                    cosines,
-                    fused: None,
-                },
-            })
-            .collect();
-        Arm {
-            names,
-            descriptions,
-            decisions,
-        }
+        let evidence = matrix.into_iter().map(|cosines| Evidence::Cosines {
+            cosines,
+            fused: None,
+        });
+        Arm::decided(names, descriptions, evidence, t)
     }
 
     /// The preview's arm: the cosine matrix `[request][skill]` and the fused scores of the same
@@ -180,15 +170,44 @@ impl Arm {
         fused: Vec<Vec<f32>>,
         t: Thresholds,
     ) -> Arm {
-        let decisions = cosines
+        let evidence = cosines
             .into_iter()
             .zip(fused)
-            .map(|(cosines, fused)| Decision {
-                choice: crate::decide::decide_fused(&cosines, &fused, t),
-                evidence: Evidence::Cosines {
-                    cosines,
-                    fused: Some(fused),
-                },
+            .map(|(cosines, fused)| Evidence::Cosines {
+                cosines,
+                fused: Some(fused),
+            });
+        Arm::decided(names, descriptions, evidence, t)
+    }
+
+    /// The page's router on embedded texts: the requests' and the skills' vectors, the skills'
+    /// texts as embedded (`documents`) and the requests' (`requests`), for BM25; what the
+    /// routing preview, the lab, `skillpg route` and `skillpg eval` all run.
+    pub fn preview(
+        names: Vec<String>,
+        descriptions: Descriptions,
+        request_vecs: &[Vec<f32>],
+        skill_vecs: &[Vec<f32>],
+        documents: &[String],
+        requests: &[String],
+        t: Thresholds,
+    ) -> Arm {
+        let cosines = crate::decide::score_matrix(request_vecs, skill_vecs);
+        let fused = crate::decide::fused_matrix(&cosines, documents, requests);
+        Arm::from_fused(names, descriptions, cosines, fused, t)
+    }
+
+    /// An embedding model's evidence, each decided under `t`.
+    fn decided(
+        names: Vec<String>,
+        descriptions: Descriptions,
+        evidence: impl Iterator<Item = Evidence>,
+        t: Thresholds,
+    ) -> Arm {
+        let decisions = evidence
+            .map(|evidence| Decision {
+                choice: embedding_choice(&evidence, t).flatten(),
+                evidence,
             })
             .collect();
         Arm {
@@ -202,14 +221,9 @@ impl Arm {
     pub fn decided_under(&self, t: Thresholds) -> Arm {
         let mut arm = self.clone();
         for d in &mut arm.decisions {
-            d.choice = match &d.evidence {
-                Evidence::Cosines {
-                    cosines,
-                    fused: Some(fused),
-                } => crate::decide::decide_fused(cosines, fused, t),
-                Evidence::Cosines { cosines, .. } => decide(cosines, t),
-                _ => continue,
-            };
+            if let Some(choice) = embedding_choice(&d.evidence, t) {
+                d.choice = choice;
+            }
         }
         arm
     }
@@ -217,19 +231,10 @@ impl Arm {
     /// τ and δ that suit `labels` best, deciding as this arm decides (`decide::calibrate`'s
     /// grid).
     pub fn calibrate(&self, labels: &[&str]) -> crate::decide::Calibration {
-        crate::decide::calibrate_with(
-            self.decisions.len(),
-            &self.names,
-            labels,
-            |i, t| match &self.decisions[i].evidence {
-                Evidence::Cosines {
-                    cosines,
-                    fused: Some(fused),
-                } => crate::decide::decide_fused(cosines, fused, t),
-                Evidence::Cosines { cosines, .. } => decide(cosines, t),
-                _ => self.decisions[i].choice,
-            },
-        )
+        crate::decide::calibrate_with(self.decisions.len(), &self.names, labels, |i, t| {
+            let d = &self.decisions[i];
+            embedding_choice(&d.evidence, t).unwrap_or(d.choice)
+        })
     }
 
     /// The cosine matrix, for calibration (empty rows for a decoder's decisions).
@@ -269,6 +274,20 @@ impl Arm {
             .map(String::as_str)
             .chain(with_none.then_some(NONE))
             .collect()
+    }
+}
+
+/// What an embedding model's evidence decides under `t`: the fused router where the evidence
+/// carries fused scores, else the cosines alone; `None` for a decoder's evidence, whose
+/// decision does not depend on `t`.
+fn embedding_choice(evidence: &Evidence, t: Thresholds) -> Option<Option<usize>> {
+    match evidence {
+        Evidence::Cosines {
+            cosines,
+            fused: Some(fused),
+        } => Some(crate::decide::decide_fused(cosines, fused, t)),
+        Evidence::Cosines { cosines, .. } => Some(decide(cosines, t)),
+        _ => None,
     }
 }
 
