@@ -234,6 +234,15 @@ pub struct Stuffing {
 /// be, to read as stuffing.
 pub const STUFFING_MIN_WORDS: usize = 4;
 
+/// The content words of `text`, as the stuffing and fitting signals read them: lowercase runs
+/// of letters and digits of three characters or more, stop words aside.
+fn content(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| w.chars().count() >= 3 && !is_stop_word(w))
+        .collect()
+}
+
 /// [`Stuffing`] of `draft` against `current`, with the train queries and the skill's body;
 /// `None` when the draft adds fewer than [`STUFFING_MIN_WORDS`] such words or they are under
 /// half of what it adds.
@@ -243,12 +252,6 @@ pub fn stuffing(
     train_queries: &[&str],
     body: &str,
 ) -> Option<Stuffing> {
-    fn content(text: &str) -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .map(str::to_lowercase)
-            .filter(|w| w.chars().count() >= 3 && !is_stop_word(w))
-            .collect()
-    }
     let known: std::collections::HashSet<String> =
         content(current).into_iter().chain(content(body)).collect();
     let asked: std::collections::HashSet<String> =
@@ -331,16 +334,12 @@ pub fn fitted(
         .map(|((q, _), _)| q.query.as_str())
         .collect();
     let suggested = candidate_terms(current, &lost, usize::MAX);
-    let lower = |t: &str| -> Vec<String> {
-        t.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let mut had = lower(current);
-    had.extend(lower(body));
+    // Suggested words are content words (`candidate_terms`), so content words are all that
+    // can match them.
+    let had: std::collections::HashSet<String> =
+        content(current).into_iter().chain(content(body)).collect();
     let mut words: Vec<String> = Vec::new();
-    for w in lower(draft) {
+    for w in content(draft) {
         if suggested.contains(&w) && !had.contains(&w) && !words.contains(&w) {
             words.push(w);
         }
@@ -362,7 +361,7 @@ pub fn fitted(
             q.should_trigger == rc.triggered(),
             q.should_trigger == rd.triggered(),
         );
-        if lower(&q.query).iter().any(|w| words.contains(w)) {
+        if content(&q.query).iter().any(|w| words.contains(w)) {
             drawn_from += 1;
             drawn_net += i64::from(now) - i64::from(was);
         } else {
