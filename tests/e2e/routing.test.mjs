@@ -162,6 +162,9 @@ test('each pick says how sure it is: a close call shows its runners-up and its s
   const { page, errors } = await openPage(ctx, server.url, { view: 'routing' });
   await page.click('[data-testid="routing-sample"]');
   assert.match(await page.textContent('[data-testid="routing-benchmark"]'), /The router here: the embedding preview fused with word overlap.*On \d+ public tasks from \d+ skill suites, its first pick was the intended skill \d+% of the time and one of its first three \d+%/);
+  // Why this router, folded under that line: the benchmark's counts against each router alone.
+  assert.equal(await page.$eval('[data-testid="routing-choice"]', (d) => d.open), false, 'folded on a first visit');
+  assert.match(await page.textContent('[data-testid="routing-choice"]'), /chosen by the benchmark: first picks right \d+ against \d+ of \d+ .* against the embedding alone/);
   // Two requests the native run separates differently: a fused lead of 0.09 (a close call: the
   // router's first pick there is more likely wrong than right) and one of 0.21.
   await page.fill('[data-testid="routing-requests"]', [

@@ -149,7 +149,13 @@ pub fn RoutingPanel() -> impl IntoView {
         <div class="routing" data-testid="routing">
             <p class="note">"A preview by a small embedding model (all-MiniLM-L6-v2, 6 layers) and word overlap (BM25), not any product's router: real agents route with a large model and do better. It shows the mechanism: what a description lets a request find."</p>
             // How the preview did on the public benchmark, and what the lesson looked like there.
-            <p class="note" data-testid="routing-benchmark">{format!("The router here: the embedding preview fused with word overlap. {} {} Each pick below states how often picks with its lead were right there; that chance, fitted on the other repositories, held within sampling error on the ones it never saw. Expect less on suites unlike these.", skillpg_routing::bench_report::BENCHMARK_LINE, skillpg_routing::bench_report::CHOICE_LINE)}</p>
+            // One line in sight; why this router, folded beneath it (a first visit reads the
+            // results, not four p-values).
+            <p class="note" data-testid="routing-benchmark">{format!("The router here: the embedding preview fused with word overlap. {} Each pick below states how often picks with its lead were right there. Expect less on suites unlike these.", skillpg_routing::bench_report::BENCHMARK_LINE)}</p>
+            <details class="note" data-testid="routing-choice">
+                <summary>"Why this router, and how sure it is"</summary>
+                <p>{format!("{} The stated chance was fitted on the other repositories and held within sampling error on each one it never saw.", skillpg_routing::bench_report::CHOICE_LINE)}</p>
+            </details>
             <div class="controls">
                 <button data-testid="routing-sample" on:click=move |_| {
                     // Nothing the person loaded or edited is replaced without asking.
